@@ -1,0 +1,41 @@
+import { accountsConfigSchema } from '@fi/accounts/src/config';
+import { contactsConfigSchema } from '@fi/contacts/src/config';
+import { feedbackConfigSchema } from '@fi/feedback/src/config';
+import { authConfigSchema, connectMongo, connectSibling, type Connection } from '@fi/shared';
+import { readRunningStack } from './stack/stackFile';
+
+export interface Databases {
+  feedback: Connection;
+  contacts: Connection;
+  accounts: Connection;
+  auth: Connection;
+  close(): Promise<void>;
+}
+
+/** MONGODB_URI when set; otherwise the embedded database of a running `npm start`. */
+export function resolveMongoUri(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.MONGODB_URI) return env.MONGODB_URI;
+  const stack = readRunningStack();
+  if (stack) return stack.mongodbUri;
+  throw new Error('No database: set MONGODB_URI, or start the stack with "npm start" first');
+}
+
+/** The databases the services use, under the same names and overrides as the services themselves. */
+export async function openDatabases(env: NodeJS.ProcessEnv = process.env): Promise<Databases> {
+  const uri = resolveMongoUri(env);
+  const feedback = await connectMongo(uri, env.FEEDBACK_MONGODB_DB ?? feedbackConfigSchema.mongodbDb.default);
+  const sibling = (name: string) => connectSibling(feedback, uri, uri, name);
+  const contacts = await sibling(env.CONTACTS_MONGODB_DB ?? contactsConfigSchema.mongodbDb.default);
+  const accounts = await sibling(env.ACCOUNTS_MONGODB_DB ?? accountsConfigSchema.mongodbDb.default);
+  const auth = await connectSibling(feedback, uri, env.AUTH_MONGODB_URI ?? '', env.AUTH_MONGODB_DB ?? authConfigSchema.authMongodbDb.default);
+  return {
+    feedback,
+    contacts,
+    accounts,
+    auth,
+    close: async () => {
+      await auth.close();
+      await feedback.close();
+    },
+  };
+}

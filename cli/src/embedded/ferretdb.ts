@@ -1,0 +1,119 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { waitForMongo } from './waitForMongo';
+import { stopChild } from './stopChild';
+
+const run = promisify(execFile);
+
+export const FERRETDB_VERSION = 'v1.24.2';
+const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
+
+export type Say = (message: string) => void;
+
+/** Built once per machine, outside any clone, so every checkout and CI run reuses it. */
+export function ferretDbCachePath(): string {
+  const cacheRoot = process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache');
+  return path.join(cacheRoot, 'feedback-intelligence', `ferretdb-${FERRETDB_VERSION}`);
+}
+
+async function findGo(): Promise<string> {
+  for (const candidate of ['go', '/usr/local/go/bin/go', '/usr/lib/go/bin/go']) {
+    try {
+      await run(candidate, ['version']);
+      return candidate;
+    } catch {
+      // try the next place
+    }
+  }
+  throw new Error('FerretDB is not installed and Go was not found: install Go, or set MONGODB_URI to a MongoDB server');
+}
+
+/**
+ * The FerretDB binary: FERRETDB_BIN, else the per-machine cache, else built from the Go module proxy.
+ * `go install ...@version` is not used because it also asks the proxy for the module's version list,
+ * which some proxies refuse; downloading the exact version and building it needs only that version.
+ * The module archive lacks the version file FerretDB's build expects, so it is written before building.
+ */
+export async function ensureFerretDb(say: Say): Promise<string> {
+  const configured = process.env.FERRETDB_BIN;
+  if (configured) {
+    if (!existsSync(configured)) throw new Error(`FERRETDB_BIN=${configured} does not exist`);
+    return configured;
+  }
+  const target = ferretDbCachePath();
+  if (existsSync(target)) return target;
+
+  const go = await findGo();
+  say(`Building FerretDB ${FERRETDB_VERSION} with Go into ${target} (first run on this machine only; about 2-4 minutes)...`);
+  const started = Date.now();
+  const { stdout } = await run(go, ['mod', 'download', '-json', `${FERRETDB_MODULE}@${FERRETDB_VERSION}`], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const moduleDir = (JSON.parse(stdout) as { Dir: string }).Dir;
+  const buildDir = mkdtempSync(path.join(os.tmpdir(), 'ferretdb-src-'));
+  try {
+    cpSync(moduleDir, buildDir, { recursive: true });
+    makeWritable(buildDir);
+    writeFileSync(path.join(buildDir, 'build/version/version.txt'), `${FERRETDB_VERSION}\n`);
+    mkdirSync(path.dirname(target), { recursive: true });
+    const partial = `${target}.partial-${process.pid}`;
+    await run(go, ['build', '-o', partial, './cmd/ferretdb'], { cwd: buildDir, maxBuffer: 64 * 1024 * 1024 });
+    renameSync(partial, target);
+  } finally {
+    rmSync(buildDir, { recursive: true, force: true });
+  }
+  say(`FerretDB built in ${Math.round((Date.now() - started) / 1000)} s.`);
+  return target;
+}
+
+function makeWritable(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) makeWritable(full);
+    else chmodSync(full, 0o644);
+  }
+}
+
+export interface EmbeddedMongo {
+  uri: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts FerretDB on SQLite files in `dataDir`, listening on loopback only. */
+export async function startFerretDb(binary: string, dataDir: string, port: number): Promise<EmbeddedMongo> {
+  mkdirSync(dataDir, { recursive: true });
+  const child = spawn(
+    binary,
+    [
+      '--handler=sqlite',
+      `--sqlite-url=file:${dataDir}/`,
+      `--listen-addr=127.0.0.1:${port}`,
+      `--state-dir=${dataDir}`,
+      '--telemetry=disable',
+      '--debug-addr=-',
+      '--log-level=error',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4_000);
+  });
+  const uri = `mongodb://127.0.0.1:${port}/`;
+  try {
+    await waitForMongo(uri, child, 30_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`FerretDB did not start: ${(error as Error).message}\n${stderr}`, { cause: error });
+  }
+  return {
+    uri,
+    process: child,
+    stop: () => stopChild(child),
+  };
+}

@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { stopChild } from '../embedded/stopChild';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+export interface ServiceProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts one service as its own process (as in production), its JSON log lines going to a file. */
+export function spawnService(name: string, entry: string, port: number, env: NodeJS.ProcessEnv, logDir: string): ServiceProcess {
+  mkdirSync(logDir, { recursive: true });
+  const log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  return {
+    name,
+    url: `http://localhost:${port}`,
+    child,
+    stop: () => stopChild(child),
+  };
+}
+
+/** Resolves when GET /ready answers 200; rejects when the process dies or time runs out. */
+export async function waitUntilReady(service: ServiceProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (service.child.exitCode !== null) {
+      throw new Error(`${service.name} exited with code ${service.child.exitCode} (see its log)`);
+    }
+    try {
+      const response = await fetch(`${service.url}/ready`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`${service.name} was not ready within ${timeoutMs / 1000} s (see its log)`);
+}

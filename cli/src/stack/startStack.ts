@@ -1,0 +1,104 @@
+import path from 'node:path';
+import { ConfigError } from '@fi/shared';
+import { openDatabases } from '../databases';
+import { startEmbeddedDatabase } from '../embedded/embeddedDatabase';
+import type { EmbeddedMongo } from '../embedded/ferretdb';
+import { requireFreePorts } from '../embedded/freePort';
+import { consoleOutput as out } from '../output';
+import { curlExample, DEMO_ORG, ensureDemo } from './demo';
+import { spawnService, waitUntilReady, type ServiceProcess } from './serviceProcess';
+import { loadStackConfig } from './stackConfig';
+import { DATA_DIR, readRunningStack, removeStackFile, writeStackFile } from './stackFile';
+
+const READY_TIMEOUT_MS = 60_000;
+
+/**
+ * `npm start`: the whole stack on one machine with nothing installed. Each service runs as its own
+ * process, as in production; with MONGODB_URI unset they share an embedded database, seeded once.
+ */
+async function main(): Promise<void> {
+  const started = Date.now();
+  const config = loadStackConfig();
+  const logDir = path.join(DATA_DIR, 'logs');
+  let database: (EmbeddedMongo & { kind: string }) | null = null;
+  const services: ServiceProcess[] = [];
+  let stopping = false;
+
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    out.info('Stopping...');
+    await Promise.all(services.map((service) => service.stop()));
+    await database?.stop();
+    if (readRunningStack()?.pid === process.pid) removeStackFile();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  try {
+    const running = readRunningStack();
+    if (running) throw new Error(`the stack is already running (pid ${running.pid}, ${running.gatewayUrl})`);
+    await requireFreePorts({
+      gateway: config.gatewayPort,
+      'feedback subgraph': config.feedbackPort,
+      'contacts subgraph': config.contactsPort,
+      'accounts subgraph': config.accountsPort,
+      ...(config.mongodbUri ? {} : { 'embedded database': config.embeddedDbPort }),
+    });
+    if (!config.mongodbUri) database = await startEmbeddedDatabase(DATA_DIR, config.embeddedDbPort, out.info);
+    const mongodbUri = config.mongodbUri || (database as EmbeddedMongo).uri;
+    const common = { MONGODB_URI: mongodbUri, ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}) };
+    const subgraphs = [
+      ['feedback', config.feedbackPort, config.feedbackMongodbUri],
+      ['contacts', config.contactsPort, config.contactsMongodbUri],
+      ['accounts', config.accountsPort, config.accountsMongodbUri],
+    ] as const;
+    for (const [name, port, uri] of subgraphs) {
+      services.push(spawnService(name, `services/${name}/src/index.ts`, port, { ...common, ...(uri ? { MONGODB_URI: uri } : {}) }, logDir));
+    }
+    const subgraphUrls = {
+      feedback: `${services[0].url}/graphql`,
+      contacts: `${services[1].url}/graphql`,
+      accounts: `${services[2].url}/graphql`,
+    };
+    const gatewayEnv = { ...common, FEEDBACK_URL: subgraphUrls.feedback, CONTACTS_URL: subgraphUrls.contacts, ACCOUNTS_URL: subgraphUrls.accounts };
+    services.push(spawnService('gateway', 'gateway/src/index.ts', config.gatewayPort, gatewayEnv, logDir));
+    for (const service of services) {
+      service.child.once('exit', (code) => {
+        if (stopping) return;
+        out.info(`${service.name} stopped unexpectedly (exit code ${code}); see ${path.join(logDir, `${service.name}.log`)}`);
+        void stop(1);
+      });
+    }
+
+    const demoKey = database ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out)) : null;
+    await Promise.all(services.map((service) => waitUntilReady(service, READY_TIMEOUT_MS)));
+    const gatewayUrl = `${services[3].url}/graphql`;
+    writeStackFile({ pid: process.pid, mongodbUri, redisUrl: config.redisUrl || undefined, gatewayUrl, subgraphUrls });
+
+    out.info(`
+Feedback Intelligence API is up (${((Date.now() - started) / 1000).toFixed(1)} s).
+  GraphQL:   ${gatewayUrl}  (POST only)
+  Subgraphs: ${Object.values(subgraphUrls).join('  ')}
+  Database:  ${database ? `${database.kind} at ${mongodbUri} (data in ${DATA_DIR})` : mongodbUri.replace(/\/\/[^@/]*@/, '//***@')}
+  Logs:      ${logDir}/*.log
+  CLI:       npm run cli -- --help
+${demoKey ? `\nDemo organization "${DEMO_ORG}", key ${demoKey}\nTry it:\n  ${curlExample(gatewayUrl, demoKey)}\n` : ''}
+Press Ctrl-C to stop.`);
+  } catch (error) {
+    out.info(error instanceof ConfigError ? error.message : `Could not start: ${(error as Error).message}`);
+    await stop(1);
+  }
+}
+
+async function withDatabases<T>(mongodbUri: string, use: (db: Awaited<ReturnType<typeof openDatabases>>) => Promise<T>): Promise<T> {
+  const db = await openDatabases({ ...process.env, MONGODB_URI: mongodbUri });
+  try {
+    return await use(db);
+  } finally {
+    await db.close();
+  }
+}
+
+void main();

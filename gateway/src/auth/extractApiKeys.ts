@@ -1,0 +1,71 @@
+import { Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
+
+/** Per root type (Query, Mutation), the fields that take an `apiKey` argument. */
+export type KeyedRootFields = Map<'query' | 'mutation' | 'subscription', Set<string>>;
+
+export interface ExtractedKeys {
+  /** Distinct keys given to the operation's root fields, in order of appearance. */
+  keys: string[];
+  /** Some keyed root field has no usable key (argument omitted, null, empty, or an unset variable). */
+  missing: boolean;
+}
+
+/**
+ * Reads the `apiKey` of every root field of the operation that will run, written inline or passed as a
+ * variable. Returns null when the operation cannot be determined; GraphQL validation reports that.
+ */
+export function extractApiKeys(
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+  keyedFields: KeyedRootFields,
+): ExtractedKeys | null {
+  const operation = selectOperation(document, operationName);
+  if (!operation) return null;
+  const keyed = keyedFields.get(operation.operation) ?? new Set<string>();
+  const fragments = new Map(
+    document.definitions.flatMap((definition) =>
+      definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition.selectionSet] as const] : [],
+    ),
+  );
+  const defaults = new Map(
+    (operation.variableDefinitions ?? []).map((definition) => [definition.variable.name.value, definition.defaultValue]),
+  );
+  const keys = new Set<string>();
+  let missing = false;
+
+  const valueOf = (node: ValueNode): unknown => {
+    if (node.kind === Kind.STRING) return node.value;
+    if (node.kind !== Kind.VARIABLE) return null;
+    const name = node.name.value;
+    if (name in variables) return variables[name];
+    const fallback = defaults.get(name);
+    return fallback ? valueOf(fallback) : undefined;
+  };
+
+  const visit = (selectionSet: SelectionSetNode, seen: Set<string>): void => {
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet, seen);
+      else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        if (fragment && !seen.has(name)) visit(fragment, new Set([...seen, name]));
+      } else if (keyed.has(selection.name.value)) {
+        const argument = selection.arguments?.find((arg) => arg.name.value === 'apiKey');
+        const value = argument ? valueOf(argument.value) : undefined;
+        if (typeof value === 'string' && value.trim() !== '') keys.add(value);
+        else missing = true;
+      }
+    }
+  };
+  visit(operation.selectionSet, new Set());
+  return { keys: [...keys], missing };
+}
+
+function selectOperation(document: DocumentNode, operationName: string | undefined): OperationDefinitionNode | null {
+  const operations = document.definitions.filter(
+    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (operationName) return operations.find((operation) => operation.name?.value === operationName) ?? null;
+  return operations.length === 1 ? operations[0] : null;
+}

@@ -1,0 +1,38 @@
+import { OrgScopedRepository, type Connection } from '@fi/shared';
+import { contactModel, type ContactDocument } from './contactModel';
+
+export interface ContactItem {
+  id: string;
+  orgId: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  title: string | null;
+  location: string | null;
+  tags: string[];
+  storedLastInteraction: Date | null;
+  createdAt: Date;
+}
+
+function toItem(doc: ContactDocument): ContactItem {
+  return {
+    id: doc._id.toHexString(),
+    orgId: doc.orgId,
+    name: doc.name,
+    email: doc.email ?? null,
+    phone: doc.phone ?? null,
+    company: doc.company ?? null,
+    title: doc.title ?? null,
+    location: doc.location ?? null,
+    tags: doc.tags ?? [],
+    storedLastInteraction: doc.lastInteraction ?? null,
+    createdAt: doc.createdAt,
+  };
+}
+
+export type ContactRepository = OrgScopedRepository<ContactDocument, ContactItem>;
+
+export function createContactRepository(connection: Connection): ContactRepository {
+  return new OrgScopedRepository(contactModel(connection), toItem, ['name', 'email', 'company']);
+}

@@ -1,0 +1,5 @@
+import { runService } from '@fi/shared';
+import { loadContactsConfig } from './config';
+import { startContactsService } from './server';
+
+runService('contacts', () => loadContactsConfig(), startContactsService);

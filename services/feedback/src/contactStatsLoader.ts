@@ -1,0 +1,32 @@
+import DataLoader from 'dataloader';
+import type { AuthorStats, FeedbackRepository } from './data/feedbackRepository';
+
+export interface ContactRef {
+  orgId: string;
+  email?: string | null;
+}
+
+const NO_FEEDBACK: AuthorStats = { count: 0, lastPublished: null };
+
+/**
+ * One loader per request: the gateway sends a page of contacts in one `_entities` call, and all their
+ * stats come from one query per organization instead of one per contact.
+ */
+export function createContactStatsLoader(repository: FeedbackRepository): DataLoader<ContactRef, AuthorStats, string> {
+  return new DataLoader<ContactRef, AuthorStats, string>(
+    async (refs) => {
+      const byOrg = new Map<string, string[]>();
+      for (const ref of refs) {
+        if (!ref.email) continue;
+        byOrg.set(ref.orgId, [...(byOrg.get(ref.orgId) ?? []), ref.email]);
+      }
+      const statsByOrg = new Map(
+        await Promise.all(
+          [...byOrg].map(async ([orgId, emails]) => [orgId, await repository.statsByEmail(orgId, emails)] as const),
+        ),
+      );
+      return refs.map((ref) => (ref.email && statsByOrg.get(ref.orgId)?.get(ref.email.toLowerCase())) || NO_FEEDBACK);
+    },
+    { cacheKeyFn: (ref) => `${ref.orgId}\u0000${(ref.email ?? '').toLowerCase()}` },
+  );
+}

@@ -1,0 +1,36 @@
+import { badRequest } from '@fi/shared';
+import type { FeedbackItem, FeedbackRepository } from '../data/feedbackRepository';
+import { fingerprint, type IdempotencyStore } from '../data/idempotencyStore';
+import { validateNewFeedback, type NewFeedbackInput } from './newFeedback';
+
+export function parseIdempotencyKey(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const key = Array.isArray(value) ? value[0] : value;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters', { argument: 'Idempotency-Key' });
+  }
+  return key;
+}
+
+/**
+ * Creates an item; its status is always unread and its publishedDate is now. With an idempotency key,
+ * a replay with the same input returns the original item (even under concurrent replays or after a
+ * crash between the two writes), and a replay with a different input is refused.
+ */
+export async function addFeedback(
+  deps: { repository: FeedbackRepository; idempotency: IdempotencyStore },
+  orgId: string,
+  input: NewFeedbackInput,
+  idempotencyKey: string | undefined,
+): Promise<FeedbackItem> {
+  const valid = validateNewFeedback(input);
+  const now = new Date();
+  const record = { ...valid, status: 'unread', publishedDate: now, createdAt: now };
+  if (!idempotencyKey) return deps.repository.create(orgId, record);
+
+  const claim = await deps.idempotency.claim(orgId, idempotencyKey, fingerprint(valid), now);
+  if (claim.item) return claim.item;
+  const item = await deps.repository.createOnce(orgId, claim.itemId, record);
+  await deps.idempotency.complete(orgId, idempotencyKey, item);
+  return item;
+}

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger, type ServiceConfig } from '@fi/shared';
+import { createContactStatsLoader } from './contactStatsLoader';
+import { FeedbackRepository } from './data/feedbackRepository';
+import { IdempotencyStore } from './data/idempotencyStore';
+import { createResolvers, type FeedbackContext } from './resolvers';
+
+export const FEEDBACK_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
+
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Builds and starts the feedback subgraph on the configured port (0 picks a free one, as tests do). */
+export function startFeedbackService(config: ServiceConfig, logger: Logger) {
+  return startSubgraph<FeedbackContext>(
+    {
+      name: 'feedback',
+      schemaPath: FEEDBACK_SCHEMA_PATH,
+      async setUp(connection) {
+        const repository = new FeedbackRepository(connection);
+        const idempotency = new IdempotencyStore(connection);
+        await Promise.all([repository.ensureIndexes(), idempotency.ensureIndexes()]);
+        const purge = () => idempotency.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'idempotency purge failed'));
+        void purge();
+        const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
+        purgeTimer.unref();
+        return {
+          resolvers: createResolvers(repository, idempotency),
+          extendContext: (base, headers) => ({
+            ...base,
+            contactStats: createContactStatsLoader(repository),
+            idempotencyKeyHeader: headers[IDEMPOTENCY_KEY_HEADER],
+          }),
+          close: async () => clearInterval(purgeTimer),
+        };
+      },
+    },
+    config,
+    logger,
+  );
+}

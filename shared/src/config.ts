@@ -1,0 +1,142 @@
+/**
+ * One validated configuration per service: each key names its environment variable, says what it is
+ * for and has a default (or is required). All problems are reported at once, so an operator fixes a
+ * bad deployment in one go.
+ */
+export interface ConfigField<T> {
+  env: string;
+  doc: string;
+  /** Omitted: the variable is required. */
+  default?: T;
+  parse: (raw: string) => T;
+}
+
+type Schema = Record<string, ConfigField<unknown>>;
+export type ConfigOf<S extends Schema> = { [K in keyof S]: S[K] extends ConfigField<infer T> ? T : never };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig<S extends Schema>(schema: S, env: NodeJS.ProcessEnv = process.env): ConfigOf<S> {
+  const problems: string[] = [];
+  const result: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema)) {
+    const raw = env[field.env];
+    if (raw === undefined || raw === '') {
+      if (field.default === undefined) problems.push(`${field.env} is required: ${field.doc}`);
+      else result[key] = field.default;
+      continue;
+    }
+    try {
+      result[key] = field.parse(raw);
+    } catch (error) {
+      problems.push(`${field.env}=${JSON.stringify(raw)} is invalid: ${(error as Error).message} (${field.doc})`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return result as ConfigOf<S>;
+}
+
+export const parse = {
+  string: (raw: string): string => raw,
+  int:
+    (min: number, max: number) =>
+    (raw: string): number => {
+      if (!/^-?\d+$/.test(raw.trim())) throw new Error('expected a whole number');
+      const value = Number(raw);
+      if (value < min || value > max) throw new Error(`expected a number from ${min} to ${max}`);
+      return value;
+    },
+  port: (raw: string): number => parse.int(0, 65535)(raw),
+  bool: (raw: string): boolean => {
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    throw new Error('expected true or false');
+  },
+  url:
+    (...protocols: string[]) =>
+    (raw: string): string => {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new Error('expected a URL');
+      }
+      if (!protocols.includes(url.protocol)) throw new Error(`expected a ${protocols.join(' or ')} URL`);
+      return raw;
+    },
+  oneOf:
+    <T extends string>(...values: T[]) =>
+    (raw: string): T => {
+      if (!(values as string[]).includes(raw)) throw new Error(`expected one of ${values.join(', ')}`);
+      return raw as T;
+    },
+};
+
+/** Settings every subgraph shares: where it listens, its database, the key store, logging. */
+export function serviceConfigSchema(defaults: { port: number; database: string }) {
+  return {
+    port: { env: 'PORT', doc: 'HTTP port of this service', default: defaults.port, parse: parse.port },
+    host: { env: 'HOST', doc: 'interface to listen on', default: '127.0.0.1', parse: parse.string },
+    mongodbUri: {
+      env: 'MONGODB_URI',
+      doc: 'MongoDB connection string of this service',
+      parse: parse.url('mongodb:', 'mongodb+srv:'),
+    },
+    mongodbDb: { env: 'MONGODB_DB', doc: 'database name of this service', default: defaults.database, parse: parse.string },
+    ...mongoTimeoutConfigSchema,
+    ...authConfigSchema,
+    ...commonConfigSchema,
+  } satisfies Schema;
+}
+
+export const mongoTimeoutConfigSchema = {
+  mongodbTimeoutMs: {
+    env: 'MONGODB_TIMEOUT_MS',
+    doc: 'how long an operation waits for an unreachable database before failing with SERVICE_UNAVAILABLE',
+    default: 3_000,
+    parse: parse.int(100, 120_000),
+  },
+} satisfies Schema;
+
+/** Where API keys live: one small database every service reads (the gateway and subgraphs verify keys). */
+export const authConfigSchema = {
+  authMongodbUri: {
+    env: 'AUTH_MONGODB_URI',
+    doc: 'MongoDB connection string of the API-key store (defaults to MONGODB_URI)',
+    default: '',
+    parse: parse.url('mongodb:', 'mongodb+srv:'),
+  },
+  authMongodbDb: { env: 'AUTH_MONGODB_DB', doc: 'database name of the API-key store', default: 'auth', parse: parse.string },
+  authCacheTtlMs: {
+    env: 'AUTH_CACHE_TTL_MS',
+    doc: 'how long a verified key is cached in-process; also the longest delay before a revocation takes effect',
+    default: 30_000,
+    parse: parse.int(0, 3_600_000),
+  },
+} satisfies Schema;
+
+export const commonConfigSchema = {
+  logLevel: {
+    env: 'LOG_LEVEL',
+    doc: 'pino log level',
+    default: 'info',
+    parse: parse.oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+  },
+  debugErrors: {
+    env: 'DEBUG_ERRORS',
+    doc: 'include stack traces and internal messages in error responses (never in production)',
+    default: false,
+    parse: parse.bool,
+  },
+  shutdownTimeoutMs: {
+    env: 'SHUTDOWN_TIMEOUT_MS',
+    doc: 'how long in-flight requests may run after SIGTERM before the process exits',
+    default: 10_000,
+    parse: parse.int(0, 600_000),
+  },
+} satisfies Schema;

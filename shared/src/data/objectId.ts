@@ -1,0 +1,10 @@
+import { Types } from 'mongoose';
+
+/** Ids are 24-hex-digit ObjectIds; anything else cannot exist, so it is "not found", never an error. */
+export function isObjectId(id: string): boolean {
+  return /^[0-9a-f]{24}$/i.test(id);
+}
+
+export function objectIdOrNull(id: string): Types.ObjectId | null {
+  return isObjectId(id) ? new Types.ObjectId(id) : null;
+}

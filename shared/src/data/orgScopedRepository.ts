@@ -1,0 +1,62 @@
+import { Types, type FilterQuery, type Model } from 'mongoose';
+import type { Page, PageResult } from '../pagination';
+import { substringPattern } from '../validation';
+import { objectIdOrNull } from './objectId';
+
+export interface OrgScopedDocument {
+  _id: Types.ObjectId;
+  orgId: string;
+  createdAt: Date;
+}
+
+const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+
+/**
+ * Records that belong to organizations (feedback, contacts, accounts): newest-first pages with an exact
+ * `total`, an optional literal case-insensitive search over some fields, lookups by id, bulk inserts.
+ * Every query carries the organization, so one tenant can never read another's records.
+ */
+export class OrgScopedRepository<D extends OrgScopedDocument, T> {
+  constructor(
+    readonly model: Model<D>,
+    private readonly toItem: (doc: D) => T,
+    private readonly searchFields: ReadonlyArray<keyof D & string> = [],
+  ) {}
+
+  async ensureIndexes(): Promise<void> {
+    await this.model.createIndexes();
+  }
+
+  async search(orgId: string, text: string | null | undefined, page: Page): Promise<PageResult<T>> {
+    const pattern = substringPattern(text);
+    const query = { orgId } as FilterQuery<D>;
+    if (pattern) query.$or = this.searchFields.map((field) => ({ [field]: pattern })) as FilterQuery<D>[];
+    return this.listWhere(query, page);
+  }
+
+  /** `query` must include the organization. */
+  async listWhere(query: FilterQuery<D>, page: Page): Promise<PageResult<T>> {
+    const [docs, total] = await Promise.all([
+      page.take === 0
+        ? Promise.resolve([] as D[])
+        : this.model.find(query).sort(NEWEST_FIRST).skip(page.skip).limit(page.take).lean<D[]>(),
+      this.model.countDocuments(query),
+    ]);
+    return { items: docs.map(this.toItem), total };
+  }
+
+  async findById(orgIds: string | Iterable<string>, id: string): Promise<T | null> {
+    const _id = objectIdOrNull(id);
+    if (!_id) return null;
+    const orgId = typeof orgIds === 'string' ? orgIds : { $in: [...orgIds] };
+    const doc = await this.model.findOne({ _id, orgId } as FilterQuery<D>).lean<D>();
+    return doc ? this.toItem(doc) : null;
+  }
+
+  async insertMany(orgId: string, records: Array<Omit<D, '_id' | 'orgId'>>): Promise<number> {
+    if (records.length === 0) return 0;
+    const docs = records.map((record) => ({ ...record, _id: new Types.ObjectId(), orgId }));
+    const result = await this.model.collection.insertMany(docs, { ordered: false });
+    return result.insertedCount;
+  }
+}

@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import { ErrorCode } from '../errors';
+import type { Logger } from '../logger';
+import { HttpError, readJsonBody } from './body';
+import { REQUEST_ID_HEADER } from './headers';
+import { checkReadiness, type Check } from './readiness';
+
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface RequestInfo {
+  requestId: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+  logger: Logger;
+}
+
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export interface GraphQLHttpOptions<C extends BaseContext> {
+  apollo: ApolloServer<C>;
+  logger: Logger;
+  buildContext: (info: RequestInfo) => Promise<C>;
+  readinessChecks: Record<string, Check>;
+  maxBodyBytes?: number;
+  /** Extra GET routes, e.g. /metrics. */
+  routes?: Record<string, RouteHandler>;
+}
+
+export interface RunningHttpServer {
+  server: http.Server;
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (bounded), then resolves. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(text);
+}
+
+function errorBody(message: string, code: ErrorCode) {
+  return { errors: [{ message, extensions: { code } }] };
+}
+
+function requestIdOf(headers: IncomingHttpHeaders): string {
+  const given = headers[REQUEST_ID_HEADER];
+  // Accept a caller's id only when it is short and printable, so it cannot pollute logs.
+  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+}
+
+export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQLHttpOptions<C>) {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+
+  async function handleGraphQL(req: IncomingMessage, res: ServerResponse, requestId: string, logger: Logger) {
+    if (req.method !== 'POST') {
+      sendJson(res, 405, errorBody('Only POST is accepted on /graphql', ErrorCode.BAD_REQUEST), { allow: 'POST' });
+      return;
+    }
+    const contentType = req.headers['content-type'] ?? '';
+    if (!/^application\/json\b/i.test(contentType)) {
+      sendJson(res, 415, errorBody('Content-Type must be application/json', ErrorCode.BAD_REQUEST));
+      return;
+    }
+    const body = await readJsonBody(req, maxBodyBytes);
+    const headers = new HeaderMap();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const response = await options.apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: 'POST', headers, search: '', body },
+      context: () => options.buildContext({ requestId, headers: req.headers, body, logger }),
+    });
+    for (const [name, value] of response.headers) res.setHeader(name, value);
+    res.statusCode = response.status ?? 200;
+    if (response.body.kind === 'complete') {
+      res.end(response.body.string);
+      return;
+    }
+    for await (const chunk of response.body.asyncIterator) res.write(chunk);
+    res.end();
+  }
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdOf(req.headers);
+    const logger = options.logger.child({ requestId });
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    const path = (req.url ?? '/').split('?')[0];
+    try {
+      if (path === '/graphql') await handleGraphQL(req, res, requestId, logger);
+      else if (path === '/health' && req.method === 'GET') sendJson(res, 200, { status: 'ok' });
+      else if (path === '/ready' && req.method === 'GET') {
+        const report = await checkReadiness(options.readinessChecks);
+        sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report });
+      } else if (req.method === 'GET' && options.routes?.[path]) await options.routes[path](req, res);
+      else sendJson(res, 404, errorBody(`No route ${req.method ?? ''} ${path}`, ErrorCode.NOT_FOUND));
+    } catch (error) {
+      if (error instanceof HttpError) {
+        sendJson(res, error.status, errorBody(error.message, ErrorCode.BAD_REQUEST), error.headers);
+      } else {
+        logger.error({ err: error }, 'unhandled error in HTTP handler');
+        if (!res.headersSent) sendJson(res, 500, errorBody('Internal server error', ErrorCode.INTERNAL_SERVER_ERROR));
+        else res.end();
+      }
+    } finally {
+      if (path === '/graphql') {
+        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+        logger.info({ method: req.method, path, status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100 }, 'request');
+      }
+    }
+  };
+}
+
+export async function listenHttp(
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  port: number,
+  host: string,
+): Promise<RunningHttpServer> {
+  const server = http.createServer((req, res) => void handler(req, res));
+  // Longer than typical load-balancer idle timeouts, so the proxy closes idle connections first.
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return {
+    server,
+    port: address.port,
+    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`,
+    close: (timeoutMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          clearInterval(sweeper);
+          server.closeAllConnections();
+          resolve();
+        }, timeoutMs);
+        force.unref();
+        // Keep-alive connections become idle as their in-flight requests finish; close each as it does.
+        const sweeper = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearTimeout(force);
+          clearInterval(sweeper);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,63 @@
+import mongoose, { type Connection } from 'mongoose';
+
+export type { Connection };
+
+/**
+ * Opens one connection pool per server. Mongoose buffers nothing (`bufferCommands: false`), so a
+ * database outage fails a request fast instead of queueing it until a timeout.
+ */
+export async function connectMongo(uri: string, dbName: string, serverSelectionTimeoutMs = 3_000): Promise<Connection> {
+  const connection = mongoose.createConnection(uri, {
+    dbName,
+    bufferCommands: false,
+    autoIndex: false,
+    // How long an operation waits for an unreachable database before it fails with SERVICE_UNAVAILABLE.
+    serverSelectionTimeoutMS: serverSelectionTimeoutMs,
+    maxPoolSize: 20,
+  });
+  countPoolConnections(connection);
+  await connection.asPromise();
+  return connection;
+}
+
+export interface PoolStats {
+  open: number;
+  inUse: number;
+}
+
+const poolStats = new WeakMap<object, PoolStats>();
+
+/** Listens before the first connection opens, so the figures are exact from the start. */
+function countPoolConnections(connection: Connection): void {
+  const stats: PoolStats = { open: 0, inUse: 0 };
+  const client = connection.getClient();
+  poolStats.set(client, stats);
+  client.on('connectionCreated', () => (stats.open += 1));
+  client.on('connectionClosed', () => (stats.open -= 1));
+  client.on('connectionCheckedOut', () => (stats.inUse += 1));
+  client.on('connectionCheckedIn', () => (stats.inUse -= 1));
+}
+
+/** Connections of the pool behind `connection` (shared by its `useDb` siblings). */
+export function mongoPoolStats(connection: Connection): PoolStats {
+  return poolStats.get(connection.getClient()) ?? { open: 0, inUse: 0 };
+}
+
+/** Another database on the same server reuses the pool; a different server gets its own. */
+export async function connectSibling(
+  base: Connection,
+  baseUri: string,
+  uri: string,
+  dbName: string,
+  serverSelectionTimeoutMs?: number,
+): Promise<Connection> {
+  if (uri === '' || uri === baseUri) return base.useDb(dbName, { useCache: true });
+  return connectMongo(uri, dbName, serverSelectionTimeoutMs);
+}
+
+export async function pingMongo(connection: Connection): Promise<void> {
+  const db = connection.db;
+  if (!db) throw new Error('not connected');
+  await db.command({ ping: 1 });
+}
+

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
+import { parse } from 'graphql';
+import { ApiKeyStore } from './auth/apiKeyStore';
+import { ApiKeyVerifier } from './auth/apiKeyVerifier';
+import { Authenticator, FORWARDED_KEYS_HEADER } from './auth/authenticator';
+import type { ConfigOf, serviceConfigSchema } from './config';
+import { createFormatError } from './formatError';
+import { createGraphQLHttpHandler, listenHttp, type RunningHttpServer } from './http/graphqlHttpServer';
+import type { Logger } from './logger';
+import { createRegistry, metricsRoute } from './metrics/registry';
+import { useSubgraphMetrics, watchMongoPool } from './metrics/useSubgraphMetrics';
+import { connectMongo, connectSibling, pingMongo, type Connection } from './mongo';
+import { DateTimeScalar, JSONScalar } from './scalars';
+
+export type ServiceConfig = ConfigOf<ReturnType<typeof serviceConfigSchema>>;
+
+export interface SubgraphContext {
+  requestId: string;
+  logger: Logger;
+  auth: Authenticator;
+  /**
+   * Organizations of the keys the gateway forwarded for this operation; entity fetches (which carry no
+   * `apiKey` argument) are scoped to them. UNAUTHENTICATED when no valid key was forwarded.
+   */
+  allowedOrgs(): Promise<Set<string>>;
+}
+
+export interface SubgraphDefinition<C extends SubgraphContext> {
+  name: string;
+  schemaPath: string;
+  /** Builds the resolvers once the service's database is connected (and its indexes are in place). */
+  setUp(connection: Connection): Promise<{
+    resolvers: GraphQLResolverMap<C>;
+    extendContext?: (base: SubgraphContext, headers: IncomingHttpHeaders) => C;
+    /** Stops whatever the service started in setUp (timers); runs before the database closes. */
+    close?: () => Promise<void>;
+  }>;
+}
+
+export interface RunningSubgraph extends RunningHttpServer {
+  connection: Connection;
+}
+
+export function loadTypeDefs(schemaPath: string) {
+  return parse(readFileSync(schemaPath, 'utf8'));
+}
+
+export async function startSubgraph<C extends SubgraphContext>(
+  definition: SubgraphDefinition<C>,
+  config: ServiceConfig,
+  logger: Logger,
+): Promise<RunningSubgraph> {
+  const connection = await connectMongo(config.mongodbUri, config.mongodbDb, config.mongodbTimeoutMs);
+  const authConnection = await connectSibling(
+    connection,
+    config.mongodbUri,
+    config.authMongodbUri,
+    config.authMongodbDb,
+    config.mongodbTimeoutMs,
+  );
+  const auth = new Authenticator(new ApiKeyVerifier(new ApiKeyStore(authConnection), config.authCacheTtlMs));
+  const { resolvers, extendContext, close: closeService } = await definition.setUp(connection);
+  const registry = createRegistry(definition.name);
+  watchMongoPool(connection, registry);
+
+  const apollo = new ApolloServer<C>({
+    schema: buildSubgraphSchema({
+      typeDefs: loadTypeDefs(definition.schemaPath),
+      resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
+    }),
+    formatError: createFormatError({
+      debug: config.debugErrors,
+      onInternalError: (error) => logger.error({ err: error }, 'internal error'),
+      onUnavailable: (error) => logger.warn({ err: error }, 'database unavailable'),
+    }),
+    includeStacktraceInErrorResponses: config.debugErrors,
+    // Inline traces cost time on every request and only matter with Apollo usage reporting.
+    plugins: [ApolloServerPluginInlineTraceDisabled(), useSubgraphMetrics(registry)],
+    introspection: true,
+    // The process's own SIGTERM handling drains HTTP first, then stops Apollo; Apollo must not race it.
+    stopOnTerminationSignals: false,
+  });
+  await apollo.start();
+
+  const handler = createGraphQLHttpHandler<C>({
+    apollo,
+    logger,
+    readinessChecks: { database: () => pingMongo(connection) },
+    routes: { '/metrics': metricsRoute(registry) },
+    buildContext: async ({ requestId, headers, logger: requestLogger }) => {
+      const forwarded = headers[FORWARDED_KEYS_HEADER];
+      let orgs: Promise<Set<string>> | undefined;
+      const base: SubgraphContext = {
+        requestId,
+        logger: requestLogger,
+        auth,
+        allowedOrgs: () => (orgs ??= auth.orgsFromHeader(Array.isArray(forwarded) ? forwarded.join(',') : forwarded)),
+      };
+      return extendContext ? extendContext(base, headers) : (base as C);
+    },
+  });
+
+  const http = await listenHttp(handler, config.port, config.host);
+  logger.info({ url: `${http.url}/graphql` }, `${definition.name} subgraph listening`);
+  return {
+    ...http,
+    connection,
+    close: async (timeoutMs) => {
+      await http.close(timeoutMs);
+      await apollo.stop();
+      await closeService?.();
+      await authConnection.close().catch(() => undefined);
+      await connection.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { badRequest } from './errors';
+
+export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
+export const STATUSES = ['unread', 'read', 'archived'] as const;
+
+// Deliberately simple: one @, no spaces, a dot in the domain. Full RFC 5322 accepts things no mailbox has.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isEmail(value: string): boolean {
+  return value.length <= 254 && EMAIL_PATTERN.test(value);
+}
+
+export function requireOneOf<T extends string>(
+  name: string,
+  value: string | null | undefined,
+  allowed: readonly T[],
+): T | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw badRequest(`${name} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`, {
+      argument: name,
+      allowed,
+    });
+  }
+  return value as T;
+}
+
+export function requireNonBlank(name: string, value: string): string {
+  const trimmed = value.trim();
+  if (trimmed === '') throw badRequest(`${name} must not be blank`, { argument: name });
+  return trimmed;
+}
+
+export function requireEmail(name: string, value: string | null | undefined): string | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (!isEmail(trimmed)) throw badRequest(`${name} must be a valid email address`, { argument: name });
+  return trimmed;
+}
+
+/** Escapes regular-expression metacharacters so user search text is matched literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A case-insensitive literal substring filter, or undefined for an empty search. */
+export function substringPattern(search: string | null | undefined): RegExp | undefined {
+  if (search === null || search === undefined || search.trim() === '') return undefined;
+  return new RegExp(escapeRegExp(search.trim()), 'i');
+}

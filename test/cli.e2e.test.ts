@@ -1,0 +1,152 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { runCli } from '../cli/src/main';
+import type { Output } from '../cli/src/output';
+import { LIST_ACCOUNTS, LIST_CONTACTS, LIST_FEEDBACK } from './helpers/queries';
+import { newOrgId, startStack, type Stack } from './helpers/stack';
+
+let stack: Stack;
+let dir: string;
+beforeAll(async () => {
+  stack = await startStack();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'fi-cli-'));
+});
+afterAll(() => stack.close());
+
+async function cli(...args: string[]) {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const out: Output = { result: (line) => stdout.push(line), info: (line) => stderr.push(line) };
+  const code = await runCli(args, out);
+  return { code, stdout, stderr: stderr.join('\n') };
+}
+
+function file(name: string, content: string): string {
+  const target = path.join(dir, name);
+  writeFileSync(target, content);
+  return target;
+}
+
+async function total(query: string, field: string, apiKey: string): Promise<number> {
+  const response = await stack.gql<Record<string, { total: number }>>(query, { apiKey });
+  return response.body.data![field].total;
+}
+
+describe('keys', () => {
+  test('when a key is created, then stdout holds only the key and it works at the gateway', async () => {
+    const org = newOrgId();
+    const { code, stdout } = await cli('keys', 'create', '--org', org, '--tier', 'pro');
+    expect(code).toBe(0);
+    expect(stdout).toHaveLength(1);
+    expect(stdout[0]).toMatch(/^fik_[A-Za-z0-9_-]{43}$/);
+    expect(await total(LIST_FEEDBACK, 'feedbackItems', stdout[0])).toBe(0);
+  });
+
+  test('when keys are listed, then the secret never appears', async () => {
+    const org = newOrgId();
+    const { stdout: [key] } = await cli('keys', 'create', '--org', org, '--read-only');
+    const { code, stdout } = await cli('keys', 'list', '--org', org);
+    expect(code).toBe(0);
+    expect(stdout).toHaveLength(1);
+    expect(stdout[0]).toContain('read-only');
+    expect(stdout.join('\n')).not.toContain(key);
+    expect(stdout.join('\n')).not.toContain(key.slice(8));
+  });
+
+  test.each([['its id'], ['the key itself']])('when a key is revoked by %s, then it stops working', async (by) => {
+    const org = newOrgId();
+    const { stdout: [key] } = await cli('keys', 'create', '--org', org);
+    const id = (await cli('keys', 'list', '--org', org)).stdout[0].split('\t')[0];
+    expect((await cli('keys', 'revoke', by === 'its id' ? id : key)).code).toBe(0);
+
+    const response = await stack.gql(LIST_FEEDBACK, { apiKey: key });
+    expect(response.body.errors?.[0]).toMatchObject({ message: 'Invalid API key', extensions: { code: 'UNAUTHENTICATED' } });
+    expect((await cli('keys', 'list', '--org', org)).stdout[0]).toContain('revoked');
+  });
+
+  test('when the arguments are wrong, then exit code 2 with a message', async () => {
+    expect((await cli('keys', 'create')).code).toBe(2);
+    expect((await cli('keys', 'create', '--org', 'x', '--tier', 'gold')).stderr).toContain('--tier');
+    expect((await cli('keys', 'revoke', 'key_doesnotexist')).code).toBe(2);
+    expect((await cli('frobnicate')).code).toBe(2);
+  });
+
+  test('when run as a process, then stdout is exactly the key', async () => {
+    const org = newOrgId();
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'cli/src/main.ts', 'keys', 'create', '--org', org], {
+      cwd: path.resolve(__dirname, '..'),
+      env: { ...process.env },
+    });
+    expect(stdout).toMatch(/^fik_[A-Za-z0-9_-]{43}\n$/);
+  });
+});
+
+describe('import', () => {
+  test('when every record is valid, then JSON arrays and NDJSON are imported', async () => {
+    const { key, orgId } = await stack.createKey();
+    const contacts = file('contacts.json', JSON.stringify([
+      { name: 'Ada', email: 'ada@example.com', tags: ['vip'], lastInteraction: '2024-05-01T10:00:00Z' },
+      { id: 'ignored', name: 'Alan', company: 'Bletchley', totalFeedbacks: 99 },
+    ]));
+    const accounts = file('accounts.ndjson', '{"name":"Acme","domain":"acme.com","score":0.5,"churnRisk":0}\n\n{"name":"Globex","score":1}\n');
+    const feedback = file('feedback.ndjson', '{"source":"csv","title":"Hi","content":"Body","status":"read","publishedDate":"2024-01-01T00:00:00Z"}\n');
+
+    expect((await cli('import', 'contacts', contacts, '--org', orgId)).code).toBe(0);
+    expect((await cli('import', 'accounts', accounts, '--org', orgId)).code).toBe(0);
+    const result = await cli('import', 'feedback', feedback, '--org', orgId);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Imported 1 feedback');
+
+    expect(await total(LIST_CONTACTS, 'contactItems', key)).toBe(2);
+    expect(await total(LIST_ACCOUNTS, 'accountItems', key)).toBe(2);
+    const read = await stack.gql<{ feedbackItems: { total: number } }>(LIST_FEEDBACK, { apiKey: key, status: 'read' });
+    expect(read.body.data!.feedbackItems.total).toBe(1);
+  });
+
+  test.each([
+    ['contacts', [{ name: 'Ok' }, { name: 'Bad', email: 'nope' }], 'email'],
+    ['contacts', [{ name: 'Ok' }, { name: 'Bad', tags: 'vip' }], 'tags'],
+    ['contacts', [{ name: 'Ok' }, { emial: 'typo@example.com', name: 'X' }], 'unknown field'],
+    ['accounts', [{ name: 'Ok' }, { name: 'Bad', score: 1.5 }], 'score'],
+    ['accounts', [{ name: 'Ok' }, { name: 'Bad', churnRisk: -0.1 }], 'churnRisk'],
+    ['accounts', [{ name: 'Ok' }, { domain: 'no-name.com' }], 'name'],
+    ['feedback', [{ source: 'a', title: 'b', content: 'c' }, { source: 'a', title: ' ', content: 'c' }], 'title'],
+    ['feedback', [{ source: 'a', title: 'b', content: 'c' }, { source: 'a', title: 'b', content: 'c', status: 'gone' }], 'status'],
+  ])('when one %s record is invalid, then nothing is written and the problem is named', async (kind, records, problem) => {
+    const { key, orgId } = await stack.createKey();
+    const result = await cli('import', kind, file(`${kind}-bad.json`, JSON.stringify(records)), '--org', orgId);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('record 2');
+    expect(result.stderr).toContain(problem);
+    expect(result.stderr).toContain('nothing was imported');
+    const [query, field] = { contacts: [LIST_CONTACTS, 'contactItems'], accounts: [LIST_ACCOUNTS, 'accountItems'], feedback: [LIST_FEEDBACK, 'feedbackItems'] }[kind]!;
+    expect(await total(query, field, key)).toBe(0);
+  });
+
+  test('when the file is not JSON, then exit code 2 and nothing is written', async () => {
+    const { orgId } = await stack.createKey();
+    const result = await cli('import', 'contacts', file('broken.json', '[{"name": '), '--org', orgId);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('not valid JSON');
+  });
+});
+
+describe('seed', () => {
+  test('when an organization is seeded, then the counts are exact and contacts have feedback', async () => {
+    const { key, orgId } = await stack.createKey();
+    const result = await cli('seed', '--org', orgId, '--feedback', '500', '--contacts', '50', '--accounts', '10');
+    expect(result.code).toBe(0);
+
+    expect(await total(LIST_FEEDBACK, 'feedbackItems', key)).toBe(500);
+    expect(await total(LIST_CONTACTS, 'contactItems', key)).toBe(50);
+    expect(await total(LIST_ACCOUNTS, 'accountItems', key)).toBe(10);
+    const contacts = await stack.gql<{ contactItems: { items: Array<{ totalFeedbacks: number }> } }>(LIST_CONTACTS, { apiKey: key, take: 50 });
+    const counted = contacts.body.data!.contactItems.items.reduce((sum, contact) => sum + contact.totalFeedbacks, 0);
+    expect(counted).toBeGreaterThan(300);
+    expect(counted).toBeLessThanOrEqual(500);
+  });
+});

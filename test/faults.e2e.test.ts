@@ -1,0 +1,97 @@
+import { loadFeedbackConfig } from '@fi/feedback/src/config';
+import { startFeedbackService } from '@fi/feedback/src/server';
+import { createLogger, type RunningSubgraph } from '@fi/shared';
+import { freePort } from '../cli/src/embedded/freePort';
+import { createKeyAt } from './helpers/keys';
+import { PrivateDatabase } from './helpers/privateDatabase';
+import { eventually, isReady, spawnEntry } from './helpers/processes';
+import { ADD_FEEDBACK, GET_FEEDBACK } from './helpers/queries';
+
+async function gql(url: string, query: string, variables: Record<string, unknown>) {
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, body: (await response.json()) as { data?: Record<string, { id: string } | null> | null; errors?: Array<{ message: string; extensions: { code: string } }> } };
+}
+
+const input = { source: 'api', title: 'Durable', content: 'Must survive restarts' };
+
+describe('the database goes away', () => {
+  let database: PrivateDatabase;
+  let service: RunningSubgraph;
+  beforeAll(async () => {
+    database = await PrivateDatabase.start();
+    service = await startFeedbackService(
+      loadFeedbackConfig({ MONGODB_URI: database.uri, PORT: '0', MONGODB_TIMEOUT_MS: '1000', AUTH_CACHE_TTL_MS: '0' }),
+      createLogger('feedback', 'silent'),
+    );
+  });
+  afterAll(async () => {
+    await service.close(1_000);
+    await database.destroy();
+  });
+
+  test('when it stops, then requests fail fast with SERVICE_UNAVAILABLE and /ready says why; when it returns, all recovers', async () => {
+    const key = await createKeyAt(database.uri);
+    const created = await gql(service.url, ADD_FEEDBACK, { apiKey: key, input });
+    const id = created.body.data!.addFeedbackItem!.id;
+
+    await database.stop();
+    const started = Date.now();
+    const down = await gql(service.url, GET_FEEDBACK, { apiKey: key, id });
+    expect(down.body.errors?.[0]).toEqual(expect.objectContaining({
+      message: 'Service temporarily unavailable; retry shortly',
+      extensions: { code: 'SERVICE_UNAVAILABLE' },
+    }));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const ready = await fetch(`${service.url}/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'not ready', checks: { database: { ok: false } } });
+    expect((await fetch(`${service.url}/health`)).status).toBe(200);
+
+    await database.restart();
+    await eventually(() => isReady(service.url), 30_000, 'readiness after the database returned');
+    const back = await gql(service.url, GET_FEEDBACK, { apiKey: key, id });
+    expect(back.body.data?.feedbackItem?.id).toBe(id);
+  });
+});
+
+describe('durability', () => {
+  let database: PrivateDatabase;
+  beforeAll(async () => {
+    database = await PrivateDatabase.start();
+  });
+  afterAll(() => database.destroy());
+
+  test('when the service and the database are killed with SIGKILL after an acknowledged write, then the item is still there', async () => {
+    const key = await createKeyAt(database.uri);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = { MONGODB_URI: database.uri, PORT: String(port) };
+
+    const first = spawnEntry('services/feedback/src/index.ts', env);
+    let id: string;
+    try {
+      await eventually(() => isReady(url), 30_000, 'the feedback service');
+      const created = await gql(url, ADD_FEEDBACK, { apiKey: key, input });
+      id = created.body.data!.addFeedbackItem!.id;
+    } finally {
+      first.child.kill('SIGKILL');
+      await first.exited;
+    }
+    await database.stop('SIGKILL');
+    await database.restart();
+
+    const second = spawnEntry('services/feedback/src/index.ts', env);
+    try {
+      await eventually(() => isReady(url), 30_000, 'the restarted feedback service');
+      const read = await gql(url, GET_FEEDBACK, { apiKey: key, id });
+      expect(read.body.data?.feedbackItem).toMatchObject({ id, title: 'Durable', status: 'unread' });
+    } finally {
+      second.child.kill('SIGKILL');
+      await second.exited;
+    }
+  });
+});

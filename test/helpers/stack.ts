@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { loadAccountsConfig } from '@fi/accounts/src/config';
+import { startAccountsService } from '@fi/accounts/src/server';
+import { loadContactsConfig } from '@fi/contacts/src/config';
+import { startContactsService } from '@fi/contacts/src/server';
+import { loadFeedbackConfig } from '@fi/feedback/src/config';
+import { startFeedbackService } from '@fi/feedback/src/server';
+import { loadGatewayConfig } from '@fi/gateway/src/config';
+import { startGateway } from '@fi/gateway/src/server';
+import { ApiKeyStore, connectMongo, createLogger, type Connection, type NewApiKey, type RunningHttpServer } from '@fi/shared';
+
+export interface GraphQLResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: { data?: T | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }>; extensions?: Record<string, unknown> };
+}
+
+export interface Stack {
+  gatewayUrl: string;
+  subgraphs: { feedback: RunningHttpServer; contacts: RunningHttpServer; accounts: RunningHttpServer };
+  gateway: RunningHttpServer;
+  mongodbUri: string;
+  /** POSTs a GraphQL request to the gateway (or to `url`). */
+  gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, options?: { url?: string; headers?: Record<string, string> }): Promise<GraphQLResponse<T>>;
+  /** Creates a key for a fresh organization (or `orgId`); returns the secret and the org. */
+  createKey(options?: Partial<NewApiKey>): Promise<{ key: string; orgId: string; id: string }>;
+  connect(database: 'feedback' | 'contacts' | 'accounts' | 'auth'): Promise<Connection>;
+  close(): Promise<void>;
+}
+
+export const newOrgId = () => `org-${randomUUID()}`;
+
+export async function startStack(env: NodeJS.ProcessEnv = {}): Promise<Stack> {
+  const mongodbUri = process.env.MONGODB_URI;
+  if (!mongodbUri) throw new Error('MONGODB_URI is not set: the jest global setup starts the test database');
+  const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const base = { MONGODB_URI: mongodbUri, PORT: '0', AUTH_CACHE_TTL_MS: '0', ...env };
+  const feedback = await startFeedbackService(loadFeedbackConfig(base), logger);
+  const contacts = await startContactsService(loadContactsConfig(base), logger);
+  const accounts = await startAccountsService(loadAccountsConfig(base), logger);
+  const gateway = await startGateway(
+    loadGatewayConfig({
+      ...base,
+      FEEDBACK_URL: `${feedback.url}/graphql`,
+      CONTACTS_URL: `${contacts.url}/graphql`,
+      ACCOUNTS_URL: `${accounts.url}/graphql`,
+    }),
+    logger,
+  );
+  const connections: Connection[] = [];
+  const connect = async (database: string) => {
+    const connection = await connectMongo(mongodbUri, database);
+    connections.push(connection);
+    return connection;
+  };
+  const keyStore = new ApiKeyStore(await connect('auth'));
+
+  return {
+    gatewayUrl: `${gateway.url}/graphql`,
+    subgraphs: { feedback, contacts, accounts },
+    gateway,
+    mongodbUri,
+    async gql(query, variables, options = {}) {
+      const response = await fetch(options.url ?? `${gateway.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...options.headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, headers: response.headers, body: (await response.json()) as GraphQLResponse<never>['body'] };
+    },
+    async createKey(options = {}) {
+      const orgId = options.orgId ?? newOrgId();
+      const { key, record } = await keyStore.create({
+        orgId,
+        tier: options.tier ?? 'free',
+        readOnly: options.readOnly ?? false,
+        rateLimitPerMinute: options.rateLimitPerMinute ?? null,
+      });
+      return { key, orgId, id: record.id };
+    },
+    connect,
+    async close() {
+      await gateway.close(1_000);
+      await Promise.all([feedback.close(1_000), contacts.close(1_000), accounts.close(1_000)]);
+      await Promise.all(connections.map((connection) => connection.close()));
+    },
+  };
+}

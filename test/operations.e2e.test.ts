@@ -1,0 +1,106 @@
+import { Writable } from 'node:stream';
+import { loadFeedbackConfig } from '@fi/feedback/src/config';
+import { startFeedbackService } from '@fi/feedback/src/server';
+import { loadGatewayConfig } from '@fi/gateway/src/config';
+import { startGateway } from '@fi/gateway/src/server';
+import { createLogger } from '@fi/shared';
+import { freePort } from '../cli/src/embedded/freePort';
+import { createKeyAt } from './helpers/keys';
+import { PrivateDatabase } from './helpers/privateDatabase';
+import { eventually, isReady, spawnEntry } from './helpers/processes';
+
+const mongodbUri = () => process.env.MONGODB_URI as string;
+
+describe('configuration', () => {
+  test.each<[string, Record<string, string>, RegExp[]]>([
+    ['services/feedback/src/index.ts', { PORT: 'eighty' }, [/PORT="eighty" is invalid: expected a whole number/]],
+    ['services/contacts/src/index.ts', { MONGODB_URI: 'http://wrong' }, [/MONGODB_URI="http:\/\/wrong" is invalid: expected a mongodb: or mongodb\+srv: URL/]],
+    ['gateway/src/index.ts', { MONGODB_URI: '', PORT: '99999' }, [/MONGODB_URI is required/, /PORT="99999" is invalid: expected a number from 0 to 65535/]],
+  ])('when %s starts with bad settings, then it exits 1 naming each bad variable', async (entry, env, messages) => {
+    const service = spawnEntry(entry, { MONGODB_URI: mongodbUri(), ...env });
+    expect(await service.exited).toBe(1);
+    for (const message of messages) expect(service.output()).toMatch(message);
+  });
+});
+
+describe('request ids and key redaction in logs', () => {
+  test('when a request carries x-request-id, then the gateway and the subgraph log it, and no log line holds the key', async () => {
+    let logs = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logs += chunk.toString();
+        done();
+      },
+    });
+    const base = { MONGODB_URI: mongodbUri(), PORT: '0', LOG_LEVEL: 'info' };
+    const feedback = await startFeedbackService(loadFeedbackConfig(base), createLogger('feedback', 'info', sink));
+    const gateway = await startGateway(
+      loadGatewayConfig({ ...base, FEEDBACK_URL: `${feedback.url}/graphql` }),
+      createLogger('gateway', 'info', sink),
+    );
+    try {
+      const key = await createKeyAt(mongodbUri());
+      const post = (query: string, variables?: unknown) =>
+        fetch(`${gateway.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-request-id': 'trace-me-42' },
+          body: JSON.stringify({ query, variables }),
+        });
+      await post('mutation($k: String!) { addFeedbackItem(apiKey: $k, input: { source: "api", title: "t", content: "c" }) { id } }', { k: key });
+      await post(`{ feedbackItems(apiKey: "${key}", take: 1) { total } }`);
+      await post(`{ feedbackItems(apiKey: "${key}x", take: 1) { total } }`);
+
+      const lines = logs.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const traced = lines.filter((line) => line.requestId === 'trace-me-42');
+      expect(new Set(traced.map((line) => line.service))).toEqual(new Set(['gateway', 'feedback']));
+      expect(logs).not.toContain(key);
+      expect(logs).not.toContain(key.slice(4));
+    } finally {
+      await gateway.close(1_000);
+      await feedback.close(1_000);
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  let database: PrivateDatabase;
+  beforeAll(async () => {
+    database = await PrivateDatabase.start();
+  });
+  afterAll(() => database.destroy());
+
+  test('when SIGTERM arrives during a slow request, then the request completes and the process exits 0', async () => {
+    const key = await createKeyAt(database.uri);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const service = spawnEntry('services/feedback/src/index.ts', {
+      MONGODB_URI: database.uri,
+      PORT: String(port),
+      AUTH_CACHE_TTL_MS: '600000',
+      SHUTDOWN_TIMEOUT_MS: '20000',
+    });
+    try {
+      await eventually(() => isReady(url), 30_000, 'the feedback service');
+      const query = JSON.stringify({ query: `{ feedbackItems(apiKey: "${key}") { total } }` });
+      const post = () => fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: query });
+      expect((await post()).status).toBe(200); // warms the key cache, so only the list waits on the database
+
+      // Freezing the database makes the next request hang until it is thawed.
+      database.process.kill('SIGSTOP');
+      const inFlight = post();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      service.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(service.child.exitCode).toBeNull();
+      database.process.kill('SIGCONT');
+
+      const response = await inFlight;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ data: { feedbackItems: { total: 0 } } });
+      expect(await service.exited).toBe(0);
+    } finally {
+      database.process.kill('SIGCONT');
+      service.child.kill('SIGKILL');
+    }
+  });
+});
