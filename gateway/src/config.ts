@@ -1,7 +1,72 @@
 import path from 'node:path';
-import { authConfigSchema, commonConfigSchema, loadConfig, parse } from '@fi/shared';
+import { authConfigSchema, commonConfigSchema, loadConfig, mongoTimeoutConfigSchema, parse } from '@fi/shared';
 
 const optionalUrl = (env: string, doc: string) => ({ env, doc, default: '', parse: parse.url('http:', 'https:') });
+
+/** A requests-per-window figure, or `unlimited` (null). */
+const limitOrUnlimited = (raw: string): number | null => (raw.trim().toLowerCase() === 'unlimited' ? null : parse.int(1, 1_000_000_000)(raw));
+
+export const rateLimitConfigSchema = {
+  redisUrl: {
+    env: 'REDIS_URL',
+    doc: 'Redis shared by every gateway instance for rate limits (unset: counted in this process only)',
+    default: '',
+    parse: parse.url('redis:', 'rediss:'),
+  },
+  redisTimeoutMs: {
+    env: 'REDIS_TIMEOUT_MS',
+    doc: 'longest wait for Redis before a request is counted by the in-process insurance limiter instead',
+    default: 250,
+    parse: parse.int(10, 10_000),
+  },
+  redisKeyPrefix: { env: 'RATE_LIMIT_REDIS_PREFIX', doc: 'prefix of the rate-limit keys in Redis', default: 'fi:rl', parse: parse.string },
+  rateLimitWindowSeconds: {
+    env: 'RATE_LIMIT_WINDOW_SECONDS',
+    doc: 'length of one rate-limit window; the tier limits count requests per window',
+    default: 60,
+    parse: parse.int(1, 86_400),
+  },
+  rateLimitFree: { env: 'RATE_LIMIT_FREE', doc: 'requests per window of a free key', default: 60 as number | null, parse: limitOrUnlimited },
+  rateLimitPro: { env: 'RATE_LIMIT_PRO', doc: 'requests per window of a pro key', default: 300 as number | null, parse: limitOrUnlimited },
+  rateLimitEnterprise: {
+    env: 'RATE_LIMIT_ENTERPRISE',
+    doc: 'requests per window of an enterprise key, or unlimited',
+    default: null as number | null,
+    parse: limitOrUnlimited,
+  },
+  gatewayInstances: {
+    env: 'GATEWAY_INSTANCES',
+    doc: 'gateway instances sharing the Redis limits; while Redis is down each allows its share of every limit',
+    default: 1,
+    parse: parse.int(1, 1_000),
+  },
+  invalidKeyLimit: {
+    env: 'INVALID_KEY_LIMIT',
+    doc: 'requests with a missing or invalid key one client address may send per window before it is refused',
+    default: 100,
+    parse: parse.int(1, 1_000_000),
+  },
+  trustProxy: {
+    env: 'TRUST_PROXY',
+    doc: 'take the client address from X-Forwarded-For (only behind a proxy that sets it)',
+    default: false,
+    parse: parse.bool,
+  },
+};
+
+export const queryLimitsConfigSchema = {
+  maxDepth: { env: 'MAX_QUERY_DEPTH', doc: 'deepest selection a document may have', default: 8, parse: parse.int(1, 100) },
+  maxAliases: { env: 'MAX_QUERY_ALIASES', doc: 'most aliases in one document', default: 15, parse: parse.int(0, 1_000) },
+  maxDirectives: { env: 'MAX_QUERY_DIRECTIVES', doc: 'most directives in one document', default: 20, parse: parse.int(0, 1_000) },
+  maxTokens: { env: 'MAX_QUERY_TOKENS', doc: 'most lexical tokens in one document', default: 2_000, parse: parse.int(50, 100_000) },
+  maxCost: { env: 'MAX_QUERY_COST', doc: 'highest estimated cost of one document', default: 5_000, parse: parse.int(10, 10_000_000) },
+  fieldSuggestions: {
+    env: 'FIELD_SUGGESTIONS',
+    doc: 'show "Did you mean ...?" hints in validation errors (development only: they map the schema)',
+    default: false,
+    parse: parse.bool,
+  },
+};
 
 export const gatewayConfigSchema = {
   port: { env: 'PORT', doc: 'HTTP port of the gateway', default: 4000, parse: parse.port },
@@ -27,6 +92,9 @@ export const gatewayConfigSchema = {
     parse: parse.url('mongodb:', 'mongodb+srv:'),
   },
   introspection: { env: 'INTROSPECTION', doc: 'allow schema introspection', default: true, parse: parse.bool },
+  ...mongoTimeoutConfigSchema,
+  ...rateLimitConfigSchema,
+  ...queryLimitsConfigSchema,
   ...authConfigSchema,
   ...commonConfigSchema,
 };

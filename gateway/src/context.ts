@@ -1,4 +1,5 @@
-import type { Caller, Logger } from '@fi/shared';
+import type { Caller, Logger, RequestOutcome } from '@fi/shared';
+import type { RateLimitDecision } from './rateLimit/decision';
 
 export interface GatewayContext {
   requestId: string;
@@ -7,4 +8,7 @@ export interface GatewayContext {
   callers: Caller[];
   /** The client's Idempotency-Key header, passed on to the subgraph that creates the item. */
   idempotencyKey: string | undefined;
+  /** Where the request's keys stand, for the RateLimit headers; absent when it used no key. */
+  rateLimit: RateLimitDecision | undefined;
+  outcome: RequestOutcome;
 }

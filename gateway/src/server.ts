@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
-import { GraphQLError } from 'graphql';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import type Redis from 'ioredis';
 import {
   ApiKeyStore,
   ApiKeyVerifier,
@@ -9,19 +10,26 @@ import {
   connectMongo,
   createFormatError,
   createGraphQLHttpHandler,
-  IDEMPOTENCY_KEY_HEADER,
+  createRegistry,
   listenHttp,
+  metricsRoute,
   pingMongo,
-  withHttpStatus,
   type Logger,
   type RunningHttpServer,
 } from '@fi/shared';
-import { authenticateRequest } from './auth/authenticateRequest';
 import { DocumentCache } from './auth/documentCache';
 import type { KeyedRootFields } from './auth/extractApiKeys';
 import { keyedRootFields } from './auth/keyedRootFields';
 import type { GatewayConfig } from './config';
 import type { GatewayContext } from './context';
+import { GatewayMetrics } from './metrics/gatewayMetrics';
+import { hostileQueryLimits } from './plugins/hostileQueryLimits';
+import { useResponseReport } from './plugins/useResponseReport';
+import { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
+import { KeyRateLimits } from './rateLimit/keyRateLimits';
+import { connectRedis } from './rateLimit/redisClient';
+import { WindowCounter } from './rateLimit/windowCounter';
+import { createRequestGate } from './requestGate';
 import { SubgraphDataSource } from './subgraphDataSource';
 
 function subgraphUrlOverrides(config: GatewayConfig): Record<string, string> {
@@ -33,21 +41,50 @@ function subgraphUrlOverrides(config: GatewayConfig): Record<string, string> {
   return Object.fromEntries(Object.entries(overrides).filter(([, url]) => url !== ''));
 }
 
+function readSupergraph(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    throw new Error(`No supergraph at ${path}: run "npm run compose" first`);
+  }
+}
+
+/** A subgraph is reachable when its /health answers; its own /ready covers its database. */
+async function pingSubgraph(graphqlUrl: string): Promise<void> {
+  const response = await fetch(new URL('/health', graphqlUrl), { signal: AbortSignal.timeout(1_500) });
+  if (!response.ok) throw new Error(`GET /health answered ${response.status}`);
+}
+
 /** Builds and starts the gateway on the configured port (0 picks a free one, as tests do). */
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningHttpServer> {
-  let supergraphSdl: string;
-  try {
-    supergraphSdl = readFileSync(config.supergraphPath, 'utf8');
-  } catch {
-    throw new Error(`No supergraph at ${config.supergraphPath}: run "npm run compose" first`);
-  }
-  const authConnection = await connectMongo(config.authMongodbUri || config.mongodbUri, config.authMongodbDb);
+  const supergraphSdl = readSupergraph(config.supergraphPath);
+  const authConnection = await connectMongo(config.authMongodbUri || config.mongodbUri, config.authMongodbDb, config.mongodbTimeoutMs);
   const authenticator = new Authenticator(new ApiKeyVerifier(new ApiKeyStore(authConnection), config.authCacheTtlMs));
+  const registry = createRegistry('gateway');
+  const metrics = new GatewayMetrics(registry);
+
+  const redis: Redis | null = config.redisUrl ? await connectRedis(config.redisUrl, config.redisTimeoutMs, logger) : null;
+  const counter = new WindowCounter({
+    redis,
+    keyPrefix: config.redisKeyPrefix,
+    windowSeconds: config.rateLimitWindowSeconds,
+    instances: config.gatewayInstances,
+    logger,
+    onModeChange: (mode) => metrics.insuranceMode.set(mode === 'insurance' ? 1 : 0),
+  });
+  const tierLimits = { free: config.rateLimitFree, pro: config.rateLimitPro, enterprise: config.rateLimitEnterprise };
 
   const urls = subgraphUrlOverrides(config);
+  const dataSources: SubgraphDataSource[] = [];
+  const subgraphUrls: Record<string, string> = {};
   const gateway = new ApolloGateway({
     supergraphSdl,
-    buildService: ({ name, url }) => new SubgraphDataSource({ url: urls[name] ?? url }),
+    buildService: ({ name, url }) => {
+      subgraphUrls[name] = urls[name] ?? url ?? '';
+      const source = new SubgraphDataSource({ name, url: subgraphUrls[name], timeoutMs: config.subgraphTimeoutMs, metrics });
+      dataSources.push(source);
+      return source;
+    },
     logger,
   });
   let keyedFields: KeyedRootFields = new Map();
@@ -55,9 +92,19 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     keyedFields = keyedRootFields(apiSchema);
   });
 
+  const limits = hostileQueryLimits({
+    maxDepth: config.maxDepth,
+    maxAliases: config.maxAliases,
+    maxDirectives: config.maxDirectives,
+    maxTokens: config.maxTokens,
+    maxCost: config.maxCost,
+    hideFieldSuggestions: !config.fieldSuggestions,
+  });
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     introspection: config.introspection,
+    validationRules: limits.validationRules,
+    plugins: [...limits.plugins, ApolloServerPluginInlineTraceDisabled(), useResponseReport()],
     // The process's own SIGTERM handling drains HTTP first, then stops Apollo; Apollo must not race it.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: config.debugErrors,
@@ -68,37 +115,40 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   });
   await apollo.start();
 
-  const documents = new DocumentCache();
   const handler = createGraphQLHttpHandler<GatewayContext>({
     apollo,
     logger,
-    readinessChecks: { keyStore: () => pingMongo(authConnection) },
-    buildContext: async ({ requestId, headers, body, logger: requestLogger }) => {
-      try {
-        const { apiKeys, callers } = await authenticateRequest(body, documents, keyedFields, authenticator);
-        const idempotencyKey = headers[IDEMPOTENCY_KEY_HEADER];
-        return {
-          requestId,
-          logger: requestLogger,
-          apiKeys,
-          callers,
-          idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey,
-        };
-      } catch (error) {
-        // A refused key is an ordinary GraphQL error result, not a server failure.
-        if (error instanceof GraphQLError) throw withHttpStatus(error, 200);
-        throw error;
-      }
+    readinessChecks: {
+      keyStore: () => pingMongo(authConnection),
+      ...Object.fromEntries(Object.entries(subgraphUrls).map(([name, url]) => [`subgraph:${name}`, () => pingSubgraph(url)])),
+      ...(redis ? { redis: { optional: true as const, check: () => redis.ping() } } : {}),
     },
+    status: () => ({ rateLimiter: { store: counter.mode } }),
+    routes: { '/metrics': metricsRoute(registry) },
+    observe: (outcome, seconds) => {
+      metrics.requests.inc({ operation: outcome.operation, code: outcome.code });
+      metrics.requestDuration.observe({ operation: outcome.operation }, seconds);
+    },
+    buildContext: createRequestGate({
+      documents: new DocumentCache(),
+      keyedFields: () => keyedFields,
+      authenticator,
+      keyLimits: new KeyRateLimits(counter, tierLimits, config.rateLimitWindowSeconds),
+      invalidKeyGuard: new InvalidKeyGuard(counter, config.invalidKeyLimit),
+      metrics,
+      trustProxy: config.trustProxy,
+    }),
   });
 
   const http = await listenHttp(handler, config.port, config.host);
-  logger.info({ url: `${http.url}/graphql` }, 'gateway listening');
+  logger.info({ url: `${http.url}/graphql`, rateLimitStore: counter.mode }, 'gateway listening');
   return {
     ...http,
     close: async (timeoutMs) => {
       await http.close(timeoutMs);
       await apollo.stop();
+      await Promise.all(dataSources.map((source) => source.close()));
+      redis?.disconnect();
       await authConnection.close();
     },
   };

@@ -1,18 +1,100 @@
-import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { FORWARDED_KEYS_HEADER, IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from '@fi/shared';
+import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { errors as undiciErrors, Pool } from 'undici';
+import { FORWARDED_KEYS_HEADER, IDEMPOTENCY_KEY_HEADER, isPlainObject, REQUEST_ID_HEADER } from '@fi/shared';
 import type { GatewayContext } from './context';
+import type { GatewayMetrics } from './metrics/gatewayMetrics';
+import { SUBGRAPH_FAULT_CODES, subgraphUnavailable, type SubgraphFailure } from './subgraphErrors';
+
+type GatewayGraphQLResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
+
+export interface SubgraphDataSourceOptions {
+  name: string;
+  url: string;
+  timeoutMs: number;
+  metrics: GatewayMetrics;
+}
 
 /**
- * Calls one subgraph: forwards the operation's verified keys (entity fetches carry no `apiKey`
- * argument), the request id, so one request can be followed across services, and the client's
- * Idempotency-Key, so a retried addFeedbackItem creates nothing new.
+ * Calls one subgraph over a pool of keep-alive connections. It forwards the operation's verified keys
+ * (entity fetches carry no `apiKey` argument), the request id, so one request can be followed across
+ * services, and the client's Idempotency-Key, so a retried addFeedbackItem creates nothing new.
+ * A subgraph that cannot be reached, fails, or does not answer within the timeout becomes a
+ * SERVICE_UNAVAILABLE error on the part of the response it owns; the rest of the response stands.
  */
-export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
-  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
-    const headers = request.http?.headers;
-    if (!headers || !context.requestId) return;
-    headers.set(REQUEST_ID_HEADER, context.requestId);
-    if (context.apiKeys.length > 0) headers.set(FORWARDED_KEYS_HEADER, context.apiKeys.join(','));
-    if (context.idempotencyKey !== undefined) headers.set(IDEMPOTENCY_KEY_HEADER, context.idempotencyKey);
+export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
+  private readonly pool: Pool;
+  private readonly path: string;
+
+  constructor(private readonly options: SubgraphDataSourceOptions) {
+    const url = new URL(options.url);
+    this.pool = new Pool(url.origin, { connections: 128, keepAliveTimeout: 30_000 });
+    this.path = `${url.pathname}${url.search}`;
   }
+
+  async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
+    const { name, metrics } = this.options;
+    const stopTimer = metrics.subgraphFetchDuration.startTimer({ subgraph: name });
+    let failure: SubgraphFailure | null = null;
+    try {
+      let answer: { status: number; body: unknown };
+      try {
+        answer = await this.post(options);
+      } catch (error) {
+        failure = isTimeout(error) ? 'timeout' : 'unreachable';
+        throw subgraphUnavailable(name, failure);
+      }
+      const result = isPlainObject(answer.body) ? (answer.body as GatewayGraphQLResponse) : null;
+      const ok = answer.status >= 200 && answer.status < 300;
+      // A non-2xx answer that still explains itself in GraphQL errors passes those errors on.
+      if (!ok) failure = 'http';
+      if (!result || (!ok && !result.errors?.length)) throw subgraphUnavailable(name, 'http');
+      for (const error of result.errors ?? []) {
+        const code = error.extensions?.code;
+        if (SUBGRAPH_FAULT_CODES.has(code)) metrics.subgraphErrors.inc({ subgraph: name, kind: String(code).toLowerCase() });
+      }
+      return result;
+    } finally {
+      stopTimer();
+      if (failure) metrics.subgraphErrors.inc({ subgraph: name, kind: failure });
+    }
+  }
+
+  private async post(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<{ status: number; body: unknown }> {
+    const { query, variables, operationName } = options.request;
+    const response = await this.pool.request({
+      path: this.path,
+      method: 'POST',
+      headers: this.headersFor(options),
+      body: JSON.stringify({ query, variables, operationName }),
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+    });
+    const text = await response.body.text();
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: treated as a failed answer below
+    }
+    return { status: response.statusCode, body };
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private headersFor(options: GraphQLDataSourceProcessOptions<GatewayContext>): Record<string, string> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    // Only operations of a client carry its context; the gateway's own calls (health checks) do not.
+    if (!('incomingRequestContext' in options)) return headers;
+    const context = options.incomingRequestContext.context;
+    headers[REQUEST_ID_HEADER] = context.requestId;
+    if (context.apiKeys.length > 0) headers[FORWARDED_KEYS_HEADER] = context.apiKeys.join(',');
+    if (context.idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = context.idempotencyKey;
+    return headers;
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  const name = (error as { name?: string }).name;
+  return name === 'TimeoutError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError;
 }

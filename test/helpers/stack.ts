@@ -22,7 +22,7 @@ export interface Stack {
   mongodbUri: string;
   /** POSTs a GraphQL request to the gateway (or to `url`). */
   gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, options?: { url?: string; headers?: Record<string, string> }): Promise<GraphQLResponse<T>>;
-  /** Creates a key for a fresh organization (or `orgId`); returns the secret and the org. */
+  /** Creates a key (enterprise unless told) for a fresh organization (or `orgId`); returns the secret and the org. */
   createKey(options?: Partial<NewApiKey>): Promise<{ key: string; orgId: string; id: string }>;
   connect(database: 'feedback' | 'contacts' | 'accounts' | 'auth'): Promise<Connection>;
   close(): Promise<void>;
@@ -34,7 +34,15 @@ export async function startStack(env: NodeJS.ProcessEnv = {}): Promise<Stack> {
   const mongodbUri = process.env.MONGODB_URI;
   if (!mongodbUri) throw new Error('MONGODB_URI is not set: the jest global setup starts the test database');
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
-  const base = { MONGODB_URI: mongodbUri, PORT: '0', AUTH_CACHE_TTL_MS: '0', ...env };
+  // Each stack counts rate limits under its own Redis prefix, so test files never share a budget.
+  const base = {
+    MONGODB_URI: mongodbUri,
+    PORT: '0',
+    AUTH_CACHE_TTL_MS: '0',
+    REDIS_URL: process.env.REDIS_URL,
+    RATE_LIMIT_REDIS_PREFIX: `fi-test:${randomUUID()}`,
+    ...env,
+  };
   const feedback = await startFeedbackService(loadFeedbackConfig(base), logger);
   const contacts = await startContactsService(loadContactsConfig(base), logger);
   const accounts = await startAccountsService(loadAccountsConfig(base), logger);
@@ -72,7 +80,8 @@ export async function startStack(env: NodeJS.ProcessEnv = {}): Promise<Stack> {
       const orgId = options.orgId ?? newOrgId();
       const { key, record } = await keyStore.create({
         orgId,
-        tier: options.tier ?? 'free',
+        // Unlimited unless a test is about limits: most tests send more than a free key's 60 requests.
+        tier: options.tier ?? 'enterprise',
         readOnly: options.readOnly ?? false,
         rateLimitPerMinute: options.rateLimitPerMinute ?? null,
       });

@@ -1,4 +1,5 @@
-import { Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
+import { Kind, type SelectionSetNode, type ValueNode } from 'graphql';
+import type { OperationRequest } from './readOperation';
 
 /** Per root type (Query, Mutation), the fields that take an `apiKey` argument. */
 export type KeyedRootFields = Map<'query' | 'mutation' | 'subscription', Set<string>>;
@@ -10,18 +11,8 @@ export interface ExtractedKeys {
   missing: boolean;
 }
 
-/**
- * Reads the `apiKey` of every root field of the operation that will run, written inline or passed as a
- * variable. Returns null when the operation cannot be determined; GraphQL validation reports that.
- */
-export function extractApiKeys(
-  document: DocumentNode,
-  operationName: string | undefined,
-  variables: Record<string, unknown>,
-  keyedFields: KeyedRootFields,
-): ExtractedKeys | null {
-  const operation = selectOperation(document, operationName);
-  if (!operation) return null;
+/** Reads the `apiKey` of every root field of the operation, written inline or passed as a variable. */
+export function extractApiKeys({ document, operation, variables }: OperationRequest, keyedFields: KeyedRootFields): ExtractedKeys {
   const keyed = keyedFields.get(operation.operation) ?? new Set<string>();
   const fragments = new Map(
     document.definitions.flatMap((definition) =>
@@ -60,12 +51,4 @@ export function extractApiKeys(
   };
   visit(operation.selectionSet, new Set());
   return { keys: [...keys], missing };
-}
-
-function selectOperation(document: DocumentNode, operationName: string | undefined): OperationDefinitionNode | null {
-  const operations = document.definitions.filter(
-    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
-  );
-  if (operationName) return operations.find((operation) => operation.name?.value === operationName) ?? null;
-  return operations.length === 1 ? operations[0] : null;
 }

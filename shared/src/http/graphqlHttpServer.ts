@@ -6,7 +6,7 @@ import { ErrorCode } from '../errors';
 import type { Logger } from '../logger';
 import { HttpError, readJsonBody } from './body';
 import { REQUEST_ID_HEADER } from './headers';
-import { checkReadiness, type Check } from './readiness';
+import { checkReadiness, type ReadinessCheck } from './readiness';
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -15,6 +15,17 @@ export interface RequestInfo {
   headers: IncomingHttpHeaders;
   body: unknown;
   logger: Logger;
+  /** The peer's address (a proxy's, behind one). */
+  remoteAddress: string;
+  /** How the request ended; whoever learns it fills it in, and `observe` reads it at the end. */
+  outcome: RequestOutcome;
+}
+
+export interface RequestOutcome {
+  /** Root fields of the operation, or `invalid` when it could not be read. */
+  operation: string;
+  /** OK, or the code of the first error. */
+  code: string;
 }
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -23,10 +34,14 @@ export interface GraphQLHttpOptions<C extends BaseContext> {
   apollo: ApolloServer<C>;
   logger: Logger;
   buildContext: (info: RequestInfo) => Promise<C>;
-  readinessChecks: Record<string, Check>;
+  readinessChecks: Record<string, ReadinessCheck>;
   maxBodyBytes?: number;
   /** Extra GET routes, e.g. /metrics. */
   routes?: Record<string, RouteHandler>;
+  /** Extra figures for the /health and /ready bodies, e.g. where rate limits are counted. */
+  status?: () => Record<string, unknown>;
+  /** Called once per /graphql request when its response is sent. */
+  observe?: (outcome: RequestOutcome, seconds: number) => void;
 }
 
 export interface RunningHttpServer {
@@ -56,16 +71,10 @@ function requestIdOf(headers: IncomingHttpHeaders): string {
 export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQLHttpOptions<C>) {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
-  async function handleGraphQL(req: IncomingMessage, res: ServerResponse, requestId: string, logger: Logger) {
-    if (req.method !== 'POST') {
-      sendJson(res, 405, errorBody('Only POST is accepted on /graphql', ErrorCode.BAD_REQUEST), { allow: 'POST' });
-      return;
-    }
+  async function handleGraphQL(req: IncomingMessage, res: ServerResponse, requestId: string, logger: Logger, outcome: RequestOutcome) {
+    if (req.method !== 'POST') throw new HttpError(405, 'Only POST is accepted on /graphql', { allow: 'POST' });
     const contentType = req.headers['content-type'] ?? '';
-    if (!/^application\/json\b/i.test(contentType)) {
-      sendJson(res, 415, errorBody('Content-Type must be application/json', ErrorCode.BAD_REQUEST));
-      return;
-    }
+    if (!/^application\/json\b/i.test(contentType)) throw new HttpError(415, 'Content-Type must be application/json');
     const body = await readJsonBody(req, maxBodyBytes);
     const headers = new HeaderMap();
     for (const [name, value] of Object.entries(req.headers)) {
@@ -73,7 +82,8 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
     }
     const response = await options.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: 'POST', headers, search: '', body },
-      context: () => options.buildContext({ requestId, headers: req.headers, body, logger }),
+      context: () =>
+        options.buildContext({ requestId, headers: req.headers, body, logger, remoteAddress: req.socket.remoteAddress ?? '', outcome }),
     });
     for (const [name, value] of response.headers) res.setHeader(name, value);
     res.statusCode = response.status ?? 200;
@@ -91,26 +101,33 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
     const logger = options.logger.child({ requestId });
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const path = (req.url ?? '/').split('?')[0];
+    const outcome: RequestOutcome = { operation: 'invalid', code: 'OK' };
     try {
-      if (path === '/graphql') await handleGraphQL(req, res, requestId, logger);
-      else if (path === '/health' && req.method === 'GET') sendJson(res, 200, { status: 'ok' });
+      if (path === '/graphql') await handleGraphQL(req, res, requestId, logger, outcome);
+      else if (path === '/health' && req.method === 'GET') sendJson(res, 200, { status: 'ok', ...options.status?.() });
       else if (path === '/ready' && req.method === 'GET') {
         const report = await checkReadiness(options.readinessChecks);
-        sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report });
+        sendJson(res, report.ready ? 200 : 503, { ...report, ...options.status?.() });
       } else if (req.method === 'GET' && options.routes?.[path]) await options.routes[path](req, res);
       else sendJson(res, 404, errorBody(`No route ${req.method ?? ''} ${path}`, ErrorCode.NOT_FOUND));
     } catch (error) {
       if (error instanceof HttpError) {
+        outcome.code = ErrorCode.BAD_REQUEST;
         sendJson(res, error.status, errorBody(error.message, ErrorCode.BAD_REQUEST), error.headers);
       } else {
+        outcome.code = ErrorCode.INTERNAL_SERVER_ERROR;
         logger.error({ err: error }, 'unhandled error in HTTP handler');
         if (!res.headersSent) sendJson(res, 500, errorBody('Internal server error', ErrorCode.INTERNAL_SERVER_ERROR));
         else res.end();
       }
     } finally {
       if (path === '/graphql') {
-        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-        logger.info({ method: req.method, path, status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100 }, 'request');
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        options.observe?.(outcome, seconds);
+        logger.info(
+          { method: req.method, path, status: res.statusCode, operation: outcome.operation, code: outcome.code, durationMs: Math.round(seconds * 1e5) / 100 },
+          'request',
+        );
       }
     }
   };

@@ -1,29 +1,37 @@
 export type Check = () => Promise<unknown>;
 
+/** An optional check reports a degraded service when it fails, but the service stays ready. */
+export type ReadinessCheck = Check | { check: Check; optional: true };
+
 export interface ReadinessReport {
   ready: boolean;
-  checks: Record<string, { ok: boolean; detail?: string }>;
+  status: 'ready' | 'degraded' | 'not ready';
+  checks: Record<string, { ok: boolean; optional?: true; detail?: string }>;
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
 
 /** Runs every check in parallel, each bounded in time, and says which one is failing and why. */
-export async function checkReadiness(checks: Record<string, Check>): Promise<ReadinessReport> {
+export async function checkReadiness(checks: Record<string, ReadinessCheck>): Promise<ReadinessReport> {
   const entries = await Promise.all(
-    Object.entries(checks).map(async ([name, check]) => {
+    Object.entries(checks).map(async ([name, entry]) => {
+      const optional = typeof entry === 'function' ? undefined : entry.optional;
+      const check = typeof entry === 'function' ? entry : entry.check;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
       });
       try {
         await Promise.race([check(), timeout]);
-        return [name, { ok: true }] as const;
+        return [name, { ok: true, ...(optional ? { optional } : {}) }] as const;
       } catch (error) {
-        return [name, { ok: false, detail: (error as Error).message }] as const;
+        return [name, { ok: false, ...(optional ? { optional } : {}), detail: (error as Error).message }] as const;
       } finally {
         clearTimeout(timer);
       }
     }),
   );
-  return { ready: entries.every(([, result]) => result.ok), checks: Object.fromEntries(entries) };
+  const ready = entries.every(([, result]) => result.ok || result.optional);
+  const degraded = entries.some(([, result]) => !result.ok);
+  return { ready, status: !ready ? 'not ready' : degraded ? 'degraded' : 'ready', checks: Object.fromEntries(entries) };
 }

@@ -1,0 +1,129 @@
+import type Redis from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Logger } from '@fi/shared';
+
+/** Where counts live right now: Redis (shared), the insurance limiter (Redis failing), or this process only. */
+export type CounterMode = 'redis' | 'insurance' | 'memory';
+
+export interface CountResult {
+  allowed: boolean;
+  consumed: number;
+  msBeforeNext: number;
+}
+
+/** A limit nobody reaches: unlimited keys are still counted, so they take the same path as the others. */
+export const UNLIMITED_POINTS = Number.MAX_SAFE_INTEGER;
+
+/** After Redis fails, it is tried again this long later; meanwhile requests do not wait on it. */
+const REDIS_RETRY_MS = 1_000;
+
+export interface WindowCounterOptions {
+  redis: Redis | null;
+  keyPrefix: string;
+  windowSeconds: number;
+  /** Gateway instances sharing Redis: while it is down, each allows 1/instances of every limit. */
+  instances: number;
+  logger: Logger;
+  onModeChange?: (mode: CounterMode) => void;
+}
+
+interface Limiters {
+  redis: RateLimiterRedis | null;
+  local: RateLimiterMemory;
+}
+
+/**
+ * Counts events per id in fixed windows. With Redis the count is atomic and shared by every gateway
+ * instance; when Redis errors or is slower than its timeout, the count moves to an in-process
+ * insurance limiter (never unlimited), and goes back to Redis by itself once Redis answers again.
+ */
+export class WindowCounter {
+  private readonly limiters = new Map<string, Limiters>();
+  private redisRetryAt = 0;
+  private currentMode: CounterMode;
+
+  constructor(private readonly options: WindowCounterOptions) {
+    this.currentMode = options.redis ? 'redis' : 'memory';
+  }
+
+  get mode(): CounterMode {
+    return this.currentMode;
+  }
+
+  /** Counts one event for `id` in `namespace` against `limit` events per window. */
+  async count(namespace: string, id: string, limit: number): Promise<CountResult> {
+    const limiters = this.limitersFor(namespace, limit);
+    if (limiters.redis && Date.now() >= this.redisRetryAt) {
+      try {
+        return this.onRedisAnswer(toResult(await limiters.redis.consume(id), true));
+      } catch (error) {
+        if (error instanceof RateLimiterRes) return this.onRedisAnswer(toResult(error, false));
+        this.onRedisFailure(error);
+      }
+    }
+    try {
+      return toResult(await limiters.local.consume(id), true);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return toResult(error, false);
+      throw error;
+    }
+  }
+
+  private limitersFor(namespace: string, limit: number): Limiters {
+    const cacheKey = `${namespace}\u0000${limit}`;
+    let limiters = this.limiters.get(cacheKey);
+    if (!limiters) {
+      const { redis, keyPrefix, windowSeconds, instances } = this.options;
+      const prefix = `${keyPrefix}:${namespace}`;
+      limiters = {
+        redis: redis
+          ? new RateLimiterRedis({
+              storeClient: redis,
+              keyPrefix: prefix,
+              points: limit,
+              duration: windowSeconds,
+              // Fails at once while the connection is down, so the insurance limiter answers without delay.
+              rejectIfRedisNotReady: true,
+              // A key over its limit stays refused for the rest of its window without asking Redis again.
+              ...(limit < UNLIMITED_POINTS ? { inMemoryBlockOnConsumed: limit + 1 } : {}),
+            })
+          : null,
+        local: new RateLimiterMemory({
+          keyPrefix: prefix,
+          points: redis ? Math.max(1, Math.ceil(limit / instances)) : limit,
+          duration: windowSeconds,
+        }),
+      };
+      this.limiters.set(cacheKey, limiters);
+    }
+    return limiters;
+  }
+
+  private onRedisAnswer(result: CountResult): CountResult {
+    if (this.currentMode !== 'redis') {
+      this.options.logger.warn('rate limits are counted in Redis again');
+      this.setMode('redis');
+    }
+    return result;
+  }
+
+  private onRedisFailure(error: unknown): void {
+    this.redisRetryAt = Date.now() + REDIS_RETRY_MS;
+    if (this.currentMode !== 'insurance') {
+      this.options.logger.warn(
+        { err: error },
+        'Redis is unavailable: rate limits are counted in this process (insurance limiter) until it returns',
+      );
+      this.setMode('insurance');
+    }
+  }
+
+  private setMode(mode: CounterMode): void {
+    this.currentMode = mode;
+    this.options.onModeChange?.(mode);
+  }
+}
+
+function toResult(res: RateLimiterRes, allowed: boolean): CountResult {
+  return { allowed, consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext };
+}

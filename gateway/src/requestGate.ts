@@ -1,0 +1,114 @@
+import { GraphQLError } from 'graphql';
+import {
+  appError,
+  ErrorCode,
+  IDEMPOTENCY_KEY_HEADER,
+  operationLabel,
+  withHttpStatus,
+  type Authenticator,
+  type RequestInfo,
+} from '@fi/shared';
+import { authenticateRequest } from './auth/authenticateRequest';
+import type { DocumentCache } from './auth/documentCache';
+import type { KeyedRootFields } from './auth/extractApiKeys';
+import { readOperation } from './auth/readOperation';
+import type { GatewayContext } from './context';
+import type { GatewayMetrics } from './metrics/gatewayMetrics';
+import { mostConstrained, rateLimitExtension, rateLimitHeaders, type RateLimitDecision } from './rateLimit/decision';
+import type { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
+import type { KeyRateLimits } from './rateLimit/keyRateLimits';
+
+export interface RequestGateDeps {
+  documents: DocumentCache;
+  keyedFields: () => KeyedRootFields;
+  authenticator: Authenticator;
+  keyLimits: KeyRateLimits;
+  invalidKeyGuard: InvalidKeyGuard;
+  metrics: GatewayMetrics;
+  trustProxy: boolean;
+}
+
+/**
+ * Everything the gateway decides before planning a query, in order: is the client address blocked for
+ * guessing keys, are all keys valid, is every key within its rate limit. A refusal ends the request
+ * here: no subgraph is called and nothing is written.
+ */
+export function createRequestGate(deps: RequestGateDeps) {
+  return async (info: RequestInfo): Promise<GatewayContext> => {
+    const request = readOperation(info.body, deps.documents);
+    if (request) info.outcome.operation = operationLabel(request.operation);
+    try {
+      const address = clientAddress(info, deps.trustProxy);
+      const blockedFor = deps.invalidKeyGuard.retryAfter(address);
+      if (blockedFor !== null) throw tooManyInvalidKeys(blockedFor);
+
+      let authenticated;
+      try {
+        authenticated = await authenticateRequest(request, deps.keyedFields(), deps.authenticator);
+      } catch (error) {
+        if (!isCode(error, ErrorCode.UNAUTHENTICATED)) throw error;
+        deps.metrics.authFailures.inc();
+        const retryAfter = await deps.invalidKeyGuard.recordFailure(address);
+        throw retryAfter === null ? error : tooManyInvalidKeys(retryAfter);
+      }
+
+      const decisions = await deps.keyLimits.consume(authenticated.callers);
+      const refused = decisions.filter((decision) => !decision.allowed);
+      if (refused.length > 0) throw overLimit(refused);
+
+      const idempotencyKey = info.headers[IDEMPOTENCY_KEY_HEADER];
+      return {
+        requestId: info.requestId,
+        logger: info.logger,
+        apiKeys: authenticated.apiKeys,
+        callers: authenticated.callers,
+        idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey,
+        rateLimit: mostConstrained(decisions),
+        outcome: info.outcome,
+      };
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      const code = String(error.extensions.code);
+      info.outcome.code = code;
+      if (code === ErrorCode.RATE_LIMITED) deps.metrics.rateLimited.inc({ tier: String(error.extensions.tier ?? 'invalid_key') });
+      // A refusal is an ordinary GraphQL error result, not a server failure: 200 unless it says otherwise.
+      throw error.extensions.http ? error : withHttpStatus(error, 200);
+    }
+  };
+}
+
+const isCode = (error: unknown, code: ErrorCode) => error instanceof GraphQLError && error.extensions.code === code;
+
+/** The peer, or behind a trusted proxy the address that proxy appended to X-Forwarded-For. */
+function clientAddress(info: RequestInfo, trustProxy: boolean): string {
+  const forwarded = info.headers['x-forwarded-for'];
+  if (trustProxy && typeof forwarded === 'string') {
+    const last = forwarded.split(',').pop()?.trim();
+    if (last) return last;
+  }
+  return info.remoteAddress;
+}
+
+function tooManyInvalidKeys(retryAfter: number): GraphQLError {
+  return withHttpStatus(
+    appError(ErrorCode.RATE_LIMITED, `Too many requests with a missing or invalid API key from this address; retry in ${retryAfter} s`, {
+      retryAfter,
+    }),
+    429,
+    { 'retry-after': String(retryAfter) },
+  );
+}
+
+function overLimit(refused: RateLimitDecision[]): GraphQLError {
+  const decision = refused.reduce((longest, next) => (next.resetSeconds > longest.resetSeconds ? next : longest));
+  const retryAfter = decision.resetSeconds;
+  return withHttpStatus(
+    appError(
+      ErrorCode.RATE_LIMITED,
+      `Rate limit exceeded: ${decision.limit} requests per ${decision.windowSeconds} s for this API key; retry in ${retryAfter} s`,
+      { retryAfter, tier: decision.tier, rateLimit: rateLimitExtension(decision) },
+    ),
+    429,
+    { 'retry-after': String(retryAfter), ...rateLimitHeaders(decision) },
+  );
+}
