@@ -43,7 +43,7 @@ describe('the database goes away', () => {
     const down = await gql(service.url, GET_FEEDBACK, { apiKey: key, id });
     expect(down.body.errors?.[0]).toEqual(expect.objectContaining({
       message: 'Service temporarily unavailable; retry shortly',
-      extensions: { code: 'SERVICE_UNAVAILABLE' },
+      extensions: { code: 'SERVICE_UNAVAILABLE', requestId: expect.any(String) },
     }));
     expect(Date.now() - started).toBeLessThan(10_000);
     const ready = await fetch(`${service.url}/ready`);

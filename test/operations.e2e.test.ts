@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { loadFeedbackConfig } from '@fi/feedback/src/config';
 import { startFeedbackService } from '@fi/feedback/src/server';
 import { loadGatewayConfig } from '@fi/gateway/src/config';
@@ -6,6 +5,7 @@ import { startGateway } from '@fi/gateway/src/server';
 import { createLogger } from '@fi/shared';
 import { freePort } from '../cli/src/embedded/freePort';
 import { createKeyAt } from './helpers/keys';
+import { LogSink } from './helpers/logSink';
 import { PrivateDatabase } from './helpers/privateDatabase';
 import { eventually, isReady, spawnEntry } from './helpers/processes';
 
@@ -25,13 +25,7 @@ describe('configuration', () => {
 
 describe('request ids and key redaction in logs', () => {
   test('when a request carries x-request-id, then the gateway and the subgraph log it, and no log line holds the key', async () => {
-    let logs = '';
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logs += chunk.toString();
-        done();
-      },
-    });
+    const sink = new LogSink();
     const base = { MONGODB_URI: mongodbUri(), PORT: '0', LOG_LEVEL: 'info' };
     const feedback = await startFeedbackService(loadFeedbackConfig(base), createLogger('feedback', 'info', sink));
     const gateway = await startGateway(
@@ -50,11 +44,10 @@ describe('request ids and key redaction in logs', () => {
       await post(`{ feedbackItems(apiKey: "${key}", take: 1) { total } }`);
       await post(`{ feedbackItems(apiKey: "${key}x", take: 1) { total } }`);
 
-      const lines = logs.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-      const traced = lines.filter((line) => line.requestId === 'trace-me-42');
+      const traced = sink.lines().filter((line) => line.requestId === 'trace-me-42');
       expect(new Set(traced.map((line) => line.service))).toEqual(new Set(['gateway', 'feedback']));
-      expect(logs).not.toContain(key);
-      expect(logs).not.toContain(key.slice(4));
+      expect(sink.raw).not.toContain(key);
+      expect(sink.raw).not.toContain(key.slice(4));
     } finally {
       await gateway.close(1_000);
       await feedback.close(1_000);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { authConfigSchema, commonConfigSchema, loadConfig, mongoTimeoutConfigSchema, parse } from '@fi/shared';
+import { authConfigSchema, commonConfigSchema, loadConfig, mongoClientConfigSchema, parse } from '@fi/shared';
 
 const optionalUrl = (env: string, doc: string) => ({ env, doc, default: '', parse: parse.url('http:', 'https:') });
 
@@ -59,7 +59,12 @@ export const queryLimitsConfigSchema = {
   maxAliases: { env: 'MAX_QUERY_ALIASES', doc: 'most aliases in one document', default: 15, parse: parse.int(0, 1_000) },
   maxDirectives: { env: 'MAX_QUERY_DIRECTIVES', doc: 'most directives in one document', default: 20, parse: parse.int(0, 1_000) },
   maxTokens: { env: 'MAX_QUERY_TOKENS', doc: 'most lexical tokens in one document', default: 2_000, parse: parse.int(50, 100_000) },
-  maxCost: { env: 'MAX_QUERY_COST', doc: 'highest estimated cost of one document', default: 5_000, parse: parse.int(10, 10_000_000) },
+  maxCost: {
+    env: 'MAX_QUERY_COST',
+    doc: 'highest estimated cost of one document (objects 2, scalars 1, x1.5 per level; an ordinary request costs under 200)',
+    default: 1_000,
+    parse: parse.int(10, 10_000_000),
+  },
   fieldSuggestions: {
     env: 'FIELD_SUGGESTIONS',
     doc: 'show "Did you mean ...?" hints in validation errors (development only: they map the schema)',
@@ -92,7 +97,7 @@ export const gatewayConfigSchema = {
     parse: parse.url('mongodb:', 'mongodb+srv:'),
   },
   introspection: { env: 'INTROSPECTION', doc: 'allow schema introspection', default: true, parse: parse.bool },
-  ...mongoTimeoutConfigSchema,
+  ...mongoClientConfigSchema,
   ...rateLimitConfigSchema,
   ...queryLimitsConfigSchema,
   ...authConfigSchema,

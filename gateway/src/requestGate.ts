@@ -3,7 +3,9 @@ import {
   appError,
   ErrorCode,
   IDEMPOTENCY_KEY_HEADER,
+  isDependencyUnavailable,
   operationLabel,
+  SERVICE_UNAVAILABLE_MESSAGE,
   withHttpStatus,
   type Authenticator,
   type RequestInfo,
@@ -17,6 +19,7 @@ import type { GatewayMetrics } from './metrics/gatewayMetrics';
 import { mostConstrained, rateLimitExtension, rateLimitHeaders, type RateLimitDecision } from './rateLimit/decision';
 import type { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import type { KeyRateLimits } from './rateLimit/keyRateLimits';
+import { SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from './subgraphErrors';
 
 export interface RequestGateDeps {
   documents: DocumentCache;
@@ -66,8 +69,14 @@ export function createRequestGate(deps: RequestGateDeps) {
         rateLimit: mostConstrained(decisions),
         outcome: info.outcome,
       };
-    } catch (error) {
-      if (!(error instanceof GraphQLError)) throw error;
+    } catch (caught) {
+      // The key store unreachable: the client may retry, it did nothing wrong.
+      const error = isDependencyUnavailable(caught) ? keyStoreUnavailable(info.requestId) : caught;
+      if (!(error instanceof GraphQLError)) {
+        info.outcome.code = ErrorCode.INTERNAL_SERVER_ERROR;
+        info.logger.error({ err: error }, 'internal error');
+        throw error;
+      }
       const code = String(error.extensions.code);
       info.outcome.code = code;
       if (code === ErrorCode.RATE_LIMITED) deps.metrics.rateLimited.inc({ tier: String(error.extensions.tier ?? 'invalid_key') });
@@ -87,6 +96,14 @@ function clientAddress(info: RequestInfo, trustProxy: boolean): string {
     if (last) return last;
   }
   return info.remoteAddress;
+}
+
+function keyStoreUnavailable(requestId: string): GraphQLError {
+  return withHttpStatus(
+    appError(ErrorCode.SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_MESSAGE, { retryAfter: SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS, requestId }),
+    503,
+    { 'retry-after': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  );
 }
 
 function tooManyInvalidKeys(retryAfter: number): GraphQLError {

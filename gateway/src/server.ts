@@ -13,7 +13,9 @@ import {
   createRegistry,
   listenHttp,
   metricsRoute,
+  mongoClientOptions,
   pingMongo,
+  useErrorReporting,
   type Logger,
   type RunningHttpServer,
 } from '@fi/shared';
@@ -58,7 +60,7 @@ async function pingSubgraph(graphqlUrl: string): Promise<void> {
 /** Builds and starts the gateway on the configured port (0 picks a free one, as tests do). */
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningHttpServer> {
   const supergraphSdl = readSupergraph(config.supergraphPath);
-  const authConnection = await connectMongo(config.authMongodbUri || config.mongodbUri, config.authMongodbDb, config.mongodbTimeoutMs);
+  const authConnection = await connectMongo(config.authMongodbUri || config.mongodbUri, config.authMongodbDb, mongoClientOptions(config));
   const authenticator = new Authenticator(new ApiKeyVerifier(new ApiKeyStore(authConnection), config.authCacheTtlMs));
   const registry = createRegistry('gateway');
   const metrics = new GatewayMetrics(registry);
@@ -98,19 +100,19 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     maxDirectives: config.maxDirectives,
     maxTokens: config.maxTokens,
     maxCost: config.maxCost,
-    hideFieldSuggestions: !config.fieldSuggestions,
   });
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     introspection: config.introspection,
     validationRules: limits.validationRules,
-    plugins: [...limits.plugins, ApolloServerPluginInlineTraceDisabled(), useResponseReport()],
+    parseOptions: limits.parseOptions,
+    plugins: [...limits.plugins, ApolloServerPluginInlineTraceDisabled(), useResponseReport(), useErrorReporting<GatewayContext>()],
     // The process's own SIGTERM handling drains HTTP first, then stops Apollo; Apollo must not race it.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: config.debugErrors,
     formatError: createFormatError({
       debug: config.debugErrors,
-      onInternalError: (error) => logger.error({ err: error }, 'internal error'),
+      hideSuggestions: !config.fieldSuggestions,
     }),
   });
   await apollo.start();
@@ -130,7 +132,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       metrics.requestDuration.observe({ operation: outcome.operation }, seconds);
     },
     buildContext: createRequestGate({
-      documents: new DocumentCache(),
+      documents: new DocumentCache(limits.parseOptions),
       keyedFields: () => keyedFields,
       authenticator,
       keyLimits: new KeyRateLimits(counter, tierLimits, config.rateLimitWindowSeconds),

@@ -88,20 +88,31 @@ export function serviceConfigSchema(defaults: { port: number; database: string }
       parse: parse.url('mongodb:', 'mongodb+srv:'),
     },
     mongodbDb: { env: 'MONGODB_DB', doc: 'database name of this service', default: defaults.database, parse: parse.string },
-    ...mongoTimeoutConfigSchema,
+    ...mongoClientConfigSchema,
     ...authConfigSchema,
     ...commonConfigSchema,
   } satisfies Schema;
 }
 
-export const mongoTimeoutConfigSchema = {
+export const mongoClientConfigSchema = {
   mongodbTimeoutMs: {
     env: 'MONGODB_TIMEOUT_MS',
     doc: 'how long an operation waits for an unreachable database before failing with SERVICE_UNAVAILABLE',
     default: 3_000,
     parse: parse.int(100, 120_000),
   },
+  mongodbWriteConcern: {
+    env: 'MONGODB_WRITE_CONCERN',
+    doc: 'acknowledgement a write waits for: majority, or a number of replica-set members (always journaled)',
+    default: 'majority' as 'majority' | number,
+    parse: (raw: string): 'majority' | number => (raw === 'majority' ? raw : parse.int(0, 50)(raw)),
+  },
 } satisfies Schema;
+
+/** The client options of a service's MongoDB connections, from its validated config. */
+export function mongoClientOptions(config: ConfigOf<typeof mongoClientConfigSchema>) {
+  return { serverSelectionTimeoutMs: config.mongodbTimeoutMs, writeConcern: config.mongodbWriteConcern };
+}
 
 /** Where API keys live: one small database every service reads (the gateway and subgraphs verify keys). */
 export const authConfigSchema = {

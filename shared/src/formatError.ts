@@ -20,43 +20,51 @@ const CLIENT_ERROR_CODES = new Set([
  */
 const MISSING_API_KEY = /argument "apiKey" of type "String!" is required/;
 
+/** graphql-js appends hints such as ` Did you mean "total"?`, which map the schema for a stranger. */
+const SUGGESTION = /\s*Did you mean [^?]*\?$/;
+
 export interface FormatErrorOptions {
   /** Show stack traces and internal messages; never on in production. */
   debug: boolean;
-  /** Called with every error that is turned into INTERNAL_SERVER_ERROR, so its detail reaches the log. */
-  onInternalError?: (error: unknown) => void;
-  /** Called when a dependency (the database) is unreachable; the client gets SERVICE_UNAVAILABLE. */
-  onUnavailable?: (error: unknown) => void;
+  /** Remove "Did you mean ...?" hints from validation messages (kept in development only). */
+  hideSuggestions?: boolean;
 }
 
+/** How the client is answered for an error: each kind has its own code and message rules. */
+export type ErrorKind = 'missing-key' | 'unavailable' | 'app' | 'client' | 'internal';
+
+export function errorKind(message: string, code: unknown, error: unknown): ErrorKind {
+  if (MISSING_API_KEY.test(message)) return 'missing-key';
+  if (isDependencyUnavailable(error)) return 'unavailable';
+  if (isAppErrorCode(code) && code !== ErrorCode.INTERNAL_SERVER_ERROR) return 'app';
+  if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) return 'client';
+  return 'internal';
+}
+
+/**
+ * What the client sees of an error: one of the API's codes, and for internal errors a generic message
+ * with no detail (the request's log line has it, see useErrorReporting).
+ */
 export function createFormatError(options: FormatErrorOptions) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const code = formatted.extensions?.code;
-    const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
+    const message = options.hideSuggestions ? formatted.message.replace(SUGGESTION, '') : formatted.message;
+    const base = { message, locations: formatted.locations, path: formatted.path };
     const { stacktrace, ...extensions } = formatted.extensions ?? {};
     const debugExtras = options.debug && stacktrace ? { stacktrace } : {};
 
-    if (MISSING_API_KEY.test(formatted.message)) {
-      return { ...base, message: INVALID_API_KEY_MESSAGE, extensions: { code: ErrorCode.UNAUTHENTICATED } };
+    switch (errorKind(formatted.message, code, error)) {
+      case 'missing-key':
+        return { ...base, message: INVALID_API_KEY_MESSAGE, extensions: { code: ErrorCode.UNAUTHENTICATED } };
+      case 'unavailable':
+        return { ...base, message: SERVICE_UNAVAILABLE_MESSAGE, extensions: { ...debugExtras, code: ErrorCode.SERVICE_UNAVAILABLE } };
+      case 'app':
+        return { ...base, extensions: { ...extensions, ...debugExtras, code: code as string } };
+      case 'client':
+        return { ...base, extensions: { ...debugExtras, code: ErrorCode.BAD_REQUEST } };
+      case 'internal':
+        if (options.debug) return { ...base, extensions: { ...extensions, ...debugExtras, code: ErrorCode.INTERNAL_SERVER_ERROR } };
+        return { message: 'Internal server error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
     }
-    if (isDependencyUnavailable(error)) {
-      options.onUnavailable?.(error);
-      return { ...base, message: SERVICE_UNAVAILABLE_MESSAGE, extensions: { ...debugExtras, code: ErrorCode.SERVICE_UNAVAILABLE } };
-    }
-    if (isAppErrorCode(code) && code !== ErrorCode.INTERNAL_SERVER_ERROR) {
-      return { ...base, extensions: { ...extensions, ...debugExtras, code } };
-    }
-    if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) {
-      return { ...base, extensions: { ...debugExtras, code: ErrorCode.BAD_REQUEST } };
-    }
-    options.onInternalError?.(error);
-    if (options.debug) {
-      return { ...base, extensions: { ...extensions, ...debugExtras, code: ErrorCode.INTERNAL_SERVER_ERROR } };
-    }
-    return {
-      message: 'Internal server error',
-      path: formatted.path,
-      extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
-    };
   };
 }

@@ -22,3 +22,4 @@ export * from './directorySubgraph';
 export * from './metrics/registry';
 export * from './metrics/operationLabel';
 export * from './unavailable';
+export * from './useErrorReporting';

@@ -2,17 +2,26 @@ import mongoose, { type Connection } from 'mongoose';
 
 export type { Connection };
 
+export interface MongoClientOptions {
+  /** How long an operation waits for an unreachable database before it fails with SERVICE_UNAVAILABLE. */
+  serverSelectionTimeoutMs?: number;
+  /** `majority`, or how many members must acknowledge a write. */
+  writeConcern?: 'majority' | number;
+}
+
 /**
  * Opens one connection pool per server. Mongoose buffers nothing (`bufferCommands: false`), so a
- * database outage fails a request fast instead of queueing it until a timeout.
+ * database outage fails a request fast instead of queueing it until a timeout. Writes are
+ * acknowledged only once journaled (and, by default, by a majority of a replica set), so an
+ * acknowledged item survives a crash.
  */
-export async function connectMongo(uri: string, dbName: string, serverSelectionTimeoutMs = 3_000): Promise<Connection> {
+export async function connectMongo(uri: string, dbName: string, options: MongoClientOptions = {}): Promise<Connection> {
   const connection = mongoose.createConnection(uri, {
     dbName,
     bufferCommands: false,
     autoIndex: false,
-    // How long an operation waits for an unreachable database before it fails with SERVICE_UNAVAILABLE.
-    serverSelectionTimeoutMS: serverSelectionTimeoutMs,
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 3_000,
+    writeConcern: { w: options.writeConcern ?? 'majority', journal: true },
     maxPoolSize: 20,
   });
   countPoolConnections(connection);
@@ -49,10 +58,10 @@ export async function connectSibling(
   baseUri: string,
   uri: string,
   dbName: string,
-  serverSelectionTimeoutMs?: number,
+  options?: MongoClientOptions,
 ): Promise<Connection> {
   if (uri === '' || uri === baseUri) return base.useDb(dbName, { useCache: true });
-  return connectMongo(uri, dbName, serverSelectionTimeoutMs);
+  return connectMongo(uri, dbName, options);
 }
 
 export async function pingMongo(connection: Connection): Promise<void> {

@@ -8,7 +8,7 @@ import { parse } from 'graphql';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier';
 import { Authenticator, FORWARDED_KEYS_HEADER } from './auth/authenticator';
-import type { ConfigOf, serviceConfigSchema } from './config';
+import { mongoClientOptions, type ConfigOf, type serviceConfigSchema } from './config';
 import { createFormatError } from './formatError';
 import { createGraphQLHttpHandler, listenHttp, type RunningHttpServer } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
@@ -16,6 +16,7 @@ import { createRegistry, metricsRoute } from './metrics/registry';
 import { useSubgraphMetrics, watchMongoPool } from './metrics/useSubgraphMetrics';
 import { connectMongo, connectSibling, pingMongo, type Connection } from './mongo';
 import { DateTimeScalar, JSONScalar } from './scalars';
+import { useErrorReporting } from './useErrorReporting';
 
 export type ServiceConfig = ConfigOf<ReturnType<typeof serviceConfigSchema>>;
 
@@ -55,14 +56,8 @@ export async function startSubgraph<C extends SubgraphContext>(
   config: ServiceConfig,
   logger: Logger,
 ): Promise<RunningSubgraph> {
-  const connection = await connectMongo(config.mongodbUri, config.mongodbDb, config.mongodbTimeoutMs);
-  const authConnection = await connectSibling(
-    connection,
-    config.mongodbUri,
-    config.authMongodbUri,
-    config.authMongodbDb,
-    config.mongodbTimeoutMs,
-  );
+  const connection = await connectMongo(config.mongodbUri, config.mongodbDb, mongoClientOptions(config));
+  const authConnection = await connectSibling(connection, config.mongodbUri, config.authMongodbUri, config.authMongodbDb, mongoClientOptions(config));
   const auth = new Authenticator(new ApiKeyVerifier(new ApiKeyStore(authConnection), config.authCacheTtlMs));
   const { resolvers, extendContext, close: closeService } = await definition.setUp(connection);
   const registry = createRegistry(definition.name);
@@ -75,12 +70,11 @@ export async function startSubgraph<C extends SubgraphContext>(
     }),
     formatError: createFormatError({
       debug: config.debugErrors,
-      onInternalError: (error) => logger.error({ err: error }, 'internal error'),
-      onUnavailable: (error) => logger.warn({ err: error }, 'database unavailable'),
+      hideSuggestions: true,
     }),
     includeStacktraceInErrorResponses: config.debugErrors,
     // Inline traces cost time on every request and only matter with Apollo usage reporting.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), useSubgraphMetrics(registry)],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), useSubgraphMetrics(registry), useErrorReporting<C>()],
     introspection: true,
     // The process's own SIGTERM handling drains HTTP first, then stops Apollo; Apollo must not race it.
     stopOnTerminationSignals: false,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import { loadAccountsConfig } from '@fi/accounts/src/config';
 import { startAccountsService } from '@fi/accounts/src/server';
 import { loadContactsConfig } from '@fi/contacts/src/config';
@@ -30,10 +31,18 @@ export interface Stack {
 
 export const newOrgId = () => `org-${randomUUID()}`;
 
-export async function startStack(env: NodeJS.ProcessEnv = {}): Promise<Stack> {
-  const mongodbUri = process.env.MONGODB_URI;
+export interface StackOptions {
+  /** Receives every service's JSON log lines (at info level), for tests that read the logs. */
+  logSink?: Writable;
+}
+
+/** The whole API in this process on ephemeral ports; `env` overrides any service setting. */
+export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOptions = {}): Promise<Stack> {
+  const mongodbUri = env.MONGODB_URI ?? process.env.MONGODB_URI;
   if (!mongodbUri) throw new Error('MONGODB_URI is not set: the jest global setup starts the test database');
-  const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const logger = options.logSink
+    ? createLogger('test', 'info', options.logSink)
+    : createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   // Each stack counts rate limits under its own Redis prefix, so test files never share a budget.
   const base = {
     MONGODB_URI: mongodbUri,

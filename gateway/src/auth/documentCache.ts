@@ -1,4 +1,4 @@
-import { parse, type DocumentNode } from 'graphql';
+import { parse, type DocumentNode, type ParseOptions } from 'graphql';
 
 const MAX_ENTRIES = 1_000;
 
@@ -9,13 +9,16 @@ const MAX_ENTRIES = 1_000;
 export class DocumentCache {
   private readonly documents = new Map<string, DocumentNode>();
 
+  /** The same parse options as GraphQL execution, so a document over the token limit is never parsed whole. */
+  constructor(private readonly parseOptions: ParseOptions = {}) {}
+
   /** The parsed document, or null for a syntax error (GraphQL validation reports it to the client). */
   get(query: string): DocumentNode | null {
     const cached = this.documents.get(query);
     if (cached) return cached;
     let document: DocumentNode;
     try {
-      document = parse(query);
+      document = parse(query, this.parseOptions);
     } catch {
       return null;
     }

@@ -6,23 +6,23 @@ export interface QueryLimits {
   maxDirectives: number;
   maxTokens: number;
   maxCost: number;
-  /** Hides "Did you mean …?" hints, which map the schema for an attacker; kept in development. */
-  hideFieldSuggestions: boolean;
 }
 
 /**
- * Limits on what one document may ask for, checked during validation at the gateway, before any query
- * plan or subgraph call: depth, aliases, directives, tokens and an estimated cost (graphql-armor).
- * A refused document is a BAD_REQUEST that names the limit.
+ * Limits on what one document may ask for, checked at the gateway before any query plan or subgraph
+ * call: depth, aliases, directives and an estimated cost (graphql-armor validation rules), and tokens,
+ * which the parser itself counts (armor's token plugin throws outside validation, which Apollo reports
+ * as a server error). A refused document is a BAD_REQUEST that names the limit.
  */
 export function hostileQueryLimits(limits: QueryLimits) {
   const { plugins, validationRules } = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, ignoreIntrospection: true },
     maxAliases: { n: limits.maxAliases },
     maxDirectives: { n: limits.maxDirectives },
-    maxTokens: { n: limits.maxTokens },
+    maxTokens: { enabled: false },
     costLimit: { maxCost: limits.maxCost, ignoreIntrospection: true },
-    blockFieldSuggestion: { enabled: limits.hideFieldSuggestions },
+    // Suggestions are removed by the shared formatError, for the gateway and subgraphs alike.
+    blockFieldSuggestion: { enabled: false },
   }).protect();
-  return { plugins, validationRules };
+  return { plugins, validationRules, parseOptions: { maxTokens: limits.maxTokens } };
 }
