@@ -73,10 +73,11 @@ export function createResolvers(repository: FeedbackRepository, idempotency: Ide
       },
       removeFeedbackItem: async (_: unknown, args: { apiKey: string; id: string }, ctx: FeedbackContext) => {
         const caller = await ctx.auth.require(args.apiKey);
-        // Spec, section 7: an unknown item is FORBIDDEN "Feedback not found" (checked first, so a
-        // read-only key cannot probe which ids exist any more than a writer can).
-        if (!(await repository.findById(caller.orgId, args.id))) throw forbidden(FEEDBACK_NOT_FOUND);
-        if (caller.readOnly) throw forbidden(NOT_AUTHORIZED_TO_DELETE);
+        // Spec, section 7: an unknown item is FORBIDDEN "Feedback not found", for a read-only key too
+        // (existence is told first, so a read-only key learns no more than a writer would).
+        if (caller.readOnly) {
+          throw forbidden((await repository.findById(caller.orgId, args.id)) ? NOT_AUTHORIZED_TO_DELETE : FEEDBACK_NOT_FOUND);
+        }
         if (!(await repository.remove(caller.orgId, args.id))) throw forbidden(FEEDBACK_NOT_FOUND);
         ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId }, 'feedback removed');
         return true;

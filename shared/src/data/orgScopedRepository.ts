@@ -45,12 +45,32 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
     return { items: docs.map(this.toItem), total };
   }
 
+  /**
+   * The record with this id when it belongs to one of `orgIds`. The query names only `_id` and the
+   * organization is checked here: ids are unique across organizations, and a lone `_id` is the one
+   * filter every MongoDB-compatible server answers from its primary key (FerretDB v1 scans the whole
+   * collection for anything else).
+   */
   async findById(orgIds: string | Iterable<string>, id: string): Promise<T | null> {
+    const doc = await this.findOwnDocument(orgIds, id);
+    return doc ? this.toItem(doc) : null;
+  }
+
+  /** Deletes the record when it belongs to `orgId`; true when this call deleted it. */
+  async remove(orgId: string, id: string): Promise<boolean> {
+    const doc = await this.findOwnDocument(orgId, id);
+    if (!doc) return false;
+    const result = await this.model.deleteOne({ _id: doc._id } as FilterQuery<D>);
+    return result.deletedCount === 1;
+  }
+
+  private async findOwnDocument(orgIds: string | Iterable<string>, id: string): Promise<D | null> {
     const _id = objectIdOrNull(id);
     if (!_id) return null;
-    const orgId = typeof orgIds === 'string' ? orgIds : { $in: [...orgIds] };
-    const doc = await this.model.findOne({ _id, orgId } as FilterQuery<D>).lean<D>();
-    return doc ? this.toItem(doc) : null;
+    const doc = await this.model.findOne({ _id } as FilterQuery<D>).lean<D>();
+    if (!doc) return null;
+    const allowed = typeof orgIds === 'string' ? doc.orgId === orgIds : new Set(orgIds).has(doc.orgId);
+    return allowed ? doc : null;
   }
 
   async insertMany(orgId: string, records: Array<Omit<D, '_id' | 'orgId'>>): Promise<number> {

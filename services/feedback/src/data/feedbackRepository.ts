@@ -1,5 +1,5 @@
 import { Types, type Connection, type FilterQuery } from 'mongoose';
-import { objectIdOrNull, OrgScopedRepository, type Page, type PageResult } from '@fi/shared';
+import { OrgScopedRepository, type Page, type PageResult } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 
 export interface FeedbackItem {
@@ -107,11 +107,8 @@ export class FeedbackRepository {
   }
 
   /** True when this call deleted the item; false when the organization has no such item. */
-  async remove(orgId: string, id: string): Promise<boolean> {
-    const _id = objectIdOrNull(id);
-    if (!_id) return false;
-    const result = await this.records.model.deleteOne({ _id, orgId });
-    return result.deletedCount === 1;
+  remove(orgId: string, id: string): Promise<boolean> {
+    return this.records.remove(orgId, id);
   }
 
   /**
