@@ -5,7 +5,7 @@
 # loads the TypeScript sources.
 
 # --- deps: production dependencies only, cached until a package.json or the lock file changes ---
-FROM node:22-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
@@ -17,7 +17,7 @@ COPY cli/package.json cli/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # --- runtime: dependencies plus sources, owned by root and read-only to the process ---
-FROM node:22-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4000

@@ -6,6 +6,7 @@ import { accountsConfigSchema } from '@fi/accounts/src/config';
 import { contactsConfigSchema } from '@fi/contacts/src/config';
 import { feedbackConfigSchema } from '@fi/feedback/src/config';
 import { gatewayConfigSchema } from '@fi/gateway/src/config';
+import { stackConfigSchema } from '../cli/src/stack/stackConfig';
 
 /**
  * What can be checked of the deployment files without a Docker engine: that they parse, agree with
@@ -194,10 +195,10 @@ describe('Dockerfile', () => {
     .filter((line) => line !== '' && !line.startsWith('#'));
   const named = (keyword: string) => instructions.filter((line) => line.toUpperCase().startsWith(`${keyword} `));
 
-  test('when it is read, then it has at least two stages, all on node:22-bookworm-slim', () => {
+  test('when it is read, then it has at least two stages, all on node:24-bookworm-slim', () => {
     const froms = named('FROM');
     expect(froms.length).toBeGreaterThanOrEqual(2);
-    for (const from of froms) expect(from.split(/\s+/)[1]).toBe('node:22-bookworm-slim');
+    for (const from of froms) expect(from.split(/\s+/)[1]).toBe('node:24-bookworm-slim');
   });
 
   test('when the image runs, then its user is not root and it has a HEALTHCHECK on /health', () => {
@@ -250,20 +251,22 @@ describe('ops/prometheus.yml', () => {
   });
 });
 
+const COUNTERS_AND_GAUGES = [
+  'fi_gateway_requests_total',
+  'fi_gateway_subgraph_errors_total',
+  'fi_gateway_rate_limited_total',
+  'fi_gateway_auth_failures_total',
+  'fi_gateway_rate_limiter_insurance_mode',
+  'fi_mongo_pool_connections',
+];
+const HISTOGRAMS = [
+  'fi_gateway_request_duration_seconds',
+  'fi_gateway_subgraph_fetch_duration_seconds',
+  'fi_subgraph_request_duration_seconds',
+];
+const CONTRACT_METRICS = new Set([...COUNTERS_AND_GAUGES, ...HISTOGRAMS]);
+
 describe('ops/grafana/gateway-dashboard.json', () => {
-  const COUNTERS_AND_GAUGES = [
-    'fi_gateway_requests_total',
-    'fi_gateway_subgraph_errors_total',
-    'fi_gateway_rate_limited_total',
-    'fi_gateway_auth_failures_total',
-    'fi_gateway_rate_limiter_insurance_mode',
-    'fi_mongo_pool_connections',
-  ];
-  const HISTOGRAMS = [
-    'fi_gateway_request_duration_seconds',
-    'fi_gateway_subgraph_fetch_duration_seconds',
-    'fi_subgraph_request_duration_seconds',
-  ];
   const DEFAULT_METRICS_USED = ['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds'];
 
   interface Panel {
@@ -335,6 +338,21 @@ describe('ops/grafana/gateway-dashboard.json', () => {
     for (const { title, gridPos } of panels) {
       expect({ title, fits: !!gridPos && gridPos.x >= 0 && gridPos.w > 0 && gridPos.x + gridPos.w <= 24 }).toEqual({ title, fits: true });
     }
+  });
+});
+
+describe('README.md', () => {
+  test('when an operator looks up a setting, then every variable of every config schema is documented', () => {
+    const readme = read('README.md');
+    const schemas: Schema[] = [...Object.values(APP_SERVICES).map(({ schema }) => schema), stackConfigSchema];
+    const missing = schemas.flatMap((schema) => Object.values(schema).map((field) => field.env)).filter((env) => !readme.includes(`\`${env}\``));
+    expect(missing).toEqual([]);
+  });
+
+  test('when the metrics are looked up, then every metric of the dashboard contract is documented', () => {
+    const readme = read('README.md');
+    const names = [...CONTRACT_METRICS].filter((name) => !readme.includes(`\`${name}\``));
+    expect(names).toEqual([]);
   });
 });
 

@@ -24,7 +24,8 @@ export class PrivateRedis {
     this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
-    await eventually(() => this.accepts(), 10_000, `redis-server on port ${this.port}`);
+    this.child.once('error', () => undefined);
+    await eventually(() => this.child?.exitCode === null && redisAnswers(this.port), 10_000, `redis-server on port ${this.port} (is redis-server installed?)`);
   }
 
   async stop(): Promise<void> {
@@ -32,15 +33,16 @@ export class PrivateRedis {
     this.child = null;
     if (child) await stopChild(child);
   }
+}
 
-  private accepts(): Promise<boolean> {
-    return new Promise((resolve) => {
-      const socket = net.connect(this.port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
+/** True when something accepts connections on this loopback port. */
+export function redisAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
     });
-  }
+    socket.once('error', () => resolve(false));
+  });
 }

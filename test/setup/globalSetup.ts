@@ -3,14 +3,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureFerretDb, startFerretDb } from '../../cli/src/embedded/ferretdb';
 import { freePort } from '../../cli/src/embedded/freePort';
+import { PrivateRedis, redisAnswers } from '../helpers/privateRedis';
+
+const MACHINE_REDIS = { host: '127.0.0.1', port: 6379 };
 
 /**
  * One private MongoDB-compatible server for the whole run: FerretDB on SQLite in a temp folder on a free
- * loopback port, unless MONGODB_URI points at a server already (e.g. a real MongoDB 7).
- * Tests isolate themselves by organization, so they can share it.
+ * loopback port, unless MONGODB_URI points at a server already (e.g. a real MongoDB 7). Redis: REDIS_URL,
+ * else the machine's own on 127.0.0.1:6379, else a private redis-server. Tests isolate themselves by
+ * organization and Redis key prefix, so they can share both.
  */
 export default async function globalSetup(): Promise<void> {
-  process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
+  if (!process.env.REDIS_URL) {
+    if (await redisAnswers(MACHINE_REDIS.port)) {
+      process.env.REDIS_URL = `redis://${MACHINE_REDIS.host}:${MACHINE_REDIS.port}`;
+    } else {
+      const redis = await PrivateRedis.start();
+      process.env.REDIS_URL = redis.url;
+      (globalThis as { __testRedis?: PrivateRedis }).__testRedis = redis;
+    }
+  }
   if (process.env.MONGODB_URI) return;
   const binary = await ensureFerretDb((message) => console.log(message));
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fi-test-db-'));

@@ -1,9 +1,11 @@
 import { rmSync } from 'node:fs';
 import type { EmbeddedMongo } from '../../cli/src/embedded/ferretdb';
+import type { PrivateRedis } from '../helpers/privateRedis';
 
 export default async function globalTeardown(): Promise<void> {
-  const database = (globalThis as { __testDatabase?: { server: EmbeddedMongo; dataDir: string } }).__testDatabase;
-  if (!database) return;
-  await database.server.stop();
-  rmSync(database.dataDir, { recursive: true, force: true });
+  const state = globalThis as { __testDatabase?: { server: EmbeddedMongo; dataDir: string }; __testRedis?: PrivateRedis };
+  await state.__testRedis?.stop();
+  if (!state.__testDatabase) return;
+  await state.__testDatabase.server.stop();
+  rmSync(state.__testDatabase.dataDir, { recursive: true, force: true });
 }
