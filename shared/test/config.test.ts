@@ -1,0 +1,32 @@
+import { ConfigError, loadConfig, parse, serviceConfigSchema } from '../src/config';
+
+const schema = serviceConfigSchema({ port: 4001, database: 'feedback' });
+
+describe('a service configuration', () => {
+  test('when nothing optional is set, then defaults apply and the one required variable is asked for', () => {
+    expect(loadConfig(schema, { MONGODB_URI: 'mongodb://db:27017' })).toMatchObject({ port: 4001, mongodbDb: 'feedback', mongodbWriteConcern: 'majority' });
+    expect(() => loadConfig(schema, {})).toThrow(/MONGODB_URI is required/);
+  });
+
+  test('when several variables are wrong, then every problem is reported at once', () => {
+    let error: unknown;
+    try {
+      loadConfig(schema, { MONGODB_URI: 'http://db', PORT: 'eighty', LOG_LEVEL: 'loud', MONGODB_WRITE_CONCERN: 'all' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(/^PORT="eighty" is invalid: expected a whole number/),
+      expect.stringMatching(/^MONGODB_URI="http:\/\/db" is invalid: expected a mongodb: or mongodb\+srv: URL/),
+      expect.stringMatching(/^MONGODB_WRITE_CONCERN="all" is invalid: expected a whole number/),
+      expect.stringMatching(/^LOG_LEVEL="loud" is invalid: expected one of fatal, error/),
+    ]);
+  });
+
+  test('when numbers are out of range or not whole, then they are refused', () => {
+    expect(() => parse.int(1, 10)('11')).toThrow('expected a number from 1 to 10');
+    expect(() => parse.int(1, 10)('2.5')).toThrow('expected a whole number');
+    expect(parse.int(1, 10)(' 7 ')).toBe(7);
+  });
+});
