@@ -97,6 +97,12 @@ export const gatewayConfigSchema = {
     parse: parse.url('mongodb:', 'mongodb+srv:'),
   },
   introspection: { env: 'INTROSPECTION', doc: 'allow schema introspection', default: true, parse: parse.bool },
+  dedupeQueries: {
+    env: 'DEDUPE_QUERIES',
+    doc: 'let concurrent identical queries (same document, variables and keys) share one execution',
+    default: true,
+    parse: parse.bool,
+  },
   ...mongoClientConfigSchema,
   ...rateLimitConfigSchema,
   ...queryLimitsConfigSchema,

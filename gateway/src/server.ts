@@ -20,6 +20,7 @@ import {
   type RunningHttpServer,
 } from '@fi/shared';
 import { DocumentCache } from './auth/documentCache';
+import { dedupeInflightQueries } from './dedupeInflightQueries';
 import type { KeyedRootFields } from './auth/extractApiKeys';
 import { keyedRootFields } from './auth/keyedRootFields';
 import type { GatewayConfig } from './config';
@@ -102,7 +103,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     maxCost: config.maxCost,
   });
   const apollo = new ApolloServer<GatewayContext>({
-    gateway,
+    gateway: config.dedupeQueries ? dedupeInflightQueries(gateway) : gateway,
     introspection: config.introspection,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,

@@ -1,0 +1,174 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { LoadResult } from './load';
+
+export interface Measurement extends LoadResult {
+  scenario: string;
+  connections: number;
+  target: string;
+  round: number;
+}
+
+export interface Skipped {
+  scenario: string;
+  reason: string;
+}
+
+export interface ScalingPoint {
+  feedbackItems: number;
+  query: 'first page' | 'deep page';
+  requests: number;
+  p50: number;
+  p95: number;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  profile: string;
+  machine: Record<string, string | number>;
+  settings: Record<string, string | number>;
+  measurements: Measurement[];
+  skipped: Skipped[];
+  scaling: ScalingPoint[];
+  peakRssMiB: Record<string, number | null>;
+}
+
+export interface Summary extends LoadResult {
+  scenario: string;
+  connections: number;
+  target: string;
+  rounds: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Medians over the rounds of each scenario, connection count and target (errors are summed). */
+export function summarize(measurements: Measurement[]): Summary[] {
+  const groups = new Map<string, Measurement[]>();
+  for (const m of measurements) {
+    const key = `${m.scenario}|${m.connections}|${m.target}`;
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  return [...groups.values()].map((group) => ({
+    scenario: group[0].scenario,
+    connections: group[0].connections,
+    target: group[0].target,
+    rounds: group.length,
+    requests: group.reduce((sum, m) => sum + m.requests, 0),
+    rps: median(group.map((m) => m.rps)),
+    p50: median(group.map((m) => m.p50)),
+    p95: median(group.map((m) => m.p95)),
+    p99: median(group.map((m) => m.p99)),
+    errors: group.reduce((sum, m) => sum + m.errors, 0),
+  }));
+}
+
+export interface Goal {
+  goal: string;
+  measured: string;
+  met: boolean | null;
+}
+
+/** The issue's goals, as ratios of this run (null: not measurable in this run, with the reason). */
+export function goals(summaries: Summary[], results: BenchResults): Goal[] {
+  const find = (scenario: string, target: string, connections: number) =>
+    summaries.find((s) => s.scenario === scenario && s.target === target && s.connections === connections);
+  const connectionLevels = [...new Set(summaries.map((s) => s.connections))].filter((connections) => connections > 1);
+  const list: Goal[] = [];
+  for (const scenario of ['s1', 's2', 's5']) {
+    const skipped = results.skipped.find((s) => s.scenario === scenario);
+    if (skipped) {
+      list.push({ goal: `${scenario}: our req/s >= Hive Gateway's`, measured: `not measured: ${skipped.reason}`, met: null });
+      continue;
+    }
+    for (const connections of connectionLevels) {
+      const ours = find(scenario, 'our gateway', connections);
+      const hive = find(scenario, 'hive gateway', connections);
+      if (!ours || !hive) continue;
+      const ratio = ours.rps / hive.rps;
+      list.push({ goal: `${scenario} @${connections}: our req/s >= Hive Gateway's`, measured: `${ours.rps.toFixed(0)} vs ${hive.rps.toFixed(0)} (x${ratio.toFixed(2)})`, met: ratio >= 1 });
+    }
+  }
+  for (const scenario of ['s1', 's3', 's4']) {
+    const skipped = results.skipped.find((s) => s.scenario === scenario);
+    const extra = scenario === 's1' ? '' : ' (extra)';
+    if (skipped) {
+      list.push({ goal: `${scenario}: gateway p50 overhead over the subgraph <= 2 ms${extra}`, measured: `not measured: ${skipped.reason}`, met: null });
+      continue;
+    }
+    const ours = find(scenario, 'our gateway', 1);
+    const direct = find(scenario, 'subgraph direct', 1);
+    if (!ours || !direct) continue;
+    const overhead = ours.p50 - direct.p50;
+    list.push({
+      goal: `${scenario} @1: gateway p50 overhead over the subgraph <= 2 ms${extra}`,
+      measured: `${ours.p50.toFixed(2)} - ${direct.p50.toFixed(2)} = ${overhead.toFixed(2)} ms`,
+      met: overhead <= 2,
+    });
+  }
+  const firstPages = results.scaling.filter((point) => point.query === 'first page').sort((a, b) => a.feedbackItems - b.feedbackItems);
+  if (firstPages.length >= 2) {
+    const smallest = firstPages[0];
+    const largest = firstPages[firstPages.length - 1];
+    const ratio = largest.p95 / smallest.p95;
+    const full = largest.feedbackItems >= 1_000_000;
+    list.push({
+      goal: 's1 p95 at 1M items <= 2x its p95 at 10k',
+      measured: `${(largest.p95 / 1000).toFixed(2)} s at ${largest.feedbackItems.toLocaleString('en')} vs ${(smallest.p95 / 1000).toFixed(2)} s at ${smallest.feedbackItems.toLocaleString('en')} (x${ratio.toFixed(1)})${full ? '' : '; 1M only with --full'}`,
+      met: full ? ratio <= 2 : ratio <= 2 ? null : false,
+    });
+  }
+  return list;
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1) : '-');
+
+export function markdown(results: BenchResults, titles: Record<string, string>): string {
+  const summaries = summarize(results.measurements);
+  const lines: string[] = [];
+  lines.push(`Measured ${results.startedAt} (profile \`${results.profile}\`) on ${Object.entries(results.machine).map(([k, v]) => `${k}: ${v}`).join('; ')}.`);
+  lines.push('');
+  lines.push(`Settings: ${Object.entries(results.settings).map(([k, v]) => `${k} ${v}`).join('; ')}.`);
+  lines.push('');
+  lines.push('| Scenario | Conns | Target | req/s | p50 ms | p95 ms | p99 ms | Errors |');
+  lines.push('|---|---:|---|---:|---:|---:|---:|---:|');
+  for (const s of summaries) {
+    lines.push(`| ${s.scenario} ${titles[s.scenario] ?? ''} | ${s.connections} | ${s.target} | ${s.rps.toFixed(0)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${s.errors} |`);
+  }
+  for (const skipped of results.skipped) {
+    lines.push(`| ${skipped.scenario} ${titles[skipped.scenario] ?? ''} | - | all | not run under load: ${skipped.reason} | | | | |`);
+  }
+  lines.push('');
+  lines.push('Scenario 1 as the data grows (our gateway, one request at a time):');
+  lines.push('');
+  lines.push('| Feedback items | Query | Requests | p50 ms | p95 ms |');
+  lines.push('|---:|---|---:|---:|---:|');
+  for (const point of results.scaling) {
+    lines.push(`| ${point.feedbackItems.toLocaleString('en')} | ${point.query} | ${point.requests} | ${ms(point.p50)} | ${ms(point.p95)} |`);
+  }
+  lines.push('');
+  lines.push(`Peak RSS: ${Object.entries(results.peakRssMiB).map(([k, v]) => `${k} ${v ?? '-'} MiB`).join(', ')}.`);
+  lines.push('');
+  lines.push('Goals:');
+  lines.push('');
+  lines.push('| Goal | Measured | Met |');
+  lines.push('|---|---|---|');
+  for (const goal of goals(summaries, results)) lines.push(`| ${goal.goal} | ${goal.measured} | ${goal.met === null ? 'n/a' : goal.met ? 'yes' : 'no'} |`);
+  return lines.join('\n');
+}
+
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+
+/** Replaces the benchmark section of the README with the latest table. */
+export function updateReadme(readmePath: string, table: string): void {
+  const readme = readFileSync(readmePath, 'utf8');
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${path.basename(readmePath)} has no ${START} ... ${END} section`);
+  writeFileSync(readmePath, `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`);
+}

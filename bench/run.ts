@@ -1,0 +1,291 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ApiKeyStore } from '@fi/shared';
+import { seedOrganization } from '../cli/src/commands/seed';
+import { openDatabases, type Databases } from '../cli/src/databases';
+import { ensureFerretDb, FERRETDB_VERSION, startFerretDb, type EmbeddedMongo } from '../cli/src/embedded/ferretdb';
+import { freePort } from '../cli/src/embedded/freePort';
+import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
+import { load, type LoadSettings } from './load';
+import { markdown, updateReadme, type BenchResults, type ScalingPoint } from './report';
+import { SCENARIOS, type Scenario, type ScenarioInputs } from './scenarios';
+import { COMPANY_STEMS } from '../cli/src/seed/vocabulary';
+import {
+  ensureHiveGateway,
+  HIVE_GATEWAY_VERSION,
+  peakRssMiB,
+  startCeiling,
+  startHiveGateway,
+  startOurGateway,
+  startSubgraphs,
+  writeBenchSupergraph,
+  type Running,
+} from './targets';
+
+/**
+ * `npm run bench [-- --quick | --full]`: our gateway beside the subgraph called directly, Hive Gateway
+ * on the same supergraph and subgraphs, and a bare node:http server replaying a recorded answer, under
+ * the same load, alternated round by round; then scenario 1 as the data grows.
+ */
+
+interface Profile {
+  feedback: number;
+  contacts: number;
+  accounts: number;
+  /** Feedback counts at which scenario 1 is timed alone; the last one is also the load tests' size. */
+  stages: number[];
+  connections: number[];
+  load: Omit<LoadSettings, 'connections'>;
+  rounds: number;
+  scalingRequests: number;
+  /** A scenario whose single request takes longer than this is timed, not loaded (it measures the database). */
+  maxProbeMs: number;
+}
+
+const DEFAULT: Profile = {
+  feedback: 100_000,
+  contacts: 10_000,
+  accounts: 2_000,
+  stages: [10_000, 100_000],
+  connections: [20, 50],
+  load: { durationSeconds: 2, warmupSeconds: 1, timeoutSeconds: 30 },
+  rounds: 3,
+  scalingRequests: 3,
+  maxProbeMs: 1_000,
+};
+
+const PROFILES: Record<string, Profile> = {
+  default: DEFAULT,
+  quick: {
+    ...DEFAULT,
+    feedback: 10_000,
+    contacts: 1_000,
+    accounts: 200,
+    stages: [1_000, 10_000],
+    connections: [20],
+    load: { durationSeconds: 1, warmupSeconds: 1, timeoutSeconds: 30 },
+  },
+  full: { ...DEFAULT, stages: [10_000, 100_000, 1_000_000], load: { durationSeconds: 5, warmupSeconds: 2, timeoutSeconds: 30 } },
+};
+
+const ORG = 'bench';
+const ROOT = path.resolve(__dirname, '..');
+const say = (line: string) => process.stderr.write(`${line}\n`);
+const BENCH_DATABASES = { FEEDBACK_MONGODB_DB: 'bench_feedback', CONTACTS_MONGODB_DB: 'bench_contacts', ACCOUNTS_MONGODB_DB: 'bench_accounts', AUTH_MONGODB_DB: 'bench_auth' };
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, full: { type: 'boolean' }, 'no-readme': { type: 'boolean' } } });
+  const profileName = values.quick ? 'quick' : values.full ? 'full' : 'default';
+  const profile = PROFILES[profileName];
+  const started = Date.now();
+  const work = mkdtempSync(path.join(os.tmpdir(), 'fi-bench-'));
+  const logDir = path.join(work, 'logs');
+  const cleanups: Array<() => Promise<void>> = [];
+  say(`Benchmark, profile ${profileName}; logs in ${logDir}`);
+
+  try {
+    const { uri, kind } = await database(work, cleanups);
+    const redisUrl = await redis(cleanups);
+    const env = { MONGODB_URI: uri, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `fi-bench:${Date.now()}`, SUBGRAPH_TIMEOUT_MS: '300000', AUTH_CACHE_TTL_MS: '30000' };
+    const db = await openDatabases({ ...env, ...BENCH_DATABASES });
+    cleanups.push(() => db.close());
+    await Promise.all([db.feedback, db.contacts, db.accounts, db.auth].map((connection) => connection.dropDatabase()));
+    const { key } = await new ApiKeyStore(db.auth).create({ orgId: ORG, tier: 'enterprise', readOnly: false });
+
+    const subgraphs = await startSubgraphs((name) => ({ ...env, MONGODB_DB: BENCH_DATABASES[`${name.toUpperCase()}_MONGODB_DB` as keyof typeof BENCH_DATABASES], AUTH_MONGODB_DB: BENCH_DATABASES.AUTH_MONGODB_DB }), logDir);
+    cleanups.push(() => Promise.all(Object.values(subgraphs).map((s) => s.stop())).then(() => undefined));
+    const ours = await startOurGateway({ ...env, AUTH_MONGODB_DB: BENCH_DATABASES.AUTH_MONGODB_DB }, subgraphs, logDir);
+    cleanups.push(() => ours.stop());
+
+    const scaling: ScalingPoint[] = [];
+    let seeded = 0;
+    for (const [index, stage] of profile.stages.entries()) {
+      if (index > 0 && stage > profile.feedback) break;
+      say(`Seeding ${ORG} up to ${stage.toLocaleString('en')} feedback items...`);
+      await seedOrganization(ORG, { feedback: stage - seeded, contacts: profile.contacts, accounts: profile.accounts }, db, { result: say, info: say }, { feedbackOnly: seeded > 0 });
+      seeded = stage;
+      scaling.push(...(await timeScenarioOne(ours.url, key, stage, profile.scalingRequests)));
+    }
+
+    const inputs = await scenarioInputs(db, key);
+    const hiveBin = await ensureHiveGateway(say);
+    const hive = await startHiveGateway(hiveBin, writeBenchSupergraph(subgraphs, work), logDir);
+    cleanups.push(() => hive.stop());
+
+    const results: BenchResults = {
+      startedAt: new Date(started).toISOString(),
+      profile: profileName,
+      machine: machine(kind),
+      settings: {
+        'feedback items': seeded.toLocaleString('en'),
+        contacts: profile.contacts.toLocaleString('en'),
+        accounts: profile.accounts.toLocaleString('en'),
+        connections: profile.connections.join(' and '),
+        'duration s': profile.load.durationSeconds,
+        'warm-up s': profile.load.warmupSeconds,
+        rounds: profile.rounds,
+        'worker processes per gateway': 1,
+        key: 'enterprise (unlimited, still counted in Redis)',
+      },
+      measurements: [],
+      skipped: [],
+      scaling,
+      peakRssMiB: {},
+    };
+
+    for (const scenario of SCENARIOS) {
+      await runScenario(scenario, inputs, { ours, hive, subgraphs, work, logDir, profile }, results);
+    }
+
+    for (const stage of profile.stages.filter((count) => count > seeded)) {
+      say(`Seeding ${ORG} up to ${stage.toLocaleString('en')} feedback items...`);
+      await seedOrganization(ORG, { feedback: stage - seeded, contacts: profile.contacts, accounts: profile.accounts }, db, { result: say, info: say }, { feedbackOnly: true });
+      seeded = stage;
+      scaling.push(...(await timeScenarioOne(ours.url, key, stage, profile.scalingRequests)));
+    }
+
+    results.peakRssMiB = { 'our gateway': peakRssMiB(ours.pid), 'hive gateway': peakRssMiB(hive.pid) };
+    const titles = Object.fromEntries(SCENARIOS.map((scenario) => [scenario.id, scenario.title]));
+    const table = markdown(results, titles);
+    const outDir = path.join(__dirname, 'results');
+    mkdirSync(outDir, { recursive: true });
+    const stamp = results.startedAt.replace(/[:.]/g, '-');
+    writeFileSync(path.join(outDir, `${stamp}-${profileName}.json`), JSON.stringify(results, null, 2));
+    writeFileSync(path.join(outDir, `${stamp}-${profileName}.md`), `${table}\n`);
+    writeFileSync(path.join(outDir, `latest-${profileName}.md`), `${table}\n`);
+    if (profileName !== 'quick' && !values['no-readme']) updateReadme(path.join(ROOT, 'README.md'), table);
+    process.stdout.write(`${table}\n`);
+    say(`Done in ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/results/.`);
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => say(`cleanup: ${(error as Error).message}`));
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+interface Targets {
+  ours: Running;
+  hive: Running;
+  subgraphs: Record<'feedback' | 'contacts' | 'accounts', Running>;
+  work: string;
+  logDir: string;
+  profile: Profile;
+}
+
+async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: Targets, results: BenchResults): Promise<void> {
+  const body = JSON.stringify(scenario.body(inputs));
+  const probeStart = Date.now();
+  const recorded = await post(targets.ours.url, body);
+  const probeMs = Date.now() - probeStart;
+  if (recorded.includes('"errors"')) throw new Error(`${scenario.id} answered with errors: ${recorded.slice(0, 300)}`);
+  if (probeMs > targets.profile.maxProbeMs) {
+    const reason = `one request takes ${(probeMs / 1000).toFixed(1)} s on this database, so load would only measure the database (see scaling)`;
+    say(`${scenario.id}: ${reason}`);
+    results.skipped.push({ scenario: scenario.id, reason });
+    return;
+  }
+  const ceiling = await startCeiling(recorded, targets.work, targets.logDir);
+  try {
+    const list: Array<{ name: string; url: string; headers: Record<string, string> }> = [
+      ...(scenario.subgraph ? [{ name: 'subgraph direct', url: targets.subgraphs[scenario.subgraph].url, headers: {} }] : []),
+      { name: 'our gateway', url: targets.ours.url, headers: {} },
+      { name: 'hive gateway', url: targets.hive.url, headers: { 'x-fi-api-keys': inputs.apiKey } },
+      { name: 'node:http ceiling', url: ceiling.url, headers: {} },
+    ];
+    // One connection first: no queueing and nothing to share, so p50 differences are the gateway's own cost.
+    const unloaded = list.filter((target) => target.name === 'subgraph direct' || target.name === 'our gateway');
+    const plan = [
+      ...(unloaded.length === 2 ? [{ connections: 1, list: unloaded }] : []),
+      ...targets.profile.connections.map((connections) => ({ connections, list })),
+    ];
+    for (const { connections, list: targetsOfRun } of plan) {
+      for (let round = 1; round <= targets.profile.rounds; round += 1) {
+        for (const target of targetsOfRun) {
+          const result = await load(target.url, body, target.headers, { ...targets.profile.load, connections });
+          say(`${scenario.id} c${connections} r${round} ${target.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms, errors ${result.errors}`);
+          results.measurements.push({ scenario: scenario.id, connections, target: target.name, round, ...result });
+        }
+      }
+    }
+  } finally {
+    await ceiling.stop();
+  }
+}
+
+/** Scenario 1 alone, request after request: its first page and a page near the end. */
+async function timeScenarioOne(url: string, apiKey: string, items: number, requests: number): Promise<ScalingPoint[]> {
+  const query = (skip: number) =>
+    JSON.stringify({
+      query: 'query($k: String!, $skip: Int) { feedbackItems(apiKey: $k, skip: $skip, take: 50, status: "unread", sentiment: "negative") { total items { id title createdAt } } }',
+      variables: { k: apiKey, skip },
+    });
+  const first = JSON.parse(await post(url, query(0))) as { data: { feedbackItems: { total: number } } };
+  const deepSkip = Math.max(0, first.data.feedbackItems.total - 50);
+  const points: ScalingPoint[] = [];
+  // On a database that scans (FerretDB v1), one request at 100,000 items takes seconds and at a million
+  // minutes: fewer samples there keep the run bounded.
+  const samples = items >= 1_000_000 ? 1 : items >= 100_000 ? Math.min(2, requests) : requests;
+  for (const [label, skip] of [['first page', 0], ['deep page', deepSkip]] as const) {
+    const times: number[] = [];
+    for (let i = 0; i < samples; i += 1) {
+      const startedAt = Date.now();
+      const text = await post(url, query(skip));
+      if (text.includes('"errors"')) throw new Error(`scenario 1 at ${items} items failed: ${text.slice(0, 300)}`);
+      times.push(Date.now() - startedAt);
+    }
+    times.sort((a, b) => a - b);
+    points.push({ feedbackItems: items, query: label, requests: samples, p50: times[Math.floor((times.length - 1) / 2)], p95: times[times.length - 1] });
+    say(`s1 at ${items.toLocaleString('en')} items, ${label}: ${times.join(', ')} ms`);
+  }
+  return points;
+}
+
+async function post(url: string, body: string): Promise<string> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(600_000) });
+  return response.text();
+}
+
+async function scenarioInputs(db: Databases, apiKey: string): Promise<ScenarioInputs> {
+  const [feedback, contact, account] = await Promise.all([
+    db.feedback.collection('feedback_items').findOne({ orgId: ORG }),
+    db.contacts.collection('contacts').findOne({ orgId: ORG }),
+    db.accounts.collection('accounts').findOne({ orgId: ORG }),
+  ]);
+  if (!feedback || !contact || !account) throw new Error('the seeded organization is missing records');
+  return { apiKey, feedbackId: String(feedback._id), contactId: String(contact._id), accountId: String(account._id), search: COMPANY_STEMS[0] };
+}
+
+async function database(work: string, cleanups: Array<() => Promise<void>>): Promise<{ uri: string; kind: string }> {
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, kind: 'MONGODB_URI' };
+  const binary = await ensureFerretDb(say);
+  const server: EmbeddedMongo = await startFerretDb(binary, path.join(work, 'db'), await freePort());
+  cleanups.push(() => server.stop());
+  return { uri: server.uri, kind: `FerretDB ${FERRETDB_VERSION} (SQLite)` };
+}
+
+async function redis(cleanups: Array<() => Promise<void>>): Promise<string> {
+  if (process.env.REDIS_URL) return process.env.REDIS_URL;
+  if (await redisAnswers(6379)) return 'redis://127.0.0.1:6379';
+  const server = await PrivateRedis.start();
+  cleanups.push(() => server.stop());
+  return server.url;
+}
+
+function machine(database: string): Record<string, string | number> {
+  const version = (pkg: string) => (JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`, { paths: [ROOT] }), 'utf8')) as { version: string }).version;
+  return {
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.availableParallelism(),
+    memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    node: process.version,
+    '@apollo/gateway': version('@apollo/gateway'),
+    '@graphql-hive/gateway': HIVE_GATEWAY_VERSION,
+    database,
+  };
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

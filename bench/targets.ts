@@ -1,0 +1,136 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../cli/src/embedded/freePort';
+import { stopChild } from '../cli/src/embedded/stopChild';
+import { spawnService, waitUntilReady, type ServiceProcess } from '../cli/src/stack/serviceProcess';
+import type { SubgraphName } from './scenarios';
+
+const ROOT = path.resolve(__dirname, '..');
+export const PEERS_DIR = path.join(__dirname, '.peers');
+export const HIVE_GATEWAY_VERSION = '2.15.1';
+const READY_TIMEOUT_MS = 60_000;
+
+export interface Running {
+  name: string;
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const asRunning = (service: ServiceProcess): Running => ({
+  name: service.name,
+  url: `${service.url}/graphql`,
+  pid: service.child.pid ?? 0,
+  stop: service.stop,
+});
+
+async function startService(name: string, entry: string, env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
+  const service = spawnService(name, entry, await freePort(), { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, logDir);
+  await waitUntilReady(service, READY_TIMEOUT_MS);
+  return asRunning(service);
+}
+
+export async function startSubgraphs(envOf: (name: SubgraphName) => NodeJS.ProcessEnv, logDir: string): Promise<Record<SubgraphName, Running>> {
+  const [feedback, contacts, accounts] = await Promise.all(
+    (['feedback', 'contacts', 'accounts'] as const).map((name) => startService(name, `services/${name}/src/index.ts`, envOf(name), logDir)),
+  );
+  return { feedback, contacts, accounts };
+}
+
+export function startOurGateway(env: NodeJS.ProcessEnv, subgraphs: Record<SubgraphName, Running>, logDir: string): Promise<Running> {
+  return startService(
+    'gateway',
+    'gateway/src/index.ts',
+    { ...env, FEEDBACK_URL: subgraphs.feedback.url, CONTACTS_URL: subgraphs.contacts.url, ACCOUNTS_URL: subgraphs.accounts.url },
+    logDir,
+  );
+}
+
+/** Installs Hive Gateway into bench/.peers (never into the project's dependencies), once per version. */
+export async function ensureHiveGateway(say: (line: string) => void): Promise<string> {
+  const bin = path.join(PEERS_DIR, 'node_modules', '.bin', 'hive-gateway');
+  const manifest = path.join(PEERS_DIR, 'node_modules', '@graphql-hive', 'gateway', 'package.json');
+  if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version === HIVE_GATEWAY_VERSION) return bin;
+  say(`Installing @graphql-hive/gateway@${HIVE_GATEWAY_VERSION} into bench/.peers (once; about a minute)...`);
+  mkdirSync(PEERS_DIR, { recursive: true });
+  writeFileSync(path.join(PEERS_DIR, 'package.json'), JSON.stringify({ name: 'bench-peers', private: true }, null, 2));
+  await promisify(execFile)('npm', ['install', '--no-audit', '--no-fund', '--no-save', `@graphql-hive/gateway@${HIVE_GATEWAY_VERSION}`], {
+    cwd: PEERS_DIR,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return bin;
+}
+
+/** The checked-in supergraph with the subgraph URLs of this run, for Hive Gateway (ours takes them from env). */
+export function writeBenchSupergraph(subgraphs: Record<SubgraphName, Running>, dir: string): string {
+  let sdl = readFileSync(path.join(ROOT, 'supergraph.graphql'), 'utf8');
+  for (const [name, { url }] of Object.entries(subgraphs)) {
+    sdl = sdl.replace(new RegExp(`(@join__graph\\(name: "${name}", url: ")[^"]*(")`), `$1${url}$2`);
+  }
+  const file = path.join(dir, 'supergraph.graphql');
+  writeFileSync(file, sdl);
+  return file;
+}
+
+function spawnLogged(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, logDir: string): ChildProcess {
+  mkdirSync(logDir, { recursive: true });
+  const log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  return child;
+}
+
+async function waitForPost(name: string, child: ChildProcess, url: string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} (see its log)`);
+    try {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${name} did not answer within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+/** Hive Gateway with one worker process, as many as ours. */
+export async function startHiveGateway(bin: string, supergraphFile: string, logDir: string): Promise<Running> {
+  const port = await freePort();
+  const child = spawnLogged(
+    'hive-gateway',
+    bin,
+    ['supergraph', supergraphFile, '--port', String(port), '--host', '127.0.0.1', '--fork', '1', '-c', path.join(__dirname, 'hive', 'gateway.config.mjs')],
+    { NODE_ENV: 'production' },
+    PEERS_DIR,
+    logDir,
+  );
+  const url = `http://127.0.0.1:${port}/graphql`;
+  await waitForPost('hive-gateway', child, url);
+  return { name: 'hive', url, pid: child.pid ?? 0, stop: () => stopChild(child) };
+}
+
+/** A bare node:http server replaying `body`: what the runtime can do with no GraphQL work at all. */
+export async function startCeiling(body: string, dir: string, logDir: string): Promise<Running> {
+  const port = await freePort();
+  const bodyFile = path.join(dir, `ceiling-${port}.json`);
+  writeFileSync(bodyFile, body);
+  const child = spawnLogged('ceiling', process.execPath, ['--import', 'tsx', path.join(__dirname, 'ceilingServer.ts')], { PORT: String(port), BODY_FILE: bodyFile }, ROOT, logDir);
+  const url = `http://127.0.0.1:${port}/graphql`;
+  await waitForPost('ceiling', child, url);
+  return { name: 'ceiling', url, pid: child.pid ?? 0, stop: () => stopChild(child) };
+}
+
+/** Peak resident memory of a process (VmHWM), in MiB. */
+export function peakRssMiB(pid: number): number | null {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
