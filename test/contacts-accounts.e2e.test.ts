@@ -57,6 +57,7 @@ describe('contactItems', () => {
     ['regex metacharacters, literally', '.star (a+b', ['Dot.Star (a+b)']],
     ['a dot, literally', '.', ['Ada Lovelace', 'Dot.Star (a+b)', 'Alan Turing', 'Grace Hopper']],
     ['a pattern that would match anything as a regex', '.*', []],
+    ['a NUL character, which MongoDB refuses inside a pattern', 'Ada\u0000', []],
   ])('when searching for %s, then the matching contacts come back', async (_, search, names) => {
     const response = await stack.gql<Contacts>(LIST_CONTACTS, { apiKey: key, search });
     expect(response.body.errors).toBeUndefined();

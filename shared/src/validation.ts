@@ -38,9 +38,12 @@ export function requireEmail(name: string, value: string | null | undefined): st
   return trimmed;
 }
 
-/** Escapes regular-expression metacharacters so user search text is matched literally. */
+/**
+ * Escapes regular-expression metacharacters so user search text is matched literally. NUL becomes the
+ * escape `\x00`: MongoDB refuses a pattern with an embedded NUL byte, but matches the escape.
+ */
 export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\0/g, '\\x00');
 }
 
 /** A case-insensitive literal substring filter, or undefined for an empty search. */
