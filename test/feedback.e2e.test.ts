@@ -85,6 +85,27 @@ describe('addFeedbackItem', () => {
     expect(list.body.data!.feedbackItems.total).toBe(0);
   });
 
+  const deep = (levels: number): unknown => (levels === 0 ? 'leaf' : { next: deep(levels - 1) });
+  test.each([
+    ['source', { source: 's'.repeat(101) }, 100],
+    ['title', { title: 't'.repeat(501) }, 500],
+    ['author', { author: 'a'.repeat(201) }, 200],
+    ['email', { email: `${'e'.repeat(250)}@example.com` }, 254],
+    ['content', { content: 'c'.repeat(65_537) }, 65_536],
+    ['metadata', { metadata: { blob: 'm'.repeat(17_000) } }, 16_384],
+    ['metadata', { metadata: deep(6) }, 5],
+    ['metadata', { metadata: Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`k${i}`, i])) }, 200],
+  ])('when %s is over its limit, then BAD_REQUEST names the field and the limit, and nothing is stored', async (field, overrides, max) => {
+    const { key } = await stack.createKey();
+    const response = await stack.gql(ADD_FEEDBACK, { apiKey: key, input: input(overrides) });
+
+    const error = firstError(response);
+    expect(error.extensions).toMatchObject({ code: 'BAD_REQUEST', argument: field, max });
+    expect(error.message).toMatch(new RegExp(`^${field} must .*${max}`));
+    const list = await stack.gql<List>(LIST_FEEDBACK, { apiKey: key, take: 0 });
+    expect(list.body.data!.feedbackItems.total).toBe(0);
+  });
+
   test('when a required input field is missing, then BAD_REQUEST', async () => {
     const { key } = await stack.createKey();
     const response = await stack.gql(ADD_FEEDBACK, { apiKey: key, input: { source: 'api', title: 'x' } });

@@ -6,8 +6,11 @@ export const STATUSES = ['unread', 'read', 'archived'] as const;
 // Deliberately simple: one @, no spaces, a dot in the domain. Full RFC 5322 accepts things no mailbox has.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** The longest address SMTP can carry (RFC 5321). */
+export const MAX_EMAIL_LENGTH = 254;
+
 export function isEmail(value: string): boolean {
-  return value.length <= 254 && EMAIL_PATTERN.test(value);
+  return value.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(value);
 }
 
 export function requireOneOf<T extends string>(
@@ -34,6 +37,9 @@ export function requireNonBlank(name: string, value: string): string {
 export function requireEmail(name: string, value: string | null | undefined): string | undefined {
   if (value === null || value === undefined || value.trim() === '') return undefined;
   const trimmed = value.trim();
+  if (trimmed.length > MAX_EMAIL_LENGTH) {
+    throw badRequest(`${name} must be at most ${MAX_EMAIL_LENGTH} characters (got ${trimmed.length})`, { argument: name, max: MAX_EMAIL_LENGTH });
+  }
   if (!isEmail(trimmed)) throw badRequest(`${name} must be a valid email address`, { argument: name });
   return trimmed;
 }
