@@ -60,12 +60,12 @@ const PROFILES: Record<string, Profile> = {
   default: DEFAULT,
   quick: {
     ...DEFAULT,
-    feedback: 10_000,
-    contacts: 1_000,
-    accounts: 200,
-    stages: [1_000, 10_000],
+    feedback: 5_000,
+    contacts: 500,
+    accounts: 100,
+    stages: [1_000, 5_000],
     connections: [20],
-    load: { durationSeconds: 1, warmupSeconds: 1, timeoutSeconds: 30 },
+    load: { durationSeconds: 1, warmupSeconds: 0.5, timeoutSeconds: 30 },
   },
   full: { ...DEFAULT, stages: [10_000, 100_000, 1_000_000], load: { durationSeconds: 5, warmupSeconds: 2, timeoutSeconds: 30 } },
 };

@@ -64,12 +64,18 @@ describe('per-key limits, counted in Redis', () => {
     expect(limited(results)).toHaveLength(10);
   });
 
-  test('when an enterprise key sends 1,000 requests, then all pass and each says it is unlimited', async () => {
-    const { key } = await stack.createKey({ tier: 'enterprise' });
+  test('when an enterprise key sends 1,000 requests, then all pass, each says it is unlimited, and all are still counted', async () => {
+    const { key, id } = await stack.createKey({ tier: 'enterprise' });
     const results = await steady(stack, key, 1_000);
     expect(succeeded(results)).toHaveLength(1_000);
     expect(results[999].body.extensions?.rateLimit).toEqual({ tier: 'enterprise', unlimited: true });
     expect(results[999].headers.get('ratelimit')).toBeNull();
+    const redis = new Redis(process.env.REDIS_URL as string);
+    try {
+      await eventually(async () => (await redis.get(`${stack.redisPrefix}:key:${id}`)) === '1000', 5_000, 'the count of the unlimited key');
+    } finally {
+      redis.disconnect();
+    }
   });
 
   test('when a key has its own limit, then that limit replaces its tier', async () => {

@@ -21,6 +21,8 @@ export interface Stack {
   subgraphs: { feedback: RunningHttpServer; contacts: RunningHttpServer; accounts: RunningHttpServer };
   gateway: RunningHttpServer;
   mongodbUri: string;
+  /** Where this stack's gateway counts rate limits in Redis. */
+  redisPrefix: string;
   /** POSTs a GraphQL request to the gateway (or to `url`). */
   gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, options?: { url?: string; headers?: Record<string, string> }): Promise<GraphQLResponse<T>>;
   /** Creates a key (enterprise unless told) for a fresh organization (or `orgId`); returns the secret and the org. */
@@ -52,6 +54,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     RATE_LIMIT_REDIS_PREFIX: `fi-test:${randomUUID()}`,
     ...env,
   };
+  const redisPrefix = base.RATE_LIMIT_REDIS_PREFIX as string;
   const feedback = await startFeedbackService(loadFeedbackConfig(base), logger);
   const contacts = await startContactsService(loadContactsConfig(base), logger);
   const accounts = await startAccountsService(loadAccountsConfig(base), logger);
@@ -77,6 +80,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     subgraphs: { feedback, contacts, accounts },
     gateway,
     mongodbUri,
+    redisPrefix,
     async gql(query, variables, options = {}) {
       const response = await fetch(options.url ?? `${gateway.url}/graphql`, {
         method: 'POST',

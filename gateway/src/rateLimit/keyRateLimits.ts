@@ -25,12 +25,17 @@ export class KeyRateLimits {
     return Promise.all(
       distinct.map(async (caller) => {
         const limit = this.limitOf(caller);
-        const counted = await this.counter.count('key', caller.keyId, limit ?? UNLIMITED_POINTS);
+        if (limit === null) {
+          // An unlimited key is never refused, so its request does not wait for the count.
+          void this.counter.count('key', caller.keyId, UNLIMITED_POINTS).catch(() => undefined);
+          return { allowed: true, tier: caller.tier, limit, remaining: null, resetSeconds: this.windowSeconds, windowSeconds: this.windowSeconds };
+        }
+        const counted = await this.counter.count('key', caller.keyId, limit);
         return {
           allowed: counted.allowed,
           tier: caller.tier,
           limit,
-          remaining: limit === null ? null : Math.max(0, limit - counted.consumed),
+          remaining: Math.max(0, limit - counted.consumed),
           resetSeconds: Math.max(1, Math.ceil(counted.msBeforeNext / 1000)),
           windowSeconds: this.windowSeconds,
         };
