@@ -53,18 +53,20 @@ const DEFAULT: Profile = {
   load: { durationSeconds: 2, warmupSeconds: 1, timeoutSeconds: 30 },
   rounds: 3,
   scalingRequests: 3,
-  maxProbeMs: 1_000,
+  // Under 20 connections a 100 ms request already queues for two seconds: beyond this, load measures the database.
+  maxProbeMs: 100,
 };
 
 const PROFILES: Record<string, Profile> = {
   default: DEFAULT,
   quick: {
     ...DEFAULT,
-    feedback: 5_000,
-    contacts: 500,
-    accounts: 100,
-    stages: [1_000, 5_000],
+    feedback: 3_000,
+    contacts: 300,
+    accounts: 60,
+    stages: [1_000, 3_000],
     connections: [20],
+    scalingRequests: 2,
     load: { durationSeconds: 1, warmupSeconds: 0.5, timeoutSeconds: 30 },
   },
   full: { ...DEFAULT, stages: [10_000, 100_000, 1_000_000], load: { durationSeconds: 5, warmupSeconds: 2, timeoutSeconds: 30 } },
@@ -175,12 +177,19 @@ interface Targets {
 
 async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: Targets, results: BenchResults): Promise<void> {
   const body = JSON.stringify(scenario.body(inputs));
-  const probeStart = Date.now();
-  const recorded = await post(targets.ours.url, body);
-  const probeMs = Date.now() - probeStart;
-  if (recorded.includes('"errors"')) throw new Error(`${scenario.id} answered with errors: ${recorded.slice(0, 300)}`);
+  // The middle of three requests, so a cold cache does not count; mutations are timed all the same.
+  const probes: number[] = [];
+  let recorded = '';
+  for (let i = 0; i < 3; i += 1) {
+    const probeStart = Date.now();
+    recorded = await post(targets.ours.url, body);
+    probes.push(Date.now() - probeStart);
+    if (recorded.includes('"errors"')) throw new Error(`${scenario.id} answered with errors: ${recorded.slice(0, 300)}`);
+    if (probes[i] > 10 * targets.profile.maxProbeMs) break;
+  }
+  const probeMs = probes.sort((a, b) => a - b)[Math.floor((probes.length - 1) / 2)];
   if (probeMs > targets.profile.maxProbeMs) {
-    const reason = `one request takes ${(probeMs / 1000).toFixed(1)} s on this database, so load would only measure the database (see scaling)`;
+    const reason = `one request takes ${probeMs >= 1000 ? `${(probeMs / 1000).toFixed(1)} s` : `${probeMs} ms`} on this database, so load would only measure the database (see scaling)`;
     say(`${scenario.id}: ${reason}`);
     results.skipped.push({ scenario: scenario.id, reason });
     return;
