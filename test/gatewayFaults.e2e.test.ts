@@ -77,12 +77,15 @@ describe('a subgraph that is down or hangs', () => {
     );
   });
 
-  test('when the whole request depends on a failing subgraph, then 503 with Retry-After', async () => {
+  test.each([
+    ['a non-null field', 'query($k: String!) { accountItems(apiKey: $k) { total } }', null],
+    ['nullable fields', 'query($k: String!) { accountItem(apiKey: $k, id: "000000000000000000000000") { name } c: contactItem(apiKey: $k, id: "000000000000000000000000") { name } }', { accountItem: null, c: null }],
+  ])('when the whole request depends on failing subgraphs (%s), then 503 with Retry-After', async (_, query, data) => {
     const { key } = await stack.createKey();
-    const response = await post('query($k: String!) { accountItems(apiKey: $k) { total } }', { k: key });
+    const response = await post(query, { k: key });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
-    expect(response.body.data ?? null).toBeNull();
+    expect(response.body.data ?? null).toEqual(data);
     expect(response.body.errors?.[0].extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', requestId: response.headers.get('x-request-id') });
   });
 

@@ -27,7 +27,8 @@ export function useResponseReport(): ApolloServerPlugin<GatewayContext> {
           }
           const unavailableOnly =
             !!result.errors?.length && result.errors.every((error) => error.extensions?.code === ErrorCode.SERVICE_UNAVAILABLE);
-          if (unavailableOnly && (result.data === null || result.data === undefined)) {
+          const nothingAnswered = !result.data || Object.values(result.data).every((value) => value === null);
+          if (unavailableOnly && nothingAnswered) {
             response.http.status = 503;
             response.http.headers.set('retry-after', String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS));
           }
