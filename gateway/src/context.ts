@@ -1,11 +1,10 @@
-import type { Caller, Logger, RequestOutcome } from '@fi/shared';
+import type { Logger, RequestOutcome } from '@fi/shared';
 import type { RateLimitDecision } from './rateLimit/decision';
 
 export interface GatewayContext {
   requestId: string;
   logger: Logger;
   apiKeys: string[];
-  callers: Caller[];
   /** The client's Idempotency-Key header, passed on to the subgraph that creates the item. */
   idempotencyKey: string | undefined;
   /** Where the request's keys stand, for the RateLimit headers; absent when it used no key. */

@@ -64,7 +64,6 @@ export function createRequestGate(deps: RequestGateDeps) {
         requestId: info.requestId,
         logger: info.logger,
         apiKeys: authenticated.apiKeys,
-        callers: authenticated.callers,
         idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey,
         rateLimit: mostConstrained(decisions),
         outcome: info.outcome,
