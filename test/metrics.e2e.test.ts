@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadGatewayConfig } from '@fi/gateway/src/config';
 import { startGateway } from '@fi/gateway/src/server';
 import { createLogger, type RunningHttpServer } from '@fi/shared';
@@ -92,4 +94,29 @@ test('when a subgraph answers with an internal error, then the gateway counts it
   const after = await scrape(gateway.url);
   const errors = (text: string) => sample(text, 'fi_gateway_subgraph_errors_total', { subgraph: 'feedback', kind: 'internal_server_error' });
   expect(errors(after) - errors(before)).toBe(1);
+});
+
+test('when a subgraph answers 200 with something that is not GraphQL, then the service is unavailable and the failure is counted', async () => {
+  const garbage = http.createServer((_req, res) => res.end('<html>maintenance</html>'));
+  await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+  const broken = await startGateway(
+    loadGatewayConfig({
+      MONGODB_URI: stack.mongodbUri,
+      PORT: '0',
+      FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
+      CONTACTS_URL: `${stack.subgraphs.contacts.url}/graphql`,
+      ACCOUNTS_URL: `http://127.0.0.1:${(garbage.address() as AddressInfo).port}/graphql`,
+    }),
+    createLogger('gateway', 'silent'),
+  );
+  try {
+    const { key } = await stack.createKey();
+    const response = await stack.gql('query($k: String!) { accountItems(apiKey: $k) { total } }', { k: key }, { url: `${broken.url}/graphql` });
+    expect(response.status).toBe(503);
+    expect(response.body.errors?.[0].extensions?.code).toBe('SERVICE_UNAVAILABLE');
+    expect(sample(await scrape(broken.url), 'fi_gateway_subgraph_errors_total', { subgraph: 'accounts', kind: 'http' })).toBe(1);
+  } finally {
+    await broken.close(1_000);
+    await new Promise((resolve) => garbage.close(resolve));
+  }
 });

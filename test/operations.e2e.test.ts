@@ -46,6 +46,10 @@ describe('request ids and key redaction in logs', () => {
 
       const traced = sink.lines().filter((line) => line.requestId === 'trace-me-42');
       expect(new Set(traced.map((line) => line.service))).toEqual(new Set(['gateway', 'feedback']));
+      const subgraphRequests = traced.filter((line) => line.service === 'feedback' && line.msg === 'request');
+      expect(subgraphRequests.map((line) => [line.operation, line.code])).toEqual(
+        expect.arrayContaining([['addFeedbackItem', 'OK'], ['feedbackItems', 'OK']]),
+      );
       expect(sink.raw).not.toContain(key);
       expect(sink.raw).not.toContain(key.slice(4));
     } finally {

@@ -16,6 +16,7 @@ import {
   mongoClientOptions,
   pingMongo,
   useErrorReporting,
+  useRequestOutcome,
   type Logger,
   type RunningHttpServer,
 } from '@fi/shared';
@@ -79,6 +80,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
 
   const urls = subgraphUrlOverrides(config);
   const dataSources: SubgraphDataSource[] = [];
+  // Filled as the gateway loads the supergraph (apollo.start), read by the readiness checks after it.
   const subgraphUrls: Record<string, string> = {};
   const gateway = new ApolloGateway({
     supergraphSdl,
@@ -107,7 +109,13 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     introspection: config.introspection,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
-    plugins: [...limits.plugins, ApolloServerPluginInlineTraceDisabled(), useResponseReport(), useErrorReporting<GatewayContext>()],
+    plugins: [
+      ...limits.plugins,
+      ApolloServerPluginInlineTraceDisabled(),
+      useRequestOutcome<GatewayContext>(),
+      useResponseReport(),
+      useErrorReporting<GatewayContext>(),
+    ],
     // The process's own SIGTERM handling drains HTTP first, then stops Apollo; Apollo must not race it.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: config.debugErrors,

@@ -46,7 +46,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       const result = isPlainObject(answer.body) ? (answer.body as GatewayGraphQLResponse) : null;
       const ok = answer.status >= 200 && answer.status < 300;
       // A non-2xx answer that still explains itself in GraphQL errors passes those errors on.
-      if (!ok) failure = 'http';
+      if (!ok || !result) failure = 'http';
       if (!result || (!ok && !result.errors?.length)) throw subgraphUnavailable(name, 'http');
       for (const error of result.errors ?? []) {
         const code = error.extensions?.code;

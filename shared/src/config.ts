@@ -105,7 +105,8 @@ export const mongoClientConfigSchema = {
     env: 'MONGODB_WRITE_CONCERN',
     doc: 'acknowledgement a write waits for: majority, or a number of replica-set members (always journaled)',
     default: 'majority' as 'majority' | number,
-    parse: (raw: string): 'majority' | number => (raw === 'majority' ? raw : parse.int(0, 50)(raw)),
+    // At least one: an unacknowledged write (w: 0) could be lost after the API said it was stored.
+    parse: (raw: string): 'majority' | number => (raw === 'majority' ? raw : parse.int(1, 50)(raw)),
   },
 } satisfies Schema;
 

@@ -21,5 +21,6 @@ export * from './data/orgScopedRepository';
 export * from './directorySubgraph';
 export * from './metrics/registry';
 export * from './metrics/operationLabel';
+export * from './metrics/useRequestOutcome';
 export * from './unavailable';
 export * from './useErrorReporting';

@@ -5,15 +5,18 @@ import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/dis
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import { parse } from 'graphql';
+import { Histogram } from 'prom-client';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier';
 import { Authenticator, FORWARDED_KEYS_HEADER } from './auth/authenticator';
 import { mongoClientOptions, type ConfigOf, type serviceConfigSchema } from './config';
 import { createFormatError } from './formatError';
-import { createGraphQLHttpHandler, listenHttp, type RunningHttpServer } from './http/graphqlHttpServer';
+import { createGraphQLHttpHandler, listenHttp, type RequestOutcome, type RunningHttpServer } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
 import { createRegistry, metricsRoute } from './metrics/registry';
-import { useSubgraphMetrics, watchMongoPool } from './metrics/useSubgraphMetrics';
+import { watchMongoPool } from './metrics/mongoPoolMetrics';
+import { LATENCY_BUCKETS } from './metrics/registry';
+import { useRequestOutcome } from './metrics/useRequestOutcome';
 import { connectMongo, connectSibling, pingMongo, type Connection } from './mongo';
 import { DateTimeScalar, JSONScalar } from './scalars';
 import { useErrorReporting } from './useErrorReporting';
@@ -23,6 +26,7 @@ export type ServiceConfig = ConfigOf<ReturnType<typeof serviceConfigSchema>>;
 export interface SubgraphContext {
   requestId: string;
   logger: Logger;
+  outcome: RequestOutcome;
   auth: Authenticator;
   /**
    * Organizations of the keys the gateway forwarded for this operation; entity fetches (which carry no
@@ -62,6 +66,13 @@ export async function startSubgraph<C extends SubgraphContext>(
   const { resolvers, extendContext, close: closeService } = await definition.setUp(connection);
   const registry = createRegistry(definition.name);
   watchMongoPool(connection, registry);
+  const duration = new Histogram({
+    name: 'fi_subgraph_request_duration_seconds',
+    help: 'Time to answer one GraphQL request, by root fields',
+    labelNames: ['operation'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
 
   const apollo = new ApolloServer<C>({
     schema: buildSubgraphSchema({
@@ -74,7 +85,7 @@ export async function startSubgraph<C extends SubgraphContext>(
     }),
     includeStacktraceInErrorResponses: config.debugErrors,
     // Inline traces cost time on every request and only matter with Apollo usage reporting.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), useSubgraphMetrics(registry), useErrorReporting<C>()],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), useRequestOutcome<C>(), useErrorReporting<C>()],
     introspection: true,
     // The process's own SIGTERM handling drains HTTP first, then stops Apollo; Apollo must not race it.
     stopOnTerminationSignals: false,
@@ -86,12 +97,14 @@ export async function startSubgraph<C extends SubgraphContext>(
     logger,
     readinessChecks: { database: () => pingMongo(connection) },
     routes: { '/metrics': metricsRoute(registry) },
-    buildContext: async ({ requestId, headers, logger: requestLogger }) => {
+    observe: (outcome, seconds) => duration.observe({ operation: outcome.operation }, seconds),
+    buildContext: async ({ requestId, headers, logger: requestLogger, outcome }) => {
       const forwarded = headers[FORWARDED_KEYS_HEADER];
       let orgs: Promise<Set<string>> | undefined;
       const base: SubgraphContext = {
         requestId,
         logger: requestLogger,
+        outcome,
         auth,
         allowedOrgs: () => (orgs ??= auth.orgsFromHeader(Array.isArray(forwarded) ? forwarded.join(',') : forwarded)),
       };

@@ -24,6 +24,11 @@ describe('a service configuration', () => {
     ]);
   });
 
+  test('when the write concern would not wait for any acknowledgement, then it is refused', () => {
+    expect(() => loadConfig(schema, { MONGODB_URI: 'mongodb://db:27017', MONGODB_WRITE_CONCERN: '0' })).toThrow(/MONGODB_WRITE_CONCERN="0" is invalid: expected a number from 1 to 50/);
+    expect(loadConfig(schema, { MONGODB_URI: 'mongodb://db:27017', MONGODB_WRITE_CONCERN: '2' }).mongodbWriteConcern).toBe(2);
+  });
+
   test('when numbers are out of range or not whole, then they are refused', () => {
     expect(() => parse.int(1, 10)('11')).toThrow('expected a number from 1 to 10');
     expect(() => parse.int(1, 10)('2.5')).toThrow('expected a whole number');

@@ -1,25 +1,21 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { ErrorCode, operationLabel } from '@fi/shared';
+import { ErrorCode } from '@fi/shared';
 import type { GatewayContext } from '../context';
 import { rateLimitExtension, rateLimitHeaders } from '../rateLimit/decision';
 import { SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../subgraphErrors';
 
 /**
  * Finishes every response that went through GraphQL execution: the RateLimit headers and
- * `extensions.rateLimit`, the outcome for metrics and logs, and HTTP 503 with Retry-After when the
- * whole request failed only because a service was unavailable.
+ * `extensions.rateLimit`, and HTTP 503 with Retry-After when the whole request failed only because a
+ * service was unavailable.
  */
 export function useResponseReport(): ApolloServerPlugin<GatewayContext> {
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ response, contextValue, operation }) {
-          const { outcome, rateLimit } = contextValue;
-          if (operation) outcome.operation = operationLabel(operation);
+        async willSendResponse({ response, contextValue: { rateLimit } }) {
           if (response.body.kind !== 'single') return;
           const result = response.body.singleResult;
-          const firstCode = result.errors?.[0]?.extensions?.code;
-          outcome.code = typeof firstCode === 'string' ? firstCode : 'OK';
 
           if (rateLimit) {
             for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit))) response.http.headers.set(name, value);
