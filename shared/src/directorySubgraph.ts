@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import type { OrgScopedDocument, OrgScopedRepository } from './data/orgScopedRepository';
 import { notFound } from './errors';
@@ -49,20 +50,42 @@ export function directoryResolvers<D extends OrgScopedDocument, T>(
   };
 }
 
+/** What a directory adds to the read-only API: fields it contributes to other services' entities. */
+export interface DirectoryExtension<C extends SubgraphContext> {
+  resolvers: GraphQLResolverMap<C>;
+  /** Per-request state (DataLoaders) the added resolvers use. */
+  extendContext(base: SubgraphContext, headers: IncomingHttpHeaders): C;
+}
+
+/** Adds resolvers type by type, so an extension may add fields to the directory's own type. */
+function mergeResolvers<C>(base: GraphQLResolverMap<C>, added: GraphQLResolverMap<C>): GraphQLResolverMap<C> {
+  const merged: GraphQLResolverMap<C> = { ...base };
+  for (const [type, fields] of Object.entries(added)) merged[type] = { ...(base[type] as object), ...(fields as object) } as GraphQLResolverMap<C>[string];
+  return merged;
+}
+
 /** Starts a read-only directory subgraph (contacts, accounts) over its repository. */
-export function startDirectorySubgraph<D extends OrgScopedDocument, T>(
-  definition: { schemaPath: string; names: DirectoryNames; createRepository(connection: Connection): OrgScopedRepository<D, T> },
+export function startDirectorySubgraph<D extends OrgScopedDocument, T, C extends SubgraphContext = SubgraphContext>(
+  definition: {
+    schemaPath: string;
+    names: DirectoryNames;
+    createRepository(connection: Connection): OrgScopedRepository<D, T>;
+    extend?(repository: OrgScopedRepository<D, T>): DirectoryExtension<C>;
+  },
   config: ServiceConfig,
   logger: Logger,
 ): Promise<RunningSubgraph> {
-  return startSubgraph(
+  return startSubgraph<C>(
     {
       name: definition.names.listField.replace(/Items$/, 's'),
       schemaPath: definition.schemaPath,
       async setUp(connection) {
         const repository = definition.createRepository(connection);
         await repository.ensureIndexes();
-        return { resolvers: directoryResolvers(definition.names, repository) };
+        const resolvers = directoryResolvers(definition.names, repository) as GraphQLResolverMap<C>;
+        const extension = definition.extend?.(repository);
+        if (!extension) return { resolvers };
+        return { resolvers: mergeResolvers(resolvers, extension.resolvers), extendContext: extension.extendContext };
       },
     },
     config,

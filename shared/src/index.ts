@@ -24,3 +24,6 @@ export * from './metrics/operationLabel';
 export * from './metrics/useRequestOutcome';
 export * from './unavailable';
 export * from './useErrorReporting';
+export * from './links/linkKeys';
+export * from './links/groupedPages';
+export * from './links/entityScope';

@@ -1,37 +1,18 @@
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
-import {
-  forbidden,
-  notFound,
-  requireOneOf,
-  SENTIMENTS,
-  STATUSES,
-  toPage,
-  type SubgraphContext,
-} from '@fi/shared';
-import type { AuthorStats, FeedbackRepository } from './data/feedbackRepository';
+import { forbidden, notFound, scopedReference } from '@fi/shared';
+import type { FeedbackItem, FeedbackRepository } from './data/feedbackRepository';
+import type { FeedbackStatusStore } from './data/feedbackStatusStore';
 import type { ContactRef } from './contactStatsLoader';
 import { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
+import { changeStatus, changeStatuses, FEEDBACK_NOT_FOUND } from './domain/changeStatus';
+import { parseFeedbackListArgs, type FeedbackListArgs } from './domain/feedbackListQuery';
 import type { NewFeedbackInput } from './domain/newFeedback';
 import type { IdempotencyStore } from './data/idempotencyStore';
-import type DataLoader from 'dataloader';
+import type { FeedbackContext } from './feedbackContext';
+import { feedbackLinkResolvers } from './links/feedbackLinks';
 
-export interface FeedbackContext extends SubgraphContext {
-  contactStats: DataLoader<ContactRef, AuthorStats, string>;
-  /**
-   * The Idempotency-Key header as the gateway forwarded it; only addFeedbackItem reads (and checks) it,
-   * so a malformed header fails that mutation with BAD_REQUEST and never a query.
-   */
-  idempotencyKeyHeader: string | string[] | undefined;
-}
-
-interface ListArgs {
-  apiKey: string;
-  skip?: number | null;
-  take?: number | null;
-  source?: string | null;
-  status?: string | null;
-  sentiment?: string | null;
-}
+export type { FeedbackContext };
+export { FEEDBACK_NOT_FOUND };
 
 interface ContactRepresentation extends ContactRef {
   id: string;
@@ -39,22 +20,20 @@ interface ContactRepresentation extends ContactRef {
 }
 
 // The spec's messages for removeFeedbackItem, word for word.
-export const FEEDBACK_NOT_FOUND = 'Feedback not found';
 export const NOT_AUTHORIZED_TO_DELETE = 'Not authorized to delete this feedback';
 export const NOT_AUTHORIZED_TO_CREATE = 'Not authorized to create feedback';
 
-export function createResolvers(repository: FeedbackRepository, idempotency: IdempotencyStore): GraphQLResolverMap<FeedbackContext> {
+export function createResolvers(
+  repository: FeedbackRepository,
+  idempotency: IdempotencyStore,
+  statuses: FeedbackStatusStore,
+): GraphQLResolverMap<FeedbackContext> {
+  const links = feedbackLinkResolvers();
   return {
     Query: {
-      feedbackItems: async (_: unknown, args: ListArgs, ctx: FeedbackContext) => {
+      feedbackItems: async (_: unknown, args: FeedbackListArgs & { apiKey: string }, ctx: FeedbackContext) => {
         const caller = await ctx.auth.require(args.apiKey);
-        const page = toPage(args);
-        const filter = {
-          source: args.source ?? undefined,
-          status: requireOneOf('status', args.status, STATUSES),
-          sentiment: requireOneOf('sentiment', args.sentiment, SENTIMENTS),
-        };
-        return repository.list(caller.orgId, filter, page);
+        return repository.list(caller.orgId, parseFeedbackListArgs(args));
       },
       feedbackItem: async (_: unknown, args: { apiKey: string; id: string }, ctx: FeedbackContext) => {
         const caller = await ctx.auth.require(args.apiKey);
@@ -82,16 +61,29 @@ export function createResolvers(repository: FeedbackRepository, idempotency: Ide
         ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId }, 'feedback removed');
         return true;
       },
+      updateFeedbackItemStatus: async (_: unknown, args: { apiKey: string; id: string; status: string }, ctx: FeedbackContext) => {
+        const caller = await ctx.auth.require(args.apiKey);
+        const change = await changeStatus(statuses, caller, args.id, args.status);
+        if (change.changed) ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, status: args.status }, 'feedback status changed');
+        return change.item;
+      },
+      updateFeedbackItemsStatus: async (_: unknown, args: { apiKey: string; ids: string[]; status: string }, ctx: FeedbackContext) => {
+        const caller = await ctx.auth.require(args.apiKey);
+        const changes = await changeStatuses(statuses, caller, args.ids, args.status);
+        ctx.logger.info({ orgId: caller.orgId, status: args.status, requested: args.ids.length, changed: changes.length }, 'feedback statuses changed');
+        return changes.length;
+      },
     },
     FeedbackItem: {
       __resolveReference: async (ref: { id: string }, ctx: FeedbackContext) =>
         repository.findById([...(await ctx.allowedOrgs())], ref.id),
+      // Idempotent replays answer with the item as first stored, which may predate updatedAt.
+      updatedAt: (item: FeedbackItem) => item.updatedAt ?? item.createdAt,
     },
+    AccountItem: links.AccountItem,
     ContactItem: {
-      __resolveReference: async (ref: ContactRepresentation, ctx: FeedbackContext) => {
-        if (!(await ctx.allowedOrgs()).has(ref.orgId)) throw forbidden('Not authorized to read this contact');
-        return ref;
-      },
+      ...links.ContactItem,
+      __resolveReference: scopedReference<ContactRepresentation>('contact'),
       totalFeedbacks: async (contact: ContactRepresentation, _: unknown, ctx: FeedbackContext) =>
         (await ctx.contactStats.load(contact)).count,
       lastInteraction: async (contact: ContactRepresentation, _: unknown, ctx: FeedbackContext) => {

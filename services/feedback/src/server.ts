@@ -2,8 +2,11 @@ import path from 'node:path';
 import { IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger, type ServiceConfig } from '@fi/shared';
 import { createContactStatsLoader } from './contactStatsLoader';
 import { FeedbackRepository } from './data/feedbackRepository';
+import { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { IdempotencyStore } from './data/idempotencyStore';
-import { createResolvers, type FeedbackContext } from './resolvers';
+import type { FeedbackContext } from './feedbackContext';
+import { createFeedbackLinkLoaders } from './links/feedbackLinks';
+import { createResolvers } from './resolvers';
 
 export const FEEDBACK_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
 
@@ -24,10 +27,11 @@ export function startFeedbackService(config: ServiceConfig, logger: Logger) {
         const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
         purgeTimer.unref();
         return {
-          resolvers: createResolvers(repository, idempotency),
+          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection)),
           extendContext: (base, headers) => ({
             ...base,
             contactStats: createContactStatsLoader(repository),
+            links: createFeedbackLinkLoaders(repository.model),
             idempotencyKeyHeader: headers[IDEMPOTENCY_KEY_HEADER],
           }),
           close: async () => clearInterval(purgeTimer),

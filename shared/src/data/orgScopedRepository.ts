@@ -21,6 +21,8 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
     readonly model: Model<D>,
     private readonly toItem: (doc: D) => T,
     private readonly searchFields: ReadonlyArray<keyof D & string> = [],
+    /** Fields stored beside each record and computed from it (e.g. lower-cased match keys). */
+    private readonly derive: (record: Omit<D, '_id' | 'orgId'>) => Partial<D> = () => ({}),
   ) {}
 
   async ensureIndexes(): Promise<void> {
@@ -75,7 +77,7 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
 
   async insertMany(orgId: string, records: Array<Omit<D, '_id' | 'orgId'>>): Promise<number> {
     if (records.length === 0) return 0;
-    const docs = records.map((record) => ({ ...record, _id: new Types.ObjectId(), orgId }));
+    const docs = records.map((record) => ({ ...record, ...this.derive(record), _id: new Types.ObjectId(), orgId }));
     const result = await this.model.collection.insertMany(docs, { ordered: false });
     return result.insertedCount;
   }

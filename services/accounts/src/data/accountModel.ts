@@ -11,6 +11,9 @@ export interface AccountDocument {
   churnRisk?: number;
   tags: string[];
   createdAt: Date;
+  /** Match keys (see shared linkKeys): lower-cased domain and name. */
+  domainKey?: string | null;
+  nameKey?: string | null;
 }
 
 const accountSchema = new Schema<AccountDocument>(
@@ -24,11 +27,16 @@ const accountSchema = new Schema<AccountDocument>(
     churnRisk: { type: Number, min: 0, max: 1 },
     tags: { type: [String], default: [] },
     createdAt: { type: Date, required: true },
+    domainKey: String,
+    nameKey: String,
   },
   { collection: 'accounts', versionKey: false },
 );
 
 accountSchema.index({ orgId: 1, createdAt: -1, _id: -1 });
+// Links: the oldest account with a domain or a name is the one people link to.
+accountSchema.index({ orgId: 1, domainKey: 1, createdAt: 1, _id: 1 });
+accountSchema.index({ orgId: 1, nameKey: 1, createdAt: 1, _id: 1 });
 
 export function accountModel(connection: Connection): Model<AccountDocument> {
   return connection.models.Account ?? connection.model<AccountDocument>('Account', accountSchema);

@@ -1,8 +1,9 @@
-import { OrgScopedRepository, type Connection } from '@fi/shared';
+import { matchKey, OrgScopedRepository, type Connection } from '@fi/shared';
 import { accountModel, type AccountDocument } from './accountModel';
 
 export interface AccountItem {
   id: string;
+  orgId: string;
   name: string;
   domain: string | null;
   description: string | null;
@@ -11,11 +12,14 @@ export interface AccountItem {
   churnRisk: number | null;
   tags: string[];
   createdAt: Date;
+  domainKey: string | null;
+  nameKey: string | null;
 }
 
-function toItem(doc: AccountDocument): AccountItem {
+export function toAccountItem(doc: AccountDocument): AccountItem {
   return {
     id: doc._id.toHexString(),
+    orgId: doc.orgId,
     name: doc.name,
     domain: doc.domain ?? null,
     description: doc.description ?? null,
@@ -24,11 +28,18 @@ function toItem(doc: AccountDocument): AccountItem {
     churnRisk: doc.churnRisk ?? null,
     tags: doc.tags ?? [],
     createdAt: doc.createdAt,
+    domainKey: doc.domainKey ?? matchKey(doc.domain),
+    nameKey: doc.nameKey ?? matchKey(doc.name),
   };
+}
+
+/** The match keys stored beside an account, so links are found through indexes. */
+export function accountMatchKeys(account: Pick<AccountDocument, 'domain' | 'name'>): Pick<AccountDocument, 'domainKey' | 'nameKey'> {
+  return { domainKey: matchKey(account.domain), nameKey: matchKey(account.name) };
 }
 
 export type AccountRepository = OrgScopedRepository<AccountDocument, AccountItem>;
 
 export function createAccountRepository(connection: Connection): AccountRepository {
-  return new OrgScopedRepository(accountModel(connection), toItem, ['name', 'domain']);
+  return new OrgScopedRepository(accountModel(connection), toAccountItem, ['name', 'domain'], accountMatchKeys);
 }

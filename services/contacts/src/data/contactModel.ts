@@ -12,6 +12,10 @@ export interface ContactDocument {
   tags: string[];
   lastInteraction?: Date;
   createdAt: Date;
+  /** Match keys (see shared linkKeys): lower-cased email, its domain, and lower-cased company. */
+  emailLower?: string | null;
+  emailDomain?: string | null;
+  companyKey?: string | null;
 }
 
 const contactSchema = new Schema<ContactDocument>(
@@ -26,11 +30,18 @@ const contactSchema = new Schema<ContactDocument>(
     tags: { type: [String], default: [] },
     lastInteraction: Date,
     createdAt: { type: Date, required: true },
+    emailLower: String,
+    emailDomain: String,
+    companyKey: String,
   },
   { collection: 'contacts', versionKey: false },
 );
 
 contactSchema.index({ orgId: 1, createdAt: -1, _id: -1 });
+// Links: a feedback item finds its author (oldest first), an account its people (newest first).
+contactSchema.index({ orgId: 1, emailLower: 1, createdAt: 1, _id: 1 });
+contactSchema.index({ orgId: 1, emailDomain: 1, createdAt: -1, _id: -1 });
+contactSchema.index({ orgId: 1, companyKey: 1, createdAt: -1, _id: -1 });
 
 export function contactModel(connection: Connection): Model<ContactDocument> {
   return connection.models.Contact ?? connection.model<ContactDocument>('Contact', contactSchema);

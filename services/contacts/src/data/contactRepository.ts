@@ -1,4 +1,4 @@
-import { OrgScopedRepository, type Connection } from '@fi/shared';
+import { emailDomainOf, matchKey, OrgScopedRepository, type Connection } from '@fi/shared';
 import { contactModel, type ContactDocument } from './contactModel';
 
 export interface ContactItem {
@@ -15,7 +15,7 @@ export interface ContactItem {
   createdAt: Date;
 }
 
-function toItem(doc: ContactDocument): ContactItem {
+export function toContactItem(doc: ContactDocument): ContactItem {
   return {
     id: doc._id.toHexString(),
     orgId: doc.orgId,
@@ -31,8 +31,13 @@ function toItem(doc: ContactDocument): ContactItem {
   };
 }
 
+/** The match keys stored beside a contact, so links are found through indexes. */
+export function contactMatchKeys(contact: Pick<ContactDocument, 'email' | 'company'>): Pick<ContactDocument, 'emailLower' | 'emailDomain' | 'companyKey'> {
+  return { emailLower: matchKey(contact.email), emailDomain: emailDomainOf(contact.email), companyKey: matchKey(contact.company) };
+}
+
 export type ContactRepository = OrgScopedRepository<ContactDocument, ContactItem>;
 
 export function createContactRepository(connection: Connection): ContactRepository {
-  return new OrgScopedRepository(contactModel(connection), toItem, ['name', 'email', 'company']);
+  return new OrgScopedRepository(contactModel(connection), toContactItem, ['name', 'email', 'company'], contactMatchKeys);
 }

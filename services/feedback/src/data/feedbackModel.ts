@@ -10,11 +10,15 @@ export interface FeedbackDocument {
   email?: string;
   /** Lower-cased email, so contacts match their feedback case-insensitively through an index. */
   emailLower?: string;
+  /** Lower-cased domain of the email, so an account finds its feedback through an index. */
+  emailDomain?: string | null;
   sentiment?: string;
   status: string;
   metadata?: Record<string, unknown>;
   publishedDate: Date;
   createdAt: Date;
+  /** Time of the last status change; absent on items stored before it existed (then createdAt). */
+  updatedAt?: Date;
 }
 
 const feedbackSchema = new Schema<FeedbackDocument>(
@@ -26,11 +30,13 @@ const feedbackSchema = new Schema<FeedbackDocument>(
     author: String,
     email: String,
     emailLower: String,
+    emailDomain: String,
     sentiment: String,
     status: { type: String, required: true },
     metadata: { type: Schema.Types.Mixed },
     publishedDate: { type: Date, required: true },
     createdAt: { type: Date, required: true },
+    updatedAt: Date,
   },
   { collection: 'feedback_items', versionKey: false, minimize: false },
 );
@@ -42,6 +48,12 @@ feedbackSchema.index({ orgId: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1
 feedbackSchema.index({ orgId: 1, sentiment: 1, createdAt: -1, _id: -1 });
 feedbackSchema.index({ orgId: 1, source: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1 });
 feedbackSchema.index({ orgId: 1, emailLower: 1, publishedDate: -1 });
+// A contact's feedback, newest first; an account's summary, covered by the index.
+feedbackSchema.index({ orgId: 1, emailLower: 1, createdAt: -1, _id: -1 });
+feedbackSchema.index({ orgId: 1, emailDomain: 1, sentiment: 1, status: 1, publishedDate: 1 });
+// Date ranges; search is a case-insensitive substring (no index can serve it; it scans the
+// organization's items in the order of the page).
+feedbackSchema.index({ orgId: 1, publishedDate: -1, createdAt: -1, _id: -1 });
 
 export function feedbackModel(connection: Connection): Model<FeedbackDocument> {
   return connection.models.Feedback ?? connection.model<FeedbackDocument>('Feedback', feedbackSchema);

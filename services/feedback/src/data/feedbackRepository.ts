@@ -1,9 +1,12 @@
-import { Types, type Connection, type FilterQuery } from 'mongoose';
-import { OrgScopedRepository, type Page, type PageResult } from '@fi/shared';
+import { Types, type Connection } from 'mongoose';
+import { emailDomainOf, OrgScopedRepository } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
+import type { FeedbackQuery } from '../domain/feedbackListQuery';
+import { listFeedback, type FeedbackPage } from './feedbackList';
 
 export interface FeedbackItem {
   id: string;
+  orgId: string;
   source: string;
   title: string;
   content: string;
@@ -14,12 +17,7 @@ export interface FeedbackItem {
   metadata: Record<string, unknown> | null;
   publishedDate: Date;
   createdAt: Date;
-}
-
-export interface FeedbackFilter {
-  source?: string;
-  status?: string;
-  sentiment?: string;
+  updatedAt: Date;
 }
 
 /** A validated item ready to store; `status`, `publishedDate` and `createdAt` are set by the caller. */
@@ -41,9 +39,10 @@ export interface AuthorStats {
   lastPublished: Date | null;
 }
 
-function toItem(doc: FeedbackDocument): FeedbackItem {
+export function toItem(doc: FeedbackDocument): FeedbackItem {
   return {
     id: doc._id.toHexString(),
+    orgId: doc.orgId,
     source: doc.source,
     title: doc.title,
     content: doc.content,
@@ -54,10 +53,16 @@ function toItem(doc: FeedbackDocument): FeedbackItem {
     metadata: doc.metadata ?? null,
     publishedDate: doc.publishedDate,
     createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt ?? doc.createdAt,
   };
 }
 
-const withEmailKey = (record: FeedbackRecord) => ({ ...record, emailLower: record.email?.toLowerCase() });
+const withEmailKey = (record: FeedbackRecord) => ({
+  ...record,
+  emailLower: record.email?.toLowerCase(),
+  emailDomain: emailDomainOf(record.email),
+  updatedAt: record.createdAt,
+});
 
 export class FeedbackRepository {
   private readonly records: OrgScopedRepository<FeedbackDocument, FeedbackItem>;
@@ -66,16 +71,16 @@ export class FeedbackRepository {
     this.records = new OrgScopedRepository(feedbackModel(connection), toItem);
   }
 
+  get model() {
+    return this.records.model;
+  }
+
   ensureIndexes(): Promise<void> {
     return this.records.ensureIndexes();
   }
 
-  list(orgId: string, filter: FeedbackFilter, page: Page): Promise<PageResult<FeedbackItem>> {
-    const query: FilterQuery<FeedbackDocument> = { orgId };
-    if (filter.source !== undefined) query.source = filter.source;
-    if (filter.status !== undefined) query.status = filter.status;
-    if (filter.sentiment !== undefined) query.sentiment = filter.sentiment;
-    return this.records.listWhere(query, page);
+  list(orgId: string, query: FeedbackQuery): Promise<FeedbackPage> {
+    return listFeedback(this.records.model, orgId, query);
   }
 
   findById(orgIds: string | Iterable<string>, id: string): Promise<FeedbackItem | null> {

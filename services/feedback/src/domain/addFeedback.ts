@@ -29,7 +29,8 @@ export async function addFeedback(
   if (!idempotencyKey) return deps.repository.create(orgId, record);
 
   const claim = await deps.idempotency.claim(orgId, idempotencyKey, fingerprint(valid), now);
-  if (claim.item) return claim.item;
+  // Items stored before FeedbackItem had orgId lack it; the key is the organization's, so it is this one.
+  if (claim.item) return { ...claim.item, orgId };
   const item = await deps.repository.createOnce(orgId, claim.itemId, record);
   await deps.idempotency.complete(orgId, idempotencyKey, item);
   return item;

@@ -1,0 +1,45 @@
+import type { Connection, FilterQuery, Model } from 'mongoose';
+import { objectIdOrNull } from '@fi/shared';
+import { feedbackModel, type FeedbackDocument } from './feedbackModel';
+import { toItem, type FeedbackItem } from './feedbackRepository';
+
+/** The outcome of setting one item's status: the item as written, and what it was before the write. */
+export interface StatusChange {
+  item: FeedbackItem;
+  previousStatus: string;
+  /** False when the item already had the status: nothing was written. */
+  changed: boolean;
+}
+
+/**
+ * Status writes. Each item changes in one atomic single-document update by `_id` that returns the
+ * document as it was, so the previous value is known exactly at the write (for events), concurrent
+ * writers never lose an update, and status and updatedAt always change together.
+ */
+export class FeedbackStatusStore {
+  private readonly model: Model<FeedbackDocument>;
+
+  constructor(connection: Connection) {
+    this.model = feedbackModel(connection);
+  }
+
+  /** The organization's items among `ids` (malformed, unknown and other organizations' ids are missing). */
+  async findOwn(orgId: string, ids: string[]): Promise<Map<string, FeedbackDocument>> {
+    const objectIds = ids.flatMap((id) => objectIdOrNull(id) ?? []);
+    if (objectIds.length === 0) return new Map();
+    // A lone `_id` equality for one item: the filter every MongoDB-compatible server answers by key.
+    const filter: FilterQuery<FeedbackDocument> = objectIds.length === 1 ? { _id: objectIds[0] } : { _id: { $in: objectIds } };
+    const docs = await this.model.find(filter).lean<FeedbackDocument[]>();
+    return new Map(docs.filter((doc) => doc.orgId === orgId).map((doc) => [doc._id.toHexString(), doc]));
+  }
+
+  /** Sets the status of a stored item; null when it was deleted meanwhile. */
+  async setStatus(current: FeedbackDocument, status: string, now = new Date()): Promise<StatusChange | null> {
+    if (current.status === status) return { item: toItem(current), previousStatus: status, changed: false };
+    const before = await this.model
+      .findOneAndUpdate({ _id: current._id }, { $set: { status, updatedAt: now } }, { new: false })
+      .lean<FeedbackDocument>();
+    if (!before) return null;
+    return { item: toItem({ ...before, status, updatedAt: now }), previousStatus: before.status, changed: before.status !== status };
+  }
+}

@@ -1,0 +1,16 @@
+import type DataLoader from 'dataloader';
+import type { SubgraphContext } from '@fi/shared';
+import type { ContactRef } from './contactStatsLoader';
+import type { AuthorStats } from './data/feedbackRepository';
+import type { FeedbackLinkLoaders } from './links/feedbackLinks';
+
+export interface FeedbackContext extends SubgraphContext {
+  contactStats: DataLoader<ContactRef, AuthorStats, string>;
+  /** Per-request loaders of what this service adds to contacts and accounts. */
+  links: FeedbackLinkLoaders;
+  /**
+   * The Idempotency-Key header as the gateway forwarded it; only addFeedbackItem reads (and checks) it,
+   * so a malformed header fails that mutation with BAD_REQUEST and never a query.
+   */
+  idempotencyKeyHeader: string | string[] | undefined;
+}
