@@ -1,4 +1,3 @@
-import mongoose from 'mongoose';
 import { insertAccounts, insertContacts } from './helpers/fixtures';
 import { ADD_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
@@ -34,20 +33,6 @@ async function addFeedback(key: string, input: Record<string, unknown>): Promise
   });
   expect(response.body.errors).toBeUndefined();
   return response.body.data!.addFeedbackItem;
-}
-
-/** Database commands per collection while `run` goes, through every service of this in-process stack. */
-async function countQueries(run: () => Promise<void>): Promise<Record<string, string[]>> {
-  const seen: Record<string, string[]> = {};
-  mongoose.set('debug', (collection: string, method: string) => {
-    (seen[collection] ??= []).push(method);
-  });
-  try {
-    await run();
-  } finally {
-    mongoose.set('debug', false);
-  }
-  return seen;
 }
 
 describe('feedback → contact → account → feedbackSummary', () => {
