@@ -1,3 +1,4 @@
+import './telemetry';
 import { runService } from '@fi/shared';
 import { loadGatewayConfig } from './config';
 import { startGateway } from './server';

@@ -132,7 +132,18 @@ export const authConfigSchema = {
   },
 } satisfies Schema;
 
+/** Where traces go; read by the tracing bootstrap before anything else loads, and validated with the rest. */
+export const telemetryConfigSchema = {
+  otlpEndpoint: {
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    doc: 'OTLP/HTTP collector that receives traces, e.g. http://collector:4318 (unset: no tracing at all)',
+    default: '',
+    parse: parse.url('http:', 'https:'),
+  },
+} satisfies Schema;
+
 export const commonConfigSchema = {
+  ...telemetryConfigSchema,
   logLevel: {
     env: 'LOG_LEVEL',
     doc: 'pino log level',

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { traceLogFields } from './telemetry/logContext';
 
 export type { Logger };
 
@@ -25,6 +26,7 @@ export function createLogger(service: string, level: string, destination?: pino.
       name: service,
       level,
       base: { service },
+      mixin: traceLogFields,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       formatters: { level: (label) => ({ level: label }) },

@@ -1,5 +1,6 @@
 import { ConfigError } from './config';
 import { createLogger, type Logger } from './logger';
+import { stopTelemetry } from './telemetry';
 
 /**
  * Runs a service's start function as a process: a bad configuration exits 1 with one line per
@@ -42,6 +43,12 @@ export function runService<C extends { logLevel: string; shutdownTimeoutMs: numb
     const config = loadServiceConfig();
     const logger = createLogger(name, config.logLevel);
     const service = await start(config, logger);
-    return { logger, close: () => service.close(config.shutdownTimeoutMs) };
+    return {
+      logger,
+      close: async () => {
+        await service.close(config.shutdownTimeoutMs);
+        await stopTelemetry();
+      },
+    };
   });
 }

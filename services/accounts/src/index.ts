@@ -1,3 +1,4 @@
+import './telemetry';
 import { runService } from '@fi/shared';
 import { loadAccountsConfig } from './config';
 import { startAccountsService } from './server';

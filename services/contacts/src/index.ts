@@ -1,3 +1,4 @@
+import './telemetry';
 import { runService } from '@fi/shared';
 import { loadContactsConfig } from './config';
 import { startContactsService } from './server';

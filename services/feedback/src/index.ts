@@ -1,3 +1,4 @@
+import './telemetry';
 import { runService } from '@fi/shared';
 import { loadFeedbackConfig } from './config';
 import { startFeedbackService } from './server';
