@@ -31,6 +31,7 @@ interface ComposeService {
   ports?: Array<string | number | { target?: number; published?: number | string }>;
   depends_on?: string[] | Record<string, { condition?: string }>;
   healthcheck?: { test?: string | string[] };
+  profiles?: string[];
   volumes?: Array<string | { type?: string; source?: string; target?: string }>;
 }
 interface ComposeFile {
@@ -166,10 +167,25 @@ describe('docker-compose.yml', () => {
     for (const name of Object.keys(APP_SERVICES)) expect(JSON.stringify(service(name).healthcheck?.test)).toContain('/health');
   });
 
-  test('when the stack is up, then only the gateway publishes a port, and it is 4000', () => {
+  test('when the stack is up, then only the gateway publishes a port, and it is 4000; optional tools publish on loopback only', () => {
     const published = Object.entries(compose.services).filter(([, { ports }]) => ports && ports.length > 0);
-    expect(published.map(([name]) => name)).toEqual(['gateway']);
+    expect(published.filter(([, { profiles }]) => !profiles).map(([name]) => name)).toEqual(['gateway']);
     expect(service('gateway').ports?.map(String)).toEqual(['4000:4000']);
+    for (const [name, { ports, profiles }] of published.filter(([, { profiles }]) => profiles)) {
+      expect({ name, profiles, ports: ports?.map(String) }).toEqual({ name, profiles, ports: ports?.map(() => expect.stringMatching(/^127\.0\.0\.1:/)) });
+    }
+  });
+
+  test('when tracing is wanted, then every app service takes OTEL_EXPORTER_OTLP_ENDPOINT from the shell and the tracing profile has Jaeger', () => {
+    for (const name of Object.keys(APP_SERVICES)) {
+      expect({ name, endpoint: environmentOf(name).OTEL_EXPORTER_OTLP_ENDPOINT }).toEqual({ name, endpoint: '${OTEL_EXPORTER_OTLP_ENDPOINT:-}' });
+      expect(service(name).profiles).toBeUndefined();
+    }
+    expect(service('jaeger').profiles).toEqual(['tracing']);
+    expect(service('jaeger').image).toMatch(/^jaegertracing\/jaeger:2\./);
+    // The endpoint the README and the file's header tell an operator to set.
+    expect(read('docker-compose.yml')).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://jaeger:4318');
+    expect(read('README.md')).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://jaeger:4318');
   });
 
   test('when mongo and redis restart, then their data lives in named volumes declared in the file', () => {

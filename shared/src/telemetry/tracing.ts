@@ -27,7 +27,7 @@ export function startTracing(serviceName: string) {
     resource: resourceFromAttributes({ 'service.name': serviceName }).merge(detectResources({ detectors: [hostDetector, envDetector] })),
     spanProcessors: [new BatchSpanProcessor(new RedactingSpanExporter(new OTLPTraceExporter()))],
   });
-  // AsyncLocalStorage context, W3C trace context and baggage propagation (unless OTEL_PROPAGATORS says otherwise).
+  // AsyncLocalStorage context, W3C trace context and baggage propagation.
   provider.register();
   registerInstrumentations({
     tracerProvider: provider,
