@@ -10,12 +10,6 @@ export interface ContactRef {
   company?: string | null;
 }
 
-/** What an account links people by: set only when it is the account people with that key link to. */
-export interface AccountLinkKeys {
-  linkDomain: string | null;
-  linkName: string | null;
-}
-
 // Two accounts with one domain (or name): the oldest is the one linked, the same every time.
 const OLDEST_FIRST = { createdAt: 1, _id: 1 } as const;
 
@@ -43,19 +37,59 @@ async function findByKeys(model: Model<AccountDocument>, orgIds: Set<string>, do
   return firstByKey(docs, keysOf);
 }
 
-/**
- * The account of each contact of a page, in one query: the account whose domain is the contact's
- * company email domain; for a contact without one (no email, or a free-mail address), the account
- * whose name is the contact's company.
- */
-export function createContactAccountLoader(model: Model<AccountDocument>): DataLoader<ContactRef, AccountItem | null, string> {
-  const keyOf = (ref: ContactRef): string | null => {
-    const domain = companyDomainOfEmail(ref.email);
-    if (domain) return byDomain(ref.orgId, domain);
-    const name = matchKey(ref.company);
-    return name ? byName(ref.orgId, name) : null;
-  };
-  return new DataLoader<ContactRef, AccountItem | null, string>(
+export type LinkKind = 'domain' | 'name';
+
+export interface LinkKeyRequest {
+  account: AccountItem;
+  kind: LinkKind;
+}
+
+export interface AccountLoaders {
+  /** The account of each contact. */
+  contactAccounts: DataLoader<ContactRef, AccountItem | null, string>;
+  /**
+   * What people link to each account by: its company domain, or its name (for people without a
+   * company email); null unless it is the oldest account with that domain or name.
+   */
+  linkKeys: DataLoader<LinkKeyRequest, string | null, string>;
+}
+
+const contactKey = (ref: ContactRef): string | null => {
+  const domain = companyDomainOfEmail(ref.email);
+  if (domain) return byDomain(ref.orgId, domain);
+  const name = matchKey(ref.company);
+  return name ? byName(ref.orgId, name) : null;
+};
+
+const linkValue = ({ account, kind }: LinkKeyRequest) => (kind === 'domain' ? companyDomainKey(account.domainKey) : account.nameKey);
+
+function linkKeyOf(request: LinkKeyRequest): string | null {
+  const value = linkValue(request);
+  if (!value) return null;
+  return request.kind === 'domain' ? byDomain(request.account.orgId, value) : byName(request.account.orgId, value);
+}
+
+/** One set per request, each loader one query for a whole page. */
+export function createAccountLoaders(model: Model<AccountDocument>): AccountLoaders {
+  const linkKeys = new DataLoader<LinkKeyRequest, string | null, string>(
+    async (requests) => {
+      const found = await findByKeys(
+        model,
+        new Set(requests.map((request) => request.account.orgId)),
+        new Set(requests.flatMap((request) => (request.kind === 'domain' ? (linkValue(request) ?? []) : []))),
+        new Set(requests.flatMap((request) => (request.kind === 'name' ? (linkValue(request) ?? []) : []))),
+      );
+      return requests.map((request) => {
+        const key = linkKeyOf(request);
+        return key && found.get(key)?._id.toHexString() === request.account.id ? linkValue(request) : null;
+      });
+    },
+    { cacheKeyFn: (request) => `${request.account.id}:${request.kind}` },
+  );
+
+  // The account of a contact: by the company domain of its email; for a contact without one (no
+  // email, or a free-mail address), by its company name.
+  const contactAccounts = new DataLoader<ContactRef, AccountItem | null, string>(
     async (refs) => {
       const orgIds = new Set<string>();
       const domains = new Set<string>();
@@ -69,34 +103,17 @@ export function createContactAccountLoader(model: Model<AccountDocument>): DataL
       }
       const found = await findByKeys(model, orgIds, domains, names);
       return refs.map((ref) => {
-        const key = keyOf(ref);
+        const key = contactKey(ref);
         const doc = key ? found.get(key) : undefined;
-        return doc ? toAccountItem(doc) : null;
+        if (!doc) return null;
+        const account = toAccountItem(doc);
+        // The account found by a key is the oldest with it: what it links by is known without a query.
+        const request: LinkKeyRequest = { account, kind: companyDomainOfEmail(ref.email) ? 'domain' : 'name' };
+        linkKeys.prime(request, linkValue(request));
+        return account;
       });
     },
-    { cacheKeyFn: (ref) => keyOf(ref) ?? '' },
+    { cacheKeyFn: (ref) => contactKey(ref) ?? '' },
   );
-}
-
-/**
- * Whether each account of a page is the one its domain and its name link to (not a younger account
- * with the same domain or name, and not a free-mail domain), in one query.
- */
-export function createLinkKeysLoader(model: Model<AccountDocument>): DataLoader<AccountItem, AccountLinkKeys, string> {
-  return new DataLoader<AccountItem, AccountLinkKeys, string>(
-    async (accounts) => {
-      const domains = new Set(accounts.flatMap((account) => companyDomainKey(account.domainKey) ?? []));
-      const names = new Set(accounts.flatMap((account) => account.nameKey ?? []));
-      const found = await findByKeys(model, new Set(accounts.map((account) => account.orgId)), domains, names);
-      return accounts.map((account) => {
-        const domain = companyDomainKey(account.domainKey);
-        const name = account.nameKey;
-        return {
-          linkDomain: domain && found.get(byDomain(account.orgId, domain))?._id.toHexString() === account.id ? domain : null,
-          linkName: name && found.get(byName(account.orgId, name))?._id.toHexString() === account.id ? name : null,
-        };
-      });
-    },
-    { cacheKeyFn: (account) => account.id },
-  );
+  return { contactAccounts, linkKeys };
 }

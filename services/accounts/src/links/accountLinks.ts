@@ -1,11 +1,9 @@
-import type DataLoader from 'dataloader';
 import { scopedReference, type DirectoryExtension, type SubgraphContext } from '@fi/shared';
 import type { AccountItem, AccountRepository } from '../data/accountRepository';
-import { createContactAccountLoader, createLinkKeysLoader, type AccountLinkKeys, type ContactRef } from './accountLinkLoaders';
+import { createAccountLoaders, type AccountLoaders, type ContactRef } from './accountLinkLoaders';
 
 export interface AccountsContext extends SubgraphContext {
-  contactAccounts: DataLoader<ContactRef, AccountItem | null, string>;
-  linkKeys: DataLoader<AccountItem, AccountLinkKeys, string>;
+  links: AccountLoaders;
 }
 
 /** The account of a contact, and what an account links by (for the contacts and feedback services). */
@@ -15,17 +13,13 @@ export function accountLinks(repository: AccountRepository): DirectoryExtension<
     resolvers: {
       ContactItem: {
         __resolveReference: scopedReference<ContactRef & { id: string }>('contact'),
-        account: (contact: ContactRef, _: unknown, ctx: AccountsContext) => ctx.contactAccounts.load(contact),
+        account: (contact: ContactRef, _: unknown, ctx: AccountsContext) => ctx.links.contactAccounts.load(contact),
       },
       AccountItem: {
-        linkDomain: async (account: AccountItem, _: unknown, ctx: AccountsContext) => (await ctx.linkKeys.load(account)).linkDomain,
-        linkName: async (account: AccountItem, _: unknown, ctx: AccountsContext) => (await ctx.linkKeys.load(account)).linkName,
+        linkDomain: (account: AccountItem, _: unknown, ctx: AccountsContext) => ctx.links.linkKeys.load({ account, kind: 'domain' }),
+        linkName: (account: AccountItem, _: unknown, ctx: AccountsContext) => ctx.links.linkKeys.load({ account, kind: 'name' }),
       },
     },
-    extendContext: (base) => ({
-      ...base,
-      contactAccounts: createContactAccountLoader(model),
-      linkKeys: createLinkKeysLoader(model),
-    }),
+    extendContext: (base) => ({ ...base, links: createAccountLoaders(model) }),
   };
 }
