@@ -290,15 +290,18 @@ describe('ops/grafana/gateway-dashboard.json', () => {
     title?: string;
     datasource?: { type?: string; uid?: string };
     gridPos?: { x: number; y: number; w: number; h: number };
-    targets?: Array<{ expr?: string; datasource?: { uid?: string } }>;
+    targets?: Array<{ expr?: string; query?: string; queryType?: string; datasource?: { uid?: string } }>;
     panels?: Panel[];
   }
   const dashboard = JSON.parse(read('ops/grafana/gateway-dashboard.json')) as {
     __inputs: Array<{ name: string; type: string; pluginId: string }>;
     panels: Panel[];
+    templating: { list: Array<{ name: string; type: string }> };
   };
   const panels = dashboard.panels.flatMap((panel) => [panel, ...(panel.panels ?? [])]);
-  const queryPanels = panels.filter((panel) => panel.type !== 'row');
+  const TRACES = '${DS_TRACES}';
+  const tracePanels = panels.filter((panel) => panel.datasource?.uid === TRACES);
+  const queryPanels = panels.filter((panel) => panel.type !== 'row' && !tracePanels.includes(panel));
   const exprs = queryPanels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr ?? ''));
   const used = new Set(exprs.flatMap(metricNames));
 
@@ -348,6 +351,15 @@ describe('ops/grafana/gateway-dashboard.json', () => {
     for (const quantile of ['0.5', '0.95', '0.99']) {
       expect(exprs.some((expr) => expr.startsWith(`histogram_quantile(${quantile}, `) && expr.includes('fi_gateway_request_duration_seconds_bucket'))).toBe(true);
     }
+  });
+
+  test('when traces are looked up, then the trace panels read the DS_TRACES input: a search of slow gateway traces and one trace by the traceId variable', () => {
+    expect(dashboard.__inputs).toContainEqual(expect.objectContaining({ name: 'DS_TRACES', type: 'datasource', pluginId: 'jaeger' }));
+    const targets = tracePanels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel: panel.type, ...target })));
+    for (const target of targets) expect(target.datasource?.uid ?? TRACES).toBe(TRACES);
+    expect(targets).toContainEqual(expect.objectContaining({ panel: 'table', queryType: 'search', service: 'gateway' }));
+    expect(targets).toContainEqual(expect.objectContaining({ panel: 'traces', query: '${traceId}' }));
+    expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: 'traceId', type: 'textbox' }));
   });
 
   test('when it is laid out, then every panel fits in the 24-column grid', () => {
