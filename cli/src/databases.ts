@@ -20,14 +20,22 @@ export function resolveMongoUri(env: NodeJS.ProcessEnv = process.env): string {
   throw new Error('No database: set MONGODB_URI, or start the stack with "npm start" first');
 }
 
+/**
+ * The time limit of one CLI database operation: an import or seed writes batches of thousands of
+ * records, which take longer than any one API request may, and no client is waiting to give up.
+ */
+const CLI_MAX_TIME_MS = 120_000;
+
 /** The databases the services use, under the same names and overrides as the services themselves. */
 export async function openDatabases(env: NodeJS.ProcessEnv = process.env): Promise<Databases> {
   const uri = resolveMongoUri(env);
-  const feedback = await connectMongo(uri, env.FEEDBACK_MONGODB_DB ?? feedbackConfigSchema.mongodbDb.default);
+  const feedback = await connectMongo(uri, env.FEEDBACK_MONGODB_DB ?? feedbackConfigSchema.mongodbDb.default, { maxTimeMs: CLI_MAX_TIME_MS });
   const sibling = (name: string) => connectSibling(feedback, uri, uri, name);
   const contacts = await sibling(env.CONTACTS_MONGODB_DB ?? contactsConfigSchema.mongodbDb.default);
   const accounts = await sibling(env.ACCOUNTS_MONGODB_DB ?? accountsConfigSchema.mongodbDb.default);
-  const auth = await connectSibling(feedback, uri, env.AUTH_MONGODB_URI ?? '', env.AUTH_MONGODB_DB ?? authConfigSchema.authMongodbDb.default);
+  const auth = await connectSibling(feedback, uri, env.AUTH_MONGODB_URI ?? '', env.AUTH_MONGODB_DB ?? authConfigSchema.authMongodbDb.default, {
+    maxTimeMs: CLI_MAX_TIME_MS,
+  });
   return {
     feedback,
     contacts,

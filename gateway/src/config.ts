@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { authConfigSchema, commonConfigSchema, loadConfig, mongoClientConfigSchema, parse } from '@fi/shared';
+import { authConfigSchema, commonConfigSchema, ConfigError, loadConfig, mongoClientConfigSchema, parse } from '@fi/shared';
 
 const optionalUrl = (env: string, doc: string) => ({ env, doc, default: '', parse: parse.url('http:', 'https:') });
 
@@ -112,4 +112,16 @@ export const gatewayConfigSchema = {
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
-export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(gatewayConfigSchema, env);
+/**
+ * The database's time limit must end a subgraph's work before the gateway stops waiting for its answer,
+ * or the client gets "did not answer in time" for work that runs on after it was given up.
+ */
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(gatewayConfigSchema, env);
+  if (config.mongodbMaxTimeMs >= config.subgraphTimeoutMs) {
+    throw new ConfigError([
+      `MONGODB_MAX_TIME_MS=${config.mongodbMaxTimeMs} must be below SUBGRAPH_TIMEOUT_MS=${config.subgraphTimeoutMs}, so the database stops a query before the gateway gives up on it`,
+    ]);
+  }
+  return config;
+}

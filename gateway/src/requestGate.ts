@@ -4,6 +4,7 @@ import {
   ErrorCode,
   IDEMPOTENCY_KEY_HEADER,
   isDependencyUnavailable,
+  isQueryTimeout,
   operationLabel,
   SERVICE_UNAVAILABLE_MESSAGE,
   withHttpStatus,
@@ -69,8 +70,8 @@ export function createRequestGate(deps: RequestGateDeps) {
         outcome: info.outcome,
       };
     } catch (caught) {
-      // The key store unreachable: the client may retry, it did nothing wrong.
-      const error = isDependencyUnavailable(caught) ? keyStoreUnavailable(info.requestId) : caught;
+      // The key store unreachable or too slow: the client may retry, it did nothing wrong.
+      const error = isDependencyUnavailable(caught) || isQueryTimeout(caught) ? keyStoreUnavailable(info.requestId) : caught;
       if (!(error instanceof GraphQLError)) {
         info.outcome.code = ErrorCode.INTERNAL_SERVER_ERROR;
         info.logger.error({ err: error }, 'internal error');

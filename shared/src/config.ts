@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_TIME_MS } from './mongo';
+
 /**
  * One validated configuration per service: each key names its environment variable, says what it is
  * for and has a default (or is required). All problems are reported at once, so an operator fixes a
@@ -108,11 +110,17 @@ export const mongoClientConfigSchema = {
     // At least one: an unacknowledged write (w: 0) could be lost after the API said it was stored.
     parse: (raw: string): 'majority' | number => (raw === 'majority' ? raw : parse.int(1, 50)(raw)),
   },
+  mongodbMaxTimeMs: {
+    env: 'MONGODB_MAX_TIME_MS',
+    doc: 'time limit of every database operation, enforced by the server (maxTimeMS) and the driver; keep it below the gateway\'s SUBGRAPH_TIMEOUT_MS',
+    default: DEFAULT_MAX_TIME_MS,
+    parse: parse.int(100, 300_000),
+  },
 } satisfies Schema;
 
 /** The client options of a service's MongoDB connections, from its validated config. */
 export function mongoClientOptions(config: ConfigOf<typeof mongoClientConfigSchema>) {
-  return { serverSelectionTimeoutMs: config.mongodbTimeoutMs, writeConcern: config.mongodbWriteConcern };
+  return { serverSelectionTimeoutMs: config.mongodbTimeoutMs, writeConcern: config.mongodbWriteConcern, maxTimeMs: config.mongodbMaxTimeMs };
 }
 
 /** Where API keys live: one small database every service reads (the gateway and subgraphs verify keys). */

@@ -8,6 +8,8 @@ export const ErrorCode = {
   BAD_REQUEST: 'BAD_REQUEST',
   RATE_LIMITED: 'RATE_LIMITED',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  /** The database stopped an operation at its time limit: the request asked for too much work. */
+  QUERY_TIMEOUT: 'QUERY_TIMEOUT',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
 } as const;
 

@@ -1,6 +1,6 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { ErrorCode, INVALID_API_KEY_MESSAGE, isAppErrorCode } from './errors';
-import { isDependencyUnavailable, SERVICE_UNAVAILABLE_MESSAGE } from './unavailable';
+import { isDependencyUnavailable, isQueryTimeout, SERVICE_UNAVAILABLE_MESSAGE } from './unavailable';
 
 /** Apollo's own codes for a request the client got wrong; clients only ever see BAD_REQUEST for these. */
 const CLIENT_ERROR_CODES = new Set([
@@ -28,14 +28,23 @@ export interface FormatErrorOptions {
   debug: boolean;
   /** Remove "Did you mean ...?" hints from validation messages (kept in development only). */
   hideSuggestions?: boolean;
+  /** The database operations' time limit (MONGODB_MAX_TIME_MS), named in QUERY_TIMEOUT messages. */
+  maxTimeMs?: number;
+}
+
+/** What a client is told when the database stopped its request's work at the time limit. */
+export function queryTimeoutMessage(maxTimeMs: number | undefined): string {
+  const limit = maxTimeMs === undefined ? 'its time limit' : `${maxTimeMs} ms`;
+  return `The query took longer than ${limit} and was stopped; narrow it (a shorter search, more filters, a smaller page) or retry later`;
 }
 
 /** How the client is answered for an error: each kind has its own code and message rules. */
-export type ErrorKind = 'missing-key' | 'unavailable' | 'app' | 'client' | 'internal';
+export type ErrorKind = 'missing-key' | 'unavailable' | 'timeout' | 'app' | 'client' | 'internal';
 
 export function errorKind(message: string, code: unknown, error: unknown): ErrorKind {
   if (MISSING_API_KEY.test(message)) return 'missing-key';
   if (isDependencyUnavailable(error)) return 'unavailable';
+  if (isQueryTimeout(error)) return 'timeout';
   if (isAppErrorCode(code) && code !== ErrorCode.INTERNAL_SERVER_ERROR) return 'app';
   if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) return 'client';
   return 'internal';
@@ -58,6 +67,12 @@ export function createFormatError(options: FormatErrorOptions) {
         return { ...base, message: INVALID_API_KEY_MESSAGE, extensions: { code: ErrorCode.UNAUTHENTICATED } };
       case 'unavailable':
         return { ...base, message: SERVICE_UNAVAILABLE_MESSAGE, extensions: { ...debugExtras, code: ErrorCode.SERVICE_UNAVAILABLE } };
+      case 'timeout':
+        return {
+          ...base,
+          message: queryTimeoutMessage(options.maxTimeMs),
+          extensions: { ...debugExtras, code: ErrorCode.QUERY_TIMEOUT, ...(options.maxTimeMs === undefined ? {} : { maxTimeMs: options.maxTimeMs }) },
+        };
       case 'app':
         return { ...base, extensions: { ...extensions, ...debugExtras, code: code as string } };
       case 'client':

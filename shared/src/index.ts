@@ -6,6 +6,7 @@ export * from './mongo';
 export * from './scalars';
 export * from './pagination';
 export * from './validation';
+export * from './textArguments';
 export * from './metadata';
 export * from './auth/apiKey';
 export * from './auth/apiKeyStore';

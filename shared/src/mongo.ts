@@ -7,13 +7,30 @@ export interface MongoClientOptions {
   serverSelectionTimeoutMs?: number;
   /** `majority`, or how many members must acknowledge a write. */
   writeConcern?: 'majority' | number;
+  /** Time limit of every operation on this connection (see `connectMongo`). */
+  maxTimeMs?: number;
 }
+
+/** The default time limit of one database operation: a little below the gateway's 10 s subgraph timeout. */
+export const DEFAULT_MAX_TIME_MS = 8_000;
+
+/**
+ * Index builds run at start or by the CLI, never for a request, and may scan a large collection: they
+ * get minutes instead of the request limit (pass as `{ timeoutMS: INDEX_BUILD_TIME_LIMIT }`).
+ */
+export const INDEX_BUILD_TIME_LIMIT = { timeoutMS: 600_000 };
 
 /**
  * Opens one connection pool per server. Mongoose buffers nothing (`bufferCommands: false`), so a
  * database outage fails a request fast instead of queueing it until a timeout. Writes are
  * acknowledged only once journaled (and, by default, by a majority of a replica set), so an
  * acknowledged item survives a crash.
+ *
+ * Every operation on the connection, mongoose query or raw driver call alike, has a time limit: the
+ * driver's client-side operation timeout (`timeoutMS`) sends each command with `maxTimeMS` set to the
+ * time left, so the server stops work the client has given up on, and gives up itself at the same
+ * moment should a server not stop in time. New code gets the limit without doing anything; the rare
+ * operation that needs longer (an index build at start) passes its own `timeoutMS`.
  */
 export async function connectMongo(uri: string, dbName: string, options: MongoClientOptions = {}): Promise<Connection> {
   const connection = mongoose.createConnection(uri, {
@@ -23,6 +40,7 @@ export async function connectMongo(uri: string, dbName: string, options: MongoCl
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 3_000,
     writeConcern: { w: options.writeConcern ?? 'majority', journal: true },
     maxPoolSize: 20,
+    timeoutMS: options.maxTimeMs ?? DEFAULT_MAX_TIME_MS,
   });
   countPoolConnections(connection);
   await connection.asPromise();

@@ -19,6 +19,7 @@ import { LATENCY_BUCKETS } from './metrics/registry';
 import { useRequestOutcome } from './metrics/useRequestOutcome';
 import { connectMongo, connectSibling, pingMongo, type Connection } from './mongo';
 import { DateTimeScalar, JSONScalar } from './scalars';
+import { limitTextArguments } from './textArguments';
 import { useErrorReporting } from './useErrorReporting';
 
 export type ServiceConfig = ConfigOf<ReturnType<typeof serviceConfigSchema>>;
@@ -75,13 +76,16 @@ export async function startSubgraph<C extends SubgraphContext>(
   });
 
   const apollo = new ApolloServer<C>({
-    schema: buildSubgraphSchema({
-      typeDefs: loadTypeDefs(definition.schemaPath),
-      resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
-    }),
+    schema: limitTextArguments(
+      buildSubgraphSchema({
+        typeDefs: loadTypeDefs(definition.schemaPath),
+        resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
+      }),
+    ),
     formatError: createFormatError({
       debug: config.debugErrors,
       hideSuggestions: true,
+      maxTimeMs: config.mongodbMaxTimeMs,
     }),
     includeStacktraceInErrorResponses: config.debugErrors,
     // Inline traces cost time on every request and only matter with Apollo usage reporting.

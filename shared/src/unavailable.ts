@@ -11,13 +11,33 @@ const UNREACHABLE = new Set([
 
 export const SERVICE_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable; retry shortly';
 
-/** True when `error`, or an error it wraps, says a dependency is unreachable. */
-export function isDependencyUnavailable(error: unknown): boolean {
+interface ErrorLike {
+  name?: string;
+  code?: unknown;
+  originalError?: unknown;
+  cause?: unknown;
+}
+
+/** True when `error`, or an error it wraps (GraphQL's originalError, a cause), matches. */
+function wrapsError(error: unknown, matches: (error: ErrorLike) => boolean): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth += 1) {
     if (typeof current !== 'object') return false;
-    const { name, originalError, cause } = current as { name?: string; originalError?: unknown; cause?: unknown };
-    if (name && UNREACHABLE.has(name)) return true;
-    current = originalError ?? cause;
+    const candidate = current as ErrorLike;
+    if (matches(candidate)) return true;
+    current = candidate.originalError ?? candidate.cause;
   }
   return false;
+}
+
+/** True when `error`, or an error it wraps, says a dependency is unreachable. */
+export function isDependencyUnavailable(error: unknown): boolean {
+  return wrapsError(error, ({ name }) => !!name && UNREACHABLE.has(name));
+}
+
+/**
+ * True when the database stopped an operation at its time limit: the server's `MaxTimeMSExpired` (50),
+ * or the driver's own timeout when the server did not stop in time.
+ */
+export function isQueryTimeout(error: unknown): boolean {
+  return wrapsError(error, ({ name, code }) => name === 'MongoOperationTimeoutError' || (name === 'MongoServerError' && code === 50));
 }

@@ -32,6 +32,18 @@ describe('what a client sees of an error', () => {
     expect(format({ message: error.message }, error)).toEqual({ message: 'Service temporarily unavailable; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE' } });
   });
 
+  test.each([
+    ['the server stopped it (MaxTimeMSExpired)', { name: 'MongoServerError', code: 50 }],
+    ['the driver gave up first', { name: 'MongoOperationTimeoutError' }],
+  ])('when a database operation hit its time limit because %s, then QUERY_TIMEOUT naming the limit', (_, fields) => {
+    const error = new GraphQLError('operation exceeded time limit', { originalError: Object.assign(new Error('operation exceeded time limit'), fields) });
+    expect(createFormatError({ debug: false, maxTimeMs: 8_000 })({ message: error.message, path: ['contactItems'] }, error)).toEqual({
+      message: 'The query took longer than 8000 ms and was stopped; narrow it (a shorter search, more filters, a smaller page) or retry later',
+      path: ['contactItems'],
+      extensions: { code: 'QUERY_TIMEOUT', maxTimeMs: 8_000 },
+    });
+  });
+
   test('when anything else fails, then INTERNAL_SERVER_ERROR with a generic message, unless debugging', () => {
     const error = new GraphQLError('Cannot read properties of undefined', { extensions: { stacktrace: ['at x'] } });
     const formatted = { message: error.message, path: ['feedbackItems'], extensions: { stacktrace: ['at x'] } };

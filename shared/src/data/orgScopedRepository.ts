@@ -1,5 +1,6 @@
 import { Types, type FilterQuery, type Model } from 'mongoose';
 import type { Page, PageResult } from '../pagination';
+import { INDEX_BUILD_TIME_LIMIT } from '../mongo';
 import { substringPattern } from '../validation';
 import { objectIdOrNull } from './objectId';
 
@@ -26,7 +27,7 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
   ) {}
 
   async ensureIndexes(): Promise<void> {
-    await this.model.createIndexes();
+    await this.model.createIndexes(INDEX_BUILD_TIME_LIMIT);
   }
 
   async search(orgId: string, text: string | null | undefined, page: Page): Promise<PageResult<T>> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Types, type Collection, type Connection } from 'mongoose';
-import { badRequest } from '@fi/shared';
+import { badRequest, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
 import type { FeedbackItem } from './feedbackRepository';
 
 /** How long a key protects against duplicates: a replay after this creates a new item. */
@@ -40,7 +40,7 @@ export class IdempotencyStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.collection.createIndex({ createdAt: 1 });
+    await this.collection.createIndex({ createdAt: 1 }, INDEX_BUILD_TIME_LIMIT);
   }
 
   async claim(orgId: string, key: string, inputHash: string, now = new Date()): Promise<Claim> {
