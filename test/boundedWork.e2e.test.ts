@@ -128,12 +128,4 @@ describe('a genuinely slow query', () => {
     // Stopped at the database's limit, long before the gateway's 10 s subgraph timeout.
     expect(elapsed).toBeLessThan(5_000);
   });
-
-  test('when the slow query was stopped, then quick queries are answered again without a restart', async () => {
-    // The stopped query's connection is replaced and its work ends in the database; wait for that state.
-    const deadline = Date.now() + 15_000;
-    let code: unknown;
-    while ((code = (await lookUpNothing()).body.errors?.[0].extensions?.code) !== 'NOT_FOUND' && Date.now() < deadline);
-    expect(code).toBe('NOT_FOUND');
-  });
 });
