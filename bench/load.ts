@@ -18,9 +18,19 @@ export interface LoadResult {
   errors: number;
 }
 
-/** Fires one body at `url` with fixed connections; every answer must be 200 and free of `errors`. */
-export async function load(url: string, body: string, headers: Record<string, string>, settings: LoadSettings): Promise<LoadResult> {
-  const request = { url, method: 'POST' as const, headers: { 'content-type': 'application/json', ...headers }, body };
+/** One request of a run: its JSON body and the headers that go with it. */
+export interface LoadRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Fires `requests` at `url` in turn (wrapping around) with fixed connections; every answer must be 200
+ * and free of `errors`. Each run, warm-up included, starts from the first request, so every target
+ * gets the same sequence.
+ */
+export async function load(url: string, requests: LoadRequest[], settings: LoadSettings): Promise<LoadResult> {
+  const request = { url, method: 'POST' as const, headers: { 'content-type': 'application/json' }, requests: rotating(requests) };
   if (settings.warmupSeconds > 0) {
     await run({ ...request, connections: settings.connections, duration: settings.warmupSeconds, timeout: settings.timeoutSeconds }, []);
   }
@@ -28,6 +38,7 @@ export async function load(url: string, body: string, headers: Record<string, st
   const result = await run(
     {
       ...request,
+      requests: rotating(requests),
       connections: settings.connections,
       duration: settings.durationSeconds,
       timeout: settings.timeoutSeconds,
@@ -44,6 +55,20 @@ export async function load(url: string, body: string, headers: Record<string, st
     p99: percentile(latencies, 0.99),
     errors: result.non2xx + result.errors + result.timeouts + result.mismatches,
   };
+}
+
+/** autocannon's per-request hook: the next body and headers of the list, whichever connection asks. */
+function rotating(requests: LoadRequest[]): autocannon.Request[] {
+  let next = 0;
+  return [
+    {
+      setupRequest: (request) => {
+        const { body, headers } = requests[next % requests.length];
+        next += 1;
+        return { ...request, body, headers: { ...request.headers, ...headers } };
+      },
+    },
+  ];
 }
 
 /** Runs autocannon, recording every response time (ms) for exact percentiles. */

@@ -2,16 +2,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApiKeyStore } from '@fi/shared';
+import { ApiKeyStore, FORWARDED_KEYS_HEADER } from '@fi/shared';
 import { seedOrganization } from '../cli/src/commands/seed';
 import { openDatabases, type Databases } from '../cli/src/databases';
 import { ensureFerretDb, FERRETDB_VERSION, startFerretDb, type EmbeddedMongo } from '../cli/src/embedded/ferretdb';
 import { freePort } from '../cli/src/embedded/freePort';
 import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
-import { load, type LoadSettings } from './load';
+import { load, type LoadRequest, type LoadSettings } from './load';
 import { markdown, updateReadme, type BenchResults, type ScalingPoint } from './report';
 import { SCENARIOS, type Scenario, type ScenarioInputs } from './scenarios';
-import { COMPANY_STEMS } from '../cli/src/seed/vocabulary';
 import {
   ensureHiveGateway,
   HIVE_GATEWAY_VERSION,
@@ -49,7 +48,7 @@ const DEFAULT: Profile = {
   contacts: 10_000,
   accounts: 2_000,
   stages: [10_000, 100_000],
-  connections: [20, 50],
+  connections: [20],
   load: { durationSeconds: 2, warmupSeconds: 1, timeoutSeconds: 30 },
   rounds: 3,
   scalingRequests: 3,
@@ -69,16 +68,40 @@ const PROFILES: Record<string, Profile> = {
     scalingRequests: 2,
     load: { durationSeconds: 1, warmupSeconds: 0.5, timeoutSeconds: 30 },
   },
-  full: { ...DEFAULT, stages: [10_000, 100_000, 1_000_000], load: { durationSeconds: 5, warmupSeconds: 2, timeoutSeconds: 30 } },
+  full: { ...DEFAULT, stages: [10_000, 100_000, 1_000_000], connections: [20, 50], load: { durationSeconds: 5, warmupSeconds: 2, timeoutSeconds: 30 } },
 };
 
 const ORG = 'bench';
+/** Keys of the organization the requests rotate over, and requests per scenario sent in turn. */
+const API_KEYS = 8;
+const REQUEST_POOL = 500;
+const HIVE_RUST = 'hive gateway (rust planner)';
+
+type Variant = 'varied' | 'identical';
+interface Target {
+  name: string;
+  url: string;
+  /** Hive Gateway: the request's key also goes in the forwarded-keys header. */
+  hive: boolean;
+}
 const ROOT = path.resolve(__dirname, '..');
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const BENCH_DATABASES = { FEEDBACK_MONGODB_DB: 'bench_feedback', CONTACTS_MONGODB_DB: 'bench_contacts', ACCOUNTS_MONGODB_DB: 'bench_accounts', AUTH_MONGODB_DB: 'bench_auth' };
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, full: { type: 'boolean' }, 'no-readme': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean' },
+      full: { type: 'boolean' },
+      'no-readme': { type: 'boolean' },
+      only: { type: 'string' },
+      'cpu-prof': { type: 'boolean' },
+    },
+  });
+  const only = values.only?.split(',').map((id) => id.trim());
+  const scenarios = only ? SCENARIOS.filter((scenario) => only.includes(scenario.id)) : SCENARIOS;
+  if (scenarios.length === 0) throw new Error(`--only ${values.only}: no such scenario (${SCENARIOS.map((s) => s.id).join(', ')})`);
+  const profileDir = path.join(__dirname, 'results', 'profiles');
   const profileName = values.quick ? 'quick' : values.full ? 'full' : 'default';
   const profile = PROFILES[profileName];
   const started = Date.now();
@@ -94,11 +117,15 @@ async function main(): Promise<void> {
     const db = await openDatabases({ ...env, ...BENCH_DATABASES });
     cleanups.push(() => db.close());
     await Promise.all([db.feedback, db.contacts, db.accounts, db.auth].map((connection) => connection.dropDatabase()));
-    const { key } = await new ApiKeyStore(db.auth).create({ orgId: ORG, tier: 'enterprise', readOnly: false });
+    const keyStore = new ApiKeyStore(db.auth);
+    const apiKeys: string[] = [];
+    for (let i = 0; i < API_KEYS; i += 1) apiKeys.push((await keyStore.create({ orgId: ORG, tier: 'enterprise', readOnly: false })).key);
+    const key = apiKeys[0];
 
     const subgraphs = await startSubgraphs((name) => ({ ...env, MONGODB_DB: BENCH_DATABASES[`${name.toUpperCase()}_MONGODB_DB` as keyof typeof BENCH_DATABASES], AUTH_MONGODB_DB: BENCH_DATABASES.AUTH_MONGODB_DB }), logDir);
     cleanups.push(() => Promise.all(Object.values(subgraphs).map((s) => s.stop())).then(() => undefined));
-    const ours = await startOurGateway({ ...env, AUTH_MONGODB_DB: BENCH_DATABASES.AUTH_MONGODB_DB }, subgraphs, logDir);
+    const gatewayEnv = { ...env, AUTH_MONGODB_DB: BENCH_DATABASES.AUTH_MONGODB_DB };
+    let ours = await startOurGateway(gatewayEnv, subgraphs, logDir);
     cleanups.push(() => ours.stop());
 
     const scaling: ScalingPoint[] = [];
@@ -111,10 +138,13 @@ async function main(): Promise<void> {
       scaling.push(...(await timeScenarioOne(ours.url, key, stage, profile.scalingRequests)));
     }
 
-    const inputs = await scenarioInputs(db, key);
+    const inputs = await scenarioInputs(db, apiKeys);
     const hiveBin = await ensureHiveGateway(say);
-    const hive = await startHiveGateway(hiveBin, writeBenchSupergraph(subgraphs, work), logDir);
+    const supergraphFile = writeBenchSupergraph(subgraphs, work);
+    const hive = await startHiveGateway(hiveBin, supergraphFile, logDir, 'default');
     cleanups.push(() => hive.stop());
+    const hiveRust = await startHiveGateway(hiveBin, supergraphFile, logDir, 'rust');
+    cleanups.push(() => hiveRust.stop());
 
     const results: BenchResults = {
       startedAt: new Date(started).toISOString(),
@@ -129,7 +159,8 @@ async function main(): Promise<void> {
         'warm-up s': profile.load.warmupSeconds,
         rounds: profile.rounds,
         'worker processes per gateway': 1,
-        key: 'enterprise (unlimited, still counted in Redis)',
+        keys: `${API_KEYS} enterprise keys of one organization, rotated request by request (unlimited, still counted in Redis)`,
+        requests: `${REQUEST_POOL} different requests per scenario (ids, pages, filters, keys), sent in turn`,
       },
       measurements: [],
       skipped: [],
@@ -137,8 +168,15 @@ async function main(): Promise<void> {
       peakRssMiB: {},
     };
 
-    for (const scenario of SCENARIOS) {
-      await runScenario(scenario, inputs, { ours, hive, subgraphs, work, logDir, profile }, results);
+    if (values['cpu-prof']) {
+      // A fresh gateway, profiled from the first scenario on: start-up and seeding stay out of the profile.
+      await ours.stop();
+      mkdirSync(profileDir, { recursive: true });
+      ours = await startOurGateway(gatewayEnv, subgraphs, logDir, profileDir);
+      say(`Profiling our gateway into ${profileDir} (summary: npx tsx bench/profileSummary.ts FILE)`);
+    }
+    for (const scenario of scenarios) {
+      await runScenario(scenario, inputs, { ours, hive, hiveRust, subgraphs, work, logDir, profile }, results);
     }
 
     for (const stage of profile.stages.filter((count) => count > seeded)) {
@@ -148,8 +186,8 @@ async function main(): Promise<void> {
       scaling.push(...(await timeScenarioOne(ours.url, key, stage, profile.scalingRequests)));
     }
 
-    results.peakRssMiB = { 'our gateway': peakRssMiB(ours.pid), 'hive gateway': peakRssMiB(hive.pid) };
-    const titles = Object.fromEntries(SCENARIOS.map((scenario) => [scenario.id, scenario.title]));
+    results.peakRssMiB = { 'our gateway': peakRssMiB(ours.pid), 'hive gateway': peakRssMiB(hive.pid), [HIVE_RUST]: peakRssMiB(hiveRust.pid) };
+    const titles = Object.fromEntries(scenarios.map((scenario) => [scenario.id, scenario.title]));
     const table = markdown(results, titles);
     const outDir = path.join(__dirname, 'results');
     mkdirSync(outDir, { recursive: true });
@@ -169,6 +207,7 @@ async function main(): Promise<void> {
 interface Targets {
   ours: Running;
   hive: Running;
+  hiveRust: Running;
   subgraphs: Record<'feedback' | 'contacts' | 'accounts', Running>;
   work: string;
   logDir: string;
@@ -176,13 +215,16 @@ interface Targets {
 }
 
 async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: Targets, results: BenchResults): Promise<void> {
-  const body = JSON.stringify(scenario.body(inputs));
+  const bodies = Array.from({ length: REQUEST_POOL }, (_, n) => scenario.body(inputs, n));
+  // Hive has no key check of its own: the client sends the request's key in the header it forwards.
+  const requestsFor = (hive: boolean, count: number): LoadRequest[] =>
+    bodies.slice(0, count).map((body) => ({ body: JSON.stringify(body), headers: hive ? { [FORWARDED_KEYS_HEADER]: String(body.variables.k) } : ({} as Record<string, string>) }));
   // The middle of three requests, so a cold cache does not count; mutations are timed all the same.
   const probes: number[] = [];
   let recorded = '';
   for (let i = 0; i < 3; i += 1) {
     const probeStart = Date.now();
-    recorded = await post(targets.ours.url, body);
+    recorded = await post(targets.ours.url, JSON.stringify(bodies[i]));
     probes.push(Date.now() - probeStart);
     if (recorded.includes('"errors"')) throw new Error(`${scenario.id} answered with errors: ${recorded.slice(0, 300)}`);
     if (probes[i] > 10 * targets.profile.maxProbeMs) break;
@@ -196,24 +238,29 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
   }
   const ceiling = await startCeiling(recorded, targets.work, targets.logDir);
   try {
-    const list: Array<{ name: string; url: string; headers: Record<string, string> }> = [
-      ...(scenario.subgraph ? [{ name: 'subgraph direct', url: targets.subgraphs[scenario.subgraph].url, headers: {} }] : []),
-      { name: 'our gateway', url: targets.ours.url, headers: {} },
-      { name: 'hive gateway', url: targets.hive.url, headers: { 'x-fi-api-keys': inputs.apiKey } },
-      { name: 'node:http ceiling', url: ceiling.url, headers: {} },
+    const list: Target[] = [
+      ...(scenario.subgraph ? [{ name: 'subgraph direct', url: targets.subgraphs[scenario.subgraph].url, hive: false }] : []),
+      { name: 'our gateway', url: targets.ours.url, hive: false },
+      { name: 'hive gateway', url: targets.hive.url, hive: true },
+      { name: HIVE_RUST, url: targets.hiveRust.url, hive: true },
+      { name: 'node:http ceiling', url: ceiling.url, hive: false },
     ];
     // One connection first: no queueing and nothing to share, so p50 differences are the gateway's own cost.
     const unloaded = list.filter((target) => target.name === 'subgraph direct' || target.name === 'our gateway');
-    const plan = [
-      ...(unloaded.length === 2 ? [{ connections: 1, list: unloaded }] : []),
-      ...targets.profile.connections.map((connections) => ({ connections, list })),
+    const gateways = list.filter((target) => target.name === 'our gateway' || target.hive);
+    const plan: Array<{ connections: number; list: Target[]; variant: Variant }> = [
+      ...(unloaded.length === 2 ? [{ connections: 1, list: unloaded, variant: 'varied' as const }] : []),
+      ...(scenario.unloadedOnly ? [] : targets.profile.connections.map((connections) => ({ connections, list, variant: 'varied' as const }))),
+      // The same request again and again: what sharing identical in-flight executions is worth.
+      ...(scenario.identicalRow ? [{ connections: targets.profile.connections[0], list: gateways, variant: 'identical' as const }] : []),
     ];
-    for (const { connections, list: targetsOfRun } of plan) {
+    for (const { connections, list: targetsOfRun, variant } of plan) {
       for (let round = 1; round <= targets.profile.rounds; round += 1) {
         for (const target of targetsOfRun) {
-          const result = await load(target.url, body, target.headers, { ...targets.profile.load, connections });
-          say(`${scenario.id} c${connections} r${round} ${target.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms, errors ${result.errors}`);
-          results.measurements.push({ scenario: scenario.id, connections, target: target.name, round, ...result });
+          const requests = requestsFor(target.hive, variant === 'identical' ? 1 : REQUEST_POOL);
+          const result = await load(target.url, requests, { ...targets.profile.load, connections });
+          say(`${scenario.id} ${variant} c${connections} r${round} ${target.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms, errors ${result.errors}`);
+          results.measurements.push({ scenario: scenario.id, variant, connections, target: target.name, round, ...result });
         }
       }
     }
@@ -255,14 +302,19 @@ async function post(url: string, body: string): Promise<string> {
   return response.text();
 }
 
-async function scenarioInputs(db: Databases, apiKey: string): Promise<ScenarioInputs> {
-  const [feedback, contact, account] = await Promise.all([
-    db.feedback.collection('feedback_items').findOne({ orgId: ORG }),
-    db.contacts.collection('contacts').findOne({ orgId: ORG }),
-    db.accounts.collection('accounts').findOne({ orgId: ORG }),
+/** Ids spread over the seeded organization: the first ones of a page of each collection. */
+async function scenarioInputs(db: Databases, apiKeys: string[]): Promise<ScenarioInputs> {
+  const ids = async (connection: Databases['feedback'], collection: string) => {
+    const docs = await connection.collection(collection).find({ orgId: ORG }, { projection: { _id: 1 }, limit: REQUEST_POOL, maxTimeMS: 600_000 }).toArray();
+    if (docs.length === 0) throw new Error(`the seeded organization has no ${collection}`);
+    return docs.map((doc) => String(doc._id));
+  };
+  const [feedbackIds, contactIds, accountIds] = await Promise.all([
+    ids(db.feedback, 'feedback_items'),
+    ids(db.contacts, 'contacts'),
+    ids(db.accounts, 'accounts'),
   ]);
-  if (!feedback || !contact || !account) throw new Error('the seeded organization is missing records');
-  return { apiKey, feedbackId: String(feedback._id), contactId: String(contact._id), accountId: String(account._id), search: COMPANY_STEMS[0] };
+  return { apiKeys, feedbackIds, contactIds, accountIds };
 }
 
 async function database(work: string, cleanups: Array<() => Promise<void>>): Promise<{ uri: string; kind: string }> {

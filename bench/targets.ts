@@ -10,6 +10,8 @@ import type { SubgraphName } from './scenarios';
 const ROOT = path.resolve(__dirname, '..');
 export const PEERS_DIR = path.join(__dirname, '.peers');
 export const HIVE_GATEWAY_VERSION = '2.15.1';
+/** Hive Router's Rust query planner for Hive Gateway; its native addon for linux-x64 ships inside the package. */
+export const HIVE_ROUTER_RUNTIME_VERSION = '1.4.23';
 const READY_TIMEOUT_MS = 60_000;
 
 export interface Running {
@@ -39,24 +41,49 @@ export async function startSubgraphs(envOf: (name: SubgraphName) => NodeJS.Proce
   return { feedback, contacts, accounts };
 }
 
-export function startOurGateway(env: NodeJS.ProcessEnv, subgraphs: Record<SubgraphName, Running>, logDir: string): Promise<Running> {
-  return startService(
+export async function startOurGateway(
+  env: NodeJS.ProcessEnv,
+  subgraphs: Record<SubgraphName, Running>,
+  logDir: string,
+  cpuProfileDir?: string,
+): Promise<Running> {
+  const gatewayEnv = { ...env, FEEDBACK_URL: subgraphs.feedback.url, CONTACTS_URL: subgraphs.contacts.url, ACCOUNTS_URL: subgraphs.accounts.url };
+  if (!cpuProfileDir) return startService('gateway', 'gateway/src/index.ts', gatewayEnv, logDir);
+  // node refuses --cpu-prof in NODE_OPTIONS, so this one is spawned with it on the command line; the
+  // profile is written when the gateway exits after SIGTERM.
+  const port = await freePort();
+  const child = spawnLogged(
     'gateway',
-    'gateway/src/index.ts',
-    { ...env, FEEDBACK_URL: subgraphs.feedback.url, CONTACTS_URL: subgraphs.contacts.url, ACCOUNTS_URL: subgraphs.accounts.url },
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`, '--import', 'tsx', path.join(ROOT, 'gateway/src/index.ts')],
+    { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...gatewayEnv, PORT: String(port) },
+    ROOT,
     logDir,
   );
+  const url = `http://localhost:${port}/graphql`;
+  await waitForPost('gateway', child, url);
+  return { name: 'gateway', url, pid: child.pid ?? 0, stop: () => stopChild(child) };
 }
 
-/** Installs Hive Gateway into bench/.peers (never into the project's dependencies), once per version. */
+const PEERS: Record<string, string> = {
+  '@graphql-hive/gateway': HIVE_GATEWAY_VERSION,
+  '@graphql-hive/router-runtime': HIVE_ROUTER_RUNTIME_VERSION,
+};
+
+function installedVersion(pkg: string): string | null {
+  const manifest = path.join(PEERS_DIR, 'node_modules', ...pkg.split('/'), 'package.json');
+  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version : null;
+}
+
+/** Installs Hive Gateway and its Rust planner into bench/.peers (never into the project's dependencies), once per version. */
 export async function ensureHiveGateway(say: (line: string) => void): Promise<string> {
   const bin = path.join(PEERS_DIR, 'node_modules', '.bin', 'hive-gateway');
-  const manifest = path.join(PEERS_DIR, 'node_modules', '@graphql-hive', 'gateway', 'package.json');
-  if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version === HIVE_GATEWAY_VERSION) return bin;
-  say(`Installing @graphql-hive/gateway@${HIVE_GATEWAY_VERSION} into bench/.peers (once; about a minute)...`);
+  if (Object.entries(PEERS).every(([pkg, version]) => installedVersion(pkg) === version)) return bin;
+  const specs = Object.entries(PEERS).map(([pkg, version]) => `${pkg}@${version}`);
+  say(`Installing ${specs.join(' and ')} into bench/.peers (once; about a minute)...`);
   mkdirSync(PEERS_DIR, { recursive: true });
   writeFileSync(path.join(PEERS_DIR, 'package.json'), JSON.stringify({ name: 'bench-peers', private: true }, null, 2));
-  await promisify(execFile)('npm', ['install', '--no-audit', '--no-fund', '--no-save', `@graphql-hive/gateway@${HIVE_GATEWAY_VERSION}`], {
+  await promisify(execFile)('npm', ['install', '--no-audit', '--no-fund', '--no-save', ...specs], {
     cwd: PEERS_DIR,
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -98,20 +125,33 @@ async function waitForPost(name: string, child: ChildProcess, url: string): Prom
   throw new Error(`${name} did not answer within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
-/** Hive Gateway with one worker process, as many as ours. */
-export async function startHiveGateway(bin: string, supergraphFile: string, logDir: string): Promise<Running> {
+/** Hive Gateway with one worker process, as many as ours; `rust` swaps in Hive Router's query planner. */
+export async function startHiveGateway(bin: string, supergraphFile: string, logDir: string, planner: 'default' | 'rust'): Promise<Running> {
   const port = await freePort();
+  const name = planner === 'rust' ? 'hive-gateway-rust' : 'hive-gateway';
   const child = spawnLogged(
-    'hive-gateway',
+    name,
     bin,
-    ['supergraph', supergraphFile, '--port', String(port), '--host', '127.0.0.1', '--fork', '1', '-c', path.join(__dirname, 'hive', 'gateway.config.mjs')],
+    [
+      'supergraph',
+      supergraphFile,
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--fork',
+      '1',
+      '-c',
+      path.join(__dirname, 'hive', 'gateway.config.mjs'),
+      ...(planner === 'rust' ? ['--hive-router-runtime'] : []),
+    ],
     { NODE_ENV: 'production' },
     PEERS_DIR,
     logDir,
   );
   const url = `http://127.0.0.1:${port}/graphql`;
-  await waitForPost('hive-gateway', child, url);
-  return { name: 'hive', url, pid: child.pid ?? 0, stop: () => stopChild(child) };
+  await waitForPost(name, child, url);
+  return { name, url, pid: child.pid ?? 0, stop: () => stopChild(child) };
 }
 
 /** A bare node:http server replaying `body`: what the runtime can do with no GraphQL work at all. */

@@ -87,7 +87,7 @@ export const gatewayConfigSchema = {
   accountsUrl: optionalUrl('ACCOUNTS_URL', 'GraphQL URL of the accounts subgraph (default: the one in the supergraph)'),
   subgraphTimeoutMs: {
     env: 'SUBGRAPH_TIMEOUT_MS',
-    doc: 'longest wait for one subgraph call',
+    doc: 'longest wait for one subgraph call: for its answer to start, then for each further part of it',
     default: 10_000,
     parse: parse.int(100, 300_000),
   },

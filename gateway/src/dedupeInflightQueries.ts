@@ -35,7 +35,8 @@ function sharedExecutor(executor: Executor): Executor {
   };
 }
 
-function executionKey({ source, operationName, request, context }: ExecutionContext): string {
+/** The document by its hash (Apollo computes it per request anyway), not by its whole text. */
+function executionKey({ queryHash, operationName, request, context }: ExecutionContext): string {
   const keys = (context as ContextWithKeys).apiKeys ?? [];
-  return [keys.join(','), operationName ?? '', JSON.stringify(request.variables ?? {}), source].join('\u0000');
+  return `${keys.join(',')}\u0000${operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}\u0000${queryHash}`;
 }

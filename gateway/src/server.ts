@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type Redis from 'ioredis';
 import {
   ApiKeyStore,
@@ -77,6 +77,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     onModeChange: (mode) => metrics.insuranceMode.set(mode === 'insurance' ? 1 : 0),
   });
   const tierLimits = { free: config.rateLimitFree, pro: config.rateLimitPro, enterprise: config.rateLimitEnterprise };
+  const keyLimits = new KeyRateLimits(counter, tierLimits, config.rateLimitWindowSeconds);
 
   const urls = subgraphUrlOverrides(config);
   const dataSources: SubgraphDataSource[] = [];
@@ -112,6 +113,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     plugins: [
       ...limits.plugins,
       ApolloServerPluginInlineTraceDisabled(),
+      // No @cacheControl anywhere: the default cache-control plugin would only cost time per request.
+      ApolloServerPluginCacheControlDisabled(),
       useRequestOutcome<GatewayContext>(),
       useResponseReport(),
       useErrorReporting<GatewayContext>(),
@@ -136,15 +139,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     },
     status: () => ({ rateLimiter: { store: counter.mode } }),
     routes: { '/metrics': metricsRoute(registry) },
-    observe: (outcome, seconds) => {
-      metrics.requests.inc({ operation: outcome.operation, code: outcome.code });
-      metrics.requestDuration.observe({ operation: outcome.operation }, seconds);
-    },
+    observe: (outcome, seconds) => metrics.observeRequest(outcome.operation, outcome.code, seconds),
     buildContext: createRequestGate({
       documents: new DocumentCache(limits.parseOptions),
       keyedFields: () => keyedFields,
       authenticator,
-      keyLimits: new KeyRateLimits(counter, tierLimits, config.rateLimitWindowSeconds),
+      keyLimits,
       invalidKeyGuard: new InvalidKeyGuard(counter, config.invalidKeyLimit),
       metrics,
       trustProxy: config.trustProxy,
@@ -159,6 +159,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       await http.close(timeoutMs);
       await apollo.stop();
       await Promise.all(dataSources.map((source) => source.close()));
+      await keyLimits.flush();
       redis?.disconnect();
       await authConnection.close();
     },

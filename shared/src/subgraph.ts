@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import { parse } from 'graphql';
@@ -89,7 +89,9 @@ export async function startSubgraph<C extends SubgraphContext>(
     }),
     includeStacktraceInErrorResponses: config.debugErrors,
     // Inline traces cost time on every request and only matter with Apollo usage reporting.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), useRequestOutcome<C>(), useErrorReporting<C>()],
+    // Without cache control (no @cacheControl anywhere) no plugin hooks into field resolution, so Apollo
+    // does not wrap every resolver of the schema.
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), useRequestOutcome<C>(), useErrorReporting<C>()],
     introspection: true,
     // The process's own SIGTERM handling drains HTTP first, then stops Apollo; Apollo must not race it.
     stopOnTerminationSignals: false,

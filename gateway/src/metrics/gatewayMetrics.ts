@@ -14,6 +14,8 @@ export class GatewayMetrics {
   readonly rateLimited: Counter<'tier'>;
   readonly authFailures: Counter;
   readonly insuranceMode: Gauge;
+  /** Labelled series by label values, so a request does not hash its labels again (both are bounded). */
+  private readonly requestSeries = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -59,5 +61,19 @@ export class GatewayMetrics {
       help: '1 while Redis is unavailable and rate limits are counted in this process, else 0',
       registers,
     });
+  }
+
+  /** One GraphQL request answered: its count by operation and outcome, and its duration by operation. */
+  observeRequest(operation: string, code: string, seconds: number): void {
+    const key = `${operation}\u0000${code}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const counter = this.requests.labels({ operation, code });
+      const histogram = this.requestDuration.labels({ operation });
+      series = { count: () => counter.inc(), observe: (value) => histogram.observe(value) };
+      this.requestSeries.set(key, series);
+    }
+    series.count();
+    series.observe(seconds);
   }
 }

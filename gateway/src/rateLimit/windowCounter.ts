@@ -50,19 +50,19 @@ export class WindowCounter {
     return this.currentMode;
   }
 
-  /** Counts one event for `id` in `namespace` against `limit` events per window. */
-  async count(namespace: string, id: string, limit: number): Promise<CountResult> {
+  /** Counts `events` (one by default) for `id` in `namespace` against `limit` events per window. */
+  async count(namespace: string, id: string, limit: number, events = 1): Promise<CountResult> {
     const limiters = this.limitersFor(namespace, limit);
     if (limiters.redis && Date.now() >= this.redisRetryAt) {
       try {
-        return this.onRedisAnswer(toResult(await limiters.redis.consume(id), true));
+        return this.onRedisAnswer(toResult(await limiters.redis.consume(id, events), true));
       } catch (error) {
         if (error instanceof RateLimiterRes) return this.onRedisAnswer(toResult(error, false));
         this.onRedisFailure(error);
       }
     }
     try {
-      return toResult(await limiters.local.consume(id), true);
+      return toResult(await limiters.local.consume(id, events), true);
     } catch (error) {
       if (error instanceof RateLimiterRes) return toResult(error, false);
       throw error;
