@@ -18,6 +18,16 @@ export interface Skipped {
   reason: string;
 }
 
+/** A database-bound scenario timed one request at a time on each target. */
+export interface OneByOne {
+  scenario: string;
+  feedbackItems: number;
+  target: string;
+  requests: number;
+  p50: number;
+  max: number;
+}
+
 export interface ScalingPoint {
   feedbackItems: number;
   query: 'first page' | 'deep page';
@@ -33,6 +43,7 @@ export interface BenchResults {
   settings: Record<string, string | number>;
   measurements: Measurement[];
   skipped: Skipped[];
+  oneByOne: OneByOne[];
   scaling: ScalingPoint[];
   peakRssMiB: Record<string, number | null>;
 }
@@ -167,6 +178,16 @@ export function markdown(results: BenchResults, titles: Record<string, string>):
   }
   for (const skipped of results.skipped) {
     lines.push(`| ${skipped.scenario} ${titles[skipped.scenario] ?? ''} | - | all | not run under load: ${skipped.reason} | | | | |`);
+  }
+  if (results.oneByOne.length > 0) {
+    lines.push('');
+    lines.push('Scenarios the database decides, one request at a time on each target, alternating, at the smallest size:');
+    lines.push('');
+    lines.push('| Scenario | Feedback items | Target | Requests | p50 ms | max ms |');
+    lines.push('|---|---:|---|---:|---:|---:|');
+    for (const row of results.oneByOne) {
+      lines.push(`| ${row.scenario} ${titles[row.scenario] ?? ''} | ${row.feedbackItems.toLocaleString('en')} | ${row.target} | ${row.requests} | ${ms(row.p50)} | ${ms(row.max)} |`);
+    }
   }
   lines.push('');
   lines.push('Scenario 1 as the data grows (our gateway, one request at a time):');

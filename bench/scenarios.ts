@@ -127,6 +127,21 @@ export const SCENARIOS: Scenario[] = [
     }),
   },
   {
+    id: 's8',
+    title: 'feedbackItems(skip, take: 20, status or sentiment) with contact { account } (feedback -> contacts -> accounts)',
+    subgraph: null,
+    mutation: false,
+    body: (inputs, n) => ({
+      query: `query S8($k: String!, $skip: Int, $status: String, $sentiment: String) {
+        feedbackItems(apiKey: $k, skip: $skip, take: 20, status: $status, sentiment: $sentiment) {
+          total
+          items { id title email sentiment contact { id name company account { id name domain } } }
+        }
+      }`,
+      variables: { k: keyOf(inputs, n), skip: (n % 10) * 20, ...(n % 2 ? { status: pick(STATUSES, n) } : { sentiment: pick(SENTIMENTS, n) }) },
+    }),
+  },
+  {
     id: 's6',
     title: 'addFeedbackItem, 2,000-character text, sentiment given',
     subgraph: 'feedback',
