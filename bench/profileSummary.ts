@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -41,10 +41,16 @@ export function moduleOf(frame: CallFrame): string {
   return relative.startsWith('..') ? file : relative.split(path.sep).slice(0, 2).join('/');
 }
 
-export function summarize(profile: CpuProfile, top: number): string {
+/** The summary of a profile's samples after its first `skipMs` (start-up), as Markdown tables. */
+export function summarize(profile: CpuProfile, top: number, skipMs = 0): string {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, index) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  let elapsedUs = 0;
+  profile.samples.forEach((id, index) => {
+    const delta = profile.timeDeltas[index] ?? 0;
+    elapsedUs += delta;
+    if (elapsedUs >= skipMs * 1000) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+  });
 
   const modules = new Map<string, number>();
   const functions = new Map<string, number>();
@@ -72,15 +78,29 @@ export function summarize(profile: CpuProfile, top: number): string {
       ...rows.map(([name, us]) => `| ${name.replace(/\|/g, '\\|')} | ${(us / 1000).toFixed(0)} | ${((100 * us) / busy).toFixed(1)}% |`),
     ].join('\n');
   };
-  const wall = (profile.endTime - profile.startTime) / 1000;
+  const wall = (profile.endTime - profile.startTime) / 1000 - skipMs;
   return [
-    `Profile of ${(wall / 1000).toFixed(1)} s: busy ${(busy / 1000).toFixed(0)} ms, idle ${(idle / 1000).toFixed(0)} ms` +
+    `Profile of ${(wall / 1000).toFixed(1)} s${skipMs ? ` (the first ${(skipMs / 1000).toFixed(1)} s, start-up, left out)` : ''}: busy ${(busy / 1000).toFixed(0)} ms, idle ${(idle / 1000).toFixed(0)} ms` +
       ` (${[...IDLE].filter((n) => n !== '(idle)').join(' and ')} count as busy).`,
     '',
     table('Module', modules),
     '',
     table('Function', functions),
   ].join('\n');
+}
+
+/**
+ * The summary of the main thread's profile in `dir` (the largest file: node also profiles the module
+ * loader's worker thread), for the benchmark's notes.
+ */
+export function summarizeProfileDir(dir: string, skipMs: number, command: string): string {
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .map((name) => path.join(dir, name))
+    .sort((a, b) => statSync(b).size - statSync(a).size);
+  if (files.length === 0) return `No CPU profile was written to ${dir}.\n`;
+  const profile = JSON.parse(readFileSync(files[0], 'utf8')) as CpuProfile;
+  return `CPU profile of our gateway under ${command} (self time; node --cpu-prof):\n\n${summarize(profile, 25, skipMs)}\n`;
 }
 
 if (require.main === module) {

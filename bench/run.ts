@@ -9,6 +9,7 @@ import { ensureFerretDb, FERRETDB_VERSION, startFerretDb, type EmbeddedMongo } f
 import { freePort } from '../cli/src/embedded/freePort';
 import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
 import { load, type LoadRequest, type LoadSettings } from './load';
+import { summarizeProfileDir } from './profileSummary';
 import { markdown, updateReadme, type BenchResults, type OneByOne, type ScalingPoint } from './report';
 import { SCENARIOS, type Scenario, type ScenarioInputs } from './scenarios';
 import {
@@ -181,15 +182,29 @@ async function main(): Promise<void> {
       peakRssMiB: {},
     };
 
+    let profiledSince = 0;
     if (values['cpu-prof']) {
-      // A fresh gateway, profiled from the first scenario on: start-up and seeding stay out of the profile.
+      // A fresh gateway, profiled from the first scenario on: seeding stays out of the profile, and its
+      // start-up is cut off the summary.
       await ours.stop();
+      rmSync(profileDir, { recursive: true, force: true });
       mkdirSync(profileDir, { recursive: true });
+      const spawnedAt = Date.now();
       ours = await startOurGateway(gatewayEnv, subgraphs, logDir, profileDir);
-      say(`Profiling our gateway into ${profileDir} (summary: npx tsx bench/profileSummary.ts FILE)`);
+      profiledSince = Date.now() - spawnedAt;
+      say(`Profiling our gateway into ${profileDir}`);
     }
     for (const scenario of scenarios) {
       await runScenario(scenario, inputs, { ours, hive, hiveRust, subgraphs, work, logDir, profile }, results);
+    }
+    const stamp = results.startedAt.replace(/[:.]/g, '-');
+    const outDir = path.join(__dirname, 'results');
+    if (values['cpu-prof']) {
+      await ours.stop();
+      const summary = summarizeProfileDir(profileDir, profiledSince, `\`npm run bench -- --${profileName} --cpu-prof${values.only ? ` --only ${values.only}` : ''}\``);
+      writeFileSync(path.join(outDir, `${stamp}-${profileName}-cpu-profile.md`), summary);
+      writeFileSync(path.join(outDir, 'latest-cpu-profile.md'), summary);
+      say(summary);
     }
 
     for (const stage of profile.stages.filter((count) => count > seeded)) {
@@ -202,13 +217,12 @@ async function main(): Promise<void> {
     results.peakRssMiB = { 'our gateway': peakRssMiB(ours.pid), 'hive gateway': peakRssMiB(hive.pid), [HIVE_RUST]: peakRssMiB(hiveRust.pid) };
     const titles = Object.fromEntries(scenarios.map((scenario) => [scenario.id, scenario.title]));
     const table = markdown(results, titles);
-    const outDir = path.join(__dirname, 'results');
     mkdirSync(outDir, { recursive: true });
-    const stamp = results.startedAt.replace(/[:.]/g, '-');
     writeFileSync(path.join(outDir, `${stamp}-${profileName}.json`), JSON.stringify(results, null, 2));
     writeFileSync(path.join(outDir, `${stamp}-${profileName}.md`), `${table}\n`);
     writeFileSync(path.join(outDir, `latest-${profileName}.md`), `${table}\n`);
-    if (profileName !== 'quick' && !values['no-readme']) updateReadme(path.join(ROOT, 'README.md'), table);
+    // A profiled gateway is slower than it would be: its figures never go to the README.
+    if (profileName !== 'quick' && !values['no-readme'] && !values['cpu-prof']) updateReadme(path.join(ROOT, 'README.md'), table);
     process.stdout.write(`${table}\n`);
     say(`Done in ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/results/.`);
   } finally {
@@ -246,7 +260,7 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
   const probeMs = Math.min(...probes);
   // One connection does not queue: an unloaded comparison measures the same whatever the database.
   if (probeMs > targets.profile.maxProbeMs && !scenario.unloadedOnly) {
-    const reason = `one request takes ${probeMs >= 1000 ? `${(probeMs / 1000).toFixed(1)} s` : `${probeMs} ms`} on this database, so load would only measure the database (see scaling)`;
+    const reason = `one request takes ${probeMs >= 1000 ? `${(probeMs / 1000).toFixed(1)} s` : `${probeMs} ms`} on this database, so load would only measure the database (see the one-request-at-a-time table)`;
     say(`${scenario.id}: ${reason}`);
     results.skipped.push({ scenario: scenario.id, reason });
     return;
