@@ -26,9 +26,19 @@ export function startTelemetry(serviceName: string): void {
   tracing = tracingModule.startTracing(serviceName);
 }
 
+/** How long a shutdown waits for the last spans to reach the collector (it may be the thing that is down). */
+const FLUSH_TIMEOUT_MS = 2_000;
+
 /** Sends the spans still buffered, so the last requests before a shutdown are not lost. */
 export async function stopTelemetry(): Promise<void> {
   const running = tracing;
   tracing = null;
-  await running?.shutdown();
+  if (!running) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, FLUSH_TIMEOUT_MS);
+  });
+  // A failed last export is already logged by the SDK; it must not turn a clean shutdown into a failure.
+  await Promise.race([running.shutdown().catch(() => undefined), timeout]);
+  clearTimeout(timer);
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
@@ -8,12 +9,22 @@ import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { detectResources, envDetector, hostDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { createLogger } from '../logger';
 import { RedactingSpanExporter } from './redactingSpanExporter';
 
 /** Probes and scrapes: frequent, never part of a user's request, and not worth a trace each. */
 const OPERATOR_PATHS = new Set(['/health', '/ready', '/metrics']);
 
 const isOperatorRequest = (request: IncomingMessage) => OPERATOR_PATHS.has((request.url ?? '/').split('?')[0]);
+
+/** The SDK's own failures (a collector that cannot be reached, a refused export) go to the service's log. */
+function logSdkProblems(serviceName: string): void {
+  const logger = createLogger(serviceName, 'warn');
+  const write = (level: 'error' | 'warn') => (message: string, ...args: unknown[]) =>
+    logger[level]({ component: 'opentelemetry', detail: args.map(String) }, message);
+  const ignore = () => undefined;
+  diag.setLogger({ error: write('error'), warn: write('warn'), info: ignore, debug: ignore, verbose: ignore }, DiagLogLevel.WARN);
+}
 
 /**
  * The OpenTelemetry SDK for one process: spans of incoming HTTP requests, GraphQL parse/validate/execute,
@@ -22,6 +33,7 @@ const isOperatorRequest = (request: IncomingMessage) => OPERATOR_PATHS.has((requ
  * exporter, batch delay, sampler and propagators also read the SDK's standard OTEL_* variables.
  */
 export function startTracing(serviceName: string) {
+  logSdkProblems(serviceName);
   const provider = new NodeTracerProvider({
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) override the process's own name.
     resource: resourceFromAttributes({ 'service.name': serviceName }).merge(detectResources({ detectors: [hostDetector, envDetector] })),
