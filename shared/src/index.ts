@@ -19,7 +19,7 @@ export * from './subgraph';
 export * from './main';
 export * from './data/objectId';
 export * from './data/orgScopedRepository';
-export * from './directorySubgraph';
+export * from './directory';
 export * from './metrics/registry';
 export * from './metrics/operationLabel';
 export * from './metrics/useRequestOutcome';

@@ -36,12 +36,18 @@ export interface SubgraphContext {
   allowedOrgs(): Promise<Set<string>>;
 }
 
+/**
+ * A service's resolver map. Each service types its own with the `Resolvers` generated from its SDL
+ * (`npm run codegen`); Apollo's map type cannot express reference resolvers, so it is only named here.
+ */
+export type SubgraphResolvers = Record<string, unknown>;
+
 export interface SubgraphDefinition<C extends SubgraphContext> {
   name: string;
   schemaPath: string;
   /** Builds the resolvers once the service's database is connected (and its indexes are in place). */
   setUp(connection: Connection): Promise<{
-    resolvers: GraphQLResolverMap<C>;
+    resolvers: SubgraphResolvers;
     extendContext?: (base: SubgraphContext, headers: IncomingHttpHeaders) => C;
     /** Stops whatever the service started in setUp (timers); runs before the database closes. */
     close?: () => Promise<void>;

@@ -1,13 +1,21 @@
 import path from 'node:path';
 import { startDirectorySubgraph, type Logger, type ServiceConfig } from '@fi/shared';
 import { createContactRepository } from './data/contactRepository';
-import { contactLinks } from './links/contactLinks';
+import { contactsContext } from './links/contactLinks';
+import { createContactResolvers } from './resolvers';
 
 export const CONTACTS_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
 
-const names = { listField: 'contactItems', itemField: 'contactItem', typeName: 'ContactItem', notFoundMessage: 'Contact not found' };
-
 /** Builds and starts the contacts subgraph on the configured port (0 picks a free one, as tests do). */
 export function startContactsService(config: ServiceConfig, logger: Logger) {
-  return startDirectorySubgraph({ schemaPath: CONTACTS_SCHEMA_PATH, names, createRepository: createContactRepository, extend: contactLinks }, config, logger);
+  return startDirectorySubgraph(
+    {
+      name: 'contacts',
+      schemaPath: CONTACTS_SCHEMA_PATH,
+      createRepository: createContactRepository,
+      wire: (repository) => ({ resolvers: createContactResolvers(repository), extendContext: contactsContext(repository) }),
+    },
+    config,
+    logger,
+  );
 }

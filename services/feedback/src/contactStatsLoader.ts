@@ -6,6 +6,12 @@ export interface ContactRef {
   email?: string | null;
 }
 
+/** A contact as the gateway sends it to this service: its key and the fields its @requires name. */
+export interface ContactRepresentation extends ContactRef {
+  id: string;
+  storedLastInteraction?: string | Date | null;
+}
+
 const NO_FEEDBACK: AuthorStats = { count: 0, lastPublished: null };
 
 /**

@@ -1,23 +1,15 @@
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import { forbidden, notFound, scopedReference } from '@fi/shared';
-import type { FeedbackItem, FeedbackRepository } from './data/feedbackRepository';
+import type { FeedbackRepository } from './data/feedbackRepository';
 import type { FeedbackStatusStore } from './data/feedbackStatusStore';
-import type { ContactRef } from './contactStatsLoader';
 import { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
 import { changeStatus, changeStatuses, FEEDBACK_NOT_FOUND } from './domain/changeStatus';
-import { parseFeedbackListArgs, type FeedbackListArgs } from './domain/feedbackListQuery';
-import type { NewFeedbackInput } from './domain/newFeedback';
+import { parseFeedbackListArgs } from './domain/feedbackListQuery';
 import type { IdempotencyStore } from './data/idempotencyStore';
 import type { FeedbackContext } from './feedbackContext';
-import { feedbackLinkResolvers } from './links/feedbackLinks';
+import type { Resolvers } from './generated/resolvers';
 
 export type { FeedbackContext };
 export { FEEDBACK_NOT_FOUND };
-
-interface ContactRepresentation extends ContactRef {
-  id: string;
-  storedLastInteraction?: string | Date | null;
-}
 
 // The spec's messages for removeFeedbackItem, word for word.
 export const NOT_AUTHORIZED_TO_DELETE = 'Not authorized to delete this feedback';
@@ -27,15 +19,14 @@ export function createResolvers(
   repository: FeedbackRepository,
   idempotency: IdempotencyStore,
   statuses: FeedbackStatusStore,
-): GraphQLResolverMap<FeedbackContext> {
-  const links = feedbackLinkResolvers();
+): Resolvers {
   return {
     Query: {
-      feedbackItems: async (_: unknown, args: FeedbackListArgs & { apiKey: string }, ctx: FeedbackContext) => {
+      feedbackItems: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         return repository.list(caller.orgId, parseFeedbackListArgs(args));
       },
-      feedbackItem: async (_: unknown, args: { apiKey: string; id: string }, ctx: FeedbackContext) => {
+      feedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         const item = await repository.findById(caller.orgId, args.id);
         if (!item) throw notFound(FEEDBACK_NOT_FOUND);
@@ -43,14 +34,14 @@ export function createResolvers(
       },
     },
     Mutation: {
-      addFeedbackItem: async (_: unknown, args: { apiKey: string; input: NewFeedbackInput }, ctx: FeedbackContext) => {
+      addFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
         const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKeyHeader);
         const item = await addFeedback({ repository, idempotency }, caller.orgId, args.input, idempotencyKey);
         ctx.logger.info({ feedbackId: item.id, orgId: caller.orgId }, 'feedback created');
         return item;
       },
-      removeFeedbackItem: async (_: unknown, args: { apiKey: string; id: string }, ctx: FeedbackContext) => {
+      removeFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         // Spec, section 7: an unknown item is FORBIDDEN "Feedback not found", for a read-only key too
         // (existence is told first, so a read-only key learns no more than a writer would).
@@ -61,13 +52,13 @@ export function createResolvers(
         ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId }, 'feedback removed');
         return true;
       },
-      updateFeedbackItemStatus: async (_: unknown, args: { apiKey: string; id: string; status: string }, ctx: FeedbackContext) => {
+      updateFeedbackItemStatus: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         const change = await changeStatus(statuses, caller, args.id, args.status);
         if (change.changed) ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, status: args.status }, 'feedback status changed');
         return change.item;
       },
-      updateFeedbackItemsStatus: async (_: unknown, args: { apiKey: string; ids: string[]; status: string }, ctx: FeedbackContext) => {
+      updateFeedbackItemsStatus: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         const changes = await changeStatuses(statuses, caller, args.ids, args.status);
         ctx.logger.info({ orgId: caller.orgId, status: args.status, requested: args.ids.length, changed: changes.length }, 'feedback statuses changed');
@@ -75,18 +66,20 @@ export function createResolvers(
       },
     },
     FeedbackItem: {
-      __resolveReference: async (ref: { id: string }, ctx: FeedbackContext) =>
-        repository.findById([...(await ctx.allowedOrgs())], ref.id),
+      __resolveReference: async (ref, ctx) => repository.findById([...(await ctx.allowedOrgs())], ref.id),
       // Idempotent replays answer with the item as first stored, which may predate updatedAt.
-      updatedAt: (item: FeedbackItem) => item.updatedAt ?? item.createdAt,
+      updatedAt: (item) => item.updatedAt ?? item.createdAt,
     },
-    AccountItem: links.AccountItem,
+    AccountItem: {
+      __resolveReference: (ref, ctx) => scopedReference('account', ref, ctx),
+      feedbackSummary: (account, _, ctx) => ctx.links.accountSummaries.load(account),
+    },
     ContactItem: {
-      ...links.ContactItem,
-      __resolveReference: scopedReference<ContactRepresentation>('contact'),
-      totalFeedbacks: async (contact: ContactRepresentation, _: unknown, ctx: FeedbackContext) =>
-        (await ctx.contactStats.load(contact)).count,
-      lastInteraction: async (contact: ContactRepresentation, _: unknown, ctx: FeedbackContext) => {
+      __resolveReference: (ref, ctx) => scopedReference('contact', ref, ctx),
+      totalFeedbacks: async (contact, _, ctx) => (await ctx.contactStats.load(contact)).count,
+      feedback: (contact, args, ctx) =>
+        ctx.links.contactFeedback.load({ orgId: contact.orgId, email: contact.email, args: parseFeedbackListArgs(args) }),
+      lastInteraction: async (contact, _, ctx) => {
         const { lastPublished } = await ctx.contactStats.load(contact);
         const stored = contact.storedLastInteraction ? new Date(contact.storedLastInteraction) : null;
         if (!stored) return lastPublished;

@@ -7,11 +7,11 @@ import type { SubgraphContext } from '../subgraph';
  * be one of the organizations of the operation's keys, so a link can never cross organizations, even
  * when someone calls this subgraph directly with forged representations.
  */
-export function scopedReference<R extends { orgId: string }>(what: string) {
-  return async (ref: R, ctx: SubgraphContext): Promise<R> => {
-    if (!(await ctx.allowedOrgs()).has(ref.orgId)) throw forbidden(`Not authorized to read this ${what}`);
-    return ref;
-  };
+export async function scopedReference<R extends object>(what: string, ref: R, ctx: SubgraphContext): Promise<R & { orgId: string }> {
+  // A representation without its organization (only a forged one lacks it) belongs to none.
+  const orgId = 'orgId' in ref && typeof ref.orgId === 'string' ? ref.orgId : undefined;
+  if (orgId === undefined || !(await ctx.allowedOrgs()).has(orgId)) throw forbidden(`Not authorized to read this ${what}`);
+  return { ...ref, orgId };
 }
 
 /** Query key for a batch that may span the operation's organizations. */

@@ -1,19 +1,10 @@
 import { badRequest, requireOneOf, SENTIMENTS, STATUSES, toPage, type Page } from '@fi/shared';
 import { decodeCursor, MAX_CURSOR_LENGTH, type CursorPosition } from './cursor';
 import { FEEDBACK_LIMITS } from './newFeedback';
+import type { QueryFeedbackItemsArgs } from '../generated/resolvers';
 
-/** Arguments of `feedbackItems` and `ContactItem.feedback` as GraphQL hands them over. */
-export interface FeedbackListArgs {
-  skip?: number | null;
-  take?: number | null;
-  source?: string | null;
-  status?: string | null;
-  sentiment?: string | null;
-  search?: string | null;
-  publishedAfter?: Date | null;
-  publishedBefore?: Date | null;
-  after?: string | null;
-}
+/** Arguments of `feedbackItems` and `ContactItem.feedback` (which has no `source`) as GraphQL hands them over. */
+export type FeedbackListArgs = Omit<QueryFeedbackItemsArgs, 'apiKey'>;
 
 /** A validated list request: filters, then either a skip/take page or a keyset page after a cursor. */
 export interface FeedbackQuery {

@@ -1,15 +1,8 @@
 import type { FeedbackRecord } from '../data/feedbackRepository';
+import type { NewFeedbackInput } from '../generated/resolvers';
 import { badRequest, requireEmail, requireNonBlank, requireOneOf, SENTIMENTS, validateMetadata } from '@fi/shared';
 
-export interface NewFeedbackInput {
-  source: string;
-  title: string;
-  content: string;
-  author?: string | null;
-  email?: string | null;
-  sentiment?: string | null;
-  metadata?: Record<string, unknown> | null;
-}
+export type { NewFeedbackInput };
 
 /** A new item's own fields; the service adds status and dates. */
 export type ValidFeedback = Omit<FeedbackRecord, 'status' | 'publishedDate' | 'createdAt'>;

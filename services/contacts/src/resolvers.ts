@@ -1,0 +1,26 @@
+import { directoryOperations, scopedReference, toPage } from '@fi/shared';
+import type { ContactRepository } from './data/contactRepository';
+import type { Resolvers } from './generated/resolvers';
+
+export const CONTACT_NOT_FOUND = 'Contact not found';
+
+export function createContactResolvers(repository: ContactRepository): Resolvers {
+  const directory = directoryOperations(repository, CONTACT_NOT_FOUND);
+  return {
+    Query: {
+      contactItems: (_, args, ctx) => directory.search(ctx, args),
+      contactItem: (_, args, ctx) => directory.findOne(ctx, args),
+    },
+    ContactItem: {
+      __resolveReference: (ref, ctx) => directory.resolveReference(ctx, ref),
+    },
+    FeedbackItem: {
+      __resolveReference: (ref, ctx) => scopedReference('feedback', ref, ctx),
+      contact: (item, _, ctx) => ctx.authors.load(item),
+    },
+    AccountItem: {
+      __resolveReference: (ref, ctx) => scopedReference('account', ref, ctx),
+      contacts: (account, args, ctx) => ctx.accountContacts.load({ account, args: toPage(args) }),
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { OrgScopedDocument, OrgScopedRepository } from './data/orgScopedRepository';
+import { notFound } from './errors';
+import type { Logger } from './logger';
+import type { Connection } from './mongo';
+import { toPage, type PageResult } from './pagination';
+import { startSubgraph, type RunningSubgraph, type ServiceConfig, type SubgraphContext, type SubgraphResolvers } from './subgraph';
+
+interface DirectoryListArgs {
+  apiKey: string;
+  search?: string | null;
+  skip?: number | null;
+  take?: number | null;
+}
+
+/** unknown when `A` has every key of `K` (optional ones too), else never: a renamed optional argument must not fit. */
+type HasKeys<A, K extends PropertyKey> = [K] extends [keyof A] ? unknown : never;
+
+/**
+ * What a directory (contacts, accounts) does for its read-only public API: a searchable list, one by id,
+ * entities. Each service wires these into resolvers typed from its own SDL; a generated argument type
+ * that lost or renamed an argument, even an optional one, does not fit.
+ */
+export interface DirectoryOperations<T> {
+  search<A extends DirectoryListArgs>(ctx: SubgraphContext, args: A & HasKeys<A, keyof DirectoryListArgs>): Promise<PageResult<T>>;
+  findOne(ctx: SubgraphContext, args: { apiKey: string; id: string }): Promise<T>;
+  resolveReference(ctx: SubgraphContext, ref: { id: string }): Promise<T | null>;
+}
+
+export function directoryOperations<D extends OrgScopedDocument, T>(
+  repository: OrgScopedRepository<D, T>,
+  notFoundMessage: string,
+): DirectoryOperations<T> {
+  return {
+    async search(ctx, args) {
+      const caller = await ctx.auth.require(args.apiKey);
+      return repository.search(caller.orgId, args.search, toPage(args));
+    },
+    async findOne(ctx, args) {
+      const caller = await ctx.auth.require(args.apiKey);
+      const item = await repository.findById(caller.orgId, args.id);
+      if (!item) throw notFound(notFoundMessage);
+      return item;
+    },
+    async resolveReference(ctx, ref) {
+      return repository.findById(await ctx.allowedOrgs(), ref.id);
+    },
+  };
+}
+
+/** Starts a read-only directory subgraph (contacts, accounts) over its repository. */
+export function startDirectorySubgraph<D extends OrgScopedDocument, T, C extends SubgraphContext = SubgraphContext>(
+  definition: {
+    name: string;
+    schemaPath: string;
+    createRepository(connection: Connection): OrgScopedRepository<D, T>;
+    /** The service's resolvers, typed from its own SDL, and the per-request state (loaders) they use. */
+    wire(repository: OrgScopedRepository<D, T>): {
+      resolvers: SubgraphResolvers;
+      extendContext?: (base: SubgraphContext, headers: IncomingHttpHeaders) => C;
+    };
+  },
+  config: ServiceConfig,
+  logger: Logger,
+): Promise<RunningSubgraph> {
+  return startSubgraph<C>(
+    {
+      name: definition.name,
+      schemaPath: definition.schemaPath,
+      async setUp(connection) {
+        const repository = definition.createRepository(connection);
+        await repository.ensureIndexes();
+        return definition.wire(repository);
+      },
+    },
+    config,
+    logger,
+  );
+}
