@@ -94,7 +94,7 @@ export const gatewayConfigSchema = {
   mongodbUri: {
     env: 'MONGODB_URI',
     doc: 'MongoDB connection string; the gateway reads the API-key store there (see AUTH_MONGODB_URI)',
-    parse: parse.url('mongodb:', 'mongodb+srv:'),
+    parse: parse.mongoUri,
   },
   introspection: { env: 'INTROSPECTION', doc: 'allow schema introspection', default: true, parse: parse.bool },
   dedupeQueries: {

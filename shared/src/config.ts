@@ -1,3 +1,4 @@
+import { ConnectionString } from 'mongodb-connection-string-url';
 import { DEFAULT_MAX_TIME_MS } from './mongo';
 
 /**
@@ -71,6 +72,18 @@ export const parse = {
       if (!protocols.includes(url.protocol)) throw new Error(`expected a ${protocols.join(' or ')} URL`);
       return raw;
     },
+  /**
+   * A MongoDB connection string, read by the driver's own parser: a replica set's seed list
+   * (`mongodb://h1:27017,h2:27017/?replicaSet=rs0`) is not a WHATWG URL, so `url` would refuse it.
+   */
+  mongoUri: (raw: string): string => {
+    try {
+      new ConnectionString(raw);
+    } catch (error) {
+      throw new Error(`expected a mongodb:// or mongodb+srv:// connection string (${(error as Error).message})`, { cause: error });
+    }
+    return raw;
+  },
   oneOf:
     <T extends string>(...values: T[]) =>
     (raw: string): T => {
@@ -87,7 +100,7 @@ export function serviceConfigSchema(defaults: { port: number; database: string }
     mongodbUri: {
       env: 'MONGODB_URI',
       doc: 'MongoDB connection string of this service',
-      parse: parse.url('mongodb:', 'mongodb+srv:'),
+      parse: parse.mongoUri,
     },
     mongodbDb: { env: 'MONGODB_DB', doc: 'database name of this service', default: defaults.database, parse: parse.string },
     ...mongoClientConfigSchema,
@@ -129,7 +142,7 @@ export const authConfigSchema = {
     env: 'AUTH_MONGODB_URI',
     doc: 'MongoDB connection string of the API-key store (defaults to MONGODB_URI)',
     default: '',
-    parse: parse.url('mongodb:', 'mongodb+srv:'),
+    parse: parse.mongoUri,
   },
   authMongodbDb: { env: 'AUTH_MONGODB_DB', doc: 'database name of the API-key store', default: 'auth', parse: parse.string },
   authCacheTtlMs: {

@@ -18,7 +18,7 @@ describe('a service configuration', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([
       expect.stringMatching(/^PORT="eighty" is invalid: expected a whole number/),
-      expect.stringMatching(/^MONGODB_URI="http:\/\/db" is invalid: expected a mongodb: or mongodb\+srv: URL/),
+      expect.stringMatching(/^MONGODB_URI="http:\/\/db" is invalid: expected a mongodb:\/\/ or mongodb\+srv:\/\/ connection string/),
       expect.stringMatching(/^MONGODB_WRITE_CONCERN="all" is invalid: expected a whole number/),
       expect.stringMatching(/^LOG_LEVEL="loud" is invalid: expected one of fatal, error/),
     ]);
@@ -27,6 +27,13 @@ describe('a service configuration', () => {
   test('when the write concern would not wait for any acknowledgement, then it is refused', () => {
     expect(() => loadConfig(schema, { MONGODB_URI: 'mongodb://db:27017', MONGODB_WRITE_CONCERN: '0' })).toThrow(/MONGODB_WRITE_CONCERN="0" is invalid: expected a number from 1 to 50/);
     expect(loadConfig(schema, { MONGODB_URI: 'mongodb://db:27017', MONGODB_WRITE_CONCERN: '2' }).mongodbWriteConcern).toBe(2);
+  });
+
+  test('when MongoDB is a replica set, then its seed list of several hosts is accepted, and a URI without hosts is refused', () => {
+    const seedList = 'mongodb://app:secret@mongo-0.mongo:27017,mongo-1.mongo:27017,mongo-2.mongo:27017/?replicaSet=rs0&authSource=admin';
+    expect(loadConfig(schema, { MONGODB_URI: seedList }).mongodbUri).toBe(seedList);
+    expect(parse.mongoUri('mongodb+srv://cluster0.example.net/')).toBe('mongodb+srv://cluster0.example.net/');
+    expect(() => parse.mongoUri('mongodb://')).toThrow(/expected a mongodb:\/\/ or mongodb\+srv:\/\/ connection string \(.*host/);
   });
 
   test('when numbers are out of range or not whole, then they are refused', () => {

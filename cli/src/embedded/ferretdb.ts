@@ -3,6 +3,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, ren
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { findGo, machineCachePath } from './goTools';
 import { waitForMongo } from './waitForMongo';
 import { stopChild } from './stopChild';
 
@@ -13,22 +14,8 @@ const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
 
 export type Say = (message: string) => void;
 
-/** Built once per machine, outside any clone, so every checkout and CI run reuses it. */
 export function ferretDbCachePath(): string {
-  const cacheRoot = process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache');
-  return path.join(cacheRoot, 'feedback-intelligence', `ferretdb-${FERRETDB_VERSION}`);
-}
-
-async function findGo(): Promise<string> {
-  for (const candidate of ['go', '/usr/local/go/bin/go', '/usr/lib/go/bin/go']) {
-    try {
-      await run(candidate, ['version']);
-      return candidate;
-    } catch {
-      // try the next place
-    }
-  }
-  throw new Error('FerretDB is not installed and Go was not found: install Go, or set MONGODB_URI to a MongoDB server');
+  return machineCachePath(`ferretdb-${FERRETDB_VERSION}`);
 }
 
 /**
@@ -46,7 +33,7 @@ export async function ensureFerretDb(say: Say): Promise<string> {
   const target = ferretDbCachePath();
   if (existsSync(target)) return target;
 
-  const go = await findGo();
+  const go = await findGo('FerretDB is not installed; install Go, or set MONGODB_URI to a MongoDB server');
   say(`Building FerretDB ${FERRETDB_VERSION} with Go into ${target} (first run on this machine only; about 2-4 minutes)...`);
   const started = Date.now();
   const { stdout } = await run(go, ['mod', 'download', '-json', `${FERRETDB_MODULE}@${FERRETDB_VERSION}`], {

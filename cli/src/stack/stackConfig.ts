@@ -1,7 +1,7 @@
 import { loadConfig, parse } from '@fi/shared';
 
 const port = (env: string, fallback: number, what: string) => ({ env, doc: `port of ${what}`, default: fallback, parse: parse.port });
-const mongoUrl = { parse: parse.url('mongodb:', 'mongodb+srv:'), default: '' };
+const mongoUrl = { parse: parse.mongoUri, default: '' };
 
 /** Settings of `npm start`; everything else passes through to the services' own config. */
 export const stackConfigSchema = {

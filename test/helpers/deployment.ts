@@ -1,0 +1,35 @@
+import { ConfigError, loadConfig, type ConfigField } from '@fi/shared';
+import { accountsConfigSchema } from '@fi/accounts/src/config';
+import { contactsConfigSchema } from '@fi/contacts/src/config';
+import { feedbackConfigSchema } from '@fi/feedback/src/config';
+import { gatewayConfigSchema } from '@fi/gateway/src/config';
+
+/** What the deployment tests (docker compose, Kubernetes) know of each app service. */
+
+export type Schema = Record<string, ConfigField<unknown>>;
+
+export const APP_SERVICES: Record<string, { schema: Schema; entry: string }> = {
+  feedback: { schema: feedbackConfigSchema, entry: 'services/feedback/src/index.ts' },
+  contacts: { schema: contactsConfigSchema, entry: 'services/contacts/src/index.ts' },
+  accounts: { schema: accountsConfigSchema, entry: 'services/accounts/src/index.ts' },
+  gateway: { schema: gatewayConfigSchema, entry: 'gateway/src/index.ts' },
+};
+export const SUBGRAPHS = ['feedback', 'contacts', 'accounts'];
+
+export const fieldByEnv = (schema: Schema, env: string) => Object.values(schema).find((field) => field.env === env);
+
+/**
+ * How a deployment's environment for a service disagrees with its config schema: variables the schema
+ * does not know, and what the service itself would refuse at start (missing required, invalid values).
+ */
+export function environmentProblems(schema: Schema, env: Record<string, string>): { unknown: string[]; refused: string[] } {
+  const known = new Set(Object.values(schema).map((field) => field.env));
+  const unknown = Object.keys(env).filter((key) => !known.has(key));
+  try {
+    loadConfig(schema, env);
+    return { unknown, refused: [] };
+  } catch (error) {
+    if (error instanceof ConfigError) return { unknown, refused: error.problems };
+    throw error;
+  }
+}
