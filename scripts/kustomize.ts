@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { findGo, machineCachePath } from '../cli/src/embedded/goTools';
+import { findGo, installedTool, machineCachePath } from '../cli/src/embedded/goTools';
 
 const run = promisify(execFile);
 
@@ -16,13 +16,9 @@ export function kustomizeCachePath(): string {
 
 /** The kustomize binary: KUSTOMIZE_BIN, else the per-machine cache, else built from the Go module proxy. */
 export async function ensureKustomize(say: (message: string) => void): Promise<string> {
-  const configured = process.env.KUSTOMIZE_BIN;
-  if (configured) {
-    if (!existsSync(configured)) throw new Error(`KUSTOMIZE_BIN=${configured} does not exist`);
-    return configured;
-  }
   const target = kustomizeCachePath();
-  if (existsSync(target)) return target;
+  const installed = installedTool('KUSTOMIZE_BIN', target);
+  if (installed) return installed;
 
   const go = await findGo('kustomize is not installed; install Go to build it, or set KUSTOMIZE_BIN');
   say(`Building kustomize ${KUSTOMIZE_VERSION} with Go into ${target} (first run on this machine only; a few minutes)...`);

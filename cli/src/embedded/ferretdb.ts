@@ -1,9 +1,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { findGo, machineCachePath } from './goTools';
+import { findGo, installedTool, machineCachePath } from './goTools';
 import { waitForMongo } from './waitForMongo';
 import { stopChild } from './stopChild';
 
@@ -25,13 +25,9 @@ export function ferretDbCachePath(): string {
  * The module archive lacks the version file FerretDB's build expects, so it is written before building.
  */
 export async function ensureFerretDb(say: Say): Promise<string> {
-  const configured = process.env.FERRETDB_BIN;
-  if (configured) {
-    if (!existsSync(configured)) throw new Error(`FERRETDB_BIN=${configured} does not exist`);
-    return configured;
-  }
   const target = ferretDbCachePath();
-  if (existsSync(target)) return target;
+  const installed = installedTool('FERRETDB_BIN', target);
+  if (installed) return installed;
 
   const go = await findGo('FerretDB is not installed; install Go, or set MONGODB_URI to a MongoDB server');
   say(`Building FerretDB ${FERRETDB_VERSION} with Go into ${target} (first run on this machine only; about 2-4 minutes)...`);

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -22,4 +23,14 @@ export async function findGo(purpose: string): Promise<string> {
     }
   }
   throw new Error(`Go was not found: ${purpose}`);
+}
+
+/** A tool already there: the one `envVar` names (which must exist), else the per-machine cache, else null. */
+export function installedTool(envVar: string, cached: string): string | null {
+  const configured = process.env[envVar];
+  if (configured) {
+    if (!existsSync(configured)) throw new Error(`${envVar}=${configured} does not exist`);
+    return configured;
+  }
+  return existsSync(cached) ? cached : null;
 }
