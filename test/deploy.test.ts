@@ -36,12 +36,20 @@ const service = (name: string): ComposeService => {
   return found;
 };
 
-function environmentOf(name: string): Record<string, string> {
+/** A service's environment as written in the file. */
+function rawEnvironmentOf(name: string): Record<string, string> {
   const env = service(name).environment ?? {};
   if (Array.isArray(env)) {
     return Object.fromEntries(env.map((entry) => [entry.split('=')[0], entry.slice(entry.indexOf('=') + 1)]));
   }
   return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value === null ? '' : String(value)]));
+}
+
+/** A service's environment as compose hands it over when the shell sets none of the `${VAR:-default}` it names. */
+function environmentOf(name: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(rawEnvironmentOf(name)).map(([key, value]) => [key, value.replace(/\$\{\w+(?::?-([^}]*))?\}/g, (_, fallback?: string) => fallback ?? '')]),
+  );
 }
 
 /** The metric names a PromQL expression reads (functions, keywords, labels and ranges removed). */
@@ -154,7 +162,7 @@ describe('docker-compose.yml', () => {
 
   test('when tracing is wanted, then every app service takes OTEL_EXPORTER_OTLP_ENDPOINT from the shell and the tracing profile has Jaeger', () => {
     for (const name of Object.keys(APP_SERVICES)) {
-      expect({ name, endpoint: environmentOf(name).OTEL_EXPORTER_OTLP_ENDPOINT }).toEqual({ name, endpoint: '${OTEL_EXPORTER_OTLP_ENDPOINT:-}' });
+      expect({ name, endpoint: rawEnvironmentOf(name).OTEL_EXPORTER_OTLP_ENDPOINT }).toEqual({ name, endpoint: '${OTEL_EXPORTER_OTLP_ENDPOINT:-}' });
       expect(service(name).profiles).toBeUndefined();
     }
     expect(service('jaeger').profiles).toEqual(['tracing']);
