@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,7 +30,9 @@ const asRunning = (service: ServiceProcess): Running => ({
 });
 
 async function startService(name: string, entry: string, env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
-  const service = spawnService(name, entry, await freePort(), { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, logDir);
+  // A fresh key for webhook secrets (required by the feedback service): the benchmark adds no endpoints.
+  const production = { NODE_ENV: 'production', LOG_LEVEL: 'warn', WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex') };
+  const service = spawnService(name, entry, await freePort(), { ...production, ...env }, logDir);
   await waitUntilReady(service, READY_TIMEOUT_MS);
   return asRunning(service);
 }

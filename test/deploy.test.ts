@@ -45,10 +45,18 @@ function rawEnvironmentOf(name: string): Record<string, string> {
   return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value === null ? '' : String(value)]));
 }
 
-/** A service's environment as compose hands it over when the shell sets none of the `${VAR:-default}` it names. */
+/** Secrets compose refuses to start without (`${VAR:?message}`): the operator sets them in the shell. */
+const OPERATOR_SECRETS: Record<string, string> = { WEBHOOK_SECRET_KEY: '5e'.repeat(32) };
+
+/**
+ * A service's environment as compose hands it over when the shell sets none of the `${VAR:-default}` it
+ * names, and only the required `${VAR:?message}` secrets.
+ */
 function environmentOf(name: string): Record<string, string> {
+  const interpolate = (_: string, variable: string, fallback?: string, required?: string) =>
+    required !== undefined ? (OPERATOR_SECRETS[variable] ?? '') : (fallback ?? '');
   return Object.fromEntries(
-    Object.entries(rawEnvironmentOf(name)).map(([key, value]) => [key, value.replace(/\$\{\w+(?::?-([^}]*))?\}/g, (_, fallback?: string) => fallback ?? '')]),
+    Object.entries(rawEnvironmentOf(name)).map(([key, value]) => [key, value.replace(/\$\{(\w+)(?::?-([^}]*)|:\?([^}]*))?\}/g, interpolate)]),
   );
 }
 
@@ -109,6 +117,12 @@ describe('docker-compose.yml', () => {
       expect(env.HOST).toBe('0.0.0.0');
     },
   );
+
+  test('when the webhook secret key is not set, then compose refuses to start the feedback service', () => {
+    expect(rawEnvironmentOf('feedback').WEBHOOK_SECRET_KEY).toMatch(/^\$\{WEBHOOK_SECRET_KEY:\?.+\}$/);
+    expect(rawEnvironmentOf('feedback').WEBHOOK_ALLOW_HTTP).toBeUndefined();
+    expect(rawEnvironmentOf('feedback').WEBHOOK_PRIVATE_TARGETS).toBeUndefined();
+  });
 
   test('when the app services connect to MongoDB, then they use the compose mongo service and its replica set', () => {
     const replSet = (service('mongo').command as string[])[(service('mongo').command as string[]).indexOf('--replSet') + 1];
@@ -258,6 +272,9 @@ const COUNTERS_AND_GAUGES = [
   'fi_gateway_auth_failures_total',
   'fi_gateway_rate_limiter_insurance_mode',
   'fi_mongo_pool_connections',
+  'fi_webhook_deliveries_total',
+  'fi_webhook_queue_depth',
+  'fi_webhook_oldest_pending_age_seconds',
 ];
 const HISTOGRAMS = [
   'fi_gateway_request_duration_seconds',

@@ -24,7 +24,7 @@ describe('the database goes away', () => {
   beforeAll(async () => {
     database = await PrivateDatabase.start();
     service = await startFeedbackService(
-      loadFeedbackConfig({ MONGODB_URI: database.uri, PORT: '0', MONGODB_TIMEOUT_MS: '1000', AUTH_CACHE_TTL_MS: '0' }),
+      loadFeedbackConfig({ MONGODB_URI: database.uri, PORT: '0', MONGODB_TIMEOUT_MS: '1000', AUTH_CACHE_TTL_MS: '0', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY }),
       createLogger('feedback', 'silent'),
     );
   });

@@ -26,7 +26,7 @@ describe('configuration', () => {
 describe('request ids and key redaction in logs', () => {
   test('when a request carries x-request-id, then the gateway and the subgraph log it, and no log line holds the key', async () => {
     const sink = new LogSink();
-    const base = { MONGODB_URI: mongodbUri(), PORT: '0', LOG_LEVEL: 'info' };
+    const base = { MONGODB_URI: mongodbUri(), PORT: '0', LOG_LEVEL: 'info', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY };
     const feedback = await startFeedbackService(loadFeedbackConfig(base), createLogger('feedback', 'info', sink));
     const gateway = await startGateway(
       loadGatewayConfig({ ...base, FEEDBACK_URL: `${feedback.url}/graphql` }),

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
+import { webhooksCommand } from './commands/webhooks';
 import { parseCount, seedOrganization } from './commands/seed';
 import { openDatabases } from './databases';
 import { consoleOutput, UsageError, type Output } from './output';
@@ -16,6 +17,12 @@ export const USAGE = `Usage: npm run cli -- <command>
                                    import a JSON array or NDJSON file; all or nothing
   seed --org ORG [--feedback N] [--contacts N] [--accounts N]
                                    generate realistic data in bulk
+  webhooks list --org ORG          list an organization's webhook endpoints
+  webhooks add --org ORG --url URL --events TYPE[,TYPE...]
+                                   add an endpoint; prints only its signing secret, once
+  webhooks remove ID --org ORG     remove an endpoint and its delivery history
+  webhooks deliveries ID --org ORG [--skip N] [--take N]
+                                   an endpoint's deliveries, newest first, with their last attempt
 
 The database is MONGODB_URI, or the embedded one of a running "npm start".`;
 
@@ -34,6 +41,10 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         feedback: { type: 'string' },
         contacts: { type: 'string' },
         accounts: { type: 'string' },
+        url: { type: 'string' },
+        events: { type: 'string' },
+        skip: { type: 'string' },
+        take: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -47,7 +58,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
     out.info(USAGE);
     return values.help ? 0 : 2;
   }
-  if (!['keys', 'import', 'seed'].includes(command)) {
+  if (!['keys', 'import', 'seed', 'webhooks'].includes(command)) {
     out.info(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
@@ -62,6 +73,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
   try {
     if (command === 'keys') {
       await keysCommand(rest[0], rest.slice(1), { org: values.org, tier: values.tier, readOnly: values['read-only'], rateLimit: values['rate-limit'] }, db, out);
+    } else if (command === 'webhooks') {
+      await webhooksCommand(rest[0], rest.slice(1), { org: values.org, url: values.url, events: values.events, skip: values.skip, take: values.take }, db, out);
     } else if (command === 'import') {
       await importCommand(rest[0], rest[1], values.org, db, out);
     } else {

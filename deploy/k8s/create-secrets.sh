@@ -31,3 +31,5 @@ for service in gateway feedback contacts accounts; do
 done
 pw="$(password)"
 secret fi-redis "password=$pw" "url=redis://:$pw@redis:6379"
+# Encrypts webhook signing secrets (32 bytes as hex). Keep it: a new key makes stored secrets unreadable.
+secret fi-webhooks "secret-key=$(password)"

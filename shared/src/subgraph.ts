@@ -5,7 +5,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDi
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import { parse } from 'graphql';
-import { Histogram } from 'prom-client';
+import { Histogram, type Registry } from 'prom-client';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier';
 import { Authenticator, FORWARDED_KEYS_HEADER } from './auth/authenticator';
@@ -45,8 +45,11 @@ export type SubgraphResolvers = Record<string, unknown>;
 export interface SubgraphDefinition<C extends SubgraphContext> {
   name: string;
   schemaPath: string;
-  /** Builds the resolvers once the service's database is connected (and its indexes are in place). */
-  setUp(connection: Connection): Promise<{
+  /**
+   * Builds the resolvers once the service's database is connected (and its indexes are in place);
+   * `registry` is the service's metrics registry, for metrics of its own.
+   */
+  setUp(connection: Connection, registry: Registry): Promise<{
     resolvers: SubgraphResolvers;
     extendContext?: (base: SubgraphContext, headers: IncomingHttpHeaders) => C;
     /** Stops whatever the service started in setUp (timers); runs before the database closes. */
@@ -70,8 +73,8 @@ export async function startSubgraph<C extends SubgraphContext>(
   const connection = await connectMongo(config.mongodbUri, config.mongodbDb, mongoClientOptions(config));
   const authConnection = await connectSibling(connection, config.mongodbUri, config.authMongodbUri, config.authMongodbDb, mongoClientOptions(config));
   const auth = new Authenticator(new ApiKeyVerifier(new ApiKeyStore(authConnection), config.authCacheTtlMs));
-  const { resolvers, extendContext, close: closeService } = await definition.setUp(connection);
   const registry = createRegistry(definition.name);
+  const { resolvers, extendContext, close: closeService } = await definition.setUp(connection, registry);
   watchMongoPool(connection, registry);
   const duration = new Histogram({
     name: 'fi_subgraph_request_duration_seconds',

@@ -17,6 +17,9 @@ export const TEXT_ARGUMENT_MAX: Readonly<Record<string, number>> = {
   source: 100,
   status: 32,
   sentiment: 32,
+  // Webhook endpoints (the feedback service checks the same limits in its domain rules, for the CLI).
+  url: 2_048,
+  endpointId: 64,
 };
 
 export const DEFAULT_TEXT_ARGUMENT_MAX = 1_000;

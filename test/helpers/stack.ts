@@ -50,6 +50,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     MONGODB_URI: mongodbUri,
     PORT: '0',
     AUTH_CACHE_TTL_MS: '0',
+    WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
     REDIS_URL: process.env.REDIS_URL,
     RATE_LIMIT_REDIS_PREFIX: `fi-test:${randomUUID()}`,
     ...env,

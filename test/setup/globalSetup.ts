@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,8 @@ const MACHINE_REDIS = { host: '127.0.0.1', port: 6379 };
  * organization and Redis key prefix, so they can share both.
  */
 export default async function globalSetup(): Promise<void> {
+  // The feedback service requires a key for webhook secrets; every service a test starts inherits it.
+  process.env.WEBHOOK_SECRET_KEY ??= randomBytes(32).toString('hex');
   if (!process.env.REDIS_URL) {
     if (await redisAnswers(MACHINE_REDIS.port)) {
       process.env.REDIS_URL = `redis://${MACHINE_REDIS.host}:${MACHINE_REDIS.port}`;

@@ -6,6 +6,7 @@ import type { EmbeddedMongo } from '../embedded/ferretdb';
 import { requireFreePorts } from '../embedded/freePort';
 import { consoleOutput as out } from '../output';
 import { curlExample, DEMO_ORG, ensureDemo } from './demo';
+import { developmentWebhookEnv } from './developmentWebhooks';
 import { spawnService, waitUntilReady, type ServiceProcess } from './serviceProcess';
 import { loadStackConfig } from './stackConfig';
 import { DATA_DIR, readRunningStack, removeStackFile, writeStackFile } from './stackFile';
@@ -55,7 +56,8 @@ async function main(): Promise<void> {
       ['accounts', config.accountsPort, config.accountsMongodbUri],
     ] as const;
     for (const [name, port, uri] of subgraphs) {
-      services.push(spawnService(name, `services/${name}/src/index.ts`, port, { ...common, ...(uri ? { MONGODB_URI: uri } : {}) }, logDir));
+      const own = { ...(uri ? { MONGODB_URI: uri } : {}), ...(name === 'feedback' ? developmentWebhookEnv() : {}) };
+      services.push(spawnService(name, `services/${name}/src/index.ts`, port, { ...common, ...own }, logDir));
     }
     const subgraphUrls = {
       feedback: `${services[0].url}/graphql`,

@@ -5,8 +5,12 @@ import { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
 import { changeStatus, changeStatuses, FEEDBACK_NOT_FOUND } from './domain/changeStatus';
 import { parseFeedbackListArgs } from './domain/feedbackListQuery';
 import type { IdempotencyStore } from './data/idempotencyStore';
+import { removeFeedback } from './domain/removeFeedback';
 import type { FeedbackContext } from './feedbackContext';
 import type { Resolvers } from './generated/resolvers';
+import { createWebhookResolvers } from './webhooks/webhookResolvers';
+import type { ChangeEvents } from './webhooks/webhooks';
+import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
 
 export type { FeedbackContext };
 export { FEEDBACK_NOT_FOUND };
@@ -19,9 +23,12 @@ export function createResolvers(
   repository: FeedbackRepository,
   idempotency: IdempotencyStore,
   statuses: FeedbackStatusStore,
+  { events, management }: { events: ChangeEvents; management: WebhookEndpoints },
 ): Resolvers {
+  const webhooks = createWebhookResolvers(management);
   return {
     Query: {
+      ...webhooks.Query,
       feedbackItems: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         return repository.list(caller.orgId, parseFeedbackListArgs(args));
@@ -34,10 +41,11 @@ export function createResolvers(
       },
     },
     Mutation: {
+      ...webhooks.Mutation,
       addFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
         const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKeyHeader);
-        const item = await addFeedback({ repository, idempotency }, caller.orgId, args.input, idempotencyKey);
+        const item = await addFeedback({ repository, idempotency, events }, caller.orgId, args.input, idempotencyKey);
         ctx.logger.info({ feedbackId: item.id, orgId: caller.orgId }, 'feedback created');
         return item;
       },
@@ -48,19 +56,19 @@ export function createResolvers(
         if (caller.readOnly) {
           throw forbidden((await repository.findById(caller.orgId, args.id)) ? NOT_AUTHORIZED_TO_DELETE : FEEDBACK_NOT_FOUND);
         }
-        if (!(await repository.remove(caller.orgId, args.id))) throw forbidden(FEEDBACK_NOT_FOUND);
+        if (!(await removeFeedback({ repository, events }, caller.orgId, args.id))) throw forbidden(FEEDBACK_NOT_FOUND);
         ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId }, 'feedback removed');
         return true;
       },
       updateFeedbackItemStatus: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
-        const change = await changeStatus(statuses, caller, args.id, args.status);
+        const change = await changeStatus({ statuses, events }, caller, args.id, args.status);
         if (change.changed) ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, status: args.status }, 'feedback status changed');
         return change.item;
       },
       updateFeedbackItemsStatus: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
-        const changes = await changeStatuses(statuses, caller, args.ids, args.status);
+        const changes = await changeStatuses({ statuses, events }, caller, args.ids, args.status);
         ctx.logger.info({ orgId: caller.orgId, status: args.status, requested: args.ids.length, changed: changes.length }, 'feedback statuses changed');
         return changes.length;
       },

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger, type ServiceConfig } from '@fi/shared';
+import { IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger } from '@fi/shared';
+import type { FeedbackConfig } from './config';
 import { createContactStatsLoader } from './contactStatsLoader';
 import { FeedbackRepository } from './data/feedbackRepository';
 import { FeedbackStatusStore } from './data/feedbackStatusStore';
@@ -7,18 +8,19 @@ import { IdempotencyStore } from './data/idempotencyStore';
 import type { FeedbackContext } from './feedbackContext';
 import { createFeedbackLinkLoaders } from './links/feedbackLinks';
 import { createResolvers } from './resolvers';
+import { startWebhooks } from './webhooks/webhooks';
 
 export const FEEDBACK_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Builds and starts the feedback subgraph on the configured port (0 picks a free one, as tests do). */
-export function startFeedbackService(config: ServiceConfig, logger: Logger) {
+export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
   return startSubgraph<FeedbackContext>(
     {
       name: 'feedback',
       schemaPath: FEEDBACK_SCHEMA_PATH,
-      async setUp(connection) {
+      async setUp(connection, registry) {
         const repository = new FeedbackRepository(connection);
         const idempotency = new IdempotencyStore(connection);
         await Promise.all([repository.ensureIndexes(), idempotency.ensureIndexes()]);
@@ -26,15 +28,19 @@ export function startFeedbackService(config: ServiceConfig, logger: Logger) {
         void purge();
         const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
         purgeTimer.unref();
+        const webhooks = await startWebhooks(connection, config, registry, logger);
         return {
-          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection)),
+          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), webhooks),
           extendContext: (base, headers) => ({
             ...base,
             contactStats: createContactStatsLoader(repository),
             links: createFeedbackLinkLoaders(repository.model),
             idempotencyKeyHeader: headers[IDEMPOTENCY_KEY_HEADER],
           }),
-          close: async () => clearInterval(purgeTimer),
+          close: async () => {
+            clearInterval(purgeTimer);
+            await webhooks.close();
+          },
         };
       },
     },

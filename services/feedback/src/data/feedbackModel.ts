@@ -19,6 +19,11 @@ export interface FeedbackDocument {
   createdAt: Date;
   /** Time of the last status change; absent on items stored before it existed (then createdAt). */
   updatedAt?: Date;
+  /**
+   * Ids of the webhook events of this item's changes, written in the same single-document write as
+   * the change itself: the outbox relay's proof that a recorded event's change happened (the newest).
+   */
+  webhookEventIds?: string[];
 }
 
 const feedbackSchema = new Schema<FeedbackDocument>(
@@ -37,6 +42,7 @@ const feedbackSchema = new Schema<FeedbackDocument>(
     publishedDate: { type: Date, required: true },
     createdAt: { type: Date, required: true },
     updatedAt: Date,
+    webhookEventIds: { type: [String], default: undefined },
   },
   { collection: 'feedback_items', versionKey: false, minimize: false },
 );

@@ -1,5 +1,5 @@
 import { Types, type Connection } from 'mongoose';
-import { emailDomainOf, OrgScopedRepository } from '@fi/shared';
+import { emailDomainOf, objectIdOrNull, OrgScopedRepository } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import { listFeedback, type FeedbackPage } from './feedbackList';
@@ -64,6 +64,15 @@ const withEmailKey = (record: FeedbackRecord) => ({
   updatedAt: record.createdAt,
 });
 
+/** The item as it will read once stored under `id` (what a created event carries). */
+export const itemOf = (id: Types.ObjectId, orgId: string, record: FeedbackRecord): FeedbackItem => toItem({ _id: id, orgId, ...withEmailKey(record) });
+
+/** An item with the ids of its recorded webhook events, for a change that must not lose them. */
+export interface ItemForChange {
+  item: FeedbackItem;
+  webhookEventIds: string[] | undefined;
+}
+
 export class FeedbackRepository {
   private readonly records: OrgScopedRepository<FeedbackDocument, FeedbackItem>;
 
@@ -87,15 +96,12 @@ export class FeedbackRepository {
     return this.records.findById(orgIds, id);
   }
 
-  async create(orgId: string, record: FeedbackRecord): Promise<FeedbackItem> {
-    const doc: FeedbackDocument = { _id: new Types.ObjectId(), orgId, ...withEmailKey(record) };
-    await this.records.model.collection.insertOne(doc);
-    return toItem(doc);
-  }
-
-  /** Inserts the item under a chosen id unless it exists already; either way returns the stored item. */
-  async createOnce(orgId: string, id: Types.ObjectId, record: FeedbackRecord): Promise<FeedbackItem> {
-    const doc: FeedbackDocument = { _id: id, orgId, ...withEmailKey(record) };
+  /**
+   * Inserts the item under a chosen id unless it exists already; either way returns the stored item.
+   * `webhookEventIds` names the event of this creation, stored in the same write.
+   */
+  async createOnce(orgId: string, id: Types.ObjectId, record: FeedbackRecord, webhookEventIds?: string[]): Promise<FeedbackItem> {
+    const doc: FeedbackDocument = { _id: id, orgId, ...withEmailKey(record), ...(webhookEventIds ? { webhookEventIds } : {}) };
     try {
       await this.records.model.collection.insertOne(doc);
       return toItem(doc);
@@ -111,9 +117,25 @@ export class FeedbackRepository {
     return this.records.insertMany(orgId, records.map(withEmailKey));
   }
 
-  /** True when this call deleted the item; false when the organization has no such item. */
-  remove(orgId: string, id: string): Promise<boolean> {
-    return this.records.remove(orgId, id);
+  /** The organization's item by id, with its recorded webhook event ids (read by `_id` alone). */
+  async findForChange(orgId: string, id: string): Promise<ItemForChange | null> {
+    const _id = objectIdOrNull(id);
+    if (!_id) return null;
+    const doc = await this.records.model.findOne({ _id }).lean<FeedbackDocument>();
+    if (!doc || doc.orgId !== orgId) return null;
+    return { item: toItem(doc), webhookEventIds: doc.webhookEventIds };
+  }
+
+  /**
+   * Deletes the item unless a change recorded another webhook event since it was read (whose event would
+   * then lose its proof); false when nothing was deleted.
+   */
+  async removeUnchanged(read: ItemForChange): Promise<boolean> {
+    const result = await this.records.model.deleteOne({
+      _id: new Types.ObjectId(read.item.id),
+      webhookEventIds: read.webhookEventIds ?? { $exists: false },
+    });
+    return result.deletedCount === 1;
   }
 
   /**

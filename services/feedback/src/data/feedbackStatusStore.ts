@@ -3,6 +3,9 @@ import { objectIdOrNull } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import { toItem, type FeedbackItem } from './feedbackRepository';
 
+/** Event ids kept on an item: enough for any change still waiting for the relay. */
+const MAX_EVENT_IDS = 20;
+
 /** The outcome of setting one item's status: the item as written, and what it was before the write. */
 export interface StatusChange {
   item: FeedbackItem;
@@ -33,13 +36,18 @@ export class FeedbackStatusStore {
     return new Map(docs.filter((doc) => doc.orgId === orgId).map((doc) => [doc._id.toHexString(), doc]));
   }
 
-  /** Sets the status of a stored item; null when it was deleted meanwhile. */
-  async setStatus(current: FeedbackDocument, status: string, now = new Date()): Promise<StatusChange | null> {
+  /**
+   * Sets the status of a stored item if it still has the status it was read with; null when it was
+   * deleted or changed meanwhile (read it again). `webhookEventId` names the change's webhook event in
+   * the same single-document write (the outbox's proof that the change happened).
+   */
+  async setStatus(current: FeedbackDocument, status: string, now = new Date(), webhookEventId?: string): Promise<StatusChange | null> {
     if (current.status === status) return { item: toItem(current), previousStatus: status, changed: false };
+    const eventId = webhookEventId ? { $push: { webhookEventIds: { $each: [webhookEventId], $slice: -MAX_EVENT_IDS } } } : {};
     const before = await this.model
-      .findOneAndUpdate({ _id: current._id }, { $set: { status, updatedAt: now } }, { new: false })
+      .findOneAndUpdate({ _id: current._id, status: current.status }, { $set: { status, updatedAt: now }, ...eventId }, { new: false })
       .lean<FeedbackDocument>();
     if (!before) return null;
-    return { item: toItem({ ...before, status, updatedAt: now }), previousStatus: before.status, changed: before.status !== status };
+    return { item: toItem({ ...before, status, updatedAt: now }), previousStatus: before.status, changed: true };
   }
 }

@@ -1,6 +1,9 @@
+import { Types } from 'mongoose';
 import { badRequest } from '@fi/shared';
-import type { FeedbackItem, FeedbackRepository } from '../data/feedbackRepository';
+import { itemOf, type FeedbackItem, type FeedbackRepository } from '../data/feedbackRepository';
 import { fingerprint, type IdempotencyStore } from '../data/idempotencyStore';
+import { newEvent } from '../webhooks/events';
+import type { ChangeEvents } from '../webhooks/webhooks';
 import { validateNewFeedback, type NewFeedbackInput } from './newFeedback';
 
 export function parseIdempotencyKey(value: string | string[] | undefined): string | undefined {
@@ -15,10 +18,12 @@ export function parseIdempotencyKey(value: string | string[] | undefined): strin
 /**
  * Creates an item; its status is always unread and its publishedDate is now. With an idempotency key,
  * a replay with the same input returns the original item (even under concurrent replays or after a
- * crash between the two writes), and a replay with a different input is refused.
+ * crash between the two writes), and a replay with a different input is refused. The
+ * `feedback.created` event is recorded before the item is written and named in the item's own write
+ * (see the webhook outbox), so a crash at any point neither loses nor invents it.
  */
 export async function addFeedback(
-  deps: { repository: FeedbackRepository; idempotency: IdempotencyStore },
+  deps: { repository: FeedbackRepository; idempotency: IdempotencyStore; events: ChangeEvents },
   orgId: string,
   input: NewFeedbackInput,
   idempotencyKey: string | undefined,
@@ -26,12 +31,14 @@ export async function addFeedback(
   const valid = validateNewFeedback(input);
   const now = new Date();
   const record = { ...valid, status: 'unread', publishedDate: now, createdAt: now };
-  if (!idempotencyKey) return deps.repository.create(orgId, record);
-
-  const claim = await deps.idempotency.claim(orgId, idempotencyKey, fingerprint(valid), now);
+  const claim = idempotencyKey ? await deps.idempotency.claim(orgId, idempotencyKey, fingerprint(valid), now) : null;
   // Items stored before FeedbackItem had orgId lack it; the key is the organization's, so it is this one.
-  if (claim.item) return { ...claim.item, orgId };
-  const item = await deps.repository.createOnce(orgId, claim.itemId, record);
-  await deps.idempotency.complete(orgId, idempotencyKey, item);
+  if (claim?.item) return { ...claim.item, orgId };
+  const id = claim?.itemId ?? new Types.ObjectId();
+  const event = newEvent('feedback.created', itemOf(id, orgId, record), undefined, now);
+  const recorded = await deps.events.record(event);
+  const item = await deps.repository.createOnce(orgId, id, record, recorded ? [event.id] : undefined);
+  if (recorded) deps.events.written();
+  if (idempotencyKey) await deps.idempotency.complete(orgId, idempotencyKey, item);
   return item;
 }

@@ -1,5 +1,18 @@
 import { appError, badRequest, ErrorCode, forbidden, requireOneOf, STATUSES, type Caller } from '@fi/shared';
+import type { FeedbackDocument } from '../data/feedbackModel';
+import { toItem } from '../data/feedbackRepository';
 import type { FeedbackStatusStore, StatusChange } from '../data/feedbackStatusStore';
+import { newEvent } from '../webhooks/events';
+import type { ChangeEvents } from '../webhooks/webhooks';
+
+/** The status store and the webhook events every status change records. */
+export interface StatusDeps {
+  statuses: FeedbackStatusStore;
+  events: ChangeEvents;
+}
+
+/** Attempts against concurrent writers of the same item before the request fails. */
+const MAX_ROUNDS = 3;
 
 export const FEEDBACK_NOT_FOUND = 'Feedback not found';
 export const NOT_AUTHORIZED_TO_UPDATE = 'Not authorized to update this feedback';
@@ -16,14 +29,40 @@ const shown = (id: string) => (id.length > 24 ? `${id.slice(0, 24)}…` : id);
  * nothing). Rules as for removeFeedbackItem: an item the organization does not have is FORBIDDEN
  * "Feedback not found", for a read-only key too, and a read-only key is refused once the item exists.
  */
-export async function changeStatus(store: FeedbackStatusStore, caller: Caller, id: string, status: string): Promise<StatusChange> {
+export async function changeStatus(deps: StatusDeps, caller: Caller, id: string, status: string): Promise<StatusChange> {
   const wanted = requireStatus(status);
-  const current = (await store.findOwn(caller.orgId, [id])).get(id.toLowerCase());
+  const current = (await deps.statuses.findOwn(caller.orgId, [id])).get(id.toLowerCase());
   if (!current) throw forbidden(FEEDBACK_NOT_FOUND);
   if (caller.readOnly) throw forbidden(NOT_AUTHORIZED_TO_UPDATE);
-  const change = await store.setStatus(current, wanted);
+  const change = await applyStatus(deps, current, wanted);
   if (!change) throw forbidden(FEEDBACK_NOT_FOUND);
   return change;
+}
+
+/**
+ * One item's change, its `feedback.status_changed` event (previous and new values) recorded before the
+ * write and named in it. The write applies only to the status it was read with, so the event's
+ * previous value is exact; when another writer got there first, the item is read again.
+ */
+async function applyStatus(deps: StatusDeps, read: FeedbackDocument, wanted: string): Promise<StatusChange | null> {
+  let current = read;
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    if (current.status === wanted) return deps.statuses.setStatus(current, wanted);
+    const now = new Date();
+    const before = toItem(current);
+    const event = newEvent('feedback.status_changed', { ...before, status: wanted, updatedAt: now }, { status: before.status, updatedAt: before.updatedAt }, now);
+    const recorded = await deps.events.record(event);
+    const change = await deps.statuses.setStatus(current, wanted, now, recorded ? event.id : undefined);
+    if (change) {
+      if (recorded) deps.events.written();
+      return change;
+    }
+    const id = current._id.toHexString();
+    const again = (await deps.statuses.findOwn(current.orgId, [id])).get(id);
+    if (!again) return null;
+    current = again;
+  }
+  throw new Error(`the status of feedback item ${current._id.toHexString()} kept changing`);
 }
 
 /**
@@ -33,18 +72,18 @@ export async function changeStatus(store: FeedbackStatusStore, caller: Caller, i
  * items changed, and repeating the request completes it, since setting the current status changes
  * nothing. Returns the changes of the items whose status was different (what `Int!` counts).
  */
-export async function changeStatuses(store: FeedbackStatusStore, caller: Caller, ids: string[], status: string): Promise<StatusChange[]> {
+export async function changeStatuses(deps: StatusDeps, caller: Caller, ids: string[], status: string): Promise<StatusChange[]> {
   const wanted = requireStatus(status);
   if (ids.length < 1 || ids.length > MAX_STATUS_IDS) {
     throw badRequest(`ids must hold 1 to ${MAX_STATUS_IDS} ids (got ${ids.length})`, { argument: 'ids', min: 1, max: MAX_STATUS_IDS });
   }
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const found = await store.findOwn(caller.orgId, unique);
+  const found = await deps.statuses.findOwn(caller.orgId, unique);
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length > 0) {
     throw appError(ErrorCode.FORBIDDEN, `${FEEDBACK_NOT_FOUND}: ${missing.map(shown).join(', ')}`, { ids: missing.map(shown) });
   }
   if (caller.readOnly) throw forbidden(NOT_AUTHORIZED_TO_UPDATE);
-  const changes = await Promise.all([...found.values()].map((doc) => store.setStatus(doc, wanted)));
+  const changes = await Promise.all([...found.values()].map((doc) => applyStatus(deps, doc, wanted)));
   return changes.filter((change): change is StatusChange => change !== null && change.changed);
 }

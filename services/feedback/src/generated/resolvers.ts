@@ -107,8 +107,16 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Creates a feedback item; its status is always unread and its publishedDate is the time of creation. */
   addFeedbackItem: FeedbackItem;
+  /**
+   * Adds an endpoint that receives signed events (Standard Webhooks). The answer is the only time
+   * `secret` is shown. `url`: https (at most 2048 characters) resolving to public addresses only;
+   * `events`: any of feedback.created, feedback.status_changed, feedback.deleted.
+   */
+  addWebhookEndpoint: WebhookEndpoint;
   /** Deletes a feedback item for good; true when it was deleted. */
   removeFeedbackItem: Scalars['Boolean']['output'];
+  /** Removes an endpoint and its delivery history; pending deliveries to it are not sent. NOT_FOUND for an unknown id. */
+  removeWebhookEndpoint: Scalars['Boolean']['output'];
   /** Sets an item's status (unread, read or archived); setting the current status changes nothing. */
   updateFeedbackItemStatus: FeedbackItem;
   /**
@@ -125,7 +133,20 @@ export type MutationAddFeedbackItemArgs = {
 };
 
 
+export type MutationAddWebhookEndpointArgs = {
+  apiKey: Scalars['String']['input'];
+  events: Array<Scalars['String']['input']>;
+  url: Scalars['String']['input'];
+};
+
+
 export type MutationRemoveFeedbackItemArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationRemoveWebhookEndpointArgs = {
   apiKey: Scalars['String']['input'];
   id: Scalars['String']['input'];
 };
@@ -162,6 +183,10 @@ export type Query = {
   feedbackItem: Maybe<FeedbackItem>;
   /** Feedback items of the key's organization, newest first. Filters combine; `total` counts every match. */
   feedbackItems: FeedbackItemList;
+  /** Deliveries to one endpoint, newest first, with every attempt; NOT_FOUND for an unknown endpoint. */
+  webhookDeliveries: WebhookDeliveryList;
+  /** The organization's webhook endpoints, oldest first (never their secrets). Read-only keys may list them. */
+  webhookEndpoints: Array<WebhookEndpoint>;
 };
 
 
@@ -182,6 +207,71 @@ export type QueryFeedbackItemsArgs = {
   source?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<Scalars['String']['input']>;
   take?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryWebhookDeliveriesArgs = {
+  apiKey: Scalars['String']['input'];
+  endpointId: Scalars['String']['input'];
+  skip?: InputMaybe<Scalars['Int']['input']>;
+  take?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryWebhookEndpointsArgs = {
+  apiKey: Scalars['String']['input'];
+};
+
+export type WebhookAttempt = {
+  __typename?: 'WebhookAttempt';
+  at: Scalars['DateTime']['output'];
+  durationMs: Scalars['Int']['output'];
+  /** What went wrong; null for a 2xx answer. */
+  error: Maybe<Scalars['String']['output']>;
+  /** HTTP status of the receiver's answer; null when there was none (timeout, connection error, refused address). */
+  statusCode: Maybe<Scalars['Int']['output']>;
+};
+
+/** One event for one endpoint, with its attempts. */
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  /** The attempts so far, oldest first (at most the last 50). */
+  attempts: Array<WebhookAttempt>;
+  createdAt: Scalars['DateTime']['output'];
+  /** The event id, also sent as the webhook-id header. */
+  eventId: Scalars['String']['output'];
+  eventType: Scalars['String']['output'];
+  id: Scalars['String']['output'];
+  /** When the next attempt is due; null once delivered or failed. */
+  nextAttemptAt: Maybe<Scalars['DateTime']['output']>;
+  /** pending, delivered or failed (given up after the retry window). */
+  status: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+export type WebhookDeliveryList = {
+  __typename?: 'WebhookDeliveryList';
+  items: Array<WebhookDelivery>;
+  total: Scalars['Int']['output'];
+};
+
+/** Where the organization's feedback events are sent. */
+export type WebhookEndpoint = {
+  __typename?: 'WebhookEndpoint';
+  createdAt: Scalars['DateTime']['output'];
+  disabledAt: Maybe<Scalars['DateTime']['output']>;
+  /** Why the endpoint was disabled, with the last error. */
+  disabledReason: Maybe<Scalars['String']['output']>;
+  /** False once the endpoint was disabled for failing; it then receives nothing. */
+  enabled: Scalars['Boolean']['output'];
+  /** Event types sent to this endpoint. */
+  events: Array<Scalars['String']['output']>;
+  /** Start of the current run of failed attempts; null while deliveries succeed. */
+  failingSince: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['String']['output'];
+  /** The signing secret (whsec_...), in the answer of addWebhookEndpoint only; null everywhere else. */
+  secret: Maybe<Scalars['String']['output']>;
+  url: Scalars['String']['output'];
 };
 
 
@@ -309,6 +399,10 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   NewFeedbackInput: NewFeedbackInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  WebhookAttempt: ResolverTypeWrapper<WebhookAttempt>;
+  WebhookDelivery: ResolverTypeWrapper<WebhookDelivery>;
+  WebhookDeliveryList: ResolverTypeWrapper<WebhookDeliveryList>;
+  WebhookEndpoint: ResolverTypeWrapper<WebhookEndpoint>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -326,6 +420,10 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   NewFeedbackInput: NewFeedbackInput;
   Query: Record<PropertyKey, never>;
+  WebhookAttempt: WebhookAttempt;
+  WebhookDelivery: WebhookDelivery;
+  WebhookDeliveryList: WebhookDeliveryList;
+  WebhookEndpoint: WebhookEndpoint;
 };
 
 export type AccountItemResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['AccountItem'] = ResolversParentTypes['AccountItem'], FederationReferenceType extends FederationReferenceTypes['AccountItem'] = FederationReferenceTypes['AccountItem']> = {
@@ -384,7 +482,9 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 
 export type MutationResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAddFeedbackItemArgs, 'apiKey' | 'input'>>;
+  addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'apiKey' | 'events' | 'url'>>;
   removeFeedbackItem?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveFeedbackItemArgs, 'apiKey' | 'id'>>;
+  removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'apiKey' | 'id'>>;
   updateFeedbackItemStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemStatusArgs, 'apiKey' | 'id' | 'status'>>;
   updateFeedbackItemsStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemsStatusArgs, 'apiKey' | 'ids' | 'status'>>;
 };
@@ -392,6 +492,43 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
 export type QueryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   feedbackItem?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<QueryFeedbackItemArgs, 'apiKey' | 'id'>>;
   feedbackItems?: Resolver<ResolversTypes['FeedbackItemList'], ParentType, ContextType, RequireFields<QueryFeedbackItemsArgs, 'apiKey' | 'skip' | 'take'>>;
+  webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'apiKey' | 'endpointId' | 'skip' | 'take'>>;
+  webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointsArgs, 'apiKey'>>;
+};
+
+export type WebhookAttemptResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  durationMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  statusCode?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type WebhookDeliveryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['WebhookDelivery'] = ResolversParentTypes['WebhookDelivery']> = {
+  attempts?: Resolver<Array<ResolversTypes['WebhookAttempt']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nextAttemptAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryListResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['WebhookDeliveryList'] = ResolversParentTypes['WebhookDeliveryList']> = {
+  items?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['WebhookEndpoint'] = ResolversParentTypes['WebhookEndpoint']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  disabledAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  disabledReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  events?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  failingSince?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  secret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = FeedbackContext> = {
@@ -404,5 +541,9 @@ export type Resolvers<ContextType = FeedbackContext> = {
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  WebhookAttempt?: WebhookAttemptResolvers<ContextType>;
+  WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
+  WebhookDeliveryList?: WebhookDeliveryListResolvers<ContextType>;
+  WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
 };
 

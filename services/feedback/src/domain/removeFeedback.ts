@@ -1,0 +1,25 @@
+import type { FeedbackRepository } from '../data/feedbackRepository';
+import { newEvent } from '../webhooks/events';
+import type { ChangeEvents } from '../webhooks/webhooks';
+
+/** Rounds against concurrent changes of the same item before giving the item up as changing. */
+const MAX_ROUNDS = 3;
+
+/**
+ * Deletes an item; true when this call deleted it, false when the organization has no such item. The
+ * `feedback.deleted` event is recorded first; events of earlier changes whose proof is the item's own
+ * document are marked applied before that document goes.
+ */
+export async function removeFeedback(deps: { repository: FeedbackRepository; events: ChangeEvents }, orgId: string, id: string): Promise<boolean> {
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const read = await deps.repository.findForChange(orgId, id);
+    if (!read) return false;
+    await deps.events.markApplied(read.webhookEventIds ?? []);
+    await deps.events.record(newEvent('feedback.deleted', read.item));
+    if (await deps.repository.removeUnchanged(read)) {
+      deps.events.written();
+      return true;
+    }
+  }
+  throw new Error(`feedback item ${id} kept changing during its removal`);
+}

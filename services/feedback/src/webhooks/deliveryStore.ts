@@ -1,0 +1,202 @@
+import type { Collection, Connection } from 'mongoose';
+import { INDEX_BUILD_TIME_LIMIT, type Page, type PageResult } from '@fi/shared';
+import type { EventType, WebhookEvent } from './events';
+
+/** Work still to do: one document per (endpoint, event) until it is delivered or given up. Kept small. */
+export interface QueuedDelivery {
+  _id: string;
+  orgId: string;
+  endpointId: string;
+  eventId: string;
+  type: EventType;
+  payload: string;
+  /** Order of delivery within an endpoint: event time, then event id. */
+  seq: string;
+  occurredAt: Date;
+  attempts: number;
+  firstAttemptAt: Date | null;
+  nextAttemptAt: Date;
+  /** The instance sending the current attempt owns the delivery until then (epoch: nobody). */
+  leaseUntil: Date;
+  leaseOwner: string | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryAttempt {
+  at: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** What customers see in webhookDeliveries; kept for WEBHOOK_HISTORY_DAYS after it finished. */
+interface DeliveryRecord {
+  _id: string;
+  orgId: string;
+  endpointId: string;
+  eventId: string;
+  type: EventType;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  eventType: EventType;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const EPOCH = new Date(0);
+/** Attempts kept per delivery in the history (the newest); a 24 h schedule makes about 30. */
+const MAX_ATTEMPTS_KEPT = 50;
+const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
+
+const deliveryIdOf = (endpointId: string, eventId: string) => `${endpointId}.${eventId}`;
+
+/**
+ * The delivery queue (`webhook_queue`, pending work only, so that polling it stays cheap on servers that
+ * scan whole collections) and the delivery history (`webhook_deliveries`). A delivery's history record
+ * is written first and finished before its queue document is deleted, so a replayed fan-out never
+ * queues a delivery that already ended.
+ */
+export class DeliveryStore {
+  private readonly queue: Collection<QueuedDelivery>;
+  private readonly history: Collection<DeliveryRecord>;
+
+  constructor(connection: Connection) {
+    this.queue = connection.collection<QueuedDelivery>('webhook_queue');
+    this.history = connection.collection<DeliveryRecord>('webhook_deliveries');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.history.createIndex({ endpointId: 1, createdAt: -1, _id: -1 }, INDEX_BUILD_TIME_LIMIT);
+    await this.history.createIndex({ updatedAt: 1 }, INDEX_BUILD_TIME_LIMIT);
+  }
+
+  /** Queues `event` for `endpointId` unless that delivery exists already (idempotent). */
+  async enqueue(event: WebhookEvent, payload: string, endpointId: string, now = new Date()): Promise<void> {
+    const _id = deliveryIdOf(endpointId, event.id);
+    try {
+      await this.history.insertOne(
+        { _id, orgId: event.orgId, endpointId, eventId: event.id, type: event.type, status: 'pending', attempts: [], nextAttemptAt: now, createdAt: now, updatedAt: now },
+      );
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      const existing = await this.history.findOne({ _id }, { projection: { status: 1 } });
+      if (existing && existing.status !== 'pending') return;
+    }
+    try {
+      await this.queue.insertOne(
+        {
+          _id,
+          orgId: event.orgId,
+          endpointId,
+          eventId: event.id,
+          type: event.type,
+          payload,
+          seq: `${event.occurredAt.toISOString()}|${event.id}`,
+          occurredAt: event.occurredAt,
+          attempts: 0,
+          firstAttemptAt: null,
+          nextAttemptAt: now,
+          leaseUntil: EPOCH,
+          leaseOwner: null,
+        },
+      );
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+
+  /** The oldest pending deliveries, in delivery order (bounded). */
+  pending(limit: number): Promise<QueuedDelivery[]> {
+    return this.queue.find({}).sort({ seq: 1 }).limit(limit).toArray();
+  }
+
+  depth(): Promise<number> {
+    return this.queue.countDocuments({});
+  }
+
+  /** Takes the delivery for one attempt unless another instance holds it; null when it lost the race. */
+  claim(delivery: QueuedDelivery, owner: string, until: Date, now: Date): Promise<QueuedDelivery | null> {
+    return this.queue.findOneAndUpdate(
+      { _id: delivery._id, leaseUntil: { $lte: now }, attempts: delivery.attempts },
+      { $set: { leaseUntil: until, leaseOwner: owner } },
+      { returnDocument: 'after' },
+    );
+  }
+
+  /** Gives a claimed delivery back untried (shutdown), so another instance can send it at once. */
+  async release(delivery: QueuedDelivery, owner: string): Promise<void> {
+    await this.queue.updateOne({ _id: delivery._id, leaseOwner: owner }, { $set: { leaseUntil: EPOCH, leaseOwner: null } });
+  }
+
+  /** Records a failed attempt and when the next one is due. */
+  async retryLater(delivery: QueuedDelivery, owner: string, attempt: DeliveryAttempt, nextAttemptAt: Date): Promise<void> {
+    await this.appendAttempt(delivery._id, attempt, { status: 'pending', nextAttemptAt });
+    await this.queue.updateOne(
+      { _id: delivery._id, leaseOwner: owner },
+      {
+        $set: { attempts: delivery.attempts + 1, firstAttemptAt: delivery.firstAttemptAt ?? attempt.at, nextAttemptAt, leaseUntil: EPOCH, leaseOwner: null },
+      },
+    );
+  }
+
+  /** Ends a delivery: the history says how, then the queue forgets it. */
+  async finish(delivery: QueuedDelivery, status: 'delivered' | 'failed', attempt: DeliveryAttempt | null): Promise<void> {
+    if (attempt) await this.appendAttempt(delivery._id, attempt, { status, nextAttemptAt: null });
+    else await this.history.updateOne({ _id: delivery._id }, { $set: { status, nextAttemptAt: null, updatedAt: new Date() } });
+    await this.queue.deleteOne({ _id: delivery._id });
+  }
+
+  async list(endpointId: string, page: Page): Promise<PageResult<WebhookDelivery>> {
+    const filter = { endpointId };
+    const [docs, total] = await Promise.all([
+      page.take === 0
+        ? Promise.resolve([])
+        : this.history.find(filter).sort({ createdAt: -1, _id: -1 }).skip(page.skip).limit(page.take).toArray(),
+      this.history.countDocuments(filter),
+    ]);
+    return {
+      items: docs.map((doc) => ({
+        id: doc._id,
+        eventId: doc.eventId,
+        eventType: doc.type,
+        status: doc.status,
+        attempts: doc.attempts,
+        nextAttemptAt: doc.nextAttemptAt,
+        createdAt: doc.createdAt,
+        updatedAt: doc.updatedAt,
+      })),
+      total,
+    };
+  }
+
+  /** Forgets an endpoint's deliveries, queued and past (the endpoint was removed). */
+  async removeEndpoint(endpointId: string): Promise<void> {
+    await this.queue.deleteMany({ endpointId });
+    await this.history.deleteMany({ endpointId });
+  }
+
+  /** Deletes finished history older than `before`; run periodically, since FerretDB has no TTL index. */
+  async purgeHistory(before: Date): Promise<number> {
+    const result = await this.history.deleteMany({ status: { $ne: 'pending' }, updatedAt: { $lt: before } });
+    return result.deletedCount;
+  }
+
+  private async appendAttempt(id: string, attempt: DeliveryAttempt, set: { status: DeliveryStatus; nextAttemptAt: Date | null }): Promise<void> {
+    await this.history.updateOne(
+      { _id: id },
+      { $push: { attempts: { $each: [attempt], $slice: -MAX_ATTEMPTS_KEPT } }, $set: { ...set, updatedAt: attempt.at } },
+    );
+  }
+}

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from '@fi/shared';
+import type { DeliveryStore, QueuedDelivery } from './deliveryStore';
+import type { EndpointForDelivery, EndpointStore, WebhookEndpoint } from './endpointStore';
+import { payloadOf, type WebhookEvent } from './events';
+import type { Outbox } from './outbox';
+import { nextAttemptAt, type RetrySchedule } from './retrySchedule';
+import type { SecretBox } from './secretBox';
+import { sendSigned } from './sender';
+import type { TargetPolicy } from './targetPolicy';
+import type { WebhookMetrics } from './webhookMetrics';
+
+export interface DispatcherOptions {
+  pollIntervalMs: number;
+  timeoutMs: number;
+  concurrency: number;
+  schedule: RetrySchedule;
+  policy: TargetPolicy;
+}
+
+/** `3 s`, `90 min`, `24 h`: the retry window in a reason people read. */
+function formatDuration(ms: number): string {
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 3_600_000)} h`;
+}
+
+/** Events relayed per round and deliveries looked at per round: each round's work is bounded. */
+const EVENTS_PER_ROUND = 100;
+const DELIVERIES_PER_ROUND = 500;
+/** Pause before a round asked for while the previous one ran. */
+const ROUND_GAP_MS = 50;
+/** A lease outlives its attempt by this much, so a slow database write after the attempt keeps it. */
+const LEASE_MARGIN_MS = 5_000;
+
+/**
+ * Runs in every feedback-service instance: relays recorded events into the delivery queue, then sends
+ * each endpoint's oldest pending delivery (one at a time per endpoint, so events arrive in order). An
+ * attempt is claimed with a lease (`findOneAndUpdate` on `leaseUntil`), so no two instances send the
+ * same attempt at once; a crashed instance's lease simply runs out. Rounds run on a timer and at once
+ * after a local write; nothing here ever runs inside an API request.
+ */
+export class WebhookDispatcher {
+  private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly shutdown = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  private round: Promise<void> | null = null;
+  private again = false;
+  /** A round is due in ROUND_GAP_MS: later wake-ups join it. */
+  private soon = false;
+
+  constructor(
+    private readonly stores: { outbox: Outbox; endpoints: EndpointStore; deliveries: DeliveryStore },
+    private readonly box: SecretBox,
+    private readonly options: DispatcherOptions,
+    private readonly metrics: WebhookMetrics,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.wake();
+  }
+
+  /** Runs a round soon (after the current one, if one is running). */
+  wake(): void {
+    if (this.shutdown.signal.aborted) return;
+    if (this.round) {
+      this.again = true;
+      return;
+    }
+    if (this.soon) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.round = this.runRound().finally(() => {
+      this.round = null;
+      if (this.shutdown.signal.aborted) return;
+      // Wake-ups during a round get one more round, a moment later, so a burst of writes is batched.
+      this.soon = this.again;
+      this.again = false;
+      this.timer = setTimeout(
+        () => {
+          this.soon = false;
+          this.wake();
+        },
+        this.soon ? ROUND_GAP_MS : this.options.pollIntervalMs,
+      );
+      this.timer.unref();
+    });
+  }
+
+  /** Stops rounds, aborts attempts in flight and hands their deliveries back. */
+  async close(): Promise<void> {
+    this.shutdown.abort();
+    if (this.timer) clearTimeout(this.timer);
+    await this.round;
+    await Promise.all(this.inFlight.values());
+  }
+
+  private async runRound(): Promise<void> {
+    try {
+      await this.relay();
+      await this.dispatch();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'webhook round failed; retrying at the next poll');
+    }
+  }
+
+  private async relay(): Promise<void> {
+    const { outbox, endpoints, deliveries } = this.stores;
+    const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
+    for (const event of await outbox.pending(EVENTS_PER_ROUND)) {
+      if (this.shutdown.signal.aborted) return;
+      const verdict = await outbox.verdict(event);
+      if (verdict === 'wait') continue;
+      if (verdict === 'publish') {
+        const payload = payloadOf(event);
+        if (!endpointsOf.has(event.orgId)) endpointsOf.set(event.orgId, endpoints.list(event.orgId));
+        const subscribed = (await endpointsOf.get(event.orgId)!).filter((endpoint) => !endpoint.disabledAt && endpoint.events.includes(event.type));
+        for (const endpoint of subscribed) {
+          await deliveries.enqueue(event, payload, endpoint.id);
+        }
+      } else {
+        this.logger.warn({ eventId: event.id, type: event.type }, 'webhook event dropped: its change was never written');
+      }
+      await outbox.remove(event.id);
+    }
+  }
+
+  private async dispatch(): Promise<void> {
+    const { outbox, endpoints, deliveries } = this.stores;
+    const pending = await deliveries.pending(DELIVERIES_PER_ROUND);
+    const oldestEvent = (await outbox.pending(1))[0] as WebhookEvent | undefined;
+    const now = new Date();
+    const oldest = Math.min(pending[0]?.occurredAt.getTime() ?? Infinity, oldestEvent?.occurredAt.getTime() ?? Infinity);
+    this.metrics.backlog((await deliveries.depth()) + (await outbox.depth()), Number.isFinite(oldest) ? Math.max(0, (now.getTime() - oldest) / 1000) : 0);
+
+    const byId = await endpoints.forDelivery([...new Set(pending.map((delivery) => delivery.endpointId))]);
+    const heads = new Set<string>();
+    for (const delivery of pending) {
+      if (this.shutdown.signal.aborted) return;
+      const endpoint = byId.get(delivery.endpointId);
+      if (!endpoint || endpoint.disabledAt) {
+        await deliveries.finish(delivery, 'failed', null);
+        this.metrics.delivery('dropped');
+        continue;
+      }
+      // Only each endpoint's oldest pending delivery may go: that keeps its events in order.
+      if (heads.has(delivery.endpointId)) continue;
+      heads.add(delivery.endpointId);
+      if (this.inFlight.has(delivery.endpointId) || this.inFlight.size >= this.options.concurrency) continue;
+      if (delivery.nextAttemptAt > now || delivery.leaseUntil > now) continue;
+      const claimed = await deliveries.claim(delivery, this.owner, new Date(now.getTime() + this.options.timeoutMs + LEASE_MARGIN_MS), now);
+      if (!claimed) continue;
+      const attempt = this.attempt(claimed, endpoint).finally(() => {
+        this.inFlight.delete(delivery.endpointId);
+        this.wake();
+      });
+      this.inFlight.set(delivery.endpointId, attempt);
+    }
+  }
+
+  private async attempt(delivery: QueuedDelivery, endpoint: EndpointForDelivery): Promise<void> {
+    const { endpoints, deliveries } = this.stores;
+    const at = new Date();
+    try {
+      let result;
+      try {
+        const secret = this.box.open(endpoint.secret, endpoint.id);
+        result = await sendSigned({ url: endpoint.url, secret }, { id: delivery.eventId, payload: delivery.payload }, this.options.policy, this.options.timeoutMs, this.shutdown.signal);
+      } catch (error) {
+        this.logger.error({ err: error, endpointId: endpoint.id }, 'webhook attempt could not be made');
+        result = { ok: false, statusCode: null, error: 'the signing secret could not be read', durationMs: 0 };
+      }
+      if (this.shutdown.signal.aborted) {
+        await deliveries.release(delivery, this.owner);
+        return;
+      }
+      const record = { at, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
+      if (result.ok) {
+        await deliveries.finish(delivery, 'delivered', record);
+        await endpoints.recordSuccess(endpoint.id);
+        this.metrics.delivery('delivered');
+        return;
+      }
+      const next = nextAttemptAt(delivery.attempts + 1, delivery.firstAttemptAt ?? at, new Date(), this.options.schedule);
+      if (next) {
+        await deliveries.retryLater(delivery, this.owner, record, next);
+        await endpoints.recordFailure(endpoint.id, at);
+        this.metrics.delivery('retry');
+        return;
+      }
+      await deliveries.finish(delivery, 'failed', record);
+      await endpoints.disable(
+        endpoint.id,
+        `Disabled at ${new Date().toISOString()}: event ${delivery.eventId} failed ${delivery.attempts + 1} attempts over ${formatDuration(this.options.schedule.windowMs)} (last: ${result.error}). Remove and add the endpoint again to resume.`,
+        new Date(),
+      );
+      this.metrics.delivery('failed');
+      this.logger.warn({ endpointId: endpoint.id, eventId: delivery.eventId }, 'webhook endpoint disabled after its retries ran out');
+    } catch (error) {
+      // The lease runs out and another round retries the attempt (same webhook-id: at least once).
+      this.logger.warn({ err: error, endpointId: endpoint.id }, 'webhook delivery state could not be saved');
+    }
+  }
+}

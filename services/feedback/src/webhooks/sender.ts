@@ -1,0 +1,96 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { checkedLookup, checkUrlForm, refusalOf, type TargetPolicy } from './targetPolicy';
+
+export interface SendResult {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** A receiver's answer is read up to this much and discarded: only its status matters. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+
+/**
+ * POSTs one signed event. Standard Webhooks headers, signed by the `standardwebhooks` library with the
+ * attempt's time; the connection goes to the address the target policy checked (see `checkedLookup`).
+ * Redirects are not followed (a 3xx is a failed attempt): following one would bypass the policy.
+ */
+export function sendSigned(
+  target: { url: string; secret: string },
+  message: { id: string; payload: string },
+  policy: TargetPolicy,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<SendResult> {
+  const started = Date.now();
+  const done = (statusCode: number | null, error: string | null): SendResult => ({
+    ok: statusCode !== null && statusCode >= 200 && statusCode < 300,
+    statusCode,
+    error,
+    durationMs: Date.now() - started,
+  });
+  let url: URL;
+  try {
+    url = checkUrlForm(target.url, policy);
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    const refusal = isIP(literal) ? refusalOf(literal, policy) : null;
+    if (refusal) return Promise.resolve(done(null, `refused: ${refusal}`));
+  } catch (error) {
+    return Promise.resolve(done(null, `refused: ${(error as Error).message}`));
+  }
+  const now = new Date();
+  const signature = new Webhook(target.secret).sign(message.id, now, message.payload);
+  const body = Buffer.from(message.payload);
+  return new Promise<SendResult>((resolve) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(
+      url,
+      {
+        method: 'POST',
+        agent: agents[url.protocol as 'http:' | 'https:'],
+        lookup: checkedLookup(policy),
+        timeout: timeoutMs,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+        headers: {
+          'content-type': 'application/json',
+          'content-length': body.length,
+          'user-agent': 'FeedbackIntelligence-Webhooks/1',
+          'webhook-id': message.id,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+      },
+      (response) => {
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_RESPONSE_BYTES) response.destroy();
+        });
+        const status = response.statusCode ?? null;
+        const finish = () => resolve(done(status, status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`));
+        response.on('end', finish);
+        response.on('close', finish);
+        response.on('error', finish);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.name === 'AbortError' || error.name === 'TimeoutError'
+          ? signal.aborted
+            ? 'aborted: the service shut down'
+            : `no answer within ${timeoutMs} ms`
+          : error.code === 'ETARGETREFUSED'
+            ? `refused: ${error.message}`
+            : `${error.code ? `${error.code}: ` : ''}${error.message}`;
+      resolve(done(null, reason.slice(0, 500)));
+    });
+    request.end(body);
+  });
+}

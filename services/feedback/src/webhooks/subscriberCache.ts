@@ -1,0 +1,34 @@
+import type { EndpointStore } from './endpointStore';
+import type { EventType } from './events';
+
+/** How long an instance trusts what it read about an organization's endpoints. */
+export const SUBSCRIBER_CACHE_MS = 2_000;
+
+/**
+ * Which event types an organization's enabled endpoints want, cached briefly: most organizations have
+ * no endpoint, and their writes should cost nothing extra. Changes through this instance take effect at
+ * once; an endpoint added through another instance gets events of changes made here after at most
+ * SUBSCRIBER_CACHE_MS.
+ */
+export class SubscriberCache {
+  private readonly entries = new Map<string, { types: Set<EventType>; until: number }>();
+
+  constructor(private readonly endpoints: EndpointStore) {}
+
+  async wants(orgId: string, type: EventType): Promise<boolean> {
+    const now = Date.now();
+    let entry = this.entries.get(orgId);
+    if (!entry || entry.until <= now) {
+      const enabled = (await this.endpoints.list(orgId)).filter((endpoint) => !endpoint.disabledAt);
+      entry = { types: new Set(enabled.flatMap((endpoint) => endpoint.events)), until: now + SUBSCRIBER_CACHE_MS };
+      this.entries.set(orgId, entry);
+      // Organizations come and go; expired entries are dropped as new ones arrive.
+      if (this.entries.size > 10_000) for (const [key, value] of this.entries) if (value.until <= now) this.entries.delete(key);
+    }
+    return entry.types.has(type);
+  }
+
+  forget(orgId: string): void {
+    this.entries.delete(orgId);
+  }
+}

@@ -1,0 +1,45 @@
+import { toPage } from '@fi/shared';
+import type { MutationResolvers, QueryResolvers } from '../generated/resolvers';
+import type { WebhookEndpoint } from './endpointStore';
+import type { WebhookEndpoints } from './webhookEndpoints';
+
+export const NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS = 'Not authorized to manage webhook endpoints';
+
+const toGraphQL = (endpoint: WebhookEndpoint & { secret?: string }) => ({
+  ...endpoint,
+  secret: endpoint.secret ?? null,
+  enabled: endpoint.disabledAt === null,
+});
+
+/** Webhook operations: any key of the organization may read, only a writer may change. */
+export function createWebhookResolvers(webhooks: WebhookEndpoints): {
+  Query: Pick<QueryResolvers, 'webhookEndpoints' | 'webhookDeliveries'>;
+  Mutation: Pick<MutationResolvers, 'addWebhookEndpoint' | 'removeWebhookEndpoint'>;
+} {
+  return {
+    Query: {
+      webhookEndpoints: async (_, args, ctx) => {
+        const caller = await ctx.auth.require(args.apiKey);
+        return (await webhooks.list(caller.orgId)).map(toGraphQL);
+      },
+      webhookDeliveries: async (_, args, ctx) => {
+        const caller = await ctx.auth.require(args.apiKey);
+        return webhooks.deliveriesOf(caller.orgId, args.endpointId, toPage(args));
+      },
+    },
+    Mutation: {
+      addWebhookEndpoint: async (_, args, ctx) => {
+        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
+        const endpoint = await webhooks.add(caller.orgId, args.url, args.events);
+        ctx.logger.info({ endpointId: endpoint.id, orgId: caller.orgId }, 'webhook endpoint added');
+        return toGraphQL(endpoint);
+      },
+      removeWebhookEndpoint: async (_, args, ctx) => {
+        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
+        await webhooks.remove(caller.orgId, args.id);
+        ctx.logger.info({ endpointId: args.id, orgId: caller.orgId }, 'webhook endpoint removed');
+        return true;
+      },
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { loadFeedbackConfig } from '@fi/feedback/src/config';
+import { startFeedbackService } from '@fi/feedback/src/server';
+import { Types } from 'mongoose';
+import { ApiKeyStore, connectMongo, createLogger, type RunningSubgraph } from '@fi/shared';
+import { freePort } from '../cli/src/embedded/freePort';
+import { createKeyAt } from './helpers/keys';
+import { eventually, isReady, spawnEntry } from './helpers/processes';
+import { ADD_FEEDBACK } from './helpers/queries';
+import { newOrgId } from './helpers/stack';
+import { WebhookReceiver } from './helpers/webhookReceiver';
+import { ADD_ENDPOINT, DELIVERIES, FAST_WEBHOOKS } from './helpers/webhookQueries';
+
+/** Webhooks across process lifetimes and policies: each test has a feedback database of its own. */
+
+const mongodbUri = () => process.env.MONGODB_URI as string;
+const ownDatabase = () => `webhooks_${randomUUID().slice(0, 8)}`;
+const input = (title: string) => ({ source: 'api', title, content: 'Checkout fails' });
+
+interface Answer<T> { data?: T | null; errors?: Array<{ message: string; extensions: { code: string } }> }
+async function gql<T>(url: string, query: string, variables: Record<string, unknown>): Promise<Answer<T>> {
+  const response = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  return (await response.json()) as Answer<T>;
+}
+const addEndpoint = (url: string, k: string, target: string) =>
+  gql<{ addWebhookEndpoint: { id: string; secret: string } }>(url, ADD_ENDPOINT, { k, url: target, events: ['feedback.created'] });
+const addItem = (url: string, apiKey: string, title: string) => gql<{ addFeedbackItem: { id: string } }>(url, ADD_FEEDBACK, { apiKey, input: input(title) });
+
+const inProcess = (env: NodeJS.ProcessEnv) =>
+  startFeedbackService(
+    loadFeedbackConfig({ MONGODB_URI: mongodbUri(), PORT: '0', AUTH_CACHE_TTL_MS: '0', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY, ...env }),
+    createLogger('feedback', 'silent'),
+  );
+
+describe('webhook durability', () => {
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(() => receiver.close());
+
+  test('when the service is killed with SIGKILL right after items were created, then after a restart every event is delivered', async () => {
+    const key = await createKeyAt(mongodbUri());
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = { ...FAST_WEBHOOKS, MONGODB_URI: mongodbUri(), MONGODB_DB: ownDatabase(), PORT: String(port) };
+    // While the first process lives, the receiver never answers: nothing it sends can complete.
+    receiver.answer([], 'hang');
+
+    const first = spawnEntry('services/feedback/src/index.ts', env);
+    const ids: string[] = [];
+    try {
+      await eventually(() => isReady(url), 30_000, 'the feedback service');
+      expect((await addEndpoint(url, key, receiver.url)).errors).toBeUndefined();
+      const created = await Promise.all([1, 2, 3, 4, 5].map((n) => addItem(url, key, `Item ${n}`)));
+      ids.push(...created.map((answer) => answer.data!.addFeedbackItem.id));
+    } finally {
+      first.child.kill('SIGKILL');
+      await first.exited;
+    }
+    receiver.answer([], 200);
+
+    const second = spawnEntry('services/feedback/src/index.ts', env);
+    try {
+      await eventually(() => isReady(url), 30_000, 'the restarted feedback service');
+      const delivered = () => new Set(receiver.received.map((r) => r.json.data.item.id));
+      // Deliveries in flight at the kill wait for their lease to run out (attempt timeout + 5 s).
+      await eventually(() => ids.every((id) => delivered().has(id)), 45_000, 'every event after the restart');
+      expect([...delivered()].sort()).toEqual([...ids].sort());
+      // Duplicates are allowed (at least once) but carry the event's own id.
+      for (const received of receiver.received) expect(received.headers['webhook-id']).toBe(`evt_${received.json.data.item.id}_created`);
+    } finally {
+      second.child.kill('SIGKILL');
+      await second.exited;
+    }
+  }, 120_000);
+
+  test('when a crash left recorded events behind, then the relay sends those whose change was written and drops the others', async () => {
+    const database = ownDatabase();
+    const service = await inProcess({ ...FAST_WEBHOOKS, MONGODB_DB: database });
+    const connection = await connectMongo(mongodbUri(), database);
+    const auth = await connectMongo(mongodbUri(), 'auth');
+    try {
+      const orgId = newOrgId();
+      const { key } = await new ApiKeyStore(auth).create({ orgId, tier: 'pro', readOnly: false });
+      receiver.answer([], 200);
+      expect((await addEndpoint(service.url, key, receiver.url)).errors).toBeUndefined();
+      // What a process killed between its write and the relay leaves: an event recorded before the
+      // change, and the change naming the event. And an event whose change never got written.
+      const written = new Types.ObjectId();
+      const lost = new Types.ObjectId();
+      const now = new Date();
+      const item = { source: 'api', title: 'Left behind', content: 'x', status: 'unread', publishedDate: now, createdAt: now };
+      const event = (id: Types.ObjectId, occurredAt: Date) => ({
+        _id: `evt_${id.toHexString()}_created`, orgId, itemId: id.toHexString(), type: 'feedback.created', occurredAt, data: { item: { id: id.toHexString(), ...item } },
+      });
+      const outbox = connection.collection<{ _id: string }>('webhook_outbox');
+      await outbox.insertMany([event(written, now), event(lost, new Date(now.getTime() - 120_000))]);
+      await connection.collection('feedback_items').insertOne({ _id: written, orgId, ...item, webhookEventIds: [`evt_${written.toHexString()}_created`] });
+
+      await eventually(() => receiver.received.some((r) => r.json.data.item.id === written.toHexString()), 20_000, 'the written change sent');
+      await eventually(async () => (await outbox.countDocuments({})) === 0, 20_000, 'the outbox emptied');
+      expect(receiver.received.some((r) => r.json.data.item.id === lost.toHexString())).toBe(false);
+    } finally {
+      await service.close(1_000);
+      await connection.close();
+      await auth.close();
+    }
+  });
+});
+
+describe('target policy', () => {
+  let receiver: WebhookReceiver;
+  const services: RunningSubgraph[] = [];
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.close(1_000)));
+    await receiver.close();
+  });
+
+  test('when the production defaults apply, then http and loopback targets are refused', async () => {
+    const service = await inProcess({ MONGODB_DB: ownDatabase() });
+    services.push(service);
+    const key = await createKeyAt(mongodbUri());
+    for (const [target, message] of [
+      [receiver.url, 'url must use https'],
+      ['https://127.0.0.1/hooks', 'url resolves to 127.0.0.1 is a private, loopback, link-local or reserved address; webhooks go to public addresses only'],
+      ['https://[::1]/hooks', 'url resolves to ::1 is a private, loopback, link-local or reserved address; webhooks go to public addresses only'],
+      ['https://localhost/hooks', 'is a private, loopback, link-local or reserved address'],
+    ]) {
+      const refused = await addEndpoint(service.url, key, target);
+      expect(refused.errors?.[0]).toMatchObject({ message: expect.stringContaining(message), extensions: { code: 'BAD_REQUEST' } });
+    }
+  });
+
+  test('when an accepted target is refused by the policy at delivery time, then nothing is sent and the attempt says why', async () => {
+    const database = ownDatabase();
+    const key = await createKeyAt(mongodbUri());
+    const lenient = await inProcess({ ...FAST_WEBHOOKS, MONGODB_DB: database });
+    const endpoint = (await addEndpoint(lenient.url, key, receiver.url)).data!.addWebhookEndpoint;
+    await lenient.close(1_000);
+
+    // Same database, stricter instance: the address is checked again when connecting.
+    const strict = await inProcess({ ...FAST_WEBHOOKS, WEBHOOK_PRIVATE_TARGETS: 'refuse', MONGODB_DB: database });
+    services.push(strict);
+    const before = receiver.received.length;
+    await addItem(strict.url, key, 'Never sent');
+    type Deliveries = { webhookDeliveries: { items: Array<{ attempts: Array<{ statusCode: number | null; error: string }> }> } };
+    const attempts = async () => (await gql<Deliveries>(strict.url, DELIVERIES, { k: key, id: endpoint.id })).data?.webhookDeliveries.items[0]?.attempts ?? [];
+    await eventually(async () => (await attempts()).length >= 1, 20_000, 'a refused attempt');
+    expect((await attempts())[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/^refused: .*127\.0\.0\.1 is a private, loopback/) });
+    expect(receiver.received.length).toBe(before);
+  });
+});
