@@ -79,6 +79,33 @@ describe('outbound webhooks', () => {
     expect(listed).toEqual([expect.objectContaining({ id: endpoint.id, url: hooks.url, events: ALL_EVENTS, secret: null, enabled: true, disabledReason: null })]);
   });
 
+  test('when statuses change, one by one and in bulk, then each change sends feedback.status_changed with the previous and new values', async () => {
+    const { key } = await stack.createKey();
+    const hooks = await receiver();
+    await addEndpoint(key, hooks.url, ['feedback.status_changed']);
+    const first = await addItem(key, 'First');
+    const second = await addItem(key, 'Second');
+    const one = await stack.gql(`mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "read") { id } }`, { k: key, id: first });
+    expect(one.body.errors).toBeUndefined();
+    const bulk = await stack.gql(`mutation($k: String!, $ids: [String!]!) { updateFeedbackItemsStatus(apiKey: $k, ids: $ids, status: "archived") }`, { k: key, ids: [first, second] });
+    expect(bulk.body.data).toEqual({ updateFeedbackItemsStatus: 2 });
+    // Setting the current status changes nothing, so it sends nothing.
+    await stack.gql(`mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "archived") { id } }`, { k: key, id: second });
+
+    await eventually(() => hooks.received.length >= 3, 20_000, 'three status events');
+    const changes = hooks.received.map((r) => [r.json.type, r.json.data.item.id, r.json.data.previous?.status, r.json.data.item.status]);
+    expect(changes.slice(0, 1)).toEqual([['feedback.status_changed', first, 'unread', 'read']]);
+    expect(changes.slice(1).sort()).toEqual(
+      [
+        ['feedback.status_changed', first, 'read', 'archived'],
+        ['feedback.status_changed', second, 'unread', 'archived'],
+      ].sort(),
+    );
+    expect(new Set(hooks.received.map((r) => r.json.id)).size).toBe(3);
+    expect(hooks.received[0].json.data.previous).toEqual({ status: 'unread', updatedAt: expect.any(String) });
+    expect((await deliveries(key, (await endpoints(key))[0].id)).length).toBe(3);
+  });
+
   test('when the receiver answers 500 and then times out, then the event is retried with the same webhook-id until it is delivered', async () => {
     const { key } = await stack.createKey();
     const hooks = await receiver();
