@@ -3,6 +3,7 @@ import type { FeedbackDocument } from '../data/feedbackModel';
 import { toItem } from '../data/feedbackRepository';
 import type { FeedbackStatusStore, StatusChange } from '../data/feedbackStatusStore';
 import { newEvent } from '../webhooks/events';
+import { itemBusy, MAX_CHANGE_ROUNDS } from './contendedWrite';
 import type { ChangeEvents } from '../webhooks/webhooks';
 
 /** The status store and the webhook events every status change records. */
@@ -11,8 +12,6 @@ export interface StatusDeps {
   events: ChangeEvents;
 }
 
-/** Attempts against concurrent writers of the same item before the request fails. */
-const MAX_ROUNDS = 3;
 
 export const FEEDBACK_NOT_FOUND = 'Feedback not found';
 export const NOT_AUTHORIZED_TO_UPDATE = 'Not authorized to update this feedback';
@@ -46,7 +45,7 @@ export async function changeStatus(deps: StatusDeps, caller: Caller, id: string,
  */
 async function applyStatus(deps: StatusDeps, read: FeedbackDocument, wanted: string): Promise<StatusChange | null> {
   let current = read;
-  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+  for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
     if (current.status === wanted) return deps.statuses.setStatus(current, wanted);
     const now = new Date();
     const before = toItem(current);
@@ -62,7 +61,7 @@ async function applyStatus(deps: StatusDeps, read: FeedbackDocument, wanted: str
     if (!again) return null;
     current = again;
   }
-  throw new Error(`the status of feedback item ${current._id.toHexString()} kept changing`);
+  throw itemBusy();
 }
 
 /**

@@ -1,9 +1,7 @@
 import type { FeedbackRepository } from '../data/feedbackRepository';
 import { newEvent } from '../webhooks/events';
 import type { ChangeEvents } from '../webhooks/webhooks';
-
-/** Rounds against concurrent changes of the same item before giving the item up as changing. */
-const MAX_ROUNDS = 3;
+import { itemBusy, MAX_CHANGE_ROUNDS } from './contendedWrite';
 
 /**
  * Deletes an item; true when this call deleted it, false when the organization has no such item. The
@@ -11,7 +9,7 @@ const MAX_ROUNDS = 3;
  * document are marked applied before that document goes.
  */
 export async function removeFeedback(deps: { repository: FeedbackRepository; events: ChangeEvents }, orgId: string, id: string): Promise<boolean> {
-  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+  for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
     const read = await deps.repository.findForChange(orgId, id);
     if (!read) return false;
     await deps.events.markApplied(read.webhookEventIds ?? []);
@@ -21,5 +19,5 @@ export async function removeFeedback(deps: { repository: FeedbackRepository; eve
       return true;
     }
   }
-  throw new Error(`feedback item ${id} kept changing during its removal`);
+  throw itemBusy();
 }
