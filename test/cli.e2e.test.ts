@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -126,6 +127,50 @@ describe('import', () => {
     expect(result.stderr).toContain('nothing was imported');
     const [query, field] = { contacts: [LIST_CONTACTS, 'contactItems'], accounts: [LIST_ACCOUNTS, 'accountItems'], feedback: [LIST_FEEDBACK, 'feedbackItems'] }[kind]!;
     expect(await total(query, field, key)).toBe(0);
+  });
+
+  test.each([
+    // The issue's examples: a raw JavaScript error instead of the problem, and only the first problem.
+    ['a required field is missing', [{ source: 'api', title: 'x' }], ['record 1: content: is required']],
+    ['a field has the wrong type', [{ source: 'api', title: 5, content: 'c' }], ['record 1: title: must be a string (got number)']],
+    [
+      'a record breaks several rules',
+      [{ source: 'api', title: 'ok', content: 'ok' }, { source: ['api'], title: null, content: 'c', email: 'nope', sentiment: 'meh', metadata: 'x', status: 7, createdAt: 'yesterday', extra: 1 }],
+      [
+        'record 2: extra: unknown field',
+        'record 2: source: must be a string (got array)',
+        'record 2: title: is required',
+        'record 2: email: must be a valid email address',
+        'record 2: sentiment: must be one of positive, neutral, negative (got "meh")',
+        'record 2: metadata: must be a JSON object',
+        'record 2: status: must be one of unread, read, archived (got 7)',
+        'record 2: createdAt: must be an ISO 8601 date-time (got "yesterday")',
+      ],
+    ],
+    ['a record is not an object', [42], ['record 1: record: must be a JSON object (got number)']],
+  ])('when %s, then every problem is listed by record and field, never a raw JavaScript error, and nothing is written', async (_, records, lines) => {
+    const { key, orgId } = await stack.createKey();
+    const result = await cli('import', 'feedback', file(`problems-${randomUUID()}.json`, JSON.stringify(records)), '--org', orgId);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('record '))).toEqual(lines);
+    expect(result.stderr).not.toMatch(/Cannot read properties|is not a function|undefined/);
+    expect(result.stderr).toContain('nothing was imported');
+    expect(await total(LIST_FEEDBACK, 'feedbackItems', key)).toBe(0);
+  });
+
+  test('when --skip-invalid is given, then exactly the valid records are written and the skipped ones are reported', async () => {
+    const { key, orgId } = await stack.createKey();
+    const records = [{ name: 'Ada' }, { name: 5 }, { name: 'Grace', email: 'grace@example.com' }, { email: 'no-name@example.com' }, { name: 'Alan' }];
+    const result = await cli('import', 'contacts', file('skip-invalid.json', JSON.stringify(records)), '--org', orgId, '--skip-invalid');
+
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('record 2: name: must be a string (got number)');
+    expect(result.stderr).toContain('record 4: name: is required');
+    expect(result.stderr).toContain('Imported 3 contacts');
+    expect(result.stderr).toContain('5 read, 2 invalid and skipped');
+    const contacts = await stack.gql<{ contactItems: { items: Array<{ name: string }> } }>(LIST_CONTACTS, { apiKey: key });
+    expect(contacts.body.data!.contactItems.items.map((contact) => contact.name).sort()).toEqual(['Ada', 'Alan', 'Grace']);
   });
 
   test('when the file is not JSON, then exit code 2 and nothing is written', async () => {

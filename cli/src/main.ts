@@ -13,8 +13,9 @@ export const USAGE = `Usage: npm run cli -- <command>
   keys list --org ORG              list an organization's keys (never the secret)
   keys revoke KEY|ID               revoke a key (the key itself or its listed id)
   keys set-limit KEY|ID N|default  give a key its own requests-per-minute limit
-  import contacts|accounts|feedback FILE --org ORG
-                                   import a JSON array or NDJSON file; all or nothing
+  import contacts|accounts|feedback FILE --org ORG [--skip-invalid]
+                                   import a JSON array or NDJSON file; all or nothing,
+                                   or with --skip-invalid exactly the valid records
   seed --org ORG [--feedback N] [--contacts N] [--accounts N]
                                    generate realistic data in bulk
   webhooks list --org ORG          list an organization's webhook endpoints
@@ -38,6 +39,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         tier: { type: 'string' },
         'read-only': { type: 'boolean' },
         'rate-limit': { type: 'string' },
+        'skip-invalid': { type: 'boolean' },
         feedback: { type: 'string' },
         contacts: { type: 'string' },
         accounts: { type: 'string' },
@@ -76,7 +78,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
     } else if (command === 'webhooks') {
       await webhooksCommand(rest[0], rest.slice(1), { org: values.org, url: values.url, events: values.events, skip: values.skip, take: values.take }, db, out);
     } else if (command === 'import') {
-      await importCommand(rest[0], rest[1], values.org, db, out);
+      await importCommand(rest[0], rest[1], { org: values.org, skipInvalid: values['skip-invalid'] }, db, out);
     } else {
       if (!values.org) throw new UsageError('seed needs --org ORG');
       const counts = {

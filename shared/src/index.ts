@@ -28,3 +28,4 @@ export * from './useErrorReporting';
 export * from './links/linkKeys';
 export * from './links/groupedPages';
 export * from './links/entityScope';
+export * from './rules/recordRules';

@@ -28,22 +28,6 @@ export function requireOneOf<T extends string>(
   return value as T;
 }
 
-export function requireNonBlank(name: string, value: string): string {
-  const trimmed = value.trim();
-  if (trimmed === '') throw badRequest(`${name} must not be blank`, { argument: name });
-  return trimmed;
-}
-
-export function requireEmail(name: string, value: string | null | undefined): string | undefined {
-  if (value === null || value === undefined || value.trim() === '') return undefined;
-  const trimmed = value.trim();
-  if (trimmed.length > MAX_EMAIL_LENGTH) {
-    throw badRequest(`${name} must be at most ${MAX_EMAIL_LENGTH} characters (got ${trimmed.length})`, { argument: name, max: MAX_EMAIL_LENGTH });
-  }
-  if (!isEmail(trimmed)) throw badRequest(`${name} must be a valid email address`, { argument: name });
-  return trimmed;
-}
-
 /**
  * Escapes regular-expression metacharacters so user search text is matched literally. NUL becomes the
  * escape `\x00`: MongoDB refuses a pattern with an embedded NUL byte, but matches the escape.

@@ -1,6 +1,10 @@
 import { createAccountRepository } from '@fi/accounts/src/data/accountRepository';
 import { createContactRepository } from '@fi/contacts/src/data/contactRepository';
 import { FeedbackRepository } from '@fi/feedback/src/data/feedbackRepository';
+import { checkAccount } from '@fi/accounts/src/domain/accountRules';
+import { checkContact } from '@fi/contacts/src/domain/contactRules';
+import { checkImportedFeedback } from '@fi/feedback/src/domain/newFeedback';
+import { describeProblem, type Checked } from '@fi/shared';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
 import { progressBar } from '../progress';
@@ -25,6 +29,16 @@ async function inBatches<T>(label: string, records: T[], insert: (batch: T[]) =>
   return written;
 }
 
+function checkedOrThrow<T>(kind: string, records: unknown[], check: (record: unknown) => Checked<T>): T[] {
+  return records.map((record, index) => {
+    const checked = check(record);
+    if (checked.value === null) {
+      throw new Error(`generated ${kind} ${index + 1} breaks the ${kind} rules: ${checked.problems.map(describeProblem).join('; ')}`);
+    }
+    return checked.value;
+  });
+}
+
 export interface SeedOptions {
   /** Same seed, same data: a run can be repeated exactly. */
   seed?: number;
@@ -38,7 +52,15 @@ export interface SeedOptions {
 /** Generates realistic data for one organization and writes it in bulk. */
 export async function seedOrganization(orgId: string, counts: SeedCounts, db: Databases, out: Output, options: SeedOptions = {}): Promise<SeedCounts> {
   const started = Date.now();
-  const data = generateSeedData(counts, options.seed);
+  const generated = generateSeedData(counts, options.seed);
+  // Generated data goes through the owning services' rules like imported data: a generator that
+  // drifts from them fails here instead of storing what the API would refuse.
+  const now = new Date();
+  const data = {
+    accounts: checkedOrThrow('account', generated.accounts, (record) => checkAccount(record, now)),
+    contacts: checkedOrThrow('contact', generated.contacts, (record) => checkContact(record, now)),
+    feedback: checkedOrThrow('feedback', generated.feedback, (record) => checkImportedFeedback(record, now)),
+  };
   const contacts = createContactRepository(db.contacts);
   const accounts = createAccountRepository(db.accounts);
   const feedback = new FeedbackRepository(db.feedback);

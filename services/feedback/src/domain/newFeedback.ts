@@ -1,6 +1,6 @@
 import type { FeedbackRecord } from '../data/feedbackRepository';
 import type { NewFeedbackInput } from '../generated/resolvers';
-import { badRequest, requireEmail, requireNonBlank, requireOneOf, SENTIMENTS, validateMetadata } from '@fi/shared';
+import { RecordRules, SENTIMENTS, STATUSES, valueOrBadRequest, type Checked } from '@fi/shared';
 
 export type { NewFeedbackInput };
 
@@ -15,30 +15,49 @@ export const FEEDBACK_LIMITS = {
   content: 65_536,
 } as const;
 
-function limited(name: keyof typeof FEEDBACK_LIMITS, value: string): string {
-  if (value.length > FEEDBACK_LIMITS[name]) {
-    throw badRequest(`${name} must be at most ${FEEDBACK_LIMITS[name]} characters (got ${value.length})`, {
-      argument: name,
-      max: FEEDBACK_LIMITS[name],
-    });
-  }
-  return value;
-}
+const NEW_FEEDBACK_FIELDS = ['source', 'title', 'content', 'author', 'email', 'sentiment', 'metadata'] as const;
 
-/** The rules for every new item, whether it comes from the API or from an import. */
-export function validateNewFeedback(input: NewFeedbackInput): ValidFeedback {
-  const author = input.author?.trim();
-  return {
-    source: limited('source', requireNonBlank('source', input.source)),
-    title: limited('title', requireNonBlank('title', input.title)),
-    content: limited('content', requireNonBlank('content', input.content)),
-    ...(author ? { author: limited('author', author) } : {}),
-    ...optional('email', requireEmail('email', input.email)),
-    ...optional('sentiment', requireOneOf('sentiment', input.sentiment, SENTIMENTS)),
-    ...optional('metadata', input.metadata === null || input.metadata === undefined ? undefined : validateMetadata(input.metadata)),
+/** The fields of a new item, checked by the same rules wherever the item comes from. */
+function readNewFeedback(rules: RecordRules): () => ValidFeedback {
+  const fields = {
+    source: rules.text('source', { required: true, max: FEEDBACK_LIMITS.source }),
+    title: rules.text('title', { required: true, max: FEEDBACK_LIMITS.title }),
+    content: rules.text('content', { required: true, max: FEEDBACK_LIMITS.content }),
+    author: rules.text('author', { max: FEEDBACK_LIMITS.author }),
+    email: rules.email('email'),
+    sentiment: rules.oneOf('sentiment', SENTIMENTS),
+    metadata: rules.metadata('metadata'),
   };
+  return () => withoutAbsent({ ...fields, source: fields.source!, title: fields.title!, content: fields.content! });
 }
 
-function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+/** Every problem of a new item (API input or imported record), or the item ready to store. */
+export function checkNewFeedback(input: unknown): Checked<ValidFeedback> {
+  const rules = new RecordRules(input);
+  return rules.result(readNewFeedback(rules));
+}
+
+/** The API's rules for a new item: BAD_REQUEST naming the first problem's field. */
+export function validateNewFeedback(input: NewFeedbackInput): ValidFeedback {
+  return valueOrBadRequest(checkNewFeedback(input));
+}
+
+/** `id` is assigned on import, so a file may carry one; it is ignored. */
+const IGNORED_ON_IMPORT = ['id'];
+
+/**
+ * An imported item: a new item's rules, plus what only an import may set (status and dates, for
+ * history brought over from another tool). Unknown fields are refused, so a typo is not lost silently.
+ */
+export function checkImportedFeedback(record: unknown, now: Date): Checked<FeedbackRecord> {
+  const rules = new RecordRules(record, [...NEW_FEEDBACK_FIELDS, 'status', 'publishedDate', 'createdAt'], IGNORED_ON_IMPORT);
+  const feedback = readNewFeedback(rules);
+  const status = rules.oneOf('status', STATUSES) ?? 'unread';
+  const createdAt = rules.date('createdAt');
+  const publishedDate = rules.date('publishedDate');
+  return rules.result(() => ({ ...feedback(), status, publishedDate: publishedDate ?? createdAt ?? now, createdAt: createdAt ?? now }));
+}
+
+function withoutAbsent<T extends object>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
 }

@@ -1,0 +1,28 @@
+import { RecordRules, type Checked } from '@fi/shared';
+import type { AccountDocument } from '../data/accountModel';
+
+/** An account as stored, before the repository adds its id, organization and match keys. */
+export type AccountRecord = Pick<AccountDocument, 'name' | 'domain' | 'description' | 'website' | 'score' | 'churnRisk' | 'tags' | 'createdAt'>;
+
+/** Longest accepted text per field, in characters; documented in the README. */
+export const ACCOUNT_LIMITS = { name: 200, domain: 253, description: 5_000, website: 2_000 } as const;
+
+const FIELDS = ['name', 'domain', 'description', 'website', 'score', 'churnRisk', 'tags', 'createdAt'];
+/** `id` is assigned on import, so a file may carry one; it is ignored. */
+const IGNORED = ['id'];
+
+/** The accounts service's rules for an account record, wherever it comes from (today: import and seed). */
+export function checkAccount(record: unknown, now: Date): Checked<AccountRecord> {
+  const rules = new RecordRules(record, FIELDS, IGNORED);
+  const account = {
+    name: rules.text('name', { required: true, max: ACCOUNT_LIMITS.name }),
+    domain: rules.text('domain', { max: ACCOUNT_LIMITS.domain }),
+    description: rules.text('description', { max: ACCOUNT_LIMITS.description }),
+    website: rules.text('website', { max: ACCOUNT_LIMITS.website }),
+    score: rules.fraction('score'),
+    churnRisk: rules.fraction('churnRisk'),
+    tags: rules.tags('tags'),
+    createdAt: rules.date('createdAt') ?? now,
+  };
+  return rules.result(() => ({ ...account, name: account.name! }));
+}

@@ -1,0 +1,29 @@
+import { RecordRules, type Checked } from '@fi/shared';
+import type { ContactDocument } from '../data/contactModel';
+
+/** A contact as stored, before the repository adds its id, organization and match keys. */
+export type ContactRecord = Pick<ContactDocument, 'name' | 'email' | 'phone' | 'company' | 'title' | 'location' | 'tags' | 'lastInteraction' | 'createdAt'>;
+
+/** Longest accepted text per field, in characters; documented in the README. */
+export const CONTACT_LIMITS = { name: 200, phone: 50, company: 200, title: 200, location: 200 } as const;
+
+const FIELDS = ['name', 'email', 'phone', 'company', 'title', 'location', 'tags', 'lastInteraction', 'createdAt'];
+/** `id` is assigned on import and `totalFeedbacks` is computed, so a file may carry both; they are ignored. */
+const IGNORED = ['id', 'totalFeedbacks'];
+
+/** The contacts service's rules for a contact record, wherever it comes from (today: import and seed). */
+export function checkContact(record: unknown, now: Date): Checked<ContactRecord> {
+  const rules = new RecordRules(record, FIELDS, IGNORED);
+  const contact = {
+    name: rules.text('name', { required: true, max: CONTACT_LIMITS.name }),
+    email: rules.email('email'),
+    phone: rules.text('phone', { max: CONTACT_LIMITS.phone }),
+    company: rules.text('company', { max: CONTACT_LIMITS.company }),
+    title: rules.text('title', { max: CONTACT_LIMITS.title }),
+    location: rules.text('location', { max: CONTACT_LIMITS.location }),
+    tags: rules.tags('tags'),
+    lastInteraction: rules.date('lastInteraction'),
+    createdAt: rules.date('createdAt') ?? now,
+  };
+  return rules.result(() => ({ ...contact, name: contact.name! }));
+}
