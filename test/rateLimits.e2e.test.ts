@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { LiveInstances } from '@fi/gateway/src/rateLimit/liveInstances';
 import { freePort } from '../cli/src/embedded/freePort';
 import { eventually, isReady, spawnEntry, type Spawned } from './helpers/processes';
 import { PrivateRedis } from './helpers/privateRedis';
@@ -220,6 +221,12 @@ describe('two gateway processes on one Redis', () => {
     }
     await Promise.all(urls.map((url) => eventually(() => isReady(url), 30_000, `gateway ${url}`)));
   });
+
+  test('when both run, then each learns from Redis that two instances share the limits, with no GATEWAY_INSTANCES set', async () => {
+    const instances = async (url: string) => ((await (await fetch(`${url}/health`)).json()) as { rateLimiter: { instances?: number } }).rateLimiter.instances;
+    // The first to start saw only itself; it learns of the second at its next heartbeat (5 s).
+    for (const url of urls) await eventually(async () => (await instances(url)) === 2, 15_000, `${url} counts 2 instances`);
+  });
   afterAll(async () => {
     for (const gateway of gateways) gateway.child.kill('SIGTERM');
     await Promise.all(gateways.map((gateway) => gateway.exited));
@@ -240,14 +247,14 @@ describe('Redis goes down and comes back', () => {
   const prefix = `fi-test:outage:${Date.now()}`;
   beforeAll(async () => {
     redis = await PrivateRedis.start();
-    stack = await startStack({ REDIS_URL: redis.url, RATE_LIMIT_REDIS_PREFIX: prefix, GATEWAY_INSTANCES: '2', REDIS_TIMEOUT_MS: '200' });
+    stack = await startStack({ REDIS_URL: redis.url, RATE_LIMIT_REDIS_PREFIX: prefix, REDIS_TIMEOUT_MS: '200' });
   });
   afterAll(async () => {
     await stack.close();
     await redis.stop();
   });
 
-  const health = async () => (await (await fetch(`${stack.gateway.url}/health`)).json()) as { rateLimiter: { store: string } };
+  const health = async () => (await (await fetch(`${stack.gateway.url}/health`)).json()) as { rateLimiter: { store: string; instances?: number } };
   const insuranceGauge = async () => {
     const text = await (await fetch(`${stack.gateway.url}/metrics`)).text();
     return Number(/^fi_gateway_rate_limiter_insurance_mode\{[^}]*\} (\S+)$/m.exec(text)?.[1]);
@@ -261,12 +268,15 @@ describe('Redis goes down and comes back', () => {
       expect(succeeded(await burst(stack, key, 4))).toHaveLength(4);
       expect(await client.get(`${prefix}:key:${id}`)).toBe('4');
       expect(await health()).toMatchObject({ rateLimiter: { store: 'redis' } });
+      // A second gateway registers (as each does every 5 s); this one learns it at its next heartbeat.
+      await new LiveInstances({ redis: client, key: `${prefix}:instances`, assumed: 1 }).beat();
+      await eventually(async () => (await health()).rateLimiter.instances === 2, 15_000, 'the gateway counts 2 instances');
     } finally {
       client.disconnect();
     }
 
     await redis.stop();
-    // The insurance limiter holds this instance's share: 10 / 2 gateway instances = 5 per window.
+    // The insurance limiter holds this instance's share: 10 / 2 instances (the last count Redis gave) = 5 per window.
     const during: Result[] = [];
     for (let i = 0; i < 8; i += 1) during.push(await stack.gql(COUNT_QUERY, { k: key }));
     expect(during.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);

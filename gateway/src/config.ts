@@ -36,7 +36,7 @@ export const rateLimitConfigSchema = {
   },
   gatewayInstances: {
     env: 'GATEWAY_INSTANCES',
-    doc: 'gateway instances sharing the Redis limits; while Redis is down each allows its share of every limit',
+    doc: 'gateway instances assumed sharing the Redis limits until the instances have counted themselves in Redis; while Redis is down each allows its share of every limit',
     default: 1,
     parse: parse.int(1, 1_000),
   },

@@ -31,6 +31,7 @@ import { hostileQueryLimits } from './plugins/hostileQueryLimits';
 import { useResponseReport } from './plugins/useResponseReport';
 import { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { KeyRateLimits } from './rateLimit/keyRateLimits';
+import { LiveInstances } from './rateLimit/liveInstances';
 import { connectRedis } from './rateLimit/redisClient';
 import { WindowCounter } from './rateLimit/windowCounter';
 import { createRequestGate } from './requestGate';
@@ -68,11 +69,21 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const metrics = new GatewayMetrics(registry);
 
   const redis: Redis | null = config.redisUrl ? await connectRedis(config.redisUrl, config.redisTimeoutMs, logger) : null;
+  // With Redis the instances count themselves there; GATEWAY_INSTANCES is only the first assumption.
+  const instances = redis
+    ? new LiveInstances({
+        redis,
+        key: `${config.redisKeyPrefix}:instances`,
+        assumed: config.gatewayInstances,
+        onChange: (count) => logger.info({ instances: count }, 'gateway instances sharing Redis'),
+      })
+    : null;
+  await instances?.start();
   const counter = new WindowCounter({
     redis,
     keyPrefix: config.redisKeyPrefix,
     windowSeconds: config.rateLimitWindowSeconds,
-    instances: config.gatewayInstances,
+    instances: () => instances?.count ?? config.gatewayInstances,
     logger,
     onModeChange: (mode) => metrics.insuranceMode.set(mode === 'insurance' ? 1 : 0),
   });
@@ -137,7 +148,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       ...Object.fromEntries(Object.entries(subgraphUrls).map(([name, url]) => [`subgraph:${name}`, () => pingSubgraph(url)])),
       ...(redis ? { redis: { optional: true as const, check: () => redis.ping() } } : {}),
     },
-    status: () => ({ rateLimiter: { store: counter.mode } }),
+    status: () => ({ rateLimiter: { store: counter.mode, ...(instances ? { instances: instances.count } : {}) } }),
     routes: { '/metrics': metricsRoute(registry) },
     observe: (outcome, seconds) => metrics.observeRequest(outcome.operation, outcome.code, seconds),
     buildContext: createRequestGate({
@@ -160,6 +171,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       await apollo.stop();
       await Promise.all(dataSources.map((source) => source.close()));
       await keyLimits.flush();
+      await instances?.stop();
       redis?.disconnect();
       await authConnection.close();
     },

@@ -21,16 +21,12 @@ export interface WindowCounterOptions {
   redis: Redis | null;
   keyPrefix: string;
   windowSeconds: number;
-  /** Gateway instances sharing Redis: while it is down, each allows 1/instances of every limit. */
-  instances: number;
+  /** Gateway instances sharing Redis, as last known: while it is down, each allows 1/instances of every limit. */
+  instances: () => number;
   logger: Logger;
   onModeChange?: (mode: CounterMode) => void;
 }
 
-interface Limiters {
-  redis: RateLimiterRedis | null;
-  local: RateLimiterMemory;
-}
 
 /**
  * Counts events per id in fixed windows. With Redis the count is atomic and shared by every gateway
@@ -38,7 +34,8 @@ interface Limiters {
  * insurance limiter (never unlimited), and goes back to Redis by itself once Redis answers again.
  */
 export class WindowCounter {
-  private readonly limiters = new Map<string, Limiters>();
+  private readonly redisLimiters = new Map<string, RateLimiterRedis>();
+  private readonly localLimiters = new Map<string, RateLimiterMemory>();
   private redisRetryAt = 0;
   private currentMode: CounterMode;
 
@@ -52,51 +49,59 @@ export class WindowCounter {
 
   /** Counts `events` (one by default) for `id` in `namespace` against `limit` events per window. */
   async count(namespace: string, id: string, limit: number, events = 1): Promise<CountResult> {
-    const limiters = this.limitersFor(namespace, limit);
-    if (limiters.redis && Date.now() >= this.redisRetryAt) {
+    const shared = this.redisLimiter(namespace, limit);
+    if (shared && Date.now() >= this.redisRetryAt) {
       try {
-        return this.onRedisAnswer(toResult(await limiters.redis.consume(id, events), true));
+        return this.onRedisAnswer(toResult(await shared.consume(id, events), true));
       } catch (error) {
         if (error instanceof RateLimiterRes) return this.onRedisAnswer(toResult(error, false));
         this.onRedisFailure(error);
       }
     }
     try {
-      return toResult(await limiters.local.consume(id, events), true);
+      return toResult(await this.localLimiter(namespace, limit).consume(id, events), true);
     } catch (error) {
       if (error instanceof RateLimiterRes) return toResult(error, false);
       throw error;
     }
   }
 
-  private limitersFor(namespace: string, limit: number): Limiters {
+  private redisLimiter(namespace: string, limit: number): RateLimiterRedis | null {
+    const { redis, keyPrefix, windowSeconds } = this.options;
+    if (!redis) return null;
     const cacheKey = `${namespace}\u0000${limit}`;
-    let limiters = this.limiters.get(cacheKey);
-    if (!limiters) {
-      const { redis, keyPrefix, windowSeconds, instances } = this.options;
-      const prefix = `${keyPrefix}:${namespace}`;
-      limiters = {
-        redis: redis
-          ? new RateLimiterRedis({
-              storeClient: redis,
-              keyPrefix: prefix,
-              points: limit,
-              duration: windowSeconds,
-              // Fails at once while the connection is down, so the insurance limiter answers without delay.
-              rejectIfRedisNotReady: true,
-              // A key over its limit stays refused for the rest of its window without asking Redis again.
-              ...(limit < UNLIMITED_POINTS ? { inMemoryBlockOnConsumed: limit + 1 } : {}),
-            })
-          : null,
-        local: new RateLimiterMemory({
-          keyPrefix: prefix,
-          points: redis ? Math.max(1, Math.ceil(limit / instances)) : limit,
-          duration: windowSeconds,
-        }),
-      };
-      this.limiters.set(cacheKey, limiters);
+    let limiter = this.redisLimiters.get(cacheKey);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${keyPrefix}:${namespace}`,
+        points: limit,
+        duration: windowSeconds,
+        // Fails at once while the connection is down, so the insurance limiter answers without delay.
+        rejectIfRedisNotReady: true,
+        // A key over its limit stays refused for the rest of its window without asking Redis again.
+        ...(limit < UNLIMITED_POINTS ? { inMemoryBlockOnConsumed: limit + 1 } : {}),
+      });
+      this.redisLimiters.set(cacheKey, limiter);
     }
-    return limiters;
+    return limiter;
+  }
+
+  /**
+   * The in-process limiter: the whole limit without Redis, this instance's share of it beside Redis.
+   * Keyed by that share, which follows the live instance count; counts are per id, so limits with the
+   * same share may use one limiter.
+   */
+  private localLimiter(namespace: string, limit: number): RateLimiterMemory {
+    const { redis, keyPrefix, windowSeconds, instances } = this.options;
+    const points = redis ? Math.max(1, Math.ceil(limit / Math.max(1, instances()))) : limit;
+    const cacheKey = `${namespace}\u0000${points}`;
+    let limiter = this.localLimiters.get(cacheKey);
+    if (!limiter) {
+      limiter = new RateLimiterMemory({ keyPrefix: `${keyPrefix}:${namespace}`, points, duration: windowSeconds });
+      this.localLimiters.set(cacheKey, limiter);
+    }
+    return limiter;
   }
 
   private onRedisAnswer(result: CountResult): CountResult {
