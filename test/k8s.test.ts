@@ -324,9 +324,10 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
 
   test('when NetworkPolicies are enforced, then exactly the intended connections are possible', () => {
     const namespaceLabels = (namespace: string) => ({ 'kubernetes.io/metadata.name': namespace });
-    const ours: Pod[] = workloads(rendering).map((workload) => ({
+    const ours: Pod[] = workloads(rendering).map((workload, index) => ({
       name: workload.metadata.name,
       namespace: NAMESPACE,
+      ip: `10.244.0.${index + 10}`,
       namespaceLabels: namespaceLabels(NAMESPACE),
       labels: workload.spec.template.metadata.labels,
       ports: workload.kind === 'Job' ? [] : (mainContainer(workload).ports ?? []),
@@ -348,12 +349,19 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
         labels: { 'k8s-app': 'kube-dns' },
         ports: [{ containerPort: 53, protocol: 'UDP' }, { containerPort: 53, protocol: 'TCP' }],
       },
+      ...[
+        { name: 'internet', ip: '203.0.113.10' },
+        { name: 'internet-v6', ip: '2606:4700::1111' },
+        { name: 'cloud-metadata', ip: '169.254.169.254' },
+        { name: 'private-network', ip: '192.168.1.20' },
+        { name: 'private-v6', ip: 'fd00::20' },
+      ].map(({ name, ip }) => ({ name, ip, namespace: '', namespaceLabels: {}, labels: {}, ports: [{ containerPort: 443 }, { containerPort: 80 }] })),
     ];
     const policies = ofKind(rendering, 'NetworkPolicy') as unknown as NetworkPolicy[];
     const actual = reachability(policies, [...ours, ...outside], (pod) => pod.namespace === NAMESPACE);
 
     // A pod of this namespace without an allowing policy (`stranger`) reaches nothing but DNS: default-deny holds its egress.
-    const clients = rendering === 'production' ? ['ingress-controller'] : ['ingress-controller', 'kube-dns', 'other-namespace'];
+    const clients = rendering === 'production' ? ['ingress-controller'] : outside.filter((pod) => pod.namespace !== NAMESPACE).map((pod) => pod.name);
     const dns = [...ours.map((pod) => pod.name), 'stranger'].flatMap((name) => [`${name} -> kube-dns:53`, `${name} -> kube-dns:53/UDP`]);
     const expected = [
       ...clients.map((client) => `${client} -> gateway:4000`),
@@ -365,6 +373,9 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
       ...SUBGRAPHS.map((name) => `${name} -> mongo:27017`),
       'mongo -> mongo:27017',
       'mongo-init -> mongo:27017',
+      // Webhook deliveries: public addresses on 443 only.
+      'feedback -> internet:443',
+      'feedback -> internet-v6:443',
       ...dns,
     ];
     expect(actual).toEqual(expected.sort());
@@ -381,11 +392,19 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
     expect(reachability([only], pods, () => true)).toEqual(['a -> a:80', 'a -> b:80', 'a -> c:80', 'b -> a:80', 'b -> c:80', 'c -> a:80', 'c -> c:80']);
     const open: NetworkPolicy = { metadata: { name: 'open', namespace: 'n' }, spec: { podSelector: {}, ingress: [{}] } };
     expect(reachability([open], pods, () => true)).toHaveLength(9);
+
+    const outward: NetworkPolicy = {
+      metadata: { name: 'public-only', namespace: 'n' },
+      spec: { podSelector: { matchLabels: { app: 'a' } }, policyTypes: ['Egress'], egress: [{ to: [{ ipBlock: { cidr: '0.0.0.0/0', except: ['10.0.0.0/8'] } }] }] },
+    };
+    const address = (name: string, ip: string): Pod => ({ ...pod(name, {}), namespace: '', ip });
+    const from = reachability([outward], [pod('a', { app: 'a' }), address('public', '198.51.100.7'), address('private', '10.1.2.3'), address('v6', '2001:db8::1')], () => true);
+    expect(from.filter((path) => path.startsWith('a ->'))).toEqual(['a -> public:80']);
   });
 });
 
 describe('deploy/k8s production overlay', () => {
-  test('when clients arrive, then they come through the ingress to POST /graphql only, and the gateway trusts the proxy address', () => {
+  test('when clients arrive, then they come through the ingress to POST /graphql only, the gateway trusts the proxy address, and webhooks refuse http and private targets explicitly', () => {
     const ingress = named<Resource>('production', 'Ingress', 'gateway') as Resource & {
       spec: { rules: Array<{ http: { paths: Array<{ path: string; pathType: string; backend: { service: { name: string; port: { name?: string; number?: number } } } }> } }> };
     };
@@ -395,6 +414,8 @@ describe('deploy/k8s production overlay', () => {
     const env = environment(mainContainer(named<Workload>('production', 'Deployment', 'gateway')));
     expect(env.TRUST_PROXY).toBe('true');
     expect(env.DEBUG_ERRORS).toBe('false');
+    const feedback = environment(mainContainer(named<Workload>('production', 'Deployment', 'feedback')));
+    expect({ allowHttp: feedback.WEBHOOK_ALLOW_HTTP, privateTargets: feedback.WEBHOOK_PRIVATE_TARGETS }).toEqual({ allowHttp: 'false', privateTargets: 'refuse' });
     expect(mainContainer(named<Workload>('production', 'Deployment', 'gateway')).image).not.toMatch(/:latest$/);
   });
 });

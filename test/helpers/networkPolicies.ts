@@ -1,11 +1,14 @@
+import { BlockList, isIPv6 } from 'node:net';
+
 /**
  * Kubernetes NetworkPolicy semantics, enough to compute who may open a connection to whom: a pod is
  * isolated for ingress (egress) once any policy of its namespace selects it with that policy type, and
  * then only what some rule of those policies allows passes; a connection needs both the sender's egress
  * and the receiver's ingress. Supported: podSelector, namespaceSelector (matchLabels, matchExpressions
- * In/NotIn/Exists/DoesNotExist), ports by number or container-port name. ipBlock is refused, so a policy
- * this model cannot judge fails the test instead of being misread.
+ * In/NotIn/Exists/DoesNotExist), ipBlock (cidr minus except, IPv4 and IPv6) for endpoints with an address,
+ * ports by number or container-port name.
  */
+
 
 export type Labels = Record<string, string>;
 
@@ -17,7 +20,7 @@ export interface LabelSelector {
 interface Peer {
   podSelector?: LabelSelector;
   namespaceSelector?: LabelSelector;
-  ipBlock?: unknown;
+  ipBlock?: { cidr: string; except?: string[] };
 }
 interface PolicyPort {
   protocol?: string;
@@ -39,6 +42,8 @@ export interface Pod {
   namespace: string;
   namespaceLabels: Labels;
   labels: Labels;
+  /** Its address; a pod of the cluster has one in a private range. */
+  ip?: string;
   ports: Array<{ name?: string; containerPort: number; protocol?: string }>;
 }
 
@@ -61,9 +66,21 @@ function policyTypes(policy: NetworkPolicy): string[] {
 }
 
 function peerMatches(peer: Peer, policyNamespace: string, other: Pod): boolean {
-  if (peer.ipBlock) throw new Error('ipBlock peers are not modelled');
+  if (peer.ipBlock) return !!other.ip && inBlock(peer.ipBlock, other.ip);
   const namespaceOk = peer.namespaceSelector ? selects(peer.namespaceSelector, other.namespaceLabels) : other.namespace === policyNamespace;
   return namespaceOk && (peer.podSelector ? selects(peer.podSelector, other.labels) : true);
+}
+
+function inBlock({ cidr, except = [] }: { cidr: string; except?: string[] }, ip: string): boolean {
+  const family = isIPv6(ip) ? 'ipv6' : 'ipv4';
+  const contains = (block: string) => {
+    const [network, prefix] = block.split('/');
+    if (isIPv6(network) !== (family === 'ipv6')) return false;
+    const list = new BlockList();
+    list.addSubnet(network, Number(prefix), family);
+    return list.check(ip, family);
+  };
+  return contains(cidr) && !except.some(contains);
 }
 
 function portMatches(ports: PolicyPort[] | undefined, port: Pod['ports'][number]): boolean {
