@@ -14,7 +14,7 @@ const mongodbUri = () => process.env.MONGODB_URI as string;
 describe('configuration', () => {
   test.each<[string, Record<string, string>, RegExp[]]>([
     ['services/feedback/src/index.ts', { PORT: 'eighty' }, [/PORT="eighty" is invalid: expected a whole number/]],
-    ['services/contacts/src/index.ts', { MONGODB_URI: 'http://wrong' }, [/MONGODB_URI="http:\/\/wrong" is invalid: expected a mongodb: or mongodb\+srv: URL/]],
+    ['services/contacts/src/index.ts', { MONGODB_URI: 'http://wrong' }, [/MONGODB_URI="http:\/\/wrong" is invalid: expected a mongodb:\/\/ or mongodb\+srv:\/\/ connection string/]],
     ['gateway/src/index.ts', { MONGODB_URI: '', PORT: '99999' }, [/MONGODB_URI is required/, /PORT="99999" is invalid: expected a number from 0 to 65535/]],
   ])('when %s starts with bad settings, then it exits 1 naming each bad variable', async (entry, env, messages) => {
     const service = spawnEntry(entry, { MONGODB_URI: mongodbUri(), ...env });
@@ -85,9 +85,11 @@ describe('graceful shutdown', () => {
       // Freezing the database makes the next request hang until it is thawed.
       database.process.kill('SIGSTOP');
       const inFlight = post();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // States, not sleeps: the request holds a database connection, so it has arrived and waits...
+      await eventually(async () => /fi_mongo_pool_connections\{[^}]*state="in_use"[^}]*\} [1-9]/.test(await (await fetch(`${url}/metrics`)).text()), 30_000, 'the request to reach the database');
       service.child.kill('SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // ...and after SIGTERM the service refuses new connections but stays up for the request in flight.
+      await eventually(async () => !(await fetch(`${url}/health`).then(() => true, () => false)), 30_000, 'the service to stop accepting connections');
       expect(service.child.exitCode).toBeNull();
       database.process.kill('SIGCONT');
 
