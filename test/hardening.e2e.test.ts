@@ -19,24 +19,32 @@ const feedbackField = (alias: string) => `${alias}: feedbackItems(apiKey: $k, ta
 
 describe('hostile documents are refused at the gateway with BAD_REQUEST naming the limit', () => {
   test.each([
-    ['aliases', `query($k: String!) { ${Array.from({ length: 16 }, (_, i) => feedbackField(`a${i}`)).join(' ')} }`, /Aliases limit of 15 exceeded, found 16/],
-    ['depth', `query($k: String!) { feedbackItems(apiKey: $k) { items { ${'__typename '} } } ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { feedbackItems(apiKey: $k) { total } } } } } } } } } }`, /depth limit of 8 exceeded/i],
-    ['directives', `query($k: String!) { feedbackItems(apiKey: $k) { total ${'@skip(if: false) '.repeat(21)} } }`, /Directives limit of 20 exceeded, found 21/],
-    ['tokens', `query($k: String!) { feedbackItems(apiKey: $k) { ${'total '.repeat(2_000)} } }`, /Document contains more tha[nt] 2000 tokens/],
+    ['aliases', `query($k: String!) { ${Array.from({ length: 16 }, (_, i) => feedbackField(`a${i}`)).join(' ')} }`, /^Aliases limit of 15 exceeded \(found 16\)$/, 'aliases', 15],
+    ['depth', `query($k: String!) { feedbackItems(apiKey: $k) { items { ${'__typename '} } } ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { feedbackItems(apiKey: $k) { total } } } } } } } } } }`, /^Query depth limit of 8 exceeded/, 'depth', 8],
+    ['directives', `query($k: String!) { feedbackItems(apiKey: $k) { total ${'@skip(if: false) '.repeat(21)} } }`, /^Directives limit of 20 exceeded \(found 21\)$/, 'directives', 20],
+    ['tokens', `query($k: String!) { feedbackItems(apiKey: $k) { ${'total '.repeat(2_000)} } }`, /^Token limit of 2000 exceeded: the document has more than 2000 tokens$/, 'tokens', 2000],
     [
       'cost',
       `query($k: String!) { ... on Query { ... on Query { ... on Query { ${Array.from({ length: 15 }, (_, i) => `a${i}: feedbackItems(apiKey: $k) { items { ${FEEDBACK_FIELDS} } }`).join(' ')} } } } }`,
-      /Query Cost limit of 1000 exceeded/,
+      /^Query cost limit of 1000 exceeded \(estimated cost \d+\)$/,
+      'cost',
+      1000,
     ],
-  ])('when a document exceeds the %s limit', async (_, query, message) => {
+  ])('when a document exceeds the %s limit, then one error worded as that limit answers it', async (_, query, message, limit, max) => {
     const before = await stack.gql<{ feedbackItems: { total: number } }>(LIST_FEEDBACK, { apiKey: key, take: 0 });
     const response = await stack.gql(query, { k: key });
     expect(response.status).toBe(400);
+    expect(response.body.errors).toHaveLength(1);
     expect(response.body.errors?.[0].message).toMatch(message);
-    expect(response.body.errors?.every((error) => error.extensions?.code === 'BAD_REQUEST')).toBe(true);
+    expect(response.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_REQUEST', limit, max });
     expect(response.body.data ?? null).toBeNull();
     const after = await stack.gql<{ feedbackItems: { total: number } }>(LIST_FEEDBACK, { apiKey: key, take: 0 });
     expect(after.body.data).toEqual(before.body.data);
+  });
+
+  test('when a subgraph answers an error, then its extensions name no internal service', async () => {
+    const response = await stack.gql(`query($k: String!) { feedbackItem(apiKey: $k, id: "${'0'.repeat(24)}") { id } }`, { k: key });
+    expect(response.body.errors).toEqual([expect.objectContaining({ extensions: { code: 'NOT_FOUND' } })]);
   });
 
   test('when a field name is mistyped, then the error does not suggest schema names', async () => {

@@ -33,8 +33,8 @@ export interface RequestGateDeps {
 }
 
 /**
- * Everything the gateway decides before planning a query, in order: is the client address blocked for
- * guessing keys, are all keys valid, is every key within its rate limit. A refusal ends the request
+ * Everything the gateway decides before planning a query, in order: are all keys valid (if not: is the
+ * client address over its limit of invalid keys), is every key within its rate limit. A refusal ends the request
  * here: no subgraph is called and nothing is written.
  */
 export function createRequestGate(deps: RequestGateDeps) {
@@ -43,15 +43,16 @@ export function createRequestGate(deps: RequestGateDeps) {
     if (request) info.outcome.operation = operationLabel(request.operation);
     try {
       const address = clientAddress(info, deps.trustProxy);
-      const blockedFor = deps.invalidKeyGuard.retryAfter(address);
-      if (blockedFor !== null) throw tooManyInvalidKeys(blockedFor);
-
       let authenticated;
       try {
         authenticated = await authenticateRequest(request, deps.keyedFields(), deps.authenticator);
       } catch (error) {
         if (!isCode(error, ErrorCode.UNAUTHENTICATED)) throw error;
         deps.metrics.authFailures.inc();
+        // Only requests without a valid key are refused: one misconfigured client behind a shared
+        // address (an office NAT) must not lock out the others, whose keys are valid.
+        const blockedFor = deps.invalidKeyGuard.retryAfter(address);
+        if (blockedFor !== null) throw tooManyInvalidKeys(blockedFor);
         const retryAfter = await deps.invalidKeyGuard.recordFailure(address);
         throw retryAfter === null ? error : tooManyInvalidKeys(retryAfter);
       }

@@ -28,6 +28,7 @@ import type { GatewayConfig } from './config';
 import type { GatewayContext } from './context';
 import { GatewayMetrics } from './metrics/gatewayMetrics';
 import { hostileQueryLimits } from './plugins/hostileQueryLimits';
+import { useLimitErrors } from './plugins/useLimitErrors';
 import { useResponseReport } from './plugins/useResponseReport';
 import { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { KeyRateLimits } from './rateLimit/keyRateLimits';
@@ -128,6 +129,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       ApolloServerPluginCacheControlDisabled(),
       useRequestOutcome<GatewayContext>(),
       useResponseReport(),
+      useLimitErrors<GatewayContext>(),
       useErrorReporting<GatewayContext>(),
     ],
     // The process's own SIGTERM handling drains HTTP first, then stops Apollo; Apollo must not race it.

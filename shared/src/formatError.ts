@@ -59,7 +59,8 @@ export function createFormatError(options: FormatErrorOptions) {
     const code = formatted.extensions?.code;
     const message = options.hideSuggestions ? formatted.message.replace(SUGGESTION, '') : formatted.message;
     const base = { message, locations: formatted.locations, path: formatted.path };
-    const { stacktrace, ...extensions } = formatted.extensions ?? {};
+    // The gateway's `serviceName` names internal services; our own SERVICE_UNAVAILABLE says `service`.
+    const { stacktrace, serviceName: _internal, ...extensions } = formatted.extensions ?? {};
     const debugExtras = options.debug && stacktrace ? { stacktrace } : {};
 
     switch (errorKind(formatted.message, code, error)) {

@@ -4,9 +4,11 @@ const MAX_REMEMBERED_ADDRESSES = 10_000;
 
 /**
  * Throttles guessing: a client address that sends more than `limit` requests with a missing or invalid
- * key in one window is refused (429) for the rest of that window, whatever key it sends, so guesses
- * neither reach the key store nor learn anything. Failures are counted per address, never against a
- * real key's budget. Refusals are remembered in-process, so a blocked address costs no Redis call.
+ * key in one window gets 429 instead of UNAUTHENTICATED for its invalid keys for the rest of that
+ * window. Requests with a valid key from the same address are never refused (a shared NAT must not
+ * lock out an office for one misconfigured client); guessing a 256-bit key is hopeless anyway, the
+ * guard bounds the load. Failures are counted per address, never against a real key's budget.
+ * Refusals are remembered in-process, so a blocked address costs no Redis call.
  */
 export class InvalidKeyGuard {
   private readonly blockedUntil = new Map<string, number>();
