@@ -9,7 +9,7 @@ export type TierLimits = Record<Tier, number | null>;
  * Requests of unlimited keys are counted in batches, at most this long after they arrive: one Redis
  * command per key and interval instead of one per request, as nothing waits for these counts.
  */
-export const UNLIMITED_FLUSH_MS = 200;
+export const UNLIMITED_FLUSH_MS = 1_000;
 
 /**
  * Per-key limits: one request counts once for each distinct key it uses. A key's own limit (granted
