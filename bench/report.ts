@@ -46,6 +46,8 @@ export interface BenchResults {
   oneByOne: OneByOne[];
   scaling: ScalingPoint[];
   peakRssMiB: Record<string, number | null>;
+  /** The machine's 1, 5 and 15-minute load averages when the run started and when it ended. */
+  loadAverage: { before: number[]; after: number[] };
 }
 
 export interface Summary extends LoadResult {
@@ -169,6 +171,11 @@ export function markdown(results: BenchResults, titles: Record<string, string>):
   lines.push(`Measured ${results.startedAt} (profile \`${results.profile}\`) on ${Object.entries(results.machine).map(([k, v]) => `${k}: ${v}`).join('; ')}.`);
   lines.push('');
   lines.push(`Settings: ${Object.entries(results.settings).map(([k, v]) => `${k} ${v}`).join('; ')}.`);
+  lines.push('');
+  const load = (values: number[]) => values.map((value) => value.toFixed(1)).join(' / ');
+  lines.push(
+    `Machine load (1 / 5 / 15-minute averages, ${results.machine.cores} cores, shared): ${load(results.loadAverage.before)} at the start, ${load(results.loadAverage.after)} at the end.`,
+  );
   lines.push('');
   lines.push('| Scenario | Conns | Target | req/s | p50 ms | p95 ms | p99 ms | Errors |');
   lines.push('|---|---:|---|---:|---:|---:|---:|---:|');

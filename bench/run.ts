@@ -108,6 +108,7 @@ async function main(): Promise<void> {
   const profileName = values.quick ? 'quick' : values.full ? 'full' : 'default';
   const profile = PROFILES[profileName];
   const started = Date.now();
+  const loadBefore = os.loadavg();
   const work = mkdtempSync(path.join(os.tmpdir(), 'fi-bench-'));
   const logDir = path.join(work, 'logs');
   const cleanups: Array<() => Promise<void>> = [];
@@ -180,6 +181,7 @@ async function main(): Promise<void> {
       oneByOne,
       scaling,
       peakRssMiB: {},
+      loadAverage: { before: loadBefore, after: [] },
     };
 
     let profiledSince = 0;
@@ -215,6 +217,7 @@ async function main(): Promise<void> {
     }
 
     results.peakRssMiB = { 'our gateway': peakRssMiB(ours.pid), 'hive gateway': peakRssMiB(hive.pid), [HIVE_RUST]: peakRssMiB(hiveRust.pid) };
+    results.loadAverage.after = os.loadavg();
     const titles = Object.fromEntries(scenarios.map((scenario) => [scenario.id, scenario.title]));
     const table = markdown(results, titles);
     mkdirSync(outDir, { recursive: true });
