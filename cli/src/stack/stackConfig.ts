@@ -1,4 +1,5 @@
 import { loadConfig, parse } from '@fi/shared';
+import { DEFAULT_RESTART_POLICY } from './supervisor';
 
 const port = (env: string, fallback: number, what: string) => ({ env, doc: `port of ${what}`, default: fallback, parse: parse.port });
 const mongoUrl = { parse: parse.mongoUri, default: '' };
@@ -14,9 +15,27 @@ export const stackConfigSchema = {
   feedbackMongodbUri: { env: 'FEEDBACK_MONGODB_URI', doc: 'MongoDB of the feedback service only', ...mongoUrl },
   contactsMongodbUri: { env: 'CONTACTS_MONGODB_URI', doc: 'MongoDB of the contacts service only', ...mongoUrl },
   accountsMongodbUri: { env: 'ACCOUNTS_MONGODB_URI', doc: 'MongoDB of the accounts service only', ...mongoUrl },
+  restartLimit: {
+    env: 'STACK_RESTART_LIMIT',
+    doc: 'crashes of one service within STACK_RESTART_WINDOW_SECONDS that npm start restarts it after; one more stops the stack',
+    default: 5,
+    parse: parse.int(0, 1_000),
+  },
+  restartWindowSeconds: {
+    env: 'STACK_RESTART_WINDOW_SECONDS',
+    doc: 'window in which crashes of one service are counted',
+    default: 60,
+    parse: parse.int(1, 86_400),
+  },
   redisUrl: { env: 'REDIS_URL', doc: 'Redis for rate limits shared by gateway instances (unset: in-process)', default: '', parse: parse.url('redis:', 'rediss:') },
 };
 
 export type StackConfig = ReturnType<typeof loadStackConfig>;
 
-export const loadStackConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(stackConfigSchema, env);
+export function loadStackConfig(env: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(stackConfigSchema, env);
+  return {
+    ...config,
+    restartPolicy: { ...DEFAULT_RESTART_POLICY, maxCrashes: config.restartLimit, windowMs: config.restartWindowSeconds * 1000 },
+  };
+}

@@ -7,7 +7,8 @@ import { requireFreePorts } from '../embedded/freePort';
 import { consoleOutput as out } from '../output';
 import { curlExample, DEMO_ORG, ensureDemo } from './demo';
 import { developmentWebhookEnv } from './developmentWebhooks';
-import { spawnService, waitUntilReady, type ServiceProcess } from './serviceProcess';
+import { spawnService, waitUntilReady } from './serviceProcess';
+import { SupervisedService, type SupervisorEvents } from './supervisor';
 import { loadStackConfig } from './stackConfig';
 import { DATA_DIR, readRunningStack, removeStackFile, writeStackFile } from './stackFile';
 
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   const config = loadStackConfig();
   const logDir = path.join(DATA_DIR, 'logs');
   let database: (EmbeddedMongo & { kind: string }) | null = null;
-  const services: ServiceProcess[] = [];
+  const services: SupervisedService[] = [];
   let stopping = false;
 
   const stop = async (code: number) => {
@@ -55,28 +56,36 @@ async function main(): Promise<void> {
       ['contacts', config.contactsPort, config.contactsMongodbUri],
       ['accounts', config.accountsPort, config.accountsMongodbUri],
     ] as const;
+    const logOf = (name: string) => path.join(logDir, `${name}.log`);
+    const restartPolicy = config.restartPolicy;
+    // A crashed service is restarted while the others keep serving (the gateway answers their parts
+    // meanwhile); only a service that keeps crashing stops the stack.
+    const events: SupervisorEvents = {
+      restarting: (name, code, signal, delayMs, crashes) =>
+        out.info(`${name} stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); restarting it in ${delayMs / 1000} s (crash ${crashes} of ${restartPolicy.maxCrashes} allowed in ${restartPolicy.windowMs / 1000} s); see ${logOf(name)}`),
+      restarted: (name, pid) => out.info(`${name} restarted (pid ${pid}).`),
+      gaveUp: (name, crashes) => {
+        out.info(`${name} crashed ${crashes} ${crashes === 1 ? 'time' : 'times'} within ${restartPolicy.windowMs / 1000} s; giving up and stopping the stack. See ${logOf(name)}`);
+        void stop(1);
+      },
+    };
+    const supervise = (name: string, entry: string, port: number, env: NodeJS.ProcessEnv) =>
+      new SupervisedService(() => spawnService(name, entry, port, env, logDir), events, restartPolicy);
     for (const [name, port, uri] of subgraphs) {
       const own = { ...(uri ? { MONGODB_URI: uri } : {}), ...(name === 'feedback' ? developmentWebhookEnv() : {}) };
-      services.push(spawnService(name, `services/${name}/src/index.ts`, port, { ...common, ...own }, logDir));
+      services.push(supervise(name, `services/${name}/src/index.ts`, port, { ...common, ...own }));
     }
     const subgraphUrls = {
-      feedback: `${services[0].url}/graphql`,
-      contacts: `${services[1].url}/graphql`,
-      accounts: `${services[2].url}/graphql`,
+      feedback: `${services[0].current.url}/graphql`,
+      contacts: `${services[1].current.url}/graphql`,
+      accounts: `${services[2].current.url}/graphql`,
     };
     const gatewayEnv = { ...common, FEEDBACK_URL: subgraphUrls.feedback, CONTACTS_URL: subgraphUrls.contacts, ACCOUNTS_URL: subgraphUrls.accounts };
-    services.push(spawnService('gateway', 'gateway/src/index.ts', config.gatewayPort, gatewayEnv, logDir));
-    for (const service of services) {
-      service.child.once('exit', (code) => {
-        if (stopping) return;
-        out.info(`${service.name} stopped unexpectedly (exit code ${code}); see ${path.join(logDir, `${service.name}.log`)}`);
-        void stop(1);
-      });
-    }
+    services.push(supervise('gateway', 'gateway/src/index.ts', config.gatewayPort, gatewayEnv));
 
     const demoKey = database ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out)) : null;
-    await Promise.all(services.map((service) => waitUntilReady(service, READY_TIMEOUT_MS)));
-    const gatewayUrl = `${services[3].url}/graphql`;
+    await Promise.all(services.map((service) => waitUntilReady(service.current, READY_TIMEOUT_MS)));
+    const gatewayUrl = `${services[3].current.url}/graphql`;
     writeStackFile({ pid: process.pid, mongodbUri, redisUrl: config.redisUrl || undefined, gatewayUrl, subgraphUrls });
 
     out.info(`

@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../cli/src/embedded/freePort';
+import { stopChild } from '../cli/src/embedded/stopChild';
+import { SupervisedService, type SupervisorEvents } from '../cli/src/stack/supervisor';
+import { createKeyAt } from './helpers/keys';
+import { eventually, spawnEntry } from './helpers/processes';
+
+/** `npm start` heals: a crashed service comes back; one that keeps crashing stops the stack. */
+
+describe('a supervised service', () => {
+  test('when it keeps crashing, then it is restarted with growing back-off and given up on after the limit', async () => {
+    const log: string[] = [];
+    let gaveUp: (crashes: number) => void = () => undefined;
+    const given = new Promise<number>((resolve) => (gaveUp = resolve));
+    const events: SupervisorEvents = {
+      restarting: (name, code, _signal, delayMs) => log.push(`restarting ${name} code ${code} in ${delayMs}`),
+      restarted: (name) => log.push(`restarted ${name}`),
+      gaveUp: (_name, crashes) => gaveUp(crashes),
+    };
+    const crashing = () => {
+      const child = spawn(process.execPath, ['-e', 'process.exit(3)'], { stdio: 'ignore' });
+      return { name: 'crashy', url: '', child, stop: () => stopChild(child) };
+    };
+
+    const service = new SupervisedService(crashing, events, { maxCrashes: 3, windowMs: 60_000, initialBackoffMs: 20, maxBackoffMs: 50 });
+
+    expect(await given).toBe(4);
+    expect(log).toEqual([
+      'restarting crashy code 3 in 20',
+      'restarted crashy',
+      'restarting crashy code 3 in 40',
+      'restarted crashy',
+      'restarting crashy code 3 in 50',
+      'restarted crashy',
+    ]);
+    await service.stop();
+  });
+});
+
+describe('npm start', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fi-stack-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  /** The pids of a process's direct children (Linux). */
+  const childrenOf = (pid: number): number[] =>
+    readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+
+  const ports = async () => ({
+    GATEWAY_PORT: String(await freePort()),
+    FEEDBACK_PORT: String(await freePort()),
+    CONTACTS_PORT: String(await freePort()),
+    ACCOUNTS_PORT: String(await freePort()),
+  });
+  const serviceOf = (stackPid: number, name: string) => childrenOf(stackPid).find((pid) => commandOf(pid).includes(`services/${name}/src/index.ts`));
+
+  test('when a service crashes more often than the restart limit allows, then the stack stops with a clear message', async () => {
+    const stack = spawnEntry('cli/src/stack/startStack.ts', {
+      MONGODB_URI: process.env.MONGODB_URI,
+      FI_DATA_DIR: dataDir,
+      REDIS_URL: '',
+      STACK_RESTART_LIMIT: '0',
+      ...(await ports()),
+    });
+    try {
+      await eventually(() => stack.output().includes('is up'), 120_000, 'the stack to start');
+      process.kill(serviceOf(stack.child.pid as number, 'contacts') as number, 'SIGKILL');
+      expect(await stack.exited).toBe(1);
+      expect(stack.output()).toMatch(/contacts crashed 1 time within 60 s; giving up and stopping the stack/);
+    } finally {
+      stack.child.kill('SIGKILL');
+    }
+  });
+
+  test('when a service is killed with SIGKILL, then it is restarted, answers through the gateway again, and Ctrl-C still stops everything', async () => {
+    const mongodbUri = process.env.MONGODB_URI as string;
+    const key = await createKeyAt(mongodbUri);
+    const stackPorts = await ports();
+    const stack = spawnEntry('cli/src/stack/startStack.ts', { MONGODB_URI: mongodbUri, FI_DATA_DIR: dataDir, REDIS_URL: '', ...stackPorts });
+    const stackPid = stack.child.pid as number;
+    let servicePids: number[] = [];
+    try {
+      await eventually(() => stack.output().includes('is up'), 120_000, 'the stack to start');
+      const accounts = serviceOf(stackPid, 'accounts');
+      expect(accounts).toBeDefined();
+
+      process.kill(accounts as number, 'SIGKILL');
+
+      await eventually(() => /accounts restarted \(pid \d+\)/.test(stack.output()), 60_000, 'the accounts service to be restarted');
+      expect(stack.output()).toMatch(/accounts stopped unexpectedly \(signal SIGKILL\); restarting it in 0.5 s \(crash 1 of 5 allowed in 60 s\)/);
+      const ask = async () => {
+        const response = await fetch(`http://127.0.0.1:${stackPorts.GATEWAY_PORT}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'query($k: String!) { accountItems(apiKey: $k, take: 1) { total } }', variables: { k: key } }),
+        });
+        const body = (await response.json()) as { data?: { accountItems?: { total: number } } | null; errors?: unknown[] };
+        return response.status === 200 && !body.errors && body.data?.accountItems?.total === 0;
+      };
+      await eventually(ask, 60_000, 'the restarted accounts service to answer through the gateway');
+      servicePids = childrenOf(stackPid);
+    } finally {
+      stack.child.kill('SIGINT');
+    }
+    expect(await stack.exited).toBe(0);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await eventually(() => servicePids.every((pid) => !alive(pid)), 20_000, 'every service process to stop');
+  });
+});
