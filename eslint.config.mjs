@@ -16,7 +16,7 @@ export default tseslint.config(
   },
   {
     // Command-line tools and tests talk to a person on the terminal.
-    files: ['cli/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', '**/test/**/*.ts'],
+    files: ['cli/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', '**/test/**/*.ts', '**/eval/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   {

@@ -1,0 +1,1 @@
+export { analyzeSentiment, type Sentiment, type SentimentResult } from './analyzeSentiment';
