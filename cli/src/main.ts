@@ -3,6 +3,7 @@ import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
 import { webhooksCommand } from './commands/webhooks';
 import { parseCount, seedOrganization } from './commands/seed';
+import { sentimentCommand } from './commands/sentiment';
 import { openDatabases } from './databases';
 import { consoleOutput, UsageError, type Output } from './output';
 
@@ -24,6 +25,9 @@ export const USAGE = `Usage: npm run cli -- <command>
   webhooks remove ID --org ORG     remove an endpoint and its delivery history
   webhooks deliveries ID --org ORG [--skip N] [--take N]
                                    an endpoint's deliveries, newest first, with their last attempt
+  sentiment backfill --org ORG [--batch N]
+                                   compute the sentiment of items that have none (resumable;
+                                   never overwrites a provided one)
 
 The database is MONGODB_URI, or the embedded one of a running "npm start".`;
 
@@ -47,6 +51,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         events: { type: 'string' },
         skip: { type: 'string' },
         take: { type: 'string' },
+        batch: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -60,7 +65,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
     out.info(USAGE);
     return values.help ? 0 : 2;
   }
-  if (!['keys', 'import', 'seed', 'webhooks'].includes(command)) {
+  if (!['keys', 'import', 'seed', 'webhooks', 'sentiment'].includes(command)) {
     out.info(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
@@ -79,6 +84,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
       await webhooksCommand(rest[0], rest.slice(1), { org: values.org, url: values.url, events: values.events, skip: values.skip, take: values.take }, db, out);
     } else if (command === 'import') {
       await importCommand(rest[0], rest[1], { org: values.org, skipInvalid: values['skip-invalid'] }, db, out);
+    } else if (command === 'sentiment') {
+      await sentimentCommand(rest[0], values.org, values.batch, db, out);
     } else {
       if (!values.org) throw new UsageError('seed needs --org ORG');
       const counts = {

@@ -77,6 +77,9 @@ export function createResolvers(
       __resolveReference: async (ref, ctx) => repository.findById([...(await ctx.allowedOrgs())], ref.id),
       // Idempotent replays answer with the item as first stored, which may predate updatedAt.
       updatedAt: (item) => item.updatedAt ?? item.createdAt,
+      // The same for items replayed from before computed sentiment: what they carry was provided.
+      sentimentScore: (item) => item.sentimentScore ?? null,
+      sentimentSource: (item) => item.sentimentSource ?? 'provided',
     },
     AccountItem: {
       __resolveReference: (ref, ctx) => scopedReference('account', ref, ctx),

@@ -13,6 +13,10 @@ export interface FeedbackDocument {
   /** Lower-cased domain of the email, so an account finds its feedback through an index. */
   emailDomain?: string | null;
   sentiment?: string;
+  /** -1 to 1 when the service computed the sentiment; absent when it was provided. */
+  sentimentScore?: number;
+  /** `provided` or `computed`; absent on items stored before computed sentiment (then provided). */
+  sentimentSource?: string;
   status: string;
   metadata?: Record<string, unknown>;
   publishedDate: Date;
@@ -37,6 +41,8 @@ const feedbackSchema = new Schema<FeedbackDocument>(
     emailLower: String,
     emailDomain: String,
     sentiment: String,
+    sentimentScore: Number,
+    sentimentSource: String,
     status: { type: String, required: true },
     metadata: { type: Schema.Types.Mixed },
     publishedDate: { type: Date, required: true },

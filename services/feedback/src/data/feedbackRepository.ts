@@ -13,6 +13,8 @@ export interface FeedbackItem {
   author: string | null;
   email: string | null;
   sentiment: string | null;
+  sentimentScore: number | null;
+  sentimentSource: string;
   status: string;
   metadata: Record<string, unknown> | null;
   publishedDate: Date;
@@ -28,6 +30,8 @@ export interface FeedbackRecord {
   author?: string;
   email?: string;
   sentiment?: string;
+  sentimentScore?: number;
+  sentimentSource?: string;
   metadata?: Record<string, unknown>;
   status: string;
   publishedDate: Date;
@@ -49,6 +53,9 @@ export function toItem(doc: FeedbackDocument): FeedbackItem {
     author: doc.author ?? null,
     email: doc.email ?? null,
     sentiment: doc.sentiment ?? null,
+    sentimentScore: doc.sentimentScore ?? null,
+    // Items stored before the service computed sentiment carry only what their client provided.
+    sentimentSource: doc.sentimentSource ?? 'provided',
     status: doc.status,
     metadata: doc.metadata ?? null,
     publishedDate: doc.publishedDate,

@@ -4,6 +4,7 @@ import { itemOf, type FeedbackItem, type FeedbackRepository } from '../data/feed
 import { fingerprint, type IdempotencyStore } from '../data/idempotencyStore';
 import { newEvent } from '../webhooks/events';
 import type { ChangeEvents } from '../webhooks/webhooks';
+import { withSentiment } from './sentiment';
 import { validateNewFeedback, type NewFeedbackInput } from './newFeedback';
 
 export function parseIdempotencyKey(value: string | string[] | undefined): string | undefined {
@@ -30,7 +31,7 @@ export async function addFeedback(
 ): Promise<FeedbackItem> {
   const valid = validateNewFeedback(input);
   const now = new Date();
-  const record = { ...valid, status: 'unread', publishedDate: now, createdAt: now };
+  const record = withSentiment({ ...valid, status: 'unread', publishedDate: now, createdAt: now });
   const claim = idempotencyKey ? await deps.idempotency.claim(orgId, idempotencyKey, fingerprint(valid), now) : null;
   // Items stored before FeedbackItem had orgId lack it; the key is the organization's, so it is this one.
   if (claim?.item) return { ...claim.item, orgId };

@@ -1,5 +1,6 @@
 import type { FeedbackRecord } from '../data/feedbackRepository';
 import type { NewFeedbackInput } from '../generated/resolvers';
+import { withSentiment } from './sentiment';
 import { RecordRules, SENTIMENTS, STATUSES, valueOrBadRequest, type Checked } from '@fi/shared';
 
 export type { NewFeedbackInput };
@@ -55,7 +56,10 @@ export function checkImportedFeedback(record: unknown, now: Date): Checked<Feedb
   const status = rules.oneOf('status', STATUSES) ?? 'unread';
   const createdAt = rules.date('createdAt');
   const publishedDate = rules.date('publishedDate');
-  return rules.result(() => ({ ...feedback(), status, publishedDate: publishedDate ?? createdAt ?? now, createdAt: createdAt ?? now }));
+  // Without a sentiment, the service computes one, as for addFeedbackItem (imports and seeds alike).
+  return rules.result(() =>
+    withSentiment({ ...feedback(), status, publishedDate: publishedDate ?? createdAt ?? now, createdAt: createdAt ?? now }),
+  );
 }
 
 function withoutAbsent<T extends object>(record: T): T {

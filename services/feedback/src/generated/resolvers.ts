@@ -75,7 +75,15 @@ export type FeedbackItem = {
   /** Internal: the organization, so other services scope what they add. */
   orgId: Scalars['String']['output'];
   publishedDate: Scalars['DateTime']['output'];
+  /** positive, neutral or negative: as provided, or computed by the service from title and content when not. */
   sentiment: Maybe<Scalars['String']['output']>;
+  /** The computed sentiment's score, from -1 (most negative) to 1 (most positive); null when the sentiment was provided. */
+  sentimentScore: Maybe<Scalars['Float']['output']>;
+  /**
+   * provided (by the client, or nothing at all on items stored before computed sentiment that the CLI's
+   * sentiment backfill has not reached yet) or computed (by the service).
+   */
+  sentimentSource: Scalars['String']['output'];
   source: Scalars['String']['output'];
   status: Scalars['String']['output'];
   title: Scalars['String']['output'];
@@ -170,7 +178,7 @@ export type NewFeedbackInput = {
   content: Scalars['String']['input'];
   email?: InputMaybe<Scalars['String']['input']>;
   metadata?: InputMaybe<Scalars['JSON']['input']>;
-  /** Pre-computed sentiment: positive, neutral or negative. */
+  /** Pre-computed sentiment: positive, neutral or negative. When absent, the service computes one from title and content. */
   sentiment?: InputMaybe<Scalars['String']['input']>;
   /** Source identifier, e.g. api, webhook, custom. */
   source: Scalars['String']['input'];
@@ -392,6 +400,7 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   FeedbackItem: ResolverTypeWrapper<FeedbackItemModel>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   FeedbackItemList: ResolverTypeWrapper<Omit<FeedbackItemList, 'items'> & { items: Array<ResolversTypes['FeedbackItem']> }>;
   FeedbackSummary: ResolverTypeWrapper<FeedbackSummary>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
@@ -413,6 +422,7 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   DateTime: Scalars['DateTime']['output'];
   FeedbackItem: FeedbackItemModel;
+  Float: Scalars['Float']['output'];
   FeedbackItemList: Omit<FeedbackItemList, 'items'> & { items: Array<ResolversParentTypes['FeedbackItem']> };
   FeedbackSummary: FeedbackSummary;
   JSON: Scalars['JSON']['output'];
@@ -455,6 +465,8 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   orgId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   publishedDate?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   sentiment?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sentimentScore?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  sentimentSource?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

@@ -1,1 +1,2 @@
 export { analyzeSentiment, type Sentiment, type SentimentResult } from './analyzeSentiment';
+export { withSentiment, type SentimentFields, type SentimentSource } from './feedbackSentiment';
