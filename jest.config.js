@@ -2,14 +2,24 @@
 // ts-jest transpiles each file on its own (tsconfig has isolatedModules): type errors are
 // `npm run typecheck`'s job, so tests start fast and never wait on a whole-program check.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }];
+const common = { rootDir: __dirname, testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, testTimeout: 60_000 };
+const packages = '<rootDir>/{services,gateway,shared,cli}/**/test/**';
 
 module.exports = {
-  testEnvironment: 'node',
-  transform: { '^.+\\.ts$': tsJest },
-  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/{services,gateway,shared,cli}/**/test/**/*.test.ts'],
-  globalSetup: '<rootDir>/test/setup/globalSetup.ts',
-  globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
   // Two cores: more workers only fight over them and the database.
   maxWorkers: 2,
-  testTimeout: 60_000,
+  projects: [
+    // Each package's own tests of its logic: no database, no Redis, so no global setup
+    // (`npm test -w services/<name>` runs just these).
+    { ...common, displayName: 'unit', testMatch: [`${packages}/*.test.ts`], testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$'] },
+    // Jest runs a project's global setup only when one of its tests runs: the private database and
+    // Redis start for end-to-end tests (test/, and any *.e2e.test.ts under a package) and nothing else.
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.test.ts', `${packages}/*.e2e.test.ts`],
+      globalSetup: '<rootDir>/test/setup/globalSetup.ts',
+      globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
+    },
+  ],
 };

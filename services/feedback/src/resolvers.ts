@@ -4,6 +4,7 @@ import type { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
 import { changeStatus, changeStatuses, FEEDBACK_NOT_FOUND } from './domain/changeStatus';
 import { parseFeedbackListArgs } from './domain/feedbackListQuery';
+import { lastInteraction } from './domain/lastInteraction';
 import type { IdempotencyStore } from './data/idempotencyStore';
 import { removeFeedback } from './domain/removeFeedback';
 import type { FeedbackContext } from './feedbackContext';
@@ -90,13 +91,8 @@ export function createResolvers(
       totalFeedbacks: async (contact, _, ctx) => (await ctx.contactStats.load(contact)).count,
       feedback: (contact, args, ctx) =>
         ctx.links.contactFeedback.load({ orgId: contact.orgId, email: contact.email, args: parseFeedbackListArgs(args) }),
-      lastInteraction: async (contact, _, ctx) => {
-        const { lastPublished } = await ctx.contactStats.load(contact);
-        const stored = contact.storedLastInteraction ? new Date(contact.storedLastInteraction) : null;
-        if (!stored) return lastPublished;
-        if (!lastPublished) return stored;
-        return stored > lastPublished ? stored : lastPublished;
-      },
+      lastInteraction: async (contact, _, ctx) =>
+        lastInteraction(contact.storedLastInteraction, (await ctx.contactStats.load(contact)).lastPublished),
     },
   };
 }
