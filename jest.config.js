@@ -2,12 +2,14 @@
 // ts-jest transpiles each file on its own (tsconfig has isolatedModules): type errors are
 // `npm run typecheck`'s job, so tests start fast and never wait on a whole-program check.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }];
-const common = { rootDir: __dirname, testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, testTimeout: 60_000 };
+const common = { rootDir: __dirname, testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest } };
 const packages = '<rootDir>/{services,gateway,shared,cli}/**/test/**';
 
 module.exports = {
   // Two cores: more workers only fight over them and the database.
   maxWorkers: 2,
+  // A run-wide option: Jest ignores it inside a project.
+  testTimeout: 60_000,
   projects: [
     // Each package's own tests of its logic: no database, no Redis, so no global setup
     // (`npm test -w services/<name>` runs just these).
