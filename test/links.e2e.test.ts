@@ -243,6 +243,9 @@ describe('AccountItem.contacts and ContactItem.feedback', () => {
       if (!after) break;
     }
     expect(titles).toEqual(['ada 3', 'ada 1']);
+
+    const tooLong = await stack.gql(`query($k: String!) { contactItems(apiKey: $k) { items { feedback(search: "${'x'.repeat(201)}") { total } } } }`, { k: key });
+    expect(tooLong.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST', argument: 'search', max: 200 } });
   });
 });
 

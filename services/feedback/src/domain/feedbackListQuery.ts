@@ -1,6 +1,5 @@
-import { badRequest, requireOneOf, SENTIMENTS, STATUSES, toPage, type Page } from '@fi/shared';
+import { badRequest, requireMaxLength, requireOneOf, SENTIMENTS, STATUSES, textArgumentMax, toPage, type Page } from '@fi/shared';
 import { decodeCursor, MAX_CURSOR_LENGTH, type CursorPosition } from './cursor';
-import { FEEDBACK_LIMITS } from './newFeedback';
 import type { QueryFeedbackItemsArgs } from '../generated/resolvers';
 
 /** Arguments of `feedbackItems` and `ContactItem.feedback` (which has no `source`) as GraphQL hands them over. */
@@ -20,22 +19,19 @@ export interface FeedbackQuery {
   page: Page;
 }
 
-export const MAX_SEARCH_LENGTH = 200;
-
-function maxLength(name: string, value: string, max: number): string {
-  if (value.length > max) throw badRequest(`${name} must be at most ${max} characters (got ${value.length})`, { argument: name, max });
-  return value;
-}
+// Root fields get these limits from the shared schema wrapper already; ContactItem.feedback is no
+// root field, so the list's own parsing applies them to both.
+const maxLength = (name: string, value: string) => requireMaxLength(name, value, textArgumentMax(name));
 
 export function parseFeedbackListArgs(args: FeedbackListArgs): FeedbackQuery {
   const page = toPage(args);
   const query: FeedbackQuery = { page };
-  if (args.source !== null && args.source !== undefined) query.source = maxLength('source', args.source, FEEDBACK_LIMITS.source);
+  if (args.source !== null && args.source !== undefined) query.source = maxLength('source', args.source);
   const status = requireOneOf('status', args.status, STATUSES);
   const sentiment = requireOneOf('sentiment', args.sentiment, SENTIMENTS);
   if (status) query.status = status;
   if (sentiment) query.sentiment = sentiment;
-  const search = args.search === null || args.search === undefined ? '' : maxLength('search', args.search, MAX_SEARCH_LENGTH).trim();
+  const search = args.search === null || args.search === undefined ? '' : maxLength('search', args.search).trim();
   if (search) query.search = search;
   if (args.publishedAfter) query.publishedAfter = args.publishedAfter;
   if (args.publishedBefore) query.publishedBefore = args.publishedBefore;
@@ -46,7 +42,7 @@ export function parseFeedbackListArgs(args: FeedbackListArgs): FeedbackQuery {
   }
   if (args.after !== null && args.after !== undefined) {
     if (page.skip > 0) throw badRequest('after cannot be combined with skip: page with one or the other', { argument: 'after' });
-    query.after = decodeCursor(maxLength('after', args.after, MAX_CURSOR_LENGTH));
+    query.after = decodeCursor(requireMaxLength('after', args.after, MAX_CURSOR_LENGTH));
   }
   return query;
 }
