@@ -78,7 +78,7 @@ const API_KEYS = 8;
 const REQUEST_POOL = 500;
 const HIVE_RUST = 'hive gateway (rust planner)';
 /** Requests per target when a database-bound scenario is timed one at a time. */
-const ONE_BY_ONE_REQUESTS = 3;
+const ONE_BY_ONE_REQUESTS = 2;
 
 type Variant = 'varied' | 'identical';
 interface Target {
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   try {
     const { uri, kind } = await database(work, cleanups);
     const redisUrl = await redis(cleanups);
-    const env = { MONGODB_URI: uri, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `fi-bench:${Date.now()}`, SUBGRAPH_TIMEOUT_MS: '300000', AUTH_CACHE_TTL_MS: '30000' };
+    const env = { MONGODB_URI: uri, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `fi-bench:${Date.now()}`, SUBGRAPH_TIMEOUT_MS: '300000', MONGODB_MAX_TIME_MS: '290000', AUTH_CACHE_TTL_MS: '30000' };
     const db = await openDatabases({ ...env, ...BENCH_DATABASES });
     cleanups.push(() => db.close());
     await Promise.all([db.feedback, db.contacts, db.accounts, db.auth].map((connection) => connection.dropDatabase()));
