@@ -29,7 +29,8 @@ export async function ensureDemo(db: Databases, out: Output): Promise<string | n
 
 export function curlExample(gatewayUrl: string, key: string): string {
   const body = JSON.stringify({
-    query: `{ feedbackItems(apiKey: "${key}", take: 3, sentiment: "negative") { total items { title author createdAt } } }`,
+    // Walks all three services: the seed gives most feedback an author among the contacts, at an account's domain.
+    query: `{ feedbackItems(apiKey: "${key}", take: 3, sentiment: "negative") { total items { title createdAt contact { name account { name feedbackSummary { total negative unread } } } } } }`,
   });
   return `curl -s ${gatewayUrl} -H 'content-type: application/json' -d '${body}'`;
 }

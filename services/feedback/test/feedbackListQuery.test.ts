@@ -1,6 +1,7 @@
 import type { GraphQLError } from 'graphql';
 import { decodeCursor, encodeCursor } from '../src/domain/cursor';
-import { MAX_SEARCH_LENGTH, parseFeedbackListArgs } from '../src/domain/feedbackListQuery';
+import { TEXT_ARGUMENT_MAX } from '@fi/shared';
+import { parseFeedbackListArgs } from '../src/domain/feedbackListQuery';
 import { lastInteraction } from '../src/domain/lastInteraction';
 
 const position = { createdAt: new Date('2026-03-01T10:00:00.000Z'), id: '65f0c0ffee0000000000abcd' };
@@ -43,7 +44,7 @@ describe('the arguments of a feedback list', () => {
 
   test.each([
     ['status', { status: 'done' }, /status must be one of unread, read, archived/],
-    ['search', { search: 's'.repeat(MAX_SEARCH_LENGTH + 1) }, /search must be at most 200 characters/],
+    ['search', { search: 's'.repeat(TEXT_ARGUMENT_MAX.search + 1) }, /search must be at most 200 characters/],
     ['after', { skip: 5, after: encodeCursor(position) }, /after cannot be combined with skip/],
     ['take', { take: 101 }, /take must be between 0 and 100/],
     [
