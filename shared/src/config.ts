@@ -1,5 +1,11 @@
 import { ConnectionString } from 'mongodb-connection-string-url';
-import { DEFAULT_MAX_TIME_MS } from './mongo';
+
+/**
+ * The default time limit of one database operation: a little below the gateway's 10 s subgraph timeout.
+ * Here, not in mongo.ts: the telemetry bootstrap reads this config before the tracing hooks are in place,
+ * so nothing this module imports may load mongoose or the mongodb driver (they would go untraced).
+ */
+export const DEFAULT_MAX_TIME_MS = 8_000;
 
 /**
  * One validated configuration per service: each key names its environment variable, says what it is

@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
+import { DEFAULT_MAX_TIME_MS } from './config';
 
 export type { Connection };
 
@@ -14,9 +15,6 @@ export interface MongoClientOptions {
   /** Time limit of every operation on this connection (see `connectMongo`). */
   maxTimeMs?: number;
 }
-
-/** The default time limit of one database operation: a little below the gateway's 10 s subgraph timeout. */
-export const DEFAULT_MAX_TIME_MS = 8_000;
 
 /**
  * Index builds run at start or by the CLI, never for a request, and may scan a large collection: they
