@@ -1,10 +1,14 @@
-import { writeFileSync } from 'node:fs';
-import { composeSupergraph, SUPERGRAPH_PATH } from './supergraph';
+import { composeAndCheck, subgraphSdls, SUPERGRAPH_PATH } from './supergraph';
 
-try {
-  writeFileSync(SUPERGRAPH_PATH, composeSupergraph());
-  console.log(`Wrote ${SUPERGRAPH_PATH}`);
-} catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
-}
+composeAndCheck({
+  allowBreaking: process.argv.includes('--allow-breaking'),
+  supergraphPath: SUPERGRAPH_PATH,
+  sdls: subgraphSdls(),
+  log: (line) => console.log(line),
+}).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error((error as Error).message);
+    process.exit(1);
+  },
+);

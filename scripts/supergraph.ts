@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
+import { apiChanges, isBreaking } from './schemaCheck';
 
 const root = path.resolve(__dirname, '..');
 
@@ -14,17 +15,49 @@ export const SUBGRAPHS = [
   { name: 'accounts', url: 'http://localhost:4003/graphql', schema: 'services/accounts/src/schema.graphql' },
 ] as const;
 
-/** Composes the subgraph SDL files; throws with every composition error when they do not fit. */
-export function composeSupergraph(): string {
-  const result = composeServices(
-    SUBGRAPHS.map(({ name, url, schema }) => ({
-      name,
-      url,
-      typeDefs: parse(readFileSync(path.join(root, schema), 'utf8')),
-    })),
-  );
+/** Each subgraph's SDL as it is in the repository. */
+export function subgraphSdls(): Record<string, string> {
+  return Object.fromEntries(SUBGRAPHS.map(({ name, schema }) => [name, readFileSync(path.join(root, schema), 'utf8')]));
+}
+
+/** Composes the subgraphs' SDL; throws with every composition error when they do not fit. */
+export function composeSupergraph(sdls: Record<string, string> = subgraphSdls()): string {
+  const result = composeServices(SUBGRAPHS.map(({ name, url }) => ({ name, url, typeDefs: parse(sdls[name]) })));
   if (result.errors) {
     throw new Error(`Composition failed:\n${result.errors.map((error) => `  - ${error.message}`).join('\n')}`);
   }
   return result.supergraphSdl;
+}
+
+export interface ComposeOptions {
+  allowBreaking: boolean;
+  supergraphPath: string;
+  sdls: Record<string, string>;
+  log: (line: string) => void;
+}
+
+/**
+ * `npm run compose`: composes, compares the public API with the supergraph at `supergraphPath`, prints
+ * every change with its subgraphs, and writes the new supergraph unless a change is breaking and
+ * `allowBreaking` is off. Returns the exit code.
+ */
+export async function composeAndCheck(options: ComposeOptions): Promise<number> {
+  const composed = composeSupergraph(options.sdls);
+  if (existsSync(options.supergraphPath)) {
+    const changes = await apiChanges(readFileSync(options.supergraphPath, 'utf8'), composed, options.sdls);
+    for (const change of changes) {
+      options.log(`${change.level.padEnd(13)} ${change.message} (subgraph: ${change.subgraphs.join(', ') || 'unknown'})`);
+    }
+    const breaking = changes.filter(isBreaking);
+    if (breaking.length > 0 && !options.allowBreaking) {
+      options.log(
+        `Refused: ${breaking.length} breaking change(s) to the public API; ${options.supergraphPath} is unchanged. ` +
+          'Make the change additive, or pass --allow-breaking (npm run compose -- --allow-breaking) once clients are ready.',
+      );
+      return 1;
+    }
+  }
+  writeFileSync(options.supergraphPath, composed);
+  options.log(`Wrote ${options.supergraphPath}`);
+  return 0;
 }
