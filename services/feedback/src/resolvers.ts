@@ -9,6 +9,8 @@ import type { IdempotencyStore } from './data/idempotencyStore';
 import { removeFeedback } from './domain/removeFeedback';
 import type { FeedbackContext } from './feedbackContext';
 import type { Resolvers } from './generated/resolvers';
+import type { InsightsStore } from './insights/insightsStore';
+import { feedbackInsights } from './insights/feedbackInsights';
 import { createWebhookResolvers } from './webhooks/webhookResolvers';
 import type { ChangeEvents } from './webhooks/webhooks';
 import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
@@ -24,7 +26,7 @@ export function createResolvers(
   repository: FeedbackRepository,
   idempotency: IdempotencyStore,
   statuses: FeedbackStatusStore,
-  { events, management }: { events: ChangeEvents; management: WebhookEndpoints },
+  { events, management, insights }: { events: ChangeEvents; management: WebhookEndpoints; insights: InsightsStore },
 ): Resolvers {
   const webhooks = createWebhookResolvers(management);
   return {
@@ -39,6 +41,10 @@ export function createResolvers(
         const item = await repository.findById(caller.orgId, args.id);
         if (!item) throw notFound(FEEDBACK_NOT_FOUND);
         return item;
+      },
+      feedbackInsights: async (_, args, ctx) => {
+        const caller = await ctx.auth.require(args.apiKey);
+        return feedbackInsights(insights, caller.orgId, args);
       },
     },
     Mutation: {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger } from '@fi/shared';
 import type { FeedbackConfig } from './config';
 import { createContactStatsLoader } from './contactStatsLoader';
+import { InsightsStore } from './insights/insightsStore';
 import { FeedbackRepository } from './data/feedbackRepository';
 import { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { IdempotencyStore } from './data/idempotencyStore';
@@ -30,7 +31,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         purgeTimer.unref();
         const webhooks = await startWebhooks(connection, config, registry, logger);
         return {
-          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), webhooks),
+          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), { ...webhooks, insights: new InsightsStore(connection) }),
           extendContext: (base, headers) => ({
             ...base,
             contactStats: createContactStatsLoader(repository),

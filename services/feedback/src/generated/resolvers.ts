@@ -64,6 +64,23 @@ export type ContactItemFeedbackArgs = {
   take?: InputMaybe<Scalars['Int']['input']>;
 };
 
+export type FeedbackInsights = {
+  __typename?: 'FeedbackInsights';
+  bySentiment: SentimentCounts;
+  /** Most items first. */
+  bySource: Array<SourceCount>;
+  byStatus: StatusCounts;
+  from: Scalars['DateTime']['output'];
+  interval: Scalars['String']['output'];
+  /** The same figures for the period of equal length just before `from`. */
+  previous: FeedbackPeriod;
+  series: Array<InsightPoint>;
+  to: Scalars['DateTime']['output'];
+  /** At most 10 words or two-word phrases of the newest 2,000 negative items in the range, stop words excluded. */
+  topTerms: Array<TermCount>;
+  total: Scalars['Int']['output'];
+};
+
 export type FeedbackItem = {
   __typename?: 'FeedbackItem';
   author: Maybe<Scalars['String']['output']>;
@@ -99,6 +116,18 @@ export type FeedbackItemList = {
   total: Scalars['Int']['output'];
 };
 
+export type FeedbackPeriod = {
+  __typename?: 'FeedbackPeriod';
+  bySentiment: SentimentCounts;
+  /** Most items first. */
+  bySource: Array<SourceCount>;
+  byStatus: StatusCounts;
+  from: Scalars['DateTime']['output'];
+  series: Array<InsightPoint>;
+  to: Scalars['DateTime']['output'];
+  total: Scalars['Int']['output'];
+};
+
 /** Feedback from the people of an account: items whose email domain is the account's domain. */
 export type FeedbackSummary = {
   __typename?: 'FeedbackSummary';
@@ -109,6 +138,17 @@ export type FeedbackSummary = {
   positive: Scalars['Int']['output'];
   total: Scalars['Int']['output'];
   unread: Scalars['Int']['output'];
+};
+
+/** One day or week of the series; `start` is its first instant. */
+export type InsightPoint = {
+  __typename?: 'InsightPoint';
+  count: Scalars['Int']['output'];
+  negative: Scalars['Int']['output'];
+  /** negative / count, 0 when count is 0. */
+  negativeShare: Scalars['Float']['output'];
+  positive: Scalars['Int']['output'];
+  start: Scalars['DateTime']['output'];
 };
 
 export type Mutation = {
@@ -187,6 +227,12 @@ export type NewFeedbackInput = {
 
 export type Query = {
   __typename?: 'Query';
+  /**
+   * Figures of the organization's feedback published in [from, to) (at most 366 days), optionally of one
+   * source: counts, a day or week series, the previous period of equal length, and the top terms of
+   * negative feedback.
+   */
+  feedbackInsights: FeedbackInsights;
   /** One feedback item by id; null with NOT_FOUND when the organization has no such item. */
   feedbackItem: Maybe<FeedbackItem>;
   /** Feedback items of the key's organization, newest first. Filters combine; `total` counts every match. */
@@ -195,6 +241,15 @@ export type Query = {
   webhookDeliveries: WebhookDeliveryList;
   /** The organization's webhook endpoints, oldest first (never their secrets). Read-only keys may list them. */
   webhookEndpoints: Array<WebhookEndpoint>;
+};
+
+
+export type QueryFeedbackInsightsArgs = {
+  apiKey: Scalars['String']['input'];
+  from: Scalars['DateTime']['input'];
+  interval?: InputMaybe<Scalars['String']['input']>;
+  source?: InputMaybe<Scalars['String']['input']>;
+  to: Scalars['DateTime']['input'];
 };
 
 
@@ -228,6 +283,35 @@ export type QueryWebhookDeliveriesArgs = {
 
 export type QueryWebhookEndpointsArgs = {
   apiKey: Scalars['String']['input'];
+};
+
+export type SentimentCounts = {
+  __typename?: 'SentimentCounts';
+  negative: Scalars['Int']['output'];
+  neutral: Scalars['Int']['output'];
+  /** Items without a sentiment (stored before computed sentiment, until the backfill). */
+  none: Scalars['Int']['output'];
+  positive: Scalars['Int']['output'];
+};
+
+export type SourceCount = {
+  __typename?: 'SourceCount';
+  count: Scalars['Int']['output'];
+  source: Scalars['String']['output'];
+};
+
+export type StatusCounts = {
+  __typename?: 'StatusCounts';
+  archived: Scalars['Int']['output'];
+  read: Scalars['Int']['output'];
+  unread: Scalars['Int']['output'];
+};
+
+export type TermCount = {
+  __typename?: 'TermCount';
+  /** Negative items (of the sample) whose title or content holds the term. */
+  count: Scalars['Int']['output'];
+  term: Scalars['String']['output'];
 };
 
 export type WebhookAttempt = {
@@ -399,15 +483,22 @@ export type ResolversTypes = {
   ContactItem: ResolverTypeWrapper<ContactRepresentationModel>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  FeedbackInsights: ResolverTypeWrapper<FeedbackInsights>;
   FeedbackItem: ResolverTypeWrapper<FeedbackItemModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   FeedbackItemList: ResolverTypeWrapper<Omit<FeedbackItemList, 'items'> & { items: Array<ResolversTypes['FeedbackItem']> }>;
+  FeedbackPeriod: ResolverTypeWrapper<FeedbackPeriod>;
   FeedbackSummary: ResolverTypeWrapper<FeedbackSummary>;
+  InsightPoint: ResolverTypeWrapper<InsightPoint>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   NewFeedbackInput: NewFeedbackInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  SentimentCounts: ResolverTypeWrapper<SentimentCounts>;
+  SourceCount: ResolverTypeWrapper<SourceCount>;
+  StatusCounts: ResolverTypeWrapper<StatusCounts>;
+  TermCount: ResolverTypeWrapper<TermCount>;
   WebhookAttempt: ResolverTypeWrapper<WebhookAttempt>;
   WebhookDelivery: ResolverTypeWrapper<WebhookDelivery>;
   WebhookDeliveryList: ResolverTypeWrapper<WebhookDeliveryList>;
@@ -421,15 +512,22 @@ export type ResolversParentTypes = {
   ContactItem: ContactRepresentationModel;
   Int: Scalars['Int']['output'];
   DateTime: Scalars['DateTime']['output'];
+  FeedbackInsights: FeedbackInsights;
   FeedbackItem: FeedbackItemModel;
   Float: Scalars['Float']['output'];
   FeedbackItemList: Omit<FeedbackItemList, 'items'> & { items: Array<ResolversParentTypes['FeedbackItem']> };
+  FeedbackPeriod: FeedbackPeriod;
   FeedbackSummary: FeedbackSummary;
+  InsightPoint: InsightPoint;
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
   NewFeedbackInput: NewFeedbackInput;
   Query: Record<PropertyKey, never>;
+  SentimentCounts: SentimentCounts;
+  SourceCount: SourceCount;
+  StatusCounts: StatusCounts;
+  TermCount: TermCount;
   WebhookAttempt: WebhookAttempt;
   WebhookDelivery: WebhookDelivery;
   WebhookDeliveryList: WebhookDeliveryList;
@@ -453,6 +551,19 @@ export type ContactItemResolvers<ContextType = FeedbackContext, ParentType exten
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type FeedbackInsightsResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackInsights'] = ResolversParentTypes['FeedbackInsights']> = {
+  bySentiment?: Resolver<ResolversTypes['SentimentCounts'], ParentType, ContextType>;
+  bySource?: Resolver<Array<ResolversTypes['SourceCount']>, ParentType, ContextType>;
+  byStatus?: Resolver<ResolversTypes['StatusCounts'], ParentType, ContextType>;
+  from?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  interval?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  previous?: Resolver<ResolversTypes['FeedbackPeriod'], ParentType, ContextType>;
+  series?: Resolver<Array<ResolversTypes['InsightPoint']>, ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  topTerms?: Resolver<Array<ResolversTypes['TermCount']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
 
 export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackItem'] = ResolversParentTypes['FeedbackItem'], FederationReferenceType extends FederationReferenceTypes['FeedbackItem'] = FederationReferenceTypes['FeedbackItem']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['FeedbackItem']> | FederationReferenceType, FederationReferenceType, ContextType>;
@@ -479,6 +590,16 @@ export type FeedbackItemListResolvers<ContextType = FeedbackContext, ParentType 
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type FeedbackPeriodResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackPeriod'] = ResolversParentTypes['FeedbackPeriod']> = {
+  bySentiment?: Resolver<ResolversTypes['SentimentCounts'], ParentType, ContextType>;
+  bySource?: Resolver<Array<ResolversTypes['SourceCount']>, ParentType, ContextType>;
+  byStatus?: Resolver<ResolversTypes['StatusCounts'], ParentType, ContextType>;
+  from?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  series?: Resolver<Array<ResolversTypes['InsightPoint']>, ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type FeedbackSummaryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackSummary'] = ResolversParentTypes['FeedbackSummary']> = {
   lastFeedbackAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -486,6 +607,14 @@ export type FeedbackSummaryResolvers<ContextType = FeedbackContext, ParentType e
   positive?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   unread?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type InsightPointResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['InsightPoint'] = ResolversParentTypes['InsightPoint']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  negativeShare?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  positive?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
@@ -502,10 +631,34 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
 };
 
 export type QueryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  feedbackInsights?: Resolver<ResolversTypes['FeedbackInsights'], ParentType, ContextType, RequireFields<QueryFeedbackInsightsArgs, 'apiKey' | 'from' | 'interval' | 'to'>>;
   feedbackItem?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<QueryFeedbackItemArgs, 'apiKey' | 'id'>>;
   feedbackItems?: Resolver<ResolversTypes['FeedbackItemList'], ParentType, ContextType, RequireFields<QueryFeedbackItemsArgs, 'apiKey' | 'skip' | 'take'>>;
   webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'apiKey' | 'endpointId' | 'skip' | 'take'>>;
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointsArgs, 'apiKey'>>;
+};
+
+export type SentimentCountsResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SentimentCounts'] = ResolversParentTypes['SentimentCounts']> = {
+  negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  neutral?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  none?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  positive?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type SourceCountResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SourceCount'] = ResolversParentTypes['SourceCount']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type StatusCountsResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['StatusCounts'] = ResolversParentTypes['StatusCounts']> = {
+  archived?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  read?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  unread?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type TermCountResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['TermCount'] = ResolversParentTypes['TermCount']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  term?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type WebhookAttemptResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
@@ -547,12 +700,19 @@ export type Resolvers<ContextType = FeedbackContext> = {
   AccountItem?: AccountItemResolvers<ContextType>;
   ContactItem?: ContactItemResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  FeedbackInsights?: FeedbackInsightsResolvers<ContextType>;
   FeedbackItem?: FeedbackItemResolvers<ContextType>;
   FeedbackItemList?: FeedbackItemListResolvers<ContextType>;
+  FeedbackPeriod?: FeedbackPeriodResolvers<ContextType>;
   FeedbackSummary?: FeedbackSummaryResolvers<ContextType>;
+  InsightPoint?: InsightPointResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  SentimentCounts?: SentimentCountsResolvers<ContextType>;
+  SourceCount?: SourceCountResolvers<ContextType>;
+  StatusCounts?: StatusCountsResolvers<ContextType>;
+  TermCount?: TermCountResolvers<ContextType>;
   WebhookAttempt?: WebhookAttemptResolvers<ContextType>;
   WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
   WebhookDeliveryList?: WebhookDeliveryListResolvers<ContextType>;

@@ -1,0 +1,111 @@
+import { Types } from 'mongoose';
+import { startStack, type Stack } from './helpers/stack';
+
+const PERIOD = 'total bySentiment { positive neutral negative none } byStatus { unread read archived } bySource { source count } series { start count negative positive negativeShare }';
+const INSIGHTS = `query($apiKey: String!, $from: DateTime!, $to: DateTime!, $source: String, $interval: String) {
+  feedbackInsights(apiKey: $apiKey, from: $from, to: $to, source: $source, interval: $interval) {
+    from to interval ${PERIOD} previous { from to ${PERIOD} } topTerms { term count } } }`;
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+const at = (day: number, hour = 12) => new Date(Date.UTC(2026, 2, day, hour));
+
+/** An organization with known items: March 1-3 2026 (the range) and February 26-28 (the previous period). */
+async function seeded(orgId: string) {
+  const items: Array<[Date, string | null, string, string, string]> = [
+    [at(1), 'negative', 'unread', 'email', 'The export keeps failing and the export file is empty'],
+    [at(1), 'positive', 'read', 'email', 'Lovely support team'],
+    [at(2), 'negative', 'unread', 'api', 'Export failing again, refund please'],
+    [at(2), 'neutral', 'archived', 'api', 'Question about invoices'],
+    [at(3), null, 'unread', 'email', 'Something'],
+    [at(3, 23), 'negative', 'read', 'email', 'Refund for the broken export'],
+    [new Date(Date.UTC(2026, 1, 27, 10)), 'negative', 'unread', 'email', 'Old complaint'],
+    [new Date(Date.UTC(2026, 2, 4, 0)), 'positive', 'unread', 'email', 'Outside the range (to is exclusive)'],
+  ];
+  const db = await stack.connect('feedback');
+  await db.collection('feedback_items').insertMany(
+    items.map(([date, sentiment, status, source, content]) => ({
+      _id: new Types.ObjectId(),
+      orgId,
+      source,
+      title: content.split(' ').slice(0, 3).join(' '),
+      content,
+      ...(sentiment ? { sentiment } : {}),
+      status,
+      publishedDate: date,
+      createdAt: date,
+    })),
+  );
+}
+
+type Insights = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function insights(apiKey: string, variables: Record<string, unknown>) {
+  return stack.gql<{ feedbackInsights: Insights }>(INSIGHTS, { apiKey, from: '2026-03-01T00:00:00.000Z', to: '2026-03-04T00:00:00.000Z', ...variables });
+}
+
+describe('feedbackInsights', () => {
+  test('when an organization has known items, then every figure is exact', async () => {
+    const { key, orgId } = await stack.createKey();
+    await seeded(orgId);
+    const response = await insights(key, {});
+    expect(response.body.errors).toBeUndefined();
+    const result = response.body.data!.feedbackInsights;
+    expect(result).toMatchObject({
+      interval: 'day',
+      total: 6,
+      bySentiment: { positive: 1, neutral: 1, negative: 3, none: 1 },
+      byStatus: { unread: 3, read: 2, archived: 1 },
+      bySource: [
+        { source: 'email', count: 4 },
+        { source: 'api', count: 2 },
+      ],
+      series: [
+        { start: '2026-03-01T00:00:00.000Z', count: 2, negative: 1, positive: 1, negativeShare: 0.5 },
+        { start: '2026-03-02T00:00:00.000Z', count: 2, negative: 1, positive: 0, negativeShare: 0.5 },
+        { start: '2026-03-03T00:00:00.000Z', count: 2, negative: 1, positive: 0, negativeShare: 0.5 },
+      ],
+      previous: { from: '2026-02-26T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z', total: 1, bySentiment: { negative: 1 } },
+    });
+    expect(result.previous.series).toHaveLength(3);
+    // "export" is in all three negative items, "refund" in two; single-text terms are left out.
+    expect(result.topTerms[0]).toEqual({ term: 'export', count: 3 });
+    expect(result.topTerms).toContainEqual({ term: 'refund', count: 2 });
+    expect(result.topTerms.every((t: { count: number }) => t.count >= 2)).toBe(true);
+    expect(result.topTerms.map((t: { term: string }) => t.term)).not.toContain('the');
+
+    const weekly = (await insights(key, { interval: 'week', source: 'api' })).body.data!.feedbackInsights;
+    expect(weekly).toMatchObject({ total: 2, series: [{ start: '2026-03-01T00:00:00.000Z', count: 2, negative: 1, positive: 0, negativeShare: 0.5 }] });
+  });
+
+  test('when the range holds nothing, then every count is zero and the series still has its points', async () => {
+    const { key } = await stack.createKey();
+    const result = (await insights(key, {})).body.data!.feedbackInsights;
+    expect(result).toMatchObject({ total: 0, bySentiment: { positive: 0, neutral: 0, negative: 0, none: 0 }, bySource: [], topTerms: [] });
+    expect(result.series.map((p: { count: number; negativeShare: number }) => [p.count, p.negativeShare])).toEqual([[0, 0], [0, 0], [0, 0]]);
+  });
+
+  test.each([
+    ['from after to', { from: '2026-03-04T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z' }, 'from must be before to'],
+    ['an empty range', { to: '2026-03-01T00:00:00.000Z' }, 'from must be before to'],
+    ['a range over 366 days', { to: '2027-03-03T00:00:00.000Z' }, 'at most 366 days'],
+    ['an unknown interval', { interval: 'month' }, 'interval must be one of day, week'],
+  ])('when the request has %s, then BAD_REQUEST says so', async (_, variables, message) => {
+    const { key } = await stack.createKey();
+    const response = await insights(key, variables);
+    expect(response.body.errors?.[0].message).toContain(message);
+    expect(response.body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
+  });
+
+  test('when another organization has feedback, then it is never counted', async () => {
+    const other = await stack.createKey();
+    await seeded(other.orgId);
+    const { key } = await stack.createKey();
+    expect((await insights(key, {})).body.data!.feedbackInsights.total).toBe(0);
+    expect((await insights(other.key, {})).body.data!.feedbackInsights.total).toBe(6);
+  });
+});
