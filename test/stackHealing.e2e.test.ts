@@ -41,6 +41,8 @@ describe('a supervised service', () => {
 });
 
 describe('npm start', () => {
+  // Four processes compile and start under tsx: minutes on a loaded machine, not seconds.
+  const STACK_TEST_MS = 300_000;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fi-stack-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -66,14 +68,14 @@ describe('npm start', () => {
       ...(await ports()),
     });
     try {
-      await eventually(() => stack.output().includes('is up'), 120_000, 'the stack to start');
+      await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
       process.kill(serviceOf(stack.child.pid as number, 'contacts') as number, 'SIGKILL');
       expect(await stack.exited).toBe(1);
       expect(stack.output()).toMatch(/contacts crashed 1 time within 60 s; giving up and stopping the stack/);
     } finally {
       stack.child.kill('SIGKILL');
     }
-  });
+  }, STACK_TEST_MS);
 
   test('when a service is killed with SIGKILL, then it is restarted, answers through the gateway again, and Ctrl-C still stops everything', async () => {
     const mongodbUri = process.env.MONGODB_URI as string;
@@ -83,7 +85,7 @@ describe('npm start', () => {
     const stackPid = stack.child.pid as number;
     let servicePids: number[] = [];
     try {
-      await eventually(() => stack.output().includes('is up'), 120_000, 'the stack to start');
+      await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
       const accounts = serviceOf(stackPid, 'accounts');
       expect(accounts).toBeDefined();
 
@@ -115,5 +117,5 @@ describe('npm start', () => {
       }
     };
     await eventually(() => servicePids.every((pid) => !alive(pid)), 20_000, 'every service process to stop');
-  });
+  }, STACK_TEST_MS);
 });
