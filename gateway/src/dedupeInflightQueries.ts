@@ -23,10 +23,19 @@ export function dedupeInflightQueries(gateway: ApolloGateway) {
 }
 
 function sharedExecutor(executor: Executor): Executor {
+  // Each schema version a request was validated against gets its own number (the schema objects are replaced
+  // on a supergraph reload), so no request shares an execution across a swap.
+  const schemaIds = new WeakMap<object, number>();
+  let nextSchemaId = 0;
+  const schemaId = (schema: object) => {
+    let id = schemaIds.get(schema);
+    if (id === undefined) schemaIds.set(schema, (id = nextSchemaId++));
+    return id;
+  };
   const inflight = new Map<string, ReturnType<Executor>>();
   return (requestContext) => {
     if (requestContext.operation.operation !== 'query') return executor(requestContext);
-    const key = executionKey(requestContext);
+    const key = `${schemaId(requestContext.schema)}\u0000${executionKey(requestContext)}`;
     const running = inflight.get(key);
     if (running) return running;
     const execution = executor(requestContext).finally(() => inflight.delete(key));

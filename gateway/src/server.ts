@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
@@ -37,6 +36,7 @@ import { connectRedis } from './rateLimit/redisClient';
 import { WindowCounter } from './rateLimit/windowCounter';
 import { createRequestGate } from './requestGate';
 import { SubgraphDataSource } from './subgraphDataSource';
+import { SupergraphSource } from './supergraph/supergraphSource';
 
 function subgraphUrlOverrides(config: GatewayConfig): Record<string, string> {
   const overrides: Record<string, string> = {
@@ -47,14 +47,6 @@ function subgraphUrlOverrides(config: GatewayConfig): Record<string, string> {
   return Object.fromEntries(Object.entries(overrides).filter(([, url]) => url !== ''));
 }
 
-function readSupergraph(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    throw new Error(`No supergraph at ${path}: run "npm run compose" first`);
-  }
-}
-
 /** A subgraph is reachable when its /health answers; its own /ready covers its database. */
 async function pingSubgraph(graphqlUrl: string): Promise<void> {
   const response = await fetch(new URL('/health', graphqlUrl), { signal: AbortSignal.timeout(1_500) });
@@ -63,7 +55,15 @@ async function pingSubgraph(graphqlUrl: string): Promise<void> {
 
 /** Builds and starts the gateway on the configured port (0 picks a free one, as tests do). */
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningHttpServer> {
-  const supergraphSdl = readSupergraph(config.supergraphPath);
+  const supergraphSource = new SupergraphSource({
+    path: config.supergraphPath,
+    url: config.supergraphUrl,
+    pollMs: config.supergraphPollMs,
+    fetchTimeoutMs: config.supergraphFetchTimeoutMs,
+    logger,
+    onReload: (outcome) => metrics.supergraphReloads.inc({ outcome }),
+  });
+  const supergraphSdl = await supergraphSource.initial();
   const authConnection = await connectMongo(config.authMongodbUri || config.mongodbUri, config.authMongodbDb, mongoClientOptions(config));
   const authenticator = new Authenticator(new ApiKeyVerifier(new ApiKeyStore(authConnection), config.authCacheTtlMs));
   const registry = createRegistry('gateway');
@@ -96,7 +96,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   // Filled as the gateway loads the supergraph (apollo.start), read by the readiness checks after it.
   const subgraphUrls: Record<string, string> = {};
   const gateway = new ApolloGateway({
-    supergraphSdl,
+    supergraphSdl: supergraphSource.hook(supergraphSdl),
     buildService: ({ name, url }) => {
       subgraphUrls[name] = urls[name] ?? url ?? '';
       const source = new SubgraphDataSource({ name, url: subgraphUrls[name], timeoutMs: config.subgraphTimeoutMs, metrics });
@@ -147,6 +147,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     logger,
     readinessChecks: {
       keyStore: () => pingMongo(authConnection),
+      // Always ok: a rejected update leaves the previous supergraph serving; the details say which.
+      supergraph: { check: async () => undefined, details: () => supergraphSource.details() },
       ...Object.fromEntries(Object.entries(subgraphUrls).map(([name, url]) => [`subgraph:${name}`, () => pingSubgraph(url)])),
       ...(redis ? { redis: { optional: true as const, check: () => redis.ping() } } : {}),
     },

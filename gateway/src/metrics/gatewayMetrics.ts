@@ -14,6 +14,7 @@ export class GatewayMetrics {
   readonly rateLimited: Counter<'tier'>;
   readonly authFailures: Counter;
   readonly insuranceMode: Gauge;
+  readonly supergraphReloads: Counter<'outcome'>;
   /** Labelled series by label values, so a request does not hash its labels again (both are bounded). */
   private readonly requestSeries = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
 
@@ -61,6 +62,14 @@ export class GatewayMetrics {
       help: '1 while Redis is unavailable and rate limits are counted in this process, else 0',
       registers,
     });
+    this.supergraphReloads = new Counter({
+      name: 'fi_gateway_supergraph_reloads_total',
+      help: 'New supergraph versions seen while running: applied, or rejected (did not parse or compose; the old one still serves)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    // Both series exist from the start, so a rate() or an alert on `rejected` works before the first one.
+    for (const outcome of ['applied', 'rejected']) this.supergraphReloads.inc({ outcome }, 0);
   }
 
   /** One GraphQL request answered: its count by operation and outcome, and its duration by operation. */

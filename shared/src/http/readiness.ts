@@ -1,12 +1,15 @@
 export type Check = () => Promise<unknown>;
 
-/** An optional check reports a degraded service when it fails, but the service stays ready. */
-export type ReadinessCheck = Check | { check: Check; optional: true };
+/**
+ * An optional check reports a degraded service when it fails, but the service stays ready. `details`
+ * adds what an operator needs next to the check's result, whether it passed or not.
+ */
+export type ReadinessCheck = Check | { check: Check; optional?: true; details?: () => Record<string, unknown> };
 
 export interface ReadinessReport {
   ready: boolean;
   status: 'ready' | 'degraded' | 'not ready';
-  checks: Record<string, { ok: boolean; optional?: true; detail?: string }>;
+  checks: Record<string, { ok: boolean; optional?: true; detail?: string; [detail: string]: unknown }>;
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -17,15 +20,16 @@ export async function checkReadiness(checks: Record<string, ReadinessCheck>): Pr
     Object.entries(checks).map(async ([name, entry]) => {
       const optional = typeof entry === 'function' ? undefined : entry.optional;
       const check = typeof entry === 'function' ? entry : entry.check;
+      const details = typeof entry === 'function' ? undefined : entry.details;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
       });
       try {
         await Promise.race([check(), timeout]);
-        return [name, { ok: true, ...(optional ? { optional } : {}) }] as const;
+        return [name, { ok: true, ...(optional ? { optional } : {}), ...details?.() }] as const;
       } catch (error) {
-        return [name, { ok: false, ...(optional ? { optional } : {}), detail: (error as Error).message }] as const;
+        return [name, { ok: false, ...(optional ? { optional } : {}), ...details?.(), detail: (error as Error).message }] as const;
       } finally {
         clearTimeout(timer);
       }
