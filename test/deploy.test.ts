@@ -271,6 +271,7 @@ const COUNTERS_AND_GAUGES = [
   'fi_gateway_rate_limited_total',
   'fi_gateway_auth_failures_total',
   'fi_gateway_rate_limiter_insurance_mode',
+  'fi_gateway_supergraph_reloads_total',
   'fi_mongo_pool_connections',
   'fi_webhook_deliveries_total',
   'fi_webhook_queue_depth',
