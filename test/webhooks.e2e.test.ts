@@ -11,11 +11,6 @@ interface Delivery { eventId: string; eventType: string; status: string; attempt
 const ALL_EVENTS = ['feedback.created', 'feedback.deleted'];
 const input = (title: string) => ({ source: 'api', title, content: 'Export is slow', email: 'ada@example.com', sentiment: 'negative' });
 
-// One full-suite CI run of four saw the retry-window test wait 60 s for an endpoint that was never
-// disabled; the file passes alone. Until that stall is explained (see the issue 13 note), a failing test
-// logs its error and runs once more: a real regression still fails twice.
-jest.retryTimes(1, { logErrorsBeforeRetry: true });
-
 describe('outbound webhooks', () => {
   let stack: Stack;
   const receivers: WebhookReceiver[] = [];
