@@ -139,7 +139,9 @@ describe('outbound webhooks', () => {
     const [delivery] = await deliveries(key, endpoint.id);
     expect(delivery.status).toBe('failed');
     expect(delivery.attempts.length).toBeGreaterThanOrEqual(3);
-    expect(delivery.attempts.every((a) => a.statusCode === 503)).toBe(true);
+    // Every attempt met the failing receiver: a 503, or on a loaded machine the 700 ms attempt timeout.
+    expect(delivery.attempts.some((a) => a.statusCode === 503)).toBe(true);
+    expect(delivery.attempts.every((a) => a.statusCode === 503 || /^no answer within/.test(a.error ?? ''))).toBe(true);
 
     // A disabled endpoint receives nothing more.
     const before = hooks.received.length;
