@@ -29,7 +29,7 @@ const addItem = (url: string, apiKey: string, title: string) => gql<{ addFeedbac
 const inProcess = (env: NodeJS.ProcessEnv) =>
   startFeedbackService(
     loadFeedbackConfig({ MONGODB_URI: mongodbUri(), PORT: '0', AUTH_CACHE_TTL_MS: '0', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY, ...env }),
-    createLogger('feedback', 'silent'),
+    createLogger('feedback', process.env.TEST_LOG_LEVEL ?? 'silent'),
   );
 
 describe('webhook durability', () => {
@@ -155,4 +155,50 @@ describe('target policy', () => {
     expect((await attempts())[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/^refused: .*127\.0\.0\.1 is a private, loopback/) });
     expect(receiver.received.length).toBe(before);
   });
+});
+
+describe('fair delivery', () => {
+  let healthy: WebhookReceiver;
+  let stuck: WebhookReceiver;
+  const services: RunningSubgraph[] = [];
+  beforeAll(async () => {
+    healthy = await WebhookReceiver.start();
+    stuck = await WebhookReceiver.start();
+    stuck.answer([], 'hang');
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.close(1_000)));
+    await Promise.all([healthy.close(), stuck.close()]);
+  });
+  // Long enough that no endpoint of these tests is disabled (which would end the other's backlog).
+  const NEVER_DISABLED = { ...FAST_WEBHOOKS, WEBHOOK_RETRY_WINDOW_MS: '600000' };
+  const arrived = (title: string) => healthy.received.some((r) => r.json.data.item.title === title);
+
+  test('when one organization\'s endpoint never answers and hundreds of its events are queued, then another organization\'s event still arrives', async () => {
+    const service = await inProcess({ ...NEVER_DISABLED, MONGODB_DB: ownDatabase() });
+    services.push(service);
+    const [slow, other] = [await createKeyAt(mongodbUri()), await createKeyAt(mongodbUri())];
+    expect((await addEndpoint(service.url, slow, stuck.url)).errors).toBeUndefined();
+    expect((await addEndpoint(service.url, other, healthy.url)).errors).toBeUndefined();
+    // More deliveries queued ahead of the other organization's than a dispatcher round used to look at.
+    for (let batch = 0; batch < 52; batch += 1) {
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => addItem(service.url, slow, `Backlog ${batch * 10 + n}`)));
+      expect(answers.every((answer) => !answer.errors)).toBe(true);
+    }
+    expect((await addItem(service.url, other, 'Behind a backlog')).errors).toBeUndefined();
+    await eventually(() => arrived('Behind a backlog'), 30_000, 'the other organization\'s event');
+  }, 90_000);
+
+  test('when one organization\'s endpoints all hang and are retried at once, then they hold at most half of the delivery slots', async () => {
+    const service = await inProcess({ ...NEVER_DISABLED, WEBHOOK_CONCURRENCY: '2', WEBHOOK_RETRY_BASE_MS: '1', WEBHOOK_RETRY_MAX_DELAY_MS: '1', MONGODB_DB: ownDatabase() });
+    services.push(service);
+    const [greedy, other] = [await createKeyAt(mongodbUri()), await createKeyAt(mongodbUri())];
+    for (const n of [1, 2, 3]) expect((await addEndpoint(service.url, greedy, `${stuck.url}?endpoint=${n}`)).errors).toBeUndefined();
+    expect((await addEndpoint(service.url, other, healthy.url)).errors).toBeUndefined();
+    expect((await addItem(service.url, greedy, 'Never answered')).errors).toBeUndefined();
+    await eventually(() => stuck.received.filter((r) => r.json.data.item.title === 'Never answered').length >= 2, 20_000, 'the hanging attempts');
+
+    expect((await addItem(service.url, other, 'Beside hanging endpoints')).errors).toBeUndefined();
+    await eventually(() => arrived('Beside hanging endpoints'), 20_000, 'the other organization\'s event');
+  }, 60_000);
 });

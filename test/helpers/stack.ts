@@ -36,6 +36,8 @@ export const newOrgId = () => `org-${randomUUID()}`;
 export interface StackOptions {
   /** Receives every service's JSON log lines (at info level), for tests that read the logs. */
   logSink?: Writable;
+  /** Databases of this stack's own instead of the shared ones (`connect` follows), e.g. for background work. */
+  databases?: Partial<Record<'feedback' | 'contacts' | 'accounts', string>>;
 }
 
 /** The whole API in this process on ephemeral ports; `env` overrides any service setting. */
@@ -56,9 +58,11 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     ...env,
   };
   const redisPrefix = base.RATE_LIMIT_REDIS_PREFIX as string;
-  const feedback = await startFeedbackService(loadFeedbackConfig(base), logger);
-  const contacts = await startContactsService(loadContactsConfig(base), logger);
-  const accounts = await startAccountsService(loadAccountsConfig(base), logger);
+  const databases = options.databases ?? {};
+  const own = (service: keyof typeof databases) => (databases[service] ? { ...base, MONGODB_DB: databases[service] } : base);
+  const feedback = await startFeedbackService(loadFeedbackConfig(own('feedback')), logger);
+  const contacts = await startContactsService(loadContactsConfig(own('contacts')), logger);
+  const accounts = await startAccountsService(loadAccountsConfig(own('accounts')), logger);
   const gateway = await startGateway(
     loadGatewayConfig({
       ...base,
@@ -69,8 +73,8 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     logger,
   );
   const connections: Connection[] = [];
-  const connect = async (database: string) => {
-    const connection = await connectMongo(mongodbUri, database);
+  const connect = async (database: keyof typeof databases | 'auth') => {
+    const connection = await connectMongo(mongodbUri, (database !== 'auth' && databases[database]) || database);
     connections.push(connection);
     return connection;
   };

@@ -21,6 +21,9 @@ export interface QueuedDelivery {
   leaseOwner: string | null;
 }
 
+/** What the dispatcher reads to decide whether an endpoint's next delivery is due (no payload). */
+export type DeliveryHead = Omit<QueuedDelivery, 'payload'>;
+
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface DeliveryAttempt {
@@ -78,6 +81,9 @@ export class DeliveryStore {
   }
 
   async ensureIndexes(): Promise<void> {
+    // An endpoint's head and the oldest delivery overall come from these on MongoDB; FerretDB scans.
+    await this.queue.createIndex({ endpointId: 1, seq: 1 }, INDEX_BUILD_TIME_LIMIT);
+    await this.queue.createIndex({ seq: 1 }, INDEX_BUILD_TIME_LIMIT);
     await this.history.createIndex({ endpointId: 1, createdAt: -1, _id: -1 }, INDEX_BUILD_TIME_LIMIT);
     await this.history.createIndex({ updatedAt: 1 }, INDEX_BUILD_TIME_LIMIT);
   }
@@ -117,9 +123,24 @@ export class DeliveryStore {
     }
   }
 
-  /** The oldest pending deliveries, in delivery order (bounded). */
-  pending(limit: number): Promise<QueuedDelivery[]> {
-    return this.queue.find({}).sort({ seq: 1 }).limit(limit).toArray();
+  /**
+   * Endpoints with queued deliveries, at most `limit` (MongoDB answers from the `endpointId` index).
+   * A `$group` rather than `distinct`, which FerretDB v1 refuses with a time limit.
+   */
+  async endpointsWithWork(limit: number): Promise<string[]> {
+    const groups = await this.queue.aggregate<{ _id: string }>([{ $sort: { endpointId: 1 } }, { $group: { _id: '$endpointId' } }, { $limit: limit }]).toArray();
+    return groups.map((group) => group._id);
+  }
+
+  /** An endpoint's oldest queued delivery: the only one that may be sent (order per endpoint). */
+  head(endpointId: string): Promise<DeliveryHead | null> {
+    return this.queue.find({ endpointId }, { projection: { payload: 0 } }).sort({ seq: 1 }).limit(1).next();
+  }
+
+  /** When the oldest queued delivery's event happened; null when the queue is empty. */
+  async oldestOccurredAt(): Promise<Date | null> {
+    const oldest = await this.queue.find({}, { projection: { occurredAt: 1 } }).sort({ seq: 1 }).limit(1).next();
+    return oldest?.occurredAt ?? null;
   }
 
   depth(): Promise<number> {
@@ -127,7 +148,7 @@ export class DeliveryStore {
   }
 
   /** Takes the delivery for one attempt unless another instance holds it; null when it lost the race. */
-  claim(delivery: QueuedDelivery, owner: string, until: Date, now: Date): Promise<QueuedDelivery | null> {
+  claim(delivery: DeliveryHead, owner: string, until: Date, now: Date): Promise<QueuedDelivery | null> {
     return this.queue.findOneAndUpdate(
       { _id: delivery._id, leaseUntil: { $lte: now }, attempts: delivery.attempts },
       { $set: { leaseUntil: until, leaseOwner: owner } },
@@ -179,6 +200,15 @@ export class DeliveryStore {
       })),
       total,
     };
+  }
+
+  /**
+   * Gives up every queued delivery of an endpoint that was disabled (or vanished): the history marks
+   * them failed, then the queue forgets them. Returns how many were queued.
+   */
+  async abandonEndpoint(endpointId: string): Promise<number> {
+    await this.history.updateMany({ endpointId, status: 'pending' }, { $set: { status: 'failed', nextAttemptAt: null, updatedAt: new Date() } });
+    return (await this.queue.deleteMany({ endpointId })).deletedCount;
   }
 
   /** Forgets an endpoint's deliveries, queued and past (the endpoint was removed). */

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '@fi/shared';
 import type { DeliveryStore, QueuedDelivery } from './deliveryStore';
+import { EndpointRotation } from './endpointRotation';
 import type { EndpointForDelivery, EndpointStore, WebhookEndpoint } from './endpointStore';
-import { payloadOf, type WebhookEvent } from './events';
+import { payloadOf } from './events';
 import type { Outbox } from './outbox';
 import { nextAttemptAt, type RetrySchedule } from './retrySchedule';
 import type { SecretBox } from './secretBox';
@@ -26,9 +27,11 @@ function formatDuration(ms: number): string {
   return `${Math.round(ms / 3_600_000)} h`;
 }
 
-/** Events relayed per round and deliveries looked at per round: each round's work is bounded. */
+/** Events relayed per round and endpoints looked at per round: each round's work is bounded. */
 const EVENTS_PER_ROUND = 100;
-const DELIVERIES_PER_ROUND = 500;
+const ENDPOINTS_PER_ROUND = 100;
+/** Endpoints with queued work an instance keeps in view (each organization has at most 20). */
+const ENDPOINTS_WITH_WORK = 10_000;
 /** Pause before a round asked for while the previous one ran. */
 const ROUND_GAP_MS = 50;
 /** A lease outlives its attempt by this much, so a slow database write after the attempt keeps it. */
@@ -40,10 +43,15 @@ const LEASE_MARGIN_MS = 5_000;
  * attempt is claimed with a lease (`findOneAndUpdate` on `leaseUntil`), so no two instances send the
  * same attempt at once; a crashed instance's lease simply runs out. Rounds run on a timer and at once
  * after a local write; nothing here ever runs inside an API request.
+ *
+ * Fairness: endpoints take turns (`EndpointRotation`), whatever their backlog, and no organization holds
+ * more than half of the instance's attempts in flight, so receivers that hang cannot take every slot.
  */
 export class WebhookDispatcher {
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Attempts in flight by endpoint id, with the endpoint's organization. */
+  private readonly inFlight = new Map<string, { orgId: string; attempt: Promise<void> }>();
+  private readonly rotation = new EndpointRotation();
   private readonly shutdown = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private round: Promise<void> | null = null;
@@ -95,7 +103,7 @@ export class WebhookDispatcher {
     this.shutdown.abort();
     if (this.timer) clearTimeout(this.timer);
     await this.round;
-    await Promise.all(this.inFlight.values());
+    await Promise.all([...this.inFlight.values()].map((flight) => flight.attempt));
   }
 
   private async runRound(): Promise<void> {
@@ -129,36 +137,48 @@ export class WebhookDispatcher {
   }
 
   private async dispatch(): Promise<void> {
-    const { outbox, endpoints, deliveries } = this.stores;
-    const pending = await deliveries.pending(DELIVERIES_PER_ROUND);
-    const oldestEvent = (await outbox.pending(1))[0] as WebhookEvent | undefined;
+    const { endpoints, deliveries } = this.stores;
+    await this.reportBacklog();
+    if (this.inFlight.size >= this.options.concurrency) return;
     const now = new Date();
-    const oldest = Math.min(pending[0]?.occurredAt.getTime() ?? Infinity, oldestEvent?.occurredAt.getTime() ?? Infinity);
-    this.metrics.backlog((await deliveries.depth()) + (await outbox.depth()), Number.isFinite(oldest) ? Math.max(0, (now.getTime() - oldest) / 1000) : 0);
-
-    const byId = await endpoints.forDelivery([...new Set(pending.map((delivery) => delivery.endpointId))]);
-    const heads = new Set<string>();
-    for (const delivery of pending) {
-      if (this.shutdown.signal.aborted) return;
-      const endpoint = byId.get(delivery.endpointId);
+    const turn = this.rotation.next(await deliveries.endpointsWithWork(ENDPOINTS_WITH_WORK), now.getTime(), (id) => this.inFlight.has(id), ENDPOINTS_PER_ROUND);
+    if (turn.length === 0) return;
+    const byId = await endpoints.forDelivery(turn);
+    const perOrganization = Math.max(1, Math.ceil(this.options.concurrency / 2));
+    for (const endpointId of turn) {
+      if (this.shutdown.signal.aborted || this.inFlight.size >= this.options.concurrency) return;
+      const endpoint = byId.get(endpointId);
       if (!endpoint || endpoint.disabledAt) {
-        await deliveries.finish(delivery, 'failed', null);
-        this.metrics.delivery('dropped');
+        this.metrics.delivery('dropped', await deliveries.abandonEndpoint(endpointId));
         continue;
       }
-      // Only each endpoint's oldest pending delivery may go: that keeps its events in order.
-      if (heads.has(delivery.endpointId)) continue;
-      heads.add(delivery.endpointId);
-      if (this.inFlight.has(delivery.endpointId) || this.inFlight.size >= this.options.concurrency) continue;
-      if (delivery.nextAttemptAt > now || delivery.leaseUntil > now) continue;
-      const claimed = await deliveries.claim(delivery, this.owner, new Date(now.getTime() + this.options.timeoutMs + LEASE_MARGIN_MS), now);
+      if ([...this.inFlight.values()].filter((flight) => flight.orgId === endpoint.orgId).length >= perOrganization) continue;
+      this.rotation.looked(endpointId, now.getTime());
+      const head = await deliveries.head(endpointId);
+      if (!head) continue;
+      const due = Math.max(head.nextAttemptAt.getTime(), head.leaseUntil.getTime());
+      if (due > now.getTime()) {
+        this.rotation.wait(endpointId, due);
+        continue;
+      }
+      const claimed = await deliveries.claim(head, this.owner, new Date(now.getTime() + this.options.timeoutMs + LEASE_MARGIN_MS), now);
       if (!claimed) continue;
       const attempt = this.attempt(claimed, endpoint).finally(() => {
-        this.inFlight.delete(delivery.endpointId);
+        this.inFlight.delete(endpointId);
         this.wake();
       });
-      this.inFlight.set(delivery.endpointId, attempt);
+      this.inFlight.set(endpointId, { orgId: endpoint.orgId, attempt });
     }
+  }
+
+  /** Queue depth and the age of the oldest undelivered event, for /metrics. */
+  private async reportBacklog(): Promise<void> {
+    const { outbox, deliveries } = this.stores;
+    const [oldestEvent] = await outbox.pending(1);
+    const oldestDelivery = await deliveries.oldestOccurredAt();
+    const oldest = Math.min(oldestDelivery?.getTime() ?? Infinity, oldestEvent?.occurredAt.getTime() ?? Infinity);
+    const age = Number.isFinite(oldest) ? Math.max(0, (Date.now() - oldest) / 1000) : 0;
+    this.metrics.backlog((await deliveries.depth()) + (await outbox.depth()), age);
   }
 
   private async attempt(delivery: QueuedDelivery, endpoint: EndpointForDelivery): Promise<void> {
@@ -187,6 +207,7 @@ export class WebhookDispatcher {
       const next = nextAttemptAt(delivery.attempts + 1, delivery.firstAttemptAt ?? at, new Date(), this.options.schedule);
       if (next) {
         await deliveries.retryLater(delivery, this.owner, record, next);
+        this.rotation.wait(endpoint.id, next.getTime());
         await endpoints.recordFailure(endpoint.id, at);
         this.metrics.delivery('retry');
         return;
@@ -198,6 +219,7 @@ export class WebhookDispatcher {
         new Date(),
       );
       this.metrics.delivery('failed');
+      this.metrics.delivery('dropped', await deliveries.abandonEndpoint(endpoint.id));
       this.logger.warn({ endpointId: endpoint.id, eventId: delivery.eventId }, 'webhook endpoint disabled after its retries ran out');
     } catch (error) {
       // The lease runs out and another round retries the attempt (same webhook-id: at least once).

@@ -1,4 +1,5 @@
 import { Types, type Collection, type Connection } from 'mongoose';
+import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
 import type { EventType, WebhookEvent } from './events';
 
 /**
@@ -35,6 +36,10 @@ export class Outbox {
   constructor(connection: Connection) {
     this.collection = connection.collection<OutboxDocument>('webhook_outbox');
     this.items = connection.collection('feedback_items');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.collection.createIndex({ occurredAt: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT);
   }
 
   /** Writes the event durably before its change; a repeat of the same event id is a no-op. */

@@ -12,6 +12,8 @@ export const SUBSCRIBER_CACHE_MS = 2_000;
  */
 export class SubscriberCache {
   private readonly entries = new Map<string, { types: Set<EventType>; until: number }>();
+  /** Bumped by every `forget`: a read that overlapped one may predate the change, so it is not kept. */
+  private changes = 0;
 
   constructor(private readonly endpoints: EndpointStore) {}
 
@@ -19,9 +21,10 @@ export class SubscriberCache {
     const now = Date.now();
     let entry = this.entries.get(orgId);
     if (!entry || entry.until <= now) {
+      const changesBefore = this.changes;
       const enabled = (await this.endpoints.list(orgId)).filter((endpoint) => !endpoint.disabledAt);
       entry = { types: new Set(enabled.flatMap((endpoint) => endpoint.events)), until: now + SUBSCRIBER_CACHE_MS };
-      this.entries.set(orgId, entry);
+      if (this.changes === changesBefore) this.entries.set(orgId, entry);
       // Organizations come and go; expired entries are dropped as new ones arrive.
       if (this.entries.size > 10_000) for (const [key, value] of this.entries) if (value.until <= now) this.entries.delete(key);
     }
@@ -29,6 +32,7 @@ export class SubscriberCache {
   }
 
   forget(orgId: string): void {
+    this.changes += 1;
     this.entries.delete(orgId);
   }
 }

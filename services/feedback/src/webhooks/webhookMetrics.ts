@@ -3,7 +3,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'dropped';
 
 export interface WebhookMetrics {
-  delivery(outcome: DeliveryOutcome): void;
+  /** Counts `count` deliveries (default one) with that outcome. */
+  delivery(outcome: DeliveryOutcome, count?: number): void;
   backlog(depth: number, oldestAgeSeconds: number): void;
 }
 
@@ -26,7 +27,7 @@ export function createWebhookMetrics(registry: Registry): WebhookMetrics {
   });
   for (const outcome of ['delivered', 'retry', 'failed', 'dropped'] as const) deliveries.inc({ outcome }, 0);
   return {
-    delivery: (outcome) => deliveries.inc({ outcome }),
+    delivery: (outcome, count = 1) => deliveries.inc({ outcome }, count),
     backlog: (value, ageSeconds) => {
       depth.set(value);
       oldest.set(ageSeconds);

@@ -41,7 +41,7 @@ export function webhookEndpoints(connection: Connection, config: WebhookConfig) 
 export async function startWebhooks(connection: Connection, config: WebhookConfig, registry: Registry, logger: Logger) {
   const { endpoints, deliveries, box, policy, subscribers, management } = webhookEndpoints(connection, config);
   const outbox = new Outbox(connection);
-  await Promise.all([endpoints.ensureIndexes(), deliveries.ensureIndexes()]);
+  await Promise.all([endpoints.ensureIndexes(), deliveries.ensureIndexes(), outbox.ensureIndexes()]);
   const dispatcher = new WebhookDispatcher(
     { outbox, endpoints, deliveries },
     box,
