@@ -1,4 +1,4 @@
-import type { GraphQLError } from 'graphql';
+import { rejection } from './rejection';
 import { decodeCursor, encodeCursor } from '../src/domain/cursor';
 import { TEXT_ARGUMENT_MAX } from '@fi/shared';
 import { parseFeedbackListArgs } from '../src/domain/feedbackListQuery';
@@ -6,14 +6,6 @@ import { lastInteraction } from '../src/domain/lastInteraction';
 
 const position = { createdAt: new Date('2026-03-01T10:00:00.000Z'), id: '65f0c0ffee0000000000abcd' };
 
-function rejection(run: () => unknown): GraphQLError {
-  try {
-    run();
-  } catch (error) {
-    return error as GraphQLError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('a list cursor', () => {
   test('when a position is encoded, then decoding gives it back', () => {

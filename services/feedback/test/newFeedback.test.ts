@@ -1,17 +1,9 @@
-import type { GraphQLError } from 'graphql';
+import { rejection } from './rejection';
 import { parseIdempotencyKey } from '../src/domain/addFeedback';
 import { FEEDBACK_LIMITS, validateNewFeedback } from '../src/domain/newFeedback';
 
 const valid = { source: 'api', title: 'Slow export', content: 'The CSV export takes minutes.' };
 
-function rejection(run: () => unknown): GraphQLError {
-  try {
-    run();
-  } catch (error) {
-    return error as GraphQLError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('a new feedback item', () => {
   test('when only the required fields are given, then it keeps them and adds no optional field', () => {
