@@ -4,8 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { runCli } from '../cli/src/main';
-import type { Output } from '../cli/src/output';
+import { cli } from './helpers/cli';
 import { LIST_ACCOUNTS, LIST_CONTACTS, LIST_FEEDBACK } from './helpers/queries';
 import { newOrgId, startStack, type Stack } from './helpers/stack';
 import { LIST_ENDPOINTS } from './helpers/webhookQueries';
@@ -18,13 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function cli(...args: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const out: Output = { result: (line) => stdout.push(line), info: (line) => stderr.push(line) };
-  const code = await runCli(args, out);
-  return { code, stdout, stderr: stderr.join('\n') };
-}
 
 function file(name: string, content: string): string {
   const target = path.join(dir, name);

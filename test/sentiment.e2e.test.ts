@@ -4,8 +4,7 @@ import path from 'node:path';
 import { Types } from 'mongoose';
 import { SentimentBackfillStore } from '@fi/feedback/src/data/sentimentBackfillStore';
 import { backfillSentiment } from '@fi/feedback/src/domain/sentiment/backfillSentiment';
-import { runCli } from '../cli/src/main';
-import type { Output } from '../cli/src/output';
+import { cli } from './helpers/cli';
 import { startStack, type Stack } from './helpers/stack';
 import type { Connection } from '@fi/shared';
 
@@ -60,13 +59,6 @@ async function insertLegacy(orgId: string, count: number, sentiment?: string): P
   return docs.map((doc) => doc._id);
 }
 
-async function cli(...args: string[]) {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const out: Output = { result: (line) => stdout.push(line), info: (line) => stderr.push(line) };
-  const code = await runCli(args, out);
-  return { code, stdout, stderr: stderr.join('\n') };
-}
 
 describe('sentiment of new items', () => {
   test('when addFeedbackItem gets no sentiment, then the service computes one with its score', async () => {
