@@ -8,8 +8,9 @@ const packages = '<rootDir>/{services,gateway,shared,cli}/**/test/**';
 module.exports = {
   // Two cores: more workers only fight over them and the database.
   maxWorkers: 2,
-  // A run-wide option: Jest ignores it inside a project.
-  testTimeout: 60_000,
+  // A run-wide option: Jest ignores it inside a project. Tests wait for states with bounds of their
+  // own; this only catches a test that never ends, and a loaded 2-core machine is slow to start services.
+  testTimeout: 180_000,
   projects: [
     // Each package's own tests of its logic: no database, no Redis, so no global setup
     // (`npm test -w services/<name>` runs just these).

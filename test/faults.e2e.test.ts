@@ -4,7 +4,7 @@ import { createLogger, type RunningSubgraph } from '@fi/shared';
 import { freePort } from '../cli/src/embedded/freePort';
 import { createKeyAt } from './helpers/keys';
 import { PrivateDatabase } from './helpers/privateDatabase';
-import { eventually, isReady, spawnEntry } from './helpers/processes';
+import { PROCESS_START_MS, spawnEntry, untilReady } from './helpers/processes';
 import { ADD_FEEDBACK, GET_FEEDBACK } from './helpers/queries';
 
 async function gql(url: string, query: string, variables: Record<string, unknown>) {
@@ -52,7 +52,7 @@ describe('the database goes away', () => {
     expect((await fetch(`${service.url}/health`)).status).toBe(200);
 
     await database.restart();
-    await eventually(() => isReady(service.url), 30_000, 'readiness after the database returned');
+    await untilReady(service.url, 'readiness after the database returned');
     const back = await gql(service.url, GET_FEEDBACK, { apiKey: key, id });
     expect(back.body.data?.feedbackItem?.id).toBe(id);
   });
@@ -74,7 +74,7 @@ describe('durability', () => {
     const first = spawnEntry('services/feedback/src/index.ts', env);
     let id: string;
     try {
-      await eventually(() => isReady(url), 30_000, 'the feedback service');
+      await untilReady(url, 'the feedback service');
       const created = await gql(url, ADD_FEEDBACK, { apiKey: key, input });
       id = created.body.data!.addFeedbackItem!.id;
     } finally {
@@ -86,12 +86,12 @@ describe('durability', () => {
 
     const second = spawnEntry('services/feedback/src/index.ts', env);
     try {
-      await eventually(() => isReady(url), 30_000, 'the restarted feedback service');
+      await untilReady(url, 'the restarted feedback service');
       const read = await gql(url, GET_FEEDBACK, { apiKey: key, id });
       expect(read.body.data?.feedbackItem).toMatchObject({ id, title: 'Durable', status: 'unread' });
     } finally {
       second.child.kill('SIGKILL');
       await second.exited;
     }
-  });
+  }, 2 * PROCESS_START_MS + 60_000);
 });

@@ -7,7 +7,7 @@ import { freePort } from '../cli/src/embedded/freePort';
 import { createKeyAt } from './helpers/keys';
 import { LogSink } from './helpers/logSink';
 import { PrivateDatabase } from './helpers/privateDatabase';
-import { eventually, isReady, spawnEntry } from './helpers/processes';
+import { eventually, spawnEntry, untilReady } from './helpers/processes';
 
 const mongodbUri = () => process.env.MONGODB_URI as string;
 
@@ -77,7 +77,7 @@ describe('graceful shutdown', () => {
       SHUTDOWN_TIMEOUT_MS: '20000',
     });
     try {
-      await eventually(() => isReady(url), 30_000, 'the feedback service');
+      await untilReady(url, 'the feedback service');
       const query = JSON.stringify({ query: `{ feedbackItems(apiKey: "${key}") { total } }` });
       const post = () => fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: query });
       expect((await post()).status).toBe(200); // warms the key cache, so only the list waits on the database

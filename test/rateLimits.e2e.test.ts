@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { LiveInstances } from '@fi/gateway/src/rateLimit/liveInstances';
 import { freePort } from '../cli/src/embedded/freePort';
-import { eventually, isReady, spawnEntry, type Spawned } from './helpers/processes';
+import { eventually, spawnEntry, type Spawned, untilReady } from './helpers/processes';
 import { PrivateRedis } from './helpers/privateRedis';
 import { ADD_FEEDBACK } from './helpers/queries';
 import { startStack, type GraphQLResponse, type Stack } from './helpers/stack';
@@ -222,7 +222,7 @@ describe('two gateway processes on one Redis', () => {
       );
       urls.push(`http://127.0.0.1:${port}`);
     }
-    await Promise.all(urls.map((url) => eventually(() => isReady(url), 30_000, `gateway ${url}`)));
+    await Promise.all(urls.map((url) => untilReady(url, `gateway ${url}`)));
   });
 
   test('when both run, then each learns from Redis that two instances share the limits, with no GATEWAY_INSTANCES set', async () => {

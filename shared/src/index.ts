@@ -17,6 +17,7 @@ export * from './http/headers';
 export * from './http/readiness';
 export * from './subgraph';
 export * from './main';
+export * from './data/buildIndexes';
 export * from './data/objectId';
 export * from './data/orgScopedRepository';
 export * from './directory';

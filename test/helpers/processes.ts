@@ -33,6 +33,17 @@ export async function eventually(check: () => Promise<boolean> | boolean, timeou
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
+/**
+ * How long a spawned service may take to get ready: tsx compiles it on start, which takes a few seconds
+ * on an idle machine and, seen on this 2-core machine with both cores busy, over 30 s.
+ */
+export const PROCESS_START_MS = 120_000;
+
+/** Waits until the service at `url` answers /ready. */
+export function untilReady(url: string, what: string): Promise<void> {
+  return eventually(() => isReady(url), PROCESS_START_MS, what);
+}
+
 export async function isReady(url: string): Promise<boolean> {
   try {
     return (await fetch(`${url}/ready`)).ok;

@@ -55,6 +55,10 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
     REDIS_URL: process.env.REDIS_URL,
     RATE_LIMIT_REDIS_PREFIX: `fi-test:${randomUUID()}`,
+    // Tests are about behaviour, not the production time limits: on a loaded machine the test database
+    // takes seconds for what takes milliseconds idle. Tests about the limits set their own.
+    SUBGRAPH_TIMEOUT_MS: '30000',
+    MONGODB_MAX_TIME_MS: '25000',
     ...env,
   };
   const redisPrefix = base.RATE_LIMIT_REDIS_PREFIX as string;
@@ -74,7 +78,8 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   );
   const connections: Connection[] = [];
   const connect = async (database: keyof typeof databases | 'auth') => {
-    const connection = await connectMongo(mongodbUri, (database !== 'auth' && databases[database]) || database);
+    // The time limit the CLI has: tests use these connections for what an operator's tools do.
+    const connection = await connectMongo(mongodbUri, (database !== 'auth' && databases[database]) || database, { maxTimeMs: 120_000 });
     connections.push(connection);
     return connection;
   };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT } from '../mongo';
+import { buildIndexes } from '../data/buildIndexes';
 import { generateApiKey, hashApiKey, type Tier } from './apiKey';
 
 /** What the services know about a key; never the secret itself. */
@@ -65,7 +65,7 @@ export class ApiKeyStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.model.syncIndexes(INDEX_BUILD_TIME_LIMIT);
+    await buildIndexes(this.model);
   }
 
   /** Returns the secret once; only its hash is stored. */

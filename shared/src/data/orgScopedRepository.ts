@@ -1,6 +1,6 @@
 import { Types, type FilterQuery, type Model } from 'mongoose';
 import type { Page, PageResult } from '../pagination';
-import { INDEX_BUILD_TIME_LIMIT } from '../mongo';
+import { buildIndexes } from './buildIndexes';
 import { substringPattern } from '../validation';
 import { objectIdOrNull } from './objectId';
 
@@ -27,7 +27,7 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
   ) {}
 
   async ensureIndexes(): Promise<void> {
-    await this.model.createIndexes(INDEX_BUILD_TIME_LIMIT);
+    await buildIndexes(this.model);
   }
 
   async search(orgId: string, text: string | null | undefined, page: Page): Promise<PageResult<T>> {
