@@ -25,6 +25,28 @@ describe('computed sentiment', () => {
     expect(analyzeSentiment('Idea', 'Please add a filter for the author of an item.').sentiment).toBe('neutral');
   });
 
+  test('when a failure verb is inflected, then it is still a failure', () => {
+    expect(analyzeSentiment('Invoices', 'Your invoice emails stopped arriving last week.').sentiment).toBe('negative');
+  });
+
+  test('when praise is in scare quotes, then the praise of the whole text is ironic', () => {
+    expect(analyzeSentiment('Nice', 'Love the "improved" editor. Now I can lose my work twice as fast.').sentiment).toBe('negative');
+  });
+
+  test('when a question or a wish carries the complaint, then it is negative', () => {
+    expect(analyzeSentiment('Sync', "Why does the calendar still show yesterday's meetings?").sentiment).toBe('negative');
+    expect(analyzeSentiment('Reports', 'It would be great if the reports did not time out every morning.').sentiment).toBe('negative');
+  });
+
+  test('when praise is said through a negation, then it stays praise', () => {
+    expect(analyzeSentiment('Honest', "Can't fault it, and the staff couldn't have been nicer.").sentiment).toBe('positive');
+  });
+
+  test('when a text calls the product merely fine or names a problem as a topic, then it is neutral', () => {
+    expect(analyzeSentiment('Meh', "It's fine.").sentiment).toBe('neutral');
+    expect(analyzeSentiment('Question', 'Do you keep the error logs of failed imports?').sentiment).toBe('neutral');
+  });
+
   test('when any text is scored, then the score lies in -1..1 and agrees with the sentiment', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), fc.string({ maxLength: 300 }), (title, content) => {
@@ -38,18 +60,19 @@ describe('computed sentiment', () => {
     expect(analyzeSentiment('Awful', 'Terrible, horrible, broken, useless, a waste of money. I want a refund!').score).toBeLessThan(SENTIMENT_TUNING.negativeAtMost);
   });
 
-  test('when the evaluation set is scored, then the reporting half keeps the accuracy measured when the rule was chosen', () => {
-    const report = readFileSync(join(__dirname, '../eval/sentiment-eval.jsonl'), 'utf8')
+  test('when the independent evaluation set is scored, then its report half keeps the figures measured when the rule was frozen', () => {
+    // A guard against regressions, not a target to tune on: the report half must not drive changes to the rule.
+    const report = readFileSync(join(__dirname, '../eval/sentiment-eval-independent.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { split: string; label: string; title: string; content: string })
       .filter((example) => example.split === 'report');
     const predicted = report.map((example) => analyzeSentiment(example.title, example.content).sentiment);
-    const accuracy = predicted.filter((sentiment, i) => sentiment === report[i].label).length / report.length;
-    const negatives = report.map((example, i) => [example.label, predicted[i]]).filter(([label]) => label === 'negative');
-    const negativeRecall = negatives.filter(([, sentiment]) => sentiment === 'negative').length / negatives.length;
-    // The figures of the README (82.4% and 81.8%); a change to the rule must not make them worse.
-    expect(accuracy).toBeGreaterThanOrEqual(0.82);
-    expect(negativeRecall).toBeGreaterThanOrEqual(0.81);
+    const correct = predicted.filter((sentiment, i) => sentiment === report[i].label).length;
+    const caught = predicted.filter((sentiment, i) => report[i].label === 'negative' && sentiment === 'negative').length;
+    // The figures of the README: 167 of 190 right (87.9%), 61 of 71 negatives caught (85.9%).
+    expect(report).toHaveLength(190);
+    expect(correct).toBeGreaterThanOrEqual(167);
+    expect(caught).toBeGreaterThanOrEqual(61);
   });
 });

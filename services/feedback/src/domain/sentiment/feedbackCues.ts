@@ -1,84 +1,214 @@
 /**
  * Phrases that carry sentiment in customer feedback where a general-purpose lexicon sees none: "still
  * waiting for the refund", "cannot log in", "charged twice" have no negative word, yet they are the
- * complaints a support team must not miss. Each pattern runs on one lower-cased sentence whose "n't"
- * has been spelled out as " not". They describe kinds of phrases, not texts of the evaluation set.
+ * complaints a support team must not miss. Each pattern runs on one sentence normalized by
+ * `normalizeSentence`. They describe kinds of phrases, not texts of the evaluation sets.
  */
+
+/** "arrive" → "arrive|arrives|arrived|arriving"; a phrase inflects its first word. Irregular forms are listed by hand. */
+const inflected = (verbs: string[]) =>
+  verbs
+    .map((phrase) => {
+      const [verb, ...rest] = phrase.split(' ');
+      const stem = verb.endsWith('e') ? verb.slice(0, -1) : verb;
+      const forms = verb.endsWith('e') ? [verb, `${verb}s`, `${verb}d`, `${stem}ing`] : [verb, `${verb}s`, `${verb}ed`, `${verb}ing`];
+      return forms.map((form) => [form, ...rest].join(' ')).join('|');
+    })
+    .join('|');
+
+/** Verbs of something that should happen: after a negation, the customer reports a failure. */
+const DUTY_VERBS = `${inflected(
+  'work load open save sync connect start launch run arrive respond answer reply valid rely receive show display appear update help fix resolve solve refund send match finish complete export import upload download print play install exist charge process support allow accept recognize recognise'.split(' '),
+)}|${inflected(['log in', 'sign in', 'go through', 'add up', 'make sense', 'free up', 'get back', 'hear back', 'call back', 'come back'])}|replied|running|logged in|logging in|sent|came|come|heard back|let`;
+
+/** One pattern matching where any of the patterns does. */
+const anyOf = (patterns: RegExp[]) => new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'));
 
 /** Weight 1: the customer is suffering a problem. */
 const PROBLEMS: RegExp[] = [
   // Something does not do its job.
-  /\b(?:not|cannot|unable to|never|stopped|stops)\s+(?:\w+\s+)?(?:work|works|working|load|loading|loads|open|opens|save|saves|sync|syncs|syncing|connect|start|starts|arrive|arrived|arrives|arriving|respond|responded|answer|answered|reply|replied|valid|log in|login|sign in|rely|receive|received|show|showing|shows|display|appear|appears|update|help|helped|fixed|resolved|solved|refunded)\b/,
+  new RegExp(`\\b(?:not|cannot|unable to|never|no longer|stopped|stops|fails? to|failed to|refuses? to)\\s+(?:\\w+\\s+)?(?:${DUTY_VERBS})\\b`),
+  /\b(?:cannot|unable to|no longer)\s+(?:\w+\s+)?(?:use|trust|find|access|reach|contact|see|edit|change|delete|add|create|afford|recommend)\b/,
   /\bkeeps?\s+(?!getting better|improving|working|getting faster)(?:\w+\s+)?\w+ing\b/,
-  /\b(?:stop|please fix|fix this|fix it|when will (?:it|this|that) be|where is my|where are my|no way to|there is no way|nothing (?:has )?(?:arrived|happened|changed|works))\b/,
-  /\b(?:crash\w*|freez\w*|froze|broken|broke|defective|unusable|unresponsive|laggy|leak\w*|disappeared|fell apart|locked out|drains?|wrong|dead)\b/,
-  /\b(?:damaged|cracked|scratched|torn|expired|dirty|smell\w*|cold|rude|noisy|confusing|complicated|clunky|cluttered|difficult|hard to|too many|too much|too expensive|way too|spam\w*)\b/,
-  /\b(?:used to (?:be|work|love)|expected more|supposed to|instead of|tired of|sick of|fed up|losing (?:sales|money|customers|data|time))\b/,
-  /\b(?:every time|each time|(?:second|third|fourth|fifth) time|(?:two|three|four|five|several|many) times|for (?:\d+|two|three|four|five|six|several) (?:days|weeks|months))\b/,
-  // Still, again, and nobody: a problem that lasts.
-  /\bstill\s+(?:no|not|waiting|broken|missing|open|unresolved|charg\w*|hav\w*|crash\w*|fail\w*)\b/,
+  /\b(?:stop|please fix|fix this|fix it|when will (?:it|this|that) be|no way to|there is no way|nothing (?:has )?(?:arrived|happened|changed|works)|(?:finds|found|shows|returns|does|did|happens) nothing)\b/,
+  /\b(?:crash\w*|freez\w*|froze|broken|broke|breaks|breaking|fails|failed|failing|defective|unusable|unresponsive|unreliable|laggy|lagging|glitch\w*|buggy|flaky|stuck|leak\w*|disappeared|fell apart|locked out|drains?|wrong|dead|throttl\w*|hung up|hangs up|cuts? out|cutting out|drops? out)\b/,
+  /\b(?:damaged|cracked|scratched|torn|expired|dirty|smell\w*|cold|rude|noisy|confusing|complicated|clunky|cluttered|difficult|hard to|too many|too much|too expensive|overpriced|over(?:cook|charg)\w*|way too|spam\w*|outdated|garbage|trash|junk|nightmare|tedious|tiring|mediocre|shady|unintuitive|sluggish)\b/,
+  /\b(?:used to (?:be|work|love)|expected more|expected better|supposed to|tired of|sick of|fed up|gave up|give up|giving up|step backwards?|unfortunately|sadly)\b/,
+  /\b(?:cost|costing|costs|lost|losing) (?:us |me )?(?:\w+ )?(?:sales|money|customers|clients|orders|data|time|hours|days|work)\b/,
+  // It happens again and again, or lasts.
+  /\b(?:every|each)\s+(?:single\s+|other\s+|few\s+|couple of\s+|\d+\s+|one\s+|two\s+|three\s+|five\s+|ten\s+)?(?:minute|hour|click|page|session|login)s?\b/,
+  /\b(?:over and over|again and again|(?:second|third|fourth|fifth) time|(?:two|three|four|five|several|many) times|for (?:\d+|two|three|four|five|six|several) (?:days|weeks|months))\b/,
+  /^(?:twice|three times|yet again|once again)\W*$/,
+  /\bstill\s+(?:\w+\s+)?(?:no|not|waiting|broken|missing|open|unresolved|locked|down|empty|wrong|pending|stuck|the same|happening|charg\w*|hav\w*|crash\w*|fail\w*)\b/,
+  /\bsame (?:problem|issue|error)\b|(?:^|, )same (?:thing|result)\W*$/,
   /\b(?:no|never got an?y?)\s+(?:response|reply|answer|solution|fix|update|refund)\b/,
   /\b(?:nobody|no one)\s+(?:\w+\s+)?(?:answer|repl|respond|help|call|came|care|read|tell|will)\w*/,
   /\b(?:ignored|waiting|waited|on hold)\b/,
-  /\b(?:late|delayed|overdue|lost|deleted|duplicates?|outage)\b/,
+  /\b(?:late|delayed|overdue|lost|deleted|duplicates?|outage|(?:production|site|server|app|service|system|website|api|everything) (?:is |was |are |has been |went )?down)\b/,
+  // What the customer sees instead of the product working.
+  /\b(?:blank|white|empty|black) (?:page|screen)\b|\berror (?:page|screen)\b|\b(?:is|are|was|were|comes? out|came out) (?:\w+ )?(?:empty|blank)\b/,
+  /\b(?:get|gets|getting|got|see|seeing|shows?|showing|throws?|throwing|returns?|returning|gives?|giving) (?:an? |the |these )?(?:\w+ )?(?:errors?|timeouts?|[45]\d\ds|[45]\d\d (?:errors?|responses?|status|codes?))\b/,
+  /\bonly (?:\d[\d,.]*|half|some|part) (?:of (?:them|the \w+) )?(?:show|appear|arriv|came|work|load|sync|import|were|was)\w*/,
+  /^(?:it|they|this|that|which) (?:was|is|were|are|did|does|has|have) not\W*$|\bblock(?:s|ing|ed) (?:us|our|me|my|the|all|every)\b/,
+  /\bnot as (?:described|advertised|expected|pictured|promised|shown)\b|\b(?:than|of the) advertised\b|\b(?:more|longer|slower) than (?:it|they|that) should\b/,
+  /\bwithout (?:any |a |my |our )?(?:warning|notice|notification|reminder|consent|permission|asking|explanation|reading|looking|checking|reason)\b/,
   // Money the customer wants back.
-  /\b(?:refund|money back|overcharg\w*|hidden fees?|compensation)\b/,
-  /\b(?:charged|billed|charging)\s+(?:\w+\s+)?(?:twice|again|after|even though|for a)\b/,
-  /\bcancel\w*\s+(?:my|our|the)\s+(?:subscription|account|order|plan|booking)\b/,
-  /\bcancel\w*\s+(?:immediately|now)\b/,
+  /\b(?:refund(?!s? (?:policy|policies|process|terms|period|window))|money back|overcharg\w*|hidden fees?|compensation|took (?:my|our) money)\b/,
+  /\b(?:charged|billed|charging)\s+(?:\w+\s+)?(?:twice|again|after|even though|although|anyway|without|double|for a|for the wrong)\b/,
+  /\bcancel\w*\s+(?:my|our|the)\s+(?:subscription|account|order|plan|booking)\b|\bcancel\w*\s+(?:immediately|now)\b|^cancell?(?:ing|ed)\W*$/,
+  // The customer is leaving.
+  /\b(?:thinking|considering|think) (?:of |about )?(?:leaving|switching|cancel\w*|moving|alternatives)\b|\blooking (?:at|for) (?:alternatives|other (?:tools|options|providers|vendors)|another (?:tool|provider|vendor|app))\b/,
+  /\b(?:deleting|deleted|uninstall\w*|removing) (?:the|this|your) app\b|\buninstalled\b|\bnever (?:again|ordering|buying|using|coming back)\b/,
   // Judgements a lexicon scores weakly or not at all.
-  /\b(?:unacceptable|waste of|misleading|downhill|a mess|regret\w*|worse|slow|so slow|painfully|annoying|frustrat\w*)\b/,
-  /\b(?:than|of the) advertised\b/,
+  /\b(?:unacceptable|waste of|wasted|misleading|downhill|a mess|regret\w*|worse|slow|so slow|painfully|annoying|frustrat\w*|disappoint\w*|a joke|cannot believe (?:how|that|this|they|you|it|what))\b/,
   // Sarcasm idioms: praise words that mean the opposite.
-  /\b(?:said nobody ever|said no one ever|just what i needed|is really something)\b/,
-  /\bthanks? (?:you )?for (?:nothing|removing|breaking|deleting|ruining|the surprise)\b/,
-  /^(?:oh )?(?:great|good|wonderful|brilliant|perfect|wow|thanks)\W+(?:\w+\s+){0,2}(?:another|again|only)\b/,
+  /\b(?:said nobody ever|said no one ever|just what i needed|is really something|whoever (?:decided|thought|designed|came up|approved))\b/,
+  /\bthanks? (?:you )?(?:a lot )?for (?:nothing|removing|breaking|deleting|ruining|the surprise|wasting)\b/,
 ];
 
-/** Weight 0.5: a problem word that also appears in neutral reports and questions. */
-const WEAK_PROBLEMS: RegExp[] = [/\b(?:bugs?|issues?|problems?|errors?|fail\w*|missing)\b/];
+/** Weight 0.5, and only when nothing else was found: words that also appear in neutral reports and questions. */
+const WEAK_PROBLEMS: RegExp[] = [
+  /\b(?:bugs?|issues?|problems?|errors?|failures?|missing|instead of|although|even though|(?:every|each) (?:single )?time)\b/,
+  /\bsince (?:the (?:last |latest |new |recent )?(?:update|release|upgrade|redesign|migration|change)|version|yesterday|this morning|last (?:week|night|month)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/,
+];
 
-/** Praise idioms of reviews that a word lexicon scores as neutral. */
+/**
+ * Irony that turns the praise of the whole text around: praise words in scare quotes ("improved"
+ * search), "Oh great", a best feature that is a way out, "when it works, which is rarely".
+ */
+const SARCASM = anyOf([
+  /"(?:improved|new|quick|fast|smart|unlimited|free|premium|upgraded?|update|fix|fixed|support|service|help|helpful|easy|simple|feature|improvement|secure|instant|priority|friendly)"/,
+  /^oh,? (?:good|great|wonderful|brilliant|perfect|joy|nice|lovely|fantastic|cool|wow|yay)\b/,
+  /^(?:oh )?(?:great|good|wonderful|brilliant|perfect|wow|thanks|fantastic|amazing|awesome|lovely|nice|excellent)\W+(?:\w+\s+){0,3}(?:another|again|only)\b/,
+  /\bbest (?:feature|part|thing)\b.*\b(?:uninstall|spinner|loading|log ?out|exit|cancel)\w*/,
+  /\bwhich is (?:rarely|never|seldom|not often)\b/,
+]);
+
+/** Praise idioms of reviews that a word lexicon scores as neutral, and praise words it does not know. */
 const PRAISE =
-  /\b(?:life ?saver|game ?changer|(?:five|5) stars|highly recommend\w*|would (?:buy|stay|come|order) again|exceeded (?:my |our |all )?expectations|worth every penny|could not be happier|can ?not fault|does exactly what|saves? (?:me|us) (?:a lot|hours|time|an hour))\b/;
+  /\b(?:life ?saver|game ?changer|(?:five|5|six|6) stars|highly recommend\w*|recommended|would (?:buy|stay|come|order) again|exceeded (?:my |our |all )?expectations|worth every penny|(?:well )?worth (?:it|the (?:money|price|upgrade|wait))|does exactly what|exactly what (?:i|we) (?:needed|wanted|asked for|was looking for|were looking for)|saves? (?:me|us) (?:a lot|hours|time|an hour)|above and beyond|not looked back|never looked back|(?:it )?just works|works like a charm|keep (?:it|up the (?:good|great) work)|(?:so |much )(?:easier|faster|smoother)|nailed|intuitive|painless|effortless\w*|patient|clearly|stellar|snappy|polished|reference customer)\b/;
 
-/** A problem that is denied ("no crashes", "without a hiccup") or solved ("fixed on Tuesday") is praise. */
+/**
+ * A problem that is denied ("no crashes", "without a hiccup") and praise by negation ("could not be
+ * happier", "never disappoints") are praise; the lexicon reads the negated word and scores them negative.
+ */
 const NO_PROBLEM =
-  /\b(?:no|zero|without an?y?|not an? single|not one|never had an?y?|never an?)\s+(?:\w+\s+)?(?:problems?|issues?|complaints?|crash\w*|hiccups?|bugs?|regrets?|glitch\w*|errors?|downtime)\b/g;
-const SOLVED = /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more)\b/;
-const UNSOLVED = /\b(?:not|never|still)\s+(?:\w+\s+)?(?:solved|resolved|fixed|sorted)\b/;
+  /\b(?:no|zero|without an?y?|not an? single|not one|never had an?y?|never an?)\s+(?:\w+\s+)?(?:problems?|issues?|complaints?|crash\w*|hiccups?|bugs?|regrets?|glitch\w*|errors?(?! message)|downtime|(?:hidden )?fees?|surprises?|fuss|hassle|trouble|headaches?|escalations?)\b|\bnothing (?:to (?:complain|worry) about|wrong|bad)\b|\bcannot complain\b|\bwithout (?:being|feeling|getting|sounding) (?:too |overly )?\w+|\b(?:could not|cannot|could not have) be(?:en)? (?:happier|better|more pleased)\b|\b(?:cannot|could not) fault\b|\bnever (?:disappoints?|lets? (?:me|us) down)\b|\bnot (?:once )?disappointed\b|\bcannot recommend (?:\w+ )?enough\b/g;
+/** A problem that is solved ("fixed on Tuesday", "thanks for the quick refund") is praise. */
+const SOLVED =
+  /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
+const UNSOLVED = /\b(?:not|never|still)\s+(?:\w+\s+)?(?:solved|resolved|fixed|sorted)\b|\b(?:get|have|be) (?:it |this |that |them )?fixed\b|\bis there a fix\b/;
 
-/** A sentence that asks or proposes rather than reports: its words weigh less. */
-const REQUEST =
-  /^(?:any plans?|allow|add|let us|let me|support for|we need|we would like|i would like|it would be)\b|\bwould be (?:nice|great|helpful|useful|handy|good)\b|\bplease\b/;
+/** A problem word naming a feature or a topic ("crash reports", "refund policy", "error messages in the importer"). */
+const TOPIC =
+  /\b(?:crash|error|bug|refund|duplicate|issue|failure|spam)s? (?:reports?|reporting|logs?|detection|button|policy|policies|process|rates?|handling|tracking|tracker|codes?|filter|folder|section|form|settings?)\b/g;
+
+/** The problems of this sentence are the customer's own or another product's ("my mistake", "the previous app"). */
+const NOT_OUR_PROBLEM =
+  /\b(?:my|our) (?:own )?(?:mistake|fault)\b|\bon (?:my|our) (?:side|end)\b|\baccidentally\b|\b(?:previous|old|former|other) (?:app|tool|provider|vendor|system|platform|software|solution)\b/;
+
+/** Words that are a verdict of "it is okay": the lexicon scores them as praise. */
+const LUKEWARM =
+  /^(?:it is |it was |that is |overall |all in all )?(?:fine|okay|ok|alright|decent|average|acceptable)\b|\b(?:fine for|okay for|does the job|as expected|nothing special|nothing more|mid-range|it works(?= i guess|\W*$)|nothing (?:amazing|great|terrible))\b|\bsome (?:\w+ )?(?:are|is) (?:good|great|fine|nice)\b.*\b(?:others?|some|the rest) (?:are not|need|could|is not)\b/;
+
+/** A question that is a complaint ("Why is it still...?", "How is it possible that...?"). */
+const RHETORICAL =
+  /^(?:why (?:is|are|was|were|does|do|did|can|cannot|will|would|has|have|should|must)|how come|how is it possible|how is this|how many (?:more )?times|is anyone|does anyone|is there anyone|what is the point|where is my|where are my|where did (?:the|my|our|it|they))\b/;
+
+/** A demand addressed to the company is a complaint even when it is phrased as a request. */
+const DEMAND =
+  /\bplease (?:fix|refund|cancel)\b|\bfix (?:this|it)\b|\b(?:want|need|demand|expect) (?:a |my |our |the )?(?:full )?(?:refund|money back)\b|\brefund (?:me|us|my|our|the)\b|\bcancel (?:my|our)\b/;
+
+/** "Would be great if it did not crash": a wish whose condition is the problem. */
+const COUNTERFACTUAL = /\bif (?:it|they|you|only|the \w+) (?:did|does|would|was|were|could|had) not\b|\bif only\b/;
+
+/** A sentence that asks, proposes or wishes as a whole: its sentiment words are not a judgement. */
+const REQUEST_WHOLE =
+  /^(?:any plans?|are there plans|allow|add|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature request|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:nice|great|helpful|useful|handy|good|cool|ideal)\b|\bit would help\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
+/** A request inside a sentence that may also judge ("Great app, but please add a dark mode"). */
+const REQUEST_WITHIN =
+  /\b(?:could|can) you (?:please )?(?:add|make|support|include|consider|allow|let|extend|change|update|send|resend|remove|switch|enable)\b|\bplease (?:add|consider|allow|let|make|support|include|change|update|send|resend|remove|switch|use|extend|close|transfer)\b|\bone (?:small |tiny |little |minor )?(?:request|suggestion|wish)\b|\bi (?:only )?wish\b/;
 
 export interface SentenceCues {
-  /** Problems the customer reports (strong ones count 1, weak ones 0.5). */
+  /** Problems the customer reports (each kind of phrase counts 1, up to `MAX_PROBLEMS`). */
   problems: number;
+  /** Problem words that also appear in neutral reports and questions ("issue", "since the update"): 0.5 each. */
+  weakProblems: number;
   /** Denied or solved problems, and praise idioms. */
   reliefs: number;
-  /** The sentence is a question or a request. */
+  /** The sentence asks or proposes (a question, a feature request), so the problems it names are not reported. */
   request: boolean;
+  /** The whole sentence is a question or request, so its sentiment words are not a judgement either. */
+  requestOnly: boolean;
+  /** Ironic praise: the praise of the whole text means the opposite. */
+  sarcasm: boolean;
+  /** The sentence says the product is merely okay. */
+  lukewarm: boolean;
+  /** The sentence's negative words are denied ("no crashes", "could not be happier"). */
+  denial: boolean;
+  /** The sentence's negative words are about the customer's own mistake or another product. */
+  notOurProblem: boolean;
 }
 
-/** Lower case, typographic apostrophes straightened, and "n't" spelled " not" ("doesn't" → "does not"). */
+/** Contractions and texting spellings, spelled out in one pass. */
+const CONTRACTION = /\b(?:can't|can not|won't|pls|plz)\b|n't\b|\b(it|that|this|there|i|we|you|they)'d\b|\b(it|that|this|there|what|here)'s\b/g;
+const SPELLED: Record<string, string> = { "can't": 'cannot', 'can not': 'cannot', "won't": 'will not', pls: 'please', plz: 'please', "n't": ' not' };
+const QUOTE_OR_SPACE = /[’‘`“”]|\s+/g;
+
+/**
+ * Lower case, straight quotes, contractions spelled out ("can't" → "cannot", "doesn't" → "does not",
+ * "it'd" → "it would", "it's" → "it is"), and the texting "pls" → "please".
+ */
 export function normalizeSentence(text: string): string {
-  return text.toLowerCase().replace(/[’‘`]/g, "'").replace(/n't\b/g, ' not').replace(/\s+/g, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(QUOTE_OR_SPACE, (c) => (c === '“' || c === '”' ? '"' : c.trim() === '' ? ' ' : "'"))
+    .replace(CONTRACTION, (m, would?: string, is?: string) => (would ? `${would} would` : is ? `${is} is` : SPELLED[m]))
+    .trim();
 }
+
+/** One scan instead of one per pattern: most sentences report no problem. */
+const ANY_PROBLEM = anyOf(PROBLEMS);
+
+/** At most this many problems of one sentence count; finding more would not change its score. */
+export const MAX_PROBLEMS = 2;
 
 export function sentenceCues(sentence: string): SentenceCues {
-  const request = REQUEST.test(sentence) || sentence.endsWith('?');
-  let reliefs = 0;
-  // Remove denied problems first so that "no crashes" is not counted as a crash.
-  const rest = sentence.replace(NO_PROBLEM, () => {
-    reliefs += 1;
-    return ' ';
-  });
-  if (SOLVED.test(rest) && !UNSOLVED.test(rest)) reliefs += 1;
-  if (PRAISE.test(rest)) reliefs += 1;
-  let problems = 0;
-  for (const pattern of PROBLEMS) if (pattern.test(rest)) problems += 1;
-  if (problems === 0 && reliefs === 0) for (const pattern of WEAK_PROBLEMS) if (pattern.test(rest)) problems += 0.5;
-  // A question or request names problems without reporting them ("Do you collect crash reports?").
-  return { problems: request ? problems / 2 : problems, reliefs, request };
+  const question = sentence.endsWith('?') && !/[?!]{2,}$/.test(sentence);
+  const rhetorical = RHETORICAL.test(sentence);
+  const demand = COUNTERFACTUAL.test(sentence) || DEMAND.test(sentence);
+  const whole = question || REQUEST_WHOLE.test(sentence);
+  const request = !rhetorical && !demand && (whole || REQUEST_WITHIN.test(sentence));
+  // Remove denied and solved problems and topic words first so that "no crashes" is not counted as a crash.
+  const unsolved = UNSOLVED.test(sentence);
+  let denials = 0;
+  let solved = 0;
+  let rest = sentence
+    .replace(NO_PROBLEM, () => {
+      denials += 1;
+      return ' ';
+    })
+    .replace(TOPIC, ' ');
+  if (!unsolved)
+    rest = rest.replace(SOLVED, () => {
+      solved = 1;
+      return ' ';
+    });
+  const reliefs = denials + solved + (PRAISE.test(rest) ? 1 : 0);
+  const sarcasm = SARCASM.test(sentence);
+  let problems = (rhetorical ? 1 : 0) + (demand || unsolved ? 1 : 0) + (sarcasm ? 1 : 0);
+  if (ANY_PROBLEM.test(rest)) for (let i = 0; i < PROBLEMS.length && problems < MAX_PROBLEMS; i++) if (PROBLEMS[i].test(rest)) problems += 1;
+  let weakProblems = 0;
+  if (problems === 0 && reliefs === 0) for (const pattern of WEAK_PROBLEMS) if (pattern.test(rest)) weakProblems += 0.5;
+  return {
+    problems,
+    weakProblems,
+    reliefs,
+    request,
+    requestOnly: request && whole,
+    sarcasm,
+    lukewarm: LUKEWARM.test(sentence),
+    denial: denials > 0,
+    notOurProblem: NOT_OUR_PROBLEM.test(sentence),
+  };
 }
