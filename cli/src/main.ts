@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
+import { linksCommand } from './commands/links';
 import { webhooksCommand } from './commands/webhooks';
 import { parseCount, seedOrganization } from './commands/seed';
 import { sentimentCommand } from './commands/sentiment';
@@ -28,6 +29,9 @@ export const USAGE = `Usage: npm run cli -- <command>
   sentiment backfill --org ORG [--batch N]
                                    compute the sentiment of items that have none (resumable;
                                    never overwrites a provided one)
+  links backfill [--org ORG] [--batch N]
+                                   give records stored before links existed their match keys
+                                   (all organizations unless --org; resumable; never overwrites)
 
 The database is MONGODB_URI, or the embedded one of a running "npm start".`;
 
@@ -65,7 +69,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
     out.info(USAGE);
     return values.help ? 0 : 2;
   }
-  if (!['keys', 'import', 'seed', 'webhooks', 'sentiment'].includes(command)) {
+  if (!['keys', 'import', 'seed', 'webhooks', 'sentiment', 'links'].includes(command)) {
     out.info(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
@@ -86,6 +90,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
       await importCommand(rest[0], rest[1], { org: values.org, skipInvalid: values['skip-invalid'] }, db, out);
     } else if (command === 'sentiment') {
       await sentimentCommand(rest[0], values.org, values.batch, db, out);
+    } else if (command === 'links') {
+      await linksCommand(rest[0], values.org, values.batch, db, out);
     } else {
       if (!values.org) throw new UsageError('seed needs --org ORG');
       const counts = {

@@ -9,7 +9,7 @@ export interface FeedbackDocument {
   author?: string;
   email?: string;
   /** Lower-cased email, so contacts match their feedback case-insensitively through an index. */
-  emailLower?: string;
+  emailLower?: string | null;
   /** Lower-cased domain of the email, so an account finds its feedback through an index. */
   emailDomain?: string | null;
   sentiment?: string;

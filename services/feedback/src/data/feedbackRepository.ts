@@ -64,12 +64,12 @@ export function toItem(doc: FeedbackDocument): FeedbackItem {
   };
 }
 
-const withEmailKey = (record: FeedbackRecord) => ({
-  ...record,
-  emailLower: record.email?.toLowerCase(),
-  emailDomain: emailDomainOf(record.email),
-  updatedAt: record.createdAt,
-});
+/** The match keys stored beside an item (see shared linkKeys), so links are found through indexes. */
+export function feedbackMatchKeys(item: Pick<FeedbackDocument, 'email'>): Pick<FeedbackDocument, 'emailLower' | 'emailDomain'> {
+  return { emailLower: item.email?.toLowerCase() ?? null, emailDomain: emailDomainOf(item.email) };
+}
+
+const withEmailKey = (record: FeedbackRecord) => ({ ...record, ...feedbackMatchKeys(record), updatedAt: record.createdAt });
 
 /** The item as it will read once stored under `id` (what a created event carries). */
 export const itemOf = (id: Types.ObjectId, orgId: string, record: FeedbackRecord): FeedbackItem => toItem({ _id: id, orgId, ...withEmailKey(record) });

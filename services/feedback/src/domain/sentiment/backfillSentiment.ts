@@ -1,25 +1,6 @@
+import type { BackfillOptions, BackfillResult } from '@fi/shared';
 import type { SentimentBackfillStore } from '../../data/sentimentBackfillStore';
 import { analyzeSentiment } from './analyzeSentiment';
-
-export interface BackfillOptions {
-  /** Items read and written per round trip. */
-  batchSize: number;
-  /** Called after every batch with the items done so far and the number that had no sentiment at the start. */
-  onProgress?: (done: number, total: number) => void;
-  /** When aborted, the run stops after the batch in progress; a later run continues from there. */
-  signal?: AbortSignal;
-}
-
-export interface BackfillResult {
-  /** Items without a sentiment when the run started. */
-  total: number;
-  /** Items this run gave a computed sentiment. */
-  written: number;
-  /** Items that got a sentiment from elsewhere between the read and the write (left as they were). */
-  skipped: number;
-  /** False when the run was stopped before the end. */
-  complete: boolean;
-}
 
 /**
  * Computes the sentiment of an organization's items that have none, with the same rule as new items.

@@ -1,0 +1,15 @@
+import { MatchKeyBackfillStore, type Connection, type MatchKeyBackfill } from '@fi/shared';
+import { feedbackModel } from './feedbackModel';
+import { feedbackMatchKeys } from './feedbackRepository';
+
+/**
+ * Match keys for items stored before links existed (they have the lower-cased email, not its domain),
+ * computed as `addFeedbackItem` and an import compute them.
+ */
+export function feedbackKeyBackfill(connection: Connection): MatchKeyBackfill {
+  return new MatchKeyBackfillStore(feedbackModel(connection), {
+    sources: ['email'],
+    keys: { emailLower: true, emailDomain: true },
+    keysOf: feedbackMatchKeys,
+  });
+}

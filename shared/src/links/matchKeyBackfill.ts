@@ -1,0 +1,123 @@
+import type { Model, Types } from 'mongoose';
+import type { BackfillOptions, BackfillResult } from '../data/backfill';
+
+/**
+ * How a service computes the match keys of its records: the very function it applies at creation and
+ * import, so a backfilled record is indistinguishable from one stored by the current version.
+ */
+export interface MatchKeyRule<D, S extends keyof D, K extends keyof D> {
+  /** The record's fields the keys are computed from. */
+  sources: readonly S[];
+  /** Every key the function returns: one it returns but this list lacks fails to compile. */
+  keys: Record<NoInfer<K>, true>;
+  keysOf: (record: Pick<D, S>) => Pick<D, K>;
+}
+
+/** A record as the backfill reads it: its id, the fields its keys come from, and the keys it has. */
+export type KeyedRecord = { _id: Types.ObjectId } & Record<string, unknown>;
+
+/** One service's backfill, as `backfillMatchKeys` drives it (built by the service with its own rule). */
+export interface MatchKeyBackfill {
+  countMissing(orgId: string | undefined): Promise<number>;
+  nextMissing(orgId: string | undefined, after: Types.ObjectId | null, limit: number): Promise<KeyedRecord[]>;
+  writeMissing(records: readonly KeyedRecord[]): Promise<number>;
+}
+
+/** Writes in flight at once: enough to hide round trips on MongoDB, few enough for a server that serializes writes. */
+const WRITE_CONCURRENCY = 8;
+
+/**
+ * Reads and writes of one service's match-key backfill. A key that is absent means "never computed"
+ * (every writer of the current version stores each key, as null when there is nothing to match), so
+ * a record needs the backfill when any of its keys is absent, and gets exactly those.
+ *
+ * Bounded on both servers, with no operation that lives longer than one batch:
+ * - Reads are keyset pages (`_id` after the last one, ascending, `limit` = batch). MongoDB answers each
+ *   from the `_id` index, so a whole run reads every record once. One cursor over the run would not
+ *   do: the driver's time limit (`timeoutMS`) covers a cursor's whole life, so a run longer than the
+ *   limit would fail midway. FerretDB v1 scans the collection for each page, but it also scans it for
+ *   every single-record write (even by a lone `_id`: its SQLite `_id` index is not used by its
+ *   pushdown), so the page read adds about 1/batch to the writes' cost.
+ * - Writes are one conditional update per record (`{ _id, key: { $exists: false } }` for each key it
+ *   writes), so a key written meanwhile by anyone is never overwritten, and each write is one short
+ *   operation with its own time limit however many records the collection holds.
+ */
+export class MatchKeyBackfillStore<D extends { _id: Types.ObjectId; orgId: string }, S extends keyof D & string, K extends keyof D & string>
+  implements MatchKeyBackfill
+{
+  private readonly keys: K[];
+  private readonly projection: Record<string, 1>;
+
+  constructor(
+    private readonly model: Model<D>,
+    private readonly rule: MatchKeyRule<D, S, K>,
+  ) {
+    this.keys = Object.keys(rule.keys) as K[];
+    this.projection = Object.fromEntries([...rule.sources, ...this.keys].map((field) => [field, 1]));
+  }
+
+  /** Records of `orgId` (or of every organization) that lack at least one key. */
+  private missing(orgId: string | undefined): Record<string, unknown> {
+    return { ...(orgId === undefined ? {} : { orgId }), $or: this.keys.map((key) => ({ [key]: { $exists: false } })) };
+  }
+
+  countMissing(orgId: string | undefined): Promise<number> {
+    return this.model.collection.countDocuments(this.missing(orgId));
+  }
+
+  /** The next `limit` records lacking a key after `after` in `_id` order, with their sources and present keys. */
+  nextMissing(orgId: string | undefined, after: Types.ObjectId | null, limit: number): Promise<KeyedRecord[]> {
+    const filter = after ? { ...this.missing(orgId), _id: { $gt: after } } : this.missing(orgId);
+    return this.model.collection.find(filter, { projection: this.projection, sort: { _id: 1 }, limit }).toArray() as Promise<KeyedRecord[]>;
+  }
+
+  /** Writes the absent keys of records as read; returns how many were written (the others gained a key meanwhile). */
+  async writeMissing(records: readonly KeyedRecord[]): Promise<number> {
+    let next = 0;
+    let written = 0;
+    const worker = async () => {
+      while (next < records.length) {
+        if (await this.writeOne(records[next++])) written += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, records.length) }, worker));
+    return written;
+  }
+
+  private async writeOne(record: KeyedRecord): Promise<boolean> {
+    const computed = this.rule.keysOf(record as unknown as Pick<D, S>);
+    const absent = this.keys.filter((key) => !(key in record));
+    const result = await this.model.collection.updateOne(
+      { _id: record._id, ...Object.fromEntries(absent.map((key) => [key, { $exists: false }])) },
+      // Stored as null when there is nothing to match: an absent key would mean "not computed yet".
+      { $set: Object.fromEntries(absent.map((key) => [key, computed[key] ?? null])) },
+    );
+    return result.modifiedCount === 1;
+  }
+}
+
+/**
+ * Gives every record of `orgId` (or of every organization) the match keys it lacks. Resumable without
+ * a checkpoint: written records no longer lack a key, so a stopped run is continued by running it again.
+ */
+export async function backfillMatchKeys(
+  store: MatchKeyBackfill,
+  orgId: string | undefined,
+  options: BackfillOptions,
+): Promise<BackfillResult> {
+  const total = await store.countMissing(orgId);
+  let written = 0;
+  let skipped = 0;
+  let after: Types.ObjectId | null = null;
+  options.onProgress?.(0, total);
+  for (;;) {
+    const batch = await store.nextMissing(orgId, after, options.batchSize);
+    if (batch.length === 0) return { total, written, skipped, complete: true };
+    const count = await store.writeMissing(batch);
+    written += count;
+    skipped += batch.length - count;
+    after = batch[batch.length - 1]._id;
+    options.onProgress?.(written + skipped, total);
+    if (options.signal?.aborted) return { total, written, skipped, complete: false };
+  }
+}
