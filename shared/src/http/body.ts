@@ -20,18 +20,16 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<un
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= maxBytes) {
         chunks.push(chunk);
         return;
       }
       // No more of an oversized body is read: the connection is dropped.
-      req.off('data', onData);
       req.destroy();
       reject(new HttpError(413, `Request body exceeds ${maxBytes} bytes`));
-    };
-    req.on('data', onData);
+    });
     req.on('error', reject);
     req.on('end', () => {
       const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
