@@ -29,12 +29,19 @@ export interface LoadRequest {
  * and free of `errors`. Each run, warm-up included, starts from the first request, so every target
  * gets the same sequence.
  */
-export async function load(url: string, requests: LoadRequest[], settings: LoadSettings): Promise<LoadResult> {
+/** Called right before and right after the measured run (not the warm-up), e.g. to read CPU counters. */
+export interface MeasuredRun {
+  started(): void;
+  ended(): void;
+}
+
+export async function load(url: string, requests: LoadRequest[], settings: LoadSettings, measured?: MeasuredRun): Promise<LoadResult> {
   const request = { url, method: 'POST' as const, headers: { 'content-type': 'application/json' }, requests: rotating(requests) };
   if (settings.warmupSeconds > 0) {
     await run({ ...request, connections: settings.connections, duration: settings.warmupSeconds, timeout: settings.timeoutSeconds }, []);
   }
   const latencies: number[] = [];
+  measured?.started();
   const result = await run(
     {
       ...request,
@@ -46,6 +53,7 @@ export async function load(url: string, requests: LoadRequest[], settings: LoadS
     },
     latencies,
   );
+  measured?.ended();
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,

@@ -5,7 +5,15 @@ import type { LoadResult } from './load';
 /** varied: every request different (the default); identical: one request repeated, which gateways may share. */
 export type Variant = 'varied' | 'identical';
 
-export interface Measurement extends LoadResult {
+/** CPU time (user + system) per request during the measured run, in ms; null where /proc cannot tell. */
+export interface CpuPerRequest {
+  /** The process under test: a gateway, the subgraph called directly, or the ceiling server. */
+  targetCpuMs: number | null;
+  /** The three subgraphs and the private database together (for a subgraph called directly, it is among them). */
+  backEndCpuMs: number | null;
+}
+
+export interface Measurement extends LoadResult, CpuPerRequest {
   scenario: string;
   variant: Variant;
   connections: number;
@@ -50,7 +58,7 @@ export interface BenchResults {
   loadAverage: { before: number[]; after: number[] };
 }
 
-export interface Summary extends LoadResult {
+export interface Summary extends LoadResult, CpuPerRequest {
   scenario: string;
   variant: Variant;
   connections: number;
@@ -63,6 +71,7 @@ const median = (values: number[]) => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
+const medianOrNull = (values: Array<number | null>) => (values.includes(null) || values.length === 0 ? null : median(values as number[]));
 
 /** Medians over the rounds of each scenario, connection count and target (errors are summed). */
 export function summarize(measurements: Measurement[]): Summary[] {
@@ -83,6 +92,9 @@ export function summarize(measurements: Measurement[]): Summary[] {
     p95: median(group.map((m) => m.p95)),
     p99: median(group.map((m) => m.p99)),
     errors: group.reduce((sum, m) => sum + m.errors, 0),
+    // Results written before CPU was counted have no such fields.
+    targetCpuMs: medianOrNull(group.map((m) => m.targetCpuMs ?? null)),
+    backEndCpuMs: medianOrNull(group.map((m) => m.backEndCpuMs ?? null)),
   }));
 }
 
@@ -164,6 +176,7 @@ export function goals(summaries: Summary[], results: BenchResults): Goal[] {
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1) : '-');
+const cpu = (value: number | null) => (value === null ? '-' : value.toFixed(2));
 
 export function markdown(results: BenchResults, titles: Record<string, string>): string {
   const summaries = summarize(results.measurements);
@@ -177,14 +190,16 @@ export function markdown(results: BenchResults, titles: Record<string, string>):
     `Machine load (1 / 5 / 15-minute averages, ${results.machine.cores} cores, shared): ${load(results.loadAverage.before)} at the start, ${load(results.loadAverage.after)} at the end.`,
   );
   lines.push('');
-  lines.push('| Scenario | Conns | Target | req/s | p50 ms | p95 ms | p99 ms | Errors |');
-  lines.push('|---|---:|---|---:|---:|---:|---:|---:|');
+  lines.push('| Scenario | Conns | Target | req/s | p50 ms | p95 ms | p99 ms | target CPU ms/req | back-end CPU ms/req | Errors |');
+  lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of summaries) {
     const label = s.variant === 'identical' ? ' (one request repeated: in-flight sharing)' : '';
-    lines.push(`| ${s.scenario} ${titles[s.scenario] ?? ''}${label} | ${s.connections} | ${s.target} | ${s.rps.toFixed(0)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${s.errors} |`);
+    lines.push(
+      `| ${s.scenario} ${titles[s.scenario] ?? ''}${label} | ${s.connections} | ${s.target} | ${s.rps.toFixed(0)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${cpu(s.targetCpuMs)} | ${cpu(s.backEndCpuMs)} | ${s.errors} |`,
+    );
   }
   for (const skipped of results.skipped) {
-    lines.push(`| ${skipped.scenario} ${titles[skipped.scenario] ?? ''} | - | all | not run under load: ${skipped.reason} | | | | |`);
+    lines.push(`| ${skipped.scenario} ${titles[skipped.scenario] ?? ''} | - | all | not run under load: ${skipped.reason} | | | | | | |`);
   }
   if (results.oneByOne.length > 0) {
     lines.push('');

@@ -11,8 +11,9 @@ import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
 import { load, type LoadRequest, type LoadSettings } from './load';
 import { summarizeProfileDir } from './profileSummary';
 import { markdown, updateReadme, type BenchResults, type OneByOne, type ScalingPoint } from './report';
-import { SCENARIOS, type Scenario, type ScenarioInputs } from './scenarios';
+import { SCENARIOS, type Scenario, type ScenarioInputs, type SubgraphName } from './scenarios';
 import {
+  cpuMs,
   ensureHiveGateway,
   HIVE_GATEWAY_VERSION,
   peakRssMiB,
@@ -84,6 +85,8 @@ type Variant = 'varied' | 'identical';
 interface Target {
   name: string;
   url: string;
+  /** The process whose CPU time is counted as the target's. */
+  pid: number;
   /** Hive Gateway: the request's key also goes in the forwarded-keys header. */
   hive: boolean;
 }
@@ -115,7 +118,7 @@ async function main(): Promise<void> {
   say(`Benchmark, profile ${profileName}; logs in ${logDir}`);
 
   try {
-    const { uri, kind } = await database(work, cleanups);
+    const { uri, kind, pid: databasePid } = await database(work, cleanups);
     const redisUrl = await redis(cleanups);
     const env = { MONGODB_URI: uri, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `fi-bench:${Date.now()}`, SUBGRAPH_TIMEOUT_MS: '300000', MONGODB_MAX_TIME_MS: '290000', AUTH_CACHE_TTL_MS: '30000' };
     const db = await openDatabases({ ...env, ...BENCH_DATABASES });
@@ -154,11 +157,13 @@ async function main(): Promise<void> {
         // Scenarios the database decides cannot be loaded; at the smallest size they are still compared
         // with Hive Gateway one request at a time.
         for (const scenario of scenarios.filter((s) => !s.mutation)) {
-          oneByOne.push(...(await compareOneByOne(scenario, inputs, stage, { ours, hive, hiveRust, subgraphs, work, logDir, profile })));
+          oneByOne.push(...(await compareOneByOne(scenario, inputs, stage, { ours, hive, hiveRust, subgraphs, databasePid, work, logDir, profile })));
         }
       }
     }
     if (!inputs) throw new Error('no stage was seeded');
+    // The loaded scenarios run on the whole seeded data: their ids are drawn from all of it.
+    if (seeded > profile.stages[0]) inputs = await scenarioInputs(db, apiKeys);
 
     const results: BenchResults = {
       startedAt: new Date(started).toISOString(),
@@ -175,6 +180,7 @@ async function main(): Promise<void> {
         'worker processes per gateway': 1,
         keys: `${API_KEYS} enterprise keys of one organization, rotated request by request (unlimited, still counted in Redis)`,
         requests: `${REQUEST_POOL} different requests per scenario (ids, pages, filters, keys), sent in turn`,
+        'CPU ms/req': 'user + system time (/proc) of the target process, and of the three subgraphs and the private database together, during the measured run, per request',
       },
       measurements: [],
       skipped: [],
@@ -197,7 +203,7 @@ async function main(): Promise<void> {
       say(`Profiling our gateway into ${profileDir}`);
     }
     for (const scenario of scenarios) {
-      await runScenario(scenario, inputs, { ours, hive, hiveRust, subgraphs, work, logDir, profile }, results);
+      await runScenario(scenario, inputs, { ours, hive, hiveRust, subgraphs, databasePid, work, logDir, profile }, results);
     }
     const stamp = results.startedAt.replace(/[:.]/g, '-');
     const outDir = path.join(__dirname, 'results');
@@ -239,6 +245,8 @@ interface Targets {
   hive: Running;
   hiveRust: Running;
   subgraphs: Record<'feedback' | 'contacts' | 'accounts', Running>;
+  /** The private database's process; null when MONGODB_URI names a server elsewhere. */
+  databasePid: number | null;
   work: string;
   logDir: string;
   profile: Profile;
@@ -271,11 +279,9 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
   const ceiling = await startCeiling(recorded, targets.work, targets.logDir);
   try {
     const list: Target[] = [
-      ...(scenario.subgraph ? [{ name: 'subgraph direct', url: targets.subgraphs[scenario.subgraph].url, hive: false }] : []),
-      { name: 'our gateway', url: targets.ours.url, hive: false },
-      { name: 'hive gateway', url: targets.hive.url, hive: true },
-      { name: HIVE_RUST, url: targets.hiveRust.url, hive: true },
-      { name: 'node:http ceiling', url: ceiling.url, hive: false },
+      ...(scenario.subgraph ? [directTarget(targets, scenario.subgraph)] : []),
+      ...gatewayTargets(targets),
+      { name: 'node:http ceiling', url: ceiling.url, pid: ceiling.pid, hive: false },
     ];
     // One connection first: no queueing and nothing to share, so p50 differences are the gateway's own cost.
     const unloaded = list.filter((target) => target.name === 'subgraph direct' || target.name === 'our gateway');
@@ -290,9 +296,10 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
       for (let round = 1; round <= targets.profile.rounds; round += 1) {
         for (const target of targetsOfRun) {
           const requests = requestsFor(target.hive, variant === 'identical' ? 1 : REQUEST_POOL);
-          const result = await load(target.url, requests, { ...targets.profile.load, connections });
+          const meter = cpuMeter(target.pid, backEndPids(targets));
+          const result = await load(target.url, requests, { ...targets.profile.load, connections }, meter);
           say(`${scenario.id} ${variant} c${connections} r${round} ${target.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms, errors ${result.errors}`);
-          results.measurements.push({ scenario: scenario.id, variant, connections, target: target.name, round, ...result });
+          results.measurements.push({ scenario: scenario.id, variant, connections, target: target.name, round, ...result, ...meter.perRequest(result.requests) });
         }
       }
     }
@@ -316,7 +323,7 @@ async function compareOneByOne(scenario: Scenario, inputs: ScenarioInputs, items
   };
   const probe = [await timeOne(gatewayTargets(targets)[0], 0), await timeOne(gatewayTargets(targets)[0], 1)];
   if (Math.min(...probe) <= targets.profile.maxProbeMs) return [];
-  const list = [...(scenario.subgraph ? [{ name: 'subgraph direct', url: targets.subgraphs[scenario.subgraph].url, hive: false }] : []), ...gatewayTargets(targets)];
+  const list = [...(scenario.subgraph ? [directTarget(targets, scenario.subgraph)] : []), ...gatewayTargets(targets)];
   const times = new Map(list.map((target) => [target.name, [] as number[]]));
   for (let n = 0; n < ONE_BY_ONE_REQUESTS; n += 1) {
     for (const target of list) (times.get(target.name) as number[]).push(await timeOne(target, n + 2));
@@ -329,10 +336,43 @@ async function compareOneByOne(scenario: Scenario, inputs: ScenarioInputs, items
 }
 
 const gatewayTargets = (targets: Targets): Target[] => [
-  { name: 'our gateway', url: targets.ours.url, hive: false },
-  { name: 'hive gateway', url: targets.hive.url, hive: true },
-  { name: HIVE_RUST, url: targets.hiveRust.url, hive: true },
+  { name: 'our gateway', url: targets.ours.url, pid: targets.ours.pid, hive: false },
+  { name: 'hive gateway', url: targets.hive.url, pid: targets.hive.pid, hive: true },
+  { name: HIVE_RUST, url: targets.hiveRust.url, pid: targets.hiveRust.pid, hive: true },
 ];
+
+const directTarget = (targets: Targets, subgraph: SubgraphName): Target => {
+  const running = targets.subgraphs[subgraph];
+  return { name: 'subgraph direct', url: running.url, pid: running.pid, hive: false };
+};
+
+/** What answers behind every gateway alike: the three subgraphs and the private database. */
+const backEndPids = (targets: Targets): number[] => [...Object.values(targets.subgraphs).map((s) => s.pid), ...(targets.databasePid ? [targets.databasePid] : [])];
+
+/**
+ * CPU time the target process and the back end used during a measured run (warm-up excluded), per
+ * request: under load every target shares the same two cores with the same back end, and this says
+ * how much of them each gateway took for itself.
+ */
+function cpuMeter(targetPid: number, backEnd: number[]) {
+  const read = () => {
+    const target = cpuMs(targetPid);
+    const parts = backEnd.map(cpuMs);
+    return { target, backEnd: parts.includes(null) ? null : (parts as number[]).reduce((sum, value) => sum + value, 0) };
+  };
+  let before = read();
+  let after = before;
+  const per = (from: number | null, to: number | null, requests: number) => (from === null || to === null || requests === 0 ? null : (to - from) / requests);
+  return {
+    started: () => {
+      before = read();
+    },
+    ended: () => {
+      after = read();
+    },
+    perRequest: (requests: number) => ({ targetCpuMs: per(before.target, after.target, requests), backEndCpuMs: per(before.backEnd, after.backEnd, requests) }),
+  };
+}
 
 /** Scenario 1 alone, request after request: its first page and a page near the end. */
 async function timeScenarioOne(url: string, apiKey: string, items: number, requests: number): Promise<ScalingPoint[]> {
@@ -367,12 +407,17 @@ async function post(url: string, body: string, headers: Record<string, string> =
   return response.text();
 }
 
-/** Ids spread over the seeded organization: the first ones of a page of each collection. */
+/**
+ * Ids spread evenly over each seeded collection, oldest to newest, not its first page: a lookup by id
+ * costs the same wherever its record lies only where `_id` is really indexed, and the benchmark must
+ * not hide a database that scans until it finds the record.
+ */
 async function scenarioInputs(db: Databases, apiKeys: string[]): Promise<ScenarioInputs> {
   const ids = async (connection: Databases['feedback'], collection: string) => {
-    const docs = await connection.collection(collection).find({ orgId: ORG }, { projection: { _id: 1 }, limit: REQUEST_POOL, maxTimeMS: 600_000 }).toArray();
+    const docs = await connection.collection(collection).find({ orgId: ORG }, { projection: { _id: 1 }, maxTimeMS: 600_000 }).toArray();
     if (docs.length === 0) throw new Error(`the seeded organization has no ${collection}`);
-    return docs.map((doc) => String(doc._id));
+    const count = Math.min(REQUEST_POOL, docs.length);
+    return Array.from({ length: count }, (_, i) => String(docs[Math.floor((i * docs.length) / count)]._id));
   };
   const [feedbackIds, contactIds, accountIds] = await Promise.all([
     ids(db.feedback, 'feedback_items'),
@@ -382,12 +427,13 @@ async function scenarioInputs(db: Databases, apiKeys: string[]): Promise<Scenari
   return { apiKeys, feedbackIds, contactIds, accountIds };
 }
 
-async function database(work: string, cleanups: Array<() => Promise<void>>): Promise<{ uri: string; kind: string }> {
-  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, kind: 'MONGODB_URI' };
+async function database(work: string, cleanups: Array<() => Promise<void>>): Promise<{ uri: string; kind: string; pid: number | null }> {
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, kind: 'MONGODB_URI', pid: null };
   const binary = await ensureFerretDb(say);
   const server: EmbeddedMongo = await startFerretDb(binary, path.join(work, 'db'), await freePort());
   cleanups.push(() => server.stop());
-  return { uri: server.uri, kind: `FerretDB ${FERRETDB_VERSION} (SQLite)` };
+  const build = process.env.FERRETDB_BIN ? `FERRETDB_BIN=${process.env.FERRETDB_BIN}` : 'its lone-_id filter patched onto the _id index';
+  return { uri: server.uri, kind: `FerretDB ${FERRETDB_VERSION} (SQLite; ${build})`, pid: server.process.pid ?? null };
 }
 
 async function redis(cleanups: Array<() => Promise<void>>): Promise<string> {

@@ -168,6 +168,19 @@ export async function startCeiling(body: string, dir: string, logDir: string): P
   return { name: 'ceiling', url, pid: child.pid ?? 0, stop: () => stopChild(child) };
 }
 
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a process has used so far, in ms; null where /proc cannot tell. */
+export function cpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 /** Peak resident memory of a process (VmHWM), in MiB. */
 export function peakRssMiB(pid: number): number | null {
   try {

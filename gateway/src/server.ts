@@ -91,6 +91,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const tierLimits = { free: config.rateLimitFree, pro: config.rateLimitPro, enterprise: config.rateLimitEnterprise };
   const keyLimits = new KeyRateLimits(counter, tierLimits, config.rateLimitWindowSeconds);
 
+  // Unless this variable is set, @apollo/gateway probes cloud metadata addresses and reports the
+  // process (uptime, CPUs, memory, cloud provider) to Apollo's servers every hour. Nothing here asks for
+  // that, so it is off unless an operator sets the variable to something else.
+  process.env.APOLLO_TELEMETRY_DISABLED ??= 'true';
   const urls = subgraphUrlOverrides(config);
   const dataSources: SubgraphDataSource[] = [];
   // Filled as the gateway loads the supergraph (apollo.start), read by the readiness checks after it.

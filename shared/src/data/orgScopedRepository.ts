@@ -70,7 +70,9 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
   private async findOwnDocument(orgIds: string | Iterable<string>, id: string): Promise<D | null> {
     const _id = objectIdOrNull(id);
     if (!_id) return null;
-    const doc = await this.model.findOne({ _id } as FilterQuery<D>).lean<D>();
+    // The driver's own findOne: mongoose's query building (casting, options) costs more client CPU than
+    // the lookup itself, and this runs for every single-record read and entity fetch.
+    const doc = (await this.model.collection.findOne({ _id })) as D | null;
     if (!doc) return null;
     const allowed = typeof orgIds === 'string' ? doc.orgId === orgIds : new Set(orgIds).has(doc.orgId);
     return allowed ? doc : null;
