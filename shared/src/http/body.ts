@@ -26,8 +26,7 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<un
         chunks.push(chunk);
         return;
       }
-      // No more of an oversized body is read: the connection is dropped.
-      req.destroy();
+      // The rest of an oversized body is drained unkept, so the client still gets its 413 answer.
       reject(new HttpError(413, `Request body exceeds ${maxBytes} bytes`));
     });
     req.on('error', reject);

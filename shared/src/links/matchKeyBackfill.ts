@@ -31,16 +31,17 @@ const WRITE_CONCURRENCY = 8;
  * (every writer of the current version stores each key, as null when there is nothing to match), so
  * a record needs the backfill when any of its keys is absent, and gets exactly those.
  *
- * Bounded on both servers, with no operation that lives longer than one batch:
+ * No operation lasts longer than one page read or one record's write, on either server:
  * - Reads are keyset pages (`_id` after the last one, ascending, `limit` = batch). MongoDB answers each
  *   from the `_id` index, so a whole run reads every record once. One cursor over the run would not
  *   do: the driver's time limit (`timeoutMS`) covers a cursor's whole life, so a run longer than the
- *   limit would fail midway. FerretDB v1 scans the collection for each page, but it also scans it for
- *   every single-record write (even by a lone `_id`: its SQLite `_id` index is not used by its
- *   pushdown), so the page read adds about 1/batch to the writes' cost.
+ *   limit would fail midway.
  * - Writes are one conditional update per record (`{ _id, key: { $exists: false } }` for each key it
  *   writes), so a key written meanwhile by anyone is never overwritten, and each write is one short
- *   operation with its own time limit however many records the collection holds.
+ *   operation with its own time limit, however large the collection.
+ * FerretDB v1 pushes down nothing but a lone `_id`, so it scans the collection for each page and, for
+ * each conditional write, until it reaches the record: the writes dominate (a page costs about as much
+ * as two of its writes), and a run there grows with records x collection size.
  */
 export class MatchKeyBackfillStore<D extends { _id: Types.ObjectId; orgId: string }, S extends keyof D & string, K extends keyof D & string>
   implements MatchKeyBackfill
@@ -75,12 +76,19 @@ export class MatchKeyBackfillStore<D extends { _id: Types.ObjectId; orgId: strin
   async writeMissing(records: readonly KeyedRecord[]): Promise<number> {
     let next = 0;
     let written = 0;
+    // The first failure stops the batch once the writes in flight end, so none outlives the command.
+    let failure: { error: unknown } | undefined;
     const worker = async () => {
-      while (next < records.length) {
-        if (await this.writeOne(records[next++])) written += 1;
+      while (next < records.length && !failure) {
+        try {
+          if (await this.writeOne(records[next++])) written += 1;
+        } catch (error) {
+          failure ??= { error };
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, records.length) }, worker));
+    if (failure) throw failure.error;
     return written;
   }
 
