@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createContactRepository } from '@fi/contacts/src/data/contactRepository';
 import { loadContactsConfig } from '@fi/contacts/src/config';
 import { startContactsService } from '@fi/contacts/src/server';
@@ -7,7 +6,8 @@ import { startGateway } from '@fi/gateway/src/server';
 import { connectMongo, createLogger, type Connection, type RunningHttpServer } from '@fi/shared';
 import { insertAccounts } from './helpers/fixtures';
 import { LIST_ACCOUNTS, LIST_CONTACTS } from './helpers/queries';
-import { startStack, type Stack } from './helpers/stack';
+import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
+import { CLI_MAX_TIME_MS } from '../cli/src/databases';
 
 /**
  * Bounded database work (issue 11): a text argument cannot hand the database an unbounded pattern, and
@@ -78,7 +78,7 @@ describe('the attack of issue 11: contactItems(search: <100,000 letters>)', () =
 describe('a genuinely slow query', () => {
   const MAX_TIME_MS = 250;
   // Its own database, so the many contacts it needs slow no other test's scans.
-  const dbName = `bounded-work-${randomUUID().slice(0, 8)}`;
+  const dbName = ownDatabaseName('bounded_work');
   let stack: Stack;
   let database: Connection;
   let contacts: RunningHttpServer;
@@ -101,7 +101,7 @@ describe('a genuinely slow query', () => {
       logger,
     );
     // The CLI's time limit: 30,000 contacts are written through it on a machine that may be busy.
-    database = await connectMongo(stack.mongodbUri, dbName, { maxTimeMs: 120_000 });
+    database = await connectMongo(stack.mongodbUri, dbName, { maxTimeMs: CLI_MAX_TIME_MS });
     const created = await stack.createKey();
     key = created.key;
     // Enough contacts that a search over name, email and company scans far longer than the limit here.

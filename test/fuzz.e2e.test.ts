@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { ADD_FEEDBACK, GET_ACCOUNT, GET_CONTACT, GET_FEEDBACK, LIST_ACCOUNTS, LIST_CONTACTS, LIST_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
-import { startStack, type GraphQLResponse, type Stack } from './helpers/stack';
+import { ownDatabaseName, startStack, type GraphQLResponse, type Stack } from './helpers/stack';
 
 /**
  * Property-based tests: random, hostile and malformed values for every argument of every operation.
@@ -14,7 +13,7 @@ beforeAll(async () => {
   // Random keys are refused by the hundred here; the guard against key guessing is tested elsewhere.
   // Its own feedback database: every run counts the items, and on the test database a count scans the
   // collection, which the other test files keep filling.
-  stack = await startStack({ INVALID_KEY_LIMIT: '1000000' }, { databases: { feedback: `fuzz_${randomUUID().slice(0, 8)}` } });
+  stack = await startStack({ INVALID_KEY_LIMIT: '1000000' }, { databases: { feedback: ownDatabaseName('fuzz') } });
   ({ key } = await stack.createKey({ tier: 'enterprise' }));
 });
 afterAll(() => stack.close());

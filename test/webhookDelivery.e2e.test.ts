@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { loadFeedbackConfig } from '@fi/feedback/src/config';
 import { startFeedbackService } from '@fi/feedback/src/server';
 import { Types } from 'mongoose';
@@ -7,14 +6,14 @@ import { freePort } from '../cli/src/embedded/freePort';
 import { createKeyAt } from './helpers/keys';
 import { eventually, PROCESS_START_MS, spawnEntry, untilReady } from './helpers/processes';
 import { ADD_FEEDBACK } from './helpers/queries';
-import { newOrgId } from './helpers/stack';
+import { newOrgId, ownDatabaseName } from './helpers/stack';
 import { WebhookReceiver } from './helpers/webhookReceiver';
 import { ADD_ENDPOINT, DELIVERIES, FAST_WEBHOOKS } from './helpers/webhookQueries';
 
 /** Webhooks across process lifetimes and policies: each test has a feedback database of its own. */
 
 const mongodbUri = () => process.env.MONGODB_URI as string;
-const ownDatabase = () => `webhooks_${randomUUID().slice(0, 8)}`;
+const ownDatabase = () => ownDatabaseName('webhooks');
 const input = (title: string) => ({ source: 'api', title, content: 'Checkout fails' });
 
 interface Answer<T> { data?: T | null; errors?: Array<{ message: string; extensions: { code: string } }> }

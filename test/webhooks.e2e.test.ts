@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
-import { startStack, type Stack } from './helpers/stack';
+import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
 import { WebhookReceiver } from './helpers/webhookReceiver';
 import { ADD_ENDPOINT, DELIVERIES, FAST_WEBHOOKS, LIST_ENDPOINTS, REMOVE_ENDPOINT } from './helpers/webhookQueries';
 
@@ -23,7 +22,7 @@ describe('outbound webhooks', () => {
   beforeAll(async () => {
     // A feedback database of its own: every stack's dispatcher works on its database's whole queue, and
     // other test files' stacks (default retry schedule and target policy) must not take these deliveries.
-    stack = await startStack(FAST_WEBHOOKS, { databases: { feedback: `webhooks_${randomUUID().slice(0, 8)}` } });
+    stack = await startStack(FAST_WEBHOOKS, { databases: { feedback: ownDatabaseName('webhooks') } });
   });
   afterAll(async () => {
     await stack.close();

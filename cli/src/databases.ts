@@ -24,7 +24,7 @@ export function resolveMongoUri(env: NodeJS.ProcessEnv = process.env): string {
  * The time limit of one CLI database operation: an import or seed writes batches of thousands of
  * records, which take longer than any one API request may, and no client is waiting to give up.
  */
-const CLI_MAX_TIME_MS = 120_000;
+export const CLI_MAX_TIME_MS = 120_000;
 
 /** The databases the services use, under the same names and overrides as the services themselves. */
 export async function openDatabases(env: NodeJS.ProcessEnv = process.env): Promise<Databases> {

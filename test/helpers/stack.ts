@@ -8,6 +8,7 @@ import { loadFeedbackConfig } from '@fi/feedback/src/config';
 import { startFeedbackService } from '@fi/feedback/src/server';
 import { loadGatewayConfig } from '@fi/gateway/src/config';
 import { startGateway } from '@fi/gateway/src/server';
+import { CLI_MAX_TIME_MS } from '../../cli/src/databases';
 import { ApiKeyStore, connectMongo, createLogger, type Connection, type NewApiKey, type RunningHttpServer } from '@fi/shared';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
@@ -32,6 +33,9 @@ export interface Stack {
 }
 
 export const newOrgId = () => `org-${randomUUID()}`;
+
+/** A database name no other test uses, for tests whose scans or background work must see only their own data. */
+export const ownDatabaseName = (prefix: string) => `${prefix}_${randomUUID().slice(0, 8)}`;
 
 export interface StackOptions {
   /** Receives every service's JSON log lines (at info level), for tests that read the logs. */
@@ -80,8 +84,8 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   );
   const connections: Connection[] = [];
   const connect = async (database: keyof typeof databases | 'auth') => {
-    // The time limit the CLI has: tests use these connections for what an operator's tools do.
-    const connection = await connectMongo(mongodbUri, (database !== 'auth' && databases[database]) || database, { maxTimeMs: 120_000 });
+    // The CLI's time limit: tests use these connections for what an operator's tools do.
+    const connection = await connectMongo(mongodbUri, (database !== 'auth' && databases[database]) || database, { maxTimeMs: CLI_MAX_TIME_MS });
     connections.push(connection);
     return connection;
   };
