@@ -40,6 +40,13 @@ interface Profile {
   connections: number[];
   load: Omit<LoadSettings, 'connections'>;
   rounds: number;
+  /**
+   * Varied load on every target of a scenario before its first measured round. The back end (three
+   * node processes and the database) and each gateway reach a steady state only after tens of
+   * thousands of requests: without this, the first target measured in a scenario met a colder back end
+   * than the ones after it.
+   */
+  scenarioWarmupSeconds: number;
   scalingRequests: number;
   /** A scenario whose single request takes longer than this is timed, not loaded (it measures the database). */
   maxProbeMs: number;
@@ -53,6 +60,7 @@ const DEFAULT: Profile = {
   connections: [20],
   load: { durationSeconds: 2, warmupSeconds: 1, timeoutSeconds: 30 },
   rounds: 3,
+  scenarioWarmupSeconds: 5,
   scalingRequests: 3,
   // Under 20 connections a 100 ms request already queues for two seconds: beyond this, load measures the database.
   maxProbeMs: 100,
@@ -68,6 +76,7 @@ const PROFILES: Record<string, Profile> = {
     stages: [1_000, 3_000],
     connections: [20],
     scalingRequests: 2,
+    scenarioWarmupSeconds: 2,
     load: { durationSeconds: 1, warmupSeconds: 0.5, timeoutSeconds: 30 },
   },
   full: { ...DEFAULT, stages: [10_000, 100_000, 1_000_000], connections: [20, 50], load: { durationSeconds: 5, warmupSeconds: 2, timeoutSeconds: 30 } },
@@ -78,6 +87,7 @@ const ORG = 'bench';
 const API_KEYS = 8;
 const REQUEST_POOL = 500;
 const HIVE_RUST = 'hive gateway (rust planner)';
+const CEILING = 'node:http ceiling';
 /** Requests per target when a database-bound scenario is timed one at a time. */
 const ONE_BY_ONE_REQUESTS = 2;
 
@@ -175,7 +185,7 @@ async function main(): Promise<void> {
         accounts: profile.accounts.toLocaleString('en'),
         connections: profile.connections.join(' and '),
         'duration s': profile.load.durationSeconds,
-        'warm-up s': profile.load.warmupSeconds,
+        'warm-up s': `${profile.scenarioWarmupSeconds} per target before a scenario's first round, then ${profile.load.warmupSeconds} before each run`,
         rounds: profile.rounds,
         'worker processes per gateway': 1,
         keys: `${API_KEYS} enterprise keys of one organization, rotated request by request (unlimited, still counted in Redis)`,
@@ -281,7 +291,7 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
     const list: Target[] = [
       ...(scenario.subgraph ? [directTarget(targets, scenario.subgraph)] : []),
       ...gatewayTargets(targets),
-      { name: 'node:http ceiling', url: ceiling.url, pid: ceiling.pid, hive: false },
+      { name: CEILING, url: ceiling.url, pid: ceiling.pid, hive: false },
     ];
     // One connection first: no queueing and nothing to share, so p50 differences are the gateway's own cost.
     const unloaded = list.filter((target) => target.name === 'subgraph direct' || target.name === 'our gateway');
@@ -292,9 +302,10 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
       // The same request again and again: what sharing identical in-flight executions is worth.
       ...(scenario.identicalRow ? [{ connections: targets.profile.connections[0], list: gateways, variant: 'identical' as const }] : []),
     ];
+    await warmUp(plan[0].connections, list.filter((target) => target.name !== CEILING), requestsFor, targets.profile);
     for (const { connections, list: targetsOfRun, variant } of plan) {
       for (let round = 1; round <= targets.profile.rounds; round += 1) {
-        for (const target of targetsOfRun) {
+        for (const target of inTurn(targetsOfRun, round)) {
           const requests = requestsFor(target.hive, variant === 'identical' ? 1 : REQUEST_POOL);
           const meter = cpuMeter(target.pid, backEndPids(targets));
           const result = await load(target.url, requests, { ...targets.profile.load, connections }, meter);
@@ -306,6 +317,24 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
   } finally {
     await ceiling.stop();
   }
+}
+
+/** Every target under the scenario's varied load, unmeasured, one after the other. */
+async function warmUp(connections: number, list: Target[], requestsFor: (hive: boolean, count: number) => LoadRequest[], profile: Profile): Promise<void> {
+  const seconds = profile.scenarioWarmupSeconds;
+  if (seconds <= 0) return;
+  for (const target of list) {
+    await load(target.url, requestsFor(target.hive, REQUEST_POOL), { ...profile.load, connections, durationSeconds: seconds, warmupSeconds: 0 });
+  }
+}
+
+/**
+ * The targets in the order of one round: each round starts one target further on, so no target is
+ * always the first to meet the back end after another target's load (or after a pause).
+ */
+function inTurn<T>(list: T[], round: number): T[] {
+  const shift = (round - 1) % list.length;
+  return [...list.slice(shift), ...list.slice(0, shift)];
 }
 
 /**
@@ -432,7 +461,7 @@ async function database(work: string, cleanups: Array<() => Promise<void>>): Pro
   const binary = await ensureFerretDb(say);
   const server: EmbeddedMongo = await startFerretDb(binary, path.join(work, 'db'), await freePort());
   cleanups.push(() => server.stop());
-  const build = process.env.FERRETDB_BIN ? `FERRETDB_BIN=${process.env.FERRETDB_BIN}` : 'its lone-_id filter patched onto the _id index';
+  const build = process.env.FERRETDB_BIN ? `FERRETDB_BIN=${process.env.FERRETDB_BIN}` : 'its _id pushdown patched onto the _id index';
   return { uri: server.uri, kind: `FerretDB ${FERRETDB_VERSION} (SQLite; ${build})`, pid: server.process.pid ?? null };
 }
 

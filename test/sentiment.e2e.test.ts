@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Types } from 'mongoose';
-import { SentimentBackfillStore } from '@fi/feedback/src/data/sentimentBackfillStore';
+import { SentimentBackfillStore, type ComputedSentiment } from '@fi/feedback/src/data/sentimentBackfillStore';
 import { backfillSentiment } from '@fi/feedback/src/domain/sentiment/backfillSentiment';
 import { cli } from './helpers/cli';
 import { startStack, type Stack } from './helpers/stack';
-import type { Connection } from '@fi/shared';
+import { connectMongo, type Connection } from '@fi/shared';
 
 const FIELDS = 'id title sentiment sentimentScore sentimentSource';
 const ADD = `mutation($apiKey: String!, $input: NewFeedbackInput!) { addFeedbackItem(apiKey: $apiKey, input: $input) { ${FIELDS} } }`;
@@ -156,6 +156,32 @@ describe('sentiment backfill', () => {
     }
     // Nothing left: a third run has nothing to do.
     expect(JSON.parse((await cli('sentiment', 'backfill', '--org', orgId)).stdout[0])).toEqual({ total: 0, written: 0, skipped: 0, complete: true });
+  });
+
+  test('when a backfill runs longer than the database time limit, then every page still reads and the run completes', async () => {
+    const { orgId } = await stack.createKey();
+    await insertLegacy(orgId, 9);
+    const limitMs = 1_000;
+    const limited = await connectMongo(process.env.MONGODB_URI as string, feedbackDb.name, { maxTimeMs: limitMs });
+    try {
+      // The first batch's write is held past the connection's time limit: a read that stayed open from
+      // the start of the run (one cursor) would be out of time when it asks for the next page.
+      let held = false;
+      const store = new (class extends SentimentBackfillStore {
+        override async writeComputed(items: ComputedSentiment[]) {
+          if (!held) {
+            held = true;
+            await new Promise((resolve) => setTimeout(resolve, limitMs * 1.5));
+          }
+          return super.writeComputed(items);
+        }
+      })(limited);
+
+      expect(await backfillSentiment(store, orgId, { batchSize: 3 })).toEqual({ total: 9, written: 9, skipped: 0, complete: true });
+      expect(await feedbackDb.collection('feedback_items').countDocuments({ orgId, sentiment: null })).toBe(0);
+    } finally {
+      await limited.close();
+    }
   });
 
   test('when an item gets a sentiment between the read and the write, then the backfill leaves it as given', async () => {

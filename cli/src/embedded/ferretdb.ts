@@ -14,22 +14,68 @@ const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
 
 export type Say = (message: string) => void;
 
+interface SourcePatch {
+  file: string;
+  from: string;
+  to: string;
+}
+
+const SQLITE_COLLECTION = 'internal/backends/sqlite/collection.go';
+/** Query's and Explain's `_id` pushdown, as v1.24.2 writes them (Explain's sets its flag first). */
+const idPushdown = (firstLine: string) =>
+  `\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n\t\t\t${firstLine}`;
+const pushdownWhen = (firstLine: string) =>
+  `\tif namesIDOnce(params.Filter) {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n\t\t\t${firstLine}`;
+
 /**
- * FerretDB v1.24.2 on SQLite indexes `_id` as `_ferretdb_sjson->"_id"` but filters a lone `_id` (find,
- * update, delete) on `_ferretdb_sjson->'$._id'`: the same value, yet not the indexed expression, so SQLite
- * scans the collection until the document turns up (the newest of 100,000 feedback items: about a second).
- * The build filters on the indexed expression, so a lone `_id` is the primary-key lookup the services rely
- * on. The patch names the cached binary: a build without it is never mistaken for one with it.
+ * What the embedded build changes in FerretDB v1.24.2's SQLite backend, so that `_id` is the primary-key
+ * lookup the services rely on:
+ * - It indexes `_id` as `_ferretdb_sjson->"_id"` but filtered a lone `_id` on `_ferretdb_sjson->'$._id'`:
+ *   the same value, yet not the indexed expression, so SQLite scanned the collection until the document
+ *   turned up (the newest of 100,000 feedback items: about a second). The filter now uses the indexed
+ *   expression.
+ * - It pushed `_id` down only when it was the filter's one key, so a conditional write by id
+ *   (`{ _id, key: { $exists: false } }`, as the backfills write) read the whole collection. `_id` now
+ *   narrows the read whenever the filter names it once. `_id` is unique, so no document the whole
+ *   filter matches is left out, and FerretDB applies the whole filter to the rows read either way.
+ *   Explain shows the same narrowed plan and still reports a full pushdown only for a lone `_id`.
+ * The patch set names the cached binary: a build without them is never mistaken for one with them.
  */
-const ID_FILTER_PATCH = {
-  name: 'id-index',
-  file: 'internal/backends/sqlite/metadata/metadata.go',
-  from: `IDColumn = DefaultColumn + "->'$._id'"`,
-  to: 'IDColumn = DefaultColumn + `->"_id"`',
+const PATCHES: { name: string; patches: SourcePatch[] } = {
+  name: 'id-pushdown',
+  patches: [
+    {
+      file: 'internal/backends/sqlite/metadata/metadata.go',
+      from: `IDColumn = DefaultColumn + "->'$._id'"`,
+      to: 'IDColumn = DefaultColumn + `->"_id"`',
+    },
+    { file: SQLITE_COLLECTION, from: idPushdown('whereClause'), to: pushdownWhen('whereClause') },
+    { file: SQLITE_COLLECTION, from: idPushdown('filterPushdown = true'), to: pushdownWhen('filterPushdown = params.Filter.Len() == 1') },
+    {
+      file: SQLITE_COLLECTION,
+      from: '// check interfaces\n',
+      to: [
+        '// namesIDOnce reports whether filter has exactly one _id key (a duplicated key cannot be read with Get).',
+        'func namesIDOnce(filter *types.Document) bool {',
+        '\tn := 0',
+        '\tfor _, k := range filter.Keys() {',
+        '\t\tif k == "_id" {',
+        '\t\t\tn++',
+        '\t\t}',
+        '\t}',
+        '',
+        '\treturn n == 1',
+        '}',
+        '',
+        '// check interfaces',
+        '',
+      ].join('\n'),
+    },
+  ],
 };
 
 export function ferretDbCachePath(): string {
-  return machineCachePath(`ferretdb-${FERRETDB_VERSION}-${ID_FILTER_PATCH.name}`);
+  return machineCachePath(`ferretdb-${FERRETDB_VERSION}-${PATCHES.name}`);
 }
 
 /**
@@ -37,7 +83,7 @@ export function ferretDbCachePath(): string {
  * `go install ...@version` is not used because it also asks the proxy for the module's version list,
  * which some proxies refuse; downloading the exact version and building it needs only that version.
  * The module archive lacks the version file FerretDB's build expects, so it is written before building,
- * and the `_id` filter is patched (see ID_FILTER_PATCH).
+ * and the `_id` pushdown is patched (see PATCHES).
  */
 export async function ensureFerretDb(say: Say): Promise<string> {
   const target = ferretDbCachePath();
@@ -56,7 +102,7 @@ export async function ensureFerretDb(say: Say): Promise<string> {
     cpSync(moduleDir, buildDir, { recursive: true });
     makeWritable(buildDir);
     writeFileSync(path.join(buildDir, 'build/version/version.txt'), `${FERRETDB_VERSION}\n`);
-    patchIdFilter(buildDir);
+    applyPatches(buildDir);
     mkdirSync(path.dirname(target), { recursive: true });
     const partial = `${target}.partial-${process.pid}`;
     await run(go, ['build', '-o', partial, './cmd/ferretdb'], { cwd: buildDir, maxBuffer: 64 * 1024 * 1024 });
@@ -68,11 +114,14 @@ export async function ensureFerretDb(say: Say): Promise<string> {
   return target;
 }
 
-function patchIdFilter(buildDir: string): void {
-  const file = path.join(buildDir, ID_FILTER_PATCH.file);
-  const source = readFileSync(file, 'utf8');
-  if (!source.includes(ID_FILTER_PATCH.from)) throw new Error(`FerretDB ${FERRETDB_VERSION}: ${ID_FILTER_PATCH.file} has no \`${ID_FILTER_PATCH.from}\` to patch`);
-  writeFileSync(file, source.replace(ID_FILTER_PATCH.from, ID_FILTER_PATCH.to));
+function applyPatches(buildDir: string): void {
+  for (const { file, from, to } of PATCHES.patches) {
+    const full = path.join(buildDir, file);
+    const source = readFileSync(full, 'utf8');
+    // Exactly once: a second match would mean the source is not the one these patches were written for.
+    if (source.split(from).length !== 2) throw new Error(`FerretDB ${FERRETDB_VERSION}: ${file} does not have \`${from.split('\n')[0].trim()}\` exactly once to patch`);
+    writeFileSync(full, source.replace(from, to));
+  }
 }
 
 function makeWritable(dir: string): void {

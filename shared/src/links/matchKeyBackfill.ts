@@ -39,9 +39,8 @@ const WRITE_CONCURRENCY = 8;
  * - Writes are one conditional update per record (`{ _id, key: { $exists: false } }` for each key it
  *   writes), so a key written meanwhile by anyone is never overwritten, and each write is one short
  *   operation with its own time limit, however large the collection.
- * FerretDB v1 pushes down nothing but a lone `_id`, so it scans the collection for each page and, for
- * each conditional write, until it reaches the record: the writes dominate (a page costs about as much
- * as two of its writes), and a run there grows with records x collection size.
+ * FerretDB v1 pushes down nothing but `_id`, so it scans the collection for each page; the embedded
+ * build finds each conditional write's record by the `_id` index (stock v1.24.2 scans for it too).
  */
 export class MatchKeyBackfillStore<D extends { _id: Types.ObjectId; orgId: string }, S extends keyof D & string, K extends keyof D & string>
   implements MatchKeyBackfill

@@ -14,13 +14,11 @@ export interface ComputedSentiment {
   sentimentScore: number;
 }
 
-/** Longest a backfill read may run on the server; a scan of a large organization on a slow server fits. */
-const READ_TIME_LIMIT_MS = 10 * 60_000;
-
 /**
  * Reads and writes of the sentiment backfill. "No sentiment" is `sentiment: null`, which matches a
  * missing field and an explicit null alike. Each write is conditional on the item still having none,
- * so a sentiment provided meanwhile (by any writer) is never overwritten.
+ * so a sentiment provided meanwhile (by any writer) is never overwritten. Every read and write is one
+ * short operation under the connection's time limit, however large the organization (see `nextWithout`).
  */
 export class SentimentBackfillStore {
   private readonly model: Model<FeedbackDocument>;
@@ -30,33 +28,19 @@ export class SentimentBackfillStore {
   }
 
   countWithout(orgId: string): Promise<number> {
-    return this.model.countDocuments({ orgId, sentiment: null }).maxTimeMS(READ_TIME_LIMIT_MS);
+    return this.model.collection.countDocuments({ orgId, sentiment: null });
   }
 
   /**
-   * The organization's items without a sentiment, in one cursor (one scan), `batchSize` at a time.
-   * Items written by the backfill leave the query, so a new run continues where a stopped one ended.
+   * The next `limit` items of the organization without a sentiment after `after`, in `_id` order: keyset
+   * pages, as the links backfill reads. One cursor over the whole run would not do: the driver's time
+   * limit (`timeoutMS`) covers a cursor's whole life, so a run longer than the limit failed midway.
    */
-  async *batchesWithout(orgId: string, batchSize: number): AsyncGenerator<SentimentlessItem[]> {
-    const cursor = this.model
-      .find({ orgId, sentiment: null }, { title: 1, content: 1 })
-      .lean<SentimentlessItem>()
-      .batchSize(batchSize)
-      .maxTimeMS(READ_TIME_LIMIT_MS)
-      .cursor();
-    let batch: SentimentlessItem[] = [];
-    try {
-      for await (const item of cursor) {
-        batch.push(item);
-        if (batch.length === batchSize) {
-          yield batch;
-          batch = [];
-        }
-      }
-      if (batch.length > 0) yield batch;
-    } finally {
-      await cursor.close();
-    }
+  nextWithout(orgId: string, after: Types.ObjectId | null, limit: number): Promise<SentimentlessItem[]> {
+    const filter = { orgId, sentiment: null, ...(after ? { _id: { $gt: after } } : {}) };
+    return this.model.collection
+      .find(filter, { projection: { title: 1, content: 1 }, sort: { _id: 1 }, limit })
+      .toArray() as Promise<SentimentlessItem[]>;
   }
 
   /** Writes computed sentiments to the items that still have none; returns how many were written. */

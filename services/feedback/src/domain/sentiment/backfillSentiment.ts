@@ -1,3 +1,4 @@
+import type { Types } from 'mongoose';
 import type { BackfillOptions, BackfillResult } from '@fi/shared';
 import type { SentimentBackfillStore } from '../../data/sentimentBackfillStore';
 import { analyzeSentiment } from './analyzeSentiment';
@@ -11,8 +12,11 @@ export async function backfillSentiment(store: SentimentBackfillStore, orgId: st
   const total = await store.countWithout(orgId);
   let written = 0;
   let skipped = 0;
+  let after: Types.ObjectId | null = null;
   options.onProgress?.(0, total);
-  for await (const batch of store.batchesWithout(orgId, options.batchSize)) {
+  for (;;) {
+    const batch = await store.nextWithout(orgId, after, options.batchSize);
+    if (batch.length === 0) return { total, written, skipped, complete: true };
     const computed = batch.map(({ _id, title, content }) => {
       const { sentiment, score } = analyzeSentiment(title, content);
       return { _id, sentiment, sentimentScore: score };
@@ -20,8 +24,8 @@ export async function backfillSentiment(store: SentimentBackfillStore, orgId: st
     const count = await store.writeComputed(computed);
     written += count;
     skipped += batch.length - count;
+    after = batch[batch.length - 1]._id;
     options.onProgress?.(written + skipped, total);
     if (options.signal?.aborted) return { total, written, skipped, complete: false };
   }
-  return { total, written, skipped, complete: true };
 }
