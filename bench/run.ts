@@ -60,7 +60,7 @@ const DEFAULT: Profile = {
   connections: [20],
   load: { durationSeconds: 2, warmupSeconds: 1, timeoutSeconds: 30 },
   rounds: 3,
-  scenarioWarmupSeconds: 5,
+  scenarioWarmupSeconds: 8,
   scalingRequests: 3,
   // Under 20 connections a 100 ms request already queues for two seconds: beyond this, load measures the database.
   maxProbeMs: 100,
@@ -76,7 +76,7 @@ const PROFILES: Record<string, Profile> = {
     stages: [1_000, 3_000],
     connections: [20],
     scalingRequests: 2,
-    scenarioWarmupSeconds: 2,
+    scenarioWarmupSeconds: 3,
     load: { durationSeconds: 1, warmupSeconds: 0.5, timeoutSeconds: 30 },
   },
   full: { ...DEFAULT, stages: [10_000, 100_000, 1_000_000], connections: [20, 50], load: { durationSeconds: 5, warmupSeconds: 2, timeoutSeconds: 30 } },
@@ -302,7 +302,7 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
       // The same request again and again: what sharing identical in-flight executions is worth.
       ...(scenario.identicalRow ? [{ connections: targets.profile.connections[0], list: gateways, variant: 'identical' as const }] : []),
     ];
-    await warmUp(plan[0].connections, list.filter((target) => target.name !== CEILING), requestsFor, targets.profile);
+    await warmUp(Math.max(...plan.map((run) => run.connections)), list.filter((target) => target.name !== CEILING), requestsFor, targets.profile);
     for (const { connections, list: targetsOfRun, variant } of plan) {
       for (let round = 1; round <= targets.profile.rounds; round += 1) {
         for (const target of inTurn(targetsOfRun, round)) {
@@ -319,7 +319,7 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
   }
 }
 
-/** Every target under the scenario's varied load, unmeasured, one after the other. */
+/** Every target under the scenario's varied load at its highest connection count, unmeasured, one after the other. */
 async function warmUp(connections: number, list: Target[], requestsFor: (hive: boolean, count: number) => LoadRequest[], profile: Profile): Promise<void> {
   const seconds = profile.scenarioWarmupSeconds;
   if (seconds <= 0) return;
