@@ -21,11 +21,11 @@ interface SourcePatch {
 }
 
 const SQLITE_COLLECTION = 'internal/backends/sqlite/collection.go';
-/** Query's and Explain's `_id` pushdown, as v1.24.2 writes them (Explain's sets its flag first). */
-const idPushdown = (firstLine: string) =>
-  `\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n\t\t\t${firstLine}`;
-const pushdownWhen = (firstLine: string) =>
-  `\tif namesIDOnce(params.Filter) {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n\t\t\t${firstLine}`;
+/** Query's and Explain's `_id` pushdown under `condition`, as v1.24.2 writes them (Explain's sets its flag first). */
+const idPushdown = (condition: string, firstLine: string) =>
+  `\tif ${condition} {\n\t\tv, _ := params.Filter.Get("_id")\n\t\tswitch v.(type) {\n\t\tcase string, types.ObjectID:\n\t\t\t${firstLine}`;
+const LONE_FILTER = 'params.Filter.Len() == 1';
+const ID_NAMED_ONCE = 'namesIDOnce(params.Filter)';
 
 /**
  * What the embedded build changes in FerretDB v1.24.2's SQLite backend, so that `_id` is the primary-key
@@ -49,8 +49,12 @@ const PATCHES: { name: string; patches: SourcePatch[] } = {
       from: `IDColumn = DefaultColumn + "->'$._id'"`,
       to: 'IDColumn = DefaultColumn + `->"_id"`',
     },
-    { file: SQLITE_COLLECTION, from: idPushdown('whereClause'), to: pushdownWhen('whereClause') },
-    { file: SQLITE_COLLECTION, from: idPushdown('filterPushdown = true'), to: pushdownWhen('filterPushdown = params.Filter.Len() == 1') },
+    { file: SQLITE_COLLECTION, from: idPushdown(LONE_FILTER, 'whereClause'), to: idPushdown(ID_NAMED_ONCE, 'whereClause') },
+    {
+      file: SQLITE_COLLECTION,
+      from: idPushdown(LONE_FILTER, 'filterPushdown = true'),
+      to: idPushdown(ID_NAMED_ONCE, `filterPushdown = ${LONE_FILTER}`),
+    },
     {
       file: SQLITE_COLLECTION,
       from: '// check interfaces\n',

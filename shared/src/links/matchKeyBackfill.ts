@@ -1,5 +1,5 @@
 import type { Model, Types } from 'mongoose';
-import type { BackfillOptions, BackfillResult } from '../data/backfill';
+import { runKeysetBackfill, type BackfillOptions, type BackfillResult } from '../data/backfill';
 
 /**
  * How a service computes the match keys of its records: the very function it applies at creation and
@@ -32,10 +32,8 @@ const WRITE_CONCURRENCY = 8;
  * a record needs the backfill when any of its keys is absent, and gets exactly those.
  *
  * No operation lasts longer than one page read or one record's write, on either server:
- * - Reads are keyset pages (`_id` after the last one, ascending, `limit` = batch). MongoDB answers each
- *   from the `_id` index, so a whole run reads every record once. One cursor over the run would not
- *   do: the driver's time limit (`timeoutMS`) covers a cursor's whole life, so a run longer than the
- *   limit would fail midway.
+ * - Reads are keyset pages (`_id` after the last one, ascending, `limit` = batch; see
+ *   `runKeysetBackfill`). MongoDB answers each from the `_id` index, so a whole run reads every record once.
  * - Writes are one conditional update per record (`{ _id, key: { $exists: false } }` for each key it
  *   writes), so a key written meanwhile by anyone is never overwritten, and each write is one short
  *   operation with its own time limit, however large the collection.
@@ -103,28 +101,10 @@ export class MatchKeyBackfillStore<D extends { _id: Types.ObjectId; orgId: strin
   }
 }
 
-/**
- * Gives every record of `orgId` (or of every organization) the match keys it lacks. Resumable without
- * a checkpoint: written records no longer lack a key, so a stopped run is continued by running it again.
- */
-export async function backfillMatchKeys(
-  store: MatchKeyBackfill,
-  orgId: string | undefined,
-  options: BackfillOptions,
-): Promise<BackfillResult> {
-  const total = await store.countMissing(orgId);
-  let written = 0;
-  let skipped = 0;
-  let after: Types.ObjectId | null = null;
-  options.onProgress?.(0, total);
-  for (;;) {
-    const batch = await store.nextMissing(orgId, after, options.batchSize);
-    if (batch.length === 0) return { total, written, skipped, complete: true };
-    const count = await store.writeMissing(batch);
-    written += count;
-    skipped += batch.length - count;
-    after = batch[batch.length - 1]._id;
-    options.onProgress?.(written + skipped, total);
-    if (options.signal?.aborted) return { total, written, skipped, complete: false };
-  }
+/** Gives every record of `orgId` (or of every organization) the match keys it lacks (see `runKeysetBackfill`). */
+export function backfillMatchKeys(store: MatchKeyBackfill, orgId: string | undefined, options: BackfillOptions): Promise<BackfillResult> {
+  return runKeysetBackfill(
+    { count: () => store.countMissing(orgId), next: (after, limit) => store.nextMissing(orgId, after, limit), write: (page) => store.writeMissing(page) },
+    options,
+  );
 }

@@ -18,7 +18,7 @@ export interface ComputedSentiment {
  * Reads and writes of the sentiment backfill. "No sentiment" is `sentiment: null`, which matches a
  * missing field and an explicit null alike. Each write is conditional on the item still having none,
  * so a sentiment provided meanwhile (by any writer) is never overwritten. Every read and write is one
- * short operation under the connection's time limit, however large the organization (see `nextWithout`).
+ * short operation under the connection's time limit, however large the organization.
  */
 export class SentimentBackfillStore {
   private readonly model: Model<FeedbackDocument>;
@@ -31,11 +31,7 @@ export class SentimentBackfillStore {
     return this.model.collection.countDocuments({ orgId, sentiment: null });
   }
 
-  /**
-   * The next `limit` items of the organization without a sentiment after `after`, in `_id` order: keyset
-   * pages, as the links backfill reads. One cursor over the whole run would not do: the driver's time
-   * limit (`timeoutMS`) covers a cursor's whole life, so a run longer than the limit failed midway.
-   */
+  /** The next `limit` items of the organization without a sentiment after `after`, in `_id` order. */
   nextWithout(orgId: string, after: Types.ObjectId | null, limit: number): Promise<SentimentlessItem[]> {
     const filter = { orgId, sentiment: null, ...(after ? { _id: { $gt: after } } : {}) };
     return this.model.collection
