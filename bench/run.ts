@@ -20,6 +20,7 @@ import {
   startCeiling,
   startHiveGateway,
   startOurGateway,
+  startPassThrough,
   startSubgraphs,
   writeBenchSupergraph,
   type Running,
@@ -88,6 +89,7 @@ const API_KEYS = 8;
 const REQUEST_POOL = 500;
 const HIVE_RUST = 'hive gateway (rust planner)';
 const CEILING = 'node:http ceiling';
+const PASS_THROUGH = 'node:http pass-through';
 /** Requests per target when a database-bound scenario is timed one at a time. */
 const ONE_BY_ONE_REQUESTS = 2;
 
@@ -287,22 +289,28 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
     return;
   }
   const ceiling = await startCeiling(recorded, targets.work, targets.logDir);
+  const passThrough = scenario.subgraph ? await startPassThrough(targets.subgraphs[scenario.subgraph].url, targets.logDir) : null;
   try {
     const list: Target[] = [
       ...(scenario.subgraph ? [directTarget(targets, scenario.subgraph)] : []),
       ...gatewayTargets(targets),
       { name: CEILING, url: ceiling.url, pid: ceiling.pid, hive: false },
     ];
-    // One connection first: no queueing and nothing to share, so p50 differences are the gateway's own cost.
-    const unloaded = list.filter((target) => target.name === 'subgraph direct' || target.name === 'our gateway');
+    // One connection first: no queueing and nothing to share, so p50 differences are the gateway's own
+    // cost; the bare pass-through beside them tells how much of it one more hop costs on this machine.
+    const unloaded = [
+      ...list.filter((target) => target.name === 'subgraph direct' || target.name === 'our gateway'),
+      ...(passThrough ? [{ name: PASS_THROUGH, url: passThrough.url, pid: passThrough.pid, hive: false }] : []),
+    ];
     const gateways = gatewayTargets(targets);
     const plan: Array<{ connections: number; list: Target[]; variant: Variant }> = [
-      ...(unloaded.length === 2 ? [{ connections: 1, list: unloaded, variant: 'varied' as const }] : []),
+      ...(unloaded.length === 3 ? [{ connections: 1, list: unloaded, variant: 'varied' as const }] : []),
       ...(scenario.unloadedOnly ? [] : targets.profile.connections.map((connections) => ({ connections, list, variant: 'varied' as const }))),
       // The same request again and again: what sharing identical in-flight executions is worth.
       ...(scenario.identicalRow ? [{ connections: targets.profile.connections[0], list: gateways, variant: 'identical' as const }] : []),
     ];
-    await warmUp(Math.max(...plan.map((run) => run.connections)), list.filter((target) => target.name !== CEILING), requestsFor, targets.profile);
+    const warmed = [...list.filter((target) => target.name !== CEILING), ...unloaded.filter((target) => target.name === PASS_THROUGH)];
+    await warmUp(Math.max(...plan.map((run) => run.connections)), warmed, requestsFor, targets.profile);
     for (const { connections, list: targetsOfRun, variant } of plan) {
       for (let round = 1; round <= targets.profile.rounds; round += 1) {
         for (const target of inTurn(targetsOfRun, round)) {
@@ -316,6 +324,7 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
     }
   } finally {
     await ceiling.stop();
+    await passThrough?.stop();
   }
 }
 

@@ -168,6 +168,14 @@ export async function startCeiling(body: string, dir: string, logDir: string): P
   return { name: 'ceiling', url, pid: child.pid ?? 0, stop: () => stopChild(child) };
 }
 
+export async function startPassThrough(upstreamUrl: string, logDir: string): Promise<Running> {
+  const port = await freePort();
+  const child = spawnLogged('pass-through', process.execPath, ['--import', 'tsx', path.join(__dirname, 'passThroughServer.ts')], { PORT: String(port), UPSTREAM_URL: upstreamUrl }, ROOT, logDir);
+  const url = `http://127.0.0.1:${port}/graphql`;
+  await waitForPost('pass-through', child, url);
+  return { name: 'pass-through', url, pid: child.pid ?? 0, stop: () => stopChild(child) };
+}
+
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
