@@ -24,17 +24,17 @@ export interface LoadRequest {
   headers: Record<string, string>;
 }
 
-/**
- * Fires `requests` at `url` in turn (wrapping around) with fixed connections; every answer must be 200
- * and free of `errors`. Each run, warm-up included, starts from the first request, so every target
- * gets the same sequence.
- */
 /** Called right before and right after the measured run (not the warm-up), e.g. to read CPU counters. */
 export interface MeasuredRun {
   started(): void;
   ended(): void;
 }
 
+/**
+ * Fires `requests` at `url` in turn (wrapping around) with fixed connections; every answer must be 200
+ * and free of `errors`. Each run, warm-up included, starts from the first request, so every target
+ * gets the same sequence.
+ */
 export async function load(url: string, requests: LoadRequest[], settings: LoadSettings, measured?: MeasuredRun): Promise<LoadResult> {
   const request = { url, method: 'POST' as const, headers: { 'content-type': 'application/json' }, requests: rotating(requests) };
   if (settings.warmupSeconds > 0) {

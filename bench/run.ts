@@ -291,26 +291,20 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
   const ceiling = await startCeiling(recorded, targets.work, targets.logDir);
   const passThrough = scenario.subgraph ? await startPassThrough(targets.subgraphs[scenario.subgraph].url, targets.logDir) : null;
   try {
-    const list: Target[] = [
-      ...(scenario.subgraph ? [directTarget(targets, scenario.subgraph)] : []),
-      ...gatewayTargets(targets),
-      { name: CEILING, url: ceiling.url, pid: ceiling.pid, hive: false },
-    ];
-    // One connection first: no queueing and nothing to share, so p50 differences are the gateway's own
-    // cost; the bare pass-through beside them tells how much of it one more hop costs on this machine.
-    const unloaded = [
-      ...list.filter((target) => target.name === 'subgraph direct' || target.name === 'our gateway'),
-      ...(passThrough ? [{ name: PASS_THROUGH, url: passThrough.url, pid: passThrough.pid, hive: false }] : []),
-    ];
+    const direct = scenario.subgraph ? [directTarget(targets, scenario.subgraph)] : [];
+    const hop: Target[] = passThrough ? [{ name: PASS_THROUGH, url: passThrough.url, pid: passThrough.pid, hive: false }] : [];
     const gateways = gatewayTargets(targets);
+    const list: Target[] = [...direct, ...gateways, { name: CEILING, url: ceiling.url, pid: ceiling.pid, hive: false }];
     const plan: Array<{ connections: number; list: Target[]; variant: Variant }> = [
-      ...(unloaded.length === 3 ? [{ connections: 1, list: unloaded, variant: 'varied' as const }] : []),
+      // One connection first: no queueing and nothing to share, so p50 differences to the subgraph are
+      // the gateway's own cost; the bare pass-through beside them tells how much of it one more hop
+      // costs on this machine.
+      ...(scenario.subgraph ? [{ connections: 1, list: [...direct, gateways[0], ...hop], variant: 'varied' as const }] : []),
       ...(scenario.unloadedOnly ? [] : targets.profile.connections.map((connections) => ({ connections, list, variant: 'varied' as const }))),
       // The same request again and again: what sharing identical in-flight executions is worth.
       ...(scenario.identicalRow ? [{ connections: targets.profile.connections[0], list: gateways, variant: 'identical' as const }] : []),
     ];
-    const warmed = [...list.filter((target) => target.name !== CEILING), ...unloaded.filter((target) => target.name === PASS_THROUGH)];
-    await warmUp(Math.max(...plan.map((run) => run.connections)), warmed, requestsFor, targets.profile);
+    await warmUp(Math.max(...plan.map((run) => run.connections)), [...direct, ...gateways, ...hop], requestsFor, targets.profile);
     for (const { connections, list: targetsOfRun, variant } of plan) {
       for (let round = 1; round <= targets.profile.rounds; round += 1) {
         for (const target of inTurn(targetsOfRun, round)) {

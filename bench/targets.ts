@@ -157,23 +157,25 @@ export async function startHiveGateway(bin: string, supergraphFile: string, logD
   return { name, url, pid: child.pid ?? 0, stop: () => stopChild(child) };
 }
 
-/** A bare node:http server replaying `body`: what the runtime can do with no GraphQL work at all. */
+/** A bare node:http server replaying `body` (`ceilingServer.ts`): what the runtime can do with no GraphQL work at all. */
 export async function startCeiling(body: string, dir: string, logDir: string): Promise<Running> {
-  const port = await freePort();
-  const bodyFile = path.join(dir, `ceiling-${port}.json`);
+  const bodyFile = path.join(dir, `ceiling-${randomBytes(4).toString('hex')}.json`);
   writeFileSync(bodyFile, body);
-  const child = spawnLogged('ceiling', process.execPath, ['--import', 'tsx', path.join(__dirname, 'ceilingServer.ts')], { PORT: String(port), BODY_FILE: bodyFile }, ROOT, logDir);
-  const url = `http://127.0.0.1:${port}/graphql`;
-  await waitForPost('ceiling', child, url);
-  return { name: 'ceiling', url, pid: child.pid ?? 0, stop: () => stopChild(child) };
+  return startBareServer('ceiling', 'ceilingServer.ts', { BODY_FILE: bodyFile }, logDir);
 }
 
-export async function startPassThrough(upstreamUrl: string, logDir: string): Promise<Running> {
+/** One more hop and nothing else (`passThroughServer.ts`): each body forwarded to `upstreamUrl`. */
+export function startPassThrough(upstreamUrl: string, logDir: string): Promise<Running> {
+  return startBareServer('pass-through', 'passThroughServer.ts', { UPSTREAM_URL: upstreamUrl }, logDir);
+}
+
+/** A bare node:http reference server of this folder, on a free loopback port, once it answers a POST. */
+async function startBareServer(name: string, script: string, env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
   const port = await freePort();
-  const child = spawnLogged('pass-through', process.execPath, ['--import', 'tsx', path.join(__dirname, 'passThroughServer.ts')], { PORT: String(port), UPSTREAM_URL: upstreamUrl }, ROOT, logDir);
+  const child = spawnLogged(name, process.execPath, ['--import', 'tsx', path.join(__dirname, script)], { ...env, PORT: String(port) }, ROOT, logDir);
   const url = `http://127.0.0.1:${port}/graphql`;
-  await waitForPost('pass-through', child, url);
-  return { name: 'pass-through', url, pid: child.pid ?? 0, stop: () => stopChild(child) };
+  await waitForPost(name, child, url);
+  return { name, url, pid: child.pid ?? 0, stop: () => stopChild(child) };
 }
 
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import { connectMongo, type Connection } from '@fi/shared';
+import { ownDatabaseName } from './helpers/stack';
 
 /**
  * Single records (feedbackItem, contactItem, accountItem, entity lookups, status changes, removals) are
@@ -11,7 +11,7 @@ import { connectMongo, type Connection } from '@fi/shared';
 describe('a lone _id filter on the test database', () => {
   let connection: Connection;
   beforeAll(async () => {
-    connection = await connectMongo(process.env.MONGODB_URI as string, `fi_id_lookup_${randomUUID().slice(0, 8)}`);
+    connection = await connectMongo(process.env.MONGODB_URI as string, ownDatabaseName('fi_id_lookup'));
   });
   afterAll(async () => {
     await connection.dropDatabase();

@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { contactKeyBackfill } from '@fi/contacts/src/data/contactKeyBackfill';
-import { backfillMatchKeys, type Connection } from '@fi/shared';
+import { runKeysetBackfill, type Connection } from '@fi/shared';
 import { Types } from 'mongoose';
 import { cli } from './helpers/cli';
 import { insertContacts } from './helpers/fixtures';
-import { startStack, type Stack } from './helpers/stack';
+import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
 
 // Own databases: a run without --org backfills every organization in them, and no other test file's.
-const suffix = randomUUID().slice(0, 8);
-const DATABASES = { feedback: `backfill_feedback_${suffix}`, contacts: `backfill_contacts_${suffix}`, accounts: `backfill_accounts_${suffix}` };
+const DATABASES = { feedback: ownDatabaseName('backfill_feedback'), contacts: ownDatabaseName('backfill_contacts'), accounts: ownDatabaseName('backfill_accounts') };
 const CLI_ENV = { FEEDBACK_MONGODB_DB: DATABASES.feedback, CONTACTS_MONGODB_DB: DATABASES.contacts, ACCOUNTS_MONGODB_DB: DATABASES.accounts };
 
 let stack: Stack;
@@ -158,7 +156,7 @@ describe('links backfill', () => {
     await insertLegacy(orgId, { contacts: Array.from({ length: 5 }, (_, i) => ({ name: `P${i}`, email: `p${i}@firm.example` })) });
 
     const stop = new AbortController();
-    const first = await backfillMatchKeys(contactKeyBackfill(db.contacts), orgId, { batchSize: 2, signal: stop.signal, onProgress: (done) => done >= 2 && stop.abort() });
+    const first = await runKeysetBackfill(contactKeyBackfill(db.contacts, orgId), { batchSize: 2, signal: stop.signal, onProgress: (done) => done >= 2 && stop.abort() });
     expect(first).toEqual({ total: 5, written: 2, skipped: 0, complete: false });
 
     const rerun = await backfill('--org', orgId, '--batch', '2');
@@ -171,11 +169,11 @@ describe('links backfill', () => {
     const {
       contacts: [id],
     } = await insertLegacy(orgId, { contacts: [{ name: 'Raced', email: 'raced@acme.io', company: 'Acme' }] });
-    const store = contactKeyBackfill(db.contacts);
-    const read = await store.nextMissing(orgId, null, 10);
+    const store = contactKeyBackfill(db.contacts, orgId);
+    const read = await store.next(null, 10);
     await contacts().updateOne({ _id: id }, { $set: { emailLower: 'someone@else.example' } });
 
-    expect(await store.writeMissing(read)).toBe(0);
+    expect(await store.write(read)).toBe(0);
     expect(await contacts().findOne({ _id: id })).not.toHaveProperty('emailDomain');
 
     expect((await backfill('--org', orgId)).contacts).toEqual({ total: 1, written: 1, skipped: 0, complete: true });

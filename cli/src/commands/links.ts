@@ -1,7 +1,7 @@
 import { accountKeyBackfill } from '@fi/accounts/src/data/accountKeyBackfill';
 import { contactKeyBackfill } from '@fi/contacts/src/data/contactKeyBackfill';
 import { feedbackKeyBackfill } from '@fi/feedback/src/data/feedbackKeyBackfill';
-import { backfillMatchKeys, type BackfillResult, type Connection, type MatchKeyBackfill } from '@fi/shared';
+import { runKeysetBackfill, type BackfillResult, type Connection, type KeyedRecord, type KeysetBackfill } from '@fi/shared';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
 import { backfillProgress, parseBatch, untilInterrupted } from './backfillRun';
@@ -9,7 +9,7 @@ import { backfillProgress, parseBatch, untilInterrupted } from './backfillRun';
 type Service = 'contacts' | 'accounts' | 'feedback';
 
 /** Each service's own backfill (its rule, its database), in the order they run. */
-const BACKFILLS: ReadonlyArray<[Service, (connection: Connection) => MatchKeyBackfill]> = [
+const BACKFILLS: ReadonlyArray<[Service, (connection: Connection, orgId: string | undefined) => KeysetBackfill<KeyedRecord>]> = [
   ['contacts', contactKeyBackfill],
   ['accounts', accountKeyBackfill],
   ['feedback', feedbackKeyBackfill],
@@ -30,7 +30,7 @@ export async function linksCommand(action: string | undefined, org: string | und
   const complete = await untilInterrupted(async (signal) => {
     for (const [service, backfillOf] of BACKFILLS) {
       const progress = backfillProgress(`Match keys of ${service}`);
-      const result = await backfillMatchKeys(backfillOf(db[service]), org, { batchSize, signal, onProgress: progress.onProgress })
+      const result = await runKeysetBackfill(backfillOf(db[service], org), { batchSize, signal, onProgress: progress.onProgress })
         .catch((error: Error) => {
           throw new Error(`${service}: ${error.message}. The keys written so far stay; run the command again to continue.`);
         })

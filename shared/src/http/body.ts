@@ -31,6 +31,8 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<un
     });
     req.on('error', reject);
     req.on('end', () => {
+      // Already refused as too large: what was kept is not the body, and parsing it would be wasted work.
+      if (size > maxBytes) return;
       const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
       try {
         resolve(JSON.parse(text) as unknown);

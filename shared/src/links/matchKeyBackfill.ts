@@ -1,5 +1,5 @@
 import type { Model, Types } from 'mongoose';
-import { runKeysetBackfill, type BackfillOptions, type BackfillResult } from '../data/backfill';
+import type { KeysetBackfill } from '../data/backfill';
 
 /**
  * How a service computes the match keys of its records: the very function it applies at creation and
@@ -16,20 +16,14 @@ export interface MatchKeyRule<D, S extends keyof D, K extends keyof D> {
 /** A record as the backfill reads it: its id, the fields its keys come from, and the keys it has. */
 export type KeyedRecord = { _id: Types.ObjectId } & Record<string, unknown>;
 
-/** One service's backfill, as `backfillMatchKeys` drives it (built by the service with its own rule). */
-export interface MatchKeyBackfill {
-  countMissing(orgId: string | undefined): Promise<number>;
-  nextMissing(orgId: string | undefined, after: Types.ObjectId | null, limit: number): Promise<KeyedRecord[]>;
-  writeMissing(records: readonly KeyedRecord[]): Promise<number>;
-}
-
 /** Writes in flight at once: enough to hide round trips on MongoDB, few enough for a server that serializes writes. */
 const WRITE_CONCURRENCY = 8;
 
 /**
- * Reads and writes of one service's match-key backfill. A key that is absent means "never computed"
- * (every writer of the current version stores each key, as null when there is nothing to match), so
- * a record needs the backfill when any of its keys is absent, and gets exactly those.
+ * One service's match-key backfill over the records of one organization (or of every organization),
+ * as `runKeysetBackfill` drives it. A key that is absent means "never computed" (every writer of the
+ * current version stores each key, as null when there is nothing to match), so a record needs the
+ * backfill when any of its keys is absent, and gets exactly those.
  *
  * No operation lasts longer than one page read or one record's write, on either server:
  * - Reads are keyset pages (`_id` after the last one, ascending, `limit` = batch; see
@@ -40,37 +34,36 @@ const WRITE_CONCURRENCY = 8;
  * FerretDB v1 pushes down nothing but `_id`, so it scans the collection for each page; the embedded
  * build finds each conditional write's record by the `_id` index (stock v1.24.2 scans for it too).
  */
-export class MatchKeyBackfillStore<D extends { _id: Types.ObjectId; orgId: string }, S extends keyof D & string, K extends keyof D & string>
-  implements MatchKeyBackfill
+export class MatchKeyBackfill<D extends { _id: Types.ObjectId; orgId: string }, S extends keyof D & string, K extends keyof D & string>
+  implements KeysetBackfill<KeyedRecord>
 {
   private readonly keys: K[];
   private readonly projection: Record<string, 1>;
+  /** Records of the organization (or of every organization) that lack at least one key. */
+  private readonly missing: Record<string, unknown>;
 
   constructor(
     private readonly model: Model<D>,
     private readonly rule: MatchKeyRule<D, S, K>,
+    orgId: string | undefined,
   ) {
     this.keys = Object.keys(rule.keys) as K[];
     this.projection = Object.fromEntries([...rule.sources, ...this.keys].map((field) => [field, 1]));
+    this.missing = { ...(orgId === undefined ? {} : { orgId }), $or: this.keys.map((key) => ({ [key]: { $exists: false } })) };
   }
 
-  /** Records of `orgId` (or of every organization) that lack at least one key. */
-  private missing(orgId: string | undefined): Record<string, unknown> {
-    return { ...(orgId === undefined ? {} : { orgId }), $or: this.keys.map((key) => ({ [key]: { $exists: false } })) };
-  }
-
-  countMissing(orgId: string | undefined): Promise<number> {
-    return this.model.collection.countDocuments(this.missing(orgId));
+  count(): Promise<number> {
+    return this.model.collection.countDocuments(this.missing);
   }
 
   /** The next `limit` records lacking a key after `after` in `_id` order, with their sources and present keys. */
-  nextMissing(orgId: string | undefined, after: Types.ObjectId | null, limit: number): Promise<KeyedRecord[]> {
-    const filter = after ? { ...this.missing(orgId), _id: { $gt: after } } : this.missing(orgId);
+  next(after: Types.ObjectId | null, limit: number): Promise<KeyedRecord[]> {
+    const filter = after ? { ...this.missing, _id: { $gt: after } } : this.missing;
     return this.model.collection.find(filter, { projection: this.projection, sort: { _id: 1 }, limit }).toArray() as Promise<KeyedRecord[]>;
   }
 
   /** Writes the absent keys of records as read; returns how many were written (the others gained a key meanwhile). */
-  async writeMissing(records: readonly KeyedRecord[]): Promise<number> {
+  async write(records: readonly KeyedRecord[]): Promise<number> {
     let next = 0;
     let written = 0;
     // The first failure stops the batch once the writes in flight end, so none outlives the command.
@@ -99,12 +92,4 @@ export class MatchKeyBackfillStore<D extends { _id: Types.ObjectId; orgId: strin
     );
     return result.modifiedCount === 1;
   }
-}
-
-/** Gives every record of `orgId` (or of every organization) the match keys it lacks (see `runKeysetBackfill`). */
-export function backfillMatchKeys(store: MatchKeyBackfill, orgId: string | undefined, options: BackfillOptions): Promise<BackfillResult> {
-  return runKeysetBackfill(
-    { count: () => store.countMissing(orgId), next: (after, limit) => store.nextMissing(orgId, after, limit), write: (page) => store.writeMissing(page) },
-    options,
-  );
 }

@@ -1,4 +1,4 @@
-import { MatchKeyBackfillStore, type Connection, type MatchKeyBackfill } from '@fi/shared';
+import { MatchKeyBackfill, type Connection, type KeyedRecord, type KeysetBackfill } from '@fi/shared';
 import { feedbackModel } from './feedbackModel';
 import { feedbackMatchKeys } from './feedbackRepository';
 
@@ -6,10 +6,14 @@ import { feedbackMatchKeys } from './feedbackRepository';
  * Match keys for items stored before links existed (they have the lower-cased email, not its domain),
  * computed as `addFeedbackItem` and an import compute them.
  */
-export function feedbackKeyBackfill(connection: Connection): MatchKeyBackfill {
-  return new MatchKeyBackfillStore(feedbackModel(connection), {
-    sources: ['email'],
-    keys: { emailLower: true, emailDomain: true },
-    keysOf: feedbackMatchKeys,
-  });
+export function feedbackKeyBackfill(connection: Connection, orgId: string | undefined): KeysetBackfill<KeyedRecord> {
+  return new MatchKeyBackfill(
+    feedbackModel(connection),
+    {
+      sources: ['email'],
+      keys: { emailLower: true, emailDomain: true },
+      keysOf: feedbackMatchKeys,
+    },
+    orgId,
+  );
 }
