@@ -1,4 +1,4 @@
-import type { FeedbackRecord } from '@fi/feedback/src/data/feedbackRepository';
+import type { FeedbackRecord } from '@fi/feedback/src/data/feedbackItem';
 import { SENTIMENTS, STATUSES } from '@fi/shared';
 import { Random } from './random';
 import { CITIES, COMPANY_STEMS, COMPANY_SUFFIXES, FIRST_NAMES, JOB_TITLES, LAST_NAMES, SOURCES, TAGS, TEMPLATES, TOPICS } from './vocabulary';

@@ -3,7 +3,7 @@ import { substringPattern } from '@fi/shared';
 import { encodeCursor, type CursorPosition } from '../domain/cursor';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import type { FeedbackDocument } from './feedbackModel';
-import { toItem, type FeedbackItem } from './feedbackRepository';
+import { toItem, type FeedbackItem } from './feedbackItem';
 
 export interface FeedbackPage {
   items: FeedbackItem[];

@@ -1,78 +1,16 @@
 import { Types, type Connection } from 'mongoose';
-import { emailDomainOf, objectIdOrNull, OrgScopedRepository } from '@fi/shared';
+import { objectIdOrNull, OrgScopedRepository } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
-import { listFeedback, type FeedbackPage } from './feedbackList';
-
-export interface FeedbackItem {
-  id: string;
-  orgId: string;
-  source: string;
-  title: string;
-  content: string;
-  author: string | null;
-  email: string | null;
-  sentiment: string | null;
-  sentimentScore: number | null;
-  sentimentSource: string;
-  status: string;
-  metadata: Record<string, unknown> | null;
-  publishedDate: Date;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** A validated item ready to store; `status`, `publishedDate` and `createdAt` are set by the caller. */
-export interface FeedbackRecord {
-  source: string;
-  title: string;
-  content: string;
-  author?: string;
-  email?: string;
-  sentiment?: string;
-  sentimentScore?: number;
-  sentimentSource?: string;
-  metadata?: Record<string, unknown>;
-  status: string;
-  publishedDate: Date;
-  createdAt: Date;
-}
+import { storedFields, toItem, type FeedbackItem, type FeedbackRecord } from './feedbackItem';
+import { feedbackFilter, listFeedback, NEWEST_FIRST, type FeedbackPage } from './feedbackList';
 
 export interface AuthorStats {
   count: number;
   lastPublished: Date | null;
 }
 
-export function toItem(doc: FeedbackDocument): FeedbackItem {
-  return {
-    id: doc._id.toHexString(),
-    orgId: doc.orgId,
-    source: doc.source,
-    title: doc.title,
-    content: doc.content,
-    author: doc.author ?? null,
-    email: doc.email ?? null,
-    sentiment: doc.sentiment ?? null,
-    sentimentScore: doc.sentimentScore ?? null,
-    // Items stored before the service computed sentiment carry only what their client provided.
-    sentimentSource: doc.sentimentSource ?? 'provided',
-    status: doc.status,
-    metadata: doc.metadata ?? null,
-    publishedDate: doc.publishedDate,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt ?? doc.createdAt,
-  };
-}
-
-/** The match keys stored beside an item (see shared linkKeys), so links are found through indexes. */
-export function feedbackMatchKeys(item: Pick<FeedbackDocument, 'email'>): Pick<FeedbackDocument, 'emailLower' | 'emailDomain'> {
-  return { emailLower: item.email?.toLowerCase() ?? null, emailDomain: emailDomainOf(item.email) };
-}
-
-const withEmailKey = (record: FeedbackRecord) => ({ ...record, ...feedbackMatchKeys(record), updatedAt: record.createdAt });
-
-/** The item as it will read once stored under `id` (what a created event carries). */
-export const itemOf = (id: Types.ObjectId, orgId: string, record: FeedbackRecord): FeedbackItem => toItem({ _id: id, orgId, ...withEmailKey(record) });
+export type SummaryRow = Pick<FeedbackDocument, 'orgId' | 'emailDomain' | 'sentiment' | 'status' | 'publishedDate'>;
 
 /** An item with the ids of its recorded webhook events, for a change that must not lose them. */
 export interface ItemForChange {
@@ -85,10 +23,6 @@ export class FeedbackRepository {
 
   constructor(connection: Connection) {
     this.records = new OrgScopedRepository(feedbackModel(connection), toItem);
-  }
-
-  get model() {
-    return this.records.model;
   }
 
   ensureIndexes(): Promise<void> {
@@ -108,7 +42,7 @@ export class FeedbackRepository {
    * `webhookEventIds` names the event of this creation, stored in the same write.
    */
   async createOnce(orgId: string, id: Types.ObjectId, record: FeedbackRecord, webhookEventIds?: string[]): Promise<FeedbackItem> {
-    const doc: FeedbackDocument = { _id: id, orgId, ...withEmailKey(record), ...(webhookEventIds ? { webhookEventIds } : {}) };
+    const doc: FeedbackDocument = { _id: id, orgId, ...storedFields(record), ...(webhookEventIds ? { webhookEventIds } : {}) };
     try {
       await this.records.model.collection.insertOne(doc);
       return toItem(doc);
@@ -121,7 +55,7 @@ export class FeedbackRepository {
   }
 
   insertMany(orgId: string, records: FeedbackRecord[]): Promise<number> {
-    return this.records.insertMany(orgId, records.map(withEmailKey));
+    return this.records.insertMany(orgId, records.map(storedFields));
   }
 
   /** The organization's item by id, with its recorded webhook event ids (read by `_id` alone). */
@@ -131,6 +65,13 @@ export class FeedbackRepository {
     const doc = await this.records.model.findOne({ _id }).lean<FeedbackDocument>();
     if (!doc || doc.orgId !== orgId) return null;
     return { item: toItem(doc), webhookEventIds: doc.webhookEventIds };
+  }
+
+  /** The ids of the webhook events the item's last changes named; null when there is no such item. */
+  async changeEvidence(itemId: string): Promise<Pick<FeedbackDocument, 'webhookEventIds'> | null> {
+    const _id = objectIdOrNull(itemId);
+    if (!_id) return null;
+    return this.records.model.collection.findOne<Pick<FeedbackDocument, 'webhookEventIds'>>({ _id }, { projection: { _id: 0, webhookEventIds: 1 } });
   }
 
   /**
@@ -143,6 +84,24 @@ export class FeedbackRepository {
       webhookEventIds: read.webhookEventIds ?? { $exists: false },
     });
     return result.deletedCount === 1;
+  }
+
+  /** The items of the given authors (lower-cased emails) matching the list's filters, newest first, streamed. */
+  itemsOfEmails(orgIds: string[], emails: string[], query: FeedbackQuery): AsyncIterable<FeedbackDocument> {
+    const filter = feedbackFilter({ $in: orgIds }, query);
+    filter.emailLower = { $in: emails };
+    return this.records.model.find(filter).sort(NEWEST_FIRST).lean<FeedbackDocument>().cursor();
+  }
+
+  /**
+   * What an account summary counts of each item with one of the given email domains, streamed; on
+   * MongoDB the projection is covered by an index.
+   */
+  summaryRowsOfDomains(orgIds: string[], domains: string[]): AsyncIterable<SummaryRow> {
+    return this.records.model
+      .find({ orgId: { $in: orgIds }, emailDomain: { $in: domains } }, { _id: 0, orgId: 1, emailDomain: 1, sentiment: 1, status: 1, publishedDate: 1 })
+      .lean<SummaryRow>()
+      .cursor();
   }
 
   /**

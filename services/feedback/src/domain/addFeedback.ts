@@ -1,9 +1,10 @@
 import { Types } from 'mongoose';
 import { badRequest } from '@fi/shared';
-import { itemOf, type FeedbackItem, type FeedbackRepository } from '../data/feedbackRepository';
+import { itemOf, type FeedbackItem } from '../data/feedbackItem';
+import type { FeedbackRepository } from '../data/feedbackRepository';
 import { fingerprint, type IdempotencyStore } from '../data/idempotencyStore';
 import { newEvent } from '../webhooks/events';
-import type { ChangeEvents } from '../webhooks/webhooks';
+import { writeWithEvent, type ChangeEvents } from './changeEvents';
 import { withSentiment } from './sentiment';
 import { validateNewFeedback, type NewFeedbackInput } from './newFeedback';
 
@@ -37,9 +38,7 @@ export async function addFeedback(
   if (claim?.item) return { ...claim.item, orgId };
   const id = claim?.itemId ?? new Types.ObjectId();
   const event = newEvent('feedback.created', itemOf(id, orgId, record), undefined, now);
-  const recorded = await deps.events.record(event);
-  const item = await deps.repository.createOnce(orgId, id, record, recorded ? [event.id] : undefined);
-  if (recorded) deps.events.written();
+  const item = (await writeWithEvent(deps.events, event, (eventId) => deps.repository.createOnce(orgId, id, record, eventId ? [eventId] : undefined))) as FeedbackItem;
   if (idempotencyKey) await deps.idempotency.complete(orgId, idempotencyKey, item);
   return item;
 }

@@ -1,7 +1,6 @@
 import DataLoader from 'dataloader';
 import { companyDomainKey, orgKey } from '@fi/shared';
-import type { Model } from 'mongoose';
-import type { FeedbackDocument } from '../data/feedbackModel';
+import type { FeedbackRepository } from '../data/feedbackRepository';
 
 export interface AccountRef {
   orgId: string;
@@ -20,13 +19,11 @@ export interface FeedbackSummary {
 
 const empty = (): FeedbackSummary => ({ total: 0, positive: 0, neutral: 0, negative: 0, unread: 0, lastFeedbackAt: null });
 
-type SummaryRow = Pick<FeedbackDocument, 'orgId' | 'emailDomain' | 'sentiment' | 'status' | 'publishedDate'>;
-
 /**
  * `AccountItem.feedbackSummary` for a page of accounts in one query, counted here rather than with
- * `$group` (FerretDB v1 lacks `$max`); on MongoDB the projection is covered by an index.
+ * `$group` (FerretDB v1 lacks `$max`).
  */
-export function createAccountSummaryLoader(model: Model<FeedbackDocument>): DataLoader<AccountRef, FeedbackSummary, string> {
+export function createAccountSummaryLoader(repository: FeedbackRepository): DataLoader<AccountRef, FeedbackSummary, string> {
   const keyOf = (ref: AccountRef) => {
     const domain = companyDomainKey(ref.linkDomain);
     return domain ? orgKey(ref.orgId, domain) : null;
@@ -36,16 +33,10 @@ export function createAccountSummaryLoader(model: Model<FeedbackDocument>): Data
       const wanted = refs.filter((ref) => keyOf(ref));
       const summaries = new Map<string, FeedbackSummary>();
       if (wanted.length > 0) {
-        const rows = model
-          .find(
-            {
-              orgId: { $in: [...new Set(wanted.map((ref) => ref.orgId))] },
-              emailDomain: { $in: [...new Set(wanted.map((ref) => companyDomainKey(ref.linkDomain) as string))] },
-            },
-            { _id: 0, orgId: 1, emailDomain: 1, sentiment: 1, status: 1, publishedDate: 1 },
-          )
-          .lean<SummaryRow>()
-          .cursor();
+        const rows = repository.summaryRowsOfDomains(
+          [...new Set(wanted.map((ref) => ref.orgId))],
+          [...new Set(wanted.map((ref) => companyDomainKey(ref.linkDomain) as string))],
+        );
         for await (const row of rows) {
           const key = orgKey(row.orgId, row.emailDomain ?? '');
           const summary = summaries.get(key) ?? empty();

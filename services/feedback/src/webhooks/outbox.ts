@@ -1,4 +1,4 @@
-import { Types, type Collection, type Connection } from 'mongoose';
+import type { Collection, Connection } from 'mongoose';
 import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
 import type { EventType, WebhookEvent } from './events';
 
@@ -19,9 +19,15 @@ interface OutboxDocument {
   ready?: boolean;
 }
 
-/** The feedback document as far as the relay reads it. */
+/** What the relay needs to know of an item to tell whether a change of it happened. */
 export interface ChangeEvidence {
+  /** The ids of the events its last changes named (see FeedbackDocument.webhookEventIds). */
   webhookEventIds?: string[];
+}
+
+/** Asked for the item an event is about; null when the item does not exist (any more). */
+export interface ChangeEvidenceSource {
+  changeEvidence(itemId: string): Promise<ChangeEvidence | null>;
 }
 
 export type Verdict = 'publish' | 'wait' | 'drop';
@@ -31,11 +37,12 @@ export const INTENT_GRACE_MS = 60_000;
 
 export class Outbox {
   private readonly collection: Collection<OutboxDocument>;
-  private readonly items: Collection<ChangeEvidence & { _id: Types.ObjectId }>;
 
-  constructor(connection: Connection) {
+  constructor(
+    connection: Connection,
+    private readonly items: ChangeEvidenceSource,
+  ) {
     this.collection = connection.collection<OutboxDocument>('webhook_outbox');
-    this.items = connection.collection('feedback_items');
   }
 
   async ensureIndexes(): Promise<void> {
@@ -80,8 +87,7 @@ export class Outbox {
   /** Whether the change of `event` happened (publish), may still happen (wait) or never will (drop). */
   async verdict(event: WebhookEvent & { ready: boolean }, now = new Date()): Promise<Verdict> {
     if (event.ready) return 'publish';
-    const itemId = Types.ObjectId.isValid(event.itemId) ? new Types.ObjectId(event.itemId) : null;
-    const doc = itemId ? await this.items.findOne({ _id: itemId }, { projection: { webhookEventIds: 1 } }) : null;
+    const doc = await this.items.changeEvidence(event.itemId);
     const applied = event.type === 'feedback.deleted' ? doc === null : (doc?.webhookEventIds ?? []).includes(event.id);
     if (applied) return 'publish';
     // The writer may still be between its intent and its change; past the grace period (far longer

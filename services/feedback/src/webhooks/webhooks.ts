@@ -3,26 +3,13 @@ import type { Registry } from 'prom-client';
 import { DeliveryStore } from './deliveryStore';
 import { WebhookDispatcher } from './dispatcher';
 import { EndpointStore } from './endpointStore';
-import type { WebhookEvent } from './events';
-import { Outbox } from './outbox';
+import type { ChangeEvents } from '../domain/changeEvents';
+import { Outbox, type ChangeEvidenceSource } from './outbox';
 import { SecretBox } from './secretBox';
 import { SubscriberCache } from './subscriberCache';
 import type { WebhookConfig } from './webhookConfig';
 import { WebhookEndpoints } from './webhookEndpoints';
 import { createWebhookMetrics } from './webhookMetrics';
-
-/** How the feedback domain announces a change: the event is recorded before, and published after. */
-export interface ChangeEvents {
-  /**
-   * Durably records the event, unless no endpoint of the organization wants it; must complete before
-   * the change is written. True when recorded (the change must then name the event).
-   */
-  record(event: WebhookEvent): Promise<boolean>;
-  /** Events whose changes are about to lose their document (a removal); see `Outbox.markApplied`. */
-  markApplied(eventIds: string[]): Promise<void>;
-  /** The change is written: deliver soon. Never waits, never fails the request. */
-  written(): void;
-}
 
 const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -38,9 +25,9 @@ export function webhookEndpoints(connection: Connection, config: WebhookConfig) 
 }
 
 /** Everything webhooks need in the feedback service: management, change events and the dispatcher. */
-export async function startWebhooks(connection: Connection, config: WebhookConfig, registry: Registry, logger: Logger) {
+export async function startWebhooks(connection: Connection, evidence: ChangeEvidenceSource, config: WebhookConfig, registry: Registry, logger: Logger) {
   const { endpoints, deliveries, box, policy, subscribers, management } = webhookEndpoints(connection, config);
-  const outbox = new Outbox(connection);
+  const outbox = new Outbox(connection, evidence);
   await Promise.all([endpoints.ensureIndexes(), deliveries.ensureIndexes(), outbox.ensureIndexes()]);
   const dispatcher = new WebhookDispatcher(
     { outbox, endpoints, deliveries },

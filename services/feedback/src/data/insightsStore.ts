@@ -1,8 +1,8 @@
 import type { Connection, Model } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
-import { feedbackModel, type FeedbackDocument } from '../data/feedbackModel';
-import { bucketIndex, bucketStarts, type InsightsQuery } from './insightsQuery';
-import { TermCounter } from './topTerms';
+import { feedbackModel, type FeedbackDocument } from './feedbackModel';
+import { bucketIndex, bucketStarts, type InsightsQuery } from '../insights/insightsQuery';
+import { TermCounter } from '../insights/topTerms';
 
 /** Negative items whose text feeds topTerms: the newest this many in the range. */
 export const TOP_TERMS_SAMPLE = 2_000;
