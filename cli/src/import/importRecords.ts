@@ -3,7 +3,7 @@ import { createAccountRepository } from '@fi/accounts/src/data/accountRepository
 import { checkContact } from '@fi/contacts/src/domain/contactRules';
 import { createContactRepository } from '@fi/contacts/src/data/contactRepository';
 import type { FeedbackRecord } from '@fi/feedback/src/data/feedbackItem';
-import { FeedbackRepository } from '@fi/feedback/src/data/feedbackRepository';
+import { feedbackImporter } from '@fi/feedback/src/feedbackImporter';
 import { checkImportedFeedback } from '@fi/feedback/src/domain/newFeedback';
 import type { Checked, FieldProblem } from '@fi/shared';
 import type { Databases } from '../databases';
@@ -50,10 +50,12 @@ export async function writeRecords(
   onProgress: (written: number) => void,
   batchSize = 2_000,
 ): Promise<number> {
+  let importer: Promise<(orgId: string, records: FeedbackRecord[]) => Promise<number>> | null = null;
+  const feedbackWriter = () => (importer ??= feedbackImporter(db.feedback, (error) => console.error(`A batch's counts are left to the feedback service: ${String(error)}`)));
   const insert = {
     contacts: (batch: unknown[]) => createContactRepository(db.contacts).insertMany(orgId, batch as never),
     accounts: (batch: unknown[]) => createAccountRepository(db.accounts).insertMany(orgId, batch as never),
-    feedback: (batch: unknown[]) => new FeedbackRepository(db.feedback).insertMany(orgId, batch as FeedbackRecord[]),
+    feedback: async (batch: unknown[]) => (await feedbackWriter())(orgId, batch as FeedbackRecord[]),
   }[kind];
   let written = 0;
   for (let start = 0; start < records.length; start += batchSize) {

@@ -1,5 +1,6 @@
 import type { Types } from 'mongoose';
 import { emailDomainOf } from '@fi/shared';
+import type { CountedItem } from '../domain/countDelta';
 import type { FeedbackDocument } from './feedbackModel';
 
 export interface FeedbackItem {
@@ -67,3 +68,13 @@ export const storedFields = (record: FeedbackRecord) => ({ ...record, ...feedbac
 
 /** The item as it will read once stored under `id` (what a created event carries). */
 export const itemOf = (id: Types.ObjectId, orgId: string, record: FeedbackRecord): FeedbackItem => toItem({ _id: id, orgId, ...storedFields(record) });
+
+/** What the kept counts look at of an item (its match keys derived as when it was stored). */
+export const countedOf = (item: FeedbackItem): CountedItem => ({
+  orgId: item.orgId,
+  source: item.source,
+  status: item.status,
+  sentiment: item.sentiment,
+  publishedDate: item.publishedDate,
+  ...feedbackMatchKeys({ email: item.email ?? undefined }),
+});

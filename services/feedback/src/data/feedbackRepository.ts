@@ -2,15 +2,18 @@ import { Types, type Connection } from 'mongoose';
 import { objectIdOrNull, OrgScopedRepository } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
-import { storedFields, toItem, type FeedbackItem, type FeedbackRecord } from './feedbackItem';
+import { countedOf, storedFields, toItem, type FeedbackItem, type FeedbackRecord } from './feedbackItem';
+import { sumOf, type CellRef, type CountDelta } from '../domain/countDelta';
 import { feedbackFilter, listFeedback, NEWEST_FIRST, type FeedbackPage } from './feedbackList';
+import { cellCount, CountStore, type CellDocument } from './countStore';
 
 export interface AuthorStats {
   count: number;
   lastPublished: Date | null;
 }
 
-export type SummaryRow = Pick<FeedbackDocument, 'orgId' | 'emailDomain' | 'sentiment' | 'status' | 'publishedDate'>;
+/** A cell's counts and newest publishedDate (see countStore). */
+export type CellFigures = Pick<CellDocument, 'c'> & { newest: Date | null };
 
 /** An item with the ids of its recorded webhook events, for a change that must not lose them. */
 export interface ItemForChange {
@@ -20,17 +23,19 @@ export interface ItemForChange {
 
 export class FeedbackRepository {
   private readonly records: OrgScopedRepository<FeedbackDocument, FeedbackItem>;
+  private readonly counts: CountStore;
 
   constructor(connection: Connection) {
     this.records = new OrgScopedRepository(feedbackModel(connection), toItem);
+    this.counts = new CountStore(connection);
   }
 
-  ensureIndexes(): Promise<void> {
-    return this.records.ensureIndexes();
+  async ensureIndexes(): Promise<void> {
+    await Promise.all([this.records.ensureIndexes(), this.counts.ensureIndexes()]);
   }
 
   list(orgId: string, query: FeedbackQuery): Promise<FeedbackPage> {
-    return listFeedback(this.records.model, orgId, query);
+    return listFeedback(this.records.model, this.counts, orgId, query);
   }
 
   findById(orgIds: string | Iterable<string>, id: string): Promise<FeedbackItem | null> {
@@ -41,21 +46,44 @@ export class FeedbackRepository {
    * Inserts the item under a chosen id unless it exists already; either way returns the stored item.
    * `webhookEventIds` names the event of this creation, stored in the same write.
    */
-  async createOnce(orgId: string, id: Types.ObjectId, record: FeedbackRecord, webhookEventIds?: string[]): Promise<FeedbackItem> {
-    const doc: FeedbackDocument = { _id: id, orgId, ...storedFields(record), ...(webhookEventIds ? { webhookEventIds } : {}) };
+  async createOnce(orgId: string, id: Types.ObjectId, record: FeedbackRecord, webhookEventIds: string[]): Promise<{ item: FeedbackItem; created: boolean }> {
+    const doc: FeedbackDocument = { _id: id, orgId, ...storedFields(record), webhookEventIds };
     try {
       await this.records.model.collection.insertOne(doc);
-      return toItem(doc);
+      return { item: toItem(doc), created: true };
     } catch (error) {
       if ((error as { code?: number }).code !== 11000) throw error;
       const existing = await this.records.findById(orgId, id.toHexString());
       if (!existing) throw error;
-      return existing;
+      return { item: existing, created: false };
     }
   }
 
-  insertMany(orgId: string, records: FeedbackRecord[]): Promise<number> {
-    return this.records.insertMany(orgId, records.map(storedFields));
+  /**
+   * Writes a batch under chosen ids, in order (so the presence of the last proves the whole batch);
+   * returns how many were written.
+   */
+  async insertBatch(orgId: string, ids: Types.ObjectId[], records: FeedbackRecord[]): Promise<number> {
+    if (records.length === 0) return 0;
+    const docs = records.map((record, i) => ({ _id: ids[i], orgId, ...storedFields(record) }));
+    const result = await this.records.model.collection.insertMany(docs, { ordered: true });
+    return result.insertedCount;
+  }
+
+  /** The delta of the items among `itemIds` that exist (an import batch that died midway). */
+  async deltaOfExisting(orgId: string, itemIds: string[]): Promise<CountDelta> {
+    const ids = itemIds.flatMap((id) => objectIdOrNull(id) ?? []);
+    const docs = await this.records.model.collection.find<FeedbackDocument>({ _id: { $in: ids } }).toArray();
+    return sumOf(docs.filter((doc) => doc.orgId === orgId).map((doc) => [null, countedOf(toItem(doc))]));
+  }
+
+  /** The newest publishedDate of a contact's or account's items (after a removal). */
+  async newestPublished(cell: CellRef): Promise<Date | null> {
+    const field = cell.scope === 'email' ? 'emailLower' : 'emailDomain';
+    const [doc] = await this.records.model.collection
+      .find<Pick<FeedbackDocument, 'publishedDate'>>({ orgId: cell.orgId, [field]: cell.key }, { projection: { _id: 0, publishedDate: 1 }, sort: { publishedDate: -1 }, limit: 1 })
+      .toArray();
+    return doc?.publishedDate ?? null;
   }
 
   /** The organization's item by id, with its recorded webhook event ids (read by `_id` alone). */
@@ -86,41 +114,29 @@ export class FeedbackRepository {
     return result.deletedCount === 1;
   }
 
-  /** The items of the given authors (lower-cased emails) matching the list's filters, newest first, streamed. */
+  /**
+   * The items of the given authors (lower-cased emails) matching the list's filters, newest first,
+   * streamed: one query for a page of contacts (one per contact would scan the collection once each
+   * on the embedded engine).
+   */
   itemsOfEmails(orgIds: string[], emails: string[], query: FeedbackQuery): AsyncIterable<FeedbackDocument> {
-    const filter = feedbackFilter({ $in: orgIds }, query);
-    filter.emailLower = { $in: emails };
+    const filter = { ...feedbackFilter('', query), orgId: { $in: orgIds }, emailLower: { $in: emails } };
     return this.records.model.find(filter).sort(NEWEST_FIRST).lean<FeedbackDocument>().cursor();
   }
 
-  /**
-   * What an account summary counts of each item with one of the given email domains, streamed; on
-   * MongoDB the projection is covered by an index.
-   */
-  summaryRowsOfDomains(orgIds: string[], domains: string[]): AsyncIterable<SummaryRow> {
-    return this.records.model
-      .find({ orgId: { $in: orgIds }, emailDomain: { $in: domains } }, { _id: 0, orgId: 1, emailDomain: 1, sentiment: 1, status: 1, publishedDate: 1 })
-      .lean<SummaryRow>()
-      .cursor();
+  /** Kept figures of a page of accounts' email domains (lower-cased). */
+  async domainFigures(orgId: string, domains: string[]): Promise<Map<string, CellFigures>> {
+    const cells = await this.counts.byRefs(domains.map((key) => ({ scope: 'domain', orgId, key })));
+    return new Map(cells.map((cell) => [cell.key, { c: cell.c, newest: cell.newest ?? null }]));
   }
 
-  /**
-   * Feedback count and newest publishedDate per author email, for a page of contacts in one round trip.
-   * A covered index scan rather than `$group` with `$max`: FerretDB v1 has no `$max` accumulator, and
-   * the same code must run on MongoDB and FerretDB.
-   */
+  /** Feedback count and newest publishedDate per author email, for a page of contacts, from the kept counts. */
   async statsByEmail(orgId: string, emails: string[]): Promise<Map<string, AuthorStats>> {
     const wanted = [...new Set(emails.map((email) => email.toLowerCase()))];
     const stats = new Map<string, AuthorStats>(wanted.map((email) => [email, { count: 0, lastPublished: null }]));
-    if (wanted.length === 0) return stats;
-    const rows = await this.records.model
-      .find({ orgId, emailLower: { $in: wanted } }, { _id: 0, emailLower: 1, publishedDate: 1 })
-      .lean<Array<Pick<FeedbackDocument, 'emailLower' | 'publishedDate'>>>();
-    for (const row of rows) {
-      const entry = stats.get(row.emailLower ?? '');
-      if (!entry) continue;
-      entry.count += 1;
-      if (!entry.lastPublished || row.publishedDate > entry.lastPublished) entry.lastPublished = row.publishedDate;
+    for (const cell of await this.counts.byRefs(wanted.map((key) => ({ scope: 'email', orgId, key })))) {
+      const count = cellCount(cell);
+      stats.set(cell.key, { count, lastPublished: count > 0 ? (cell.newest ?? null) : null });
     }
     return stats;
   }

@@ -1,12 +1,16 @@
 import type { Connection, Model } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
-import { feedbackModel, type FeedbackDocument } from './feedbackModel';
+import { NO_SENTIMENT, utcDay } from '../domain/countDelta';
 import { bucketIndex, bucketStarts, type InsightsQuery } from '../insights/insightsQuery';
 import { TermCounter } from '../insights/topTerms';
+import { CountStore } from './countStore';
+import { ANY_SENTIMENT, ANY_STATUS } from './feedbackList';
+import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 
 /** Negative items whose text feeds topTerms: the newest this many in the range. */
 export const TOP_TERMS_SAMPLE = 2_000;
 const TOP_TERMS = 10;
+const DAY_MS = 86_400_000;
 
 export interface Point {
   start: Date;
@@ -26,83 +30,86 @@ export interface PeriodFigures {
   series: Point[];
 }
 
-interface GroupRow {
-  _id: { sentiment: string | null; status: string; source: string };
-  count: number;
+/** Adds up items (or whole days of them) into a period's figures; memory holds the figures only. */
+class PeriodTally {
+  private readonly figures: PeriodFigures;
+  private readonly sources = new Map<string, number>();
+
+  constructor(private readonly query: InsightsQuery) {
+    const points = bucketStarts(query).map((start) => ({ start, count: 0, negative: 0, positive: 0, negativeShare: 0 }));
+    this.figures = { from: query.from, to: query.to, total: 0, bySentiment: { positive: 0, neutral: 0, negative: 0, none: 0 }, byStatus: { unread: 0, read: 0, archived: 0 }, bySource: [], series: points };
+  }
+
+  add(date: Date, source: string, status: string, sentiment: string, n: number): void {
+    const figures = this.figures;
+    figures.total += n;
+    if (sentiment in figures.bySentiment) figures.bySentiment[sentiment as keyof PeriodFigures['bySentiment']] += n;
+    if (status in figures.byStatus) figures.byStatus[status as keyof PeriodFigures['byStatus']] += n;
+    this.sources.set(source, (this.sources.get(source) ?? 0) + n);
+    const point = figures.series[bucketIndex(this.query, date)];
+    if (!point) return;
+    point.count += n;
+    if (sentiment === 'negative') point.negative += n;
+    if (sentiment === 'positive') point.positive += n;
+  }
+
+  finish(): PeriodFigures {
+    const figures = this.figures;
+    figures.bySource = [...this.sources].map(([source, count]) => ({ source, count })).sort((a, b) => b.count - a.count || a.source.localeCompare(b.source));
+    for (const point of figures.series) point.negativeShare = point.count === 0 ? 0 : Math.round((point.negative / point.count) * 10_000) / 10_000;
+    return figures;
+  }
 }
 
 /**
- * Figures of one organization's feedback over a range. Counts are grouped in the database (`$match` +
- * `$group` with `$sum`, which FerretDB v1 supports too), so 100,000 items come back as a few dozen
- * rows. The time series needs each item's bucket; date arithmetic in `$group` is beyond FerretDB v1,
- * so the service streams only `publishedDate` and `sentiment` of the matching items through a cursor
- * and adds them to fixed counters: memory holds the counters, never the items.
+ * Figures of one organization's feedback over a range. A range from UTC midnight to UTC midnight (what
+ * a date picker sends) is read from the kept day cells: a 366-day request reads at most 366 small
+ * documents per source, whatever the number of items. A range with a time of day is counted from its
+ * items (streamed, a cursor's batch in memory at a time). topTerms reads the newest TOP_TERMS_SAMPLE
+ * negative items of the range, through an index that serves that order.
  */
 export class InsightsStore {
   private readonly model: Model<FeedbackDocument>;
+  private readonly counts: CountStore;
 
   constructor(connection: Connection) {
     this.model = feedbackModel(connection);
+    this.counts = new CountStore(connection);
   }
 
-  private match(orgId: string, query: InsightsQuery, from: Date, to: Date) {
-    return { orgId, publishedDate: { $gte: from, $lt: to }, ...(query.source !== undefined ? { source: query.source } : {}) };
+  /** Status and sentiment named with all their values, for the (organization, status, sentiment, date) index (see feedbackFilter). */
+  private match(orgId: string, query: InsightsQuery, from: Date, to: Date, sentiment: object | string = ANY_SENTIMENT) {
+    return { orgId, ...(query.source !== undefined ? { source: query.source } : {}), status: ANY_STATUS, sentiment, publishedDate: { $gte: from, $lt: to } };
   }
 
   async period(orgId: string, query: InsightsQuery, from = query.from, to = query.to): Promise<PeriodFigures> {
-    const match = this.match(orgId, query, from, to);
     const shifted = { ...query, from, to };
-    const [rows, series] = await Promise.all([
-      this.model
-        .aggregate<GroupRow>([
-          { $match: match },
-          { $group: { _id: { sentiment: '$sentiment', status: '$status', source: '$source' }, count: { $sum: 1 } } },
-        ])
-        .option({ maxTimeMS: DEFAULT_MAX_TIME_MS })
-        .exec(),
-      this.series(match, shifted),
-    ]);
-    const figures: PeriodFigures = {
-      from,
-      to,
-      total: 0,
-      bySentiment: { positive: 0, neutral: 0, negative: 0, none: 0 },
-      byStatus: { unread: 0, read: 0, archived: 0 },
-      bySource: [],
-      series,
-    };
-    const sources = new Map<string, number>();
-    for (const { _id, count } of rows) {
-      figures.total += count;
-      const sentiment = (_id.sentiment ?? 'none') as keyof PeriodFigures['bySentiment'];
-      if (sentiment in figures.bySentiment) figures.bySentiment[sentiment] += count;
-      const status = _id.status as keyof PeriodFigures['byStatus'];
-      if (status in figures.byStatus) figures.byStatus[status] += count;
-      sources.set(_id.source, (sources.get(_id.source) ?? 0) + count);
+    const tally = new PeriodTally(shifted);
+    if (from.getTime() % DAY_MS === 0 && to.getTime() % DAY_MS === 0) {
+      for (const cell of await this.counts.find(orgId, 'day', { from: utcDay(from), to: utcDay(to) })) {
+        if (query.source !== undefined && cell.source !== query.source) continue;
+        const day = new Date(`${cell.key}T00:00:00.000Z`);
+        for (const [status, bySentiment] of Object.entries(cell.c ?? {})) {
+          for (const [sentiment, n] of Object.entries(bySentiment)) if (n !== 0) tally.add(day, cell.source ?? '', status, sentiment, n);
+        }
+      }
+      return tally.finish();
     }
-    figures.bySource = [...sources].map(([source, count]) => ({ source, count })).sort((a, b) => b.count - a.count || a.source.localeCompare(b.source));
-    return figures;
-  }
-
-  private async series(match: object, query: InsightsQuery): Promise<Point[]> {
-    const points = bucketStarts(query).map((start) => ({ start, count: 0, negative: 0, positive: 0, negativeShare: 0 }));
-    const cursor = this.model.find(match, { _id: 0, publishedDate: 1, sentiment: 1 }).lean<Pick<FeedbackDocument, 'publishedDate' | 'sentiment'>>().maxTimeMS(DEFAULT_MAX_TIME_MS).batchSize(5_000).cursor();
-    for await (const item of cursor) {
-      const point = points[bucketIndex(query, item.publishedDate)];
-      if (!point) continue;
-      point.count += 1;
-      if (item.sentiment === 'negative') point.negative += 1;
-      if (item.sentiment === 'positive') point.positive += 1;
-    }
-    for (const point of points) point.negativeShare = point.count === 0 ? 0 : Math.round((point.negative / point.count) * 10_000) / 10_000;
-    return points;
+    const cursor = this.model
+      .find(this.match(orgId, query, from, to), { _id: 0, publishedDate: 1, source: 1, status: 1, sentiment: 1 })
+      .lean<Pick<FeedbackDocument, 'publishedDate' | 'source' | 'status' | 'sentiment'>>()
+      .maxTimeMS(DEFAULT_MAX_TIME_MS)
+      .batchSize(5_000)
+      .cursor();
+    for await (const item of cursor) tally.add(item.publishedDate, item.source, item.status, item.sentiment ?? NO_SENTIMENT, 1);
+    return tally.finish();
   }
 
   /** Terms of the newest negative items in the range (at most TOP_TERMS_SAMPLE texts, streamed). */
   async topTerms(orgId: string, query: InsightsQuery): Promise<Array<{ term: string; count: number }>> {
     const counter = new TermCounter();
     const cursor = this.model
-      .find({ ...this.match(orgId, query, query.from, query.to), sentiment: 'negative' }, { _id: 0, title: 1, content: 1 })
+      .find(this.match(orgId, query, query.from, query.to, 'negative'), { _id: 0, title: 1, content: 1 })
       .sort({ publishedDate: -1 })
       .limit(TOP_TERMS_SAMPLE)
       .lean<Pick<FeedbackDocument, 'title' | 'content'>>()

@@ -1,9 +1,10 @@
 import { appError, badRequest, ErrorCode, forbidden, requireOneOf, STATUSES, type Caller } from '@fi/shared';
 import type { FeedbackDocument } from '../data/feedbackModel';
-import { toItem } from '../data/feedbackItem';
+import { countedOf, toItem } from '../data/feedbackItem';
 import type { FeedbackStatusStore, StatusChange } from '../data/feedbackStatusStore';
 import { newEvent } from '../webhooks/events';
-import { writeWithEvent, type ChangeEvents } from './changeEvents';
+import { changeOf, writeWithEvent, type ChangeEvents } from './changeEvents';
+import { deltaOf } from './countDelta';
 import { itemBusy, MAX_CHANGE_ROUNDS } from './contendedWrite';
 
 /** The status store and the webhook events every status change records. */
@@ -49,7 +50,9 @@ async function applyStatus(deps: StatusDeps, read: FeedbackDocument, wanted: str
     const now = new Date();
     const before = toItem(current);
     const event = newEvent('feedback.status_changed', { ...before, status: wanted, updatedAt: now }, { status: before.status, updatedAt: before.updatedAt }, now);
-    const change = await writeWithEvent(deps.events, event, (eventId) => deps.statuses.setStatus(current, wanted, now, eventId));
+    const counted = countedOf(before);
+    const recorded = changeOf(event, deltaOf(counted, { ...counted, status: wanted }));
+    const change = await writeWithEvent(deps.events, recorded, (changeId) => deps.statuses.setStatus(current, wanted, now, changeId));
     if (change) return change;
     const id = current._id.toHexString();
     const again = (await deps.statuses.findOwn(current.orgId, [id])).get(id);

@@ -1,6 +1,8 @@
 import type { FeedbackRepository } from '../data/feedbackRepository';
 import { newEvent } from '../webhooks/events';
-import { writeWithEvent, type ChangeEvents } from './changeEvents';
+import { countedOf } from '../data/feedbackItem';
+import { changeOf, writeWithEvent, type ChangeEvents } from './changeEvents';
+import { deltaOf } from './countDelta';
 import { itemBusy, MAX_CHANGE_ROUNDS } from './contendedWrite';
 
 /**
@@ -14,7 +16,8 @@ export async function removeFeedback(deps: { repository: FeedbackRepository; eve
     if (!read) return false;
     await deps.events.markApplied(read.webhookEventIds ?? []);
     // A removal is its own proof (the document is gone): the write names no event.
-    const removed = await writeWithEvent(deps.events, newEvent('feedback.deleted', read.item), async () => ((await deps.repository.removeUnchanged(read)) ? true : null));
+    const change = changeOf(newEvent('feedback.deleted', read.item), deltaOf(countedOf(read.item), null));
+    const removed = await writeWithEvent(deps.events, change, async () => ((await deps.repository.removeUnchanged(read)) ? true : null));
     if (removed) return true;
   }
   throw itemBusy();
