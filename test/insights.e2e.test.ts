@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { recountOrganization } from '@fi/feedback/src/data/recount';
+import { recountOrganization } from '@fi/feedback';
 import { startStack, type Stack } from './helpers/stack';
 
 const PERIOD = 'total bySentiment { positive neutral negative none } byStatus { unread read archived } bySource { source count } series { start count negative positive negativeShare }';

@@ -1,4 +1,4 @@
-import { recountOrganization } from '@fi/feedback/src/data/recount';
+import { recountOrganization } from '@fi/feedback';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
 

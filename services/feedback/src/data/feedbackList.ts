@@ -1,5 +1,6 @@
 import { Types, type FilterQuery, type Model } from 'mongoose';
-import { SENTIMENTS, STATUSES, substringPattern } from '@fi/shared';
+import { substringPattern } from '@fi/shared';
+import { SENTIMENTS, STATUSES } from '../domain/feedbackValues';
 import { encodeCursor, type CursorPosition } from '../domain/cursor';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import type { FeedbackDocument } from './feedbackModel';
