@@ -86,7 +86,7 @@ describe('kept counts', () => {
     const url = `http://127.0.0.1:${port}`;
     const env = { ...GRACE, MONGODB_URI: mongodbUri(), MONGODB_DB: database, PORT: String(port), AUTH_CACHE_TTL_MS: '0' };
     const connection = await connectMongo(mongodbUri(), database);
-    const first = spawnEntry('services/feedback/src/index.ts', env);
+    const first = spawnEntry('services/feedback/src/main.ts', env);
     try {
       await untilReady(url, 'the feedback service');
       let done = 0;
@@ -117,7 +117,7 @@ describe('kept counts', () => {
     } finally {
       first.child.kill('SIGKILL');
     }
-    const second = spawnEntry('services/feedback/src/index.ts', env);
+    const second = spawnEntry('services/feedback/src/main.ts', env);
     try {
       await untilReady(url, 'the restarted feedback service');
       await eventually(async () => (await openChanges(connection)) === 0, 60_000, 'the relay closed every change');

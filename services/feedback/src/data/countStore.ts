@@ -40,8 +40,8 @@ function serially<T>(connection: Connection, write: () => Promise<T>): Promise<T
   return next;
 }
 
-/** Cells written per bulk request, so one import batch's thousands of cells stay within the time limit. */
-const CELLS_PER_WRITE = 500;
+/** Cells written at once: an import batch's thousands of cells in rounds of this many parallel updates. */
+const CELLS_PER_WRITE = 20;
 
 /**
  * The kept counts of the feedback service. Each cell update is a single-document write that applies a
@@ -79,38 +79,45 @@ export class CountStore {
 
   /** Returns the changes not applied (a duplicate key on a cell that does not list the change yet). */
   private async applyOnce(changeId: string, changes: CellChange[]): Promise<CellChange[]> {
-    const ops = changes.map(({ cell, inc, newest }) => ({
-      updateOne: {
-        filter: { _id: cellKey(cell), pending: { $ne: changeId } },
-        update: {
-          $inc: Object.fromEntries(Object.entries(inc).map(([path, n]) => [`c.${splitCountPath(path).join('.')}`, n])),
-          $push: { pending: changeId },
-          $setOnInsert: { orgId: cell.orgId, scope: cell.scope, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) },
-          ...(newest ? { $max: { newest } } : {}),
-        },
-        upsert: true,
-      },
-    }));
-    try {
-      await this.write(() => this.collection.bulkWrite(ops, { ordered: false }));
-      return [];
-    } catch (error) {
-      const failed = (error as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> }).writeErrors;
-      if (!isDuplicateKey(error) && (!failed || failed.length === 0 || failed.some((e) => !isDuplicateKey(e.err ?? e)))) throw error;
-      // A duplicate key: the cell exists and lists the change (applied), or another change created it
-      // meanwhile. Servers differ in what else of the batch they ran, so every cell is checked.
-      const applied = new Set(
-        (await this.collection.find({ _id: { $in: changes.map((change) => cellKey(change.cell)) }, pending: changeId }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id),
-      );
-      return changes.filter((change) => !applied.has(cellKey(change.cell)));
-    }
+    // One update per cell, in parallel (the cells of one delta are distinct): FerretDB v1 stops
+    // answering a bulk write of many updates to existing documents, and single updates cost it the same.
+    const clashed = await this.write(() =>
+      Promise.all(
+        changes.map(async (change) => {
+          const { cell, inc, newest } = change;
+          try {
+            await this.collection.updateOne(
+              { _id: cellKey(cell), pending: { $ne: changeId } },
+              {
+                $inc: Object.fromEntries(Object.entries(inc).map(([path, n]) => [`c.${splitCountPath(path).join('.')}`, n])),
+                $push: { pending: changeId },
+                $setOnInsert: { orgId: cell.orgId, scope: cell.scope, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) },
+                ...(newest ? { $max: { newest } } : {}),
+              },
+              { upsert: true },
+            );
+            return null;
+          } catch (error) {
+            if (!isDuplicateKey(error)) throw error;
+            return change;
+          }
+        }),
+      ),
+    );
+    const retry = clashed.filter((change): change is CellChange => change !== null);
+    if (retry.length === 0) return [];
+    // A duplicate key: the cell lists the change (applied), or another change created it meanwhile.
+    const applied = new Set(
+      (await this.collection.find({ _id: { $in: retry.map((change) => cellKey(change.cell)) }, pending: changeId }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id),
+    );
+    return retry.filter((change) => !applied.has(cellKey(change.cell)));
   }
 
   /** The change is closed (its intent is marked counted): it leaves the cells' pending lists. */
   async release(changeId: string, delta: CountDelta): Promise<void> {
     for (let start = 0; start < delta.length; start += CELLS_PER_WRITE) {
-      const ops = delta.slice(start, start + CELLS_PER_WRITE).map(({ cell }) => ({ updateOne: { filter: { _id: cellKey(cell) }, update: { $pull: { pending: changeId } } } }));
-      await this.write(() => this.collection.bulkWrite(ops, { ordered: false }));
+      const chunk = delta.slice(start, start + CELLS_PER_WRITE);
+      await this.write(() => Promise.all(chunk.map(({ cell }) => this.collection.updateOne({ _id: cellKey(cell) }, { $pull: { pending: changeId } }))));
     }
   }
 

@@ -150,13 +150,17 @@ export class WebhookDispatcher {
         }
         await outbox.markEnqueued(change.id);
       }
-      if (!change.counted) {
+      // Its writer counts and releases the change itself; past the grace period it is gone, and the
+      // relay finishes its work (so two processes never write the same cells at once).
+      if (!change.counted || !change.released) {
         if (!outbox.pastGrace(change)) continue;
-        await counts.count(change);
-        await outbox.markCounted(change.id, change.delta);
-        this.logger.warn({ eventId: change.id, type: change.type }, 'change counted by the relay: its writer did not count it');
+        if (!change.counted) {
+          await counts.count(change);
+          await outbox.markCounted(change.id, change.delta);
+          this.logger.warn({ eventId: change.id, type: change.type }, 'change counted by the relay: its writer did not count it');
+        }
+        await counts.release(change.id, change.delta);
       }
-      await counts.release(change.id, change.delta);
       await outbox.close(change);
     }
   }

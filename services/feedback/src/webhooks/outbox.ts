@@ -28,6 +28,8 @@ interface OutboxDocument {
   ready?: boolean;
   enqueuedAt?: Date;
   countedAt?: Date;
+  /** Set when the change left the cells' pending lists (see CountStore.release). */
+  releasedAt?: Date;
   /**
    * Set when the intent is closed. Changes whose id derives from the item (creation, removal) keep
    * their closed intent as long as an idempotent replay may come, so a replay recording the same id
@@ -53,7 +55,7 @@ export type Verdict = 'publish' | 'wait' | 'drop';
 
 
 /** `counted`: nothing is left to count (counted, or recorded before counts were kept); `ready`: known to have happened. */
-export type RecordedChange = Change & { ready: boolean; deliver: boolean; enqueued: boolean; counted: boolean };
+export type RecordedChange = Change & { ready: boolean; deliver: boolean; enqueued: boolean; counted: boolean; released: boolean };
 
 const keptAfterClose = (type: ChangeType) => type === 'feedback.created' || type === 'feedback.deleted';
 
@@ -108,6 +110,10 @@ export class Outbox {
 
   async markCounted(id: string, delta?: CountDelta): Promise<void> {
     await this.collection.updateOne({ _id: id }, { $set: { countedAt: new Date(), ready: true, ...(delta ? { delta } : {}) } });
+  }
+
+  async markReleased(id: string): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { releasedAt: new Date() } });
   }
 
   async get(id: string): Promise<RecordedChange | null> {
@@ -183,5 +189,6 @@ function toChange(doc: OutboxDocument): RecordedChange {
     deliver: doc.deliver !== false,
     enqueued: doc.enqueuedAt !== undefined,
     counted: doc.countedAt !== undefined || doc.delta === undefined,
+    released: doc.releasedAt !== undefined || doc.delta === undefined,
   };
 }

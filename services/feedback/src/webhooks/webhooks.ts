@@ -39,8 +39,8 @@ export function changeEvents(
 ): ChangeEvents {
   return {
     record: async (change) => {
-      const deliver = isEventType(change.type) && options.wants !== undefined && (await options.wants(change.orgId, change.type));
-      await outbox.record(change, deliver);
+      const wanted = isEventType(change.type) && options.wants !== undefined && (await options.wants(change.orgId, change.type));
+      await outbox.record(change, wanted);
     },
     markApplied: (ids) => outbox.markApplied(ids),
     written: async (change) => {
@@ -49,6 +49,10 @@ export function changeEvents(
         try {
           await countChange(counts, repository, change);
           await outbox.markCounted(change.id);
+          await counts.release(change.id, change.delta);
+          // A change no endpoint wants is done; one to deliver is closed by the relay once queued.
+          if ((await outbox.get(change.id))?.deliver) await outbox.markReleased(change.id);
+          else await outbox.close(change);
           break;
         } catch (error) {
           if (attempt === COUNT_ATTEMPTS) options.warn(error, change.id);
