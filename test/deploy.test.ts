@@ -213,7 +213,13 @@ describe('Dockerfile', () => {
   test('when it is read, then it has at least two stages, all on the Node that CI runs (node:20-bookworm-slim)', () => {
     const froms = named('FROM');
     expect(froms.length).toBeGreaterThanOrEqual(2);
-    for (const from of froms) expect(from.split(/\s+/)[1]).toBe('node:20-bookworm-slim');
+    // Each stage starts from the base image or from a stage named before it.
+    const stages: string[] = [];
+    for (const from of froms) {
+      const [, image, , name] = from.split(/\s+/);
+      expect({ from, base: stages.includes(image) ? 'an earlier stage' : image }).toEqual({ from, base: stages.includes(image) ? 'an earlier stage' : 'node:20-bookworm-slim' });
+      if (name) stages.push(name);
+    }
     expect(process.versions.node.split('.')[0]).toBe('20');
   });
 
