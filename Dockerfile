@@ -1,4 +1,4 @@
-# One image for the gateway and the three subgraphs. The default command runs the gateway; a subgraph
+# One image for the gateway, the three subgraphs and the identity service. The default command runs the gateway; a subgraph
 # runs the same image with its own entry point, e.g.
 #   docker run -e PORT=4001 -e MONGODB_URI=... IMAGE node --import tsx services/feedback/src/index.ts
 # (docker-compose.yml does exactly that). There is no compile step: tsx, a runtime dependency,
@@ -12,6 +12,7 @@ COPY shared/package.json shared/
 COPY services/feedback/package.json services/feedback/
 COPY services/contacts/package.json services/contacts/
 COPY services/accounts/package.json services/accounts/
+COPY services/identity/package.json services/identity/
 COPY gateway/package.json gateway/
 COPY cli/package.json cli/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

@@ -22,6 +22,7 @@ export * from './data/objectId';
 export * from './data/orgScopedRepository';
 export * from './directory';
 export * from './metrics/registry';
+export * from './metrics/mongoPoolMetrics';
 export * from './metrics/operationLabel';
 export * from './metrics/useRequestOutcome';
 export * from './unavailable';

@@ -3,6 +3,7 @@ import { accountsConfigSchema } from '@fi/accounts/src/config';
 import { contactsConfigSchema } from '@fi/contacts/src/config';
 import { feedbackConfigSchema } from '@fi/feedback/src/config';
 import { gatewayConfigSchema } from '@fi/gateway/src/config';
+import { identityConfigSchema } from '@fi/identity';
 
 /** What the deployment tests (docker compose, Kubernetes) know of each app service. */
 
@@ -12,9 +13,12 @@ export const APP_SERVICES: Record<string, { schema: Schema; entry: string }> = {
   feedback: { schema: feedbackConfigSchema, entry: 'services/feedback/src/index.ts' },
   contacts: { schema: contactsConfigSchema, entry: 'services/contacts/src/index.ts' },
   accounts: { schema: accountsConfigSchema, entry: 'services/accounts/src/index.ts' },
+  identity: { schema: identityConfigSchema, entry: 'services/identity/src/main.ts' },
   gateway: { schema: gatewayConfigSchema, entry: 'gateway/src/index.ts' },
 };
 export const SUBGRAPHS = ['feedback', 'contacts', 'accounts'];
+/** The services with a database of their own (the gateway has none: it asks the identity service). */
+export const WITH_DATABASE = [...SUBGRAPHS, 'identity'];
 
 export const fieldByEnv = (schema: Schema, env: string) => Object.values(schema).find((field) => field.env === env);
 

@@ -9,11 +9,14 @@ import {
   createFormatError,
   createGraphQLHttpHandler,
   DateTimeScalar,
+  createRegistry,
   listenHttp,
+  metricsRoute,
   mongoClientOptions,
   pingMongo,
   useErrorReporting,
   useRequestOutcome,
+  watchMongoPool,
   type Connection,
   type Logger,
   type RunningHttpServer,
@@ -52,6 +55,8 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     absoluteMs: config.sessionAbsoluteHours * 3_600_000,
   });
   const members = new MemberService(repositories);
+  const registry = createRegistry('identity');
+  watchMongoPool(connection, registry);
 
   const apollo = new ApolloServer<IdentityContext>({
     typeDefs: readFileSync(IDENTITY_SCHEMA_PATH, 'utf8'),
@@ -74,6 +79,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     apollo,
     logger,
     readinessChecks: { database: () => pingMongo(connection) },
+    routes: { '/metrics': metricsRoute(registry) },
     postRoutes: { [VERIFY_KEY_PATH]: verifyKeyRoute(keys) },
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome, remoteAddress }) => {
       const sessionToken = sessionTokenOf(headers);
