@@ -4,6 +4,7 @@ import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import { loadGatewayConfig } from '@fi/gateway/src/config';
 import { startGateway } from '@fi/gateway/src/server';
 import { createLogger, IDENTITY_HEADER, parseSigningKeys, signIdentity, type Role, type RunningHttpServer } from '@fi/shared';
+import { LogSink } from './helpers/logSink';
 import { eventually } from './helpers/processes';
 import { LIST_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
@@ -11,8 +12,9 @@ import { signedIdentityFor } from './helpers/keys';
 
 let stack: Stack;
 let members: MemberService;
+const logs = new LogSink();
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({}, { logSink: logs });
   members = new MemberService(await openRepositories(await stack.connect('identity')));
 });
 afterAll(() => stack.close());
@@ -263,6 +265,89 @@ describe('the admin API through the gateway', () => {
     expect(find('key.revoked')).toMatchObject({ actor: owner.email, target: keyId });
     expect(find('member.removed')).toMatchObject({ actor: owner.email, target: colleague.email });
     for (const entry of entries) expect(Date.parse(entry.at)).toBeGreaterThan(Date.now() - 600_000);
+  });
+});
+
+/** The token of the last single-use link the identity service logged (development) for `email`. */
+async function linkToken(email: string, purpose: 'invitation' | 'password reset'): Promise<string> {
+  let token = '';
+  await eventually(() => {
+    const line = logs.lines().reverse().find((entry) => entry.to === email && entry.purpose === purpose);
+    token = line ? (new URL(String(line.link)).searchParams.get('token') ?? '') : '';
+    return token !== '';
+  }, 20_000, `the ${purpose} link for ${email}`);
+  return token;
+}
+
+const INVITE = 'mutation($e: String!, $r: Role!) { inviteMember(email: $e, role: $r) { email role expiresAt } }';
+const ACCEPT = 'mutation($t: String!, $n: String!, $p: String!) { acceptInvitation(token: $t, name: $n, password: $p) { csrfToken member { email role } } }';
+const RESET = 'mutation($t: String!, $p: String!) { resetPassword(token: $t, password: $p) }';
+const LINK_INVALID = 'This link is invalid, used or expired; ask for a new one';
+
+describe('invitations and password resets by single-use link', () => {
+  test('when an admin invites someone, then the link signs them up once, with the role given, and the audit log says so', async () => {
+    const { orgId } = await stack.createKey();
+    const owner = await addMember(orgId, 'owner');
+    const viewer = await addMember(orgId, 'viewer');
+    const browser = new Browser(adminUrl());
+    await browser.signIn(owner.email, owner.password);
+    const invited = `invited-${Date.now()}@example.com`;
+    const sent = await browser.gql<{ inviteMember: { email: string; role: string; expiresAt: string } }>(INVITE, { e: invited, r: 'member' });
+    expect(sent.body.data?.inviteMember).toMatchObject({ email: invited, role: 'member' });
+    const token = await linkToken(invited, 'invitation');
+
+    const newcomer = new Browser(adminUrl());
+    const joined = await newcomer.gql<{ acceptInvitation: { member: { email: string; role: string } } }>(ACCEPT, { t: token, n: 'New Person', p: 'a long enough password' });
+    expect(joined.body.data?.acceptInvitation.member).toEqual({ email: invited, role: 'member' });
+    expect(joined.setCookie).toMatch(/^fi_session=[\w-]+; .*HttpOnly/);
+    expect((await newcomer.gql<{ me: { member: { email: string } } }>('{ me { member { email } } }')).body.data?.me.member.email).toBe(invited);
+    const again = await new Browser(adminUrl()).gql(ACCEPT, { t: token, n: 'Someone Else', p: 'another long password' });
+    expect(again.body.errors?.[0]).toMatchObject({ message: LINK_INVALID, extensions: { code: 'BAD_REQUEST' } });
+
+    const asViewer = new Browser(adminUrl());
+    await asViewer.signIn(viewer.email, viewer.password);
+    expect((await asViewer.gql(INVITE, { e: `x-${Date.now()}@example.com`, r: 'viewer' })).body.errors?.[0].message).toBe('Only owners and admins can invite members');
+
+    const actions = (await browser.gql<{ auditLog: { items: Array<{ action: string; target: string }> } }>(AUDIT)).body.data!.auditLog.items;
+    expect(actions).toEqual(expect.arrayContaining([
+      expect.objectContaining({ action: 'member.invited', target: `${invited} as member` }),
+      expect.objectContaining({ action: 'member.joined', target: invited }),
+    ]));
+  });
+
+  test('when an invitation link has expired, then it is refused', async () => {
+    const { orgId } = await stack.createKey();
+    const owner = await addMember(orgId, 'owner');
+    const browser = new Browser(adminUrl());
+    await browser.signIn(owner.email, owner.password);
+    const invited = `late-${Date.now()}@example.com`;
+    await browser.gql(INVITE, { e: invited, r: 'viewer' });
+    const token = await linkToken(invited, 'invitation');
+    await (await stack.connect('identity')).collection('one_time_tokens').updateMany({ email: invited }, { $set: { expiresAt: new Date(Date.now() - 1_000) } });
+    expect((await new Browser(adminUrl()).gql(ACCEPT, { t: token, n: 'Late', p: 'a long enough password' })).body.errors?.[0].message).toBe(LINK_INVALID);
+  });
+
+  test('when a password reset is asked for, then the answer never tells whether the email exists, and the link sets a new password once and ends old sessions', async () => {
+    const { orgId } = await stack.createKey();
+    const owner = await addMember(orgId, 'owner');
+    const before = new Browser(adminUrl());
+    await before.signIn(owner.email, owner.password);
+    const ask = (email: string) => new Browser(adminUrl()).gql<{ requestPasswordReset: boolean }>('mutation($e: String!) { requestPasswordReset(email: $e) }', { e: email });
+    const nobody = `nobody-${Date.now()}@example.com`;
+    expect((await ask(nobody)).body).toEqual((await ask(owner.email)).body);
+    const token = await linkToken(owner.email, 'password reset');
+    expect(logs.lines().some((line) => line.to === nobody)).toBe(false);
+
+    // A refused new password does not use the link up.
+    expect((await new Browser(adminUrl()).gql(RESET, { t: token, p: 'short' })).body.errors?.[0].message).toBe('The password must have at least 12 characters');
+    expect((await new Browser(adminUrl()).gql(RESET, { t: token, p: 'a brand new passphrase' })).body.data).toEqual({ resetPassword: true });
+    expect((await new Browser(adminUrl()).gql(RESET, { t: token, p: 'yet another passphrase' })).body.errors?.[0].message).toBe(LINK_INVALID);
+    expect((await new Browser(adminUrl()).signIn(owner.email, owner.password)).body.errors?.[0].message).toBe('Invalid email or password');
+    expect((await new Browser(adminUrl()).signIn(owner.email, 'a brand new passphrase')).body.errors).toBeUndefined();
+    expect((await before.gql<{ me: unknown }>('{ me { csrfToken } }')).body.data?.me).toBeNull();
+    // No log line but the development mail itself holds the token (not the requests that carried it).
+    const withToken = logs.lines().filter((line) => JSON.stringify(line).includes(token));
+    expect(withToken.map((line) => line.purpose)).toEqual(['password reset']);
   });
 });
 

@@ -41,6 +41,32 @@ export const identityConfigSchema = {
     default: 15,
     parse: parse.int(1, 1_440),
   },
+  publicUrl: {
+    env: 'PUBLIC_URL',
+    doc: 'address of the web application, where invitation and password-reset links point',
+    default: 'http://localhost:4000',
+    parse: parse.url('http:', 'https:'),
+  },
+  smtpUrl: {
+    env: 'SMTP_URL',
+    doc: 'SMTP server that mails invitation and password-reset links, e.g. smtps://user:password@smtp.example.com:465 (unset: links are logged, development only)',
+    default: '',
+    parse: parse.url('smtp:', 'smtps:'),
+  },
+  mailFrom: { env: 'MAIL_FROM', doc: 'sender of those mails', default: 'Feedback Intelligence <no-reply@localhost>', parse: parse.string },
+  invitationTtlHours: { env: 'INVITATION_TTL_HOURS', doc: 'how long an invitation link can be used', default: 72, parse: parse.int(1, 720) },
+  passwordResetTtlMinutes: {
+    env: 'PASSWORD_RESET_TTL_MINUTES',
+    doc: 'how long a password-reset link can be used',
+    default: 30,
+    parse: parse.int(5, 1_440),
+  },
+  nodeEnv: {
+    env: 'NODE_ENV',
+    doc: 'production: links are never logged (SMTP_URL is needed to send them)',
+    default: 'development',
+    parse: parse.string,
+  },
   ...mongoClientConfigSchema,
   ...commonConfigSchema,
 };

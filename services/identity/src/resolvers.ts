@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from './data/apiKeyRepository';
 import type { IdentityRepositories } from './data/repositories';
+import type { AccountLinkService } from './domain/accountLinks';
 import { readAuditLog } from './domain/auditLog';
 import type { KeyService } from './domain/keyService';
 import type { MemberService } from './domain/memberService';
@@ -16,6 +17,7 @@ export interface CreatedKey {
 
 export interface IdentityServices {
   repositories: IdentityRepositories;
+  links: AccountLinkService;
   keys: KeyService;
   members: MemberService;
   sessions: SessionService;
@@ -24,7 +26,7 @@ export interface IdentityServices {
 
 /** Thin: each field names the actor and calls the rule that owns the change. */
 export function createIdentityResolvers(services: IdentityServices): Resolvers {
-  const { keys, members, sessions, repositories, cookieSecure } = services;
+  const { keys, members, sessions, links, repositories, cookieSecure } = services;
   return {
     Query: {
       me: (_, __, ctx) => ctx.session,
@@ -55,6 +57,20 @@ export function createIdentityResolvers(services: IdentityServices): Resolvers {
       changeRole: (_, args, ctx) => members.changeRole(memberActor(ctx), args.memberId, checkRole(args.role)),
       removeMember: async (_, args, ctx) => {
         await members.remove(memberActor(ctx), args.memberId);
+        return true;
+      },
+      inviteMember: (_, args, ctx) => links.invite(memberActor(ctx), args.email, checkRole(args.role)),
+      acceptInvitation: async (_, args, ctx) => {
+        const { token, session } = await links.acceptInvitation(args.token, { name: args.name, password: args.password }, ctx.address);
+        ctx.setCookie = sessionCookie(token, session.expiresAt, cookieSecure);
+        return session;
+      },
+      requestPasswordReset: async (_, args, ctx) => {
+        await links.requestPasswordReset(args.email, ctx.address, (error) => ctx.logger.error({ err: error }, 'password reset link not sent'));
+        return true;
+      },
+      resetPassword: async (_, args, ctx) => {
+        await links.resetPassword(args.token, args.password, ctx.address);
         return true;
       },
     },

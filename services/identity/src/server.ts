@@ -23,6 +23,7 @@ import {
 } from '@fi/shared';
 import type { IdentityConfig } from './config';
 import { openRepositories, purgeExpired } from './data/repositories';
+import { AccountLinkService } from './domain/accountLinks';
 import { KeyService } from './domain/keyService';
 import { MemberService } from './domain/memberService';
 import { SessionService } from './domain/sessionService';
@@ -30,6 +31,7 @@ import { SignInThrottle } from './domain/signInThrottle';
 import { CSRF_HEADER, sessionTokenOf } from './http/sessionCookie';
 import { useSessionProtection } from './http/useSessionProtection';
 import { VERIFY_KEY_PATH, verifyKeyRoute } from './http/verifyKeyRoute';
+import { createLinkMailer } from './mail/linkMailer';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
 
@@ -55,12 +57,18 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     absoluteMs: config.sessionAbsoluteHours * 3_600_000,
   });
   const members = new MemberService(repositories);
+  const mailer = createLinkMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, production: config.nodeEnv === 'production' }, logger);
+  const links = new AccountLinkService(repositories, members, sessions, mailer, {
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    invitationTtlMs: config.invitationTtlHours * 3_600_000,
+    passwordResetTtlMs: config.passwordResetTtlMinutes * 60_000,
+  });
   const registry = createRegistry('identity');
   watchMongoPool(connection, registry);
 
   const apollo = new ApolloServer<IdentityContext>({
     typeDefs: readFileSync(IDENTITY_SCHEMA_PATH, 'utf8'),
-    resolvers: { DateTime: DateTimeScalar, ...createIdentityResolvers({ repositories, keys, members, sessions, cookieSecure: config.cookieSecure }) },
+    resolvers: { DateTime: DateTimeScalar, ...createIdentityResolvers({ repositories, keys, members, sessions, links, cookieSecure: config.cookieSecure }) },
     formatError: createFormatError({ debug: config.debugErrors, hideSuggestions: true, maxTimeMs: config.mongodbMaxTimeMs }),
     includeStacktraceInErrorResponses: config.debugErrors,
     plugins: [

@@ -6,7 +6,7 @@ import type { Member } from '../data/memberRepository';
  */
 export type Actor = { kind: 'member'; member: Member; address: string | null } | { kind: 'operator' };
 
-export const OPERATOR: Actor = { kind: 'operator' };
+export const OPERATOR = { kind: 'operator' } as const satisfies Actor;
 
 export const actorName = (actor: Actor) => (actor.kind === 'member' ? actor.member.email : 'cli');
 export const actorAddress = (actor: Actor) => (actor.kind === 'member' ? actor.address : null);

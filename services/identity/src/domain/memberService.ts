@@ -4,9 +4,16 @@ import type { IdentityRepositories } from '../data/repositories';
 import { actorAddress, actorName, type Actor } from './actor';
 import { checkNewPassword, hashPassword } from './passwords';
 import { requireAdmin, requireCanAssign } from './roles';
-import { checkEmail } from './sessionService';
+import { checkEmail, normalizeEmail } from './sessionService';
 
 export const MEMBER_NOT_FOUND = 'Member not found';
+
+export interface NewMember {
+  email: string;
+  name: string;
+  role: Role;
+  password: string;
+}
 const MAX_NAME_LENGTH = 100;
 
 export function checkRole(role: string): Role {
@@ -24,15 +31,24 @@ export function checkName(name: string): string {
 export class MemberService {
   constructor(private readonly repositories: IdentityRepositories) {}
 
-  /** Adds a member who sets their own password (an invitation accepted, or an operator's command). */
-  async add(actor: Actor, orgId: string, input: { email: string; name: string; role: Role; password: string }): Promise<Member> {
+  /** Adds a member with the password an operator chose for them (the demo owner, a first owner). */
+  add(actor: Actor & { kind: 'operator' }, orgId: string, input: NewMember): Promise<Member> {
+    return this.create(orgId, input, { action: 'member.created', actor: actorName(actor), address: null });
+  }
+
+  /** The invited person joins with the role of the invitation and a password of their own. */
+  join(orgId: string, input: NewMember, address: string): Promise<Member> {
+    return this.create(orgId, input, { action: 'member.joined', actor: normalizeEmail(input.email), address });
+  }
+
+  private async create(orgId: string, input: NewMember, audit: { action: 'member.created' | 'member.joined'; actor: string; address: string | null }): Promise<Member> {
     const email = checkEmail(input.email);
     const name = checkName(input.name);
     checkNewPassword(input.password);
     if (!(await this.repositories.organizations.findById(orgId))) throw notFound(`Organization ${orgId} not found`);
     const member = await this.repositories.members.create({ orgId, email, name, role: input.role, passwordHash: await hashPassword(input.password) });
     if (!member) throw badRequest('This email already has an account');
-    await this.repositories.audit.record({ orgId, action: actor.kind === 'operator' ? 'member.created' : 'member.joined', actor: actor.kind === 'operator' ? 'cli' : email, target: email, address: actorAddress(actor) });
+    await this.repositories.audit.record({ orgId, ...audit, target: email });
     return member;
   }
 

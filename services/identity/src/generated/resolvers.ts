@@ -63,6 +63,14 @@ export type CreatedApiKey = {
   key: Scalars['String']['output'];
 };
 
+/** An invitation sent: the link goes to the email and works once until expiresAt. */
+export type Invitation = {
+  __typename?: 'Invitation';
+  email: Scalars['String']['output'];
+  expiresAt: Scalars['DateTime']['output'];
+  role: Role;
+};
+
 export type Member = {
   __typename?: 'Member';
   createdAt: Scalars['DateTime']['output'];
@@ -74,15 +82,30 @@ export type Member = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** With the token of an invitation link: creates the member and signs them in. */
+  acceptInvitation: Session;
   /** Owners and admins; only an owner grants or takes away the owner role. */
   changeRole: Member;
   /** Owners and admins only. */
   createApiKey: CreatedApiKey;
+  /** Owners and admins; only an owner invites an owner. Mails a single-use link (logged instead in development). */
+  inviteMember: Invitation;
   removeMember: Scalars['Boolean']['output'];
+  /** Always true, whether or not the email has an account; mails a single-use link when it has. */
+  requestPasswordReset: Scalars['Boolean']['output'];
+  /** With the token of a reset link: sets the password and ends every session of the account. */
+  resetPassword: Scalars['Boolean']['output'];
   /** Owners and admins only; the key stops working within the gateway's AUTH_CACHE_TTL_MS. */
   revokeApiKey: ApiKey;
   signIn: Session;
   signOut: Scalars['Boolean']['output'];
+};
+
+
+export type MutationAcceptInvitationArgs = {
+  name: Scalars['String']['input'];
+  password: Scalars['String']['input'];
+  token: Scalars['String']['input'];
 };
 
 
@@ -99,8 +122,25 @@ export type MutationCreateApiKeyArgs = {
 };
 
 
+export type MutationInviteMemberArgs = {
+  email: Scalars['String']['input'];
+  role: Role;
+};
+
+
 export type MutationRemoveMemberArgs = {
   memberId: Scalars['ID']['input'];
+};
+
+
+export type MutationRequestPasswordResetArgs = {
+  email: Scalars['String']['input'];
+};
+
+
+export type MutationResetPasswordArgs = {
+  password: Scalars['String']['input'];
+  token: Scalars['String']['input'];
 };
 
 
@@ -241,6 +281,7 @@ export type ResolversTypes = {
   AuditPage: ResolverTypeWrapper<AuditPage>;
   CreatedApiKey: ResolverTypeWrapper<CreatedKeyModel>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  Invitation: ResolverTypeWrapper<Invitation>;
   Member: ResolverTypeWrapper<Member>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Organization: ResolverTypeWrapper<Organization>;
@@ -261,6 +302,7 @@ export type ResolversParentTypes = {
   AuditPage: AuditPage;
   CreatedApiKey: CreatedKeyModel;
   DateTime: Scalars['DateTime']['output'];
+  Invitation: Invitation;
   Member: Member;
   Mutation: Record<PropertyKey, never>;
   Organization: Organization;
@@ -303,6 +345,12 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
+export type InvitationResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Invitation'] = ResolversParentTypes['Invitation']> = {
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  role?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
+};
+
 export type MemberResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Member'] = ResolversParentTypes['Member']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -312,9 +360,13 @@ export type MemberResolvers<ContextType = IdentityContext, ParentType extends Re
 };
 
 export type MutationResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  acceptInvitation?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationAcceptInvitationArgs, 'name' | 'password' | 'token'>>;
   changeRole?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationChangeRoleArgs, 'memberId' | 'role'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'readOnly'>>;
+  inviteMember?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationInviteMemberArgs, 'email' | 'role'>>;
   removeMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveMemberArgs, 'memberId'>>;
+  requestPasswordReset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
+  resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   signIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'email' | 'password'>>;
   signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -347,6 +399,7 @@ export type Resolvers<ContextType = IdentityContext> = {
   AuditPage?: AuditPageResolvers<ContextType>;
   CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  Invitation?: InvitationResolvers<ContextType>;
   Member?: MemberResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
