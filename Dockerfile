@@ -1,20 +1,24 @@
-# One image for the gateway and the subgraphs, running the compiled JavaScript (`npm run build`) on
+# One image for the gateway, the subgraphs and the identity service, running the compiled JavaScript (`npm run build`) on
 # production dependencies only. The default command runs the gateway; a subgraph runs the same image
 # with its own entry point, e.g.
 #   docker run -e PORT=4001 -e MONGODB_URI=... IMAGE node services/feedback/dist/main.js
 # (docker-compose.yml and the Kubernetes manifests do exactly that). NODE_OPTIONS selects each
 # workspace's `production` export, its dist/ folder, so no TypeScript is loaded at run time.
 
-# --- build: every dependency, the sources, then tsc into each workspace's dist/ ---
-FROM node:20-bookworm-slim AS build
+# --- manifests: the lock file and every workspace's package.json, the input of both installs below ---
+FROM node:20-bookworm-slim AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
 COPY services/feedback/package.json services/feedback/
 COPY services/contacts/package.json services/contacts/
 COPY services/accounts/package.json services/accounts/
+COPY services/identity/package.json services/identity/
 COPY gateway/package.json gateway/
 COPY cli/package.json cli/
+
+# --- build: every dependency, the sources, then tsc into each workspace's dist/ ---
+FROM manifests AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/ scripts/
@@ -25,15 +29,7 @@ COPY cli/ cli/
 RUN npm run build
 
 # --- deps: production dependencies only, cached until a package.json or the lock file changes ---
-FROM node:20-bookworm-slim AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY shared/package.json shared/
-COPY services/feedback/package.json services/feedback/
-COPY services/contacts/package.json services/contacts/
-COPY services/accounts/package.json services/accounts/
-COPY gateway/package.json gateway/
-COPY cli/package.json cli/
+FROM manifests AS deps
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # --- runtime: production dependencies plus the compiled output, owned by root and read-only to the process ---
@@ -49,6 +45,7 @@ COPY --from=build /app/shared/dist shared/dist
 COPY --from=build /app/services/feedback/dist services/feedback/dist
 COPY --from=build /app/services/contacts/dist services/contacts/dist
 COPY --from=build /app/services/accounts/dist services/accounts/dist
+COPY --from=build /app/services/identity/dist services/identity/dist
 COPY --from=build /app/gateway/dist gateway/dist
 COPY --from=build /app/cli/dist cli/dist
 USER node

@@ -1,5 +1,5 @@
 import { type Databases, seedOrganization } from '@fi/cli';
-import { ApiKeyStore } from '@fi/shared';
+import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
 
 /**
  * `npm run bench -- --scale`: the reads of an organization (issue "Flat at scale") timed one request at
@@ -91,8 +91,11 @@ export async function scaleBench(
   post: Post,
   say: (line: string) => void,
 ): Promise<ScaleResults> {
-  const keyStore = new ApiKeyStore(db.auth);
-  const keys = async (orgId: string) => Promise.all(Array.from({ length: KEYS }, async () => (await keyStore.create({ orgId, tier: 'enterprise', readOnly: false })).key));
+  const keyService = new KeyService(await openRepositories(db.identity));
+  const keys = async (orgId: string) => {
+    await keyService.organizationFor(OPERATOR, orgId, 'enterprise');
+    return Promise.all(Array.from({ length: KEYS }, async (_, i) => (await keyService.create(OPERATOR, orgId, { name: `scale ${i}`, readOnly: false, rateLimitPerMinute: null })).key));
+  };
   const bigKeys = await keys(BIG);
   const smallKeys = await keys(SMALL);
   const quiet = { result: say, info: say };

@@ -1,6 +1,7 @@
 import { deltaOf, loadFeedbackConfig, recountOrganization, startFeedbackService, type CountedItem } from '@fi/feedback';
 import { freePort } from '@fi/cli/embedded';
-import { ApiKeyStore, connectMongo, createLogger, type Connection } from '@fi/shared';
+import { connectMongo, createLogger, type Connection } from '@fi/shared';
+import { createKeyIn, signedIdentityFor } from './helpers/keys';
 import { Types } from 'mongoose';
 import { cli } from './helpers/cli';
 import { eventually, PROCESS_START_MS, spawnEntry, untilReady } from './helpers/processes';
@@ -20,18 +21,19 @@ const TOTALS = `query($k: String!, $status: String) {
   all: feedbackItems(apiKey: $k, take: 0) { total }
   filtered: feedbackItems(apiKey: $k, take: 0, status: $status) { total } }`;
 
+/** Straight to the feedback service, with the signed identity the gateway would send for the key. */
 async function gql<T>(url: string, query: string, variables: Record<string, unknown>): Promise<{ data?: T; errors?: unknown[] }> {
-  const response = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const identity = signedIdentityFor(String(variables.k ?? variables.apiKey));
+  const response = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...identity }, body: JSON.stringify({ query, variables }) });
   return (await response.json()) as { data?: T; errors?: unknown[] };
 }
 
 async function newKey(): Promise<{ key: string; orgId: string }> {
-  const auth = await connectMongo(mongodbUri(), 'auth');
+  const identity = await connectMongo(mongodbUri(), 'identity');
   try {
-    const orgId = newOrgId();
-    return { key: (await new ApiKeyStore(auth).create({ orgId, tier: 'enterprise', readOnly: false })).key, orgId };
+    return await createKeyIn(identity, { orgId: newOrgId(), tier: 'enterprise' });
   } finally {
-    await auth.close();
+    await identity.close();
   }
 }
 
@@ -41,7 +43,7 @@ describe('kept counts', () => {
   test('when writers died between their writes and their counts, then the relay counts each change exactly once', async () => {
     const database = ownDatabaseName('counts');
     const service = await startFeedbackService(
-      loadFeedbackConfig({ MONGODB_URI: mongodbUri(), MONGODB_DB: database, PORT: '0', AUTH_CACHE_TTL_MS: '0', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY, ...GRACE }),
+      loadFeedbackConfig({ MONGODB_URI: mongodbUri(), MONGODB_DB: database, PORT: '0', AUTH_CACHE_TTL_MS: '0', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY, IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS, ...GRACE }),
       createLogger('feedback', process.env.TEST_LOG_LEVEL ?? 'silent'),
     );
     const connection = await connectMongo(mongodbUri(), database);

@@ -2,6 +2,7 @@ import mongoose from 'mongoose';
 import { insertAccounts, insertContacts } from './helpers/fixtures';
 import { ADD_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
+import { signedIdentityFor } from './helpers/keys';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -298,7 +299,7 @@ describe('organizations never meet', () => {
       const representation = { __typename: typename, id: '0123456789abcdef01234567', orgId: victim.orgId, ...fields };
       const query = `query($r: [_Any!]!) { _entities(representations: $r) { ${selection} } }`;
 
-      const forged = await stack.gql(query, { r: [representation] }, { url, headers: { 'x-fi-api-keys': attacker.key } });
+      const forged = await stack.gql(query, { r: [representation] }, { url, headers: signedIdentityFor(attacker.key) });
       expect(forged.body.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
       expect(JSON.stringify(forged.body.data ?? null)).not.toMatch(/Victim|secret|Acme|"total":1/);
 
@@ -306,7 +307,7 @@ describe('organizations never meet', () => {
       expect(keyless.body.errors?.[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED' } });
 
       // The same representation with the victim's own key is answered: the refusal is about the organization.
-      const own = await stack.gql(query, { r: [representation] }, { url, headers: { 'x-fi-api-keys': victim.key } });
+      const own = await stack.gql(query, { r: [representation] }, { url, headers: signedIdentityFor(victim.key) });
       expect(own.body.errors).toBeUndefined();
     },
   );

@@ -11,11 +11,15 @@ import { consoleOutput, UsageError, type Output } from './output';
 
 export const USAGE = `Usage: npm run cli -- <command>
 
-  keys create --org ORG [--tier free|pro|enterprise] [--read-only] [--rate-limit N]
-                                   create a key; prints only the key, once
+  keys create --org ORG [--tier free|pro|enterprise] [--read-only] [--rate-limit N] [--name NAME]
+                                   create a key (and the organization, on that plan, when it
+                                   is new); prints only the key, once
   keys list --org ORG              list an organization's keys (never the secret)
   keys revoke KEY|ID               revoke a key (the key itself or its listed id)
   keys set-limit KEY|ID N|default  give a key its own requests-per-minute limit
+  keys migrate                     move the keys of the old shared store (AUTH_MONGODB_URI,
+                                   AUTH_MONGODB_DB, default: auth) into the identity service,
+                                   once; they keep working unchanged
   import contacts|accounts|feedback FILE --org ORG [--skip-invalid]
                                    import a JSON array or NDJSON file; all or nothing,
                                    or with --skip-invalid exactly the valid records
@@ -50,6 +54,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         tier: { type: 'string' },
         'read-only': { type: 'boolean' },
         'rate-limit': { type: 'string' },
+        name: { type: 'string' },
         'skip-invalid': { type: 'boolean' },
         feedback: { type: 'string' },
         contacts: { type: 'string' },
@@ -86,7 +91,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
   }
   try {
     if (command === 'keys') {
-      await keysCommand(rest[0], rest.slice(1), { org: values.org, tier: values.tier, readOnly: values['read-only'], rateLimit: values['rate-limit'] }, db, out);
+      await keysCommand(rest[0], rest.slice(1), { org: values.org, tier: values.tier, readOnly: values['read-only'], rateLimit: values['rate-limit'], name: values.name }, db, out);
     } else if (command === 'webhooks') {
       await webhooksCommand(rest[0], rest.slice(1), { org: values.org, url: values.url, events: values.events, skip: values.skip, take: values.take }, db, out);
     } else if (command === 'import') {
