@@ -2,11 +2,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/src/generated/**', 'node_modules/**', '.data/**', 'coverage/**', 'bench/.peers/**', 'bench/results/**'] },
+  { ignores: ['**/src/generated/**', 'node_modules/**', '.data/**', 'coverage/**', 'bench/.peers/**', 'bench/results/**', '**/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
