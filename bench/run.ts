@@ -3,12 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { type Databases, openDatabases, seedOrganization } from '@fi/cli';
+import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFerretDb } from '@fi/cli/embedded';
 import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
 import { IDENTITY_HEADER, parseSigningKeys, signIdentity } from '@fi/shared';
-import { seedOrganization } from '../cli/src/commands/seed';
-import { openDatabases, type Databases } from '../cli/src/databases';
-import { ensureFerretDb, FERRETDB_VERSION, startFerretDb, type EmbeddedMongo } from '../cli/src/embedded/ferretdb';
-import { freePort } from '../cli/src/embedded/freePort';
 import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
 import { load, type LoadRequest, type LoadSettings } from './load';
 import { summarizeProfileDir } from './profileSummary';

@@ -1,8 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
-import { loadGatewayConfig } from '@fi/gateway/src/config';
-import { startGateway } from '@fi/gateway/src/server';
+import { loadGatewayConfig, startGateway } from '@fi/gateway';
 import { createLogger, IDENTITY_HEADER, parseSigningKeys, signIdentity, type Role, type RunningHttpServer } from '@fi/shared';
 import { LogSink } from './helpers/logSink';
 import { eventually } from './helpers/processes';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createContactRepository } from '@fi/contacts/src/data/contactRepository';
+import { createContactRepository } from '@fi/contacts';
 import { connectMongo } from '@fi/shared';
-import { freePort } from '../cli/src/embedded/freePort';
+import { freePort } from '@fi/cli/embedded';
 import { createKeyAt } from './helpers/keys';
 import { OtlpReceiver, type ReceivedSpan } from './helpers/otlpReceiver';
 import { eventually, spawnEntry, type Spawned } from './helpers/processes';
@@ -67,10 +67,10 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       OTEL_BSP_SCHEDULE_DELAY: '100',
     };
     const [feedbackPort, contactsPort, gatewayPort, nobodyPort, identityPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    feedback = spawnEntry('services/feedback/src/index.ts', { ...common, PORT: String(feedbackPort) });
-    contacts = spawnEntry('services/contacts/src/index.ts', { ...common, PORT: String(contactsPort) });
+    feedback = spawnEntry('services/feedback/src/main.ts', { ...common, PORT: String(feedbackPort) });
+    contacts = spawnEntry('services/contacts/src/main.ts', { ...common, PORT: String(contactsPort) });
     identity = spawnEntry('services/identity/src/main.ts', { ...common, PORT: String(identityPort) });
-    gateway = spawnEntry('gateway/src/index.ts', {
+    gateway = spawnEntry('gateway/src/main.ts', {
       ...common,
       PORT: String(gatewayPort),
       IDENTITY_URL: `http://127.0.0.1:${identityPort}`,

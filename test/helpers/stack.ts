@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { loadAccountsConfig } from '@fi/accounts/src/config';
-import { startAccountsService } from '@fi/accounts/src/server';
-import { loadContactsConfig } from '@fi/contacts/src/config';
-import { startContactsService } from '@fi/contacts/src/server';
-import { loadFeedbackConfig } from '@fi/feedback/src/config';
-import { startFeedbackService } from '@fi/feedback/src/server';
-import { loadGatewayConfig } from '@fi/gateway/src/config';
-import { startGateway } from '@fi/gateway/src/server';
+import { loadAccountsConfig, startAccountsService } from '@fi/accounts';
+import { loadContactsConfig, startContactsService } from '@fi/contacts';
+import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
+import { loadGatewayConfig, startGateway } from '@fi/gateway';
+import { CLI_MAX_TIME_MS } from '@fi/cli';
 import { loadIdentityConfig, startIdentityService, type RunningIdentityService } from '@fi/identity';
-import { CLI_MAX_TIME_MS } from '../../cli/src/databases';
-import { connectMongo, createLogger, type Connection, type RunningHttpServer } from '@fi/shared';
+import { type Connection, connectMongo, createLogger, type RunningHttpServer } from '@fi/shared';
 import { createKeyIn, type NewKey } from './keys';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {

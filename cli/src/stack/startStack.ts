@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       new SupervisedService(() => spawnService(name, entry, port, env, logDir), events, restartPolicy);
     for (const [name, port, uri] of subgraphs) {
       const own = { ...(uri ? { MONGODB_URI: uri } : {}), ...(name === 'feedback' ? developmentWebhookEnv() : {}) };
-      services.push(supervise(name, `services/${name}/src/index.ts`, port, { ...common, ...own }));
+      services.push(supervise(name, `services/${name}/src/main.ts`, port, { ...common, ...own }));
     }
     // Development over plain HTTP: a Secure cookie would never be sent back.
     const identityEnv = { ...common, ...(config.identityMongodbUri ? { MONGODB_URI: config.identityMongodbUri } : {}), COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false' };
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       IDENTITY_URL: identityUrl,
       DASHBOARD_DIR: dashboardDir,
     };
-    services.push(supervise('gateway', 'gateway/src/index.ts', config.gatewayPort, gatewayEnv));
+    services.push(supervise('gateway', 'gateway/src/main.ts', config.gatewayPort, gatewayEnv));
 
     const demo = database ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out)) : null;
     await Promise.all(services.map((service) => waitUntilReady(service.current, READY_TIMEOUT_MS)));
