@@ -2,7 +2,7 @@ import path from 'node:path';
 import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import type { Role } from '@fi/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildDashboard, launchChromium } from './helpers/browser';
+import { buildDashboardForTest, launchChromium } from './helpers/browser';
 import { eventually } from './helpers/processes';
 import { LIST_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
@@ -21,7 +21,7 @@ let origin: string;
 let people = 0;
 
 beforeAll(async () => {
-  build = await buildDashboard();
+  build = await buildDashboardForTest();
   // AUTH_CACHE_TTL_MS=0: a revoked key is refused at once, so the test need not wait out the cache.
   stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0' });
   origin = stack.gateway.url;

@@ -9,3 +9,4 @@ export { spawnService, waitUntilReady, type ServiceProcess } from './stack/servi
 export { SupervisedService, type SupervisorEvents } from './stack/supervisor';
 export { stackConfigSchema } from './stack/stackConfig';
 export { curlExample } from './stack/demo';
+export { buildDashboard, DASHBOARD_DIST } from './stack/dashboardBuild';

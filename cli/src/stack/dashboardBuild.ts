@@ -20,19 +20,24 @@ function isStale(): boolean {
   return built < Math.max(...sources);
 }
 
-/** Vite builds the page (a few seconds) only when its sources changed since the last build. */
-export async function buildDashboardIfStale(log: (line: string) => void): Promise<string> {
-  if (!isStale()) return DASHBOARD_DIST;
-  log('Building the web application (dashboard/)...');
+/** Builds the web application with Vite into `outDir` (dashboard/dist unless told): a few seconds. */
+export async function buildDashboard(outDir = DASHBOARD_DIST): Promise<void> {
   // vite's exports do not name its bin; its package.json is named, and the bin sits beside it.
   const vite = path.join(path.dirname(require.resolve('vite/package.json', { paths: [DASHBOARD] })), 'bin/vite.js');
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'error'], { cwd: DASHBOARD, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { cwd: DASHBOARD, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the web application did not build:\n${output.trim()}`))));
   });
+}
+
+/** `npm start`: Vite builds the page only when its sources changed since the last build. */
+export async function buildDashboardIfStale(log: (line: string) => void): Promise<string> {
+  if (!isStale()) return DASHBOARD_DIST;
+  log('Building the web application (dashboard/)...');
+  await buildDashboard();
   return DASHBOARD_DIST;
 }
