@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Databases, openDatabases, seedOrganization } from '@fi/cli';
+import { scaleBench, scaleMarkdown } from './scale';
 import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFerretDb } from '@fi/cli/embedded';
 import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
 import { IDENTITY_HEADER, parseSigningKeys, signIdentity } from '@fi/shared';
@@ -30,7 +31,8 @@ import {
 /**
  * `npm run bench [-- --quick | --full]`: our gateway beside the subgraph called directly, Hive Gateway
  * on the same supergraph and subgraphs, and a bare node:http server replaying a recorded answer, under
- * the same load, alternated round by round; then scenario 1 as the data grows.
+ * the same load, alternated round by round; then scenario 1 as the data grows. `--scale`: an
+ * organization's reads at 10,000 and 100,000 items (bench/scale.ts).
  */
 
 interface Profile {
@@ -116,6 +118,7 @@ async function main(): Promise<void> {
       full: { type: 'boolean' },
       only: { type: 'string' },
       'cpu-prof': { type: 'boolean' },
+      scale: { type: 'boolean' },
     },
   });
   const only = values.only?.split(',').map((id) => id.trim());
@@ -151,6 +154,16 @@ async function main(): Promise<void> {
     const gatewayEnv = { ...env, IDENTITY_URL: identity.url.replace(/\/graphql$/, '') };
     let ours = await startOurGateway(gatewayEnv, subgraphs, logDir);
     cleanups.push(() => ours.stop());
+    if (values.scale) {
+      // Only the reads of a growing organization, through our gateway (see bench/scale.ts).
+      const sizes = values.quick ? [1_000, 10_000] : [10_000, 100_000];
+      const scale = await scaleBench(ours.url, db, sizes, profile, post, say);
+      const table = scaleMarkdown(scale, Object.entries(machine(kind)).filter(([name]) => !name.startsWith('@')).map(([name, value]) => `${name} ${value}`).join(', '));
+      mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+      writeFileSync(path.join(__dirname, 'results', `latest-scale${values.quick ? '-quick' : ''}.md`), `${table}\n`);
+      process.stdout.write(`${table}\n`);
+      return;
+    }
 
     const hiveBin = await ensureHiveGateway(say);
     const supergraphFile = writeBenchSupergraph(subgraphs, work);

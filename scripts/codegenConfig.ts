@@ -23,7 +23,7 @@ const SERVICE_TYPES: Record<ServiceName, { contextType: string; mappers: Record<
   feedback: {
     contextType: '../feedbackContext#FeedbackContext',
     mappers: {
-      FeedbackItem: '../data/feedbackRepository#FeedbackItem',
+      FeedbackItem: '../data/feedbackItem#FeedbackItem',
       ContactItem: '../contactStatsLoader#ContactRepresentation',
       AccountItem: '../links/accountSummaryLoader#AccountRef',
     },

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
 import { linksCommand } from './commands/links';
+import { countsCommand } from './commands/counts';
 import { webhooksCommand } from './commands/webhooks';
 import { parseCount, seedOrganization } from './commands/seed';
 import { sentimentCommand } from './commands/sentiment';
@@ -36,6 +37,8 @@ export const USAGE = `Usage: npm run cli -- <command>
   links backfill [--org ORG] [--batch N]
                                    give records stored before links existed their match keys
                                    (all organizations unless --org; resumable; never overwrites)
+  counts recount --org ORG         count an organization's feedback from its items and repair the
+                                   kept figures (totals, contact and account figures, insights)
 
 The database is MONGODB_URI, or the embedded one of a running "npm start".`;
 
@@ -74,7 +77,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
     out.info(USAGE);
     return values.help ? 0 : 2;
   }
-  if (!['keys', 'import', 'seed', 'webhooks', 'sentiment', 'links'].includes(command)) {
+  if (!['keys', 'import', 'seed', 'webhooks', 'sentiment', 'links', 'counts'].includes(command)) {
     out.info(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
@@ -97,6 +100,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
       await sentimentCommand(rest[0], values.org, values.batch, db, out);
     } else if (command === 'links') {
       await linksCommand(rest[0], values.org, values.batch, db, out);
+    } else if (command === 'counts') {
+      await countsCommand(rest[0], values.org, db, out);
     } else {
       if (!values.org) throw new UsageError('seed needs --org ORG');
       const counts = {
