@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     };
     services.push(supervise('gateway', 'gateway/src/main.ts', config.gatewayPort, gatewayEnv));
 
-    const demo = database ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out)) : null;
+    const demo = database ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out, { ...process.env, MONGODB_URI: mongodbUri })) : null;
     await Promise.all(services.map((service) => waitUntilReady(service.current, READY_TIMEOUT_MS)));
     const gatewayUrl = `${services[4].current.url}/graphql`;
     writeStackFile({ pid: process.pid, mongodbUri, redisUrl: config.redisUrl || undefined, gatewayUrl, subgraphUrls });
