@@ -31,5 +31,5 @@ export * from './links/linkKeys';
 export * from './links/groupedPages';
 export * from './links/entityScope';
 export * from './rules/recordRules';
-export * from './links/matchKeyBackfill';
+export * from './data/matchKeyBackfill';
 export * from './data/backfill';

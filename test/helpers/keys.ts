@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
 import { connectMongo, IDENTITY_HEADER, parseSigningKeys, signIdentity, type Connection, type Principal, type Tier } from '@fi/shared';
-import { newOrgId } from './stack';
+
+/** A fresh organization id: tests isolate themselves by organization. */
+export const newOrgId = () => `org-${randomUUID()}`;
 
 /** Keys created here, and who they stand for: tests that call a subgraph directly sign for them. */
 const principals = new Map<string, Principal>();

@@ -33,7 +33,8 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export const newOrgId = () => `org-${randomUUID()}`;
+// Organizations are named with the key helpers (which need them first); tests take them from either.
+export { newOrgId } from './keys';
 
 /** A database name no other test uses, for tests whose scans or background work must see only their own data. */
 export const ownDatabaseName = (prefix: string) => `${prefix}_${randomUUID().slice(0, 8)}`;
