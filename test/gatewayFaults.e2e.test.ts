@@ -97,7 +97,7 @@ describe('a subgraph that is down or hangs', () => {
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({
       status: 'not ready',
-      checks: { 'subgraph:feedback': { ok: true }, 'subgraph:accounts': { ok: false }, 'subgraph:contacts': { ok: false }, keyStore: { ok: true } },
+      checks: { 'subgraph:feedback': { ok: true }, 'subgraph:accounts': { ok: false }, 'subgraph:contacts': { ok: false }, identity: { ok: true } },
     });
   });
 });

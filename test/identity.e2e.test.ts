@@ -350,6 +350,17 @@ describe('invitations and password resets by single-use link', () => {
   });
 });
 
+test('when password resets are asked for one email again and again, then the fourth is refused, whether or not the email has an account', async () => {
+  const { orgId } = await stack.createKey();
+  const owner = await addMember(orgId, 'owner');
+  const ask = (email: string, n: number) =>
+    new Browser(`${stack.identity.url}/graphql`, { 'x-forwarded-for': `10.8.${people}.${n}` }).gql('mutation($e: String!) { requestPasswordReset(email: $e) }', { e: email });
+  for (const email of [owner.email, `nobody-${Date.now()}@example.com`]) {
+    for (let n = 1; n <= 3; n += 1) expect((await ask(email, n)).body.data).toEqual({ requestPasswordReset: true });
+    expect((await ask(email, 4)).body.errors?.[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } });
+  }
+});
+
 describe('sign-in throttling', () => {
   test('when one address fails too often for an account, then it is refused there, while the owner signs in from another address', async () => {
     const { orgId } = await stack.createKey();

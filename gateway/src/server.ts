@@ -44,10 +44,14 @@ function subgraphUrlOverrides(config: GatewayConfig): Record<string, string> {
   return Object.fromEntries(Object.entries(overrides).filter(([, url]) => url !== ''));
 }
 
-/** A service is reachable when its /health answers; its own /ready covers its database. */
-async function pingService(url: string): Promise<void> {
-  const response = await fetch(new URL('/health', url), { signal: AbortSignal.timeout(1_500) });
-  if (!response.ok) throw new Error(`GET /health answered ${response.status}`);
+/**
+ * A subgraph is reachable when its /health answers (its own /ready covers its database). The identity
+ * service must be ready, database included: without it no key can be verified, as when the key store
+ * itself was down.
+ */
+async function pingService(url: string, path: '/health' | '/ready' = '/health'): Promise<void> {
+  const response = await fetch(new URL(path, url), { signal: AbortSignal.timeout(1_500) });
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
 }
 
 /** Builds and starts the gateway on the configured port (0 picks a free one, as tests do). */
@@ -156,7 +160,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     apollo,
     logger,
     readinessChecks: {
-      identity: () => pingService(config.identityUrl),
+      identity: () => pingService(config.identityUrl, '/ready'),
       // Always ok: a rejected update leaves the previous supergraph serving; the details say which.
       supergraph: { check: async () => undefined, details: () => supergraphSource.details() },
       ...Object.fromEntries(Object.entries(subgraphUrls).map(([name, url]) => [`subgraph:${name}`, () => pingService(url)])),

@@ -17,7 +17,7 @@ import { watchMongoPool } from './metrics/mongoPoolMetrics';
 import { LATENCY_BUCKETS } from './metrics/registry';
 import { useRequestOutcome } from './metrics/useRequestOutcome';
 import { connectMongo, pingMongo, type Connection } from './mongo';
-import { unauthenticated, withHttpStatus } from './errors';
+import { ErrorCode, unauthenticated, withHttpStatus } from './errors';
 import { DateTimeScalar, JSONScalar } from './scalars';
 import { limitTextArguments } from './textArguments';
 import { useErrorReporting } from './useErrorReporting';
@@ -119,7 +119,7 @@ export async function startSubgraph<C extends SubgraphContext>(
       const identity = verifyIdentity(config.identitySigningKeys, Array.isArray(header) ? header[0] : header);
       if (!identity.ok) {
         requestLogger.warn({ reason: identity.reason }, 'request without a valid signed identity refused');
-        outcome.code = 'UNAUTHENTICATED';
+        outcome.code = ErrorCode.UNAUTHENTICATED;
         throw withHttpStatus(unauthenticated(), 200);
       }
       const auth = new Authenticator(identity.principals);

@@ -8,8 +8,10 @@ export interface SubgraphOperation {
 /**
  * The operation a subgraph receives, with every verified API key replaced by its id: subgraphs learn
  * who is calling from the signed identity, so the secret never travels past the gateway. Keys passed
- * as variables (the usual case) cost a look at each variable; a key written inline in the document
- * costs a parse of the subgraph's query, and only `apiKey` arguments are rewritten.
+ * as variables (the usual case) cost a look at each variable (any variable holding exactly a verified
+ * key is replaced: a secret has no business reaching a subgraph under another name either); a key
+ * written inline in the document costs a parse of the subgraph's query, and only `apiKey` arguments
+ * are rewritten.
  */
 export function withKeyReferences(operation: SubgraphOperation, keyRefs: Map<string, string>): SubgraphOperation {
   if (keyRefs.size === 0) return operation;

@@ -26,6 +26,7 @@ import { openRepositories, purgeExpired } from './data/repositories';
 import { AccountLinkService } from './domain/accountLinks';
 import { KeyService } from './domain/keyService';
 import { MemberService } from './domain/memberService';
+import { ResetRequestLimit } from './domain/resetRequestLimit';
 import { SessionService } from './domain/sessionService';
 import { SignInThrottle } from './domain/signInThrottle';
 import { CSRF_HEADER, sessionTokenOf } from './http/sessionCookie';
@@ -62,7 +63,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     publicUrl: config.publicUrl.replace(/\/+$/, ''),
     invitationTtlMs: config.invitationTtlHours * 3_600_000,
     passwordResetTtlMs: config.passwordResetTtlMinutes * 60_000,
-  });
+  }, new ResetRequestLimit(repositories.signInFailures, config.signInWindowMinutes * 60_000));
   const registry = createRegistry('identity');
   watchMongoPool(connection, registry);
 

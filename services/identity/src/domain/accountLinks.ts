@@ -4,6 +4,7 @@ import type { IdentityRepositories } from '../data/repositories';
 import type { LinkMailer } from '../mail/linkMailer';
 import { actorName, type Actor } from './actor';
 import type { MemberService } from './memberService';
+import type { ResetRequestLimit } from './resetRequestLimit';
 import { checkNewPassword, hashPassword } from './passwords';
 import { requireAdmin } from './roles';
 import { checkEmail, normalizeEmail, type ActiveSession, type SessionService } from './sessionService';
@@ -32,6 +33,7 @@ export class AccountLinkService {
     private readonly sessions: SessionService,
     private readonly mailer: LinkMailer | null,
     private readonly policy: LinkPolicy,
+    private readonly resetLimit: ResetRequestLimit,
   ) {}
 
   /** Owners and admins invite; only an owner invites another owner. */
@@ -74,6 +76,7 @@ export class AccountLinkService {
     if (!this.mailer) throw mailUnavailable();
     const mailer = this.mailer;
     const to = normalizeEmail(email);
+    await this.resetLimit.take(to, address);
     void (async () => {
       const account = await this.repositories.members.findCredentials(to);
       if (!account) return;

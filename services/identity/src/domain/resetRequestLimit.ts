@@ -1,0 +1,34 @@
+import { appError, ErrorCode } from '@fi/shared';
+import type { SignInFailureRepository } from '../data/signInFailureRepository';
+
+/** Reset mails per account, and requests per address, in one SIGN_IN_WINDOW_MINUTES window. */
+const PER_ACCOUNT = 3;
+const PER_ADDRESS = 20;
+
+/**
+ * Keeps password-reset requests from flooding someone's mailbox or the mail relay. Every request counts,
+ * whether or not the email has an account, so the limit does not tell which emails exist.
+ */
+export class ResetRequestLimit {
+  constructor(
+    private readonly counts: SignInFailureRepository,
+    private readonly windowMs: number,
+  ) {}
+
+  /** RATE_LIMITED with the seconds to wait once either count is used up; otherwise counts this request. */
+  async take(email: string, address: string): Promise<void> {
+    const now = new Date();
+    const subjects = [
+      { subject: `reset-account:${email}`, limit: PER_ACCOUNT },
+      { subject: `reset-address:${address}`, limit: PER_ADDRESS },
+    ];
+    for (const { subject, limit } of subjects) {
+      const current = await this.counts.current(subject, now);
+      if (current && current.count >= limit) {
+        const retryAfter = Math.max(1, Math.ceil((current.expiresAt.getTime() - now.getTime()) / 1000));
+        throw appError(ErrorCode.RATE_LIMITED, `Too many password-reset requests; retry in ${retryAfter} s`, { retryAfter });
+      }
+    }
+    for (const { subject } of subjects) await this.counts.increment(subject, now, this.windowMs);
+  }
+}
