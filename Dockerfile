@@ -1,4 +1,5 @@
-# One image for the gateway, the subgraphs and the identity service, running the compiled JavaScript (`npm run build`) on
+# One image for the gateway (which also serves the web application's built files, dashboard/dist), the
+# subgraphs and the identity service, running the compiled JavaScript (`npm run build`) on
 # production dependencies only. The default command runs the gateway; a subgraph runs the same image
 # with its own entry point, e.g.
 #   docker run -e PORT=4001 -e MONGODB_URI=... IMAGE node services/feedback/dist/main.js
@@ -16,6 +17,7 @@ COPY services/accounts/package.json services/accounts/
 COPY services/identity/package.json services/identity/
 COPY gateway/package.json gateway/
 COPY cli/package.json cli/
+COPY dashboard/package.json dashboard/
 
 # --- build: every dependency, the sources, then tsc into each workspace's dist/ ---
 FROM manifests AS build
@@ -26,6 +28,7 @@ COPY shared/ shared/
 COPY services/ services/
 COPY gateway/ gateway/
 COPY cli/ cli/
+COPY dashboard/ dashboard/
 RUN npm run build
 
 # --- deps: production dependencies only, cached until a package.json or the lock file changes ---
@@ -48,6 +51,7 @@ COPY --from=build /app/services/accounts/dist services/accounts/dist
 COPY --from=build /app/services/identity/dist services/identity/dist
 COPY --from=build /app/gateway/dist gateway/dist
 COPY --from=build /app/cli/dist cli/dist
+COPY --from=build /app/dashboard/dist dashboard/dist
 USER node
 EXPOSE 4000
 # Slim images have no curl; Node's own fetch asks the service on the port it listens on.

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { buildDashboard } from '@fi/cli';
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, '.build');
@@ -36,10 +37,16 @@ function build(): void {
   rmSync(OUT, { recursive: true, force: true });
 }
 
-try {
-  build();
-  console.log(`Built ${workspaces().map((dir) => `${dir}/dist`).join(', ')}`);
-} catch (error) {
-  console.error(`Build failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+async function main(): Promise<void> {
+  try {
+    build();
+    // The web application is bundled by Vite (not tsc) into dashboard/dist, which the gateway serves.
+    await buildDashboard();
+    console.log(`Built ${[...workspaces(), 'dashboard'].map((dir) => `${dir}/dist`).join(', ')}`);
+  } catch (error) {
+    console.error(`Build failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
 }
+
+void main();

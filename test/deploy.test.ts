@@ -78,6 +78,9 @@ function metricNames(expr: string): string[] {
   return names;
 }
 
+/** Where the image holds the built web application (the gateway's DASHBOARD_DIR in compose and the manifests). */
+const IMAGE_DASHBOARD_DIR = '/app/dashboard/dist';
+
 describe('docker-compose.yml', () => {
   test('when the file is parsed, then it has mongo, redis, the three subgraphs and the gateway', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
@@ -147,6 +150,7 @@ describe('docker-compose.yml', () => {
       expect(env[`${name.toUpperCase()}_URL`]).toBe(`http://${name}:${environmentOf(name).PORT}/graphql`);
     }
     expect(env.IDENTITY_URL).toBe(`http://identity:${environmentOf('identity').PORT}`);
+    expect(env.DASHBOARD_DIR).toBe(IMAGE_DASHBOARD_DIR);
     expect(env.MONGODB_URI).toBeUndefined();
     const redis = new URL(env.REDIS_URL);
     expect(redis.protocol).toBe('redis:');
@@ -266,6 +270,12 @@ describe('Dockerfile', () => {
     expect(cmd).toHaveLength(1);
     expect(JSON.parse(cmd[0].slice('CMD '.length))).toEqual(['node', compiledEntry(APP_SERVICES.gateway.entry)]);
     expect(instructions.join('\n')).toMatch(/NODE_OPTIONS=--conditions=production/);
+  });
+
+  test('when the gateway serves the web application, then the image holds the built page where compose and the manifests point', () => {
+    const workdirs = named('WORKDIR').map((line) => line.split(/\s+/)[1]);
+    expect(new Set(workdirs)).toEqual(new Set(['/app']));
+    expect(instructions).toContain(`COPY --from=build /app/dashboard/dist ${path.relative('/app', IMAGE_DASHBOARD_DIR)}`);
   });
 
   test('when the runtime stage is assembled, then it holds the compiled dist/ from the build stage and no TypeScript runner', () => {

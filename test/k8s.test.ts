@@ -217,6 +217,8 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
     const identity = new URL(env.IDENTITY_URL);
     expect(identity.hostname).toBe('identity');
     expect(servicePort('identity', Number(identity.port))).toBe(fieldByEnv(APP_SERVICES.identity.schema, 'PORT')?.default);
+    // The web application's files in the image (the Dockerfile's runtime stage; test/deploy.test.ts).
+    expect(env.DASHBOARD_DIR).toBe('/app/dashboard/dist');
     expect(env.MONGODB_URI).toBeUndefined();
     const redis = new URL(env.REDIS_URL);
     expect(redis.hostname).toBe('redis');

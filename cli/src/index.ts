@@ -8,4 +8,6 @@ export { COMPANY_STEMS, TOPICS } from './seed/vocabulary';
 export { spawnService, waitUntilReady, type ServiceProcess } from './stack/serviceProcess';
 export { SupervisedService, type SupervisorEvents } from './stack/supervisor';
 export { stackConfigSchema } from './stack/stackConfig';
-export { curlExample } from './stack/demo';
+export { curlExample, readDemoOwner } from './stack/demo';
+export { readRunningStack } from './stack/stackFile';
+export { buildDashboard, DASHBOARD_DIST } from './stack/dashboardBuild';

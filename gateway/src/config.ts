@@ -132,6 +132,12 @@ export const gatewayConfigSchema = {
     default: 10_000,
     parse: parse.int(100, 300_000),
   },
+  dashboardDir: {
+    env: 'DASHBOARD_DIR',
+    doc: 'folder of the built web application (dashboard/dist) served on every GET path the API does not use; unset: no web application',
+    default: '',
+    parse: parse.string,
+  },
   introspection: { env: 'INTROSPECTION', doc: 'allow schema introspection', default: true, parse: parse.bool },
   dedupeQueries: {
     env: 'DEDUPE_QUERIES',

@@ -15,6 +15,7 @@ import {
 } from '@fi/shared';
 import { ADMIN_GRAPHQL_PATH, adminProxy } from './auth/adminProxy';
 import { DocumentCache } from './auth/documentCache';
+import { dashboardFiles } from './dashboard/dashboardFiles';
 import { IdentityClient } from './auth/identityClient';
 import { dedupeInflightQueries } from './dedupeInflightQueries';
 import type { KeyedRootFields } from './auth/extractApiKeys';
@@ -55,6 +56,8 @@ async function pingService(url: string, path: '/health' | '/ready' = '/health'):
 
 /** Builds and starts the gateway on the configured port (0 picks a free one, as tests do). */
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningHttpServer> {
+  // First, so a missing build stops the start before anything else is opened.
+  const dashboard = config.dashboardDir ? dashboardFiles(config.dashboardDir) : null;
   const supergraphSource = new SupergraphSource({
     path: config.supergraphPath,
     url: config.supergraphUrl,
@@ -166,6 +169,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     status: () => ({ rateLimiter: { store: counter.mode, ...(instances ? { instances: instances.count } : {}) } }),
     routes: { '/metrics': metricsRoute(registry) },
     postRoutes: { [ADMIN_GRAPHQL_PATH]: admin },
+    ...(dashboard ? { getFallback: dashboard } : {}),
     observe: (outcome, seconds) => metrics.observeRequest(outcome.operation, outcome.code, seconds),
     buildContext: createRequestGate({
       documents: new DocumentCache(limits.parseOptions),

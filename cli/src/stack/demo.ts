@@ -18,6 +18,12 @@ export interface Demo {
 }
 
 const readSecret = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : null);
+
+/** The demo owner of the local stack (`npm start`), for scripts that sign in as a person would. */
+export function readDemoOwner(): { email: string; password: string } | null {
+  const password = readSecret(DEMO_OWNER_FILE);
+  return password ? { email: DEMO_OWNER_EMAIL, password } : null;
+}
 const writeSecret = (file: string, value: string) => writeFileSync(file, `${value}\n`, { mode: 0o600 });
 
 /**
@@ -26,9 +32,9 @@ const writeSecret = (file: string, value: string) => writeFileSync(file, `${valu
  * mode 600), so every later start can print them too. Keys of a database made before the identity
  * service are moved first, so an existing demo is not seeded twice.
  */
-export async function ensureDemo(db: Databases, out: Output): Promise<Demo> {
+export async function ensureDemo(db: Databases, out: Output, env: NodeJS.ProcessEnv = process.env): Promise<Demo> {
   const repositories = await openRepositories(db.identity);
-  const legacy = await openLegacyKeyStore(db);
+  const legacy = await openLegacyKeyStore(db, env);
   try {
     await migrateLegacyKeys(legacy.connection, repositories);
   } finally {

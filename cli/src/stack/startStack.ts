@@ -6,6 +6,7 @@ import { startEmbeddedDatabase } from '../embedded/embeddedDatabase';
 import type { EmbeddedMongo } from '../embedded/ferretdb';
 import { requireFreePorts } from '../embedded/freePort';
 import { consoleOutput as out } from '../output';
+import { buildDashboardIfStale } from './dashboardBuild';
 import { curlExample, DEMO_ORG, ensureDemo } from './demo';
 import { developmentWebhookEnv } from './developmentWebhooks';
 import { spawnService, waitUntilReady } from './serviceProcess';
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
       'identity service': config.identityPort,
       ...(config.mongodbUri ? {} : { 'embedded database': config.embeddedDbPort }),
     });
+    const dashboardDir = await buildDashboardIfStale(out.info);
     if (!config.mongodbUri) database = await startEmbeddedDatabase(DATA_DIR, config.embeddedDbPort, out.info);
     const mongodbUri = config.mongodbUri || (database as EmbeddedMongo).uri;
     // One signing key for this run unless configured: every process of the stack gets the same.
@@ -94,16 +96,18 @@ async function main(): Promise<void> {
       CONTACTS_URL: subgraphUrls.contacts,
       ACCOUNTS_URL: subgraphUrls.accounts,
       IDENTITY_URL: identityUrl,
+      DASHBOARD_DIR: dashboardDir,
     };
     services.push(supervise('gateway', 'gateway/src/main.ts', config.gatewayPort, gatewayEnv));
 
-    const demo = database ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out)) : null;
+    const demo = database ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out, { ...process.env, MONGODB_URI: mongodbUri })) : null;
     await Promise.all(services.map((service) => waitUntilReady(service.current, READY_TIMEOUT_MS)));
     const gatewayUrl = `${services[4].current.url}/graphql`;
     writeStackFile({ pid: process.pid, mongodbUri, redisUrl: config.redisUrl || undefined, gatewayUrl, subgraphUrls });
 
     out.info(`
 Feedback Intelligence API is up (${((Date.now() - started) / 1000).toFixed(1)} s).
+  Dashboard: ${services[4].current.url}/
   GraphQL:   ${gatewayUrl}  (POST only)
   Admin API: ${services[4].current.url}/admin/graphql  (session cookie; see docs/identity.md)
   Subgraphs: ${Object.values(subgraphUrls).join('  ')}  Identity: ${identityUrl}

@@ -40,6 +40,8 @@ export interface GraphQLHttpOptions<C extends BaseContext> {
   routes?: Record<string, RouteHandler>;
   /** Extra POST routes, e.g. the gateway's admin API or the identity service's key verification. */
   postRoutes?: Record<string, RouteHandler>;
+  /** Answers every other GET, e.g. the gateway's web application pages; without it they are 404. */
+  getFallback?: RouteHandler;
   /** Extra figures for the /health and /ready bodies, e.g. where rate limits are counted. */
   status?: () => Record<string, unknown>;
   /** Called once per /graphql request when its response is sent. */
@@ -112,6 +114,7 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
         sendJson(res, report.ready ? 200 : 503, { ...report, ...options.status?.() });
       } else if (req.method === 'GET' && options.routes?.[path]) await options.routes[path](req, res);
       else if (req.method === 'POST' && options.postRoutes?.[path]) await options.postRoutes[path](req, res);
+      else if (req.method === 'GET' && options.getFallback) await options.getFallback(req, res);
       else sendJson(res, 404, errorBody(`No route ${req.method ?? ''} ${path}`, ErrorCode.NOT_FOUND));
     } catch (error) {
       if (error instanceof HttpError) {

@@ -1,0 +1,39 @@
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { Provider as GraphQLProvider } from 'urql';
+import { RequireSession } from './features/auth/RequireSession';
+import { SessionProvider } from './features/auth/SessionProvider';
+import { SignInPage } from './features/auth/SignInPage';
+import { AppLayout, NotFoundPage } from './features/layout/AppLayout';
+import { ApiKeysSection } from './features/settings/ApiKeysSection';
+import { MembersSection } from './features/settings/MembersSection';
+import { SettingsPage } from './features/settings/SettingsPage';
+import { adminClient } from './lib/adminClient';
+
+export function App() {
+  return (
+    <GraphQLProvider value={adminClient}>
+      <SessionProvider>
+        <BrowserRouter>
+          <Routes>
+            <Route path="/sign-in" element={<SignInPage />} />
+            <Route
+              element={
+                <RequireSession>
+                  <AppLayout />
+                </RequireSession>
+              }
+            >
+              <Route index element={<Navigate to="/settings/api-keys" replace />} />
+              <Route path="settings" element={<SettingsPage />}>
+                <Route index element={<Navigate to="/settings/api-keys" replace />} />
+                <Route path="api-keys" element={<ApiKeysSection />} />
+                <Route path="members" element={<MembersSection />} />
+              </Route>
+              <Route path="*" element={<NotFoundPage />} />
+            </Route>
+          </Routes>
+        </BrowserRouter>
+      </SessionProvider>
+    </GraphQLProvider>
+  );
+}

@@ -1,0 +1,49 @@
+import { useState, type FormEvent } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
+import { StatusMessage } from '../layout/StatusMessage';
+import { useSession } from './SessionProvider';
+
+/** Only paths of this application: a crafted link must not send a person elsewhere after sign-in. */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+export function SignInPage() {
+  const { state, signIn } = useSession();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (state.status === 'ready' && state.session) return <Navigate to={safeNext(params.get('next'))} replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(await signIn(email.trim(), password));
+    setBusy(false);
+  };
+
+  return (
+    <main className="sign-in">
+      <h1>Feedback Intelligence</h1>
+      <form onSubmit={submit} className="card" aria-labelledby="sign-in-title">
+        <h2 id="sign-in-title">Sign in</h2>
+        {state.status === 'error' && <StatusMessage error>{state.message}</StatusMessage>}
+        <label>
+          Email
+          <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label>
+          Password
+          <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        {error && <p role="alert" className="error">{error}</p>}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

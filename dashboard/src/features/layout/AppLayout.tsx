@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { NavLink, Outlet } from 'react-router';
+import { useSession, useSignedIn } from '../auth/SessionProvider';
+
+/**
+ * Only the areas that are built are linked: Feedback, Insights, Contacts, Accounts and Webhooks join
+ * the navigation as their pages land (docs/dashboard.md), rather than as placeholders.
+ */
+const AREAS = [{ to: '/settings', label: 'Settings' }];
+
+export function AppLayout() {
+  const session = useSignedIn();
+  const { signOut } = useSession();
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <div className="app">
+      <header className="top">
+        <a className="brand" href="/">
+          Feedback Intelligence
+        </a>
+        <nav aria-label="Main">
+          <ul>
+            {AREAS.map((area) => (
+              <li key={area.to}>
+                <NavLink to={area.to}>{area.label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="who">
+          <span>
+            {session.member.email} · {session.member.role} · {session.organization.name}
+          </span>
+          <button type="button" onClick={async () => setError(await signOut())}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      {error && (
+        <p role="alert" className="error banner">
+          {error}
+        </p>
+      )}
+      <main className="content">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+export function NotFoundPage() {
+  return (
+    <section>
+      <h1>Page not found</h1>
+      <p>
+        There is no page at this address. <a href="/settings">Go to Settings</a>.
+      </p>
+    </section>
+  );
+}

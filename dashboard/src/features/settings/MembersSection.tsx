@@ -1,0 +1,127 @@
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { Dialog } from '../../lib/Dialog';
+import { errorInWords } from '../../lib/errorInWords';
+import { formatTime } from '../../lib/formatTime';
+import { canManageMembers } from '../auth/roles';
+import { useSignedIn } from '../auth/SessionProvider';
+import type { Role } from '../auth/sessionQueries';
+import { StatusMessage } from '../layout/StatusMessage';
+import { CHANGE_ROLE_MUTATION, MEMBERS_QUERY, REMOVE_MEMBER_MUTATION, ROLES, type Member } from './memberQueries';
+
+export function MembersSection() {
+  const session = useSignedIn();
+  const manage = canManageMembers(session.member.role);
+  const [{ data, error, fetching }, reexecute] = useQuery<{ members: Member[] }>({ query: MEMBERS_QUERY });
+  const [, changeRole] = useMutation(CHANGE_ROLE_MUTATION);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const reload = () => reexecute({ requestPolicy: 'network-only' });
+
+  const onRole = async (member: Member, role: Role) => {
+    setActionError(null);
+    const result = await changeRole({ memberId: member.id, role });
+    if (result.error) setActionError(errorInWords(result.error));
+    reload();
+  };
+
+  return (
+    <section aria-labelledby="members-title">
+      <h2 id="members-title">Members</h2>
+      {!manage && <p className="hint">Only owners and admins can change roles or remove members.</p>}
+      {actionError && (
+        <p role="alert" className="error">
+          {actionError}
+        </p>
+      )}
+      {error && <StatusMessage error retry={reload}>{errorInWords(error)}</StatusMessage>}
+      {!data && fetching && <StatusMessage>Loading members…</StatusMessage>}
+      {data && (
+        <div className="table-wrap" role="region" aria-label="Members" tabIndex={0}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Joined</th>
+                {manage && (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {data.members.map((member) => (
+                <tr key={member.id}>
+                  <th scope="row">
+                    {member.name}
+                    {member.id === session.member.id && ' (you)'}
+                  </th>
+                  <td data-label="Email">{member.email}</td>
+                  <td data-label="Role">
+                    {manage ? (
+                      <select aria-label={`Role of ${member.email}`} value={member.role} onChange={(e) => void onRole(member, e.target.value as Role)}>
+                        {ROLES.map((role) => (
+                          <option key={role} value={role}>
+                            {role}
+                          </option>
+                        ))}
+                      </select>
+                    ) : (
+                      member.role
+                    )}
+                  </td>
+                  <td data-label="Joined">{formatTime(member.createdAt)}</td>
+                  {manage && (
+                    <td>
+                      {member.id !== session.member.id && (
+                        <button type="button" className="danger" onClick={() => setRemoving(member)}>
+                          Remove
+                        </button>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {removing && <RemoveMemberDialog member={removing} onDone={reload} onClose={() => setRemoving(null)} />}
+    </section>
+  );
+}
+
+function RemoveMemberDialog({ member, onDone, onClose }: { member: Member; onDone: () => void; onClose: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [{ fetching }, remove] = useMutation(REMOVE_MEMBER_MUTATION);
+  const confirm = async () => {
+    const result = await remove({ memberId: member.id });
+    if (result.error) {
+      setError(errorInWords(result.error));
+      return;
+    }
+    onDone();
+    onClose();
+  };
+  return (
+    <Dialog title={`Remove ${member.email}?`} onClose={onClose}>
+      <p>They are signed out everywhere at once and can no longer sign in.</p>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <div className="actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="danger" onClick={confirm} disabled={fetching}>
+          Remove
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,15 @@
+import { NavLink, Outlet } from 'react-router';
+
+/** Settings with one address per section, so each can be bookmarked and shared. */
+export function SettingsPage() {
+  return (
+    <section>
+      <h1>Settings</h1>
+      <nav aria-label="Settings" className="tabs">
+        <NavLink to="/settings/api-keys">API keys</NavLink>
+        <NavLink to="/settings/members">Members</NavLink>
+      </nav>
+      <Outlet />
+    </section>
+  );
+}

@@ -1,0 +1,224 @@
+import path from 'node:path';
+import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
+import type { Role } from '@fi/shared';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildDashboardForTest, launchChromium } from './helpers/browser';
+import { eventually } from './helpers/processes';
+import { LIST_FEEDBACK } from './helpers/queries';
+import { startStack, type Stack } from './helpers/stack';
+
+// The web application in Debian's headless Chromium against a whole stack on loopback: the gateway
+// serves the built page on the API's origin. Controls are found by role and label, as people and
+// screen readers find them. Each page's screenshot goes to docs/screenshots/ (docs/dashboard.md).
+const SCREENSHOTS = path.resolve(__dirname, '../docs/screenshots');
+
+let stack: Stack;
+let browser: Browser;
+let build: { dir: string; remove(): void };
+let members: MemberService;
+let orgId: string;
+let origin: string;
+let people = 0;
+
+beforeAll(async () => {
+  build = await buildDashboardForTest();
+  // AUTH_CACHE_TTL_MS=0: a revoked key is refused at once, so the test need not wait out the cache.
+  stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0' });
+  origin = stack.gateway.url;
+  members = new MemberService(await openRepositories(await stack.connect('identity')));
+  orgId = (await stack.createKey()).orgId;
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  build?.remove();
+});
+
+async function addMember(role: Role) {
+  people += 1;
+  const email = `${role}-${people}-${Date.now()}@example.com`;
+  const password = `correct horse ${people} battery staple`;
+  const name = `${role[0].toUpperCase()}${role.slice(1)} ${people}`;
+  await members.add(OPERATOR, orgId, { email, name, role, password });
+  return { email, password, name };
+}
+
+const contexts: BrowserContext[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+async function newPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const context = await browser.newContext({ viewport, baseURL: origin });
+  contexts.push(context);
+  return context.newPage();
+}
+
+async function signIn(page: Page, person: { email: string; password: string }) {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Settings' }).waitFor();
+}
+
+const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+
+/** What the page's own script could send: a same-origin request carrying the session cookie. */
+function adminRequest(page: Page, query: string, variables: Record<string, unknown>, csrfToken: string | null) {
+  return page.evaluate(
+    async ({ query, variables, csrfToken }) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (csrfToken) headers['x-csrf-token'] = csrfToken;
+      const response = await fetch('/admin/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+      return (await response.json()) as { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+    },
+    { query, variables, csrfToken },
+  );
+}
+
+async function csrfTokenOf(page: Page): Promise<string> {
+  const answer = await adminRequest(page, '{ me { csrfToken } }', {}, null);
+  return (answer.data?.me as { csrfToken: string }).csrfToken;
+}
+
+const CREATE_KEY = 'mutation($name: String!) { createApiKey(name: $name) { key } }';
+
+test('a page without a session leads to sign-in, and back to that page after it', async () => {
+  const owner = await addMember('owner');
+  const page = await newPage();
+  await page.goto('/settings/members');
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/sign-in');
+  await screenshot(page, 'sign-in');
+
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password').fill('not the password at all');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert').textContent()).resolves.toContain('Invalid email or password');
+
+  await page.getByLabel('Password').fill(owner.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Members' }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/settings/members');
+  await page.getByRole('link', { name: 'Settings' }).first().waitFor();
+});
+
+test('an owner generates a key that works on /graphql, then revokes it and it is refused', async () => {
+  const owner = await addMember('owner');
+  const page = await newPage();
+  await signIn(page, owner);
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+
+  await page.getByRole('button', { name: 'Generate API key' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill('Zapier export');
+  await expect(dialog.getByRole('checkbox', { name: /Read-only/ }).isChecked()).resolves.toBe(false);
+  await screenshot(page, 'generate-api-key');
+  await dialog.getByRole('button', { name: 'Generate' }).click();
+
+  const field = dialog.getByLabel('New API key');
+  await field.waitFor();
+  await expect(field.isEditable()).resolves.toBe(false);
+  await dialog.getByRole('button', { name: 'Copy' }).waitFor();
+  const key = await field.inputValue();
+  expect(key).toMatch(/^fik_/);
+  await screenshot(page, 'new-api-key');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  const works = await stack.gql(LIST_FEEDBACK, { apiKey: key, take: 1 });
+  expect(works.body.errors).toBeUndefined();
+
+  const row = page.getByRole('row', { name: /Zapier export/ });
+  await row.waitFor();
+  await expect(row.textContent()).resolves.toContain(owner.email);
+  // The list shows the use just made (its time is written once a minute at most, possibly after the answer).
+  await eventually(
+    async () => {
+      await page.reload();
+      await row.waitFor();
+      return !(await row.textContent())?.includes('Never');
+    },
+    20_000,
+    'the key list to show its last use',
+  );
+  await screenshot(page, 'api-keys');
+
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  const confirm = page.getByRole('dialog');
+  await expect(confirm.textContent()).resolves.toContain('Zapier export');
+  await screenshot(page, 'revoke-api-key');
+  await confirm.getByRole('button', { name: 'Revoke' }).click();
+  await row.getByText(/^Revoked/).waitFor();
+  await expect(row.getByRole('button', { name: 'Revoke' }).count()).resolves.toBe(0);
+
+  const refused = await stack.gql(LIST_FEEDBACK, { apiKey: key, take: 1 });
+  expect(refused.body.errors?.[0]).toMatchObject({ message: 'Invalid API key', extensions: { code: 'UNAUTHENTICATED' } });
+});
+
+test('a viewer is offered no key controls, and the service refuses one a viewer asks for anyway', async () => {
+  const viewer = await addMember('viewer');
+  const page = await newPage();
+  await signIn(page, viewer);
+  await page.getByText('Only owners and admins can see and create API keys').waitFor();
+  await expect(page.getByRole('button', { name: 'Generate API key' }).count()).resolves.toBe(0);
+
+  const answer = await adminRequest(page, CREATE_KEY, { name: 'sneaky' }, await csrfTokenOf(page));
+  expect(answer.errors?.[0]).toMatchObject({ message: 'Only owners and admins can create API keys', extensions: { code: 'FORBIDDEN' } });
+});
+
+test('a state-changing request without the CSRF token is refused, the same with it goes through', async () => {
+  const owner = await addMember('owner');
+  const page = await newPage();
+  await signIn(page, owner);
+
+  const without = await adminRequest(page, CREATE_KEY, { name: 'no token' }, null);
+  expect(without.errors?.[0]).toMatchObject({ message: expect.stringContaining('Missing or invalid CSRF token'), extensions: { code: 'FORBIDDEN' } });
+  const forged = await adminRequest(page, CREATE_KEY, { name: 'forged token' }, 'x'.repeat(43));
+  expect(forged.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
+  const token = await csrfTokenOf(page);
+  const withToken = await adminRequest(page, CREATE_KEY, { name: 'with token' }, token);
+  expect(withToken.errors).toBeUndefined();
+  const listed = await adminRequest(page, '{ apiKeys { name } }', {}, token);
+  const names = (listed.data?.apiKeys as Array<{ name: string }>).map((key) => key.name);
+  expect(names).toContain('with token');
+  expect(names).not.toEqual(expect.arrayContaining(['no token']));
+  expect(names).not.toEqual(expect.arrayContaining(['forged token']));
+});
+
+test('an owner changes a role and removes a member, each read back from the service', async () => {
+  const owner = await addMember('owner');
+  const colleague = await addMember('viewer');
+  const leaving = await addMember('member');
+  const page = await newPage();
+  await signIn(page, owner);
+  await page.getByRole('link', { name: 'Members' }).click();
+  const role = page.getByLabel(`Role of ${colleague.email}`);
+  await role.selectOption('admin');
+  await page.reload();
+  await expect(role.inputValue()).resolves.toBe('admin');
+
+  const row = page.getByRole('row', { name: new RegExp(leaving.name) });
+  await row.getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+  await row.waitFor({ state: 'detached' });
+  await page.reload();
+  await page.getByRole('row', { name: new RegExp(colleague.name) }).waitFor();
+  await expect(page.getByRole('row', { name: new RegExp(leaving.name) }).count()).resolves.toBe(0);
+  await screenshot(page, 'members');
+});
+
+test('signing out ends the session: pages lead to sign-in again', async () => {
+  const owner = await addMember('owner');
+  const page = await newPage({ width: 390, height: 844 });
+  await signIn(page, owner);
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  await screenshot(page, 'api-keys-phone');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await page.goto('/settings/api-keys');
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/sign-in');
+  await expect(csrfTokenOf(page).catch(() => null)).resolves.toBeNull();
+});
