@@ -5,6 +5,8 @@ import { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
 import { changeStatus, changeStatuses, FEEDBACK_NOT_FOUND } from './domain/changeStatus';
 import { parseFeedbackListArgs } from './domain/feedbackListQuery';
 import { lastInteraction } from './domain/lastInteraction';
+import { readLanguage } from './domain/language/detectLanguage';
+import { feedbackText } from './domain/sentiment/analyzeSentiment';
 import type { IdempotencyStore } from './data/idempotencyStore';
 import { removeFeedback } from './domain/removeFeedback';
 import type { FeedbackContext } from './feedbackContext';
@@ -87,6 +89,8 @@ export function createResolvers(
       // The same for items replayed from before computed sentiment: what they carry was provided.
       sentimentScore: (item) => item.sentimentScore ?? null,
       sentimentSource: (item) => item.sentimentSource ?? 'provided',
+      // Items stored before the service read languages: read on the fly (well under a millisecond).
+      language: (item) => (item.language !== undefined ? item.language : readLanguage(feedbackText(item.title, item.content)).language),
     },
     AccountItem: {
       __resolveReference: (ref, ctx) => scopedReference('account', ref, ctx),

@@ -17,6 +17,8 @@ export interface FeedbackDocument {
   sentimentScore?: number;
   /** `provided` or `computed`; absent on items stored before computed sentiment (then provided). */
   sentimentSource?: string;
+  /** ISO 639-1 code of the text's language, null when unsure; absent on items stored before it was read. */
+  language?: string | null;
   status: string;
   metadata?: Record<string, unknown>;
   publishedDate: Date;
@@ -43,6 +45,7 @@ const feedbackSchema = new Schema<FeedbackDocument>(
     sentiment: String,
     sentimentScore: Number,
     sentimentSource: String,
+    language: String,
     status: { type: String, required: true },
     metadata: { type: Schema.Types.Mixed },
     publishedDate: { type: Date, required: true },

@@ -15,6 +15,8 @@ export interface FeedbackItem {
   sentiment: string | null;
   sentimentScore: number | null;
   sentimentSource: string;
+  /** Absent on items stored before the service read languages: the resolver reads it then. */
+  language?: string | null;
   status: string;
   metadata: Record<string, unknown> | null;
   publishedDate: Date;
@@ -32,6 +34,7 @@ export interface FeedbackRecord {
   sentiment?: string;
   sentimentScore?: number;
   sentimentSource?: string;
+  language?: string | null;
   metadata?: Record<string, unknown>;
   status: string;
   publishedDate: Date;
@@ -56,6 +59,7 @@ export function toItem(doc: FeedbackDocument): FeedbackItem {
     sentimentScore: doc.sentimentScore ?? null,
     // Items stored before the service computed sentiment carry only what their client provided.
     sentimentSource: doc.sentimentSource ?? 'provided',
+    ...(doc.language !== undefined ? { language: doc.language } : {}),
     status: doc.status,
     metadata: doc.metadata ?? null,
     publishedDate: doc.publishedDate,

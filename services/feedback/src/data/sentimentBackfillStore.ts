@@ -10,9 +10,14 @@ export interface SentimentlessItem {
 
 export interface ComputedSentiment {
   _id: Types.ObjectId;
-  sentiment: string;
-  sentimentScore: number;
+  /** Null when the text's language is not read: the item is marked so and not read again. */
+  sentiment: string | null;
+  sentimentScore: number | null;
+  language: string | null;
 }
+
+/** Items without a sentiment that a backfill can still give one (not those whose language is not read). */
+const WITHOUT = { sentiment: null, sentimentSource: { $ne: 'unsupported-language' } };
 
 /**
  * Reads and writes of the sentiment backfill. "No sentiment" is `sentiment: null`, which matches a
@@ -28,12 +33,12 @@ export class SentimentBackfillStore {
   }
 
   countWithout(orgId: string): Promise<number> {
-    return this.model.collection.countDocuments({ orgId, sentiment: null });
+    return this.model.collection.countDocuments({ orgId, ...WITHOUT });
   }
 
   /** The next `limit` items of the organization without a sentiment after `after`, in `_id` order. */
   nextWithout(orgId: string, after: Types.ObjectId | null, limit: number): Promise<SentimentlessItem[]> {
-    const filter = { orgId, sentiment: null, ...(after ? { _id: { $gt: after } } : {}) };
+    const filter = { orgId, ...WITHOUT, ...(after ? { _id: { $gt: after } } : {}) };
     return this.model.collection
       .find(filter, { projection: { title: 1, content: 1 }, sort: { _id: 1 }, limit })
       .toArray() as Promise<SentimentlessItem[]>;
@@ -43,10 +48,12 @@ export class SentimentBackfillStore {
   async writeComputed(items: ComputedSentiment[]): Promise<number> {
     if (items.length === 0) return 0;
     const result = await this.model.bulkWrite(
-      items.map(({ _id, sentiment, sentimentScore }) => ({
+      items.map(({ _id, sentiment, sentimentScore, language }) => ({
         updateOne: {
           filter: { _id, sentiment: null },
-          update: { $set: { sentiment, sentimentScore, sentimentSource: 'computed' } },
+          update: {
+            $set: sentiment === null ? { sentimentSource: 'unsupported-language', language } : { sentiment, sentimentScore: sentimentScore ?? undefined, sentimentSource: 'computed', language },
+          },
         },
       })),
       { ordered: false },

@@ -88,6 +88,11 @@ export type FeedbackItem = {
   createdAt: Scalars['DateTime']['output'];
   email: Maybe<Scalars['String']['output']>;
   id: Scalars['String']['output'];
+  /**
+   * ISO 639-1 code of the language of title and content (en, de, fr, ...); null when the service is unsure
+   * (a few words, product names, mixed languages).
+   */
+  language: Maybe<Scalars['String']['output']>;
   metadata: Maybe<Scalars['JSON']['output']>;
   /** Internal: the organization, so other services scope what they add. */
   orgId: Scalars['String']['output'];
@@ -98,7 +103,8 @@ export type FeedbackItem = {
   sentimentScore: Maybe<Scalars['Float']['output']>;
   /**
    * provided (by the client, or nothing at all on items stored before computed sentiment that the CLI's
-   * sentiment backfill has not reached yet) or computed (by the service).
+   * sentiment backfill has not reached yet), computed (by the service, in the text's language), or
+   * unsupported-language (the text's language is not one the service reads: sentiment is null).
    */
   sentimentSource: Scalars['String']['output'];
   source: Scalars['String']['output'];
@@ -572,6 +578,7 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  language?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   orgId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   publishedDate?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;

@@ -51,7 +51,7 @@ export const SENTIMENT_TUNING: SentimentTuning = {
 const its = sentimentNlp.its;
 
 /** Title and content read as one text; the title ends its own sentence. */
-function feedbackText(title: string, content: string): string {
+export function feedbackText(title: string, content: string): string {
   const head = title.trim();
   return /[.!?]$/.test(head) || head === '' ? `${head} ${content}` : `${head}. ${content}`;
 }

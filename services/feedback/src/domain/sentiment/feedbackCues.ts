@@ -59,8 +59,12 @@ const PROBLEMS: RegExp[] = [
   // The customer is leaving.
   /\b(?:thinking|considering|think) (?:of |about )?(?:leaving|switching|cancel\w*|moving|alternatives)\b|\blooking (?:at|for) (?:alternatives|other (?:tools|options|providers|vendors)|another (?:tool|provider|vendor|app))\b/,
   /\b(?:deleting|deleted|uninstall\w*|removing) (?:the|this|your) app\b|\buninstalled\b|\bnever (?:again|ordering|buying|using|coming back)\b/,
+  // The customer is evaluating a way out, or will not renew: churn said calmly.
+  /\b(?:(?:started|starting|begun|began|running|run|doing|signed up for) (?:a )?(?:trial|pilot|evaluation) (?:of|with) (?:another|a different|a competing|an alternative|other)|evaluating (?:other|another|alternatives|competitors|a competitor)|(?:moving|switching|migrating|move|switch|migrate|moved|switched|migrated) (?:\w+ )?(?:over )?(?:to|away) (?:another|a different|a competitor|an alternative|from you)|competitors? (?:offers?|does|has|is cheaper)|(?:not|never|unlikely to|no longer) (?:going to |planning to |plan to |be )?renew\w*|renewal is (?:at risk|unlikely|in doubt|on hold)|(?:reconsider\w*|review\w*) (?:our|the) (?:subscription|contract|plan|renewal)|pull(?:ing)? the plug)\b/,
+  // What the software does wrong, said flatly ("the export drops the last row").
+  /\b(?:drops|dropped|skips|skipped|truncat\w*|cuts? off|ignores|resets|reverts|reverted|overwrites|overwritten|miscalculat\w*|off by (?:one|\d+)|mismatch\w*|incorrect\w*|inaccurate|garbled|corrupt\w*|times? out|timed out|timing out|spins? forever|(?:never|does not) (?:finish|finishes|load|loads|end|ends|complete|completes)|logs? (?:me|us|you) out|double[- ]count\w*|out of sync)\b/,
   // Judgements a lexicon scores weakly or not at all.
-  /\b(?:unacceptable|waste of|wasted|misleading|downhill|a mess|regret\w*|worse|slow|so slow|painfully|annoying|frustrat\w*|disappoint\w*|a joke|cannot believe (?:how|that|this|they|you|it|what))\b/,
+  /\b(?:unacceptable|waste of|wasted|misleading|misled|cheated|let down|not what (?:we|i) (?:paid|signed up) for|downhill|a mess|regret\w*|worse|slow|so slow|painfully|annoying|frustrat\w*|disappoint\w*|a joke|cannot believe (?:how|that|this|they|you|it|what))\b/,
   // Sarcasm idioms: praise words that mean the opposite.
   /\b(?:said nobody ever|said no one ever|just what i needed|is really something|whoever (?:decided|thought|designed|came up|approved))\b/,
   /\bthanks? (?:you )?(?:a lot )?for (?:nothing|removing|breaking|deleting|ruining|the surprise|wasting)\b/,
@@ -82,11 +86,14 @@ const SARCASM = anyOf([
   /^(?:oh )?(?:great|good|wonderful|brilliant|perfect|wow|thanks|fantastic|amazing|awesome|lovely|nice|excellent)\W+(?:\w+\s+){0,3}(?:another|again|only)\b/,
   /\bbest (?:feature|part|thing)\b.*\b(?:uninstall|spinner|loading|log ?out|exit|cancel)\w*/,
   /\bwhich is (?:rarely|never|seldom|not often)\b/,
+  // Loving what no one loves: "Love paying for loading spinners", "nothing like re-entering my password".
+  /^(?:i |we |just |really |absolutely |gotta |got to )*(?:love|loving|adore|enjoy|nothing like|nothing beats|nothing says [\w ]+ like) (?:paying|waiting|getting (?:logged|charged|billed)|being (?:logged|charged|billed|told)|losing|having to|re-?\w+ing|spending|watching|staring|refreshing|retyping|starting over)\b/,
+  /\bpaying (?:\w+ )?for (?:loading|spinners|bugs|downtime|errors|crashes|outages|a (?:loading|spinner|blank))\b/,
 ]);
 
 /** Praise idioms of reviews that a word lexicon scores as neutral, and praise words it does not know. */
 const PRAISE =
-  /\b(?:life ?saver|game ?changer|(?:five|5|six|6) stars|highly recommend\w*|recommended|would (?:buy|stay|come|order) again|exceeded (?:my |our |all )?expectations|worth every penny|(?:well )?worth (?:it|the (?:money|price|upgrade|wait))|does exactly what|exactly what (?:i|we) (?:needed|wanted|asked for|was looking for|were looking for)|saves? (?:me|us) (?:a lot|hours|time|an hour)|above and beyond|not looked back|never looked back|(?:it )?just works|works like a charm|keep (?:it|up the (?:good|great) work)|(?:so |much )(?:easier|faster|smoother)|nailed|intuitive|painless|effortless\w*|patient|clearly|stellar|snappy|polished|reference customer)\b/;
+  /\b(?:life ?saver|game ?changer|(?:five|5|six|6) stars|highly recommend\w*|recommended|would (?:buy|stay|come|order) again|exceeded (?:my |our |all )?expectations|worth every penny|(?:well )?worth (?:it|the (?:money|price|upgrade|wait))|does exactly what|exactly what (?:i|we) (?:needed|wanted|asked for|was looking for|were looking for)|saves? (?:me|us) (?:a lot|hours|time|an hour)|above and beyond|not looked back|never looked back|(?:it )?just works|works like a charm|keep (?:it|up the (?:good|great) work)|(?:so |much )(?:easier|faster|smoother)|nailed|intuitive|painless|effortless\w*|patient|clearly|stellar|snappy|polished|reference customer)\b|(?<!(?:not|never|no longer|unlikely to|to) )\b(?:renewed|renewing|(?:will|happy to|glad to|decided to) renew) (?:for|our|the|again|another|with)\b|\b(?:upgraded|upgrading|moved up) (?:to|our|the|from)\b|\b(?:added|adding|bought|buying|ordered) (?:\d+|another|more|extra) (?:more |extra )?(?:seats|licen[cs]es|users|accounts)\b|\b(?:expand\w*|extend\w*|roll\w* (?:it )?out) (?:to|across) (?:the |our |another |two |three |all )?(?:\w+ )?(?:team|teams|department|office|company|org|organization)s?\b/;
 
 /**
  * A problem that is denied ("no crashes", "without a hiccup") and praise by negation ("could not be
@@ -117,7 +124,7 @@ const RHETORICAL =
 
 /** A demand addressed to the company is a complaint even when it is phrased as a request. */
 const DEMAND =
-  /\bplease (?:fix|refund|cancel)\b|\bfix (?:this|it)\b|\b(?:want|need|demand|expect) (?:a |my |our |the )?(?:full )?(?:refund|money back)\b|\brefund (?:me|us|my|our|the)\b|\bcancel (?:my|our)\b/;
+  /\b(?:is there a reason|any reason why|(?:look|looking) into why|check why|explain why|any idea why|any (?:update|news|progress) on (?:the|my|our|this)|how much longer|when will (?:this|it|that|the \w+) (?:be fixed|work|be resolved|be back))\b|\bplease (?:fix|refund|cancel)\b|\bfix (?:this|it)\b|\b(?:want|need|demand|expect) (?:a |my |our |the )?(?:full )?(?:refund|money back)\b|\brefund (?:me|us|my|our|the)\b|\bcancel (?:my|our)\b/;
 
 /** "Would be great if it did not crash": a wish whose condition is the problem. */
 const COUNTERFACTUAL = /\bif (?:it|they|you|only|the \w+) (?:did|does|would|was|were|could|had) not\b|\bif only\b/;
