@@ -13,6 +13,8 @@ import type { FeedbackContext } from './feedbackContext';
 import type { Resolvers } from './generated/resolvers';
 import type { InsightsStore } from './insights/insightsStore';
 import { feedbackInsights } from './insights/feedbackInsights';
+import type { OrgSimilarity } from './similarity/orgSimilarity';
+import { similarFeedback } from './similarity/similarFeedback';
 import { createWebhookResolvers } from './webhooks/webhookResolvers';
 import type { ChangeEvents } from './webhooks/webhooks';
 import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
@@ -28,7 +30,7 @@ export function createResolvers(
   repository: FeedbackRepository,
   idempotency: IdempotencyStore,
   statuses: FeedbackStatusStore,
-  { events, management, insights }: { events: ChangeEvents; management: WebhookEndpoints; insights: InsightsStore },
+  { events, management, insights, similarity }: { events: ChangeEvents; management: WebhookEndpoints; insights: InsightsStore; similarity: OrgSimilarity },
 ): Resolvers {
   const webhooks = createWebhookResolvers(management);
   return {
@@ -89,6 +91,7 @@ export function createResolvers(
       // The same for items replayed from before computed sentiment: what they carry was provided.
       sentimentScore: (item) => item.sentimentScore ?? null,
       sentimentSource: (item) => item.sentimentSource ?? 'provided',
+      similar: (item, args) => similarFeedback({ similarity, repository }, item, args.take ?? 5),
       // Items stored before the service read languages: read on the fly (well under a millisecond).
       language: (item) => (item.language !== undefined ? item.language : readLanguage(feedbackText(item.title, item.content)).language),
     },

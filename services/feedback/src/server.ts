@@ -9,6 +9,8 @@ import { IdempotencyStore } from './data/idempotencyStore';
 import type { FeedbackContext } from './feedbackContext';
 import { createFeedbackLinkLoaders } from './links/feedbackLinks';
 import { createResolvers } from './resolvers';
+import { OrgSimilarity } from './similarity/orgSimilarity';
+import { SimilarityRepository } from './similarity/similarityRepository';
 import { startWebhooks } from './webhooks/webhooks';
 
 export const FEEDBACK_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
@@ -31,7 +33,11 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         purgeTimer.unref();
         const webhooks = await startWebhooks(connection, config, registry, logger);
         return {
-          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), { ...webhooks, insights: new InsightsStore(connection) }),
+          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), {
+            ...webhooks,
+            insights: new InsightsStore(connection),
+            similarity: new OrgSimilarity(new SimilarityRepository(connection)),
+          }),
           extendContext: (base, headers) => ({
             ...base,
             contactStats: createContactStatsLoader(repository),

@@ -107,11 +107,21 @@ export type FeedbackItem = {
    * unsupported-language (the text's language is not one the service reads: sentiment is null).
    */
   sentimentSource: Scalars['String']['output'];
+  /**
+   * The organization's items most like this one (0 to 20, most similar first; never the item itself):
+   * the same problem or request in other words. Items added in the last few seconds may be missing.
+   */
+  similar: Array<SimilarFeedback>;
   source: Scalars['String']['output'];
   status: Scalars['String']['output'];
   title: Scalars['String']['output'];
   /** Time of the last status change; equal to createdAt until the first. */
   updatedAt: Scalars['DateTime']['output'];
+};
+
+
+export type FeedbackItemSimilarArgs = {
+  take?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type FeedbackItemList = {
@@ -298,6 +308,13 @@ export type SentimentCounts = {
   /** Items without a sentiment (stored before computed sentiment, until the backfill). */
   none: Scalars['Int']['output'];
   positive: Scalars['Int']['output'];
+};
+
+/** An item like another, and how alike: the cosine similarity of their terms weighed by rarity, 0 to 1. */
+export type SimilarFeedback = {
+  __typename?: 'SimilarFeedback';
+  item: FeedbackItem;
+  score: Scalars['Float']['output'];
 };
 
 export type SourceCount = {
@@ -502,6 +519,7 @@ export type ResolversTypes = {
   NewFeedbackInput: NewFeedbackInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SentimentCounts: ResolverTypeWrapper<SentimentCounts>;
+  SimilarFeedback: ResolverTypeWrapper<Omit<SimilarFeedback, 'item'> & { item: ResolversTypes['FeedbackItem'] }>;
   SourceCount: ResolverTypeWrapper<SourceCount>;
   StatusCounts: ResolverTypeWrapper<StatusCounts>;
   TermCount: ResolverTypeWrapper<TermCount>;
@@ -531,6 +549,7 @@ export type ResolversParentTypes = {
   NewFeedbackInput: NewFeedbackInput;
   Query: Record<PropertyKey, never>;
   SentimentCounts: SentimentCounts;
+  SimilarFeedback: Omit<SimilarFeedback, 'item'> & { item: ResolversParentTypes['FeedbackItem'] };
   SourceCount: SourceCount;
   StatusCounts: StatusCounts;
   TermCount: TermCount;
@@ -585,6 +604,7 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   sentiment?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sentimentScore?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   sentimentSource?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  similar?: Resolver<Array<ResolversTypes['SimilarFeedback']>, ParentType, ContextType, RequireFields<FeedbackItemSimilarArgs, 'take'>>;
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -652,6 +672,11 @@ export type SentimentCountsResolvers<ContextType = FeedbackContext, ParentType e
   positive?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type SimilarFeedbackResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SimilarFeedback'] = ResolversParentTypes['SimilarFeedback']> = {
+  item?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
 export type SourceCountResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SourceCount'] = ResolversParentTypes['SourceCount']> = {
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -717,6 +742,7 @@ export type Resolvers<ContextType = FeedbackContext> = {
   Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SentimentCounts?: SentimentCountsResolvers<ContextType>;
+  SimilarFeedback?: SimilarFeedbackResolvers<ContextType>;
   SourceCount?: SourceCountResolvers<ContextType>;
   StatusCounts?: StatusCountsResolvers<ContextType>;
   TermCount?: TermCountResolvers<ContextType>;
