@@ -45,6 +45,12 @@ describe('sentiment in the text’s language', () => {
     expect(record.sentimentScore).toBeUndefined();
   });
 
+  test('when a text in a read language gives no clear verdict, then it has no sentiment rather than a guess', () => {
+    const record = withSentiment({ title: '', content: 'Wir ziehen nächsten Monat mit dem ganzen Team in ein neues Büro in Hamburg um.' });
+    expect(record).toMatchObject({ sentimentSource: 'uncertain', language: 'de' });
+    expect(record.sentiment).toBeUndefined();
+  });
+
   test('when a client provides a sentiment, then it is kept and the language is still read', () => {
     expect(withSentiment({ title: 'Merci', content: 'Merci pour la mise à jour de ce matin', sentiment: 'neutral' })).toMatchObject({
       sentiment: 'neutral',

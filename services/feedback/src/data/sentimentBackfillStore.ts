@@ -10,14 +10,16 @@ export interface SentimentlessItem {
 
 export interface ComputedSentiment {
   _id: Types.ObjectId;
-  /** Null when the text's language is not read: the item is marked so and not read again. */
+  /** Null when the text's language is not read, or gave no clear verdict: the item is marked so and not read again. */
   sentiment: string | null;
   sentimentScore: number | null;
   language: string | null;
+  /** Why there is no sentiment, when there is none. */
+  withoutSentiment?: 'unsupported-language' | 'uncertain';
 }
 
-/** Items without a sentiment that a backfill can still give one (not those whose language is not read). */
-const WITHOUT = { sentiment: null, sentimentSource: { $ne: 'unsupported-language' } };
+/** Items without a sentiment that a backfill can still give one (not those it already read without a verdict). */
+const WITHOUT = { sentiment: null, sentimentSource: { $nin: ['unsupported-language', 'uncertain'] } };
 
 /**
  * Reads and writes of the sentiment backfill. "No sentiment" is `sentiment: null`, which matches a
@@ -48,11 +50,11 @@ export class SentimentBackfillStore {
   async writeComputed(items: ComputedSentiment[]): Promise<number> {
     if (items.length === 0) return 0;
     const result = await this.model.bulkWrite(
-      items.map(({ _id, sentiment, sentimentScore, language }) => ({
+      items.map(({ _id, sentiment, sentimentScore, language, withoutSentiment }) => ({
         updateOne: {
           filter: { _id, sentiment: null },
           update: {
-            $set: sentiment === null ? { sentimentSource: 'unsupported-language', language } : { sentiment, sentimentScore: sentimentScore ?? undefined, sentimentSource: 'computed', language },
+            $set: sentiment === null ? { sentimentSource: withoutSentiment ?? 'unsupported-language', language } : { sentiment, sentimentScore: sentimentScore ?? undefined, sentimentSource: 'computed', language },
           },
         },
       })),

@@ -103,8 +103,9 @@ export type FeedbackItem = {
   sentimentScore: Maybe<Scalars['Float']['output']>;
   /**
    * provided (by the client, or nothing at all on items stored before computed sentiment that the CLI's
-   * sentiment backfill has not reached yet), computed (by the service, in the text's language), or
-   * unsupported-language (the text's language is not one the service reads: sentiment is null).
+   * sentiment backfill has not reached yet), computed (by the service, in the text's language),
+   * unsupported-language (the text's language is not one the service reads: sentiment is null), or
+   * uncertain (the language is read but the text gave no clear verdict in it: sentiment is null).
    */
   sentimentSource: Scalars['String']['output'];
   /**

@@ -14,8 +14,8 @@ export function backfillSentiment(store: SentimentBackfillStore, orgId: string, 
       write: (page) =>
         store.writeComputed(
           page.map(({ _id, title, content }) => {
-            const { sentiment, score, language } = readFeedback(title, content);
-            return { _id, sentiment, sentimentScore: score, language };
+            const { sentiment, score, language, uncertain } = readFeedback(title, content);
+            return { _id, sentiment, sentimentScore: score, language, withoutSentiment: uncertain ? ('uncertain' as const) : ('unsupported-language' as const) };
           }),
         ),
     },

@@ -1,12 +1,14 @@
 import { readLanguage } from '../language/detectLanguage';
 import { analyzeSentiment, feedbackText, type Sentiment } from './analyzeSentiment';
-import { FOREIGN_TUNING, isForeignReadable, scoreForeign } from './foreignSentiment';
+import { isForeignReadable, readForeign } from './foreignSentiment';
 
 /**
  * provided: by the client; computed: by the service, in the text's language; unsupported-language:
- * the text is in a language the service cannot read, so it has no sentiment (never an English reading).
+ * the text is in a language the service cannot read, so it has no sentiment (never an English reading);
+ * uncertain: the language is read but the text gave no clear verdict in it (no sentiment rather than a
+ * guess).
  */
-export type SentimentSource = 'provided' | 'computed' | 'unsupported-language';
+export type SentimentSource = 'provided' | 'computed' | 'unsupported-language' | 'uncertain';
 
 export interface SentimentFields {
   sentiment?: Sentiment;
@@ -19,9 +21,11 @@ export interface SentimentFields {
 
 export interface FeedbackReading {
   language: string | null;
-  /** Null when the text's language is not one the service reads. */
+  /** Null when the text's language is not one the service reads, or the reading in it was unsure. */
   sentiment: Sentiment | null;
   score: number | null;
+  /** The language is read, but the text gave no clear verdict in it. */
+  uncertain: boolean;
 }
 
 /**
@@ -34,15 +38,14 @@ export function readFeedback(title: string, content: string): FeedbackReading {
   const text = feedbackText(title, content);
   const { language, foreign } = readLanguage(text);
   if (isForeignReadable(language)) {
-    const score = scoreForeign(language, text);
-    const sentiment: Sentiment = score <= FOREIGN_TUNING.negativeAtMost ? 'negative' : score >= FOREIGN_TUNING.positiveAtLeast ? 'positive' : 'neutral';
-    return { language, sentiment, score };
+    const { sentiment, score } = readForeign(language, text);
+    return { language, sentiment, score: sentiment === null ? null : score, uncertain: sentiment === null };
   }
   if (language === 'en' || (language === null && !foreign)) {
     const { sentiment, score } = analyzeSentiment(title, content);
-    return { language, sentiment, score };
+    return { language, sentiment, score, uncertain: false };
   }
-  return { language, sentiment: null, score: null };
+  return { language, sentiment: null, score: null, uncertain: false };
 }
 
 /**
@@ -57,7 +60,8 @@ export function withSentiment<T extends { title: string; content: string; sentim
   if (record.sentiment) return { ...record, sentiment: record.sentiment as Sentiment, sentimentSource: 'provided', language: reading.language };
   if (reading.sentiment === null) {
     const { sentiment: _none, ...rest } = record;
-    return { ...rest, sentimentSource: 'unsupported-language', language: reading.language } as Omit<T, keyof SentimentFields> & SentimentFields;
+    const sentimentSource = reading.uncertain ? 'uncertain' : 'unsupported-language';
+    return { ...rest, sentimentSource, language: reading.language } as Omit<T, keyof SentimentFields> & SentimentFields;
   }
   return { ...record, sentiment: reading.sentiment, sentimentScore: reading.score!, sentimentSource: 'computed', language: reading.language };
 }
