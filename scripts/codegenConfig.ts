@@ -25,6 +25,9 @@ const SERVICE_TYPES: Record<ServiceName, { contextType: string; mappers: Record<
       FeedbackItem: '../data/feedbackRepository#FeedbackItem',
       ContactItem: '../contactStatsLoader#ContactRepresentation',
       AccountItem: '../links/accountSummaryLoader#AccountRef',
+      FeedbackTheme: '../themes/feedbackThemes#ThemeView',
+      FeedbackThemeList: '../themes/feedbackThemes#ThemeList',
+      SimilarFeedback: '../similarity/similarFeedback#SimilarFeedback',
     },
   },
   contacts: {

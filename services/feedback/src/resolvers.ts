@@ -15,6 +15,8 @@ import type { InsightsStore } from './insights/insightsStore';
 import { feedbackInsights } from './insights/feedbackInsights';
 import type { OrgSimilarity } from './similarity/orgSimilarity';
 import { similarFeedback } from './similarity/similarFeedback';
+import { createThemeResolvers } from './themes/themeResolvers';
+import type { ThemeStore } from './themes/themeStore';
 import { createWebhookResolvers } from './webhooks/webhookResolvers';
 import type { ChangeEvents } from './webhooks/webhooks';
 import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
@@ -30,12 +32,20 @@ export function createResolvers(
   repository: FeedbackRepository,
   idempotency: IdempotencyStore,
   statuses: FeedbackStatusStore,
-  { events, management, insights, similarity }: { events: ChangeEvents; management: WebhookEndpoints; insights: InsightsStore; similarity: OrgSimilarity },
+  {
+    events,
+    management,
+    insights,
+    similarity,
+    themes,
+  }: { events: ChangeEvents; management: WebhookEndpoints; insights: InsightsStore; similarity: OrgSimilarity; themes: ThemeStore },
 ): Resolvers {
   const webhooks = createWebhookResolvers(management);
+  const themed = createThemeResolvers(themes);
   return {
     Query: {
       ...webhooks.Query,
+      ...themed.Query,
       feedbackItems: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         return repository.list(caller.orgId, parseFeedbackListArgs(args));
@@ -53,6 +63,7 @@ export function createResolvers(
     },
     Mutation: {
       ...webhooks.Mutation,
+      ...themed.Mutation,
       addFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
         const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKeyHeader);
@@ -84,7 +95,9 @@ export function createResolvers(
         return changes.length;
       },
     },
+    FeedbackTheme: themed.FeedbackTheme,
     FeedbackItem: {
+      ...themed.FeedbackItem,
       __resolveReference: async (ref, ctx) => repository.findById([...(await ctx.allowedOrgs())], ref.id),
       // Idempotent replays answer with the item as first stored, which may predate updatedAt.
       updatedAt: (item) => item.updatedAt ?? item.createdAt,

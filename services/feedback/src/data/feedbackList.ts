@@ -23,6 +23,7 @@ export function feedbackFilter(orgId: string | { $in: string[] }, query: Feedbac
   if (query.source !== undefined) filter.source = query.source;
   if (query.status !== undefined) filter.status = query.status;
   if (query.sentiment !== undefined) filter.sentiment = query.sentiment;
+  if (query.theme !== undefined) filter.themeIds = query.theme;
   if (query.publishedAfter || query.publishedBefore) {
     filter.publishedDate = {
       ...(query.publishedAfter ? { $gte: query.publishedAfter } : {}),

@@ -20,6 +20,8 @@ export interface FeedbackDocument {
   /** ISO 639-1 code of the text's language, null when unsure; absent on items stored before it was read. */
   language?: string | null;
   status: string;
+  /** Ids of the item's themes, most relevant first (written by the theme computation); absent when none. */
+  themeIds?: string[];
   metadata?: Record<string, unknown>;
   publishedDate: Date;
   createdAt: Date;
@@ -47,6 +49,7 @@ const feedbackSchema = new Schema<FeedbackDocument>(
     sentimentSource: String,
     language: String,
     status: { type: String, required: true },
+    themeIds: { type: [String], default: undefined },
     metadata: { type: Schema.Types.Mixed },
     publishedDate: { type: Date, required: true },
     createdAt: { type: Date, required: true },
@@ -69,6 +72,8 @@ feedbackSchema.index({ orgId: 1, emailDomain: 1, sentiment: 1, status: 1, publis
 // Date ranges; search is a case-insensitive substring (no index can serve it; it scans the
 // organization's items in the order of the page).
 feedbackSchema.index({ orgId: 1, publishedDate: -1, createdAt: -1, _id: -1 });
+// A theme's items, newest first (feedbackItems(theme:), examples).
+feedbackSchema.index({ orgId: 1, themeIds: 1, createdAt: -1, _id: -1 });
 
 export function feedbackModel(connection: Connection): Model<FeedbackDocument> {
   return connection.models.Feedback ?? connection.model<FeedbackDocument>('Feedback', feedbackSchema);

@@ -18,6 +18,8 @@ export interface FeedbackItem {
   /** Absent on items stored before the service read languages: the resolver reads it then. */
   language?: string | null;
   status: string;
+  /** Ids of the item's themes, most relevant first (absent when it has none). */
+  themeIds?: string[];
   metadata: Record<string, unknown> | null;
   publishedDate: Date;
   createdAt: Date;
@@ -61,6 +63,7 @@ export function toItem(doc: FeedbackDocument): FeedbackItem {
     sentimentSource: doc.sentimentSource ?? 'provided',
     ...(doc.language !== undefined ? { language: doc.language } : {}),
     status: doc.status,
+    ...(doc.themeIds ? { themeIds: doc.themeIds } : {}),
     metadata: doc.metadata ?? null,
     publishedDate: doc.publishedDate,
     createdAt: doc.createdAt,

@@ -4,6 +4,8 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { FeedbackItem as FeedbackItemModel } from '../data/feedbackRepository';
 import type { ContactRepresentation as ContactRepresentationModel } from '../contactStatsLoader';
 import type { AccountRef as AccountRefModel } from '../links/accountSummaryLoader';
+import type { ThemeView as ThemeViewModel, ThemeList as ThemeListModel } from '../themes/feedbackThemes';
+import type { SimilarFeedback as SimilarFeedbackModel } from '../similarity/similarFeedback';
 import type { FeedbackContext } from '../feedbackContext';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -115,6 +117,8 @@ export type FeedbackItem = {
   similar: Array<SimilarFeedback>;
   source: Scalars['String']['output'];
   status: Scalars['String']['output'];
+  /** The item's themes, most relevant first (none until the background computation has seen it, about a minute). */
+  themes: Array<FeedbackTheme>;
   title: Scalars['String']['output'];
   /** Time of the last status change; equal to createdAt until the first. */
   updatedAt: Scalars['DateTime']['output'];
@@ -157,6 +161,40 @@ export type FeedbackSummary = {
   unread: Scalars['Int']['output'];
 };
 
+/** Feedback about one subject, found by the service; the id stays while the theme persists across recomputations. */
+export type FeedbackTheme = {
+  __typename?: 'FeedbackTheme';
+  /** Items of the theme (in feedbackThemes: within the range; elsewhere: all of them). */
+  count: Scalars['Int']['output'];
+  /** The theme's newest items (in feedbackThemes: within the range), 0 to 20. */
+  examples: Array<FeedbackItem>;
+  id: Scalars['String']['output'];
+  /** Words and phrases of its items, most telling first. */
+  keywords: Array<Scalars['String']['output']>;
+  /** A readable name: the theme's most telling phrase, or the label a person gave it. */
+  label: Scalars['String']['output'];
+  /** Negative items among them. */
+  negative: Scalars['Int']['output'];
+  /** Items of the theme in the period of equal length before the range (0 outside feedbackThemes or without from). */
+  previousCount: Scalars['Int']['output'];
+};
+
+
+/** Feedback about one subject, found by the service; the id stays while the theme persists across recomputations. */
+export type FeedbackThemeExamplesArgs = {
+  take?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Themes of the organization in a range. */
+export type FeedbackThemeList = {
+  __typename?: 'FeedbackThemeList';
+  /** When the themes were last computed; null before the first computation. */
+  computedAt: Maybe<Scalars['DateTime']['output']>;
+  items: Array<FeedbackTheme>;
+  /** Themes with items in the range. */
+  total: Scalars['Int']['output'];
+};
+
 /** One day or week of the series; `start` is its first instant. */
 export type InsightPoint = {
   __typename?: 'InsightPoint';
@@ -182,6 +220,8 @@ export type Mutation = {
   removeFeedbackItem: Scalars['Boolean']['output'];
   /** Removes an endpoint and its delivery history; pending deliveries to it are not sent. NOT_FOUND for an unknown id. */
   removeWebhookEndpoint: Scalars['Boolean']['output'];
+  /** Renames a theme (writers only); later recomputations keep the new label while the theme persists. 1 to 100 characters. */
+  renameFeedbackTheme: FeedbackTheme;
   /** Sets an item's status (unread, read or archived); setting the current status changes nothing. */
   updateFeedbackItemStatus: FeedbackItem;
   /**
@@ -214,6 +254,13 @@ export type MutationRemoveFeedbackItemArgs = {
 export type MutationRemoveWebhookEndpointArgs = {
   apiKey: Scalars['String']['input'];
   id: Scalars['String']['input'];
+};
+
+
+export type MutationRenameFeedbackThemeArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+  label: Scalars['String']['input'];
 };
 
 
@@ -254,6 +301,13 @@ export type Query = {
   feedbackItem: Maybe<FeedbackItem>;
   /** Feedback items of the key's organization, newest first. Filters combine; `total` counts every match. */
   feedbackItems: FeedbackItemList;
+  /**
+   * The organization's themes: groups of feedback about one subject ("CSV export", "Dark mode") that the
+   * service finds by itself in the background, largest first. Counts cover items published in [from, to)
+   * (either bound may be left open; to defaults to now), optionally of one source; previousCount covers the
+   * period of equal length before from (0 without from). Only themes with items in the range are listed.
+   */
+  feedbackThemes: FeedbackThemeList;
   /** Deliveries to one endpoint, newest first, with every attempt; NOT_FOUND for an unknown endpoint. */
   webhookDeliveries: WebhookDeliveryList;
   /** The organization's webhook endpoints, oldest first (never their secrets). Read-only keys may list them. */
@@ -287,6 +341,16 @@ export type QueryFeedbackItemsArgs = {
   source?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<Scalars['String']['input']>;
   take?: InputMaybe<Scalars['Int']['input']>;
+  theme?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryFeedbackThemesArgs = {
+  apiKey: Scalars['String']['input'];
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  source?: InputMaybe<Scalars['String']['input']>;
+  take?: InputMaybe<Scalars['Int']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -513,6 +577,8 @@ export type ResolversTypes = {
   FeedbackItemList: ResolverTypeWrapper<Omit<FeedbackItemList, 'items'> & { items: Array<ResolversTypes['FeedbackItem']> }>;
   FeedbackPeriod: ResolverTypeWrapper<FeedbackPeriod>;
   FeedbackSummary: ResolverTypeWrapper<FeedbackSummary>;
+  FeedbackTheme: ResolverTypeWrapper<ThemeViewModel>;
+  FeedbackThemeList: ResolverTypeWrapper<ThemeListModel>;
   InsightPoint: ResolverTypeWrapper<InsightPoint>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -520,7 +586,7 @@ export type ResolversTypes = {
   NewFeedbackInput: NewFeedbackInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SentimentCounts: ResolverTypeWrapper<SentimentCounts>;
-  SimilarFeedback: ResolverTypeWrapper<Omit<SimilarFeedback, 'item'> & { item: ResolversTypes['FeedbackItem'] }>;
+  SimilarFeedback: ResolverTypeWrapper<SimilarFeedbackModel>;
   SourceCount: ResolverTypeWrapper<SourceCount>;
   StatusCounts: ResolverTypeWrapper<StatusCounts>;
   TermCount: ResolverTypeWrapper<TermCount>;
@@ -543,6 +609,8 @@ export type ResolversParentTypes = {
   FeedbackItemList: Omit<FeedbackItemList, 'items'> & { items: Array<ResolversParentTypes['FeedbackItem']> };
   FeedbackPeriod: FeedbackPeriod;
   FeedbackSummary: FeedbackSummary;
+  FeedbackTheme: ThemeViewModel;
+  FeedbackThemeList: ThemeListModel;
   InsightPoint: InsightPoint;
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
@@ -550,7 +618,7 @@ export type ResolversParentTypes = {
   NewFeedbackInput: NewFeedbackInput;
   Query: Record<PropertyKey, never>;
   SentimentCounts: SentimentCounts;
-  SimilarFeedback: Omit<SimilarFeedback, 'item'> & { item: ResolversParentTypes['FeedbackItem'] };
+  SimilarFeedback: SimilarFeedbackModel;
   SourceCount: SourceCount;
   StatusCounts: StatusCounts;
   TermCount: TermCount;
@@ -608,6 +676,7 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   similar?: Resolver<Array<ResolversTypes['SimilarFeedback']>, ParentType, ContextType, RequireFields<FeedbackItemSimilarArgs, 'take'>>;
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  themes?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
@@ -637,6 +706,22 @@ export type FeedbackSummaryResolvers<ContextType = FeedbackContext, ParentType e
   unread?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type FeedbackThemeResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackTheme'] = ResolversParentTypes['FeedbackTheme']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  examples?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<FeedbackThemeExamplesArgs, 'take'>>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  keywords?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  previousCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type FeedbackThemeListResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackThemeList'] = ResolversParentTypes['FeedbackThemeList']> = {
+  computedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type InsightPointResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['InsightPoint'] = ResolversParentTypes['InsightPoint']> = {
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -654,6 +739,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'apiKey' | 'events' | 'url'>>;
   removeFeedbackItem?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveFeedbackItemArgs, 'apiKey' | 'id'>>;
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'apiKey' | 'id'>>;
+  renameFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationRenameFeedbackThemeArgs, 'apiKey' | 'id' | 'label'>>;
   updateFeedbackItemStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemStatusArgs, 'apiKey' | 'id' | 'status'>>;
   updateFeedbackItemsStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemsStatusArgs, 'apiKey' | 'ids' | 'status'>>;
 };
@@ -662,6 +748,7 @@ export type QueryResolvers<ContextType = FeedbackContext, ParentType extends Res
   feedbackInsights?: Resolver<ResolversTypes['FeedbackInsights'], ParentType, ContextType, RequireFields<QueryFeedbackInsightsArgs, 'apiKey' | 'from' | 'interval' | 'to'>>;
   feedbackItem?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<QueryFeedbackItemArgs, 'apiKey' | 'id'>>;
   feedbackItems?: Resolver<ResolversTypes['FeedbackItemList'], ParentType, ContextType, RequireFields<QueryFeedbackItemsArgs, 'apiKey' | 'skip' | 'take'>>;
+  feedbackThemes?: Resolver<ResolversTypes['FeedbackThemeList'], ParentType, ContextType, RequireFields<QueryFeedbackThemesArgs, 'apiKey' | 'take'>>;
   webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'apiKey' | 'endpointId' | 'skip' | 'take'>>;
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointsArgs, 'apiKey'>>;
 };
@@ -738,6 +825,8 @@ export type Resolvers<ContextType = FeedbackContext> = {
   FeedbackItemList?: FeedbackItemListResolvers<ContextType>;
   FeedbackPeriod?: FeedbackPeriodResolvers<ContextType>;
   FeedbackSummary?: FeedbackSummaryResolvers<ContextType>;
+  FeedbackTheme?: FeedbackThemeResolvers<ContextType>;
+  FeedbackThemeList?: FeedbackThemeListResolvers<ContextType>;
   InsightPoint?: InsightPointResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
