@@ -8,6 +8,7 @@ import { openDatabases, type Databases } from '../cli/src/databases';
 import { ensureFerretDb, FERRETDB_VERSION, startFerretDb, type EmbeddedMongo } from '../cli/src/embedded/ferretdb';
 import { freePort } from '../cli/src/embedded/freePort';
 import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
+import { runIntelligenceBench } from './intelligence';
 import { load, type LoadRequest, type LoadSettings } from './load';
 import { summarizeProfileDir } from './profileSummary';
 import { markdown, type BenchResults, type OneByOne, type ScalingPoint } from './report';
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
       full: { type: 'boolean' },
       only: { type: 'string' },
       'cpu-prof': { type: 'boolean' },
+      intelligence: { type: 'boolean' },
     },
   });
   const only = values.only?.split(',').map((id) => id.trim());
@@ -131,6 +133,11 @@ async function main(): Promise<void> {
   try {
     const { uri, kind, pid: databasePid } = await database(work, cleanups);
     const redisUrl = await redis(cleanups);
+    if (values.intelligence) {
+      // Themes and similar items alone (docs/intelligence.md): no gateway comparison.
+      await runIntelligenceBench(uri, redisUrl, say);
+      return;
+    }
     const env = { MONGODB_URI: uri, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `fi-bench:${Date.now()}`, SUBGRAPH_TIMEOUT_MS: '300000', MONGODB_MAX_TIME_MS: '290000', AUTH_CACHE_TTL_MS: '30000' };
     const db = await openDatabases({ ...env, ...BENCH_DATABASES });
     cleanups.push(() => db.close());

@@ -28,6 +28,7 @@ const SERVICE_TYPES: Record<ServiceName, { contextType: string; mappers: Record<
       FeedbackTheme: '../themes/feedbackThemes#ThemeView',
       FeedbackThemeList: '../themes/feedbackThemes#ThemeList',
       SimilarFeedback: '../similarity/similarFeedback#SimilarFeedback',
+      FeedbackInsights: '../insights/feedbackInsights#FeedbackInsights',
     },
   },
   contacts: {

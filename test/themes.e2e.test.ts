@@ -147,6 +147,23 @@ describe('feedback themes', () => {
     expect(item.themes[0]).toMatchObject({ id: csv.id, label: 'Spreadsheet export' });
   });
 
+  test('when themes have more items than in the previous period, then insights list them as rising', async () => {
+    const now = Date.now();
+    const query = `query($apiKey: String!, $from: DateTime!, $to: DateTime!) {
+      feedbackInsights(apiKey: $apiKey, from: $from, to: $to) { risingThemes { count previousCount theme { id label } } }
+    }`;
+    const response = await stack.gql<{ feedbackInsights: { risingThemes: Array<{ count: number; previousCount: number; theme: { id: string; label: string } }> } }>(query, {
+      apiKey: key,
+      from: new Date(now - 3_600_000).toISOString(),
+      to: new Date(now + 60_000).toISOString(),
+    });
+    expect(response.body.errors).toBeUndefined();
+    const rising = response.body.data!.feedbackInsights.risingThemes;
+    const listed = (await themes(key)).items;
+    expect(rising.map((entry) => entry.theme.id).sort()).toEqual(listed.map((theme) => theme.id).sort());
+    for (const entry of rising) expect(entry).toMatchObject({ previousCount: 0, count: listed.find((theme) => theme.id === entry.theme.id)!.count });
+  });
+
   test('when a rename is refused, then the error names why', async () => {
     const { items } = await themes(key);
     const reader = await stack.createKey({ orgId, readOnly: true });

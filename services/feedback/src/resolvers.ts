@@ -58,7 +58,7 @@ export function createResolvers(
       },
       feedbackInsights: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
-        return feedbackInsights(insights, caller.orgId, args);
+        return feedbackInsights({ store: insights, themes }, caller.orgId, args);
       },
     },
     Mutation: {

@@ -6,6 +6,7 @@ import type { ContactRepresentation as ContactRepresentationModel } from '../con
 import type { AccountRef as AccountRefModel } from '../links/accountSummaryLoader';
 import type { ThemeView as ThemeViewModel, ThemeList as ThemeListModel } from '../themes/feedbackThemes';
 import type { SimilarFeedback as SimilarFeedbackModel } from '../similarity/similarFeedback';
+import type { FeedbackInsights as FeedbackInsightsModel } from '../insights/feedbackInsights';
 import type { FeedbackContext } from '../feedbackContext';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -76,9 +77,14 @@ export type FeedbackInsights = {
   interval: Scalars['String']['output'];
   /** The same figures for the period of equal length just before `from`. */
   previous: FeedbackPeriod;
+  /** At most 5 themes with more items in the range than in the previous period, most added items first. */
+  risingThemes: Array<RisingTheme>;
   series: Array<InsightPoint>;
   to: Scalars['DateTime']['output'];
-  /** At most 10 words or two-word phrases of the newest 2,000 negative items in the range, stop words excluded. */
+  /**
+   * At most 10 meaningful words or two-word phrases of the newest 2,000 negative items in the range: stop
+   * words, numbers and feedback's filler words ("team", "new", "minute") excluded, inflections counted as one.
+   */
   topTerms: Array<TermCount>;
   total: Scalars['Int']['output'];
 };
@@ -195,7 +201,7 @@ export type FeedbackThemeList = {
   total: Scalars['Int']['output'];
 };
 
-/** One day or week of the series; `start` is its first instant. */
+/** One day, week or month of the series; `start` is its first instant. */
 export type InsightPoint = {
   __typename?: 'InsightPoint';
   count: Scalars['Int']['output'];
@@ -364,6 +370,16 @@ export type QueryWebhookDeliveriesArgs = {
 
 export type QueryWebhookEndpointsArgs = {
   apiKey: Scalars['String']['input'];
+};
+
+/** A theme that grew against the previous period. */
+export type RisingTheme = {
+  __typename?: 'RisingTheme';
+  /** Items of the theme in the range. */
+  count: Scalars['Int']['output'];
+  /** Items of the theme in the period of equal length before it. */
+  previousCount: Scalars['Int']['output'];
+  theme: FeedbackTheme;
 };
 
 export type SentimentCounts = {
@@ -571,7 +587,7 @@ export type ResolversTypes = {
   ContactItem: ResolverTypeWrapper<ContactRepresentationModel>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
-  FeedbackInsights: ResolverTypeWrapper<FeedbackInsights>;
+  FeedbackInsights: ResolverTypeWrapper<FeedbackInsightsModel>;
   FeedbackItem: ResolverTypeWrapper<FeedbackItemModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   FeedbackItemList: ResolverTypeWrapper<Omit<FeedbackItemList, 'items'> & { items: Array<ResolversTypes['FeedbackItem']> }>;
@@ -585,6 +601,7 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   NewFeedbackInput: NewFeedbackInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RisingTheme: ResolverTypeWrapper<Omit<RisingTheme, 'theme'> & { theme: ResolversTypes['FeedbackTheme'] }>;
   SentimentCounts: ResolverTypeWrapper<SentimentCounts>;
   SimilarFeedback: ResolverTypeWrapper<SimilarFeedbackModel>;
   SourceCount: ResolverTypeWrapper<SourceCount>;
@@ -603,7 +620,7 @@ export type ResolversParentTypes = {
   ContactItem: ContactRepresentationModel;
   Int: Scalars['Int']['output'];
   DateTime: Scalars['DateTime']['output'];
-  FeedbackInsights: FeedbackInsights;
+  FeedbackInsights: FeedbackInsightsModel;
   FeedbackItem: FeedbackItemModel;
   Float: Scalars['Float']['output'];
   FeedbackItemList: Omit<FeedbackItemList, 'items'> & { items: Array<ResolversParentTypes['FeedbackItem']> };
@@ -617,6 +634,7 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   NewFeedbackInput: NewFeedbackInput;
   Query: Record<PropertyKey, never>;
+  RisingTheme: Omit<RisingTheme, 'theme'> & { theme: ResolversParentTypes['FeedbackTheme'] };
   SentimentCounts: SentimentCounts;
   SimilarFeedback: SimilarFeedbackModel;
   SourceCount: SourceCount;
@@ -653,6 +671,7 @@ export type FeedbackInsightsResolvers<ContextType = FeedbackContext, ParentType 
   from?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   interval?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   previous?: Resolver<ResolversTypes['FeedbackPeriod'], ParentType, ContextType>;
+  risingThemes?: Resolver<Array<ResolversTypes['RisingTheme']>, ParentType, ContextType>;
   series?: Resolver<Array<ResolversTypes['InsightPoint']>, ParentType, ContextType>;
   to?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   topTerms?: Resolver<Array<ResolversTypes['TermCount']>, ParentType, ContextType>;
@@ -753,6 +772,12 @@ export type QueryResolvers<ContextType = FeedbackContext, ParentType extends Res
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointsArgs, 'apiKey'>>;
 };
 
+export type RisingThemeResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['RisingTheme'] = ResolversParentTypes['RisingTheme']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  previousCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  theme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType>;
+};
+
 export type SentimentCountsResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SentimentCounts'] = ResolversParentTypes['SentimentCounts']> = {
   negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   neutral?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -831,6 +856,7 @@ export type Resolvers<ContextType = FeedbackContext> = {
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  RisingTheme?: RisingThemeResolvers<ContextType>;
   SentimentCounts?: SentimentCountsResolvers<ContextType>;
   SimilarFeedback?: SimilarFeedbackResolvers<ContextType>;
   SourceCount?: SourceCountResolvers<ContextType>;

@@ -1,7 +1,7 @@
 import type { Connection, Model } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from '../data/feedbackModel';
-import { bucketIndex, bucketStarts, type InsightsQuery } from './insightsQuery';
+import { bucketIndexer, bucketStarts, type InsightsQuery } from './insightsQuery';
 import { TermCounter } from './topTerms';
 
 /** Negative items whose text feeds topTerms: the newest this many in the range. */
@@ -85,10 +85,12 @@ export class InsightsStore {
   }
 
   private async series(match: object, query: InsightsQuery): Promise<Point[]> {
-    const points = bucketStarts(query).map((start) => ({ start, count: 0, negative: 0, positive: 0, negativeShare: 0 }));
+    const starts = bucketStarts(query);
+    const indexOf = bucketIndexer(starts);
+    const points = starts.map((start) => ({ start, count: 0, negative: 0, positive: 0, negativeShare: 0 }));
     const cursor = this.model.find(match, { _id: 0, publishedDate: 1, sentiment: 1 }).lean<Pick<FeedbackDocument, 'publishedDate' | 'sentiment'>>().maxTimeMS(DEFAULT_MAX_TIME_MS).batchSize(5_000).cursor();
     for await (const item of cursor) {
-      const point = points[bucketIndex(query, item.publishedDate)];
+      const point = points[indexOf(item.publishedDate)];
       if (!point) continue;
       point.count += 1;
       if (item.sentiment === 'negative') point.negative += 1;

@@ -72,7 +72,7 @@ export const GENERIC_STEMS = new Set(
     'new ago take took minut hour day week month year today yesterday morn user work make go know see look thing way lot bit much mani even everi ' +
     'sinc alway never can will us last first half tri seem feel think help issu problem bug error fix good great love nice bad terribl awesom amaz ' +
     'better best worst wors happi sad hello hi dear regard cheer ok okay yes yeah etc anyon someon everyon someth everyth anyth noth guy folk ' +
-    'custom client account option featur request idea suggest question anoth sure start set put call come say said tell told ask add show find give keep let allow abl possibl instead differ current sever whole right'
+    'feedback custom client account option featur request idea suggest question anoth sure start set put call come say said tell told ask add show find give keep let allow abl possibl instead differ current sever whole right'
   ).split(' '),
 );
 
@@ -119,4 +119,25 @@ export function textTerms(text: string, options: { withGeneric: boolean }): stri
     if (next && !next.generic && !word.generic) terms.add(`${word.stem} ${next.stem}`);
   });
   return [...terms];
+}
+
+/** How a word is shown (labels, top terms): acronyms and names keep their case ("CSV", "GitHub"), other words are lower case. */
+export const spellingOf = (token: TermToken): string =>
+  /^[A-Z0-9]{2,}$/.test(token.surface) || /^[A-Z][a-z]+[A-Z]/.test(token.surface) ? token.surface : token.surface.toLowerCase();
+
+/** Counts of spellings per term, to show a term as people write it most often. */
+export class Spellings {
+  private readonly forms = new Map<string, Map<string, number>>();
+
+  add(term: string, spelling: string): void {
+    let forms = this.forms.get(term);
+    if (!forms) this.forms.set(term, (forms = new Map()));
+    forms.set(spelling, (forms.get(spelling) ?? 0) + 1);
+  }
+
+  /** The most frequent spelling (alphabetical among ties), or the term itself. */
+  of(term: string): string {
+    const forms = this.forms.get(term);
+    return forms ? [...forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0] : term;
+  }
 }

@@ -1,4 +1,4 @@
-import { contentWords, type TermToken } from '../textTerms/feedbackTerms';
+import { contentWords, spellingOf, Spellings } from '../textTerms/feedbackTerms';
 
 export interface ThemeInput {
   id: string;
@@ -75,14 +75,10 @@ interface Draft {
 }
 
 /** Label of a term: its most frequent spelling in the texts ("CSV export", "dark mode"), first letter upper case. */
-function labelOf(term: string, spellings: Map<string, Map<string, number>>): string {
-  const forms = spellings.get(term);
-  const best = forms ? [...forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0] : term;
+function labelOf(term: string, spellings: Spellings): string {
+  const best = spellings.of(term);
   return best.charAt(0).toUpperCase() + best.slice(1);
 }
-
-/** How a word is written in a label: acronyms and names keep their case ("CSV", "Slack"), other words are lower case. */
-const spelled = (token: TermToken) => (/^[A-Z0-9]{2,}$/.test(token.surface) || /^[A-Z][a-z]+[A-Z]/.test(token.surface) ? token.surface : token.surface.toLowerCase());
 
 /**
  * Groups items into themes by the specific terms they share (see `THEME_SETTINGS`): terms held by
@@ -92,20 +88,18 @@ const spelled = (token: TermToken) => (/^[A-Z0-9]{2,}$/.test(token.surface) || /
  * items give the same themes. Ids and renamed labels carry over from `previous` by shared items.
  */
 export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], newId: () => string, settings = THEME_SETTINGS): ThemeResult {
-  const spellings = new Map<string, Map<string, number>>();
+  const spellings = new Spellings();
   const docs: Doc[] = items.map(({ id, text }) => {
     const words = contentWords(text);
     const terms = new Set<string>();
     words.forEach((word, i) => {
       if (!word || word.generic) return;
       const next = words[i + 1];
-      const found: Array<[string, string]> = [[word.stem, spelled(word)]];
-      if (next && !next.generic) found.push([`${word.stem} ${next.stem}`, `${spelled(word)} ${spelled(next)}`]);
+      const found: Array<[string, string]> = [[word.stem, spellingOf(word)]];
+      if (next && !next.generic) found.push([`${word.stem} ${next.stem}`, `${spellingOf(word)} ${spellingOf(next)}`]);
       for (const [term, spelling] of found) {
         terms.add(term);
-        let forms = spellings.get(term);
-        if (!forms) spellings.set(term, (forms = new Map()));
-        forms.set(spelling, (forms.get(spelling) ?? 0) + 1);
+        spellings.add(term, spelling);
       }
     });
     return { id, terms };

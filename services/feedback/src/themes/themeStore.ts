@@ -156,10 +156,9 @@ export class ThemeStore {
 
   /**
    * Stores a computation: its themes (the others become inactive), then the theme ids of the items
-   * whose themes changed, in batches; an item's write is conditional on nothing else having changed
-   * its themes since they were read.
+   * whose themes changed, in batches.
    */
-  async save(orgId: string, themes: ComputedTheme[], changes: Array<{ id: string; before: string[]; after: string[] }>, now: Date): Promise<void> {
+  async save(orgId: string, themes: ComputedTheme[], changes: Array<{ id: string; after: string[] }>, now: Date): Promise<void> {
     const ids = themes.map((theme) => theme.id);
     if (themes.length > 0) {
       await this.themes.bulkWrite(
@@ -181,11 +180,10 @@ export class ThemeStore {
     await this.themes.updateMany({ orgId, active: true, _id: { $nin: ids } }, { $set: { active: false, updatedAt: now } });
     for (let i = 0; i < changes.length; i += WRITE_BATCH) {
       await this.items.bulkWrite(
-        changes.slice(i, i + WRITE_BATCH).map(({ id, before, after }) => ({
-          updateOne: {
-            filter: { _id: new Types.ObjectId(id), ...(before.length > 0 ? { themeIds: before } : { themeIds: { $exists: false } }) },
-            update: after.length > 0 ? { $set: { themeIds: after } } : { $unset: { themeIds: 1 } },
-          },
+        changes.slice(i, i + WRITE_BATCH).map(({ id, after }) => ({
+          // By `_id` alone, which every server answers from its primary key (FerretDB v1 scans the collection
+          // for anything more); only the lease holder writes an item's themes, so no condition is needed.
+          updateOne: { filter: { _id: new Types.ObjectId(id) }, update: after.length > 0 ? { $set: { themeIds: after } } : { $unset: { themeIds: 1 } } },
         })),
         { ordered: false },
       );
