@@ -2,10 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Types } from 'mongoose';
-import { ThemeStore } from '@fi/feedback/src/themes/themeStore';
-import { recomputeThemes } from '@fi/feedback/src/themes/themeWorker';
-import { seedOrganization } from '../cli/src/commands/seed';
-import { openDatabases } from '../cli/src/databases';
+import { recomputeThemes, ThemeStore } from '@fi/feedback';
+import { openDatabases, seedOrganization } from '@fi/cli';
 import { startStack } from '../test/helpers/stack';
 
 /** Items of the organization whose themes are recomputed and whose items are asked for similar ones. */
