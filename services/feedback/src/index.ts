@@ -11,3 +11,4 @@ export { webhookConfigSchema } from './webhooks/webhookConfig';
 export { webhookEndpoints } from './webhooks/webhooks';
 export { ThemeStore } from './themes/themeStore';
 export { recomputeThemes } from './themes/themeWorker';
+export { computeThemes } from './themes/themeClustering';

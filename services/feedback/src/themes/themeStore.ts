@@ -67,8 +67,11 @@ const runSchema = new Schema<ThemeRunDocument>(
 
 const toTheme = (doc: ThemeDocument): Theme => ({ id: doc._id, orgId: doc.orgId, label: doc.label, keywords: doc.keywords });
 
-/** Items whose themes are written per round trip. */
-const WRITE_BATCH = 1_000;
+/**
+ * Items whose themes are written per round trip: small, because FerretDB v1 scans the collection for each
+ * update (MongoDB finds it by primary key), so a large batch would outlive the time limit there.
+ */
+const WRITE_BATCH = 100;
 
 /**
  * Themes of organizations (`feedback_themes`), their runs (`feedback_theme_runs`), and the theme ids
