@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { importGraph, type ImportEdge } from './helpers/importGraph';
+import { importCircles, importGraph, type ImportEdge } from './helpers/importGraph';
 
 const ROOT = path.resolve(__dirname, '..');
 const WORKSPACES = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
@@ -45,8 +45,15 @@ describe('the structure of the code', () => {
     expect(edges.filter(deep).map(({ from, specifier }) => `${from} imports ${specifier}`)).toEqual([]);
   });
 
-  test('when the rule checks itself, then a deep import is not public', () => {
+  test('when the imports that load modules are followed, then no file depends on itself through others', () => {
+    expect(importCircles(edges)).toEqual([]);
+  });
+
+  test('when the rules check themselves, then a deep import is not public and a circle is found, a type-only one not', () => {
     expect(faces.get('shared')!.has('shared/src/errors.ts')).toBe(false);
     expect(faces.get('shared')!.has('shared/src/index.ts')).toBe(true);
+    const edge = (from: string, to: string, typeOnly = false): ImportEdge => ({ from, specifier: to, to, typeOnly });
+    expect(importCircles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts')])).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(importCircles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts', true)])).toEqual([]);
   });
 });

@@ -9,16 +9,16 @@ import { readLanguage } from './domain/language/detectLanguage';
 import { feedbackText } from './domain/sentiment/analyzeSentiment';
 import type { IdempotencyStore } from './data/idempotencyStore';
 import { removeFeedback } from './domain/removeFeedback';
+import type { ChangeEvents } from './domain/changeEvents';
 import type { FeedbackContext } from './feedbackContext';
 import type { Resolvers } from './generated/resolvers';
-import type { InsightsStore } from './insights/insightsStore';
+import type { InsightsStore } from './data/insightsStore';
 import { feedbackInsights } from './insights/feedbackInsights';
 import type { OrgSimilarity } from './similarity/orgSimilarity';
 import { similarFeedback } from './similarity/similarFeedback';
 import { createThemeResolvers } from './themes/themeResolvers';
 import type { ThemeStore } from './themes/themeStore';
 import { createWebhookResolvers } from './webhooks/webhookResolvers';
-import type { ChangeEvents } from './webhooks/webhooks';
 import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
 
 export type { FeedbackContext };

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger } from '@fi/shared';
 import type { FeedbackConfig } from './config';
 import { createContactStatsLoader } from './contactStatsLoader';
-import { InsightsStore } from './insights/insightsStore';
+import { InsightsStore } from './data/insightsStore';
 import { FeedbackRepository } from './data/feedbackRepository';
 import { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { IdempotencyStore } from './data/idempotencyStore';
@@ -34,7 +34,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         void purge();
         const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
         purgeTimer.unref();
-        const webhooks = await startWebhooks(connection, config, registry, logger);
+        const webhooks = await startWebhooks(connection, repository, config, registry, logger);
         const themes = new ThemeStore(connection);
         await themes.ensureIndexes();
         const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
@@ -48,7 +48,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           extendContext: (base, headers) => ({
             ...base,
             contactStats: createContactStatsLoader(repository),
-            links: createFeedbackLinkLoaders(repository.model),
+            links: createFeedbackLinkLoaders(repository),
             themes: createThemeLoaders(themes),
             idempotencyKeyHeader: headers[IDEMPOTENCY_KEY_HEADER],
           }),

@@ -8,3 +8,8 @@ export function isObjectId(id: string): boolean {
 export function objectIdOrNull(id: string): Types.ObjectId | null {
   return isObjectId(id) ? new Types.ObjectId(id) : null;
 }
+
+/** A new id, unique and increasing with time, in the 24-hex-digit form every record uses. */
+export function newObjectIdHex(): string {
+  return new Types.ObjectId().toHexString();
+}

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { companyDomainKey, companyDomainOfEmail, firstByKey, matchKey, orgKey } from '@fi/shared';
-import type { FilterQuery, Model } from 'mongoose';
+import type { AccountLinkQueries } from '../data/accountLinkQueries';
 import type { AccountDocument } from '../data/accountModel';
 import { toAccountItem, type AccountItem } from '../data/accountRepository';
 
@@ -9,9 +9,6 @@ export interface ContactRef {
   email?: string | null;
   company?: string | null;
 }
-
-// Two accounts with one domain (or name): the oldest is the one linked, the same every time.
-const OLDEST_FIRST = { createdAt: 1, _id: 1 } as const;
 
 const byDomain = (orgId: string, domain: string) => orgKey(orgId, `domain:${domain}`);
 const byName = (orgId: string, name: string) => orgKey(orgId, `name:${name}`);
@@ -24,17 +21,9 @@ function keysOf(doc: AccountDocument): string[] {
   return keys;
 }
 
-/** Accounts of the given organizations with any of these domains or names, oldest first, in one query. */
-async function findByKeys(model: Model<AccountDocument>, orgIds: Set<string>, domains: Set<string>, names: Set<string>): Promise<Map<string, AccountDocument>> {
-  const or: Array<FilterQuery<AccountDocument>> = [];
-  if (domains.size > 0) or.push({ domainKey: { $in: [...domains] } });
-  if (names.size > 0) or.push({ nameKey: { $in: [...names] } });
-  if (or.length === 0) return new Map();
-  const docs = await model
-    .find({ orgId: { $in: [...orgIds] }, $or: or })
-    .sort(OLDEST_FIRST)
-    .lean<AccountDocument[]>();
-  return firstByKey(docs, keysOf);
+/** Accounts of the given organizations with any of these domains or names, the oldest per key. */
+async function findByKeys(queries: AccountLinkQueries, orgIds: Set<string>, domains: Set<string>, names: Set<string>): Promise<Map<string, AccountDocument>> {
+  return firstByKey(await queries.byKeys(orgIds, domains, names), keysOf);
 }
 
 export type LinkKind = 'domain' | 'name';
@@ -70,11 +59,11 @@ function linkKeyOf(request: LinkKeyRequest): string | null {
 }
 
 /** One set per request, each loader one query for a whole page. */
-export function createAccountLoaders(model: Model<AccountDocument>): AccountLoaders {
+export function createAccountLoaders(queries: AccountLinkQueries): AccountLoaders {
   const linkKeys = new DataLoader<LinkKeyRequest, string | null, string>(
     async (requests) => {
       const found = await findByKeys(
-        model,
+        queries,
         new Set(requests.map((request) => request.account.orgId)),
         new Set(requests.flatMap((request) => (request.kind === 'domain' ? (linkValue(request) ?? []) : []))),
         new Set(requests.flatMap((request) => (request.kind === 'name' ? (linkValue(request) ?? []) : []))),
@@ -101,7 +90,7 @@ export function createAccountLoaders(model: Model<AccountDocument>): AccountLoad
         if (domain) domains.add(domain);
         else if (name) names.add(name);
       }
-      const found = await findByKeys(model, orgIds, domains, names);
+      const found = await findByKeys(queries, orgIds, domains, names);
       return refs.map((ref) => {
         const key = contactKey(ref);
         const doc = key ? found.get(key) : undefined;

@@ -10,7 +10,7 @@ import {
   type Page,
   type PageResult,
 } from '@fi/shared';
-import type { Model } from 'mongoose';
+import type { ContactLinkQueries } from '../data/contactLinkQueries';
 import type { ContactDocument } from '../data/contactModel';
 import { toContactItem, type ContactItem } from '../data/contactRepository';
 
@@ -25,9 +25,6 @@ export interface AccountRef {
   linkDomain?: string | null;
   linkName?: string | null;
 }
-
-const OLDEST_FIRST = { createdAt: 1, _id: 1 } as const;
-const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
 const byDomain = (orgId: string, domain: string) => orgKey(orgId, `domain:${domain}`);
 const byName = (orgId: string, name: string) => orgKey(orgId, `name:${name}`);
@@ -52,15 +49,12 @@ function accountLinkKeys(account: AccountRef): string[] {
 }
 
 /** Authors of a page of feedback items: one query for the whole page, the oldest contact per email. */
-export function createAuthorLoader(model: Model<ContactDocument>): DataLoader<AuthorRef, ContactItem | null, string> {
+export function createAuthorLoader(queries: ContactLinkQueries): DataLoader<AuthorRef, ContactItem | null, string> {
   return new DataLoader<AuthorRef, ContactItem | null, string>(
     async (refs) => {
       const wanted = refs.flatMap((ref) => (matchKey(ref.email) ? [ref] : []));
       if (wanted.length === 0) return refs.map(() => null);
-      const docs = await model
-        .find({ orgId: { $in: [...new Set(wanted.map((ref) => ref.orgId))] }, emailLower: { $in: [...new Set(wanted.map((ref) => matchKey(ref.email)))] } })
-        .sort(OLDEST_FIRST)
-        .lean<ContactDocument[]>();
+      const docs = await queries.byEmails(new Set(wanted.map((ref) => ref.orgId)), new Set(wanted.flatMap((ref) => matchKey(ref.email) ?? [])));
       const first = firstByKey(docs, (doc) => (doc.emailLower ? [orgKey(doc.orgId, doc.emailLower)] : []));
       return refs.map((ref) => {
         const email = matchKey(ref.email);
@@ -81,7 +75,7 @@ export interface AccountContactsKey {
  * The people of a page of accounts: one query for all of them (newest first, streamed), paged per
  * account in memory. An account lists exactly the contacts whose `account` it is.
  */
-export function createAccountContactsLoader(model: Model<ContactDocument>): DataLoader<AccountContactsKey, PageResult<ContactItem>, string> {
+export function createAccountContactsLoader(queries: ContactLinkQueries): DataLoader<AccountContactsKey, PageResult<ContactItem>, string> {
   return new DataLoader<AccountContactsKey, PageResult<ContactItem>, string>(
     async (keys) => {
       const results = new Map<AccountContactsKey, PageResult<ContactItem>>();
@@ -100,14 +94,7 @@ export function createAccountContactsLoader(model: Model<ContactDocument>): Data
           wanted.size === 0
             ? new Map()
             : await groupedPages(
-                model
-                  .find({
-                    orgId: { $in: [...new Set(group.map((key) => key.account.orgId))] },
-                    $or: [{ emailDomain: { $in: [...domains] } }, { companyKey: { $in: [...names] } }],
-                  })
-                  .sort(NEWEST_FIRST)
-                  .lean<ContactDocument>()
-                  .cursor(),
+                queries.byDomainsOrCompanies(new Set(group.map((key) => key.account.orgId)), domains, names),
                 (doc: ContactDocument) => {
                   const key = contactLinkKey(doc);
                   return key && wanted.has(key) ? [key] : [];

@@ -1,5 +1,6 @@
 import type DataLoader from 'dataloader';
 import type { PageResult, SubgraphContext } from '@fi/shared';
+import { contactLinkQueries } from '../data/contactLinkQueries';
 import type { ContactItem, ContactRepository } from '../data/contactRepository';
 import { createAccountContactsLoader, createAuthorLoader, type AccountContactsKey, type AuthorRef } from './contactLinkLoaders';
 
@@ -10,9 +11,10 @@ export interface ContactsContext extends SubgraphContext {
 
 /** Per-request loaders of what the contacts service adds to feedback items (their author) and accounts (their people). */
 export function contactsContext(repository: ContactRepository) {
+  const queries = contactLinkQueries(repository);
   return (base: SubgraphContext): ContactsContext => ({
     ...base,
-    authors: createAuthorLoader(repository.model),
-    accountContacts: createAccountContactsLoader(repository.model),
+    authors: createAuthorLoader(queries),
+    accountContacts: createAccountContactsLoader(queries),
   });
 }

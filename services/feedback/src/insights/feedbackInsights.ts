@@ -1,6 +1,6 @@
 import { listThemes, MAX_THEMES_TAKE, type ThemeView } from '../themes/feedbackThemes';
 import type { ThemeStore } from '../themes/themeStore';
-import type { InsightsStore, PeriodFigures } from './insightsStore';
+import type { InsightsStore, PeriodFigures } from '../data/insightsStore';
 import { parseInsightsArgs } from './insightsQuery';
 
 /** Rising themes listed at most. */

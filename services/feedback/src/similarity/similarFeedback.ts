@@ -1,5 +1,6 @@
 import { badRequest } from '@fi/shared';
-import type { FeedbackItem, FeedbackRepository } from '../data/feedbackRepository';
+import type { FeedbackItem } from '../data/feedbackItem';
+import type { FeedbackRepository } from '../data/feedbackRepository';
 import type { OrgSimilarity } from './orgSimilarity';
 
 export const MAX_SIMILAR = 20;

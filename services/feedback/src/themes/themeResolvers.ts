@@ -1,5 +1,5 @@
 import type { FeedbackContext } from '../feedbackContext';
-import { toItem } from '../data/feedbackRepository';
+import { toItem } from '../data/feedbackItem';
 import type { Resolvers } from '../generated/resolvers';
 import { checkExamplesTake, listThemes, renameTheme, type ThemeView } from './feedbackThemes';
 import type { Theme, ThemeStore } from './themeStore';

@@ -1,5 +1,5 @@
 import type { Model, Types } from 'mongoose';
-import type { KeysetBackfill } from '../data/backfill';
+import type { KeysetBackfill } from './backfill';
 
 /**
  * How a service computes the match keys of its records: the very function it applies at creation and
