@@ -23,7 +23,13 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
  */
 export async function runIntelligenceBench(uri: string, redisUrl: string, say: (line: string) => void): Promise<Record<string, unknown>> {
   const database = `bench_intel_${Date.now()}`;
-  const stack = await startStack({ MONGODB_URI: uri, REDIS_URL: redisUrl, THEMES_INTERVAL_MS: '0', WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex') }, { databases: { feedback: database } });
+  const stack = await startStack({
+      MONGODB_URI: uri,
+      REDIS_URL: redisUrl,
+      THEMES_INTERVAL_MS: '0',
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+      IDENTITY_SIGNING_KEYS: `bench:${randomBytes(32).toString('base64url')}`,
+    }, { databases: { feedback: database } });
   const db = await openDatabases({ MONGODB_URI: uri, FEEDBACK_MONGODB_DB: database });
   try {
     const big = await stack.createKey();

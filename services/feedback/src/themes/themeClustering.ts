@@ -201,13 +201,14 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
   for (const draft of kept.sort((a, b) => members.get(b)!.length - members.get(a)!.length || (a.seed < b.seed ? -1 : 1))) {
     const old = matched.get(draft);
     // A label a person gave, or the one already shown while its term still describes the theme, stays.
-    const keepOld = old && (old.renamed || old.keywords.some((keyword) => draft.keywords.includes(keyword) && labelOf(keyword, spellings) === old.label));
+    const shown = draft.keywords.slice(0, 10).map((keyword) => spellings.of(keyword));
+    const keepOld = old && (old.renamed || old.keywords.some((keyword) => shown.includes(keyword) && keyword.charAt(0).toUpperCase() + keyword.slice(1) === old.label));
     // A two-word phrase names a theme better than its single word ("CSV export", not "CSV") when it is common enough.
     const named = draft.keywords.find((k) => isPhrase(k) && !symptomatic(k) && holders.get(k)!.size >= holders.get(draft.seed)!.size * settings.phraseLabelShare) ?? draft.seed;
     let label = keepOld ? old.label : labelOf(named, spellings);
     if (!keepOld && labels.has(label)) label = `${label} (${labelOf(draft.keywords.find((k) => k !== draft.seed) ?? draft.seed, spellings).toLowerCase()})`;
     labels.add(label);
-    themes.set(draft, { id: old?.id ?? newId(), label, renamed: Boolean(keepOld && old.renamed), keywords: draft.keywords.slice(0, 10) });
+    themes.set(draft, { id: old?.id ?? newId(), label, renamed: Boolean(keepOld && old.renamed), keywords: shown });
   }
   const assignments = new Map<string, string[]>();
   for (const [id, scores] of relevance) {
