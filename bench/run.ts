@@ -9,6 +9,7 @@ import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFe
 import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
 import { IDENTITY_HEADER, parseSigningKeys, signIdentity } from '@fi/shared';
 import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
+import { runIntelligenceBench } from './intelligence';
 import { load, type LoadRequest, type LoadSettings } from './load';
 import { summarizeProfileDir } from './profileSummary';
 import { markdown, type BenchResults, type OneByOne, type ScalingPoint } from './report';
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
       full: { type: 'boolean' },
       only: { type: 'string' },
       'cpu-prof': { type: 'boolean' },
+      intelligence: { type: 'boolean' },
       scale: { type: 'boolean' },
     },
   });
@@ -137,6 +139,11 @@ async function main(): Promise<void> {
   try {
     const { uri, kind, pid: databasePid } = await database(work, cleanups);
     const redisUrl = await redis(cleanups);
+    if (values.intelligence) {
+      // Themes and similar items alone (docs/intelligence.md): no gateway comparison.
+      await runIntelligenceBench(uri, redisUrl, say);
+      return;
+    }
     const env = { MONGODB_URI: uri, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `fi-bench:${Date.now()}`, SUBGRAPH_TIMEOUT_MS: '300000', MONGODB_MAX_TIME_MS: '290000', AUTH_CACHE_TTL_MS: '30000', IDENTITY_SIGNING_KEYS: SIGNING_KEYS };
     const db = await openDatabases({ ...env, ...BENCH_DATABASES });
     cleanups.push(() => db.close());

@@ -40,7 +40,7 @@ const STATUSES = ['unread', 'read', 'archived'];
 const SENTIMENTS = ['negative', 'neutral', 'positive'];
 
 /** Deterministic spread over a list, so every target of a run gets the same sequence of requests. */
-const pick = <T>(list: T[], n: number, stride = 1): T => list[(n * stride) % list.length];
+const pick = <T>(list: readonly T[], n: number, stride = 1): T => list[(n * stride) % list.length];
 const keyOf = (inputs: ScenarioInputs, n: number) => pick(inputs.apiKeys, n);
 
 /** About `length` characters of ordinary feedback prose, different for every n. */

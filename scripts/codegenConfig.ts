@@ -26,6 +26,10 @@ const SERVICE_TYPES: Record<ServiceName, { contextType: string; mappers: Record<
       FeedbackItem: '../data/feedbackItem#FeedbackItem',
       ContactItem: '../contactStatsLoader#ContactRepresentation',
       AccountItem: '../links/accountSummaryLoader#AccountRef',
+      FeedbackTheme: '../themes/feedbackThemes#ThemeView',
+      FeedbackThemeList: '../themes/feedbackThemes#ThemeList',
+      SimilarFeedback: '../similarity/similarFeedback#SimilarFeedback',
+      FeedbackInsights: '../insights/feedbackInsights#FeedbackInsights',
     },
   },
   contacts: {

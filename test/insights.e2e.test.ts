@@ -87,6 +87,39 @@ describe('feedbackInsights', () => {
     expect(weekly).toMatchObject({ total: 2, series: [{ start: '2026-03-01T00:00:00.000Z', count: 2, negative: 1, positive: 0, negativeShare: 0.5 }] });
   });
 
+  test('when the interval is month, then points start on the same day of each calendar month (the last day when shorter)', async () => {
+    const { key, orgId } = await stack.createKey();
+    await seeded(orgId);
+    const response = await insights(key, { interval: 'month', from: '2026-01-31T00:00:00.000Z', to: '2026-04-15T00:00:00.000Z' });
+    expect(response.body.errors).toBeUndefined();
+    const result = response.body.data!.feedbackInsights;
+    expect(result.series.map((p: { start: string; count: number }) => [p.start, p.count])).toEqual([
+      ['2026-01-31T00:00:00.000Z', 1],
+      ['2026-02-28T00:00:00.000Z', 7],
+      ['2026-03-31T00:00:00.000Z', 0],
+    ]);
+  });
+
+  test('when negative feedback is full of filler words, then top terms are the words and phrases that say what is wrong', async () => {
+    const { key, orgId } = await stack.createKey();
+    const db = await stack.connect('feedback');
+    const texts = [
+      'Our new team member says the CSV export takes a minute and fails',
+      'Two days ago the CSV export failed again for the whole team',
+      'The new CSV export takes ages, our team waits every minute',
+      'Dark mode resets after login, our team is annoyed',
+      'Dark mode is unreadable for the team since the new release',
+    ];
+    await db.collection('feedback_items').insertMany(
+      texts.map((content) => ({ _id: new Types.ObjectId(), orgId, source: 'api', title: 'Feedback', content, sentiment: 'negative', status: 'unread', publishedDate: at(2), createdAt: at(2) })),
+    );
+    const terms = (await insights(key, {})).body.data!.feedbackInsights.topTerms.map((t: { term: string }) => t.term);
+    expect(terms.slice(0, 2)).toEqual(['CSV export', 'dark mode']);
+    // One term for every inflection, shown as written most often.
+    expect(terms.filter((term: string) => term.startsWith('fail'))).toHaveLength(1);
+    for (const filler of ['new', 'team', 'ago', 'takes', 'minute', 'feedback']) expect(terms).not.toContain(filler);
+  });
+
   test('when the range holds nothing, then every count is zero and the series still has its points', async () => {
     const { key } = await stack.createKey();
     const result = (await insights(key, {})).body.data!.feedbackInsights;
@@ -98,7 +131,7 @@ describe('feedbackInsights', () => {
     ['from after to', { from: '2026-03-04T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z' }, 'from must be before to'],
     ['an empty range', { to: '2026-03-01T00:00:00.000Z' }, 'from must be before to'],
     ['a range over 366 days', { to: '2027-03-03T00:00:00.000Z' }, 'at most 366 days'],
-    ['an unknown interval', { interval: 'month' }, 'interval must be one of day, week'],
+    ['an unknown interval', { interval: 'year' }, 'interval must be one of day, week, month'],
   ])('when the request has %s, then BAD_REQUEST says so', async (_, variables, message) => {
     const { key } = await stack.createKey();
     const response = await insights(key, variables);

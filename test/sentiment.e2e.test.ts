@@ -7,7 +7,7 @@ import { cli } from './helpers/cli';
 import { startStack, type Stack } from './helpers/stack';
 import { type Connection, connectMongo } from '@fi/shared';
 
-const FIELDS = 'id title sentiment sentimentScore sentimentSource';
+const FIELDS = 'id title sentiment sentimentScore sentimentSource language';
 const ADD = `mutation($apiKey: String!, $input: NewFeedbackInput!) { addFeedbackItem(apiKey: $apiKey, input: $input) { ${FIELDS} } }`;
 const GET = `query($apiKey: String!, $id: String!) { feedbackItem(apiKey: $apiKey, id: $id) { ${FIELDS} } }`;
 const LIST = `query($apiKey: String!, $sentiment: String) { feedbackItems(apiKey: $apiKey, sentiment: $sentiment, take: 100) { total items { ${FIELDS} } } }`;
@@ -18,6 +18,7 @@ interface Item {
   sentiment: string | null;
   sentimentScore: number | null;
   sentimentSource: string;
+  language: string | null;
 }
 
 let stack: Stack;
@@ -125,6 +126,42 @@ describe('sentiment of new items', () => {
   });
 });
 
+describe('language of new items', () => {
+  test('when feedback is written in another language, then it is read in that language or has no sentiment, never an English reading', async () => {
+    const { key } = await stack.createKey();
+    const german = await add(key, { title: 'Kündigung', content: 'Die App stürzt ständig ab, ich kündige mein Abo zum Monatsende.' });
+    const russian = await add(key, { title: 'Сбой', content: 'Приложение постоянно падает после обновления, верните деньги' });
+    const english = await add(key, { title: 'Export', content: 'The CSV export drops the last row of every report.' });
+    const short = await add(key, { title: 'CSV', content: 'Export CSV' });
+
+    expect(german).toMatchObject({ language: 'de', sentiment: 'negative', sentimentSource: 'computed' });
+    expect(russian).toMatchObject({ language: 'ru', sentiment: null, sentimentScore: null, sentimentSource: 'unsupported-language' });
+    expect(english).toMatchObject({ language: 'en', sentiment: 'negative', sentimentSource: 'computed' });
+    expect(short.language).toBeNull();
+    expect((await stack.gql<{ feedbackItem: Item }>(GET, { apiKey: key, id: russian.id })).body.data!.feedbackItem).toEqual(russian);
+  });
+
+  test('when items were stored before languages were read, then their language is read on the fly', async () => {
+    const { key, orgId } = await stack.createKey();
+    const [id] = await insertLegacy(orgId, 1, 'negative');
+    const item = (await stack.gql<{ feedbackItem: Item }>(GET, { apiKey: key, id: id.toHexString() })).body.data!.feedbackItem;
+    expect(item.language).toBe('en');
+  });
+
+  test('when the backfill meets a language it cannot read, then it marks the item once and does not read it again', async () => {
+    const { orgId } = await stack.createKey();
+    const items = feedbackDb.collection('feedback_items');
+    const now = new Date();
+    const { insertedId } = await items.insertOne({ orgId, source: 'legacy', title: 'Сбой', content: 'Приложение постоянно падает после обновления', status: 'unread', publishedDate: now, createdAt: now });
+    const store = new SentimentBackfillStore(feedbackDb);
+    expect(await backfillSentiment(store, orgId, { batchSize: 5 })).toEqual({ total: 1, written: 1, skipped: 0, complete: true });
+    const marked = await items.findOne({ _id: insertedId });
+    expect(marked).toMatchObject({ sentimentSource: 'unsupported-language', language: 'ru' });
+    expect(marked).not.toHaveProperty('sentiment');
+    expect(await backfillSentiment(store, orgId, { batchSize: 5 })).toEqual({ total: 0, written: 0, skipped: 0, complete: true });
+  });
+});
+
 describe('sentiment backfill', () => {
   test('when a backfill is stopped after a batch, then running it again finishes the rest and provided values stay', async () => {
     const { orgId } = await stack.createKey();
@@ -189,7 +226,7 @@ describe('sentiment backfill', () => {
     const items = feedbackDb.collection('feedback_items');
     await items.updateOne({ _id: id }, { $set: { sentiment: 'neutral' } });
 
-    const written = await new SentimentBackfillStore(feedbackDb).writeComputed([{ _id: id, sentiment: 'negative', sentimentScore: -0.8 }]);
+    const written = await new SentimentBackfillStore(feedbackDb).writeComputed([{ _id: id, sentiment: 'negative', sentimentScore: -0.8, language: 'en' }]);
     expect(written).toBe(0);
     expect(await items.findOne({ _id: id })).toMatchObject({ sentiment: 'neutral' });
     expect(await items.findOne({ _id: id })).not.toHaveProperty('sentimentSource');

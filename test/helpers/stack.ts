@@ -68,6 +68,9 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     MONGODB_MAX_TIME_MS: '25000',
     // Past REDIS_TIMEOUT_MS a gateway counts in its local insurance limiter, which is not exact.
     REDIS_TIMEOUT_MS: '10000',
+    // The background theme computation visits every organization of its database: only the tests of
+    // themes turn it on, on a database of their own.
+    THEMES_INTERVAL_MS: '0',
     ...env,
   };
   const redisPrefix = base.RATE_LIMIT_REDIS_PREFIX as string;

@@ -1,6 +1,6 @@
 import { SENTIMENTS, STATUSES, type FeedbackRecord } from '@fi/feedback';
 import { Random } from './random';
-import { CITIES, COMPANY_STEMS, COMPANY_SUFFIXES, FIRST_NAMES, JOB_TITLES, LAST_NAMES, SOURCES, TAGS, TEMPLATES, TOPICS } from './vocabulary';
+import { CITIES, COMPANY_STEMS, COMPANY_SUFFIXES, FIRST_NAMES, JOB_TITLES, LAST_NAMES, SOURCES, TAGS, TOPIC_FEEDBACK, TOPICS } from './vocabulary';
 
 const DAY_MS = 86_400_000;
 
@@ -61,14 +61,14 @@ export function generateSeedData(counts: SeedCounts, seed = 42, now = Date.now()
 
   const feedback = Array.from({ length: counts.feedback }, (): FeedbackRecord => {
     const sentiment = random.pick(SENTIMENTS);
-    const [title, content] = random.pick<readonly [string, string]>(TEMPLATES[sentiment]);
-    const topic = random.pick(TOPICS);
+    const topic = random.pick<(typeof TOPICS)[number]>(TOPICS);
+    const [title, content] = random.pick(TOPIC_FEEDBACK[topic][sentiment]);
     const author = contacts.length > 0 && random.chance(0.75) ? random.pick(contacts) : undefined;
     const publishedDate = new Date(now - random.int(0, 180 * 24 * 60) * 60_000);
     return {
       source: random.pick(SOURCES),
-      title: title.replace('{topic}', topic).replace(/^./, (c) => c.toUpperCase()),
-      content: content.replace('{topic}', topic),
+      title,
+      content,
       ...(author ? { author: author.name, email: author.email } : {}),
       ...(random.chance(0.9) ? { sentiment } : {}),
       status: random.pick(STATUSES),

@@ -24,13 +24,17 @@ import {
   type SentimentTuning,
 } from '../src/domain/sentiment/analyzeSentiment';
 import { sentimentNlp } from '../src/domain/sentiment/englishNlp';
+import { readFeedback, type FeedbackReading } from '../src/domain/sentiment/feedbackSentiment';
 
 interface Example {
-  id: number;
+  id: number | string;
   split: 'tune' | 'report';
   label: Sentiment;
-  title: string;
+  /** Absent in the second independent author's sets, which have content only. */
+  title?: string;
   content: string;
+  /** The language of a multilingual text, as its author wrote it. */
+  lang?: string;
 }
 
 const LABELS: Sentiment[] = ['negative', 'neutral', 'positive'];
@@ -51,11 +55,19 @@ const readSet = (file: string): Example[] =>
 const first = readSet('sentiment-eval.jsonl');
 const independent = readSet('sentiment-eval-independent.jsonl');
 const independentTune = independent.filter((example) => example.split === 'tune');
-const tune = [...first, ...independentTune];
+/** The second independent author's sets (intelligence/README.md): hard English texts, and five other languages. */
+const hard = readSet('intelligence/sentiment-hard-en.jsonl');
+const hardTune = hard.filter((example) => example.split === 'tune');
+const multilingual = readSet('intelligence/sentiment-multilingual.jsonl');
+const multilingualTune = multilingual.filter((example) => example.split === 'tune');
+const tune = [...first, ...independentTune, ...hardTune];
 const args = new Set(process.argv.slice(2));
 const tuneOnly = args.has('--tune-only');
 const report = tuneOnly ? [] : independent.filter((example) => example.split === 'report');
-const fullText = (example: Example) => `${example.title}. ${example.content}`;
+const hardReport = tuneOnly ? [] : hard.filter((example) => example.split === 'report');
+const multilingualReport = tuneOnly ? [] : multilingual.filter((example) => example.split === 'report');
+const titleOf = (example: Example) => example.title ?? '';
+const fullText = (example: Example) => (example.title ? `${example.title}. ${example.content}` : example.content);
 
 interface Thresholds {
   negativeAtMost: number;
@@ -75,8 +87,9 @@ const classify = (score: number, t: Thresholds): Sentiment =>
   score <= t.negativeAtMost ? 'negative' : score >= t.positiveAtLeast ? 'positive' : 'neutral';
 
 const emptyConfusion = () => Object.fromEntries(LABELS.map((l) => [l, Object.fromEntries(LABELS.map((p) => [p, 0]))])) as Confusion;
-const firstSet = new Set(first);
-const partOf = (example: Example) => (firstSet.has(example) ? 0 : 1);
+/** The parts of the tuning data, each held to the recall margin on its own: the first set, the independent tune half, the hard tune half. */
+const PARTS = [new Set(first), new Set(independentTune), new Set(hardTune)];
+const partOf = (example: Example) => PARTS.findIndex((part) => part.has(example));
 
 function outcome(set: Example[], scores: number[], t: Thresholds): Outcome {
   const confusion = emptyConfusion();
@@ -127,7 +140,7 @@ function chooseThresholds(set: Example[], scores: number[], objective: Objective
   const n = cuts.length;
   // below[part][label][k]: texts of that part and label scoring under cuts[k].
   const index = new Map(values.map((v, k) => [v, k]));
-  const below = [0, 1].map(() => Object.fromEntries(LABELS.map((l) => [l, new Int32Array(n)])) as Record<Sentiment, Int32Array>);
+  const below = PARTS.map(() => Object.fromEntries(LABELS.map((l) => [l, new Int32Array(n)])) as Record<Sentiment, Int32Array>);
   set.forEach((example, i) => (below[partOf(example)][example.label][index.get(scores[i])! + 1] += 1));
   for (const part of below) for (const l of LABELS) for (let k = 1; k < n; k++) part[l][k] += part[l][k - 1];
   const confusions = below.map(() => emptyConfusion());
@@ -226,7 +239,7 @@ function evaluate(method: Method, objective: Objective): Row {
 
 const readings = new Map<Example, SentenceReading[]>();
 const ruleScore = (example: Example, tuning: SentimentTuning = SENTIMENT_TUNING) => {
-  if (!readings.has(example)) readings.set(example, readSentences(example.title, example.content));
+  if (!readings.has(example)) readings.set(example, readSentences(titleOf(example), example.content));
   return combineSentences(readings.get(example)!, tuning);
 };
 
@@ -249,17 +262,72 @@ function evaluateRule(): { row: Row; chosen: SentimentTuning } {
   };
 }
 
-/** The rule's mistakes on the tuning data, worst first; the report half is never listed. */
+const PART_NAMES = ['first', 'independent', 'hard'];
+
+/** The service's whole reading, language first, as a new item gets it. */
+const serviceReadings = new Map<Example, FeedbackReading>();
+const serviceReading = (example: Example) => {
+  if (!serviceReadings.has(example)) serviceReadings.set(example, readFeedback(titleOf(example), example.content));
+  return serviceReadings.get(example)!;
+};
+
+interface LanguageOutcome {
+  texts: number;
+  /** The author's language named. */
+  identified: number;
+  /** The sentiment is the label or null (no reading rather than a wrong one). */
+  rightOrNull: number;
+  right: number;
+  negatives: number;
+  caught: number;
+}
+
+/** The service on texts of another language: language named, sentiment right or absent. */
+function languageOutcome(set: Example[]): LanguageOutcome {
+  const o: LanguageOutcome = { texts: set.length, identified: 0, rightOrNull: 0, right: 0, negatives: 0, caught: 0 };
+  for (const example of set) {
+    const { language, sentiment } = serviceReading(example);
+    if (language === example.lang) o.identified += 1;
+    if (sentiment === null || sentiment === example.label) o.rightOrNull += 1;
+    if (sentiment === example.label) o.right += 1;
+    if (example.label === 'negative') {
+      o.negatives += 1;
+      if (sentiment === 'negative') o.caught += 1;
+    }
+  }
+  return o;
+}
+
+/** The service's sentiment (language first: an English text read as another language is a miss) on English texts. */
+const serviceOutcome = (set: Example[]) => {
+  let right = 0;
+  let negatives = 0;
+  let caught = 0;
+  for (const example of set) {
+    const { sentiment } = serviceReading(example);
+    if (sentiment === example.label) right += 1;
+    if (example.label === 'negative') {
+      negatives += 1;
+      if (sentiment === 'negative') caught += 1;
+    }
+  }
+  return { accuracy: right / set.length, negativeRecall: caught / negatives };
+};
+
+/** The service's mistakes on the tuning data, negatives first; the report halves are never listed. */
 function printErrors(): void {
   const wrong = tune
-    .map((e) => ({ e, score: ruleScore(e) }))
-    .map(({ e, score }) => ({ e, score, predicted: classify(score, SENTIMENT_TUNING) }))
-    .filter(({ e, predicted }) => predicted !== e.label)
+    .map((e) => ({ e, reading: serviceReading(e) }))
+    .filter(({ e, reading }) => reading.sentiment !== e.label)
     .sort((a, b) => Number(b.e.label === 'negative') - Number(a.e.label === 'negative'));
-  console.log(`\nThe rule's ${wrong.length} errors on the tuning data:`);
-  for (const { e, score, predicted } of wrong) {
-    const set = partOf(e) === 0 ? 'first' : 'independent';
-    console.log(`${e.label} -> ${predicted} (${score}) [${set} #${e.id}] ${e.title} | ${e.content}`);
+  console.log(`\nThe service's ${wrong.length} errors on the English tuning data:`);
+  for (const { e, reading } of wrong) {
+    console.log(`${e.label} -> ${reading.sentiment} (${reading.score}, ${reading.language}) [${PART_NAMES[partOf(e)]} #${e.id}] ${titleOf(e)} | ${e.content}`);
+  }
+  console.log('\nIts errors on the multilingual tuning half (language named, sentiment):');
+  for (const e of multilingualTune) {
+    const { language, sentiment, score } = serviceReading(e);
+    if (language !== e.lang || sentiment !== e.label) console.log(`${e.lang} ${e.label} -> ${language} ${sentiment} (${score}) [#${e.id}] ${e.content}`);
   }
 }
 
@@ -269,7 +337,7 @@ function main(): void {
   const rule = evaluateRule();
   rows.push(rule.row);
   console.log(
-    `Tuning data: ${tune.length} texts (the first set's ${first.length} and the independent set's tune half, ${independentTune.length}); ` +
+    `Tuning data: ${tune.length} texts (the first set's ${first.length}, the independent set's tune half, ${independentTune.length}, and the hard English set's tune half, ${hardTune.length}); ` +
       (tuneOnly ? 'report half not computed (--tune-only).' : `report: the independent set's report half, ${report.length} texts.`),
   );
   console.log(
@@ -288,15 +356,35 @@ function main(): void {
   if (rule.row.reported) {
     const { accuracy, negativeRecall } = rule.row.reported;
     const verdict = (value: number, target: number) => `${pct(value)} (target ${pct(target)}: ${value >= target ? 'met' : 'NOT met'})`;
-    console.log(`\nThe service on the report half: accuracy ${verdict(accuracy, ACCURACY_TARGET)}, negative recall ${verdict(negativeRecall, NEGATIVE_RECALL_TARGET)}.`);
+    console.log(`\nThe service on the independent report half: accuracy ${verdict(accuracy, ACCURACY_TARGET)}, negative recall ${verdict(negativeRecall, NEGATIVE_RECALL_TARGET)}.`);
   }
   console.log('\nThe service on each part of the tuning data (fitted to it, so optimistic):');
   for (const [name, set] of [
     [`first set, all ${first.length}`, first],
     [`independent set, tune half (${independentTune.length})`, independentTune],
+    [`hard English set, tune half (${hardTune.length})`, hardTune],
   ] as const) {
     const o = outcome(set, set.map((e) => ruleScore(e)), SENTIMENT_TUNING);
     console.log(`- ${name}: accuracy ${pct(o.accuracy)}, negative recall ${pct(o.negativeRecall)}, confusion ${matrix(o.confusion)}`);
+  }
+  const verdict = (value: number, target: number) => `${pct(value)} (target ${pct(target)}: ${value >= target ? 'met' : 'NOT met'})`;
+  console.log('\nThe second independent author\'s sets, read as new items are (language first):');
+  const hardFigures = (name: string, set: Example[]) => {
+    const o = serviceOutcome(set);
+    console.log(`- hard English, ${name} (${set.length}): accuracy ${verdict(o.accuracy, 0.85)}, negative recall ${verdict(o.negativeRecall, 0.85)}`);
+  };
+  const languageFigures = (name: string, set: Example[]) => {
+    const o = languageOutcome(set);
+    console.log(
+      `- other languages, ${name} (${o.texts}): language named ${verdict(o.identified / o.texts, 0.9)}, sentiment right or null ${verdict(o.rightOrNull / o.texts, 0.9)}, ` +
+        `right ${pct(o.right / o.texts)}, negatives caught ${pct(o.caught / o.negatives)}`,
+    );
+  };
+  hardFigures('tune half', hardTune);
+  languageFigures('tune half', multilingualTune);
+  if (!tuneOnly) {
+    hardFigures('REPORT half', hardReport);
+    languageFigures('REPORT half', multilingualReport);
   }
   console.log('\nBest tuning on the tuning data:', JSON.stringify(rule.chosen));
   const drift = (Object.keys(rule.chosen) as Array<keyof SentimentTuning>).filter((k) => Math.abs(rule.chosen[k] - SENTIMENT_TUNING[k]) > 0.02);

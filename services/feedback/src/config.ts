@@ -1,7 +1,16 @@
-import { loadConfig, serviceConfigSchema, type ConfigOf } from '@fi/shared';
+import { loadConfig, parse, serviceConfigSchema, type ConfigOf } from '@fi/shared';
 import { webhookConfigSchema } from './webhooks/webhookConfig';
 
-export const feedbackConfigSchema = { ...serviceConfigSchema({ port: 4001, database: 'feedback' }), ...webhookConfigSchema };
+export const feedbackConfigSchema = {
+  ...serviceConfigSchema({ port: 4001, database: 'feedback' }),
+  ...webhookConfigSchema,
+  themesIntervalMs: {
+    env: 'THEMES_INTERVAL_MS',
+    doc: 'how often each instance looks for organizations whose feedback changed and recomputes their themes (0: never, for instances that only answer requests)',
+    default: 20_000,
+    parse: parse.int(0, 3_600_000),
+  },
+};
 
 export type FeedbackConfig = ConfigOf<typeof feedbackConfigSchema>;
 

@@ -3,11 +3,14 @@ import type { SubgraphContext } from '@fi/shared';
 import type { ContactRef } from './contactStatsLoader';
 import type { AuthorStats } from './data/feedbackRepository';
 import type { FeedbackLinkLoaders } from './links/feedbackLinks';
+import type { ThemeLoaders } from './themes/themeLoaders';
 
 export interface FeedbackContext extends SubgraphContext {
   contactStats: DataLoader<ContactRef, AuthorStats, string>;
   /** Per-request loaders of what this service adds to contacts and accounts. */
   links: FeedbackLinkLoaders;
+  /** Per-request loaders of themes. */
+  themes: ThemeLoaders;
   /**
    * The Idempotency-Key header as the gateway forwarded it; only addFeedbackItem reads (and checks) it,
    * so a malformed header fails that mutation with BAD_REQUEST and never a query.

@@ -13,3 +13,6 @@ export { checkImportedFeedback } from './domain/newFeedback';
 export { SENTIMENTS, STATUSES } from './domain/feedbackValues';
 export { webhookConfigSchema } from './webhooks/webhookConfig';
 export { webhookEndpoints } from './webhooks/webhooks';
+export { ThemeStore } from './themes/themeStore';
+export { recomputeThemes } from './themes/themeWorker';
+export { computeThemes } from './themes/themeClustering';

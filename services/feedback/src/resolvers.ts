@@ -5,6 +5,8 @@ import { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
 import { changeStatus, changeStatuses, FEEDBACK_NOT_FOUND } from './domain/changeStatus';
 import { parseFeedbackListArgs } from './domain/feedbackListQuery';
 import { lastInteraction } from './domain/lastInteraction';
+import { readLanguage } from './domain/language/detectLanguage';
+import { feedbackText } from './domain/sentiment/analyzeSentiment';
 import type { IdempotencyStore } from './data/idempotencyStore';
 import { removeFeedback } from './domain/removeFeedback';
 import type { ChangeEvents } from './domain/changeEvents';
@@ -12,6 +14,10 @@ import type { FeedbackContext } from './feedbackContext';
 import type { Resolvers } from './generated/resolvers';
 import type { InsightsStore } from './data/insightsStore';
 import { feedbackInsights } from './insights/feedbackInsights';
+import type { OrgSimilarity } from './similarity/orgSimilarity';
+import { similarFeedback } from './similarity/similarFeedback';
+import { createThemeResolvers } from './themes/themeResolvers';
+import type { ThemeStore } from './themes/themeStore';
 import { createWebhookResolvers } from './webhooks/webhookResolvers';
 import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
 
@@ -26,12 +32,20 @@ export function createResolvers(
   repository: FeedbackRepository,
   idempotency: IdempotencyStore,
   statuses: FeedbackStatusStore,
-  { events, management, insights }: { events: ChangeEvents; management: WebhookEndpoints; insights: InsightsStore },
+  {
+    events,
+    management,
+    insights,
+    similarity,
+    themes,
+  }: { events: ChangeEvents; management: WebhookEndpoints; insights: InsightsStore; similarity: OrgSimilarity; themes: ThemeStore },
 ): Resolvers {
   const webhooks = createWebhookResolvers(management);
+  const themed = createThemeResolvers(themes);
   return {
     Query: {
       ...webhooks.Query,
+      ...themed.Query,
       feedbackItems: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         return repository.list(caller.orgId, parseFeedbackListArgs(args));
@@ -44,11 +58,12 @@ export function createResolvers(
       },
       feedbackInsights: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
-        return feedbackInsights(insights, caller.orgId, args);
+        return feedbackInsights({ store: insights, themes }, caller.orgId, args);
       },
     },
     Mutation: {
       ...webhooks.Mutation,
+      ...themed.Mutation,
       addFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
         const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKeyHeader);
@@ -80,13 +95,18 @@ export function createResolvers(
         return changes.length;
       },
     },
+    FeedbackTheme: themed.FeedbackTheme,
     FeedbackItem: {
+      ...themed.FeedbackItem,
       __resolveReference: async (ref, ctx) => repository.findById([...(await ctx.allowedOrgs())], ref.id),
       // Idempotent replays answer with the item as first stored, which may predate updatedAt.
       updatedAt: (item) => item.updatedAt ?? item.createdAt,
       // The same for items replayed from before computed sentiment: what they carry was provided.
       sentimentScore: (item) => item.sentimentScore ?? null,
       sentimentSource: (item) => item.sentimentSource ?? 'provided',
+      similar: (item, args) => similarFeedback({ similarity, repository }, item, args.take ?? 5),
+      // Items stored before the service read languages: read on the fly (well under a millisecond).
+      language: (item) => (item.language !== undefined ? item.language : readLanguage(feedbackText(item.title, item.content)).language),
     },
     AccountItem: {
       __resolveReference: (ref, ctx) => scopedReference('account', ref, ctx),

@@ -9,6 +9,11 @@ import { IdempotencyStore } from './data/idempotencyStore';
 import type { FeedbackContext } from './feedbackContext';
 import { createFeedbackLinkLoaders } from './links/feedbackLinks';
 import { createResolvers } from './resolvers';
+import { OrgSimilarity } from './similarity/orgSimilarity';
+import { SimilarityRepository } from './similarity/similarityRepository';
+import { createThemeLoaders } from './themes/themeLoaders';
+import { ThemeStore } from './themes/themeStore';
+import { startThemeWorker } from './themes/themeWorker';
 import { startWebhooks } from './webhooks/webhooks';
 
 export const FEEDBACK_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
@@ -30,17 +35,26 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
         purgeTimer.unref();
         const webhooks = await startWebhooks(connection, repository, config, registry, logger);
+        const themes = new ThemeStore(connection);
+        await themes.ensureIndexes();
+        const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
         return {
-          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), { ...webhooks, insights: new InsightsStore(connection) }),
+          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), {
+            ...webhooks,
+            insights: new InsightsStore(connection),
+            similarity: new OrgSimilarity(new SimilarityRepository(connection)),
+            themes,
+          }),
           extendContext: (base, headers) => ({
             ...base,
             contactStats: createContactStatsLoader(repository),
             links: createFeedbackLinkLoaders(repository),
+            themes: createThemeLoaders(themes),
             idempotencyKeyHeader: headers[IDEMPOTENCY_KEY_HEADER],
           }),
           close: async () => {
             clearInterval(purgeTimer);
-            await webhooks.close();
+            await Promise.all([webhooks.close(), themeWorker?.close()]);
           },
         };
       },

@@ -14,7 +14,11 @@ export interface FeedbackItem {
   sentiment: string | null;
   sentimentScore: number | null;
   sentimentSource: string;
+  /** Absent on items stored before the service read languages: the resolver reads it then. */
+  language?: string | null;
   status: string;
+  /** Ids of the item's themes, most relevant first (absent when it has none). */
+  themeIds?: string[];
   metadata: Record<string, unknown> | null;
   publishedDate: Date;
   createdAt: Date;
@@ -31,6 +35,7 @@ export interface FeedbackRecord {
   sentiment?: string;
   sentimentScore?: number;
   sentimentSource?: string;
+  language?: string | null;
   metadata?: Record<string, unknown>;
   status: string;
   publishedDate: Date;
@@ -50,7 +55,9 @@ export function toItem(doc: FeedbackDocument): FeedbackItem {
     sentimentScore: doc.sentimentScore ?? null,
     // Items stored before the service computed sentiment carry only what their client provided.
     sentimentSource: doc.sentimentSource ?? 'provided',
+    ...(doc.language !== undefined ? { language: doc.language } : {}),
     status: doc.status,
+    ...(doc.themeIds ? { themeIds: doc.themeIds } : {}),
     metadata: doc.metadata ?? null,
     publishedDate: doc.publishedDate,
     createdAt: doc.createdAt,

@@ -36,6 +36,7 @@ export function feedbackFilter(orgId: string, query: FeedbackQuery): FilterQuery
   if (query.source !== undefined) filter.source = query.source;
   filter.status = query.status ?? ANY_STATUS;
   filter.sentiment = query.sentiment ?? ANY_SENTIMENT;
+  if (query.theme !== undefined) filter.themeIds = query.theme;
   if (query.publishedAfter || query.publishedBefore) {
     filter.publishedDate = {
       ...(query.publishedAfter ? { $gte: query.publishedAfter } : {}),

@@ -17,7 +17,11 @@ export interface FeedbackDocument {
   sentimentScore?: number;
   /** `provided` or `computed`; absent on items stored before computed sentiment (then provided). */
   sentimentSource?: string;
+  /** ISO 639-1 code of the text's language, null when unsure; absent on items stored before it was read. */
+  language?: string | null;
   status: string;
+  /** Ids of the item's themes, most relevant first (written by the theme computation); absent when none. */
+  themeIds?: string[];
   metadata?: Record<string, unknown>;
   publishedDate: Date;
   createdAt: Date;
@@ -43,7 +47,9 @@ const feedbackSchema = new Schema<FeedbackDocument>(
     sentiment: String,
     sentimentScore: Number,
     sentimentSource: String,
+    language: String,
     status: { type: String, required: true },
+    themeIds: { type: [String], default: undefined },
     metadata: { type: Schema.Types.Mixed },
     publishedDate: { type: Date, required: true },
     createdAt: { type: Date, required: true },
@@ -67,6 +73,8 @@ feedbackSchema.index({ orgId: 1, emailLower: 1, publishedDate: -1 });
 feedbackSchema.index({ orgId: 1, emailDomain: 1, publishedDate: -1 });
 // The sentiment backfill's keyset pages (items without one, in _id order).
 feedbackSchema.index({ orgId: 1, sentiment: 1, _id: 1 });
+// A theme's items in the list's order (feedbackItems(theme:)) and its examples.
+feedbackSchema.index({ orgId: 1, themeIds: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1 });
 
 export function feedbackModel(connection: Connection): Model<FeedbackDocument> {
   return connection.models.Feedback ?? connection.model<FeedbackDocument>('Feedback', feedbackSchema);

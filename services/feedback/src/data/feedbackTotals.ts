@@ -12,10 +12,11 @@ const isMidnight = (date: Date) => date.getTime() % DAY_MS === 0;
  * The exact number of items matching a list's filters, from the kept counts wherever they can answer:
  * status, sentiment and source from the organization's cells; a publishedDate range
  * from the day cells of its whole UTC days, with only its partial first and last day counted from the
- * items (a day's items at most). A search is counted from the items it matches (see docs/scale.md).
+ * items (a day's items at most). A search, and a theme (themes are not kept in the cells), are counted
+ * from the items they match (see docs/scale.md).
  */
 export async function totalOf(model: Model<FeedbackDocument>, counts: CountStore, orgId: string, query: FeedbackQuery, filter: FilterQuery<FeedbackDocument>): Promise<number> {
-  if (query.search !== undefined) return model.countDocuments(filter);
+  if (query.search !== undefined || query.theme !== undefined) return model.countDocuments(filter);
   const { status, sentiment, source } = query;
   // Source cells are keyed by their source, day cells carry it.
   const inCell = (cell: CellDocument) => (source === undefined || (cell.source ?? cell.key) === source ? cellCount(cell, status, sentiment) : 0);

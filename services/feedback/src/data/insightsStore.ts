@@ -1,7 +1,7 @@
 import type { Connection, Model } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
 import { NO_SENTIMENT, utcDay } from '../domain/countDelta';
-import { bucketIndex, bucketStarts, type InsightsQuery } from '../insights/insightsQuery';
+import { bucketIndexer, bucketStarts, type InsightsQuery } from '../insights/insightsQuery';
 import { TermCounter } from '../insights/topTerms';
 import { CountStore } from './countStore';
 import { ANY_SENTIMENT, ANY_STATUS } from './feedbackList';
@@ -34,9 +34,12 @@ export interface PeriodFigures {
 class PeriodTally {
   private readonly figures: PeriodFigures;
   private readonly sources = new Map<string, number>();
+  private readonly indexOf: (date: Date) => number;
 
-  constructor(private readonly query: InsightsQuery) {
-    const points = bucketStarts(query).map((start) => ({ start, count: 0, negative: 0, positive: 0, negativeShare: 0 }));
+  constructor(query: InsightsQuery) {
+    const starts = bucketStarts(query);
+    this.indexOf = bucketIndexer(starts);
+    const points = starts.map((start) => ({ start, count: 0, negative: 0, positive: 0, negativeShare: 0 }));
     this.figures = { from: query.from, to: query.to, total: 0, bySentiment: { positive: 0, neutral: 0, negative: 0, none: 0 }, byStatus: { unread: 0, read: 0, archived: 0 }, bySource: [], series: points };
   }
 
@@ -46,7 +49,7 @@ class PeriodTally {
     if (sentiment in figures.bySentiment) figures.bySentiment[sentiment as keyof PeriodFigures['bySentiment']] += n;
     if (status in figures.byStatus) figures.byStatus[status as keyof PeriodFigures['byStatus']] += n;
     this.sources.set(source, (this.sources.get(source) ?? 0) + n);
-    const point = figures.series[bucketIndex(this.query, date)];
+    const point = figures.series[this.indexOf(date)];
     if (!point) return;
     point.count += n;
     if (sentiment === 'negative') point.negative += n;

@@ -10,9 +10,16 @@ export interface SentimentlessItem {
 
 export interface ComputedSentiment {
   _id: Types.ObjectId;
-  sentiment: string;
-  sentimentScore: number;
+  /** Null when the text's language is not read, or gave no clear verdict: the item is marked so and not read again. */
+  sentiment: string | null;
+  sentimentScore: number | null;
+  language: string | null;
+  /** Why there is no sentiment, when there is none. */
+  withoutSentiment?: 'unsupported-language' | 'uncertain';
 }
+
+/** Items without a sentiment that a backfill can still give one (not those it already read without a verdict). */
+const WITHOUT = { sentiment: null, sentimentSource: { $nin: ['unsupported-language', 'uncertain'] } };
 
 /**
  * Reads and writes of the sentiment backfill. "No sentiment" is `sentiment: null`, which matches a
@@ -28,12 +35,12 @@ export class SentimentBackfillStore {
   }
 
   countWithout(orgId: string): Promise<number> {
-    return this.model.collection.countDocuments({ orgId, sentiment: null });
+    return this.model.collection.countDocuments({ orgId, ...WITHOUT });
   }
 
   /** The next `limit` items of the organization without a sentiment after `after`, in `_id` order. */
   nextWithout(orgId: string, after: Types.ObjectId | null, limit: number): Promise<SentimentlessItem[]> {
-    const filter = { orgId, sentiment: null, ...(after ? { _id: { $gt: after } } : {}) };
+    const filter = { orgId, ...WITHOUT, ...(after ? { _id: { $gt: after } } : {}) };
     return this.model.collection
       .find(filter, { projection: { title: 1, content: 1 }, sort: { _id: 1 }, limit })
       .toArray() as Promise<SentimentlessItem[]>;
@@ -43,10 +50,12 @@ export class SentimentBackfillStore {
   async writeComputed(items: ComputedSentiment[]): Promise<number> {
     if (items.length === 0) return 0;
     const result = await this.model.bulkWrite(
-      items.map(({ _id, sentiment, sentimentScore }) => ({
+      items.map(({ _id, sentiment, sentimentScore, language, withoutSentiment }) => ({
         updateOne: {
           filter: { _id, sentiment: null },
-          update: { $set: { sentiment, sentimentScore, sentimentSource: 'computed' } },
+          update: {
+            $set: sentiment === null ? { sentimentSource: withoutSentiment ?? 'unsupported-language', language } : { sentiment, sentimentScore: sentimentScore ?? undefined, sentimentSource: 'computed', language },
+          },
         },
       })),
       { ordered: false },

@@ -16,6 +16,8 @@ export interface FeedbackQuery {
   /** Half-open range of publishedDate: publishedAfter <= publishedDate < publishedBefore. */
   publishedAfter?: Date;
   publishedBefore?: Date;
+  /** Only items of this theme. */
+  theme?: string;
   after?: CursorPosition;
   page: Page;
 }
@@ -34,6 +36,7 @@ export function parseFeedbackListArgs(args: FeedbackListArgs): FeedbackQuery {
   if (sentiment) query.sentiment = sentiment;
   const search = args.search === null || args.search === undefined ? '' : maxLength('search', args.search).trim();
   if (search) query.search = search;
+  if (args.theme !== null && args.theme !== undefined) query.theme = maxLength('theme', args.theme);
   if (args.publishedAfter) query.publishedAfter = args.publishedAfter;
   if (args.publishedBefore) query.publishedBefore = args.publishedBefore;
   if (query.publishedAfter && query.publishedBefore && query.publishedAfter >= query.publishedBefore) {

@@ -4,6 +4,9 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { FeedbackItem as FeedbackItemModel } from '../data/feedbackItem';
 import type { ContactRepresentation as ContactRepresentationModel } from '../contactStatsLoader';
 import type { AccountRef as AccountRefModel } from '../links/accountSummaryLoader';
+import type { ThemeView as ThemeViewModel, ThemeList as ThemeListModel } from '../themes/feedbackThemes';
+import type { SimilarFeedback as SimilarFeedbackModel } from '../similarity/similarFeedback';
+import type { FeedbackInsights as FeedbackInsightsModel } from '../insights/feedbackInsights';
 import type { FeedbackContext } from '../feedbackContext';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -74,9 +77,14 @@ export type FeedbackInsights = {
   interval: Scalars['String']['output'];
   /** The same figures for the period of equal length just before `from`. */
   previous: FeedbackPeriod;
+  /** At most 5 themes with more items in the range than in the previous period, most added items first. */
+  risingThemes: Array<RisingTheme>;
   series: Array<InsightPoint>;
   to: Scalars['DateTime']['output'];
-  /** At most 10 words or two-word phrases of the newest 2,000 negative items in the range, stop words excluded. */
+  /**
+   * At most 10 meaningful words or two-word phrases of the newest 2,000 negative items in the range: stop
+   * words, numbers and feedback's filler words ("team", "new", "minute") excluded, inflections counted as one.
+   */
   topTerms: Array<TermCount>;
   total: Scalars['Int']['output'];
 };
@@ -88,6 +96,11 @@ export type FeedbackItem = {
   createdAt: Scalars['DateTime']['output'];
   email: Maybe<Scalars['String']['output']>;
   id: Scalars['String']['output'];
+  /**
+   * ISO 639-1 code of the language of title and content (en, de, fr, ...); null when the service is unsure
+   * (a few words, product names, mixed languages).
+   */
+  language: Maybe<Scalars['String']['output']>;
   metadata: Maybe<Scalars['JSON']['output']>;
   /** Internal: the organization, so other services scope what they add. */
   orgId: Scalars['String']['output'];
@@ -98,14 +111,28 @@ export type FeedbackItem = {
   sentimentScore: Maybe<Scalars['Float']['output']>;
   /**
    * provided (by the client, or nothing at all on items stored before computed sentiment that the CLI's
-   * sentiment backfill has not reached yet) or computed (by the service).
+   * sentiment backfill has not reached yet), computed (by the service, in the text's language),
+   * unsupported-language (the text's language is not one the service reads: sentiment is null), or
+   * uncertain (the language is read but the text gave no clear verdict in it: sentiment is null).
    */
   sentimentSource: Scalars['String']['output'];
+  /**
+   * The organization's items most like this one (0 to 20, most similar first; never the item itself):
+   * the same problem or request in other words. Items added in the last few seconds may be missing.
+   */
+  similar: Array<SimilarFeedback>;
   source: Scalars['String']['output'];
   status: Scalars['String']['output'];
+  /** The item's themes, most relevant first (none until the background computation has seen it, about a minute). */
+  themes: Array<FeedbackTheme>;
   title: Scalars['String']['output'];
   /** Time of the last status change; equal to createdAt until the first. */
   updatedAt: Scalars['DateTime']['output'];
+};
+
+
+export type FeedbackItemSimilarArgs = {
+  take?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type FeedbackItemList = {
@@ -140,7 +167,41 @@ export type FeedbackSummary = {
   unread: Scalars['Int']['output'];
 };
 
-/** One day or week of the series; `start` is its first instant. */
+/** Feedback about one subject, found by the service; the id stays while the theme persists across recomputations. */
+export type FeedbackTheme = {
+  __typename?: 'FeedbackTheme';
+  /** Items of the theme (in feedbackThemes: within the range; elsewhere: all of them). */
+  count: Scalars['Int']['output'];
+  /** The theme's newest items (in feedbackThemes: within the range), 0 to 20. */
+  examples: Array<FeedbackItem>;
+  id: Scalars['String']['output'];
+  /** Words and phrases of its items, most telling first. */
+  keywords: Array<Scalars['String']['output']>;
+  /** A readable name: the theme's most telling phrase, or the label a person gave it. */
+  label: Scalars['String']['output'];
+  /** Negative items among them. */
+  negative: Scalars['Int']['output'];
+  /** Items of the theme in the period of equal length before the range (0 outside feedbackThemes or without from). */
+  previousCount: Scalars['Int']['output'];
+};
+
+
+/** Feedback about one subject, found by the service; the id stays while the theme persists across recomputations. */
+export type FeedbackThemeExamplesArgs = {
+  take?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Themes of the organization in a range. */
+export type FeedbackThemeList = {
+  __typename?: 'FeedbackThemeList';
+  /** When the themes were last computed; null before the first computation. */
+  computedAt: Maybe<Scalars['DateTime']['output']>;
+  items: Array<FeedbackTheme>;
+  /** Themes with items in the range. */
+  total: Scalars['Int']['output'];
+};
+
+/** One day, week or month of the series; `start` is its first instant. */
 export type InsightPoint = {
   __typename?: 'InsightPoint';
   count: Scalars['Int']['output'];
@@ -165,6 +226,8 @@ export type Mutation = {
   removeFeedbackItem: Scalars['Boolean']['output'];
   /** Removes an endpoint and its delivery history; pending deliveries to it are not sent. NOT_FOUND for an unknown id. */
   removeWebhookEndpoint: Scalars['Boolean']['output'];
+  /** Renames a theme (writers only); later recomputations keep the new label while the theme persists. 1 to 100 characters. */
+  renameFeedbackTheme: FeedbackTheme;
   /** Sets an item's status (unread, read or archived); setting the current status changes nothing. */
   updateFeedbackItemStatus: FeedbackItem;
   /**
@@ -197,6 +260,13 @@ export type MutationRemoveFeedbackItemArgs = {
 export type MutationRemoveWebhookEndpointArgs = {
   apiKey: Scalars['String']['input'];
   id: Scalars['String']['input'];
+};
+
+
+export type MutationRenameFeedbackThemeArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+  label: Scalars['String']['input'];
 };
 
 
@@ -237,6 +307,13 @@ export type Query = {
   feedbackItem: Maybe<FeedbackItem>;
   /** Feedback items of the key's organization, newest first. Filters combine; `total` counts every match. */
   feedbackItems: FeedbackItemList;
+  /**
+   * The organization's themes: groups of feedback about one subject ("CSV export", "Dark mode") that the
+   * service finds by itself in the background, largest first. Counts cover items published in [from, to)
+   * (either bound may be left open; to defaults to now), optionally of one source; previousCount covers the
+   * period of equal length before from (0 without from). Only themes with items in the range are listed.
+   */
+  feedbackThemes: FeedbackThemeList;
   /** Deliveries to one endpoint, newest first, with every attempt; NOT_FOUND for an unknown endpoint. */
   webhookDeliveries: WebhookDeliveryList;
   /** The organization's webhook endpoints, oldest first (never their secrets). Read-only keys may list them. */
@@ -270,6 +347,16 @@ export type QueryFeedbackItemsArgs = {
   source?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<Scalars['String']['input']>;
   take?: InputMaybe<Scalars['Int']['input']>;
+  theme?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryFeedbackThemesArgs = {
+  apiKey: Scalars['String']['input'];
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  source?: InputMaybe<Scalars['String']['input']>;
+  take?: InputMaybe<Scalars['Int']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -285,6 +372,16 @@ export type QueryWebhookEndpointsArgs = {
   apiKey: Scalars['String']['input'];
 };
 
+/** A theme that grew against the previous period. */
+export type RisingTheme = {
+  __typename?: 'RisingTheme';
+  /** Items of the theme in the range. */
+  count: Scalars['Int']['output'];
+  /** Items of the theme in the period of equal length before it. */
+  previousCount: Scalars['Int']['output'];
+  theme: FeedbackTheme;
+};
+
 export type SentimentCounts = {
   __typename?: 'SentimentCounts';
   negative: Scalars['Int']['output'];
@@ -292,6 +389,13 @@ export type SentimentCounts = {
   /** Items without a sentiment (stored before computed sentiment, until the backfill). */
   none: Scalars['Int']['output'];
   positive: Scalars['Int']['output'];
+};
+
+/** An item like another, and how alike: the cosine similarity of their terms weighed by rarity, 0 to 1. */
+export type SimilarFeedback = {
+  __typename?: 'SimilarFeedback';
+  item: FeedbackItem;
+  score: Scalars['Float']['output'];
 };
 
 export type SourceCount = {
@@ -483,19 +587,23 @@ export type ResolversTypes = {
   ContactItem: ResolverTypeWrapper<ContactRepresentationModel>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
-  FeedbackInsights: ResolverTypeWrapper<FeedbackInsights>;
+  FeedbackInsights: ResolverTypeWrapper<FeedbackInsightsModel>;
   FeedbackItem: ResolverTypeWrapper<FeedbackItemModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   FeedbackItemList: ResolverTypeWrapper<Omit<FeedbackItemList, 'items'> & { items: Array<ResolversTypes['FeedbackItem']> }>;
   FeedbackPeriod: ResolverTypeWrapper<FeedbackPeriod>;
   FeedbackSummary: ResolverTypeWrapper<FeedbackSummary>;
+  FeedbackTheme: ResolverTypeWrapper<ThemeViewModel>;
+  FeedbackThemeList: ResolverTypeWrapper<ThemeListModel>;
   InsightPoint: ResolverTypeWrapper<InsightPoint>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   NewFeedbackInput: NewFeedbackInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RisingTheme: ResolverTypeWrapper<Omit<RisingTheme, 'theme'> & { theme: ResolversTypes['FeedbackTheme'] }>;
   SentimentCounts: ResolverTypeWrapper<SentimentCounts>;
+  SimilarFeedback: ResolverTypeWrapper<SimilarFeedbackModel>;
   SourceCount: ResolverTypeWrapper<SourceCount>;
   StatusCounts: ResolverTypeWrapper<StatusCounts>;
   TermCount: ResolverTypeWrapper<TermCount>;
@@ -512,19 +620,23 @@ export type ResolversParentTypes = {
   ContactItem: ContactRepresentationModel;
   Int: Scalars['Int']['output'];
   DateTime: Scalars['DateTime']['output'];
-  FeedbackInsights: FeedbackInsights;
+  FeedbackInsights: FeedbackInsightsModel;
   FeedbackItem: FeedbackItemModel;
   Float: Scalars['Float']['output'];
   FeedbackItemList: Omit<FeedbackItemList, 'items'> & { items: Array<ResolversParentTypes['FeedbackItem']> };
   FeedbackPeriod: FeedbackPeriod;
   FeedbackSummary: FeedbackSummary;
+  FeedbackTheme: ThemeViewModel;
+  FeedbackThemeList: ThemeListModel;
   InsightPoint: InsightPoint;
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
   NewFeedbackInput: NewFeedbackInput;
   Query: Record<PropertyKey, never>;
+  RisingTheme: Omit<RisingTheme, 'theme'> & { theme: ResolversParentTypes['FeedbackTheme'] };
   SentimentCounts: SentimentCounts;
+  SimilarFeedback: SimilarFeedbackModel;
   SourceCount: SourceCount;
   StatusCounts: StatusCounts;
   TermCount: TermCount;
@@ -559,6 +671,7 @@ export type FeedbackInsightsResolvers<ContextType = FeedbackContext, ParentType 
   from?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   interval?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   previous?: Resolver<ResolversTypes['FeedbackPeriod'], ParentType, ContextType>;
+  risingThemes?: Resolver<Array<ResolversTypes['RisingTheme']>, ParentType, ContextType>;
   series?: Resolver<Array<ResolversTypes['InsightPoint']>, ParentType, ContextType>;
   to?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   topTerms?: Resolver<Array<ResolversTypes['TermCount']>, ParentType, ContextType>;
@@ -572,14 +685,17 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  language?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   orgId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   publishedDate?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   sentiment?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sentimentScore?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   sentimentSource?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  similar?: Resolver<Array<ResolversTypes['SimilarFeedback']>, ParentType, ContextType, RequireFields<FeedbackItemSimilarArgs, 'take'>>;
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  themes?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
@@ -609,6 +725,22 @@ export type FeedbackSummaryResolvers<ContextType = FeedbackContext, ParentType e
   unread?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type FeedbackThemeResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackTheme'] = ResolversParentTypes['FeedbackTheme']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  examples?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<FeedbackThemeExamplesArgs, 'take'>>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  keywords?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  previousCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type FeedbackThemeListResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackThemeList'] = ResolversParentTypes['FeedbackThemeList']> = {
+  computedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type InsightPointResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['InsightPoint'] = ResolversParentTypes['InsightPoint']> = {
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -626,6 +758,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'apiKey' | 'events' | 'url'>>;
   removeFeedbackItem?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveFeedbackItemArgs, 'apiKey' | 'id'>>;
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'apiKey' | 'id'>>;
+  renameFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationRenameFeedbackThemeArgs, 'apiKey' | 'id' | 'label'>>;
   updateFeedbackItemStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemStatusArgs, 'apiKey' | 'id' | 'status'>>;
   updateFeedbackItemsStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemsStatusArgs, 'apiKey' | 'ids' | 'status'>>;
 };
@@ -634,8 +767,15 @@ export type QueryResolvers<ContextType = FeedbackContext, ParentType extends Res
   feedbackInsights?: Resolver<ResolversTypes['FeedbackInsights'], ParentType, ContextType, RequireFields<QueryFeedbackInsightsArgs, 'apiKey' | 'from' | 'interval' | 'to'>>;
   feedbackItem?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<QueryFeedbackItemArgs, 'apiKey' | 'id'>>;
   feedbackItems?: Resolver<ResolversTypes['FeedbackItemList'], ParentType, ContextType, RequireFields<QueryFeedbackItemsArgs, 'apiKey' | 'skip' | 'take'>>;
+  feedbackThemes?: Resolver<ResolversTypes['FeedbackThemeList'], ParentType, ContextType, RequireFields<QueryFeedbackThemesArgs, 'apiKey' | 'take'>>;
   webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'apiKey' | 'endpointId' | 'skip' | 'take'>>;
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointsArgs, 'apiKey'>>;
+};
+
+export type RisingThemeResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['RisingTheme'] = ResolversParentTypes['RisingTheme']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  previousCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  theme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType>;
 };
 
 export type SentimentCountsResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SentimentCounts'] = ResolversParentTypes['SentimentCounts']> = {
@@ -643,6 +783,11 @@ export type SentimentCountsResolvers<ContextType = FeedbackContext, ParentType e
   neutral?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   none?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   positive?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type SimilarFeedbackResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SimilarFeedback'] = ResolversParentTypes['SimilarFeedback']> = {
+  item?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
 export type SourceCountResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SourceCount'] = ResolversParentTypes['SourceCount']> = {
@@ -705,11 +850,15 @@ export type Resolvers<ContextType = FeedbackContext> = {
   FeedbackItemList?: FeedbackItemListResolvers<ContextType>;
   FeedbackPeriod?: FeedbackPeriodResolvers<ContextType>;
   FeedbackSummary?: FeedbackSummaryResolvers<ContextType>;
+  FeedbackTheme?: FeedbackThemeResolvers<ContextType>;
+  FeedbackThemeList?: FeedbackThemeListResolvers<ContextType>;
   InsightPoint?: InsightPointResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  RisingTheme?: RisingThemeResolvers<ContextType>;
   SentimentCounts?: SentimentCountsResolvers<ContextType>;
+  SimilarFeedback?: SimilarFeedbackResolvers<ContextType>;
   SourceCount?: SourceCountResolvers<ContextType>;
   StatusCounts?: StatusCountsResolvers<ContextType>;
   TermCount?: TermCountResolvers<ContextType>;

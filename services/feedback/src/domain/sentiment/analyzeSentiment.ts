@@ -43,15 +43,15 @@ export const SENTIMENT_TUNING: SentimentTuning = {
   requestProblemFactor: 0.25,
   praiseBesideProblem: 0,
   lukewarmDamping: 0,
-  worstPull: 0.5,
-  negativeAtMost: -0.29,
-  positiveAtLeast: 0.27,
+  worstPull: 0.25,
+  negativeAtMost: -0.1375,
+  positiveAtLeast: 0.2685,
 };
 
 const its = sentimentNlp.its;
 
 /** Title and content read as one text; the title ends its own sentence. */
-function feedbackText(title: string, content: string): string {
+export function feedbackText(title: string, content: string): string {
   const head = title.trim();
   return /[.!?]$/.test(head) || head === '' ? `${head} ${content}` : `${head}. ${content}`;
 }

@@ -1,9 +1,9 @@
 import { runKeysetBackfill, type BackfillOptions, type BackfillResult } from '@fi/shared';
 import type { SentimentBackfillStore } from '../../data/sentimentBackfillStore';
-import { analyzeSentiment } from './analyzeSentiment';
+import { readFeedback } from './feedbackSentiment';
 
 /**
- * Computes the sentiment of an organization's items that have none, with the same rule as new items
+ * Computes the sentiment of an organization's items that have none, with the same reading as new items (language included)
  * (see `runKeysetBackfill` for how it reads and resumes). A provided sentiment is never overwritten.
  */
 export function backfillSentiment(store: SentimentBackfillStore, orgId: string, options: BackfillOptions): Promise<BackfillResult> {
@@ -14,8 +14,8 @@ export function backfillSentiment(store: SentimentBackfillStore, orgId: string, 
       write: (page) =>
         store.writeComputed(
           page.map(({ _id, title, content }) => {
-            const { sentiment, score } = analyzeSentiment(title, content);
-            return { _id, sentiment, sentimentScore: score };
+            const { sentiment, score, language, uncertain } = readFeedback(title, content);
+            return { _id, sentiment, sentimentScore: score, language, withoutSentiment: uncertain ? ('uncertain' as const) : ('unsupported-language' as const) };
           }),
         ),
     },

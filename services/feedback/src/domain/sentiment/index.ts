@@ -1,2 +1,2 @@
 export { analyzeSentiment, type Sentiment, type SentimentResult } from './analyzeSentiment';
-export { withSentiment, type SentimentFields, type SentimentSource } from './feedbackSentiment';
+export { readFeedback, withSentiment, type FeedbackReading, type SentimentFields, type SentimentSource } from './feedbackSentiment';

@@ -1,0 +1,143 @@
+import winkNLP, { type ItemToken } from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+
+/** Tokens, stems and stop words only: the cheapest wink-nlp pipe that tells them (about 0.3 ms a text). */
+const termsNlp = winkNLP(model, []);
+const its = termsNlp.its;
+// wink-nlp's typings declare `its.stem` with the model's add-ons as a parameter, which `out` does not accept; it runs as any other.
+const stemOf = its.stem as unknown as typeof its.normal;
+
+/**
+ * Ways of naming one thing in feedback, spelled out before tokens are read so that "can't sign in" and
+ * "login fails" share a term, and "freezes" and "crashes" too. General vocabulary of software
+ * feedback, written from the product's own domain, not from any evaluation text.
+ */
+const PHRASES: Array<[RegExp, string]> = [
+  [/\b(?:log(?:s|ged|ging)?|sign(?:s|ed|ing)?)[ -]?(?:in|on)\b/gi, 'login'],
+  [/\b(?:log(?:s|ged|ging)?|sign(?:s|ed|ing)?)[ -]?(?:out|off)\b/gi, 'logout'],
+  [/\b(?:night|dark)[ -](?:mode|theme)\b|\bdarkmode\b/gi, 'dark mode'],
+  [/\bsingle sign[ -]?on\b/gi, 'sso'],
+  [/\btwo[- ]factor\b|\b2fa\b|\bmfa\b/gi, '2fa'],
+  [/\bmoney back\b/gi, 'refund'],
+  [/\be-?mails?\b/gi, 'email'],
+  [/\bspreadsheets?\b|\bexcel\b|\bxlsx\b/gi, 'spreadsheet'],
+  [/\bread[- ]only\b/gi, 'readonly'],
+  [/\bsign[ -]?ups?\b/gi, 'signup'],
+];
+
+/** Stems that name the same problem or thing, mapped to one. */
+const SAME: Record<string, string> = {
+  freez: 'crash',
+  froze: 'crash',
+  frozen: 'crash',
+  hang: 'crash',
+  hung: 'crash',
+  unrespons: 'crash',
+  lag: 'slow',
+  laggi: 'slow',
+  sluggish: 'slow',
+  latenc: 'slow',
+  signin: 'login',
+  logon: 'login',
+  invoic: 'invoic',
+  bill: 'bill',
+  price: 'price',
+  pricey: 'price',
+  expens: 'price',
+  cost: 'price',
+  phone: 'mobil',
+  iphon: 'mobil',
+  android: 'mobil',
+  io: 'mobil',
+  ipad: 'mobil',
+  tablet: 'mobil',
+  notif: 'notif',
+  notifi: 'notif',
+  alert: 'notif',
+  unsubscrib: 'cancel',
+  translat: 'languag',
+  localis: 'languag',
+  localiz: 'languag',
+  csv: 'csv',
+  pdf: 'pdf',
+};
+
+/**
+ * Words of almost any feedback text: they say nothing about what it is about, so they are kept out of
+ * themes and top terms (similarity keeps them, weighed down by their frequency).
+ */
+export const GENERIC_STEMS = new Set(
+  (
+    'app applic product tool softwar platform team compani use get got need want pleas thank thanks like would could still one realli also just time ' +
+    'new ago take took minut hour day week month year today yesterday morn user work make go know see look thing way lot bit much mani even everi ' +
+    'sinc alway never can will us last first half tri seem feel think help issu problem bug error fix good great love nice bad terribl awesom amaz ' +
+    'better best worst wors happi sad hello hi dear regard cheer ok okay yes yeah etc anyon someon everyon someth everyth anyth noth guy folk ' +
+    'feedback custom client account option featur request idea suggest question anoth sure start set put call come say said tell told ask add show find give keep let allow abl possibl instead differ current sever whole right'
+  ).split(' '),
+);
+
+export interface TermToken {
+  /** Stem after the synonyms above. */
+  stem: string;
+  /** The word as written (its case kept), for labels. */
+  surface: string;
+  generic: boolean;
+}
+
+/**
+ * The content words of a text in order; `null` marks a break (punctuation or a stop word), so two-word
+ * phrases are only made of neighbours.
+ */
+export function contentWords(text: string): Array<TermToken | null> {
+  let spelled = text;
+  for (const [pattern, replacement] of PHRASES) spelled = spelled.replace(pattern, replacement);
+  const words: Array<TermToken | null> = [];
+  termsNlp
+    .readDoc(spelled)
+    .tokens()
+    .each((token: ItemToken) => {
+      const normal = (token.out(its.normal) as string).replace(/^'+|'+$/g, '');
+      if (token.out(its.type) !== 'word' || token.out(its.stopWordFlag) || normal.length < 2 || /\d/.test(normal)) {
+        words.push(null);
+        return;
+      }
+      const raw = token.out(stemOf) as string;
+      const stem = SAME[raw] ?? raw;
+      words.push({ stem, surface: token.out() as string, generic: GENERIC_STEMS.has(stem) || GENERIC_STEMS.has(raw) });
+    });
+  return words;
+}
+
+/** Distinct terms of a text: stems and two-word phrases of neighbouring stems ("csv export"). */
+export function textTerms(text: string, options: { withGeneric: boolean }): string[] {
+  const words = contentWords(text);
+  const terms = new Set<string>();
+  words.forEach((word, i) => {
+    if (!word || (word.generic && !options.withGeneric)) return;
+    terms.add(word.stem);
+    const next = words[i + 1];
+    if (next && !next.generic && !word.generic) terms.add(`${word.stem} ${next.stem}`);
+  });
+  return [...terms];
+}
+
+/** How a word is shown (labels, top terms): acronyms and names keep their case ("CSV", "GitHub"), other words are lower case. */
+export const spellingOf = (token: TermToken): string =>
+  /^[A-Z0-9]{2,}$/.test(token.surface) || /^[A-Z][a-z]+[A-Z]/.test(token.surface) ? token.surface : token.surface.toLowerCase();
+
+/** Counts of spellings per term, to show a term as people write it most often. */
+export class Spellings {
+  private readonly forms = new Map<string, Map<string, number>>();
+
+  add(term: string, spelling: string): void {
+    let forms = this.forms.get(term);
+    if (!forms) this.forms.set(term, (forms = new Map()));
+    forms.set(spelling, (forms.get(spelling) ?? 0) + 1);
+  }
+
+  /** The most frequent spelling (alphabetical among ties), or the term itself. */
+  of(term: string): string {
+    const forms = this.forms.get(term);
+    return forms ? [...forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0] : term;
+  }
+}

@@ -1,0 +1,63 @@
+import { badRequest, notFound } from '@fi/shared';
+import type { Theme, ThemeCounts, ThemeRange, ThemeStore } from './themeStore';
+
+export const MAX_THEMES_TAKE = 100;
+export const MAX_EXAMPLES = 20;
+export const MAX_LABEL_LENGTH = 100;
+export const THEME_NOT_FOUND = 'Theme not found';
+
+/** A theme as the API shows it: with its figures in a range (all items when it has none). */
+export interface ThemeView extends Theme {
+  range: ThemeRange;
+  figures?: ThemeCounts & { previousCount: number };
+}
+
+export interface ThemeList {
+  items: ThemeView[];
+  total: number;
+  computedAt: Date | null;
+}
+
+const checkTake = (take: number, max: number) => {
+  if (!Number.isInteger(take) || take < 0 || take > max) throw badRequest(`take must be between 0 and ${max} (got ${take})`, { argument: 'take' });
+};
+
+/** The organization's themes with items in the range, largest first, with the previous period's counts. */
+export async function listThemes(
+  store: ThemeStore,
+  orgId: string,
+  args: { from?: Date | null; to?: Date | null; source?: string | null; take: number },
+  now = new Date(),
+): Promise<ThemeList> {
+  checkTake(args.take, MAX_THEMES_TAKE);
+  const to = args.to ?? now;
+  const from = args.from ?? undefined;
+  if (from && from.getTime() >= to.getTime()) throw badRequest('from must be before to', { argument: 'from' });
+  const range: ThemeRange = { from, to, source: args.source ?? undefined };
+  const previousFrom = from ? new Date(from.getTime() - (to.getTime() - from.getTime())) : undefined;
+  const [current, previous, run] = await Promise.all([
+    store.counts(orgId, range),
+    previousFrom ? store.counts(orgId, range, previousFrom, from) : Promise.resolve(new Map<string, ThemeCounts>()),
+    store.run(orgId),
+  ]);
+  const themes = await store.byIds(orgId, [...current.keys()]);
+  const views = themes
+    .map((theme): ThemeView => ({ ...theme, range, figures: { ...current.get(theme.id)!, previousCount: previous.get(theme.id)?.count ?? 0 } }))
+    .sort((a, b) => b.figures!.count - a.figures!.count || a.label.localeCompare(b.label));
+  return { items: views.slice(0, args.take), total: views.length, computedAt: run?.computedAt ?? null };
+}
+
+/** Renames an active theme of the organization; the label is trimmed and 1 to 100 characters. */
+export async function renameTheme(store: ThemeStore, orgId: string, id: string, label: string): Promise<ThemeView> {
+  const trimmed = label.trim();
+  if (trimmed.length === 0 || trimmed.length > MAX_LABEL_LENGTH) {
+    throw badRequest(`label must be 1 to ${MAX_LABEL_LENGTH} characters (got ${trimmed.length} after trimming)`, { argument: 'label' });
+  }
+  const theme = await store.rename(orgId, id, trimmed);
+  if (!theme) throw notFound(THEME_NOT_FOUND);
+  return { ...theme, range: {} };
+}
+
+export function checkExamplesTake(take: number): void {
+  checkTake(take, MAX_EXAMPLES);
+}

@@ -1,0 +1,219 @@
+import { contentWords, spellingOf, Spellings } from '../textTerms/feedbackTerms';
+
+export interface ThemeInput {
+  id: string;
+  text: string;
+}
+
+/** A theme of the previous computation, to keep its id (and label) when it persists. */
+export interface PreviousTheme {
+  id: string;
+  label: string;
+  renamed: boolean;
+  keywords: string[];
+  /** Items that had it. */
+  members: string[];
+}
+
+export interface ComputedTheme {
+  id: string;
+  label: string;
+  renamed: boolean;
+  keywords: string[];
+}
+
+export interface ThemeResult {
+  themes: ComputedTheme[];
+  /** Theme ids per item, most relevant first; items without a theme are absent. */
+  assignments: Map<string, string[]>;
+}
+
+/**
+ * Stems of symptoms and judgements: every area of a product can be slow or broken, so they describe a
+ * theme (and may be among its keywords) but never found one ("slow" would gather slow search and slow
+ * dashboards).
+ */
+const SYMPTOMS = new Set(
+  'slow crash fail broken break error load work stop wrong miss lost delay late duplic doubl chang updat fast quick easi hard confus annoy frustrat disappoint happi help click open button page screen way show take'.split(' '),
+);
+
+/** The knobs; chosen on data of the product's own (the demo seed) and hand-written examples, not on evaluation sets. */
+export const THEME_SETTINGS = {
+  /** A term founds a theme when this many items hold it (at least), ... */
+  minSupport: 3,
+  /** ... or this share of the items, whichever is larger. */
+  minSupportShare: 0.004,
+  /** Terms in more than this share of the items say nothing specific (when more than `smallOrganization` items hold them). */
+  maxShare: 0.25,
+  smallOrganization: 10,
+  /** A term joins a theme when at least this share of its items are already the theme's, ... */
+  joinOverlap: 0.5,
+  /** ... and its items join the theme's core when at least this share are (so a loose term cannot snowball). */
+  coreOverlap: 0.7,
+  /** A theme needs this many items to be kept. */
+  minThemeSize: 3,
+  /** A second theme of an item needs this share of the first one's relevance. */
+  secondThemeShare: 0.8,
+  /** A theme is named by a phrase among its keywords held by at least this share of its seed's items. */
+  phraseLabelShare: 0.5,
+  /** A theme keeps the id of a previous one whose items it shares by at least this Jaccard index. */
+  sameThemeJaccard: 0.3,
+};
+
+interface Doc {
+  id: string;
+  terms: Set<string>;
+}
+
+interface Draft {
+  seed: string;
+  keywords: string[];
+  /** Per keyword, the share of its items that were the theme's when it joined (1 for the seed). */
+  fit: Map<string, number>;
+  /** The theme's core: items of its seed and of the keywords that fit it closely. */
+  items: Set<string>;
+}
+
+/** Label of a term: its most frequent spelling in the texts ("CSV export", "dark mode"), first letter upper case. */
+function labelOf(term: string, spellings: Spellings): string {
+  const best = spellings.of(term);
+  return best.charAt(0).toUpperCase() + best.slice(1);
+}
+
+/**
+ * Groups items into themes by the specific terms they share (see `THEME_SETTINGS`): terms held by
+ * enough items, most frequent first, either join the theme that already holds most of their items or
+ * found a new one (two-word phrases before single words, symptoms never found one); an item belongs to
+ * the themes whose keywords it holds, weighed by how rare each keyword is. Deterministic: the same
+ * items give the same themes. Ids and renamed labels carry over from `previous` by shared items.
+ */
+export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], newId: () => string, settings = THEME_SETTINGS): ThemeResult {
+  const spellings = new Spellings();
+  const docs: Doc[] = items.map(({ id, text }) => {
+    const words = contentWords(text);
+    const terms = new Set<string>();
+    words.forEach((word, i) => {
+      if (!word || word.generic) return;
+      const next = words[i + 1];
+      const found: Array<[string, string]> = [[word.stem, spellingOf(word)]];
+      if (next && !next.generic) found.push([`${word.stem} ${next.stem}`, `${spellingOf(word)} ${spellingOf(next)}`]);
+      for (const [term, spelling] of found) {
+        terms.add(term);
+        spellings.add(term, spelling);
+      }
+    });
+    return { id, terms };
+  });
+
+  const holders = new Map<string, Set<string>>();
+  for (const doc of docs) {
+    for (const term of doc.terms) {
+      let set = holders.get(term);
+      if (!set) holders.set(term, (set = new Set()));
+      set.add(doc.id);
+    }
+  }
+  const n = docs.length;
+  const minSupport = Math.max(settings.minSupport, Math.ceil(n * settings.minSupportShare));
+  const maxCount = Math.max(minSupport, settings.smallOrganization, n * settings.maxShare);
+  const isPhrase = (term: string) => term.includes(' ');
+  const symptomatic = (term: string) => term.split(' ').every((stem) => SYMPTOMS.has(stem));
+  const candidates = [...holders]
+    .filter(([term, set]) => set.size >= minSupport && set.size <= maxCount && !symptomatic(term))
+    // Phrases first at equal weight: "dark mode" should found the theme that "mode" then joins.
+    .sort(([a, x], [b, y]) => y.size * (isPhrase(b) ? 1.5 : 1) - x.size * (isPhrase(a) ? 1.5 : 1) || (a < b ? -1 : 1));
+
+  const drafts: Draft[] = [];
+  for (const [term, set] of candidates) {
+    let best: Draft | undefined;
+    let bestOverlap = 0;
+    for (const draft of drafts) {
+      let shared = 0;
+      for (const id of set) if (draft.items.has(id)) shared += 1;
+      const overlap = shared / set.size;
+      if (overlap > bestOverlap) [best, bestOverlap] = [draft, overlap];
+    }
+    if (best && bestOverlap >= settings.joinOverlap) {
+      best.keywords.push(term);
+      best.fit.set(term, bestOverlap);
+      if (bestOverlap >= settings.coreOverlap) for (const id of set) best.items.add(id);
+    } else {
+      drafts.push({ seed: term, keywords: [term], fit: new Map([[term, 1]]), items: new Set(set) });
+    }
+  }
+  for (const [term] of [...holders].filter(([term, set]) => set.size >= minSupport && set.size <= maxCount && symptomatic(term))) {
+    // Symptoms describe the theme that holds most of their items.
+    const set = holders.get(term)!;
+    let best: Draft | undefined;
+    let bestOverlap = 0;
+    for (const draft of drafts) {
+      let shared = 0;
+      for (const id of set) if (draft.items.has(id)) shared += 1;
+      if (shared / set.size > bestOverlap) [best, bestOverlap] = [draft, shared / set.size];
+    }
+    if (best && bestOverlap >= settings.joinOverlap) {
+      best.keywords.push(term);
+      best.fit.set(term, bestOverlap);
+    }
+  }
+
+  // Each item's relevance to each theme: the rarity (idf) of the theme's non-symptom keywords it holds, each
+  // weighed by how well it fits the theme.
+  const idf = (term: string) => Math.log(n / holders.get(term)!.size);
+  const relevance = new Map<string, Array<{ draft: Draft; score: number }>>();
+  for (const doc of docs) {
+    const scores: Array<{ draft: Draft; score: number }> = [];
+    for (const draft of drafts) {
+      let score = 0;
+      for (const keyword of draft.keywords) if (!symptomatic(keyword) && doc.terms.has(keyword)) score += idf(keyword) * draft.fit.get(keyword)!;
+      if (score > 0) scores.push({ draft, score });
+    }
+    scores.sort((a, b) => b.score - a.score);
+    const kept = scores.filter(({ score }, i) => i === 0 || (i === 1 && score >= scores[0].score * settings.secondThemeShare));
+    if (kept.length > 0) relevance.set(doc.id, kept);
+  }
+  const members = new Map<Draft, string[]>(drafts.map((draft) => [draft, []]));
+  for (const [id, scores] of relevance) for (const { draft } of scores) members.get(draft)!.push(id);
+  const kept = drafts.filter((draft) => members.get(draft)!.length >= settings.minThemeSize);
+
+  // Ids: a previous theme persists in the new one that shares most of its items.
+  const pairs: Array<{ draft: Draft; old: PreviousTheme; jaccard: number }> = [];
+  for (const draft of kept) {
+    const mine = new Set(members.get(draft));
+    for (const old of previous) {
+      let shared = 0;
+      for (const id of old.members) if (mine.has(id)) shared += 1;
+      const jaccard = shared / (mine.size + old.members.length - shared || 1);
+      if (jaccard >= settings.sameThemeJaccard) pairs.push({ draft, old, jaccard });
+    }
+  }
+  pairs.sort((a, b) => b.jaccard - a.jaccard || (a.old.id < b.old.id ? -1 : 1));
+  const matched = new Map<Draft, PreviousTheme>();
+  const taken = new Set<string>();
+  for (const { draft, old } of pairs) {
+    if (matched.has(draft) || taken.has(old.id)) continue;
+    matched.set(draft, old);
+    taken.add(old.id);
+  }
+
+  const themes = new Map<Draft, ComputedTheme>();
+  const labels = new Set<string>();
+  for (const draft of kept.sort((a, b) => members.get(b)!.length - members.get(a)!.length || (a.seed < b.seed ? -1 : 1))) {
+    const old = matched.get(draft);
+    // A label a person gave, or the one already shown while its term still describes the theme, stays.
+    const shown = draft.keywords.slice(0, 10).map((keyword) => spellings.of(keyword));
+    const keepOld = old && (old.renamed || old.keywords.some((keyword) => shown.includes(keyword) && keyword.charAt(0).toUpperCase() + keyword.slice(1) === old.label));
+    // A two-word phrase names a theme better than its single word ("CSV export", not "CSV") when it is common enough.
+    const named = draft.keywords.find((k) => isPhrase(k) && !symptomatic(k) && holders.get(k)!.size >= holders.get(draft.seed)!.size * settings.phraseLabelShare) ?? draft.seed;
+    let label = keepOld ? old.label : labelOf(named, spellings);
+    if (!keepOld && labels.has(label)) label = `${label} (${labelOf(draft.keywords.find((k) => k !== draft.seed) ?? draft.seed, spellings).toLowerCase()})`;
+    labels.add(label);
+    themes.set(draft, { id: old?.id ?? newId(), label, renamed: Boolean(keepOld && old.renamed), keywords: shown });
+  }
+  const assignments = new Map<string, string[]>();
+  for (const [id, scores] of relevance) {
+    const ids = scores.map(({ draft }) => themes.get(draft)?.id).filter((themeId): themeId is string => themeId !== undefined);
+    if (ids.length > 0) assignments.set(id, ids);
+  }
+  return { themes: [...themes.values()], assignments };
+}

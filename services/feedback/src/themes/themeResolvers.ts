@@ -1,0 +1,53 @@
+import type { FeedbackContext } from '../feedbackContext';
+import { toItem } from '../data/feedbackItem';
+import type { Resolvers } from '../generated/resolvers';
+import { checkExamplesTake, listThemes, renameTheme, type ThemeView } from './feedbackThemes';
+import type { Theme, ThemeStore } from './themeStore';
+
+export const NOT_AUTHORIZED_TO_RENAME = 'Not authorized to rename themes';
+
+/** Figures of a theme seen outside feedbackThemes: all of its items, no previous period. */
+async function figuresOf(theme: ThemeView, ctx: FeedbackContext) {
+  if (theme.figures) return theme.figures;
+  const counts = (await ctx.themes.allTimeCounts(theme.orgId)).get(theme.id);
+  return { count: counts?.count ?? 0, negative: counts?.negative ?? 0, previousCount: 0 };
+}
+
+export function createThemeResolvers(store: ThemeStore): Pick<Resolvers, 'FeedbackTheme'> & {
+  Query: Pick<NonNullable<Resolvers['Query']>, 'feedbackThemes'>;
+  Mutation: Pick<NonNullable<Resolvers['Mutation']>, 'renameFeedbackTheme'>;
+  FeedbackItem: Pick<NonNullable<Resolvers['FeedbackItem']>, 'themes'>;
+} {
+  return {
+    Query: {
+      feedbackThemes: async (_, args, ctx) => {
+        const caller = await ctx.auth.require(args.apiKey);
+        return listThemes(store, caller.orgId, args);
+      },
+    },
+    Mutation: {
+      renameFeedbackTheme: async (_, args, ctx) => {
+        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_RENAME);
+        const theme = await renameTheme(store, caller.orgId, args.id, args.label);
+        ctx.logger.info({ orgId: caller.orgId, themeId: theme.id }, 'feedback theme renamed');
+        return theme;
+      },
+    },
+    FeedbackTheme: {
+      count: async (theme, _, ctx) => (await figuresOf(theme, ctx)).count,
+      negative: async (theme, _, ctx) => (await figuresOf(theme, ctx)).negative,
+      previousCount: async (theme, _, ctx) => (await figuresOf(theme, ctx)).previousCount,
+      examples: async (theme, args) => {
+        const take = args.take ?? 3;
+        checkExamplesTake(take);
+        return (await store.examples(theme.orgId, theme.id, theme.range, take)).map(toItem);
+      },
+    },
+    FeedbackItem: {
+      themes: async (item, _, ctx) => {
+        const themes = await ctx.themes.byId.loadMany((item.themeIds ?? []).map((id) => ({ orgId: item.orgId, id })));
+        return themes.filter((theme): theme is Theme => theme !== null && !(theme instanceof Error)).map((theme) => ({ ...theme, range: {} }));
+      },
+    },
+  };
+}

@@ -1,0 +1,250 @@
+import { Schema, Types, type Connection, type Model } from 'mongoose';
+import { buildIndexes, DEFAULT_MAX_TIME_MS } from '@fi/shared';
+import { feedbackModel, type FeedbackDocument } from '../data/feedbackModel';
+import type { ComputedTheme, PreviousTheme } from './themeClustering';
+
+export interface ThemeDocument {
+  /** The theme's id, kept across recomputations while the theme persists. */
+  _id: string;
+  orgId: string;
+  label: string;
+  /** True once a person renamed it: recomputations keep the label. */
+  renamed: boolean;
+  keywords: string[];
+  /** False once a recomputation no longer finds it (kept so that a rename is not lost while it is gone). */
+  active: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One document per organization: when its themes were computed, and who is computing them now. */
+export interface ThemeRunDocument {
+  _id: string;
+  computedAt?: Date;
+  /** What the items looked like at the last computation: their count and newest id. */
+  fingerprint?: string;
+  /** An instance computing the themes holds the run until then (so two instances do not both compute). */
+  leaseUntil?: Date;
+}
+
+export interface Theme {
+  id: string;
+  orgId: string;
+  label: string;
+  keywords: string[];
+}
+
+export interface ThemeCounts {
+  count: number;
+  negative: number;
+}
+
+export interface ThemeRange {
+  from?: Date;
+  to?: Date;
+  source?: string;
+}
+
+const themeSchema = new Schema<ThemeDocument>(
+  {
+    _id: { type: String, required: true },
+    orgId: { type: String, required: true },
+    label: { type: String, required: true },
+    renamed: { type: Boolean, required: true },
+    keywords: { type: [String], default: [] },
+    active: { type: Boolean, required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'feedback_themes', versionKey: false },
+);
+themeSchema.index({ orgId: 1, active: 1 });
+
+const runSchema = new Schema<ThemeRunDocument>(
+  { _id: { type: String, required: true }, computedAt: Date, fingerprint: String, leaseUntil: Date },
+  { collection: 'feedback_theme_runs', versionKey: false },
+);
+
+const toTheme = (doc: ThemeDocument): Theme => ({ id: doc._id, orgId: doc.orgId, label: doc.label, keywords: doc.keywords });
+
+/**
+ * Items whose themes are written per round trip: small, because FerretDB v1 scans the collection for each
+ * update (MongoDB finds it by primary key), so a large batch would outlive the time limit there.
+ */
+const WRITE_BATCH = 100;
+
+/**
+ * Themes of organizations (`feedback_themes`), their runs (`feedback_theme_runs`), and the theme ids
+ * stored on items (`themeIds`, most relevant first), which lists filter on and counts group by.
+ */
+export class ThemeStore {
+  readonly themes: Model<ThemeDocument>;
+  private readonly runs: Model<ThemeRunDocument>;
+  private readonly items: Model<FeedbackDocument>;
+
+  constructor(connection: Connection) {
+    this.themes = connection.models.FeedbackTheme ?? connection.model<ThemeDocument>('FeedbackTheme', themeSchema);
+    this.runs = connection.models.FeedbackThemeRun ?? connection.model<ThemeRunDocument>('FeedbackThemeRun', runSchema);
+    this.items = feedbackModel(connection);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await Promise.all([buildIndexes(this.themes), buildIndexes(this.runs)]);
+  }
+
+  /** Organizations that have feedback (a `$group`, not `distinct`: FerretDB v1's distinct takes no time limit). */
+  async organizations(): Promise<string[]> {
+    const rows = await this.items.aggregate<{ _id: string }>([{ $group: { _id: '$orgId' } }]).option({ maxTimeMS: DEFAULT_MAX_TIME_MS }).exec();
+    return rows.map((row) => row._id).sort();
+  }
+
+  /** The organization's item count and newest id: when they are unchanged, so are its themes. */
+  async fingerprint(orgId: string): Promise<string> {
+    const [count, newest] = await Promise.all([
+      this.items.countDocuments({ orgId }).maxTimeMS(DEFAULT_MAX_TIME_MS),
+      this.items.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<{ _id: Types.ObjectId }>(),
+    ]);
+    return `${count}:${newest?._id.toHexString() ?? ''}`;
+  }
+
+  async run(orgId: string): Promise<ThemeRunDocument | null> {
+    return this.runs.findById(orgId).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeRunDocument>();
+  }
+
+  /** Takes the organization's run for `leaseMs` unless another instance holds it; true when taken. */
+  async lease(orgId: string, leaseMs: number, now = new Date()): Promise<boolean> {
+    try {
+      const taken = await this.runs.findOneAndUpdate(
+        { _id: orgId, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lt: now } }] },
+        { $set: { leaseUntil: new Date(now.getTime() + leaseMs) } },
+        { upsert: true, new: true },
+      );
+      return taken !== null;
+    } catch (error) {
+      // Another instance created the run document first: it holds the lease.
+      if ((error as { code?: number }).code === 11000) return false;
+      throw error;
+    }
+  }
+
+  async finish(orgId: string, fingerprint: string, computedAt: Date): Promise<void> {
+    await this.runs.updateOne({ _id: orgId }, { $set: { computedAt, fingerprint }, $unset: { leaseUntil: 1 } });
+  }
+
+  /** The newest `limit` items of the organization (id, text, current themes), read in `_id` pages. */
+  async itemsOf(orgId: string, limit: number, pageSize = 2_000): Promise<Array<{ id: string; text: string; themeIds: string[] }>> {
+    const result: Array<{ id: string; text: string; themeIds: string[] }> = [];
+    let before: Types.ObjectId | null = null;
+    while (result.length < limit) {
+      const docs: Array<Pick<FeedbackDocument, '_id' | 'title' | 'content' | 'themeIds'>> = await this.items.collection
+        .find(
+          { orgId, ...(before ? { _id: { $lt: before } } : {}) },
+          { projection: { title: 1, content: 1, themeIds: 1 }, sort: { _id: -1 }, limit: Math.min(pageSize, limit - result.length), maxTimeMS: DEFAULT_MAX_TIME_MS },
+        )
+        .toArray() as never;
+      for (const doc of docs) result.push({ id: doc._id.toHexString(), text: `${doc.title}. ${doc.content}`, themeIds: doc.themeIds ?? [] });
+      if (docs.length < pageSize) break;
+      before = docs[docs.length - 1]._id;
+    }
+    return result;
+  }
+
+  /** Every theme the organization ever had, with the items that have it now (for ids that persist). */
+  async previous(orgId: string, items: Array<{ id: string; themeIds: string[] }>): Promise<PreviousTheme[]> {
+    const docs = await this.themes.find({ orgId }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeDocument[]>();
+    const members = new Map<string, string[]>();
+    for (const item of items) for (const id of item.themeIds) members.set(id, [...(members.get(id) ?? []), item.id]);
+    return docs.map((doc) => ({ id: doc._id, label: doc.label, renamed: doc.renamed, keywords: doc.keywords, members: members.get(doc._id) ?? [] }));
+  }
+
+  /**
+   * Stores a computation: its themes (the others become inactive), then the theme ids of the items
+   * whose themes changed, in batches.
+   */
+  async save(orgId: string, themes: ComputedTheme[], changes: Array<{ id: string; after: string[] }>, now: Date): Promise<void> {
+    const ids = themes.map((theme) => theme.id);
+    if (themes.length > 0) {
+      await this.themes.bulkWrite(
+        themes.map((theme) => ({
+          updateOne: {
+            filter: { _id: theme.id, orgId },
+            // A rename made during the computation wins: the label is only set while nobody renamed it.
+            update: { $set: { keywords: theme.keywords, active: true, updatedAt: now }, $setOnInsert: { orgId, createdAt: now, renamed: false, label: theme.label } },
+            upsert: true,
+          },
+        })),
+        { ordered: false },
+      );
+      await this.themes.bulkWrite(
+        themes.map((theme) => ({ updateOne: { filter: { _id: theme.id, orgId, renamed: false }, update: { $set: { label: theme.label } } } })),
+        { ordered: false },
+      );
+    }
+    await this.themes.updateMany({ orgId, active: true, _id: { $nin: ids } }, { $set: { active: false, updatedAt: now } });
+    for (let i = 0; i < changes.length; i += WRITE_BATCH) {
+      await this.items.bulkWrite(
+        changes.slice(i, i + WRITE_BATCH).map(({ id, after }) => ({
+          // By `_id` alone, which every server answers from its primary key (FerretDB v1 scans the collection
+          // for anything more); only the lease holder writes an item's themes, so no condition is needed.
+          updateOne: { filter: { _id: new Types.ObjectId(id) }, update: after.length > 0 ? { $set: { themeIds: after } } : { $unset: { themeIds: 1 } } },
+        })),
+        { ordered: false },
+      );
+    }
+  }
+
+  /** Active themes of the organization by id, in the order asked (unknown or inactive ids left out). */
+  async byIds(orgId: string, ids: readonly string[]): Promise<Theme[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.themes.find({ _id: { $in: [...new Set(ids)] } }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeDocument[]>();
+    const found = new Map(docs.filter((doc) => doc.orgId === orgId && doc.active).map((doc) => [doc._id, toTheme(doc)]));
+    return ids.map((id) => found.get(id)).filter((theme): theme is Theme => theme !== undefined);
+  }
+
+  async rename(orgId: string, id: string, label: string, now = new Date()): Promise<Theme | null> {
+    const doc = await this.themes
+      .findOneAndUpdate({ _id: id, orgId, active: true }, { $set: { label, renamed: true, updatedAt: now } }, { new: true })
+      .maxTimeMS(DEFAULT_MAX_TIME_MS)
+      .lean<ThemeDocument>();
+    return doc ? toTheme(doc) : null;
+  }
+
+  private match(orgId: string, range: ThemeRange, from = range.from, to = range.to) {
+    return {
+      orgId,
+      themeIds: { $exists: true },
+      ...(from || to ? { publishedDate: { ...(from ? { $gte: from } : {}), ...(to ? { $lt: to } : {}) } } : {}),
+      ...(range.source !== undefined ? { source: range.source } : {}),
+    };
+  }
+
+  /**
+   * Items and negative items per theme in the range. The theme ids and sentiment of the matching items
+   * are streamed and counted here: FerretDB v1 does not unwind arrays in `$group`, and memory holds the
+   * counters only.
+   */
+  async counts(orgId: string, range: ThemeRange, from = range.from, to = range.to): Promise<Map<string, ThemeCounts>> {
+    const counts = new Map<string, ThemeCounts>();
+    const cursor = this.items.collection.find(this.match(orgId, range, from, to), { projection: { _id: 0, themeIds: 1, sentiment: 1 }, batchSize: 5_000, maxTimeMS: DEFAULT_MAX_TIME_MS });
+    for await (const doc of cursor) {
+      for (const id of (doc.themeIds as string[] | undefined) ?? []) {
+        const entry = counts.get(id) ?? { count: 0, negative: 0 };
+        entry.count += 1;
+        if (doc.sentiment === 'negative') entry.negative += 1;
+        counts.set(id, entry);
+      }
+    }
+    return counts;
+  }
+
+  /** The newest items of a theme in the range. */
+  async examples(orgId: string, themeId: string, range: ThemeRange, take: number): Promise<FeedbackDocument[]> {
+    if (take === 0) return [];
+    return this.items
+      .find({ ...this.match(orgId, range), themeIds: themeId })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(take)
+      .maxTimeMS(DEFAULT_MAX_TIME_MS)
+      .lean<FeedbackDocument[]>();
+  }
+}

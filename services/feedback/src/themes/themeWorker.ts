@@ -1,0 +1,63 @@
+import { Types } from 'mongoose';
+import type { Logger } from '@fi/shared';
+import { computeThemes } from './themeClustering';
+import type { ThemeStore } from './themeStore';
+
+/** Themes are computed from an organization's newest items up to this many (see docs/intelligence.md). */
+export const MAX_THEMED_ITEMS = 10_000;
+/** An instance computing an organization's themes holds its run this long at most. */
+const LEASE_MS = 5 * 60_000;
+
+const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** Computes one organization's themes now and stores them; returns how many themes it has. */
+export async function recomputeThemes(store: ThemeStore, orgId: string, now = new Date()): Promise<number> {
+  const fingerprint = await store.fingerprint(orgId);
+  const items = await store.itemsOf(orgId, MAX_THEMED_ITEMS);
+  const previous = await store.previous(orgId, items);
+  const { themes, assignments } = computeThemes(items, previous, () => `th_${new Types.ObjectId().toHexString()}`);
+  const changes = items
+    .map((item) => ({ id: item.id, before: item.themeIds, after: assignments.get(item.id) ?? [] }))
+    .filter(({ before, after }) => !sameIds(before, after));
+  await store.save(orgId, themes, changes, now);
+  await store.finish(orgId, fingerprint, now);
+  return themes.length;
+}
+
+/**
+ * Keeps every organization's themes current in the background: every `intervalMs`, each organization
+ * whose items changed since its last computation (count or newest id) is recomputed by whichever
+ * instance takes its lease first. With the default interval, an item is in the themes within about a
+ * minute of its creation.
+ */
+export function startThemeWorker(store: ThemeStore, intervalMs: number, logger: Logger): { close(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  let closed = false;
+  const pass = async () => {
+    for (const orgId of await store.organizations()) {
+      if (closed) return;
+      const run = await store.run(orgId);
+      if (run?.fingerprint === (await store.fingerprint(orgId))) continue;
+      if (!(await store.lease(orgId, LEASE_MS))) continue;
+      const started = Date.now();
+      const count = await recomputeThemes(store, orgId);
+      logger.info({ orgId, themes: count, ms: Date.now() - started }, 'feedback themes computed');
+    }
+  };
+  const tick = () => {
+    if (running || closed) return;
+    running = pass()
+      .catch((error: unknown) => logger.warn({ err: error }, 'feedback theme computation failed'))
+      .finally(() => (running = null));
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  tick();
+  return {
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import { eventually } from './helpers/processes';
+import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
+
+const ADD = `mutation($apiKey: String!, $input: NewFeedbackInput!) { addFeedbackItem(apiKey: $apiKey, input: $input) { id } }`;
+const THEMES = `query($apiKey: String!, $from: DateTime, $to: DateTime, $take: Int) {
+  feedbackThemes(apiKey: $apiKey, from: $from, to: $to, take: $take) {
+    total computedAt items { id label keywords count negative previousCount examples(take: 2) { id themes { id } } }
+  }
+}`;
+const ITEM_THEMES = `query($apiKey: String!, $id: String!) { feedbackItem(apiKey: $apiKey, id: $id) { id themes { id label count } } }`;
+const BY_THEME = `query($apiKey: String!, $theme: String) { feedbackItems(apiKey: $apiKey, theme: $theme, take: 100) { total items { id themes { id } } } }`;
+const RENAME = `mutation($apiKey: String!, $id: String!, $label: String!) { renameFeedbackTheme(apiKey: $apiKey, id: $id, label: $label) { id label count } }`;
+
+interface Theme {
+  id: string;
+  label: string;
+  keywords: string[];
+  count: number;
+  negative: number;
+  previousCount: number;
+  examples: Array<{ id: string; themes: Array<{ id: string }> }>;
+}
+interface ThemeList {
+  total: number;
+  computedAt: string | null;
+  items: Theme[];
+}
+
+/** Feedback of our own about three subjects, in varied words, and two unrelated singles. */
+const SUBJECTS: Record<string, Array<[string, string]>> = {
+  csv: [
+    ['CSV export cuts off', 'The CSV export stops after 1,000 rows.'],
+    ['Export to CSV broken', 'Our CSV export has garbled accents when opened in Excel.'],
+    ['CSV export please', 'Can the CSV export include the custom fields?'],
+    ['Slow CSV export', 'A CSV export of all projects takes ten minutes.'],
+    ['CSV export love', 'The CSV export with chosen columns is great.'],
+  ],
+  dark: [
+    ['Dark mode', 'Please add a dark mode for late shifts.'],
+    ['Dark mode contrast', 'In dark mode the grey text is unreadable.'],
+    ['Dark mode resets', 'Dark mode goes back to light after every login.'],
+    ['Love dark mode', 'The dark mode looks fantastic on my laptop.'],
+  ],
+  slack: [
+    ['Slack posts twice', 'The Slack integration posts every update twice.'],
+    ['Slack channel', 'Can the Slack integration post to a private channel?'],
+    ['Slack is great', 'The Slack integration keeps the team in the loop.'],
+    ['Slack mentions', 'Slack integration messages should mention the assignee.'],
+  ],
+};
+const SINGLES: Array<[string, string]> = [
+  ['Gantt colours', 'Could the Gantt chart use the project colour?'],
+  ['Invoice VAT', 'Our invoice lacks the VAT number.'],
+];
+
+let stack: Stack;
+beforeAll(async () => {
+  // Own database: the computation visits every organization of its database in the background.
+  stack = await startStack({ THEMES_INTERVAL_MS: '200' }, { databases: { feedback: ownDatabaseName('themes') } });
+});
+afterAll(() => stack.close());
+
+async function add(apiKey: string, title: string, content: string): Promise<string> {
+  const response = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD, { apiKey, input: { source: 'api', title, content } });
+  expect(response.body.errors).toBeUndefined();
+  return response.body.data!.addFeedbackItem.id;
+}
+
+async function themes(apiKey: string, variables: Record<string, unknown> = {}): Promise<ThemeList> {
+  const response = await stack.gql<{ feedbackThemes: ThemeList }>(THEMES, { apiKey, take: 100, ...variables });
+  expect(response.body.errors).toBeUndefined();
+  return response.body.data!.feedbackThemes;
+}
+
+/** Adds the subjects' feedback and waits until every item is in the computed themes. */
+async function seed(apiKey: string): Promise<Record<string, string[]>> {
+  const ids: Record<string, string[]> = {};
+  for (const [subject, texts] of Object.entries(SUBJECTS)) {
+    ids[subject] = [];
+    for (const [title, content] of texts) ids[subject].push(await add(apiKey, title, content));
+  }
+  for (const [title, content] of SINGLES) await add(apiKey, title, content);
+  const themed = Object.values(ids).flat().length;
+  await eventually(async () => (await themes(apiKey)).items.reduce((sum, theme) => sum + theme.count, 0) >= themed, 60_000, 'the themes to hold every item');
+  return ids;
+}
+
+describe('feedback themes', () => {
+  let key: string;
+  let orgId: string;
+  let ids: Record<string, string[]>;
+  beforeAll(async () => {
+    ({ key, orgId } = await stack.createKey());
+    ids = await seed(key);
+  });
+
+  test('when items about three subjects are added, then each subject is one theme with a readable label', async () => {
+    const list = await themes(key);
+    expect(list.computedAt).not.toBeNull();
+    const labels = list.items.map((theme) => theme.label);
+    expect(labels).toEqual(expect.arrayContaining(['CSV export', 'Dark mode', 'Slack integration']));
+    for (const members of Object.values(ids)) {
+      const themeIds = new Set<string>();
+      for (const id of members) {
+        const item = (await stack.gql<{ feedbackItem: { themes: Array<{ id: string }> } }>(ITEM_THEMES, { apiKey: key, id })).body.data!.feedbackItem;
+        themeIds.add(item.themes[0].id);
+      }
+      expect(themeIds.size).toBe(1);
+    }
+    expect(list.total).toBe(list.items.length);
+    expect(list.items.map((theme) => theme.count)).toEqual([...list.items.map((theme) => theme.count)].sort((a, b) => b - a));
+  });
+
+  test('when a theme is listed, then its count, examples and feedbackItems(theme) agree', async () => {
+    const list = await themes(key);
+    for (const theme of list.items) {
+      const items = (await stack.gql<{ feedbackItems: { total: number; items: Array<{ id: string; themes: Array<{ id: string }> }> } }>(BY_THEME, { apiKey: key, theme: theme.id })).body.data!.feedbackItems;
+      expect(items.total).toBe(theme.count);
+      for (const item of items.items) expect(item.themes.map((t) => t.id)).toContain(theme.id);
+      expect(theme.examples.length).toBe(Math.min(2, theme.count));
+      for (const example of theme.examples) expect(example.themes.map((t) => t.id)).toContain(theme.id);
+    }
+  });
+
+  test('when the range is before the items, then no theme is listed and the items count as the next period’s previous', async () => {
+    const now = Date.now();
+    expect((await themes(key, { from: new Date(now - 3_600_000).toISOString(), to: new Date(now - 1_800_000).toISOString() })).items).toEqual([]);
+    const next = await themes(key, { from: new Date(now + 60_000).toISOString(), to: new Date(now + 7_200_000).toISOString() });
+    expect(next.items).toEqual([]);
+    const around = await themes(key, { from: new Date(now - 600_000).toISOString(), to: new Date(now + 600_000).toISOString() });
+    expect(around.items.every((theme) => theme.previousCount === 0 && theme.count > 0)).toBe(true);
+  });
+
+  test('when a theme is renamed and more items arrive, then it keeps its id and its new label', async () => {
+    const before = await themes(key);
+    const csv = before.items.find((theme) => theme.label === 'CSV export')!;
+    const renamed = await stack.gql<{ renameFeedbackTheme: { id: string; label: string; count: number } }>(RENAME, { apiKey: key, id: csv.id, label: '  Spreadsheet export  ' });
+    expect(renamed.body.errors).toBeUndefined();
+    expect(renamed.body.data!.renameFeedbackTheme).toEqual({ id: csv.id, label: 'Spreadsheet export', count: csv.count });
+
+    const added = await add(key, 'CSV export dates', 'The CSV export writes dates in the wrong format.');
+    await eventually(async () => (await themes(key)).items.some((theme) => theme.id === csv.id && theme.count === csv.count + 1), 60_000, 'the new item in its theme');
+    const after = await themes(key);
+    expect(after.items.find((theme) => theme.id === csv.id)!.label).toBe('Spreadsheet export');
+    for (const theme of before.items.filter((t) => t.id !== csv.id)) expect(after.items.find((t) => t.id === theme.id)?.label).toBe(theme.label);
+    const item = (await stack.gql<{ feedbackItem: { themes: Array<{ id: string; label: string }> } }>(ITEM_THEMES, { apiKey: key, id: added })).body.data!.feedbackItem;
+    expect(item.themes[0]).toMatchObject({ id: csv.id, label: 'Spreadsheet export' });
+  });
+
+  test('when themes have more items than in the previous period, then insights list them as rising', async () => {
+    const now = Date.now();
+    const query = `query($apiKey: String!, $from: DateTime!, $to: DateTime!) {
+      feedbackInsights(apiKey: $apiKey, from: $from, to: $to) { risingThemes { count previousCount theme { id label } } }
+    }`;
+    const response = await stack.gql<{ feedbackInsights: { risingThemes: Array<{ count: number; previousCount: number; theme: { id: string; label: string } }> } }>(query, {
+      apiKey: key,
+      from: new Date(now - 3_600_000).toISOString(),
+      to: new Date(now + 60_000).toISOString(),
+    });
+    expect(response.body.errors).toBeUndefined();
+    const rising = response.body.data!.feedbackInsights.risingThemes;
+    const listed = (await themes(key)).items;
+    expect(rising.map((entry) => entry.theme.id).sort()).toEqual(listed.map((theme) => theme.id).sort());
+    for (const entry of rising) expect(entry).toMatchObject({ previousCount: 0, count: listed.find((theme) => theme.id === entry.theme.id)!.count });
+  });
+
+  test('when a rename is refused, then the error names why', async () => {
+    const { items } = await themes(key);
+    const reader = await stack.createKey({ orgId, readOnly: true });
+    expect((await stack.gql(RENAME, { apiKey: reader.key, id: items[0].id, label: 'x' })).body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect((await stack.gql(RENAME, { apiKey: key, id: items[0].id, label: '   ' })).body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
+    expect((await stack.gql(RENAME, { apiKey: key, id: items[0].id, label: 'x'.repeat(101) })).body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
+    expect((await stack.gql(RENAME, { apiKey: key, id: 'th_unknown', label: 'x' })).body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+  });
+
+  test('when another organization asks, then it sees none of these themes, items or renames', async () => {
+    const mine = await themes(key);
+    const other = await stack.createKey();
+    const otherItem = await add(other.key, 'CSV export cuts off', 'The CSV export stops after 1,000 rows.');
+    const theirs = await themes(other.key);
+    const mineIds = new Set(mine.items.map((theme) => theme.id));
+    expect(theirs.items.some((theme) => mineIds.has(theme.id))).toBe(false);
+    for (const theme of mine.items) {
+      expect((await stack.gql<{ feedbackItems: { total: number } }>(BY_THEME, { apiKey: other.key, theme: theme.id })).body.data!.feedbackItems.total).toBe(0);
+      expect((await stack.gql(RENAME, { apiKey: other.key, id: theme.id, label: 'Hijacked' })).body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    }
+    const item = (await stack.gql<{ feedbackItem: { themes: Array<{ id: string }> } }>(ITEM_THEMES, { apiKey: other.key, id: otherItem })).body.data!.feedbackItem;
+    expect(item.themes.some((theme) => mineIds.has(theme.id))).toBe(false);
+    expect((await themes(key)).items.map((theme) => theme.label)).not.toContain('Hijacked');
+  });
+});
