@@ -11,10 +11,10 @@ import {
   type Authenticator,
   type RequestInfo,
 } from '@fi/shared';
-import { authenticateRequest } from './auth/authenticateRequest';
+import { authenticateFromCache, authenticateRequest, type AuthenticatedRequest } from './auth/authenticateRequest';
 import type { DocumentCache } from './auth/documentCache';
 import type { KeyedRootFields } from './auth/extractApiKeys';
-import { readOperation } from './auth/readOperation';
+import { readOperation, type OperationRequest } from './auth/readOperation';
 import type { GatewayContext } from './context';
 import type { GatewayMetrics } from './metrics/gatewayMetrics';
 import { mostConstrained, rateLimitExtension, rateLimitHeaders, type RateLimitDecision } from './rateLimit/decision';
@@ -33,8 +33,9 @@ export interface RequestGateDeps {
 }
 
 /**
- * Everything the gateway decides before planning a query, in order: are all keys valid (if not: is the
- * client address over its limit of invalid keys), is every key within its rate limit. A refusal ends the request
+ * Everything the gateway decides before planning a query, in order: is the client address blocked for
+ * invalid keys, are all keys valid (if not: is the address now over its limit), is every key within its
+ * rate limit. A refusal ends the request
  * here: no subgraph is called and nothing is written.
  */
 export function createRequestGate(deps: RequestGateDeps) {
@@ -43,20 +44,7 @@ export function createRequestGate(deps: RequestGateDeps) {
     if (request) info.outcome.operation = operationLabel(request.operation);
     try {
       const address = clientAddress(info, deps.trustProxy);
-      let authenticated;
-      try {
-        authenticated = await authenticateRequest(request, deps.keyedFields(), deps.authenticator);
-      } catch (error) {
-        if (!isCode(error, ErrorCode.UNAUTHENTICATED)) throw error;
-        deps.metrics.authFailures.inc();
-        // Only requests without a valid key are refused: one misconfigured client behind a shared
-        // address (an office NAT) must not lock out the others, whose keys are valid.
-        const blockedFor = deps.invalidKeyGuard.retryAfter(address);
-        if (blockedFor !== null) throw tooManyInvalidKeys(blockedFor);
-        const retryAfter = await deps.invalidKeyGuard.recordFailure(address);
-        throw retryAfter === null ? error : tooManyInvalidKeys(retryAfter);
-      }
-
+      const authenticated = await authenticate(deps, request, address);
       const decisions = await deps.keyLimits.consume(authenticated.callers);
       const refused = decisions.filter((decision) => !decision.allowed);
       if (refused.length > 0) throw overLimit(refused);
@@ -85,6 +73,37 @@ export function createRequestGate(deps: RequestGateDeps) {
       throw error.extensions.http ? error : withHttpStatus(error, 200);
     }
   };
+}
+
+/**
+ * The request's callers. The invalid-key guard comes first: an address it has blocked is served only
+ * with keys the verifier's cache vouches for, and costs the key store nothing. Every request without a
+ * valid key counts against its address, whether its keys are wrong, missing, or it has none at all
+ * (introspection, a document that does not parse): only requests with a valid key are free of the guard.
+ */
+async function authenticate(deps: RequestGateDeps, request: OperationRequest | null, address: string): Promise<AuthenticatedRequest> {
+  const blockedFor = deps.invalidKeyGuard.retryAfter(address);
+  if (blockedFor !== null) {
+    const known = authenticateFromCache(request, deps.keyedFields(), deps.authenticator);
+    if (!known) throw tooManyInvalidKeys(blockedFor);
+    return known;
+  }
+  let authenticated: AuthenticatedRequest;
+  try {
+    authenticated = await authenticateRequest(request, deps.keyedFields(), deps.authenticator);
+  } catch (error) {
+    if (!isCode(error, ErrorCode.UNAUTHENTICATED)) throw error;
+    deps.metrics.authFailures.inc();
+    // Only requests without a valid key are refused: one misconfigured client behind a shared
+    // address (an office NAT) must not lock out the others, whose keys are valid.
+    const retryAfter = await deps.invalidKeyGuard.recordFailure(address);
+    throw retryAfter === null ? error : tooManyInvalidKeys(retryAfter);
+  }
+  if (authenticated.callers.length === 0) {
+    const retryAfter = await deps.invalidKeyGuard.recordFailure(address);
+    if (retryAfter !== null) throw tooManyInvalidKeys(retryAfter);
+  }
+  return authenticated;
 }
 
 const isCode = (error: unknown, code: ErrorCode) => error instanceof GraphQLError && error.extensions.code === code;

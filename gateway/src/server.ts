@@ -179,6 +179,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       await apollo.stop();
       await Promise.all(dataSources.map((source) => source.close()));
       await keyLimits.flush();
+      counter.close();
       await instances?.stop();
       redis?.disconnect();
       await authConnection.close();

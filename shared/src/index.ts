@@ -14,6 +14,8 @@ export * from './auth/apiKeyVerifier';
 export * from './auth/authenticator';
 export * from './http/graphqlHttpServer';
 export * from './http/headers';
+export * from './http/requestId';
+export * from './http/body';
 export * from './http/readiness';
 export * from './subgraph';
 export * from './main';

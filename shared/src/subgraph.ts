@@ -10,6 +10,7 @@ import { ApiKeyStore } from './auth/apiKeyStore';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier';
 import { Authenticator, FORWARDED_KEYS_HEADER } from './auth/authenticator';
 import { mongoClientOptions, type ConfigOf, type serviceConfigSchema } from './config';
+import { checkRepresentations } from './entityRepresentations';
 import { createFormatError } from './formatError';
 import { createGraphQLHttpHandler, listenHttp, type RequestOutcome, type RunningHttpServer } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
@@ -85,11 +86,13 @@ export async function startSubgraph<C extends SubgraphContext>(
   });
 
   const apollo = new ApolloServer<C>({
-    schema: limitTextArguments(
-      buildSubgraphSchema({
-        typeDefs: loadTypeDefs(definition.schemaPath),
-        resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
-      }),
+    schema: checkRepresentations(
+      limitTextArguments(
+        buildSubgraphSchema({
+          typeDefs: loadTypeDefs(definition.schemaPath),
+          resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
+        }),
+      ),
     ),
     formatError: createFormatError({
       debug: config.debugErrors,

@@ -27,3 +27,20 @@ export async function authenticateRequest(
   const callers = await Promise.all(extracted.keys.map((key) => authenticator.require(key)));
   return { apiKeys: extracted.keys, callers };
 }
+
+/**
+ * The same answer from the verifier's cache alone, for a client address the invalid-key guard has
+ * blocked: null when any key (or a missing one) would need the key store, so such a request costs no
+ * store read.
+ */
+export function authenticateFromCache(
+  request: OperationRequest | null,
+  keyedFields: KeyedRootFields,
+  authenticator: Authenticator,
+): AuthenticatedRequest | null {
+  if (!request) return null;
+  const extracted = extractApiKeys(request, keyedFields);
+  if (extracted.missing || extracted.keys.length === 0) return null;
+  const callers = authenticator.knownCallers(extracted.keys);
+  return callers ? { apiKeys: extracted.keys, callers } : null;
+}

@@ -38,6 +38,8 @@ export class WindowCounter {
   private readonly localLimiters = new Map<string, RateLimiterMemory>();
   private redisRetryAt = 0;
   private currentMode: CounterMode;
+  /** While in insurance mode: asks Redis every REDIS_RETRY_MS whether it is back, requests or not. */
+  private probe: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: WindowCounterOptions) {
     this.currentMode = options.redis ? 'redis' : 'memory';
@@ -126,6 +128,37 @@ export class WindowCounter {
   private setMode(mode: CounterMode): void {
     this.currentMode = mode;
     this.options.onModeChange?.(mode);
+    if (mode === 'insurance') this.startProbe();
+    else this.stopProbe();
+  }
+
+  /**
+   * Without a probe, only the next keyed request would find Redis back: /health and the insurance gauge
+   * would report the insurance limiter for as long as no such request came.
+   */
+  private startProbe(): void {
+    const { redis } = this.options;
+    if (!redis || this.probe) return;
+    this.probe = setInterval(() => {
+      redis.ping().then(
+        () => {
+          this.redisRetryAt = 0;
+          this.onRedisAnswer({ allowed: true, consumed: 0, msBeforeNext: 0 });
+        },
+        () => undefined,
+      );
+    }, REDIS_RETRY_MS);
+    this.probe.unref();
+  }
+
+  private stopProbe(): void {
+    if (this.probe) clearInterval(this.probe);
+    this.probe = null;
+  }
+
+  /** Stops the probe (on shutdown). */
+  close(): void {
+    this.stopProbe();
   }
 }
 

@@ -1,5 +1,6 @@
 import { forbidden, unauthenticated } from '../errors';
 import type { Tier } from './apiKey';
+import type { ApiKeyRecord } from './apiKeyStore';
 import type { ApiKeyVerifier } from './apiKeyVerifier';
 
 /** Who is calling: resolved from a verified API key. */
@@ -17,6 +18,14 @@ export interface Caller {
  */
 export const FORWARDED_KEYS_HEADER = 'x-fi-api-keys';
 
+const toCaller = (record: ApiKeyRecord): Caller => ({
+  keyId: record.id,
+  orgId: record.orgId,
+  tier: record.tier,
+  readOnly: record.readOnly,
+  rateLimitPerMinute: record.rateLimitPerMinute,
+});
+
 export class Authenticator {
   constructor(private readonly verifier: ApiKeyVerifier) {}
 
@@ -24,13 +33,21 @@ export class Authenticator {
   async require(apiKey: unknown): Promise<Caller> {
     const record = await this.verifier.verify(apiKey);
     if (!record) throw unauthenticated();
-    return {
-      keyId: record.id,
-      orgId: record.orgId,
-      tier: record.tier,
-      readOnly: record.readOnly,
-      rateLimitPerMinute: record.rateLimitPerMinute,
-    };
+    return toCaller(record);
+  }
+
+  /**
+   * The callers of `keys` when the verifier's cache vouches for every one of them; null when any key
+   * would need the store. Never reads the store.
+   */
+  knownCallers(keys: readonly string[]): Caller[] | null {
+    const callers: Caller[] = [];
+    for (const key of keys) {
+      const record = this.verifier.peek(key);
+      if (!record) return null;
+      callers.push(toCaller(record));
+    }
+    return callers;
   }
 
   async requireWriter(apiKey: unknown, refusal: string): Promise<Caller> {

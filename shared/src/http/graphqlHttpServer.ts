@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
@@ -6,6 +5,7 @@ import { ErrorCode } from '../errors';
 import type { Logger } from '../logger';
 import { HttpError, readJsonBody } from './body';
 import { REQUEST_ID_HEADER } from './headers';
+import { requestIdFrom } from './requestId';
 import { checkReadiness, type ReadinessCheck } from './readiness';
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -58,14 +58,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-function errorBody(message: string, code: ErrorCode) {
-  return { errors: [{ message, extensions: { code } }] };
-}
-
-function requestIdOf(headers: IncomingHttpHeaders): string {
-  const given = headers[REQUEST_ID_HEADER];
-  // Accept a caller's id only when it is short and printable, so it cannot pollute logs.
-  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+function errorBody(message: string, code: ErrorCode, extensions: Record<string, unknown> = {}) {
+  return { errors: [{ message, extensions: { code, ...extensions } }] };
 }
 
 export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQLHttpOptions<C>) {
@@ -97,7 +91,7 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = process.hrtime.bigint();
-    const requestId = requestIdOf(req.headers);
+    const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     const logger = options.logger.child({ requestId });
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const path = (req.url ?? '/').split('?')[0];
@@ -113,7 +107,7 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
     } catch (error) {
       if (error instanceof HttpError) {
         outcome.code = ErrorCode.BAD_REQUEST;
-        sendJson(res, error.status, errorBody(error.message, ErrorCode.BAD_REQUEST), error.headers);
+        sendJson(res, error.status, errorBody(error.message, ErrorCode.BAD_REQUEST, error.extensions), error.headers);
       } else {
         outcome.code = ErrorCode.INTERNAL_SERVER_ERROR;
         logger.error({ err: error }, 'unhandled error in HTTP handler');

@@ -1,0 +1,58 @@
+import { buildSchema } from 'graphql';
+import { ApiKeyVerifier, Authenticator, createLogger, createRegistry, type ApiKeyStore, type RequestInfo } from '@fi/shared';
+import { DocumentCache } from '../src/auth/documentCache';
+import { keyedRootFields } from '../src/auth/keyedRootFields';
+import { GatewayMetrics } from '../src/metrics/gatewayMetrics';
+import { InvalidKeyGuard } from '../src/rateLimit/invalidKeyGuard';
+import { KeyRateLimits } from '../src/rateLimit/keyRateLimits';
+import { WindowCounter } from '../src/rateLimit/windowCounter';
+import { createRequestGate } from '../src/requestGate';
+
+const schema = buildSchema('type Query { feedbackItems(apiKey: String!): Int }');
+const logger = createLogger('test', 'silent');
+
+/** The gate in front of a key store that knows no key and counts its reads. */
+function gateWithCountingStore(invalidKeyLimit: number) {
+  let reads = 0;
+  const store = { findByHash: async () => ((reads += 1), null) } as unknown as ApiKeyStore;
+  const counter = new WindowCounter({ redis: null, keyPrefix: 'test', windowSeconds: 60, instances: () => 1, logger });
+  const gate = createRequestGate({
+    documents: new DocumentCache(),
+    keyedFields: () => keyedRootFields(schema),
+    authenticator: new Authenticator(new ApiKeyVerifier(store, 60_000)),
+    keyLimits: new KeyRateLimits(counter, { free: 60, pro: 300, enterprise: null }, 60),
+    invalidKeyGuard: new InvalidKeyGuard(counter, invalidKeyLimit),
+    metrics: new GatewayMetrics(createRegistry('gateway-test')),
+    trustProxy: false,
+  });
+  const send = (body: unknown, remoteAddress = '192.0.2.7') =>
+    gate({ requestId: 'r', headers: {}, body, logger, remoteAddress, outcome: { operation: 'invalid', code: 'OK' } } satisfies RequestInfo).then(
+      () => 'passed',
+      (error: { extensions: { code: string } }) => error.extensions.code,
+    );
+  return { send, reads: () => reads };
+}
+
+const guess = (i: number) => ({ query: 'query($k: String!) { feedbackItems(apiKey: $k) }', variables: { k: `fik_guess_${i}` } });
+
+describe('the invalid-key guard', () => {
+  test('when an address is blocked, then its further guesses are refused without reading the key store', async () => {
+    const { send, reads } = gateWithCountingStore(3);
+    const answers = [];
+    for (let i = 0; i < 50; i += 1) answers.push(await send(guess(i)));
+    expect(answers.slice(0, 3)).toEqual(['UNAUTHENTICATED', 'UNAUTHENTICATED', 'UNAUTHENTICATED']);
+    expect(new Set(answers.slice(4))).toEqual(new Set(['RATE_LIMITED']));
+    expect(reads()).toBe(4);
+    // Another address is not blocked.
+    expect(await send(guess(99), '198.51.100.1')).toBe('UNAUTHENTICATED');
+  });
+
+  test('when requests carry no key at all (introspection, unparsable documents), then the guard counts them too', async () => {
+    const { send } = gateWithCountingStore(3);
+    const answers = [];
+    for (const body of [{ query: '{ __schema { types { name } } }' }, { query: '{ __typename }' }, { query: '{ broken' }, { query: '{ __typename }' }, {}]) {
+      answers.push(await send(body));
+    }
+    expect(answers).toEqual(['passed', 'passed', 'passed', 'RATE_LIMITED', 'RATE_LIMITED']);
+  });
+});
