@@ -34,6 +34,12 @@ export const rateLimitConfigSchema = {
     default: null as number | null,
     parse: limitOrUnlimited,
   },
+  costPointsPerRequest: {
+    env: 'COST_POINTS_PER_REQUEST',
+    doc: "points of a key's cost budget per request of its rate limit (a free key: 60 x 10 = 600 points per window); see docs/limits.md",
+    default: 10,
+    parse: parse.int(1, 1_000_000),
+  },
   gatewayInstances: {
     env: 'GATEWAY_INSTANCES',
     doc: 'gateway instances assumed sharing the Redis limits until the instances have counted themselves in Redis; while Redis is down each allows its share of every limit',

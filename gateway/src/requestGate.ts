@@ -1,6 +1,7 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import {
   appError,
+  badRequest,
   ErrorCode,
   IDEMPOTENCY_KEY_HEADER,
   isDependencyUnavailable,
@@ -18,13 +19,18 @@ import { readOperation, type OperationRequest } from './auth/readOperation';
 import type { GatewayContext } from './context';
 import type { GatewayMetrics } from './metrics/gatewayMetrics';
 import { mostConstrained, rateLimitExtension, rateLimitHeaders, type RateLimitDecision } from './rateLimit/decision';
+import { operationCost } from './cost/operationCost';
 import type { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
+import { costExtension, leastPointsLeft, type CostDecision, type PointsBudget } from './rateLimit/pointsBudget';
 import type { KeyRateLimits } from './rateLimit/keyRateLimits';
 import { SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from './subgraphErrors';
 
 export interface RequestGateDeps {
   documents: DocumentCache;
   keyedFields: () => KeyedRootFields;
+  /** The API schema the costs are computed on; null until the supergraph has loaded. */
+  schema: () => GraphQLSchema | null;
+  pointsBudget: PointsBudget;
   authenticator: Authenticator;
   keyLimits: KeyRateLimits;
   invalidKeyGuard: InvalidKeyGuard;
@@ -48,6 +54,11 @@ export function createRequestGate(deps: RequestGateDeps) {
       const decisions = await deps.keyLimits.consume(authenticated.callers);
       const refused = decisions.filter((decision) => !decision.allowed);
       if (refused.length > 0) throw overLimit(refused);
+      const schema = deps.schema();
+      const requested = request && schema ? operationCost(schema, request) : 0;
+      const charged = await deps.pointsBudget.charge(authenticated.callers, requested);
+      const overBudget = charged.filter((decision) => !decision.allowed);
+      if (overBudget.length > 0) throw overPoints(overBudget);
 
       const idempotencyKey = info.headers[IDEMPOTENCY_KEY_HEADER];
       return {
@@ -56,6 +67,7 @@ export function createRequestGate(deps: RequestGateDeps) {
         apiKeys: authenticated.apiKeys,
         idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey,
         rateLimit: mostConstrained(decisions),
+        cost: { requested, decision: leastPointsLeft(charged) },
         outcome: info.outcome,
       };
     } catch (caught) {
@@ -147,5 +159,33 @@ function overLimit(refused: RateLimitDecision[]): GraphQLError {
     ),
     429,
     { 'retry-after': String(retryAfter), ...rateLimitHeaders(decision) },
+  );
+}
+
+/**
+ * The request costs more points than a key has left in this window (429, retry when it ends), or more
+ * than the key's whole budget (400: it could never pass; the client must ask for less).
+ */
+function overPoints(refused: CostDecision[]): GraphQLError {
+  const decision = leastPointsLeft(refused) ?? refused[0];
+  const { requested, limit, windowSeconds: window, resetSeconds: retryAfter } = decision;
+  const extensions = { tier: decision.tier, cost: costExtension(requested, decision) };
+  if (limit !== null && requested > limit) {
+    return withHttpStatus(
+      badRequest(
+        `This request costs ${requested} points, more than this API key's budget of ${limit} points per ${window} s; ask for less (a smaller take, fewer aliases, fewer ids)`,
+        { ...extensions, limit: 'points', max: limit },
+      ),
+      400,
+    );
+  }
+  return withHttpStatus(
+    appError(
+      ErrorCode.RATE_LIMITED,
+      `Cost limit exceeded: this request costs ${requested} points and this API key has ${decision.remaining ?? 0} of ${limit} points per ${window} s left; retry in ${retryAfter} s`,
+      { ...extensions, retryAfter },
+    ),
+    429,
+    { 'retry-after': String(retryAfter) },
   );
 }

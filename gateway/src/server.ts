@@ -1,6 +1,7 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import type { GraphQLSchema } from 'graphql';
 import type Redis from 'ioredis';
 import {
   ApiKeyStore,
@@ -31,6 +32,7 @@ import { useLimitErrors } from './plugins/useLimitErrors';
 import { useResponseReport } from './plugins/useResponseReport';
 import { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { KeyRateLimits } from './rateLimit/keyRateLimits';
+import { PointsBudget } from './rateLimit/pointsBudget';
 import { LiveInstances } from './rateLimit/liveInstances';
 import { connectRedis } from './rateLimit/redisClient';
 import { WindowCounter } from './rateLimit/windowCounter';
@@ -110,8 +112,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     logger,
   });
   let keyedFields: KeyedRootFields = new Map();
+  let schema: GraphQLSchema | null = null;
   gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
     keyedFields = keyedRootFields(apiSchema);
+    schema = apiSchema;
   });
 
   const limits = hostileQueryLimits({
@@ -162,6 +166,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     buildContext: createRequestGate({
       documents: new DocumentCache(limits.parseOptions),
       keyedFields: () => keyedFields,
+      schema: () => schema,
+      pointsBudget: new PointsBudget(counter, keyLimits, config.costPointsPerRequest, config.rateLimitWindowSeconds),
       authenticator,
       keyLimits,
       invalidKeyGuard: new InvalidKeyGuard(counter, config.invalidKeyLimit),

@@ -5,6 +5,7 @@ import { keyedRootFields } from '../src/auth/keyedRootFields';
 import { GatewayMetrics } from '../src/metrics/gatewayMetrics';
 import { InvalidKeyGuard } from '../src/rateLimit/invalidKeyGuard';
 import { KeyRateLimits } from '../src/rateLimit/keyRateLimits';
+import { PointsBudget } from '../src/rateLimit/pointsBudget';
 import { WindowCounter } from '../src/rateLimit/windowCounter';
 import { createRequestGate } from '../src/requestGate';
 
@@ -16,11 +17,14 @@ function gateWithCountingStore(invalidKeyLimit: number) {
   let reads = 0;
   const store = { findByHash: async () => ((reads += 1), null) } as unknown as ApiKeyStore;
   const counter = new WindowCounter({ redis: null, keyPrefix: 'test', windowSeconds: 60, instances: () => 1, logger });
+  const keyLimits = new KeyRateLimits(counter, { free: 60, pro: 300, enterprise: null }, 60);
   const gate = createRequestGate({
     documents: new DocumentCache(),
     keyedFields: () => keyedRootFields(schema),
+    schema: () => schema,
+    pointsBudget: new PointsBudget(counter, keyLimits, 10, 60),
     authenticator: new Authenticator(new ApiKeyVerifier(store, 60_000)),
-    keyLimits: new KeyRateLimits(counter, { free: 60, pro: 300, enterprise: null }, 60),
+    keyLimits,
     invalidKeyGuard: new InvalidKeyGuard(counter, invalidKeyLimit),
     metrics: new GatewayMetrics(createRegistry('gateway-test')),
     trustProxy: false,

@@ -2,18 +2,19 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { ErrorCode } from '@fi/shared';
 import type { GatewayContext } from '../context';
 import { rateLimitExtension, rateLimitHeaders } from '../rateLimit/decision';
+import { costExtension } from '../rateLimit/pointsBudget';
 import { SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../subgraphErrors';
 
 /**
- * Finishes every response that went through GraphQL execution: the RateLimit headers and
- * `extensions.rateLimit`, and HTTP 503 with Retry-After when the whole request failed only because a
+ * Finishes every response that went through GraphQL execution: the RateLimit headers,
+ * `extensions.rateLimit` and `extensions.cost`, and HTTP 503 with Retry-After when the whole request failed only because a
  * service was unavailable.
  */
 export function useResponseReport(): ApolloServerPlugin<GatewayContext> {
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ response, contextValue: { rateLimit } }) {
+        async willSendResponse({ response, contextValue: { rateLimit, cost } }) {
           if (response.body.kind !== 'single') return;
           const result = response.body.singleResult;
 
@@ -21,6 +22,7 @@ export function useResponseReport(): ApolloServerPlugin<GatewayContext> {
             for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit))) response.http.headers.set(name, value);
             result.extensions = { ...result.extensions, rateLimit: rateLimitExtension(rateLimit) };
           }
+          if (cost) result.extensions = { ...result.extensions, cost: costExtension(cost.requested, cost.decision) };
           const unavailableOnly =
             !!result.errors?.length && result.errors.every((error) => error.extensions?.code === ErrorCode.SERVICE_UNAVAILABLE);
           const nothingAnswered = !result.data || Object.values(result.data).every((value) => value === null);
