@@ -1,5 +1,3 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { LoadResult } from './load';
 
 /** varied: every request different (the default); identical: one request repeated, which gateways may share. */
@@ -230,16 +228,4 @@ export function markdown(results: BenchResults, titles: Record<string, string>):
   lines.push('|---|---|---|');
   for (const goal of goals(summaries, results)) lines.push(`| ${goal.goal} | ${goal.measured} | ${goal.met === null ? 'n/a' : goal.met ? 'yes' : 'no'} |`);
   return lines.join('\n');
-}
-
-const START = '<!-- bench:start -->';
-const END = '<!-- bench:end -->';
-
-/** Replaces the benchmark section of the README with the latest table. */
-export function updateReadme(readmePath: string, table: string): void {
-  const readme = readFileSync(readmePath, 'utf8');
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${path.basename(readmePath)} has no ${START} ... ${END} section`);
-  writeFileSync(readmePath, `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`);
 }

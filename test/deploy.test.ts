@@ -181,9 +181,9 @@ describe('docker-compose.yml', () => {
     }
     expect(service('jaeger').profiles).toEqual(['tracing']);
     expect(service('jaeger').image).toMatch(/^jaegertracing\/jaeger:2\./);
-    // The endpoint the README and the file's header tell an operator to set.
+    // The endpoint the deployment guide and the file's header tell an operator to set.
     expect(read('docker-compose.yml')).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://jaeger:4318');
-    expect(read('README.md')).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://jaeger:4318');
+    expect(read('docs/deployment.md')).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://jaeger:4318');
   });
 
   test('when mongo and redis restart, then their data lives in named volumes declared in the file', () => {
@@ -371,16 +371,16 @@ describe('ops/grafana/gateway-dashboard.json', () => {
   });
 });
 
-describe('README.md', () => {
+describe('the documentation', () => {
   test('when an operator looks up a setting, then every variable of every config schema is documented', () => {
-    const readme = read('README.md');
+    const readme = read('docs/operations.md');
     const schemas: Schema[] = [...Object.values(APP_SERVICES).map(({ schema }) => schema), stackConfigSchema];
     const missing = schemas.flatMap((schema) => Object.values(schema).map((field) => field.env)).filter((env) => !readme.includes(`\`${env}\``));
     expect(missing).toEqual([]);
   });
 
   test('when the metrics are looked up, then every metric of the dashboard contract is documented', () => {
-    const readme = read('README.md');
+    const readme = read('docs/operations.md');
     const names = [...CONTRACT_METRICS].filter((name) => !readme.includes(`\`${name}\``));
     expect(names).toEqual([]);
   });

@@ -8,7 +8,7 @@ export type { NewFeedbackInput };
 /** A new item's own fields; the service adds status and dates. */
 export type ValidFeedback = Omit<FeedbackRecord, 'status' | 'publishedDate' | 'createdAt'>;
 
-/** Longest accepted text per field, in characters; documented in the README. */
+/** Longest accepted text per field, in characters; documented in docs/limits.md. */
 export const FEEDBACK_LIMITS = {
   source: 100,
   title: 500,
