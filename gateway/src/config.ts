@@ -40,6 +40,19 @@ export const rateLimitConfigSchema = {
     default: 10,
     parse: parse.int(1, 1_000_000),
   },
+  keyConcurrency: {
+    env: 'KEY_CONCURRENCY',
+    doc: 'requests of one API key in flight at once in this gateway instance; more wait (KEY_QUEUE, KEY_QUEUE_WAIT_MS), then get 429',
+    default: 20,
+    parse: parse.int(1, 100_000),
+  },
+  keyQueue: { env: 'KEY_QUEUE', doc: "requests of one key that may wait for a place; beyond them 429 at once", default: 100, parse: parse.int(0, 1_000_000) },
+  keyQueueWaitMs: {
+    env: 'KEY_QUEUE_WAIT_MS',
+    doc: 'longest wait of a request for a place of its key before 429',
+    default: 5_000,
+    parse: parse.int(1, 600_000),
+  },
   gatewayInstances: {
     env: 'GATEWAY_INSTANCES',
     doc: 'gateway instances assumed sharing the Redis limits until the instances have counted themselves in Redis; while Redis is down each allows its share of every limit',

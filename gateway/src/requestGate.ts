@@ -2,6 +2,9 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import {
   appError,
   badRequest,
+  type Bulkhead,
+  BulkheadRefused,
+  type Caller,
   ErrorCode,
   IDEMPOTENCY_KEY_HEADER,
   isDependencyUnavailable,
@@ -31,6 +34,8 @@ export interface RequestGateDeps {
   /** The API schema the costs are computed on; null until the supergraph has loaded. */
   schema: () => GraphQLSchema | null;
   pointsBudget: PointsBudget;
+  /** Requests of one key in flight at once (KEY_CONCURRENCY), queued a short while beyond. */
+  keyConcurrency: Bulkhead;
   authenticator: Authenticator;
   keyLimits: KeyRateLimits;
   invalidKeyGuard: InvalidKeyGuard;
@@ -59,6 +64,7 @@ export function createRequestGate(deps: RequestGateDeps) {
       const charged = await deps.pointsBudget.charge(authenticated.callers, requested);
       const overBudget = charged.filter((decision) => !decision.allowed);
       if (overBudget.length > 0) throw overPoints(overBudget);
+      await holdPlaces(deps.keyConcurrency, authenticated.callers, info);
 
       const idempotencyKey = info.headers[IDEMPOTENCY_KEY_HEADER];
       return {
@@ -117,6 +123,32 @@ async function authenticate(deps: RequestGateDeps, request: OperationRequest | n
   }
   return authenticated;
 }
+
+/**
+ * A place in each key's lane for the whole request, given back when its response has been sent. A
+ * client that opens more requests at once than KEY_CONCURRENCY waits a little, then gets 429: its own
+ * burst cannot take the gateway's and the subgraphs' capacity from other keys.
+ */
+async function holdPlaces(bulkhead: Bulkhead, callers: Caller[], info: RequestInfo): Promise<void> {
+  const keyIds = [...new Set(callers.map((caller) => caller.keyId))].sort();
+  for (const keyId of keyIds) {
+    try {
+      info.onDone(await bulkhead.acquire(keyId));
+    } catch (error) {
+      if (!(error instanceof BulkheadRefused)) throw error;
+      throw withHttpStatus(
+        appError(ErrorCode.RATE_LIMITED, `Too many concurrent requests for this API key; retry in ${KEY_BUSY_RETRY_AFTER_SECONDS} s`, {
+          retryAfter: KEY_BUSY_RETRY_AFTER_SECONDS,
+        }),
+        429,
+        { 'retry-after': String(KEY_BUSY_RETRY_AFTER_SECONDS) },
+      );
+    }
+  }
+}
+
+/** Places in a key's lane free up as its own requests finish. */
+const KEY_BUSY_RETRY_AFTER_SECONDS = 1;
 
 const isCode = (error: unknown, code: ErrorCode) => error instanceof GraphQLError && error.extensions.code === code;
 

@@ -1,5 +1,5 @@
 import { buildSchema } from 'graphql';
-import { ApiKeyVerifier, Authenticator, createLogger, createRegistry, type ApiKeyStore, type RequestInfo } from '@fi/shared';
+import { ApiKeyVerifier, Authenticator, Bulkhead, createLogger, createRegistry, type ApiKeyStore, type RequestInfo } from '@fi/shared';
 import { DocumentCache } from '../src/auth/documentCache';
 import { keyedRootFields } from '../src/auth/keyedRootFields';
 import { GatewayMetrics } from '../src/metrics/gatewayMetrics';
@@ -23,6 +23,7 @@ function gateWithCountingStore(invalidKeyLimit: number) {
     keyedFields: () => keyedRootFields(schema),
     schema: () => schema,
     pointsBudget: new PointsBudget(counter, keyLimits, 10, 60),
+    keyConcurrency: new Bulkhead({ concurrency: 10, queue: 10, maxWaitMs: 1_000 }),
     authenticator: new Authenticator(new ApiKeyVerifier(store, 60_000)),
     keyLimits,
     invalidKeyGuard: new InvalidKeyGuard(counter, invalidKeyLimit),
@@ -30,7 +31,7 @@ function gateWithCountingStore(invalidKeyLimit: number) {
     trustProxy: false,
   });
   const send = (body: unknown, remoteAddress = '192.0.2.7') =>
-    gate({ requestId: 'r', headers: {}, body, logger, remoteAddress, outcome: { operation: 'invalid', code: 'OK' } } satisfies RequestInfo).then(
+    gate({ requestId: 'r', headers: {}, body, logger, remoteAddress, outcome: { operation: 'invalid', code: 'OK' }, onDone: () => undefined } satisfies RequestInfo).then(
       () => 'passed',
       (error: { extensions: { code: string } }) => error.extensions.code,
     );

@@ -28,6 +28,7 @@ export * from './metrics/operationLabel';
 export * from './metrics/useRequestOutcome';
 export * from './unavailable';
 export * from './useErrorReporting';
+export * from './bulkhead';
 export * from './links/linkKeys';
 export * from './links/groupedPages';
 export * from './links/entityScope';

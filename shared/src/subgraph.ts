@@ -10,7 +10,9 @@ import { ApiKeyStore } from './auth/apiKeyStore';
 import { ApiKeyVerifier } from './auth/apiKeyVerifier';
 import { Authenticator, FORWARDED_KEYS_HEADER } from './auth/authenticator';
 import { mongoClientOptions, type ConfigOf, type serviceConfigSchema } from './config';
+import { Bulkhead } from './bulkhead';
 import { checkRepresentations } from './entityRepresentations';
+import { limitPerOrganization } from './organizationBulkhead';
 import { createFormatError } from './formatError';
 import { createGraphQLHttpHandler, listenHttp, type RequestOutcome, type RunningHttpServer } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
@@ -88,10 +90,14 @@ export async function startSubgraph<C extends SubgraphContext>(
   const apollo = new ApolloServer<C>({
     schema: checkRepresentations(
       limitTextArguments(
-        buildSubgraphSchema({
-          typeDefs: loadTypeDefs(definition.schemaPath),
-          resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
-        }),
+        limitPerOrganization(
+          buildSubgraphSchema({
+            typeDefs: loadTypeDefs(definition.schemaPath),
+            resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
+          }),
+          new Bulkhead({ concurrency: config.orgConcurrency, queue: config.orgQueue, maxWaitMs: config.orgQueueWaitMs }),
+          definition.name,
+        ),
       ),
     ),
     formatError: createFormatError({

@@ -19,6 +19,8 @@ export interface RequestInfo {
   remoteAddress: string;
   /** How the request ended; whoever learns it fills it in, and `observe` reads it at the end. */
   outcome: RequestOutcome;
+  /** Runs `finish` once the response has been sent or the request failed, whatever happened (e.g. to give back a place). */
+  onDone(finish: () => void): void;
 }
 
 export interface RequestOutcome {
@@ -65,7 +67,14 @@ function errorBody(message: string, code: ErrorCode, extensions: Record<string, 
 export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQLHttpOptions<C>) {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
-  async function handleGraphQL(req: IncomingMessage, res: ServerResponse, requestId: string, logger: Logger, outcome: RequestOutcome) {
+  async function handleGraphQL(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    logger: Logger,
+    outcome: RequestOutcome,
+    finishers: Array<() => void>,
+  ) {
     if (req.method !== 'POST') throw new HttpError(405, 'Only POST is accepted on /graphql', { allow: 'POST' });
     const contentType = req.headers['content-type'] ?? '';
     if (!/^application\/json\b/i.test(contentType)) throw new HttpError(415, 'Content-Type must be application/json');
@@ -77,7 +86,15 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
     const response = await options.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: 'POST', headers, search: '', body },
       context: () =>
-        options.buildContext({ requestId, headers: req.headers, body, logger, remoteAddress: req.socket.remoteAddress ?? '', outcome }),
+        options.buildContext({
+          requestId,
+          headers: req.headers,
+          body,
+          logger,
+          remoteAddress: req.socket.remoteAddress ?? '',
+          outcome,
+          onDone: (finish) => finishers.push(finish),
+        }),
     });
     for (const [name, value] of response.headers) res.setHeader(name, value);
     res.statusCode = response.status ?? 200;
@@ -96,8 +113,9 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const path = (req.url ?? '/').split('?')[0];
     const outcome: RequestOutcome = { operation: 'invalid', code: 'OK' };
+    const finishers: Array<() => void> = [];
     try {
-      if (path === '/graphql') await handleGraphQL(req, res, requestId, logger, outcome);
+      if (path === '/graphql') await handleGraphQL(req, res, requestId, logger, outcome, finishers);
       else if (path === '/health' && req.method === 'GET') sendJson(res, 200, { status: 'ok', ...options.status?.() });
       else if (path === '/ready' && req.method === 'GET') {
         const report = await checkReadiness(options.readinessChecks);
@@ -115,6 +133,7 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
         else res.end();
       }
     } finally {
+      for (const finish of finishers) finish();
       if (path === '/graphql') {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         options.observe?.(outcome, seconds);
