@@ -124,6 +124,12 @@ export const organizationBulkheadConfigSchema = {
     default: 4,
     parse: parse.int(1, 10_000),
   },
+  dbConcurrency: {
+    env: 'DB_CONCURRENCY',
+    doc: "root fields of all organizations this service runs at once; a freed place goes to the waiting organization with the fewest running, then the one served longest ago",
+    default: 8,
+    parse: parse.int(1, 10_000),
+  },
   orgQueue: {
     env: 'ORG_QUEUE',
     doc: "an organization's further operations that may wait for a place; beyond them it is refused at once (RATE_LIMITED)",

@@ -95,7 +95,7 @@ export async function startSubgraph<C extends SubgraphContext>(
             typeDefs: loadTypeDefs(definition.schemaPath),
             resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
           }),
-          new Bulkhead({ concurrency: config.orgConcurrency, queue: config.orgQueue, maxWaitMs: config.orgQueueWaitMs }),
+          new Bulkhead({ concurrency: config.orgConcurrency, total: config.dbConcurrency, queue: config.orgQueue, maxWaitMs: config.orgQueueWaitMs }),
           definition.name,
         ),
       ),

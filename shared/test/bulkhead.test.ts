@@ -19,14 +19,14 @@ describe('a bulkhead', () => {
     // Another lane is not affected.
     await expect(bulkhead.run('org-b', () => 'b')).resolves.toBe('b');
 
-    expect(bulkhead.running('org-a')).toBe(2);
+    expect(bulkhead.runningIn('org-a')).toBe(2);
     expect(order).toEqual([]);
     first.open();
     await queued;
     expect(order).toEqual(['queued']);
     second.open();
     await Promise.all(running);
-    expect(bulkhead.running('org-a')).toBe(0);
+    expect(bulkhead.runningIn('org-a')).toBe(0);
   });
 
   test('when a queued task waits longer than the bound, then it is refused and leaves the queue', async () => {
@@ -44,4 +44,20 @@ describe('a bulkhead', () => {
     await expect(bulkhead.run('org', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(bulkhead.run('org', () => 'ok')).resolves.toBe('ok');
   });
+
+  test('when every place is taken by one lane with more waiting, then a freed place goes to another lane that waits, not to the busy one', async () => {
+    const bulkhead = new Bulkhead({ concurrency: 2, total: 2, queue: 10, maxWaitMs: 60_000 });
+    const busy = [gate(), gate()];
+    const running = busy.map(({ task }) => bulkhead.run('attacker', task));
+    const order: string[] = [];
+    const attackerQueued = [bulkhead.run('attacker', () => order.push('attacker')), bulkhead.run('attacker', () => order.push('attacker'))];
+    const victim = bulkhead.run('victim', () => order.push('victim'));
+    busy[0].open();
+    await victim;
+    expect(order[0]).toBe('victim');
+    busy[1].open();
+    await Promise.all([...running, ...attackerQueued]);
+    expect(order).toEqual(['victim', 'attacker', 'attacker']);
+  });
 });
+
