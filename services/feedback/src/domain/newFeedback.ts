@@ -1,7 +1,8 @@
 import type { FeedbackRecord } from '../data/feedbackRepository';
 import type { NewFeedbackInput } from '../generated/resolvers';
 import { withSentiment } from './sentiment';
-import { RecordRules, SENTIMENTS, STATUSES, valueOrBadRequest, type Checked } from '@fi/shared';
+import { RecordRules, valueOrBadRequest, type Checked } from '@fi/shared';
+import { SENTIMENTS, STATUSES } from './feedbackValues';
 
 export type { NewFeedbackInput };
 
