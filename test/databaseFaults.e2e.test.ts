@@ -1,5 +1,4 @@
-import { loadFeedbackConfig } from '@fi/feedback/src/config';
-import { startFeedbackService } from '@fi/feedback/src/server';
+import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
 import { createLogger, type RunningSubgraph } from '@fi/shared';
 import { createKeyAt } from './helpers/keys';
 import { PrivateDatabase } from './helpers/privateDatabase';
