@@ -46,8 +46,9 @@ export interface RequestGateDeps {
 /**
  * Everything the gateway decides before planning a query, in order: is the client address blocked for
  * invalid keys, are all keys valid (if not: is the address now over its limit), is every key within its
- * rate limit. A refusal ends the request
- * here: no subgraph is called and nothing is written.
+ * requests and its points per window (the request's cost, docs/limits.md), is there a place for it among
+ * the key's requests in flight. A refusal ends the request here: no subgraph is called and nothing is
+ * written.
  */
 export function createRequestGate(deps: RequestGateDeps) {
   return async (info: RequestInfo): Promise<GatewayContext> => {
@@ -130,15 +131,17 @@ async function authenticate(deps: RequestGateDeps, request: OperationRequest | n
  * burst cannot take the gateway's and the subgraphs' capacity from other keys.
  */
 async function holdPlaces(bulkhead: Bulkhead, callers: Caller[], info: RequestInfo): Promise<void> {
-  const keyIds = [...new Set(callers.map((caller) => caller.keyId))].sort();
-  for (const keyId of keyIds) {
+  // In one order for every request, so two requests sharing two keys never wait on each other.
+  const distinct = [...new Map(callers.map((caller) => [caller.keyId, caller])).values()].sort((a, b) => a.keyId.localeCompare(b.keyId));
+  for (const caller of distinct) {
     try {
-      info.onDone(await bulkhead.acquire(keyId));
+      info.onDone(await bulkhead.acquire(caller.keyId));
     } catch (error) {
       if (!(error instanceof BulkheadRefused)) throw error;
       throw withHttpStatus(
         appError(ErrorCode.RATE_LIMITED, `Too many concurrent requests for this API key; retry in ${KEY_BUSY_RETRY_AFTER_SECONDS} s`, {
           retryAfter: KEY_BUSY_RETRY_AFTER_SECONDS,
+          tier: caller.tier,
         }),
         429,
         { 'retry-after': String(KEY_BUSY_RETRY_AFTER_SECONDS) },

@@ -25,8 +25,9 @@ async function organizationOf(context: SubgraphContext, args: Record<string, unk
 /**
  * A bulkhead per organization around every root field of a subgraph (`_entities` included): each root
  * field is one operation of its organization's database work (a page's read and count, a write, a
- * batch of entity look-ups). An organization runs at most ORG_CONCURRENCY of them at once; more wait
- * a short while (ORG_QUEUE, ORG_QUEUE_WAIT_MS) and are then refused with RATE_LIMITED, so no
+ * batch of entity look-ups). An organization runs at most ORG_CONCURRENCY of them at once, all together
+ * at most DB_CONCURRENCY; more wait a short while (ORG_QUEUE, ORG_QUEUE_WAIT_MS), a freed place going
+ * to the waiting organization with the fewest running, and are then refused with RATE_LIMITED: no
  * organization can hold more than its share of the database pool, whatever the others do.
  */
 export function limitPerOrganization(schema: GraphQLSchema, bulkhead: Bulkhead, service: string): GraphQLSchema {
