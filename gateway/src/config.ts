@@ -46,7 +46,9 @@ export const rateLimitConfigSchema = {
     default: 20,
     parse: parse.int(1, 100_000),
   },
-  keyQueue: { env: 'KEY_QUEUE', doc: "requests of one key that may wait for a place; beyond them 429 at once", default: 100, parse: parse.int(0, 1_000_000) },
+  // Generous: the wait bounds how long a request is held, the queue only the memory of a burst (an importer
+  // sending 200 at once is served in turn, not refused).
+  keyQueue: { env: 'KEY_QUEUE', doc: 'requests of one key that may wait for a place; beyond them 429 at once', default: 1_000, parse: parse.int(0, 1_000_000) },
   keyQueueWaitMs: {
     env: 'KEY_QUEUE_WAIT_MS',
     doc: 'longest wait of a request for a place of its key before 429',
