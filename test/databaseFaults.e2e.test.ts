@@ -1,6 +1,6 @@
 import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
 import { createLogger, type RunningSubgraph } from '@fi/shared';
-import { createKeyAt } from './helpers/keys';
+import { createKeyAt, signedIdentityFor } from './helpers/keys';
 import { PrivateDatabase } from './helpers/privateDatabase';
 import { eventually } from './helpers/processes';
 
@@ -16,7 +16,7 @@ async function list(url: string, key: string) {
   const started = performance.now();
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...signedIdentityFor(key) },
     body: JSON.stringify({ query: LIST.replace('KEY', key) }),
   });
   const body = (await response.json()) as { data?: unknown; errors?: Array<{ message: string; extensions: { code: string } }> };

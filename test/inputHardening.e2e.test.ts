@@ -1,4 +1,5 @@
 import { MAX_BODY_DEPTH } from '@fi/shared';
+import { signedIdentityFor } from './helpers/keys';
 import { eventually } from './helpers/processes';
 import { PrivateRedis } from './helpers/privateRedis';
 import { ADD_FEEDBACK } from './helpers/queries';
@@ -65,7 +66,7 @@ describe('deep, malformed or hostile input', () => {
     const response = await post(
       `${stack.subgraphs.feedback.url}/graphql`,
       { query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on FeedbackItem { title } } }', variables: { r: [{ __typename: 'FeedbackItem', id: { $gt: '' } }] } },
-      { 'x-fi-api-keys': key },
+      signedIdentityFor(key),
     );
     const body = (await response.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
     expect(body.errors[0]).toMatchObject({ message: 'representations[0].id must be a string, number, boolean or null', extensions: { code: 'BAD_REQUEST' } });

@@ -7,15 +7,14 @@ import {
   type Caller,
   ErrorCode,
   IDEMPOTENCY_KEY_HEADER,
-  isDependencyUnavailable,
-  isQueryTimeout,
   operationLabel,
   SERVICE_UNAVAILABLE_MESSAGE,
   withHttpStatus,
-  type Authenticator,
   type RequestInfo,
 } from '@fi/shared';
 import { authenticateFromCache, authenticateRequest, type AuthenticatedRequest } from './auth/authenticateRequest';
+import { clientAddress } from './auth/clientAddress';
+import { IdentityUnavailableError, type IdentityClient } from './auth/identityClient';
 import type { DocumentCache } from './auth/documentCache';
 import type { KeyedRootFields } from './auth/extractApiKeys';
 import { readOperation, type OperationRequest } from './auth/readOperation';
@@ -36,7 +35,7 @@ export interface RequestGateDeps {
   pointsBudget: PointsBudget;
   /** Requests of one key in flight at once (KEY_CONCURRENCY), queued a short while beyond. */
   keyConcurrency: Bulkhead;
-  authenticator: Authenticator;
+  identity: IdentityClient;
   keyLimits: KeyRateLimits;
   invalidKeyGuard: InvalidKeyGuard;
   metrics: GatewayMetrics;
@@ -55,7 +54,7 @@ export function createRequestGate(deps: RequestGateDeps) {
     const request = readOperation(info.body, deps.documents);
     if (request) info.outcome.operation = operationLabel(request.operation);
     try {
-      const address = clientAddress(info, deps.trustProxy);
+      const address = clientAddress(info.headers, info.remoteAddress, deps.trustProxy);
       const authenticated = await authenticate(deps, request, address);
       const decisions = await deps.keyLimits.consume(authenticated.callers);
       const refused = decisions.filter((decision) => !decision.allowed);
@@ -72,14 +71,16 @@ export function createRequestGate(deps: RequestGateDeps) {
         requestId: info.requestId,
         logger: info.logger,
         apiKeys: authenticated.apiKeys,
+        principals: authenticated.principals,
+        keyRefs: authenticated.keyRefs,
         idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey,
         rateLimit: mostConstrained(decisions),
         cost: { requested, decision: leastPointsLeft(charged) },
         outcome: info.outcome,
       };
     } catch (caught) {
-      // The key store unreachable or too slow: the client may retry, it did nothing wrong.
-      const error = isDependencyUnavailable(caught) || isQueryTimeout(caught) ? keyStoreUnavailable(info.requestId) : caught;
+      // The identity service unreachable or too slow: the client may retry, it did nothing wrong.
+      const error = caught instanceof IdentityUnavailableError ? identityUnavailable(info.requestId) : caught;
       if (!(error instanceof GraphQLError)) {
         info.outcome.code = ErrorCode.INTERNAL_SERVER_ERROR;
         info.logger.error({ err: error }, 'internal error');
@@ -96,20 +97,20 @@ export function createRequestGate(deps: RequestGateDeps) {
 
 /**
  * The request's callers. The invalid-key guard comes first: an address it has blocked is served only
- * with keys the verifier's cache vouches for, and costs the key store nothing. Every request without a
+ * with keys the identity client's cache vouches for, and costs the identity service nothing. Every request without a
  * valid key counts against its address, whether its keys are wrong, missing, or it has none at all
  * (introspection, a document that does not parse): only requests with a valid key are free of the guard.
  */
 async function authenticate(deps: RequestGateDeps, request: OperationRequest | null, address: string): Promise<AuthenticatedRequest> {
   const blockedFor = deps.invalidKeyGuard.retryAfter(address);
   if (blockedFor !== null) {
-    const known = authenticateFromCache(request, deps.keyedFields(), deps.authenticator);
+    const known = authenticateFromCache(request, deps.keyedFields(), deps.identity);
     if (!known) throw tooManyInvalidKeys(blockedFor);
     return known;
   }
   let authenticated: AuthenticatedRequest;
   try {
-    authenticated = await authenticateRequest(request, deps.keyedFields(), deps.authenticator);
+    authenticated = await authenticateRequest(request, deps.keyedFields(), deps.identity);
   } catch (error) {
     if (!isCode(error, ErrorCode.UNAUTHENTICATED)) throw error;
     deps.metrics.authFailures.inc();
@@ -155,17 +156,7 @@ const KEY_BUSY_RETRY_AFTER_SECONDS = 1;
 
 const isCode = (error: unknown, code: ErrorCode) => error instanceof GraphQLError && error.extensions.code === code;
 
-/** The peer, or behind a trusted proxy the address that proxy appended to X-Forwarded-For. */
-function clientAddress(info: RequestInfo, trustProxy: boolean): string {
-  const forwarded = info.headers['x-forwarded-for'];
-  if (trustProxy && typeof forwarded === 'string') {
-    const last = forwarded.split(',').pop()?.trim();
-    if (last) return last;
-  }
-  return info.remoteAddress;
-}
-
-function keyStoreUnavailable(requestId: string): GraphQLError {
+function identityUnavailable(requestId: string): GraphQLError {
   return withHttpStatus(
     appError(ErrorCode.SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_MESSAGE, { retryAfter: SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS, requestId }),
     503,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger } from '@fi/shared';
 import type { FeedbackConfig } from './config';
 import { createContactStatsLoader } from './contactStatsLoader';
-import { InsightsStore } from './insights/insightsStore';
+import { InsightsStore } from './data/insightsStore';
 import { FeedbackRepository } from './data/feedbackRepository';
 import { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { IdempotencyStore } from './data/idempotencyStore';
@@ -29,13 +29,13 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         void purge();
         const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
         purgeTimer.unref();
-        const webhooks = await startWebhooks(connection, config, registry, logger);
+        const webhooks = await startWebhooks(connection, repository, config, registry, logger);
         return {
           resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), { ...webhooks, insights: new InsightsStore(connection) }),
           extendContext: (base, headers) => ({
             ...base,
             contactStats: createContactStatsLoader(repository),
-            links: createFeedbackLinkLoaders(repository.model),
+            links: createFeedbackLinkLoaders(repository),
             idempotencyKeyHeader: headers[IDEMPOTENCY_KEY_HEADER],
           }),
           close: async () => {

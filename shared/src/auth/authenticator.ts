@@ -1,9 +1,8 @@
 import { forbidden, unauthenticated } from '../errors';
 import type { Tier } from './apiKey';
-import type { ApiKeyRecord } from './apiKeyStore';
-import type { ApiKeyVerifier } from './apiKeyVerifier';
+import type { Principal } from './signedIdentity';
 
-/** Who is calling: resolved from a verified API key. */
+/** Who is calling: a principal of the operation's signed identity. */
 export interface Caller {
   keyId: string;
   orgId: string;
@@ -13,41 +12,28 @@ export interface Caller {
 }
 
 /**
- * The gateway forwards the operation's verified keys to subgraphs in this header, so entity fetches
- * (which carry no `apiKey` argument) are still scoped to the caller's organizations.
+ * A subgraph's view of the operation's callers, from the identity the gateway signed. The `apiKey`
+ * arguments a subgraph receives hold the key's id (the gateway swaps the secret for it), so each root
+ * field is answered for the key it was given, as the spec requires.
  */
-export const FORWARDED_KEYS_HEADER = 'x-fi-api-keys';
-
-const toCaller = (record: ApiKeyRecord): Caller => ({
-  keyId: record.id,
-  orgId: record.orgId,
-  tier: record.tier,
-  readOnly: record.readOnly,
-  rateLimitPerMinute: record.rateLimitPerMinute,
-});
-
 export class Authenticator {
-  constructor(private readonly verifier: ApiKeyVerifier) {}
+  private readonly byRef: Map<string, Principal>;
 
-  /** Throws UNAUTHENTICATED ("Invalid API key") for a missing, malformed, unknown or revoked key. */
-  async require(apiKey: unknown): Promise<Caller> {
-    const record = await this.verifier.verify(apiKey);
-    if (!record) throw unauthenticated();
-    return toCaller(record);
+  constructor(principals: Principal[]) {
+    this.byRef = new Map(principals.map((principal) => [principal.ref, principal]));
   }
 
-  /**
-   * The callers of `keys` when the verifier's cache vouches for every one of them; null when any key
-   * would need the store. Never reads the store.
-   */
-  knownCallers(keys: readonly string[]): Caller[] | null {
-    const callers: Caller[] = [];
-    for (const key of keys) {
-      const record = this.verifier.peek(key);
-      if (!record) return null;
-      callers.push(toCaller(record));
-    }
-    return callers;
+  /** Throws UNAUTHENTICATED ("Invalid API key") for a key the signed identity does not vouch for. */
+  async require(apiKey: unknown): Promise<Caller> {
+    const principal = typeof apiKey === 'string' ? this.byRef.get(apiKey) : undefined;
+    if (!principal) throw unauthenticated();
+    return {
+      keyId: principal.ref,
+      orgId: principal.orgId,
+      tier: principal.tier,
+      readOnly: principal.readOnly,
+      rateLimitPerMinute: principal.rateLimitPerMinute,
+    };
   }
 
   async requireWriter(apiKey: unknown, refusal: string): Promise<Caller> {
@@ -56,11 +42,9 @@ export class Authenticator {
     return caller;
   }
 
-  /** Organizations the forwarded keys belong to; UNAUTHENTICATED when none is valid. */
-  async orgsFromHeader(headerValue: string | undefined): Promise<Set<string>> {
-    const keys = (headerValue ?? '').split(',').map((k) => k.trim()).filter(Boolean);
-    const callers = await Promise.all(keys.map((key) => this.verifier.verify(key)));
-    const orgs = new Set(callers.flatMap((record) => (record ? [record.orgId] : [])));
+  /** Organizations of the operation's callers; entity fetches (which carry no key) are scoped to them. */
+  orgs(): Set<string> {
+    const orgs = new Set([...this.byRef.values()].map((principal) => principal.orgId));
     if (orgs.size === 0) throw unauthenticated();
     return orgs;
   }

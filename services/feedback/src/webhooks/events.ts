@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import type { FeedbackItem } from '../data/feedbackRepository';
+import type { FeedbackItem } from '../data/feedbackItem';
 
 export const EVENT_TYPES = ['feedback.created', 'feedback.status_changed', 'feedback.deleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
