@@ -34,15 +34,15 @@ describe('the database freezes', () => {
         PORT: '0',
         MONGODB_TIMEOUT_MS: String(TIMEOUT_MS),
         MONGODB_MAX_TIME_MS: '8000',
-        AUTH_CACHE_TTL_MS: '600000',
         WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
+        IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
       }),
       createLogger('feedback', 'silent'),
     );
   });
   afterAll(async () => {
     database.process.kill('SIGCONT');
-    await service.close(1_000);
+    await service?.close(1_000);
     await database.destroy();
   });
 
