@@ -48,7 +48,13 @@ interface Workload extends Resource {
   spec: { replicas?: number; selector: LabelSelector; template: { metadata: { labels: Labels }; spec: PodSpec } };
 }
 interface Service extends Resource {
-  spec: { selector: Labels; clusterIP?: string; ports: Array<{ name?: string; port: number; targetPort?: number | string }> };
+  spec: {
+    selector: Labels;
+    clusterIP?: string;
+    type?: string;
+    externalIPs?: string[];
+    ports: Array<{ name?: string; port: number; targetPort?: number | string; nodePort?: number }>;
+  };
 }
 interface Hpa extends Resource {
   spec: { scaleTargetRef: { apiVersion: string; kind: string; name: string }; minReplicas: number; maxReplicas: number };
@@ -404,6 +410,28 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
     const from = reachability([outward], [pod('a', { app: 'a' }), address('public', '198.51.100.7'), address('private', '10.1.2.3'), address('v6', '2001:db8::1')], () => true);
     expect(from.filter((path) => path.startsWith('a ->'))).toEqual(['a -> public:80']);
   });
+});
+
+describe('subgraphs are never exposed', () => {
+  // Only the gateway checks a key's budgets, points and concurrency: a subgraph reachable from outside
+  // would bypass them all (docs/limits.md, Bulkheads).
+  test.each(Object.keys(RENDERINGS) as Array<keyof typeof RENDERINGS>)(
+    'when the %s rendering is applied, then every subgraph Service is cluster-internal and no Ingress routes to one',
+    (rendering) => {
+      for (const name of SUBGRAPHS) {
+        const { spec } = named<Service>(rendering, 'Service', name);
+        expect({ name, type: spec.type ?? 'ClusterIP', externalIPs: spec.externalIPs ?? [], nodePorts: spec.ports.flatMap((p) => (p.nodePort ? [p.nodePort] : [])) }).toEqual({
+          name,
+          type: 'ClusterIP',
+          externalIPs: [],
+          nodePorts: [],
+        });
+      }
+      const ingresses = ofKind<Resource & { spec: { rules?: Array<{ http?: { paths: Array<{ backend: { service?: { name: string } } }> } }> } }>(rendering, 'Ingress');
+      const backends = ingresses.flatMap((ingress) => (ingress.spec.rules ?? []).flatMap((rule) => (rule.http?.paths ?? []).map((p) => p.backend.service?.name)));
+      expect(backends.filter((backend) => backend !== 'gateway')).toEqual([]);
+    },
+  );
 });
 
 describe('deploy/k8s production overlay', () => {

@@ -82,6 +82,9 @@ describe('graceful shutdown', () => {
       MONGODB_URI: database.uri,
       PORT: String(port),
       SHUTDOWN_TIMEOUT_MS: '20000',
+      // The database is frozen on purpose while the request is in flight: the service must not take it
+      // for a dead database (within MONGODB_TIMEOUT_MS) before the test thaws it.
+      MONGODB_TIMEOUT_MS: '8000',
     });
     try {
       await untilReady(url, 'the feedback service');

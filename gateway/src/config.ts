@@ -34,6 +34,27 @@ export const rateLimitConfigSchema = {
     default: null as number | null,
     parse: limitOrUnlimited,
   },
+  costPointsPerRequest: {
+    env: 'COST_POINTS_PER_REQUEST',
+    doc: "points of a key's cost budget per request of its rate limit (a free key: 60 x 10 = 600 points per window); see docs/limits.md",
+    default: 10,
+    parse: parse.int(1, 1_000_000),
+  },
+  keyConcurrency: {
+    env: 'KEY_CONCURRENCY',
+    doc: 'requests of one API key in flight at once in this gateway instance; more wait (KEY_QUEUE, KEY_QUEUE_WAIT_MS), then get 429',
+    default: 20,
+    parse: parse.int(1, 100_000),
+  },
+  // Generous: the wait bounds how long a request is held, the queue only the memory of a burst (an importer
+  // sending 200 at once is served in turn, not refused).
+  keyQueue: { env: 'KEY_QUEUE', doc: 'requests of one key that may wait for a place; beyond them 429 at once', default: 1_000, parse: parse.int(0, 1_000_000) },
+  keyQueueWaitMs: {
+    env: 'KEY_QUEUE_WAIT_MS',
+    doc: 'longest wait of a request for a place of its key before 429',
+    default: 5_000,
+    parse: parse.int(1, 600_000),
+  },
   gatewayInstances: {
     env: 'GATEWAY_INSTANCES',
     doc: 'gateway instances assumed sharing the Redis limits until the instances have counted themselves in Redis; while Redis is down each allows its share of every limit',

@@ -1,5 +1,6 @@
 import type { Logger, Principal, RequestOutcome } from '@fi/shared';
 import type { RateLimitDecision } from './rateLimit/decision';
+import type { CostDecision } from './rateLimit/pointsBudget';
 
 export interface GatewayContext {
   requestId: string;
@@ -14,5 +15,7 @@ export interface GatewayContext {
   idempotencyKey: string | undefined;
   /** Where the request's keys stand, for the RateLimit headers; absent when it used no key. */
   rateLimit: RateLimitDecision | undefined;
+  /** The request's cost, and where the points of its most constrained key stand (none without a key). */
+  cost: { requested: number; decision: CostDecision | undefined };
   outcome: RequestOutcome;
 }

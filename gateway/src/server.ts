@@ -1,8 +1,10 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import type { GraphQLSchema } from 'graphql';
 import type Redis from 'ioredis';
 import {
+  Bulkhead,
   createFormatError,
   createGraphQLHttpHandler,
   createRegistry,
@@ -28,6 +30,7 @@ import { useLimitErrors } from './plugins/useLimitErrors';
 import { useResponseReport } from './plugins/useResponseReport';
 import { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { KeyRateLimits } from './rateLimit/keyRateLimits';
+import { PointsBudget } from './rateLimit/pointsBudget';
 import { LiveInstances } from './rateLimit/liveInstances';
 import { connectRedis } from './rateLimit/redisClient';
 import { WindowCounter } from './rateLimit/windowCounter';
@@ -120,8 +123,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     logger,
   });
   let keyedFields: KeyedRootFields = new Map();
+  let schema: GraphQLSchema | null = null;
   gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
     keyedFields = keyedRootFields(apiSchema);
+    schema = apiSchema;
   });
 
   const limits = hostileQueryLimits({
@@ -174,6 +179,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     buildContext: createRequestGate({
       documents: new DocumentCache(limits.parseOptions),
       keyedFields: () => keyedFields,
+      schema: () => schema,
+      pointsBudget: new PointsBudget(counter, keyLimits, config.costPointsPerRequest, config.rateLimitWindowSeconds),
+      keyConcurrency: new Bulkhead({ concurrency: config.keyConcurrency, queue: config.keyQueue, maxWaitMs: config.keyQueueWaitMs }),
       identity,
       keyLimits,
       invalidKeyGuard: new InvalidKeyGuard(counter, config.invalidKeyLimit),
@@ -191,6 +199,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       await apollo.stop();
       await Promise.all(dataSources.map((source) => source.close()));
       await keyLimits.flush();
+      counter.close();
       await instances?.stop();
       redis?.disconnect();
       await identity.close();

@@ -110,11 +110,40 @@ export function serviceConfigSchema(defaults: { port: number; database: string }
       parse: parse.mongoUri,
     },
     mongodbDb: { env: 'MONGODB_DB', doc: 'database name of this service', default: defaults.database, parse: parse.string },
+    ...organizationBulkheadConfigSchema,
     ...mongoClientConfigSchema,
     ...identitySigningConfigSchema,
     ...commonConfigSchema,
   } satisfies Schema;
 }
+
+/** Each organization's share of a service's database work (see docs/limits.md, Bulkheads). */
+export const organizationBulkheadConfigSchema = {
+  orgConcurrency: {
+    env: 'ORG_CONCURRENCY',
+    doc: "root fields (each a page read and count, a write, a batch of entity look-ups) one organization runs at once in this service; a fifth of the database pool by default",
+    default: 4,
+    parse: parse.int(1, 10_000),
+  },
+  dbConcurrency: {
+    env: 'DB_CONCURRENCY',
+    doc: "root fields of all organizations this service runs at once; a freed place goes to the waiting organization with the fewest running, then the one served longest ago",
+    default: 8,
+    parse: parse.int(1, 10_000),
+  },
+  orgQueue: {
+    env: 'ORG_QUEUE',
+    doc: "an organization's further operations that may wait for a place; beyond them it is refused at once (RATE_LIMITED)",
+    default: 32,
+    parse: parse.int(0, 100_000),
+  },
+  orgQueueWaitMs: {
+    env: 'ORG_QUEUE_WAIT_MS',
+    doc: 'longest wait of an operation for its organization\'s place before it is refused (RATE_LIMITED, retry in 1 s)',
+    default: 1_000,
+    parse: parse.int(1, 600_000),
+  },
+} satisfies Schema;
 
 export const mongoClientConfigSchema = {
   mongodbTimeoutMs: {

@@ -5,8 +5,15 @@ import { isPlainObject } from './scalars';
 export const METADATA_LIMITS = { maxBytes: 16_384, maxDepth: 5, maxKeys: 200 } as const;
 
 /**
+ * Keys that name JavaScript's prototype machinery: stored and sent back, they can rewrite a consumer's
+ * object prototype when merged into an object (`Object.assign`, a deep merge).
+ */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
  * Checks a free-form JSON object before it is stored. Keys that start with `$` or hold `.` or NUL are
- * refused because MongoDB reads them as operators or paths.
+ * refused because MongoDB reads them as operators or paths; prototype keys because clients' code may
+ * merge metadata into its own objects.
  */
 export function validateMetadata(value: unknown, name = 'metadata'): Record<string, unknown> {
   if (!isPlainObject(value)) throw badRequest(`${name} must be a JSON object`, { argument: name });
@@ -36,6 +43,9 @@ export function validateMetadata(value: unknown, name = 'metadata'): Record<stri
           throw badRequest(`${name} keys must not start with "$" or contain "." or NUL (got ${JSON.stringify(key)})`, {
             argument: name,
           });
+        }
+        if (PROTOTYPE_KEYS.has(key)) {
+          throw badRequest(`${name} keys must not be ${[...PROTOTYPE_KEYS].join(', ')} (got ${JSON.stringify(key)})`, { argument: name });
         }
         walk(child, depth + 1);
       }

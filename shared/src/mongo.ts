@@ -7,6 +7,9 @@ export type { Connection };
 // source maps on (tsx) each one costs a source-mapped stack walk, a few percent of a service's CPU.
 mongoose.set('skipOriginalStackTraces', true);
 
+/** How often the driver checks each server (its minimum is 500 ms). */
+const HEARTBEAT_MS = 500;
+
 export interface MongoClientOptions {
   /** How long an operation waits for an unreachable database before it fails with SERVICE_UNAVAILABLE. */
   serverSelectionTimeoutMs?: number;
@@ -35,11 +38,18 @@ export const INDEX_BUILD_TIME_LIMIT = { timeoutMS: 600_000 };
  * operation that needs longer (an index build at start) passes its own `timeoutMS`.
  */
 export async function connectMongo(uri: string, dbName: string, options: MongoClientOptions = {}): Promise<Connection> {
+  const unreachableAfterMs = options.serverSelectionTimeoutMs ?? 3_000;
   const connection = mongoose.createConnection(uri, {
     dbName,
     bufferCommands: false,
     autoIndex: false,
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 3_000,
+    serverSelectionTimeoutMS: unreachableAfterMs,
+    // A database that stops answering (frozen, cut off) is noticed by the driver's monitor within
+    // MONGODB_TIMEOUT_MS: it checks every half second, and a check unanswered for the rest of that time
+    // marks the server unknown and interrupts the operations waiting on it, which then answer
+    // SERVICE_UNAVAILABLE instead of running into MONGODB_MAX_TIME_MS as if they had asked for too much.
+    heartbeatFrequencyMS: HEARTBEAT_MS,
+    connectTimeoutMS: Math.max(1_000, unreachableAfterMs - HEARTBEAT_MS),
     writeConcern: { w: options.writeConcern ?? 'majority', journal: true },
     maxPoolSize: 20,
     timeoutMS: options.maxTimeMs ?? DEFAULT_MAX_TIME_MS,

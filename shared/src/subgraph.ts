@@ -9,6 +9,9 @@ import { Histogram, type Registry } from 'prom-client';
 import { Authenticator } from './auth/authenticator';
 import { IDENTITY_HEADER, verifyIdentity } from './auth/signedIdentity';
 import { mongoClientOptions, type ConfigOf, type serviceConfigSchema } from './config';
+import { Bulkhead } from './bulkhead';
+import { checkRepresentations } from './entityRepresentations';
+import { limitPerOrganization } from './organizationBulkhead';
 import { createFormatError } from './formatError';
 import { createGraphQLHttpHandler, listenHttp, type RequestOutcome, type RunningHttpServer } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
@@ -84,11 +87,17 @@ export async function startSubgraph<C extends SubgraphContext>(
   });
 
   const apollo = new ApolloServer<C>({
-    schema: limitTextArguments(
-      buildSubgraphSchema({
-        typeDefs: loadTypeDefs(definition.schemaPath),
-        resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
-      }),
+    schema: checkRepresentations(
+      limitTextArguments(
+        limitPerOrganization(
+          buildSubgraphSchema({
+            typeDefs: loadTypeDefs(definition.schemaPath),
+            resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
+          }),
+          new Bulkhead({ concurrency: config.orgConcurrency, total: config.dbConcurrency, queue: config.orgQueue, maxWaitMs: config.orgQueueWaitMs }),
+          definition.name,
+        ),
+      ),
     ),
     formatError: createFormatError({
       debug: config.debugErrors,

@@ -1,5 +1,6 @@
 import { defaultFieldResolver, getNullableType, GraphQLString, isObjectType, type GraphQLSchema } from 'graphql';
 import { badRequest } from './errors';
+import { codePointLength } from './validation';
 
 /**
  * The longest value, in characters, of each text argument of the API, by argument name. Every `String`
@@ -26,11 +27,12 @@ export const DEFAULT_TEXT_ARGUMENT_MAX = 1_000;
 
 export const textArgumentMax = (argument: string): number => TEXT_ARGUMENT_MAX[argument] ?? DEFAULT_TEXT_ARGUMENT_MAX;
 
-/** BAD_REQUEST naming the argument and its limit when `value` is longer than `max` characters. */
+/** BAD_REQUEST naming the argument and its limit when `value` is longer than `max` characters (code points). */
 export function requireMaxLength(argument: string, value: string, max: number): string {
-  if (value.length > max) {
-    throw badRequest(`${argument} must be at most ${max} characters (got ${value.length})`, { argument, max });
-  }
+  // The UTF-16 length is never below the code-point count: most values need no count at all.
+  if (value.length <= max) return value;
+  const length = codePointLength(value);
+  if (length > max) throw badRequest(`${argument} must be at most ${max} characters (got ${length})`, { argument, max });
   return value;
 }
 

@@ -7,6 +7,9 @@ const UNREACHABLE = new Set([
   'MongoNotConnectedError',
   'MongoPoolClearedError',
   'MongoTopologyClosedError',
+  // No pooled connection came free within MONGODB_TIMEOUT_MS (the driver's own timeout wraps it): the
+  // database cannot take the work now, whatever the request asks. Checked before isQueryTimeout.
+  'MongoWaitQueueTimeoutError',
 ]);
 
 export const SERVICE_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable; retry shortly';

@@ -38,3 +38,25 @@ export function substringPattern(search: string | null | undefined): RegExp | un
   if (search === null || search === undefined || search.trim() === '') return undefined;
   return new RegExp(escapeRegExp(search.trim()), 'i');
 }
+
+/** Length as a person counts it: in Unicode code points, so an emoji is one character, not two. */
+export const codePointLength = (text: string): number => {
+  let length = 0;
+  for (const _ of text) length += 1;
+  return length;
+};
+
+/** A UTF-16 half of a character without its other half: no encoding can store it. */
+const LONE_SURROGATE = /\p{Cs}/u;
+/** Control characters (NUL and the like) and the bidi overrides that make text display as other text. */
+const SINGLE_LINE_FORBIDDEN = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+/** Multi-line text may hold tabs and line breaks, but no other control character. */
+const MULTI_LINE_FORBIDDEN = /(?![\t\n\r])\p{Cc}/u;
+
+/** Why `text` is not acceptable text (a name, a title: `singleLine`; a body: not), or null. */
+export function textProblem(text: string, singleLine: boolean): string | null {
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode text (it holds half of a character)';
+  if (singleLine && SINGLE_LINE_FORBIDDEN.test(text)) return 'must not contain control characters or bidirectional overrides';
+  if (!singleLine && MULTI_LINE_FORBIDDEN.test(text)) return 'must not contain control characters other than tabs and line breaks';
+  return null;
+}

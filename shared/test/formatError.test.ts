@@ -33,6 +33,15 @@ describe('what a client sees of an error', () => {
   });
 
   test.each([
+    ['no pooled connection came free', 'Timed out during connection checkout', { name: 'MongoWaitQueueTimeoutError' }],
+    ['the server could not be selected', 'Timed out during server selection', { name: 'MongoServerSelectionError' }],
+  ])('when %s within the wait, then SERVICE_UNAVAILABLE, not QUERY_TIMEOUT: the database, not the request, is at fault', (_, message, cause) => {
+    const timeout = Object.assign(new Error(message), { name: 'MongoOperationTimeoutError', cause: Object.assign(new Error('x'), cause) });
+    const error = new GraphQLError(message, { originalError: timeout });
+    expect(errorKind(error.message, undefined, error)).toBe('unavailable');
+  });
+
+  test.each([
     ['the server stopped it (MaxTimeMSExpired)', { name: 'MongoServerError', code: 50 }],
     ['the driver gave up first', { name: 'MongoOperationTimeoutError' }],
   ])('when a database operation hit its time limit because %s, then QUERY_TIMEOUT naming the limit', (_, fields) => {

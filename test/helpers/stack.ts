@@ -71,6 +71,10 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     // The background theme computation visits every organization of its database: only the tests of
     // themes turn it on, on a database of their own.
     THEMES_INTERVAL_MS: '0',
+    // Bulkheads queue a request only briefly; tests that send bursts from one organization or key on a
+    // loaded machine must not be refused for the machine's slowness. Tests about the bulkheads set their own.
+    ORG_QUEUE_WAIT_MS: '30000',
+    KEY_QUEUE_WAIT_MS: '30000',
     ...env,
   };
   const redisPrefix = base.RATE_LIMIT_REDIS_PREFIX as string;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { stopChild } from '../embedded/stopChild';
 
@@ -31,6 +32,21 @@ export function spawnService(name: string, entry: string, port: number, env: Nod
   };
 }
 
+/**
+ * The status of GET /ready, or null when nothing answers. Plain node:http, not fetch: fetch refuses the
+ * ports browsers block (6000, 6665-6669, ...), on which a service may well be listening.
+ */
+export function readyStatus(url: string, timeoutMs = 2_000): Promise<number | null> {
+  return new Promise((resolve) => {
+    const request = http.get(`${url}/ready`, { timeout: timeoutMs }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? null);
+    });
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => resolve(null));
+  });
+}
+
 /** Resolves when GET /ready answers 200; rejects when the process dies or time runs out. */
 export async function waitUntilReady(service: ServiceProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -38,12 +54,7 @@ export async function waitUntilReady(service: ServiceProcess, timeoutMs: number)
     if (service.child.exitCode !== null) {
       throw new Error(`${service.name} exited with code ${service.child.exitCode} (see its log)`);
     }
-    try {
-      const response = await fetch(`${service.url}/ready`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
+    if ((await readyStatus(service.url)) === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   throw new Error(`${service.name} was not ready within ${timeoutMs / 1000} s (see its log)`);

@@ -57,6 +57,17 @@ export class IdentityClient {
     return pending;
   }
 
+  /**
+   * What the cache knows of `key` without asking the identity service: its principal, null for a key
+   * known to be invalid (or malformed), undefined when only the service could tell. The invalid-key guard
+   * serves a blocked address with this alone.
+   */
+  peek(key: unknown): Principal | null | undefined {
+    if (!isWellFormedApiKey(key)) return null;
+    const cached = this.cache.get(key);
+    return cached && cached.expiresAt > Date.now() ? cached.principal : undefined;
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

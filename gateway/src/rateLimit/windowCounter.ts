@@ -38,6 +38,8 @@ export class WindowCounter {
   private readonly localLimiters = new Map<string, RateLimiterMemory>();
   private redisRetryAt = 0;
   private currentMode: CounterMode;
+  /** While in insurance mode: asks Redis every REDIS_RETRY_MS whether it is back, requests or not. */
+  private probe: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: WindowCounterOptions) {
     this.currentMode = options.redis ? 'redis' : 'memory';
@@ -47,29 +49,35 @@ export class WindowCounter {
     return this.currentMode;
   }
 
-  /** Counts `events` (one by default) for `id` in `namespace` against `limit` events per window. */
-  async count(namespace: string, id: string, limit: number, events = 1): Promise<CountResult> {
-    const shared = this.redisLimiter(namespace, limit);
+  /**
+   * Counts `events` (one by default) for `id` in `namespace` against `limit` events per window. With
+   * `refundRefused`, refused events are taken back, so a request refused for asking too much leaves
+   * the rest of the budget to smaller ones.
+   */
+  async count(namespace: string, id: string, limit: number, events = 1, refundRefused = false): Promise<CountResult> {
+    const shared = this.redisLimiter(namespace, limit, !refundRefused);
     if (shared && Date.now() >= this.redisRetryAt) {
       try {
         return this.onRedisAnswer(toResult(await shared.consume(id, events), true));
       } catch (error) {
-        if (error instanceof RateLimiterRes) return this.onRedisAnswer(toResult(error, false));
+        if (error instanceof RateLimiterRes) return this.onRedisAnswer(await refused(shared, id, error, refundRefused ? events : 0));
         this.onRedisFailure(error);
       }
     }
+    const local = this.localLimiter(namespace, limit);
     try {
-      return toResult(await this.localLimiter(namespace, limit).consume(id, events), true);
+      return toResult(await local.consume(id, events), true);
     } catch (error) {
-      if (error instanceof RateLimiterRes) return toResult(error, false);
+      if (error instanceof RateLimiterRes) return refused(local, id, error, refundRefused ? events : 0);
       throw error;
     }
   }
 
-  private redisLimiter(namespace: string, limit: number): RateLimiterRedis | null {
+  /** `blockWhenOver`: remember in process that an id went over, until its window ends (not for refunded counts). */
+  private redisLimiter(namespace: string, limit: number, blockWhenOver: boolean): RateLimiterRedis | null {
     const { redis, keyPrefix, windowSeconds } = this.options;
     if (!redis) return null;
-    const cacheKey = `${namespace}\u0000${limit}`;
+    const cacheKey = `${namespace}\u0000${limit}\u0000${blockWhenOver}`;
     let limiter = this.redisLimiters.get(cacheKey);
     if (!limiter) {
       limiter = new RateLimiterRedis({
@@ -80,7 +88,7 @@ export class WindowCounter {
         // Fails at once while the connection is down, so the insurance limiter answers without delay.
         rejectIfRedisNotReady: true,
         // A key over its limit stays refused for the rest of its window without asking Redis again.
-        ...(limit < UNLIMITED_POINTS ? { inMemoryBlockOnConsumed: limit + 1 } : {}),
+        ...(blockWhenOver && limit < UNLIMITED_POINTS ? { inMemoryBlockOnConsumed: limit + 1 } : {}),
       });
       this.redisLimiters.set(cacheKey, limiter);
     }
@@ -126,7 +134,45 @@ export class WindowCounter {
   private setMode(mode: CounterMode): void {
     this.currentMode = mode;
     this.options.onModeChange?.(mode);
+    if (mode === 'insurance') this.startProbe();
+    else this.stopProbe();
   }
+
+  /**
+   * Without a probe, only the next keyed request would find Redis back: /health and the insurance gauge
+   * would report the insurance limiter for as long as no such request came.
+   */
+  private startProbe(): void {
+    const { redis } = this.options;
+    if (!redis || this.probe) return;
+    this.probe = setInterval(() => {
+      redis.ping().then(
+        () => {
+          this.redisRetryAt = 0;
+          this.onRedisAnswer({ allowed: true, consumed: 0, msBeforeNext: 0 });
+        },
+        () => undefined,
+      );
+    }, REDIS_RETRY_MS);
+    this.probe.unref();
+  }
+
+  private stopProbe(): void {
+    if (this.probe) clearInterval(this.probe);
+    this.probe = null;
+  }
+
+  /** Stops the probe (on shutdown). */
+  close(): void {
+    this.stopProbe();
+  }
+}
+
+async function refused(limiter: RateLimiterRedis | RateLimiterMemory, id: string, res: RateLimiterRes, refund: number): Promise<CountResult> {
+  if (refund === 0) return toResult(res, false);
+  // A failed refund only leaves the budget smaller until the window ends.
+  await limiter.reward(id, refund).catch(() => undefined);
+  return { allowed: false, consumed: res.consumedPoints - refund, msBeforeNext: res.msBeforeNext };
 }
 
 function toResult(res: RateLimiterRes, allowed: boolean): CountResult {

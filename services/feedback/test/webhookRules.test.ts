@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { nextAttemptAt, retryDelayMs } from '../src/webhooks/retrySchedule';
 import { newSigningSecret, parseSecretKey, SecretBox } from '../src/webhooks/secretBox';
-import { refusalOf } from '../src/webhooks/targetPolicy';
+import { checkTarget, refusalOf } from '../src/webhooks/targetPolicy';
 
 const refuse = { allowHttp: false, privateTargets: 'refuse' as const };
 const loopbackOnly = { allowHttp: true, privateTargets: 'loopback' as const };
@@ -15,6 +15,22 @@ describe('refusalOf', () => {
   });
 
   test.each(['93.184.215.14', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])('when the address is public (%s), then it is allowed', (address) => {
+    expect(refusalOf(address, refuse)).toBeNull();
+  });
+
+  test.each([
+    'https://[::ffff:0:127.0.0.1]/',
+    'https://[::127.0.0.1]/',
+    'https://[::ffff:7f00:1]/',
+    'https://[64:ff9b:1::7f00:1]/',
+    'https://[64:ff9b::10.0.0.1]/',
+    'https://[2002:7f00:1::]/',
+    'https://[2002:a9fe:a9fe::1]/',
+  ])('when a URL reaches a private IPv4 address through an IPv6 form (%s), then it is refused', async (url) => {
+    await expect(checkTarget(url, refuse)).rejects.toThrow(/webhooks go to public addresses only/);
+  });
+
+  test.each(['::ffff:0:8.8.8.8', '2002:808:808::1', '64:ff9b::808:808'])('when an IPv6 form carries a public IPv4 address (%s), then it is allowed', (address) => {
     expect(refusalOf(address, refuse)).toBeNull();
   });
 

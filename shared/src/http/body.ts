@@ -5,9 +5,40 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Extra `extensions` of the error body, e.g. the limit a request broke. */
+    readonly extensions: Record<string, unknown> = {},
   ) {
     super(message);
   }
+}
+
+/**
+ * The deepest nesting of objects and arrays a request body may have. GraphQL variables, metadata (at most
+ * 5 levels of its own) and representations need a handful; everything that walks a value (JSON
+ * serialization, GraphQL input coercion, the metadata rules) recurses, and thousands of levels overflow
+ * the stack there.
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/**
+ * Whether `text` (JSON) nests deeper than `max`, found by one pass over the characters, without
+ * recursion, before anything parses or walks it.
+ */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i += 1; // backslash: the next character is escaped
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (char === 0x7d || char === 0x5d) depth -= 1;
+  }
+  return false;
 }
 
 /**
@@ -34,6 +65,12 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<un
       // Already refused as too large: what was kept is not the body, and parsing it would be wasted work.
       if (size > maxBytes) return;
       const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
+      if (jsonNestsDeeperThan(text, MAX_BODY_DEPTH)) {
+        reject(
+          new HttpError(400, `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`, {}, { limit: 'depth', max: MAX_BODY_DEPTH }),
+        );
+        return;
+      }
       try {
         resolve(JSON.parse(text) as unknown);
       } catch {

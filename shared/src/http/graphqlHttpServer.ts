@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
@@ -6,6 +5,7 @@ import { ErrorCode } from '../errors';
 import type { Logger } from '../logger';
 import { HttpError, readJsonBody } from './body';
 import { REQUEST_ID_HEADER } from './headers';
+import { requestIdFrom } from './requestId';
 import { checkReadiness, type ReadinessCheck } from './readiness';
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -19,6 +19,8 @@ export interface RequestInfo {
   remoteAddress: string;
   /** How the request ended; whoever learns it fills it in, and `observe` reads it at the end. */
   outcome: RequestOutcome;
+  /** Runs `finish` once the response has been sent or the request failed, whatever happened (e.g. to give back a place). */
+  onDone(finish: () => void): void;
 }
 
 export interface RequestOutcome {
@@ -62,20 +64,21 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-function errorBody(message: string, code: ErrorCode) {
-  return { errors: [{ message, extensions: { code } }] };
-}
-
-function requestIdOf(headers: IncomingHttpHeaders): string {
-  const given = headers[REQUEST_ID_HEADER];
-  // Accept a caller's id only when it is short and printable, so it cannot pollute logs.
-  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+function errorBody(message: string, code: ErrorCode, extensions: Record<string, unknown> = {}) {
+  return { errors: [{ message, extensions: { code, ...extensions } }] };
 }
 
 export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQLHttpOptions<C>) {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
-  async function handleGraphQL(req: IncomingMessage, res: ServerResponse, requestId: string, logger: Logger, outcome: RequestOutcome) {
+  async function handleGraphQL(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    logger: Logger,
+    outcome: RequestOutcome,
+    finishers: Array<() => void>,
+  ) {
     if (req.method !== 'POST') throw new HttpError(405, 'Only POST is accepted on /graphql', { allow: 'POST' });
     const contentType = req.headers['content-type'] ?? '';
     if (!/^application\/json\b/i.test(contentType)) throw new HttpError(415, 'Content-Type must be application/json');
@@ -87,7 +90,15 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
     const response = await options.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: 'POST', headers, search: '', body },
       context: () =>
-        options.buildContext({ requestId, headers: req.headers, body, logger, remoteAddress: req.socket.remoteAddress ?? '', outcome }),
+        options.buildContext({
+          requestId,
+          headers: req.headers,
+          body,
+          logger,
+          remoteAddress: req.socket.remoteAddress ?? '',
+          outcome,
+          onDone: (finish) => finishers.push(finish),
+        }),
     });
     for (const [name, value] of response.headers) res.setHeader(name, value);
     res.statusCode = response.status ?? 200;
@@ -101,13 +112,14 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = process.hrtime.bigint();
-    const requestId = requestIdOf(req.headers);
+    const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     const logger = options.logger.child({ requestId });
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const path = (req.url ?? '/').split('?')[0];
     const outcome: RequestOutcome = { operation: 'invalid', code: 'OK' };
+    const finishers: Array<() => void> = [];
     try {
-      if (path === '/graphql') await handleGraphQL(req, res, requestId, logger, outcome);
+      if (path === '/graphql') await handleGraphQL(req, res, requestId, logger, outcome, finishers);
       else if (path === '/health' && req.method === 'GET') sendJson(res, 200, { status: 'ok', ...options.status?.() });
       else if (path === '/ready' && req.method === 'GET') {
         const report = await checkReadiness(options.readinessChecks);
@@ -119,7 +131,7 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
     } catch (error) {
       if (error instanceof HttpError) {
         outcome.code = ErrorCode.BAD_REQUEST;
-        sendJson(res, error.status, errorBody(error.message, ErrorCode.BAD_REQUEST), error.headers);
+        sendJson(res, error.status, errorBody(error.message, ErrorCode.BAD_REQUEST, error.extensions), error.headers);
       } else {
         outcome.code = ErrorCode.INTERNAL_SERVER_ERROR;
         logger.error({ err: error }, 'unhandled error in HTTP handler');
@@ -127,6 +139,7 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
         else res.end();
       }
     } finally {
+      for (const finish of finishers) finish();
       if (path === '/graphql') {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         options.observe?.(outcome, seconds);

@@ -2,7 +2,7 @@ import { GraphQLError } from 'graphql';
 import { badRequest } from '../errors';
 import { validateMetadata } from '../metadata';
 import { isPlainObject } from '../scalars';
-import { isEmail, MAX_EMAIL_LENGTH } from '../validation';
+import { codePointLength, isEmail, MAX_EMAIL_LENGTH, textProblem } from '../validation';
 
 /** One broken rule of one field, e.g. `{ field: 'title', message: 'must be a string (got number)' }`. */
 export interface FieldProblem {
@@ -44,8 +44,11 @@ export class RecordRules {
     }
   }
 
-  /** Trimmed text; blank counts as absent unless `required`, when it is a problem. */
-  text(field: string, options: { required?: boolean; max: number }): string | undefined {
+  /**
+   * Trimmed text, at most `max` characters (code points); blank counts as absent unless `required`, when
+   * it is a problem. Text is one line (no control characters) unless `multiline`.
+   */
+  text(field: string, options: { required?: boolean; max: number; multiline?: boolean }): string | undefined {
     const value = this.record[field];
     if (value === undefined || value === null) {
       if (options.required) this.problem(field, 'is required');
@@ -54,9 +57,12 @@ export class RecordRules {
     if (typeof value !== 'string') return this.problem(field, `must be a string (got ${typeName(value)})`);
     const trimmed = value.trim();
     if (trimmed === '') return options.required ? this.problem(field, 'must not be blank') : undefined;
-    if (trimmed.length > options.max) {
-      return this.problem(field, `must be at most ${options.max} characters (got ${trimmed.length})`, { max: options.max });
+    const length = codePointLength(trimmed);
+    if (length > options.max) {
+      return this.problem(field, `must be at most ${options.max} characters (got ${length})`, { max: options.max });
     }
+    const problem = textProblem(trimmed, !options.multiline);
+    if (problem) return this.problem(field, problem);
     return trimmed;
   }
 

@@ -17,7 +17,7 @@ export function checkAccount(record: unknown, now: Date): Checked<AccountRecord>
   const account = {
     name: rules.text('name', { required: true, max: ACCOUNT_LIMITS.name }),
     domain: rules.text('domain', { max: ACCOUNT_LIMITS.domain }),
-    description: rules.text('description', { max: ACCOUNT_LIMITS.description }),
+    description: rules.text('description', { max: ACCOUNT_LIMITS.description, multiline: true }),
     website: rules.text('website', { max: ACCOUNT_LIMITS.website }),
     score: rules.fraction('score'),
     churnRisk: rules.fraction('churnRisk'),

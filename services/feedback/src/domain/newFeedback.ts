@@ -24,7 +24,7 @@ function readNewFeedback(rules: RecordRules): () => ValidFeedback {
   const fields = {
     source: rules.text('source', { required: true, max: FEEDBACK_LIMITS.source }),
     title: rules.text('title', { required: true, max: FEEDBACK_LIMITS.title }),
-    content: rules.text('content', { required: true, max: FEEDBACK_LIMITS.content }),
+    content: rules.text('content', { required: true, max: FEEDBACK_LIMITS.content, multiline: true }),
     author: rules.text('author', { max: FEEDBACK_LIMITS.author }),
     email: rules.email('email'),
     sentiment: rules.oneOf('sentiment', SENTIMENTS),

@@ -29,18 +29,42 @@ for (const [net, bits] of [
   ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) nonPublic.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
-  ['::', 128], ['::1', 128], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  // 64:ff9b:1::/48 is NAT64 for local use (RFC 8215): it only ever leads to private networks.
+  ['::', 128], ['::1', 128], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) nonPublic.addSubnet(net, bits, 'ipv6');
 
-/** The IPv4 address an IPv6 address carries (mapped `::ffff:a.b.c.d`, compatible, NAT64 `64:ff9b::`), if any. */
+/** The 16 bytes of an IPv6 address (`isIP` already said it is one), trailing dotted IPv4 included. */
+function ipv6Bytes(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
+  const groups = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  const left = groups(head);
+  const right = groups(tail);
+  const words = tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return words.flatMap((word) => [word >> 8, word & 255]);
+}
+
+/**
+ * The IPv4 address an IPv6 address carries and reaches, if any, in every form a host may route: mapped
+ * (`::ffff:a.b.c.d`), translated (`::ffff:0:a.b.c.d`), compatible (`::a.b.c.d`), NAT64 (`64:ff9b::/96`)
+ * and 6to4 (`2002:aabb:ccdd::/48`). Written out in hex or dotted, as a URL parser leaves them.
+ */
 function embeddedIpv4(address: string): string | null {
-  const match = /^(?:::ffff:|::|64:ff9b::)(?:0{1,4}:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (match) return match[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return null;
-  const high = parseInt(hex[1], 16);
-  const low = parseInt(hex[2], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  const bytes = ipv6Bytes(address);
+  const zeros = (from: number, to: number) => bytes.slice(from, to).every((byte) => byte === 0);
+  const v4 = (at: number) => bytes.slice(at, at + 4).join('.');
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return v4(2);
+  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12)) return v4(12);
+  if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return v4(12);
+  if (zeros(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zeros(10, 12)) return v4(12);
+  // Compatible: but not :: and ::1 themselves, which are IPv6's own unspecified and loopback addresses.
+  if (zeros(0, 12) && !zeros(12, 15)) return v4(12);
+  return null;
 }
 
 /** Null when the policy lets the service connect to `address`; otherwise why not. */

@@ -1,0 +1,116 @@
+import {
+  getNamedType,
+  getNullableType,
+  isLeafType,
+  isListType,
+  isObjectType,
+  Kind,
+  valueFromAST,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type ValueNode,
+} from 'graphql';
+import { MAX_TAKE } from '@fi/shared';
+import type { OperationRequest } from '../auth/readOperation';
+
+/**
+ * The points of the cost formula (docs/limits.md): what a request can make the databases do, priced
+ * before it runs.
+ */
+export const COST = {
+  /** A page of a list (a field with `take`): one read for the page, one count for `total`. */
+  page: 2,
+  /** Anything else that is an object: a read of one record, a link to another service's entity, a summary. */
+  object: 1,
+  /** Each record a mutation can write. */
+  write: 10,
+} as const;
+
+type Variables = Record<string, unknown>;
+type ArgumentNodes = readonly { name: { value: string }; value: ValueNode }[];
+
+/**
+ * The cost of an operation, from its document, variables and the API schema alone:
+ * - a leaf (scalar, enum) costs nothing; introspection (`__schema`, `__typename`) costs nothing;
+ * - a field with a `take` argument is a page: `page + take x (the cost of what each item selects)`,
+ *   take as given (default from the schema, at most 100), so nested pages multiply;
+ * - a list without `take` (a page's `items`) costs what its elements select: they came with the page;
+ * - any other object field costs `object` plus what it selects (for an item, each link is one more read);
+ * - a mutation field costs `write` for each record it can write (each id of a list argument, else one)
+ *   plus what its result selects.
+ * Fields the schema does not know cost nothing (validation refuses them). @skip and @include are not
+ * evaluated: the cost is what the document can ask for at most.
+ */
+export function operationCost(schema: GraphQLSchema, { document, operation, variables }: OperationRequest): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+
+  const selectionCost = (type: GraphQLObjectType, selectionSet: SelectionSetNode, seen: ReadonlySet<string>, root: boolean): number => {
+    let total = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const field = type.getFields()[selection.name.value];
+        if (field) total += fieldCost(field, selection.arguments ?? [], selection.selectionSet, seen, root);
+        continue;
+      }
+      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
+      if (!fragment) continue;
+      if (selection.kind === Kind.FRAGMENT_SPREAD && seen.has(selection.name.value)) continue;
+      const condition = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : type;
+      const nextSeen = selection.kind === Kind.FRAGMENT_SPREAD ? new Set([...seen, selection.name.value]) : seen;
+      // On an interface or union the cost of each possible type is at most the dearest; our schema's
+      // fragments are on object types, where this is exact.
+      total += selectionCost(isObjectType(condition) ? condition : type, fragment.selectionSet, nextSeen, root);
+    }
+    return total;
+  };
+
+  const fieldCost = (
+    field: GraphQLField<unknown, unknown>,
+    args: ArgumentNodes,
+    selectionSet: SelectionSetNode | undefined,
+    seen: ReadonlySet<string>,
+    root: boolean,
+  ): number => {
+    if (field.name.startsWith('__')) return 0;
+    const named = getNamedType(field.type);
+    const below = selectionSet && isObjectType(named) ? selectionCost(named, selectionSet, seen, false) : 0;
+    if (root && operation.operation === 'mutation') return COST.write * writesOf(field, args, variables) + below;
+    if (isLeafType(named)) return 0;
+    if (field.args.some((arg) => arg.name === 'take')) return COST.page + takeOf(field, args, variables) * below;
+    if (isListType(getNullableType(field.type)) && !root) return below;
+    return COST.object + below;
+  };
+
+  const rootType = schema.getRootType(operation.operation);
+  return rootType ? selectionCost(rootType, operation.selectionSet, new Set(), true) : 0;
+}
+
+function argumentValue(
+  field: GraphQLField<unknown, unknown>,
+  args: ArgumentNodes,
+  name: string,
+  variables: Variables,
+): unknown {
+  const definition = field.args.find((arg) => arg.name === name);
+  const node = args.find((arg) => arg.name.value === name)?.value;
+  if (!definition) return undefined;
+  if (!node) return definition.defaultValue;
+  if (node.kind === Kind.VARIABLE) return variables[node.name.value] ?? definition.defaultValue;
+  return valueFromAST(node, definition.type, variables);
+}
+
+/** The page size asked for, within 0..100; a value the subgraph will refuse costs as the largest page. */
+function takeOf(field: GraphQLField<unknown, unknown>, args: ArgumentNodes, variables: Variables): number {
+  const take = argumentValue(field, args, 'take', variables);
+  return typeof take === 'number' && Number.isInteger(take) && take >= 0 && take <= MAX_TAKE ? take : MAX_TAKE;
+}
+
+/** Records a mutation field can write: one per id of its `ids` list (updateFeedbackItemsStatus), else one. */
+function writesOf(field: GraphQLField<unknown, unknown>, args: ArgumentNodes, variables: Variables): number {
+  const ids = argumentValue(field, args, 'ids', variables);
+  return Array.isArray(ids) ? Math.max(1, ids.length) : 1;
+}

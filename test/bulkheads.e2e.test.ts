@@ -1,0 +1,89 @@
+import { startStack, type GraphQLResponse, type Stack } from './helpers/stack';
+
+/** No organization takes more than its share of a service's database work; no key more than its share of the gateway. */
+
+const aliased = (count: number) => `query($k: String!) { ${Array.from({ length: count }, (_, i) => `a${i}: feedbackItems(apiKey: $k, take: 0) { total }`).join(' ')} }`;
+const COUNT = 'query($k: String!, $source: String) { feedbackItems(apiKey: $k, take: 0, source: $source) { total } }';
+
+describe('a bulkhead per organization in each subgraph', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ ORG_CONCURRENCY: '1', ORG_QUEUE: '0' });
+  });
+  afterAll(() => stack.close());
+
+  test("when an organization asks for more operations at once than its share and queue, then the excess is refused with RATE_LIMITED, and another organization's read is served", async () => {
+    const { key: attacker } = await stack.createKey();
+    const { key: tenant } = await stack.createKey();
+
+    const [attack, read] = await Promise.all([stack.gql(aliased(3), { k: attacker }), stack.gql(COUNT, { k: tenant })]);
+
+    expect(read.body.errors).toBeUndefined();
+    expect(read.body.data).toEqual({ feedbackItems: { total: 0 } });
+    // One alias ran; the others were refused at once, and as the fields are non-null no data is left
+    // (the gateway reports the refusal that nulled the response).
+    expect(attack.status).toBe(429);
+    expect(attack.headers.get('retry-after')).toBe('1');
+    expect(attack.body.data ?? null).toBeNull();
+    expect(attack.body.errors?.length).toBeGreaterThan(0);
+    for (const error of attack.body.errors ?? []) {
+      expect(error).toMatchObject({
+        message: 'This organization has too many operations in progress on the feedback service; retry in 1 s',
+        extensions: { code: 'RATE_LIMITED', retryAfter: 1, service: 'feedback' },
+      });
+    }
+  });
+
+  test('when every operation of a request is refused, then 429 with Retry-After', async () => {
+    const { key } = await stack.createKey();
+    // Two identical one-field requests at once would share one execution; these differ by a filter.
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => stack.gql(COUNT, { k: key, source: `s${i}` })));
+    const refused = results.filter((result) => result.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const result of refused) {
+      expect(result.headers.get('retry-after')).toBe('1');
+      expect(result.body.errors?.[0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
+    }
+    expect(results.filter((result) => result.status === 200 && !result.body.errors).length).toBeGreaterThan(0);
+  });
+});
+
+describe('queued operations of an organization', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ ORG_CONCURRENCY: '1', ORG_QUEUE: '20' });
+  });
+  afterAll(() => stack.close());
+
+  test('when they fit the queue, then they wait their turn and all are answered', async () => {
+    const { key } = await stack.createKey();
+    const response = await stack.gql(aliased(10), { k: key });
+    expect(response.body.errors).toBeUndefined();
+    expect(Object.values(response.body.data ?? {})).toEqual(Array(10).fill({ total: 0 }));
+  });
+});
+
+describe('a limit of concurrent requests per key in the gateway', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ KEY_CONCURRENCY: '1', KEY_QUEUE: '0' });
+  });
+  afterAll(() => stack.close());
+
+  test('when one key opens more requests at once than its limit, then the excess gets 429 with Retry-After; another key is served', async () => {
+    const { key } = await stack.createKey();
+    const { key: other } = await stack.createKey();
+    const [results, otherResult] = await Promise.all([
+      Promise.all(Array.from({ length: 6 }, (_, i) => stack.gql(COUNT, { k: key, source: `s${i}` }))),
+      stack.gql(COUNT, { k: other }),
+    ]);
+    const refused: GraphQLResponse[] = results.filter((result) => result.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const result of refused) {
+      expect(result.headers.get('retry-after')).toBe('1');
+      expect(result.body.errors?.[0]).toMatchObject({ message: 'Too many concurrent requests for this API key; retry in 1 s', extensions: { code: 'RATE_LIMITED', retryAfter: 1 } });
+    }
+    expect(results.some((result) => result.status === 200 && !result.body.errors)).toBe(true);
+    expect(otherResult.body.errors).toBeUndefined();
+  });
+});
