@@ -21,6 +21,7 @@ import {
 } from '@fi/shared';
 import { DocumentCache } from './auth/documentCache';
 import { dedupeInflightQueries } from './dedupeInflightQueries';
+import { exportDownloadRoutes } from './exportDownloads';
 import type { KeyedRootFields } from './auth/extractApiKeys';
 import { keyedRootFields } from './auth/keyedRootFields';
 import type { GatewayConfig } from './config';
@@ -157,7 +158,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       ...(redis ? { redis: { optional: true as const, check: () => redis.ping() } } : {}),
     },
     status: () => ({ rateLimiter: { store: counter.mode, ...(instances ? { instances: instances.count } : {}) } }),
-    routes: { '/metrics': metricsRoute(registry) },
+    routes: { '/metrics': metricsRoute(registry), ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, logger) },
     observe: (outcome, seconds) => metrics.observeRequest(outcome.operation, outcome.code, seconds),
     buildContext: createRequestGate({
       documents: new DocumentCache(limits.parseOptions),

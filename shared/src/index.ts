@@ -32,3 +32,4 @@ export * from './links/entityScope';
 export * from './rules/recordRules';
 export * from './links/matchKeyBackfill';
 export * from './data/backfill';
+export * from './export';

@@ -11,7 +11,7 @@ import { ApiKeyVerifier } from './auth/apiKeyVerifier';
 import { Authenticator, FORWARDED_KEYS_HEADER } from './auth/authenticator';
 import { mongoClientOptions, type ConfigOf, type serviceConfigSchema } from './config';
 import { createFormatError } from './formatError';
-import { createGraphQLHttpHandler, listenHttp, type RequestOutcome, type RunningHttpServer } from './http/graphqlHttpServer';
+import { createGraphQLHttpHandler, listenHttp, type RequestOutcome, type RouteHandler, type RunningHttpServer } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
 import { createRegistry, metricsRoute } from './metrics/registry';
 import { watchMongoPool } from './metrics/mongoPoolMetrics';
@@ -54,6 +54,8 @@ export interface SubgraphDefinition<C extends SubgraphContext> {
     extendContext?: (base: SubgraphContext, headers: IncomingHttpHeaders) => C;
     /** Stops whatever the service started in setUp (timers); runs before the database closes. */
     close?: () => Promise<void>;
+    /** GET routes of the service's own beside /graphql (e.g. export downloads). */
+    routes?: Record<string, RouteHandler>;
   }>;
 }
 
@@ -74,7 +76,7 @@ export async function startSubgraph<C extends SubgraphContext>(
   const authConnection = await connectSibling(connection, config.mongodbUri, config.authMongodbUri, config.authMongodbDb, mongoClientOptions(config));
   const auth = new Authenticator(new ApiKeyVerifier(new ApiKeyStore(authConnection), config.authCacheTtlMs));
   const registry = createRegistry(definition.name);
-  const { resolvers, extendContext, close: closeService } = await definition.setUp(connection, registry);
+  const { resolvers, extendContext, close: closeService, routes } = await definition.setUp(connection, registry);
   watchMongoPool(connection, registry);
   const duration = new Histogram({
     name: 'fi_subgraph_request_duration_seconds',
@@ -111,7 +113,7 @@ export async function startSubgraph<C extends SubgraphContext>(
     apollo,
     logger,
     readinessChecks: { database: () => pingMongo(connection) },
-    routes: { '/metrics': metricsRoute(registry) },
+    routes: { ...routes, '/metrics': metricsRoute(registry) },
     observe: (outcome, seconds) => duration.observe({ operation: outcome.operation }, seconds),
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome }) => {
       const forwarded = headers[FORWARDED_KEYS_HEADER];

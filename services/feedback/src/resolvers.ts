@@ -1,4 +1,4 @@
-import { forbidden, notFound, scopedReference } from '@fi/shared';
+import { forbidden, notFound, scopedReference, type ServiceExports } from '@fi/shared';
 import type { FeedbackRepository } from './data/feedbackRepository';
 import type { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
@@ -26,7 +26,7 @@ export function createResolvers(
   repository: FeedbackRepository,
   idempotency: IdempotencyStore,
   statuses: FeedbackStatusStore,
-  { events, management, insights }: { events: ChangeEvents; management: WebhookEndpoints; insights: InsightsStore },
+  { events, management, insights, exports }: { events: ChangeEvents; management: WebhookEndpoints; insights: InsightsStore; exports: ServiceExports['operations'] },
 ): Resolvers {
   const webhooks = createWebhookResolvers(management);
   return {
@@ -42,6 +42,8 @@ export function createResolvers(
         if (!item) throw notFound(FEEDBACK_NOT_FOUND);
         return item;
       },
+      feedbackExportJob: (_, args, ctx) => exports.get(ctx, args),
+      feedbackExports: (_, args, ctx) => exports.list(ctx, args),
       feedbackInsights: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         return feedbackInsights(insights, caller.orgId, args);
@@ -49,6 +51,7 @@ export function createResolvers(
     },
     Mutation: {
       ...webhooks.Mutation,
+      startFeedbackExport: (_, args, ctx) => exports.start(ctx, args),
       addFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
         const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKeyHeader);

@@ -7,6 +7,7 @@ import { FeedbackRepository } from './data/feedbackRepository';
 import { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { IdempotencyStore } from './data/idempotencyStore';
 import type { FeedbackContext } from './feedbackContext';
+import { startFeedbackExports } from './export/feedbackExports';
 import { createFeedbackLinkLoaders } from './links/feedbackLinks';
 import { createResolvers } from './resolvers';
 import { startWebhooks } from './webhooks/webhooks';
@@ -30,8 +31,15 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
         purgeTimer.unref();
         const webhooks = await startWebhooks(connection, config, registry, logger);
+        const exports = await startFeedbackExports(connection, repository, webhooks, config, logger);
         return {
-          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), { ...webhooks, insights: new InsightsStore(connection) }),
+          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), {
+            ...webhooks,
+            events: exports.events,
+            exports: exports.operations,
+            insights: new InsightsStore(connection),
+          }),
+          routes: exports.routes,
           extendContext: (base, headers) => ({
             ...base,
             contactStats: createContactStatsLoader(repository),
@@ -40,6 +48,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           }),
           close: async () => {
             clearInterval(purgeTimer);
+            await exports.close();
             await webhooks.close();
           },
         };

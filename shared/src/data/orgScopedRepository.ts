@@ -1,5 +1,6 @@
 import { Types, type FilterQuery, type Model } from 'mongoose';
 import type { Page, PageResult } from '../pagination';
+import { INDEX_BUILD_TIME_LIMIT } from '../mongo';
 import { buildIndexes } from './buildIndexes';
 import { substringPattern } from '../validation';
 import { objectIdOrNull } from './objectId';
@@ -31,10 +32,37 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
   }
 
   async search(orgId: string, text: string | null | undefined, page: Page): Promise<PageResult<T>> {
+    return this.listWhere(this.searchFilter(orgId, text), page);
+  }
+
+  /** The organization's records that `search` matches. */
+  searchFilter(orgId: string, text: string | null | undefined): FilterQuery<D> {
     const pattern = substringPattern(text);
     const query = { orgId } as FilterQuery<D>;
     if (pattern) query.$or = this.searchFields.map((field) => ({ [field]: pattern })) as FilterQuery<D>[];
-    return this.listWhere(query, page);
+    return query;
+  }
+
+  /** Keyset reads by ascending id within an organization (exports), served by the index built here. */
+  async ensureKeysetIndex(): Promise<void> {
+    await this.model.collection.createIndex({ orgId: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT);
+  }
+
+  /** The organization's newest record id (ids grow with time), or null. */
+  async newestId(orgId: string): Promise<Types.ObjectId | null> {
+    const doc = await this.model.collection.find({ orgId }, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).next();
+    return (doc?._id as Types.ObjectId | undefined) ?? null;
+  }
+
+  /** Records of `query` (which must include the organization) with after < _id <= upTo, ascending. */
+  async keysetPage(query: FilterQuery<D>, after: Types.ObjectId | null, upTo: Types.ObjectId, limit: number): Promise<Array<{ _id: Types.ObjectId; item: T }>> {
+    const range = after ? { $gt: after, $lte: upTo } : { $lte: upTo };
+    const docs = await this.model.find({ ...query, _id: range }).sort({ _id: 1 }).limit(limit).lean<D[]>();
+    return docs.map((doc) => ({ _id: doc._id, item: this.toItem(doc) }));
+  }
+
+  countUpTo(query: FilterQuery<D>, upTo: Types.ObjectId): Promise<number> {
+    return this.model.countDocuments({ ...query, _id: { $lte: upTo } });
   }
 
   /** `query` must include the organization. */

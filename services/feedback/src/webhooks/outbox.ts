@@ -42,11 +42,14 @@ export class Outbox {
     await this.collection.createIndex({ occurredAt: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT);
   }
 
-  /** Writes the event durably before its change; a repeat of the same event id is a no-op. */
-  async record(event: WebhookEvent): Promise<void> {
+  /**
+   * Writes the event durably before its change; a repeat of the same event id is a no-op. `ready`: the
+   * change has happened already (an export that ended), so the event is published without a proof.
+   */
+  async record(event: WebhookEvent, ready = false): Promise<void> {
     try {
       await this.collection.insertOne(
-        { _id: event.id, orgId: event.orgId, itemId: event.itemId, type: event.type, occurredAt: event.occurredAt, data: event.data },
+        { _id: event.id, orgId: event.orgId, itemId: event.itemId, type: event.type, occurredAt: event.occurredAt, data: event.data, ...(ready ? { ready } : {}) },
       );
     } catch (error) {
       if ((error as { code?: number }).code !== 11000) throw error;

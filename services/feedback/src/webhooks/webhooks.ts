@@ -72,9 +72,16 @@ export async function startWebhooks(connection: Connection, config: WebhookConfi
     markApplied: (ids) => outbox.markApplied(ids),
     written: () => dispatcher.wake(),
   };
+  /** Announces an event whose change has already happened (an export's end), when an endpoint wants it. */
+  const announce = async (event: WebhookEvent) => {
+    if (!(await subscribers.wants(event.orgId, event.type))) return;
+    await outbox.record(event, true);
+    dispatcher.wake();
+  };
   return {
     management,
     events,
+    announce,
     close: async () => {
       clearInterval(purgeTimer);
       await dispatcher.close();

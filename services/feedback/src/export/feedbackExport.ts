@@ -1,0 +1,53 @@
+import type { Types } from 'mongoose';
+import { INDEX_BUILD_TIME_LIMIT, type ExportRecord, type ExportSource } from '@fi/shared';
+import { feedbackFilter } from '../data/feedbackList';
+import type { FeedbackDocument } from '../data/feedbackModel';
+import { toItem, type FeedbackRepository } from '../data/feedbackRepository';
+import { parseFeedbackListArgs, type FeedbackQuery } from '../domain/feedbackListQuery';
+import type { FeedbackExportFilter } from '../generated/resolvers';
+import type { RemovedFeedbackLog } from './removedFeedbackLog';
+
+/** Every field of FeedbackItem, in the order of the spec's table, then what this API added. */
+export const FEEDBACK_EXPORT_COLUMNS = [
+  'id', 'source', 'title', 'content', 'author', 'email', 'sentiment', 'status', 'metadata', 'publishedDate', 'createdAt',
+  'sentimentScore', 'sentimentSource', 'updatedAt',
+] as const;
+
+type StoredFilter = Omit<FeedbackQuery, 'page' | 'after'>;
+
+const toRecord = (doc: FeedbackDocument): ExportRecord => {
+  const { orgId: _orgId, ...row } = toItem(doc);
+  return { _id: doc._id, row };
+};
+
+const asQuery = (filter: StoredFilter): FeedbackQuery => ({ ...filter, page: { skip: 0, take: 0 } });
+
+/** The feedback export: feedbackItems' filters, live items by keyset plus the ones removed while it runs. */
+export function feedbackExportSource(repository: FeedbackRepository, removals: RemovedFeedbackLog): ExportSource<StoredFilter> {
+  const model = repository.model;
+  return {
+    resource: 'feedback',
+    columns: FEEDBACK_EXPORT_COLUMNS,
+    parseFilter(input) {
+      // The list's own validation, so an export accepts exactly what feedbackItems accepts.
+      const { page: _page, after: _after, ...filter } = parseFeedbackListArgs({ ...(input as FeedbackExportFilter), take: 0 });
+      return filter;
+    },
+    async ensureIndexes() {
+      await Promise.all([model.collection.createIndex({ orgId: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT), removals.ensureIndexes()]);
+    },
+    async newestId(orgId) {
+      const doc = await model.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).lean<Pick<FeedbackDocument, '_id'>>();
+      return doc?._id ?? null;
+    },
+    count: (orgId, filter, bound) => model.countDocuments({ ...feedbackFilter(orgId, asQuery(filter)), _id: { $lte: bound } }),
+    async page(orgId, filter, after, bound, limit) {
+      const range = after ? { $gt: after, $lte: bound } : { $lte: bound };
+      const docs = await model.find({ ...feedbackFilter(orgId, asQuery(filter)), _id: range }).sort({ _id: 1 }).limit(limit).lean<FeedbackDocument[]>();
+      return docs.map(toRecord);
+    },
+    async removedSince(orgId, filter, after: Types.ObjectId | null, upTo, since) {
+      return (await removals.removedSince(feedbackFilter(orgId, asQuery(filter)), after, upTo, since)).map(toRecord);
+    },
+  };
+}

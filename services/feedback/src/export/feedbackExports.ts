@@ -1,0 +1,46 @@
+import { publicJob, startExports, type Connection, type Logger } from '@fi/shared';
+import type { FeedbackConfig } from '../config';
+import type { FeedbackRepository } from '../data/feedbackRepository';
+import { exportEvent, type WebhookEvent } from '../webhooks/events';
+import type { ChangeEvents } from '../webhooks/webhooks';
+import { feedbackExportSource } from './feedbackExport';
+import { RemovedFeedbackLog } from './removedFeedbackLog';
+
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * The feedback service's exports: the worker, and the change events wrapped so that every removal is
+ * logged (before the item goes) for the exports running while it happens. An export's end is announced
+ * as an export.completed or export.failed webhook event.
+ */
+export async function startFeedbackExports(
+  connection: Connection,
+  repository: FeedbackRepository,
+  webhooks: { events: ChangeEvents; announce(event: WebhookEvent): Promise<void> },
+  config: FeedbackConfig,
+  logger: Logger,
+) {
+  const removals = new RemovedFeedbackLog(connection);
+  const exports = await startExports(connection, feedbackExportSource(repository, removals), config, logger, (job) =>
+    webhooks.announce(exportEvent(job.orgId, publicJob(job, config.exportPublicUrl))),
+  );
+  const purge = () => removals.purge().catch((error: unknown) => logger.warn({ err: error }, 'removed-feedback log purge failed'));
+  const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
+  purgeTimer.unref();
+  const events: ChangeEvents = {
+    ...webhooks.events,
+    async record(event) {
+      if (event.type === 'feedback.deleted' && 'item' in event.data) await removals.record({ ...event.data.item, orgId: event.orgId });
+      return webhooks.events.record(event);
+    },
+  };
+  return {
+    events,
+    operations: exports.operations,
+    routes: exports.routes,
+    close: async () => {
+      clearInterval(purgeTimer);
+      await exports.close();
+    },
+  };
+}

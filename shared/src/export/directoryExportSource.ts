@@ -1,0 +1,35 @@
+import type { FilterQuery } from 'mongoose';
+import type { OrgScopedDocument, OrgScopedRepository } from '../data/orgScopedRepository';
+import { requireMaxLength, textArgumentMax } from '../textArguments';
+import type { ExportRow } from './exportFormats';
+import type { ExportSource } from './exportSource';
+
+type DirectoryFilter = { search?: string };
+
+/**
+ * The export of a directory (contacts, accounts): the records `search` matches, as the list shows them.
+ * Directories have no removals through any path (their records come from imports), so nothing is merged.
+ */
+export function directoryExportSource<D extends OrgScopedDocument, T>(
+  repository: OrgScopedRepository<D, T>,
+  options: { resource: string; columns: readonly string[]; toRow: (item: T) => ExportRow },
+): ExportSource<DirectoryFilter> {
+  const query = (orgId: string, filter: DirectoryFilter): FilterQuery<D> => repository.searchFilter(orgId, filter.search);
+  return {
+    resource: options.resource,
+    columns: options.columns,
+    parseFilter(input) {
+      // The SDL's input type has checked the shape; what is left is the list's own rule for search.
+      const given = (input as { search?: string | null }).search;
+      const search = typeof given === 'string' ? requireMaxLength('search', given, textArgumentMax('search')).trim() : '';
+      return search ? { search } : {};
+    },
+    ensureIndexes: () => repository.ensureKeysetIndex(),
+    newestId: (orgId) => repository.newestId(orgId),
+    count: (orgId, filter, bound) => repository.countUpTo(query(orgId, filter), bound),
+    async page(orgId, filter, after, bound, limit) {
+      const records = await repository.keysetPage(query(orgId, filter), after, bound, limit);
+      return records.map((record) => ({ _id: record._id, row: options.toRow(record.item) }));
+    },
+  };
+}

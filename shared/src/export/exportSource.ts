@@ -1,0 +1,32 @@
+import type { Types } from 'mongoose';
+import type { ExportRow } from './exportFormats';
+
+/** A record read for an export: its id (the keyset) and what the file holds of it. */
+export interface ExportRecord {
+  _id: Types.ObjectId;
+  row: ExportRow;
+}
+
+/**
+ * What a service exports of one resource; implemented by the service that owns the records, over its own
+ * database. Pages are by `_id` ascending within one organization, bounded by the snapshot's newest id.
+ */
+export interface ExportSource<F extends Record<string, unknown> = Record<string, unknown>> {
+  /** `feedback`, `contacts`, `accounts`: also the download path `/exports/<resource>`. */
+  resource: string;
+  /** The fields of a row, in file order (the CSV header). */
+  columns: readonly string[];
+  /** Validates the client's filter (BAD_REQUEST naming the problem); the result is stored with the job. */
+  parseFilter(input: unknown): F;
+  ensureIndexes(): Promise<void>;
+  /** The organization's newest record id now; null when it has none. */
+  newestId(orgId: string): Promise<Types.ObjectId | null>;
+  count(orgId: string, filter: F, bound: Types.ObjectId): Promise<number>;
+  /** Matching records with after < _id <= bound, ascending, at most `limit`. */
+  page(orgId: string, filter: F, after: Types.ObjectId | null, bound: Types.ObjectId, limit: number): Promise<ExportRecord[]>;
+  /**
+   * Matching records with after < _id <= upTo that were removed since `since` (as they were just before),
+   * for resources whose records can be removed while an export runs.
+   */
+  removedSince?(orgId: string, filter: F, after: Types.ObjectId | null, upTo: Types.ObjectId, since: Date): Promise<ExportRecord[]>;
+}
