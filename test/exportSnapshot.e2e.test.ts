@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import { createLogger, ExportJobStore, ExportWorker, type ExportConfig, type ExportSource } from '@fi/shared';
 import { FeedbackRepository } from '@fi/feedback/src/data/feedbackRepository';
 import { feedbackExportSource } from '@fi/feedback/src/export/feedbackExport';
