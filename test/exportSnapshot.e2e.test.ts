@@ -52,19 +52,25 @@ async function runProbe(orgId: string, filter: Record<string, unknown>, afterPag
   const connection = await stack.connect('feedback');
   const store = new ExportJobStore(connection);
   const real = feedbackExportSource(new FeedbackRepository(connection), new RemovedFeedbackLog(connection));
-  let pages = 0;
-  // Its own resource name: the stack's feedback worker leaves this job alone.
+  // Its own resource name: the stack's feedback worker leaves this job alone. Each page is a fresh query
+  // (what MongoDB's cursor sees of concurrent removals), followed by the test's writes.
   const probe: ExportSource = {
-    ...real,
+    ...(real as unknown as ExportSource),
     resource: 'feedback-probe',
-    parseFilter: real.parseFilter as ExportSource['parseFilter'],
-    count: real.count as ExportSource['count'],
-    page: async (...args) => {
-      const records = await real.page(...(args as Parameters<typeof real.page>));
-      await afterPage(pages++);
-      return records;
+    async *scan(orgId, stored, after, bound, batchSize) {
+      let from = after;
+      for (let page = 0; ; page += 1) {
+        const records = [];
+        for await (const record of real.scan(orgId, stored as never, from, bound, batchSize)) {
+          records.push(record);
+          if (records.length === batchSize) break;
+        }
+        yield* records;
+        if (records.length < batchSize) return;
+        from = records[records.length - 1]._id;
+        await afterPage(page);
+      }
     },
-    removedSince: real.removedSince as ExportSource['removedSince'],
   };
   const job = await store.create({
     orgId, resource: 'feedback-probe', format: 'ndjson', filter: real.parseFilter(filter), status: 'queued', secret: 's', count: 0, chunks: 0, bytes: 0, attempts: 0, createdAt: new Date(),

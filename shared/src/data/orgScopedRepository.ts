@@ -49,20 +49,23 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
   }
 
   /** The organization's newest record id (ids grow with time), or null. */
-  async newestId(orgId: string): Promise<Types.ObjectId | null> {
-    const doc = await this.model.collection.find({ orgId }, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).next();
-    return (doc?._id as Types.ObjectId | undefined) ?? null;
+  async newestId(orgId: string, maxTimeMs: number): Promise<Types.ObjectId | null> {
+    const doc = await this.model.findOne({ orgId } as FilterQuery<D>, { _id: 1 }).sort({ _id: -1 }).maxTimeMS(maxTimeMs).lean<{ _id: Types.ObjectId }>();
+    return doc?._id ?? null;
   }
 
-  /** Records of `query` (which must include the organization) with after < _id <= upTo, ascending. */
-  async keysetPage(query: FilterQuery<D>, after: Types.ObjectId | null, upTo: Types.ObjectId, limit: number): Promise<Array<{ _id: Types.ObjectId; item: T }>> {
+  /**
+   * Records of `query` (which must include the organization) with after < _id <= upTo, ascending, through
+   * one cursor (a server that cannot narrow by an id range, such as FerretDB, scans once, not per page).
+   */
+  async *keysetScan(query: FilterQuery<D>, after: Types.ObjectId | null, upTo: Types.ObjectId, batchSize: number, maxTimeMs: number): AsyncGenerator<{ _id: Types.ObjectId; item: T }> {
     const range = after ? { $gt: after, $lte: upTo } : { $lte: upTo };
-    const docs = await this.model.find({ ...query, _id: range }).sort({ _id: 1 }).limit(limit).lean<D[]>();
-    return docs.map((doc) => ({ _id: doc._id, item: this.toItem(doc) }));
+    const cursor = this.model.find({ ...query, _id: range }).sort({ _id: 1 }).maxTimeMS(maxTimeMs).lean<D[]>().cursor({ batchSize });
+    for await (const doc of cursor) yield { _id: (doc as D)._id, item: this.toItem(doc as D) };
   }
 
-  countUpTo(query: FilterQuery<D>, upTo: Types.ObjectId): Promise<number> {
-    return this.model.countDocuments({ ...query, _id: { $lte: upTo } });
+  countUpTo(query: FilterQuery<D>, upTo: Types.ObjectId, maxTimeMs: number): Promise<number> {
+    return this.model.countDocuments({ ...query, _id: { $lte: upTo } }).maxTimeMS(maxTimeMs);
   }
 
   /** `query` must include the organization. */

@@ -2,7 +2,7 @@ import type { FilterQuery } from 'mongoose';
 import type { OrgScopedDocument, OrgScopedRepository } from '../data/orgScopedRepository';
 import { requireMaxLength, textArgumentMax } from '../textArguments';
 import type { ExportRow } from './exportFormats';
-import type { ExportSource } from './exportSource';
+import { EXPORT_READ_TIME_LIMIT_MS, type ExportSource } from './exportSource';
 
 type DirectoryFilter = { search?: string };
 
@@ -25,11 +25,12 @@ export function directoryExportSource<D extends OrgScopedDocument, T>(
       return search ? { search } : {};
     },
     ensureIndexes: () => repository.ensureKeysetIndex(),
-    newestId: (orgId) => repository.newestId(orgId),
-    count: (orgId, filter, bound) => repository.countUpTo(query(orgId, filter), bound),
-    async page(orgId, filter, after, bound, limit) {
-      const records = await repository.keysetPage(query(orgId, filter), after, bound, limit);
-      return records.map((record) => ({ _id: record._id, row: options.toRow(record.item) }));
+    newestId: (orgId) => repository.newestId(orgId, EXPORT_READ_TIME_LIMIT_MS),
+    count: (orgId, filter, bound) => repository.countUpTo(query(orgId, filter), bound, EXPORT_READ_TIME_LIMIT_MS),
+    async *scan(orgId, filter, after, bound, batchSize) {
+      for await (const record of repository.keysetScan(query(orgId, filter), after, bound, batchSize, EXPORT_READ_TIME_LIMIT_MS)) {
+        yield { _id: record._id, row: options.toRow(record.item) };
+      }
     },
   };
 }

@@ -8,8 +8,15 @@ export interface ExportRecord {
 }
 
 /**
+ * Export reads run in the background, not for a request: a whole scan of a large organization may take
+ * minutes on a server that cannot narrow it (FerretDB), so they get this server-side limit instead of the
+ * request limit.
+ */
+export const EXPORT_READ_TIME_LIMIT_MS = 15 * 60_000;
+
+/**
  * What a service exports of one resource; implemented by the service that owns the records, over its own
- * database. Pages are by `_id` ascending within one organization, bounded by the snapshot's newest id.
+ * database. Records are read by `_id` ascending within one organization, bounded by the snapshot's newest id.
  */
 export interface ExportSource<F extends Record<string, unknown> = Record<string, unknown>> {
   /** `feedback`, `contacts`, `accounts`: also the download path `/exports/<resource>`. */
@@ -22,8 +29,8 @@ export interface ExportSource<F extends Record<string, unknown> = Record<string,
   /** The organization's newest record id now; null when it has none. */
   newestId(orgId: string): Promise<Types.ObjectId | null>;
   count(orgId: string, filter: F, bound: Types.ObjectId): Promise<number>;
-  /** Matching records with after < _id <= bound, ascending, at most `limit`. */
-  page(orgId: string, filter: F, after: Types.ObjectId | null, bound: Types.ObjectId, limit: number): Promise<ExportRecord[]>;
+  /** Matching records with after < _id <= bound, ascending, read `batchSize` at a time (closed by `return()`). */
+  scan(orgId: string, filter: F, after: Types.ObjectId | null, bound: Types.ObjectId, batchSize: number): AsyncIterable<ExportRecord>;
   /**
    * Matching records with after < _id <= upTo that were removed since `since` (as they were just before),
    * for resources whose records can be removed while an export runs.

@@ -157,9 +157,10 @@ export class ExportWorker {
   }
 
   /**
-   * Writes every record that matched at the snapshot exactly once: pages by ascending id up to the
-   * snapshot's newest id, each merged with the records of its id range removed since the snapshot (a
-   * removal is recorded before the record goes, so a record missing from its page read is in that list).
+   * Writes every record that matched at the snapshot exactly once: one cursor by ascending id up to the
+   * snapshot's newest id, cut into pages, each merged with the records of its id range removed since the
+   * snapshot (a removal is recorded before the record goes, so a record the cursor no longer returned is
+   * in that list; one it did return is not added twice).
    * Each page is one gzip member, recorded with the cursor after it in one conditional write.
    */
   private async write(claimed: ExportJobDocument, check: () => void): Promise<ExportJobDocument | null> {
@@ -177,24 +178,34 @@ export class ExportWorker {
     let after = job.cursor ?? null;
     let n = job.chunks;
     const bound = job.bound ?? null;
-    for (;;) {
-      check();
-      const records = bound ? await source.page(job.orgId, job.filter, after, bound, this.config.exportPageSize) : [];
-      const last = records.length === this.config.exportPageSize;
-      const upTo = last ? records[records.length - 1]._id : bound;
-      const removed = bound && upTo && source.removedSince ? await source.removedSince(job.orgId, job.filter, after, upTo, job.snapshotAt as Date) : [];
-      const rows = mergeById(records, removed);
-      const text = formatRows(job.format, source.columns, rows, n === 0);
-      // An empty file is still one gzip member (a CSV header or nothing), so every download is a valid gzip file.
-      if (text.length > 0 || n === 0) {
-        const data = await gzip(text);
+    const pageSize = this.config.exportPageSize;
+    const records = bound ? source.scan(job.orgId, job.filter, after, bound, pageSize)[Symbol.asyncIterator]() : null;
+    try {
+      for (let more = records !== null; ; ) {
         check();
-        await store.putChunk(job._id, n, data);
-        if (!(await store.advance(job, this.owner, n, { cursor: upTo, added: rows.length, bytes: data.length }))) throw new ClaimLost();
-        n += 1;
+        const page: ExportRecord[] = [];
+        while (more && page.length < pageSize) {
+          const next = await (records as AsyncIterator<ExportRecord>).next();
+          if (next.done) more = false;
+          else page.push(next.value);
+        }
+        const upTo = more ? page[page.length - 1]._id : bound;
+        const removed = upTo && source.removedSince ? await source.removedSince(job.orgId, job.filter, after, upTo, job.snapshotAt as Date) : [];
+        const rows = mergeById(page, removed);
+        const text = formatRows(job.format, source.columns, rows, n === 0);
+        // An empty file is still one gzip member (a CSV header or nothing), so every download is a valid gzip file.
+        if (text.length > 0 || n === 0) {
+          const data = await gzip(text);
+          check();
+          await store.putChunk(job._id, n, data);
+          if (!(await store.advance(job, this.owner, n, { cursor: upTo, added: rows.length, bytes: data.length }))) throw new ClaimLost();
+          n += 1;
+        }
+        if (!more) break;
+        after = upTo;
       }
-      if (!last) break;
-      after = upTo;
+    } finally {
+      await records?.return?.();
     }
     check();
     return store.finish(job, this.owner, new Date(Date.now() + this.config.exportRetentionHours * 3_600_000));

@@ -1,5 +1,5 @@
 import type { Types } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT, type ExportRecord, type ExportSource } from '@fi/shared';
+import { EXPORT_READ_TIME_LIMIT_MS, INDEX_BUILD_TIME_LIMIT, type ExportRecord, type ExportSource } from '@fi/shared';
 import { feedbackFilter } from '../data/feedbackList';
 import type { FeedbackDocument } from '../data/feedbackModel';
 import { toItem, type FeedbackRepository } from '../data/feedbackRepository';
@@ -37,14 +37,20 @@ export function feedbackExportSource(repository: FeedbackRepository, removals: R
       await Promise.all([model.collection.createIndex({ orgId: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT), removals.ensureIndexes()]);
     },
     async newestId(orgId) {
-      const doc = await model.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).lean<Pick<FeedbackDocument, '_id'>>();
+      const doc = await model.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).maxTimeMS(EXPORT_READ_TIME_LIMIT_MS).lean<Pick<FeedbackDocument, '_id'>>();
       return doc?._id ?? null;
     },
-    count: (orgId, filter, bound) => model.countDocuments({ ...feedbackFilter(orgId, asQuery(filter)), _id: { $lte: bound } }),
-    async page(orgId, filter, after, bound, limit) {
+    count: (orgId, filter, bound) =>
+      model.countDocuments({ ...feedbackFilter(orgId, asQuery(filter)), _id: { $lte: bound } }).maxTimeMS(EXPORT_READ_TIME_LIMIT_MS),
+    async *scan(orgId, filter, after, bound, batchSize) {
       const range = after ? { $gt: after, $lte: bound } : { $lte: bound };
-      const docs = await model.find({ ...feedbackFilter(orgId, asQuery(filter)), _id: range }).sort({ _id: 1 }).limit(limit).lean<FeedbackDocument[]>();
-      return docs.map(toRecord);
+      const cursor = model
+        .find({ ...feedbackFilter(orgId, asQuery(filter)), _id: range })
+        .sort({ _id: 1 })
+        .maxTimeMS(EXPORT_READ_TIME_LIMIT_MS)
+        .lean<FeedbackDocument[]>()
+        .cursor({ batchSize });
+      for await (const doc of cursor) yield toRecord(doc as FeedbackDocument);
     },
     async removedSince(orgId, filter, after: Types.ObjectId | null, upTo, since) {
       return (await removals.removedSince(feedbackFilter(orgId, asQuery(filter)), after, upTo, since)).map(toRecord);

@@ -1,5 +1,5 @@
 import { Types, type Collection, type Connection } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
+import { EXPORT_READ_TIME_LIMIT_MS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
 import type { FeedbackItem } from '../data/feedbackRepository';
 import type { FeedbackDocument } from '../data/feedbackModel';
 
@@ -32,7 +32,7 @@ export class RemovedFeedbackLog {
 
   async removedSince(filter: Record<string, unknown>, after: Types.ObjectId | null, upTo: Types.ObjectId, since: Date): Promise<FeedbackDocument[]> {
     const range = after ? { $gt: after, $lte: upTo } : { $lte: upTo };
-    const docs = await this.collection.find({ ...filter, _id: range, removedAt: { $gte: since } }).sort({ _id: 1 }).toArray();
+    const docs = await this.collection.find({ ...filter, _id: range, removedAt: { $gte: since } }).sort({ _id: 1 }).maxTimeMS(EXPORT_READ_TIME_LIMIT_MS).toArray();
     return docs as unknown as FeedbackDocument[];
   }
 
