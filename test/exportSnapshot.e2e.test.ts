@@ -57,11 +57,11 @@ async function runProbe(orgId: string, filter: Record<string, unknown>, afterPag
   const probe: ExportSource = {
     ...(real as unknown as ExportSource),
     resource: 'feedback-probe',
-    async *scan(orgId, stored, after, bound, batchSize) {
+    async *scan(orgId, stored, after, bound, snapshotAt, batchSize) {
       let from = after;
       for (let page = 0; ; page += 1) {
         const records = [];
-        for await (const record of real.scan(orgId, stored as never, from, bound, batchSize)) {
+        for await (const record of real.scan(orgId, stored as never, from, bound, snapshotAt, batchSize)) {
           records.push(record);
           if (records.length === batchSize) break;
         }

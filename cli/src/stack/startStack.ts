@@ -50,7 +50,12 @@ async function main(): Promise<void> {
     });
     if (!config.mongodbUri) database = await startEmbeddedDatabase(DATA_DIR, config.embeddedDbPort, out.info);
     const mongodbUri = config.mongodbUri || (database as EmbeddedMongo).uri;
-    const common = { MONGODB_URI: mongodbUri, ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}) };
+    const common = {
+      MONGODB_URI: mongodbUri,
+      ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}),
+      // Export download links point at this stack's gateway unless an operator names a public origin.
+      EXPORT_PUBLIC_URL: process.env.EXPORT_PUBLIC_URL || `http://localhost:${config.gatewayPort}`,
+    };
     const subgraphs = [
       ['feedback', config.feedbackPort, config.feedbackMongodbUri],
       ['contacts', config.contactsPort, config.contactsMongodbUri],

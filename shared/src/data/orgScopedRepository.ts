@@ -1,4 +1,4 @@
-import { Types, type FilterQuery, type Model } from 'mongoose';
+import { Types, type FilterQuery, type Model, type mongo } from 'mongoose';
 import type { Page, PageResult } from '../pagination';
 import { INDEX_BUILD_TIME_LIMIT } from '../mongo';
 import { buildIndexes } from './buildIndexes';
@@ -48,24 +48,24 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
     await this.model.collection.createIndex({ orgId: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT);
   }
 
-  /** The organization's newest record id (ids grow with time), or null. */
-  async newestId(orgId: string, maxTimeMs: number): Promise<Types.ObjectId | null> {
-    const doc = await this.model.findOne({ orgId } as FilterQuery<D>, { _id: 1 }).sort({ _id: -1 }).maxTimeMS(maxTimeMs).lean<{ _id: Types.ObjectId }>();
-    return doc?._id ?? null;
-  }
-
   /**
    * Records of `query` (which must include the organization) with after < _id <= upTo, ascending, through
    * one cursor (a server that cannot narrow by an id range, such as FerretDB, scans once, not per page).
    */
-  async *keysetScan(query: FilterQuery<D>, after: Types.ObjectId | null, upTo: Types.ObjectId, batchSize: number, maxTimeMs: number): AsyncGenerator<{ _id: Types.ObjectId; item: T }> {
+  async *keysetScan(
+    query: FilterQuery<D>,
+    after: Types.ObjectId | null,
+    upTo: Types.ObjectId,
+    batchSize: number,
+    options: mongo.FindOptions,
+  ): AsyncGenerator<{ _id: Types.ObjectId; item: T }> {
     const range = after ? { $gt: after, $lte: upTo } : { $lte: upTo };
-    const cursor = this.model.find({ ...query, _id: range }).sort({ _id: 1 }).maxTimeMS(maxTimeMs).lean<D[]>().cursor({ batchSize });
-    for await (const doc of cursor) yield { _id: (doc as D)._id, item: this.toItem(doc as D) };
+    const cursor = this.model.collection.find({ ...query, _id: range } as mongo.Filter<mongo.Document>, { ...options, sort: { _id: 1 }, batchSize });
+    for await (const doc of cursor) yield { _id: doc._id as Types.ObjectId, item: this.toItem(doc as unknown as D) };
   }
 
-  countUpTo(query: FilterQuery<D>, upTo: Types.ObjectId, maxTimeMs: number): Promise<number> {
-    return this.model.countDocuments({ ...query, _id: { $lte: upTo } }).maxTimeMS(maxTimeMs);
+  countUpTo(query: FilterQuery<D>, upTo: Types.ObjectId, options: mongo.CountDocumentsOptions): Promise<number> {
+    return this.model.collection.countDocuments({ ...query, _id: { $lte: upTo } } as mongo.Filter<mongo.Document>, options);
   }
 
   /** `query` must include the organization. */

@@ -2,7 +2,7 @@ import type { FilterQuery } from 'mongoose';
 import type { OrgScopedDocument, OrgScopedRepository } from '../data/orgScopedRepository';
 import { requireMaxLength, textArgumentMax } from '../textArguments';
 import type { ExportRow } from './exportFormats';
-import { EXPORT_READ_TIME_LIMIT_MS, type ExportSource } from './exportSource';
+import { EXPORT_CURSOR_OPTIONS, EXPORT_READ_OPTIONS, type ExportSource } from './exportSource';
 
 type DirectoryFilter = { search?: string };
 
@@ -14,7 +14,8 @@ export function directoryExportSource<D extends OrgScopedDocument, T>(
   repository: OrgScopedRepository<D, T>,
   options: { resource: string; columns: readonly string[]; toRow: (item: T) => ExportRow },
 ): ExportSource<DirectoryFilter> {
-  const query = (orgId: string, filter: DirectoryFilter): FilterQuery<D> => repository.searchFilter(orgId, filter.search);
+  const query = (orgId: string, filter: DirectoryFilter, snapshotAt: Date): FilterQuery<D> =>
+    ({ ...repository.searchFilter(orgId, filter.search), createdAt: { $lte: snapshotAt } }) as FilterQuery<D>;
   return {
     resource: options.resource,
     columns: options.columns,
@@ -25,10 +26,9 @@ export function directoryExportSource<D extends OrgScopedDocument, T>(
       return search ? { search } : {};
     },
     ensureIndexes: () => repository.ensureKeysetIndex(),
-    newestId: (orgId) => repository.newestId(orgId, EXPORT_READ_TIME_LIMIT_MS),
-    count: (orgId, filter, bound) => repository.countUpTo(query(orgId, filter), bound, EXPORT_READ_TIME_LIMIT_MS),
-    async *scan(orgId, filter, after, bound, batchSize) {
-      for await (const record of repository.keysetScan(query(orgId, filter), after, bound, batchSize, EXPORT_READ_TIME_LIMIT_MS)) {
+    count: (orgId, filter, bound, snapshotAt) => repository.countUpTo(query(orgId, filter, snapshotAt), bound, EXPORT_READ_OPTIONS),
+    async *scan(orgId, filter, after, bound, snapshotAt, batchSize) {
+      for await (const record of repository.keysetScan(query(orgId, filter, snapshotAt), after, bound, batchSize, EXPORT_CURSOR_OPTIONS)) {
         yield { _id: record._id, row: options.toRow(record.item) };
       }
     },

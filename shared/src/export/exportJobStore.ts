@@ -17,8 +17,8 @@ export interface ExportJobDocument {
   secret: string;
   /** When the snapshot was taken: removals recorded from then on are the export's business. */
   snapshotAt?: Date;
-  /** The newest record id at the snapshot: records created later have larger ids and are left out. */
-  bound?: Types.ObjectId | null;
+  /** The largest id of the snapshot's second: records created later have larger ids and are left out. */
+  bound?: Types.ObjectId;
   /** Records matching at the snapshot, for progress. */
   total?: number;
   /** The last record id written; the next page starts after it. */
@@ -145,9 +145,13 @@ export class ExportJobStore {
     );
   }
 
-  async setSnapshot(job: ExportJobDocument, owner: string, snapshot: { snapshotAt: Date; bound: Types.ObjectId | null; total: number }): Promise<boolean> {
+  async setSnapshot(job: ExportJobDocument, owner: string, snapshot: { snapshotAt: Date; bound: Types.ObjectId }): Promise<boolean> {
     const result = await this.jobs.updateOne({ _id: job._id, owner, status: 'running' }, { $set: snapshot });
     return result.matchedCount === 1;
+  }
+
+  async setTotal(job: ExportJobDocument, owner: string, total: number): Promise<void> {
+    await this.jobs.updateOne({ _id: job._id, owner }, { $set: { total } });
   }
 
   async putChunk(jobId: Types.ObjectId, n: number, data: Buffer): Promise<void> {

@@ -14,6 +14,10 @@ export interface ExportRecord {
  */
 export const EXPORT_READ_TIME_LIMIT_MS = 15 * 60_000;
 
+/** Options of an export's reads: the driver's time limit, per batch for a cursor (not its whole life). */
+export const EXPORT_READ_OPTIONS = { timeoutMS: EXPORT_READ_TIME_LIMIT_MS };
+export const EXPORT_CURSOR_OPTIONS = { timeoutMS: EXPORT_READ_TIME_LIMIT_MS, timeoutMode: 'iteration' as const };
+
 /**
  * What a service exports of one resource; implemented by the service that owns the records, over its own
  * database. Records are read by `_id` ascending within one organization, bounded by the snapshot's newest id.
@@ -26,14 +30,16 @@ export interface ExportSource<F extends Record<string, unknown> = Record<string,
   /** Validates the client's filter (BAD_REQUEST naming the problem); the result is stored with the job. */
   parseFilter(input: unknown): F;
   ensureIndexes(): Promise<void>;
-  /** The organization's newest record id now; null when it has none. */
-  newestId(orgId: string): Promise<Types.ObjectId | null>;
-  count(orgId: string, filter: F, bound: Types.ObjectId): Promise<number>;
-  /** Matching records with after < _id <= bound, ascending, read `batchSize` at a time (closed by `return()`). */
-  scan(orgId: string, filter: F, after: Types.ObjectId | null, bound: Types.ObjectId, batchSize: number): AsyncIterable<ExportRecord>;
+  /** Matching records with _id <= bound created at or before `snapshotAt`. */
+  count(orgId: string, filter: F, bound: Types.ObjectId, snapshotAt: Date): Promise<number>;
   /**
-   * Matching records with after < _id <= upTo that were removed since `since` (as they were just before),
-   * for resources whose records can be removed while an export runs.
+   * Matching records with after < _id <= bound created at or before `snapshotAt`, ascending, read
+   * `batchSize` at a time (closed by `return()`).
    */
-  removedSince?(orgId: string, filter: F, after: Types.ObjectId | null, upTo: Types.ObjectId, since: Date): Promise<ExportRecord[]>;
+  scan(orgId: string, filter: F, after: Types.ObjectId | null, bound: Types.ObjectId, snapshotAt: Date, batchSize: number): AsyncIterable<ExportRecord>;
+  /**
+   * Matching records with after < _id <= upTo created at or before `snapshotAt` and removed since then (as
+   * they were just before), for resources whose records can be removed while an export runs.
+   */
+  removedSince?(orgId: string, filter: F, after: Types.ObjectId | null, upTo: Types.ObjectId, snapshotAt: Date): Promise<ExportRecord[]>;
 }

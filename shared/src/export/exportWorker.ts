@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { Types } from 'mongoose';
 import { gzip as gzipCallback } from 'node:zlib';
 import type { ConfigOf } from '../config';
 import type { Logger } from '../logger';
@@ -150,6 +151,14 @@ export class ExportWorker {
     }
   }
 
+  private async countTotal(job: ExportJobDocument): Promise<void> {
+    try {
+      await this.store.setTotal(job, this.owner, await this.source.count(job.orgId, job.filter, job.bound as Types.ObjectId, job.snapshotAt as Date));
+    } catch (error) {
+      this.logger.warn({ err: error, exportId: job._id.toHexString() }, 'export total not counted; progress stays unknown');
+    }
+  }
+
   private async end(ended: ExportJobDocument | null, job: ExportJobDocument): Promise<void> {
     await this.store.release(job, this.owner).catch(() => undefined);
     if (!ended) return;
@@ -168,29 +177,32 @@ export class ExportWorker {
     let job = claimed;
     if (job.snapshotAt === undefined) {
       const snapshotAt = new Date();
-      const bound = await source.newestId(job.orgId);
-      const total = bound ? await source.count(job.orgId, job.filter, bound) : 0;
+      const bound = idBoundAt(snapshotAt);
       check();
-      if (!(await store.setSnapshot(job, this.owner, { snapshotAt, bound, total }))) throw new ClaimLost();
-      job = { ...job, snapshotAt, bound, total };
+      if (!(await store.setSnapshot(job, this.owner, { snapshotAt, bound }))) throw new ClaimLost();
+      job = { ...job, snapshotAt, bound };
     }
+    // Counted beside the scan (a server that cannot narrow the count, FerretDB, scans for it): progress
+    // has its total as soon as the count is in, and the export does not wait for it to start.
+    const counting = job.total === undefined ? this.countTotal(job) : Promise.resolve();
     await store.deleteLeftovers(job);
     let after = job.cursor ?? null;
     let n = job.chunks;
-    const bound = job.bound ?? null;
+    const bound = job.bound as Types.ObjectId;
     const pageSize = this.config.exportPageSize;
-    const records = bound ? source.scan(job.orgId, job.filter, after, bound, pageSize)[Symbol.asyncIterator]() : null;
+    const snapshotAt = job.snapshotAt as Date;
+    const records = source.scan(job.orgId, job.filter, after, bound, snapshotAt, pageSize)[Symbol.asyncIterator]();
     try {
-      for (let more = records !== null; ; ) {
+      for (let more = true; ; ) {
         check();
         const page: ExportRecord[] = [];
         while (more && page.length < pageSize) {
-          const next = await (records as AsyncIterator<ExportRecord>).next();
+          const next = await records.next();
           if (next.done) more = false;
           else page.push(next.value);
         }
         const upTo = more ? page[page.length - 1]._id : bound;
-        const removed = upTo && source.removedSince ? await source.removedSince(job.orgId, job.filter, after, upTo, job.snapshotAt as Date) : [];
+        const removed = source.removedSince ? await source.removedSince(job.orgId, job.filter, after, upTo, snapshotAt) : [];
         const rows = mergeById(page, removed);
         const text = formatRows(job.format, source.columns, rows, n === 0);
         // An empty file is still one gzip member (a CSV header or nothing), so every download is a valid gzip file.
@@ -205,11 +217,20 @@ export class ExportWorker {
         after = upTo;
       }
     } finally {
-      await records?.return?.();
+      await records.return?.();
     }
+    await counting;
     check();
     return store.finish(job, this.owner, new Date(Date.now() + this.config.exportRetentionHours * 3_600_000));
   }
+}
+
+/**
+ * The largest id of the second `at` falls in: every record created up to then has an id at most this (ids
+ * start with their creation second), every record created in a later second a larger one.
+ */
+export function idBoundAt(at: Date): Types.ObjectId {
+  return new Types.ObjectId(`${Math.floor(at.getTime() / 1000).toString(16).padStart(8, '0')}${'f'.repeat(16)}`);
 }
 
 /** The page with the removed records it did not see, in id order (each id once). */

@@ -1,5 +1,5 @@
-import type { Types } from 'mongoose';
-import { EXPORT_READ_TIME_LIMIT_MS, INDEX_BUILD_TIME_LIMIT, type ExportRecord, type ExportSource } from '@fi/shared';
+import type { mongo, Types } from 'mongoose';
+import { EXPORT_CURSOR_OPTIONS, EXPORT_READ_OPTIONS, INDEX_BUILD_TIME_LIMIT, type ExportRecord, type ExportSource } from '@fi/shared';
 import { feedbackFilter } from '../data/feedbackList';
 import type { FeedbackDocument } from '../data/feedbackModel';
 import { toItem, type FeedbackRepository } from '../data/feedbackRepository';
@@ -22,6 +22,10 @@ const toRecord = (doc: FeedbackDocument): ExportRecord => {
 
 const asQuery = (filter: StoredFilter): FeedbackQuery => ({ ...filter, page: { skip: 0, take: 0 } });
 
+/** The list's filter as the driver takes it (export reads go to the driver, for their own time limit). */
+const selection = (orgId: string, filter: StoredFilter, range: { $gt?: Types.ObjectId; $lte: Types.ObjectId }, snapshotAt: Date) =>
+  ({ ...feedbackFilter(orgId, asQuery(filter)), _id: range, createdAt: { $lte: snapshotAt } }) as mongo.Filter<mongo.Document>;
+
 /** The feedback export: feedbackItems' filters, live items by keyset plus the ones removed while it runs. */
 export function feedbackExportSource(repository: FeedbackRepository, removals: RemovedFeedbackLog): ExportSource<StoredFilter> {
   const model = repository.model;
@@ -36,24 +40,15 @@ export function feedbackExportSource(repository: FeedbackRepository, removals: R
     async ensureIndexes() {
       await Promise.all([model.collection.createIndex({ orgId: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT), removals.ensureIndexes()]);
     },
-    async newestId(orgId) {
-      const doc = await model.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).maxTimeMS(EXPORT_READ_TIME_LIMIT_MS).lean<Pick<FeedbackDocument, '_id'>>();
-      return doc?._id ?? null;
-    },
-    count: (orgId, filter, bound) =>
-      model.countDocuments({ ...feedbackFilter(orgId, asQuery(filter)), _id: { $lte: bound } }).maxTimeMS(EXPORT_READ_TIME_LIMIT_MS),
-    async *scan(orgId, filter, after, bound, batchSize) {
+    count: (orgId, filter, bound, snapshotAt) => model.collection.countDocuments(selection(orgId, filter, { $lte: bound }, snapshotAt), EXPORT_READ_OPTIONS),
+    async *scan(orgId, filter, after, bound, snapshotAt, batchSize) {
       const range = after ? { $gt: after, $lte: bound } : { $lte: bound };
-      const cursor = model
-        .find({ ...feedbackFilter(orgId, asQuery(filter)), _id: range })
-        .sort({ _id: 1 })
-        .maxTimeMS(EXPORT_READ_TIME_LIMIT_MS)
-        .lean<FeedbackDocument[]>()
-        .cursor({ batchSize });
-      for await (const doc of cursor) yield toRecord(doc as FeedbackDocument);
+      const cursor = model.collection.find(selection(orgId, filter, range, snapshotAt), { ...EXPORT_CURSOR_OPTIONS, sort: { _id: 1 }, batchSize });
+      for await (const doc of cursor) yield toRecord(doc as unknown as FeedbackDocument);
     },
-    async removedSince(orgId, filter, after: Types.ObjectId | null, upTo, since) {
-      return (await removals.removedSince(feedbackFilter(orgId, asQuery(filter)), after, upTo, since)).map(toRecord);
+    async removedSince(orgId, filter, after: Types.ObjectId | null, upTo, snapshotAt) {
+      const range = after ? { $gt: after, $lte: upTo } : { $lte: upTo };
+      return (await removals.removedSince(selection(orgId, filter, range, snapshotAt), snapshotAt)).map(toRecord);
     },
   };
 }

@@ -1,5 +1,5 @@
-import { Types, type Collection, type Connection } from 'mongoose';
-import { EXPORT_READ_TIME_LIMIT_MS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
+import { Types, type Collection, type Connection, type mongo } from 'mongoose';
+import { EXPORT_READ_OPTIONS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
 import type { FeedbackItem } from '../data/feedbackRepository';
 import type { FeedbackDocument } from '../data/feedbackModel';
 
@@ -30,9 +30,9 @@ export class RemovedFeedbackLog {
     await this.collection.updateOne({ _id: new Types.ObjectId(id) }, { $setOnInsert: { ...fields, removedAt: new Date() } }, { upsert: true });
   }
 
-  async removedSince(filter: Record<string, unknown>, after: Types.ObjectId | null, upTo: Types.ObjectId, since: Date): Promise<FeedbackDocument[]> {
-    const range = after ? { $gt: after, $lte: upTo } : { $lte: upTo };
-    const docs = await this.collection.find({ ...filter, _id: range, removedAt: { $gte: since } }).sort({ _id: 1 }).maxTimeMS(EXPORT_READ_TIME_LIMIT_MS).toArray();
+  /** Removed items that `selection` (a feedback filter) matches, removed at or after `since`. */
+  async removedSince(selection: mongo.Filter<mongo.Document>, since: Date): Promise<FeedbackDocument[]> {
+    const docs = await this.collection.find({ ...selection, removedAt: { $gte: since } }, { ...EXPORT_READ_OPTIONS, sort: { _id: 1 } }).toArray();
     return docs as unknown as FeedbackDocument[];
   }
 
