@@ -1,11 +1,12 @@
-# One image for the gateway and the three subgraphs. The default command runs the gateway; a subgraph
-# runs the same image with its own entry point, e.g.
-#   docker run -e PORT=4001 -e MONGODB_URI=... IMAGE node --import tsx services/feedback/src/index.ts
-# (docker-compose.yml does exactly that). There is no compile step: tsx, a runtime dependency,
-# loads the TypeScript sources.
+# One image for the gateway and the subgraphs, running the compiled JavaScript (`npm run build`) on
+# production dependencies only. The default command runs the gateway; a subgraph runs the same image
+# with its own entry point, e.g.
+#   docker run -e PORT=4001 -e MONGODB_URI=... IMAGE node services/feedback/dist/main.js
+# (docker-compose.yml and the Kubernetes manifests do exactly that). NODE_OPTIONS selects each
+# workspace's `production` export, its dist/ folder, so no TypeScript is loaded at run time.
 
-# --- deps: production dependencies only, cached until a package.json or the lock file changes ---
-FROM node:24-bookworm-slim AS deps
+# --- manifests: the lock file and every workspace's package.json, the input of both installs below ---
+FROM node:20-bookworm-slim AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
@@ -14,23 +15,40 @@ COPY services/contacts/package.json services/contacts/
 COPY services/accounts/package.json services/accounts/
 COPY gateway/package.json gateway/
 COPY cli/package.json cli/
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-# --- runtime: dependencies plus sources, owned by root and read-only to the process ---
-FROM node:24-bookworm-slim AS runtime
-ENV NODE_ENV=production \
-    HOST=0.0.0.0 \
-    PORT=4000
-WORKDIR /app
-COPY --from=deps /app ./
-COPY tsconfig.json supergraph.graphql ./
+# --- build: every dependency, the sources, then tsc into each workspace's dist/ ---
+FROM manifests AS build
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/ scripts/
 COPY shared/ shared/
 COPY services/ services/
 COPY gateway/ gateway/
 COPY cli/ cli/
+RUN npm run build
+
+# --- deps: production dependencies only, cached until a package.json or the lock file changes ---
+FROM manifests AS deps
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# --- runtime: production dependencies plus the compiled output, owned by root and read-only to the process ---
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    NODE_OPTIONS=--conditions=production \
+    HOST=0.0.0.0 \
+    PORT=4000
+WORKDIR /app
+COPY --from=deps /app ./
+COPY supergraph.graphql ./
+COPY --from=build /app/shared/dist shared/dist
+COPY --from=build /app/services/feedback/dist services/feedback/dist
+COPY --from=build /app/services/contacts/dist services/contacts/dist
+COPY --from=build /app/services/accounts/dist services/accounts/dist
+COPY --from=build /app/gateway/dist gateway/dist
+COPY --from=build /app/cli/dist cli/dist
 USER node
 EXPOSE 4000
 # Slim images have no curl; Node's own fetch asks the service on the port it listens on.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--import", "tsx", "gateway/src/index.ts"]
+CMD ["node", "gateway/dist/main.js"]

@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/src/generated/**', 'node_modules/**', '.data/**', 'coverage/**', 'bench/.peers/**', 'bench/results/**'] },
+  { ignores: ['**/src/generated/**', '**/dist/**', '.build/**', 'node_modules/**', '.data/**', 'coverage/**', 'bench/.peers/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -12,6 +12,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': ['error', { allow: ['error'] }],
       eqeqeq: ['error', 'always'],
+      // A workspace is used through its public face (its package.json exports); test/structure.test.ts
+      // checks the same on resolved paths, relative ones included.
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@fi/*/src', '@fi/*/src/**', '@fi/*/dist', '@fi/*/dist/**'], message: "Import '@fi/<workspace>' (or a subpath its package.json exports), never its files." }] },
+      ],
     },
   },
   {

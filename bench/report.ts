@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { exportTable, type ExportPoint } from './exports';
 import type { LoadResult } from './load';
 
 /** varied: every request different (the default); identical: one request repeated, which gateways may share. */
@@ -54,6 +53,8 @@ export interface BenchResults {
   oneByOne: OneByOne[];
   scaling: ScalingPoint[];
   peakRssMiB: Record<string, number | null>;
+  /** Export throughput on the whole seeded organization. */
+  exports: ExportPoint[];
   /** The machine's 1, 5 and 15-minute load averages when the run started and when it ended. */
   loadAverage: { before: number[]; after: number[] };
 }
@@ -221,6 +222,7 @@ export function markdown(results: BenchResults, titles: Record<string, string>):
   for (const point of results.scaling) {
     lines.push(`| ${point.feedbackItems.toLocaleString('en')} | ${point.query} | ${point.requests} | ${ms(point.p50)} | ${ms(point.p95)} |`);
   }
+  if (results.exports.length > 0) lines.push('', ...exportTable(results.exports));
   lines.push('');
   lines.push(`Peak RSS: ${Object.entries(results.peakRssMiB).map(([k, v]) => `${k} ${v ?? '-'} MiB`).join(', ')}.`);
   lines.push('');
@@ -230,16 +232,4 @@ export function markdown(results: BenchResults, titles: Record<string, string>):
   lines.push('|---|---|---|');
   for (const goal of goals(summaries, results)) lines.push(`| ${goal.goal} | ${goal.measured} | ${goal.met === null ? 'n/a' : goal.met ? 'yes' : 'no'} |`);
   return lines.join('\n');
-}
-
-const START = '<!-- bench:start -->';
-const END = '<!-- bench:end -->';
-
-/** Replaces the benchmark section of the README with the latest table. */
-export function updateReadme(readmePath: string, table: string): void {
-  const readme = readFileSync(readmePath, 'utf8');
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${path.basename(readmePath)} has no ${START} ... ${END} section`);
-  writeFileSync(readmePath, `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`);
 }

@@ -3,14 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiKeyStore, FORWARDED_KEYS_HEADER } from '@fi/shared';
-import { seedOrganization } from '../cli/src/commands/seed';
-import { openDatabases, type Databases } from '../cli/src/databases';
-import { ensureFerretDb, FERRETDB_VERSION, startFerretDb, type EmbeddedMongo } from '../cli/src/embedded/ferretdb';
-import { freePort } from '../cli/src/embedded/freePort';
+import { type Databases, openDatabases, seedOrganization } from '@fi/cli';
+import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFerretDb } from '@fi/cli/embedded';
 import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
 import { load, type LoadRequest, type LoadSettings } from './load';
 import { summarizeProfileDir } from './profileSummary';
-import { markdown, updateReadme, type BenchResults, type OneByOne, type ScalingPoint } from './report';
+import { timeExports } from './exports';
+import { markdown, type BenchResults, type OneByOne, type ScalingPoint } from './report';
 import { SCENARIOS, type Scenario, type ScenarioInputs, type SubgraphName } from './scenarios';
 import {
   cpuMs,
@@ -111,7 +110,6 @@ async function main(): Promise<void> {
     options: {
       quick: { type: 'boolean' },
       full: { type: 'boolean' },
-      'no-readme': { type: 'boolean' },
       only: { type: 'string' },
       'cpu-prof': { type: 'boolean' },
     },
@@ -199,6 +197,7 @@ async function main(): Promise<void> {
       oneByOne,
       scaling,
       peakRssMiB: {},
+      exports: [],
       loadAverage: { before: loadBefore, after: [] },
     };
 
@@ -217,12 +216,10 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) {
       await runScenario(scenario, inputs, { ours, hive, hiveRust, subgraphs, databasePid, work, logDir, profile }, results);
     }
-    const stamp = results.startedAt.replace(/[:.]/g, '-');
     const outDir = path.join(__dirname, 'results');
     if (values['cpu-prof']) {
       await ours.stop();
       const summary = summarizeProfileDir(profileDir, profiledSince, `\`npm run bench -- --${profileName} --cpu-prof${values.only ? ` --only ${values.only}` : ''}\``);
-      writeFileSync(path.join(outDir, `${stamp}-${profileName}-cpu-profile.md`), summary);
       writeFileSync(path.join(outDir, 'latest-cpu-profile.md'), summary);
       say(summary);
     }
@@ -234,16 +231,16 @@ async function main(): Promise<void> {
       scaling.push(...(await timeScenarioOne(ours.url, key, stage, profile.scalingRequests)));
     }
 
+    say('Timing exports of the whole organization...');
+    results.exports = await timeExports(ours.url, key, say);
     results.peakRssMiB = { 'our gateway': peakRssMiB(ours.pid), 'hive gateway': peakRssMiB(hive.pid), [HIVE_RUST]: peakRssMiB(hiveRust.pid) };
     results.loadAverage.after = os.loadavg();
     const titles = Object.fromEntries(scenarios.map((scenario) => [scenario.id, scenario.title]));
     const table = markdown(results, titles);
     mkdirSync(outDir, { recursive: true });
-    writeFileSync(path.join(outDir, `${stamp}-${profileName}.json`), JSON.stringify(results, null, 2));
-    writeFileSync(path.join(outDir, `${stamp}-${profileName}.md`), `${table}\n`);
+    // One file per kind of run, overwritten: the history is in git, not in a growing folder.
+    writeFileSync(path.join(outDir, `latest-${profileName}.json`), JSON.stringify(results, null, 2));
     writeFileSync(path.join(outDir, `latest-${profileName}.md`), `${table}\n`);
-    // A profiled gateway is slower than it would be: its figures never go to the README.
-    if (profileName !== 'quick' && !values['no-readme'] && !values['cpu-prof']) updateReadme(path.join(ROOT, 'README.md'), table);
     process.stdout.write(`${table}\n`);
     say(`Done in ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/results/.`);
   } finally {

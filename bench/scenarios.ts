@@ -1,5 +1,5 @@
 import { FEEDBACK_FIELDS } from '../test/helpers/queries';
-import { COMPANY_STEMS, TOPICS } from '../cli/src/seed/vocabulary';
+import { COMPANY_STEMS, TOPICS } from '@fi/cli';
 
 /** What the benchmark draws its requests from: records and keys of the seeded organization. */
 export interface ScenarioInputs {

@@ -3,9 +3,8 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../cli/src/embedded/freePort';
-import { stopChild } from '../cli/src/embedded/stopChild';
-import { spawnService, waitUntilReady, type ServiceProcess } from '../cli/src/stack/serviceProcess';
+import { freePort, stopChild } from '@fi/cli/embedded';
+import { type ServiceProcess, spawnService, waitUntilReady } from '@fi/cli';
 import type { SubgraphName } from './scenarios';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -39,7 +38,7 @@ async function startService(name: string, entry: string, env: NodeJS.ProcessEnv,
 
 export async function startSubgraphs(envOf: (name: SubgraphName) => NodeJS.ProcessEnv, logDir: string): Promise<Record<SubgraphName, Running>> {
   const [feedback, contacts, accounts] = await Promise.all(
-    (['feedback', 'contacts', 'accounts'] as const).map((name) => startService(name, `services/${name}/src/index.ts`, envOf(name), logDir)),
+    (['feedback', 'contacts', 'accounts'] as const).map((name) => startService(name, `services/${name}/src/main.ts`, envOf(name), logDir)),
   );
   return { feedback, contacts, accounts };
 }
@@ -51,14 +50,14 @@ export async function startOurGateway(
   cpuProfileDir?: string,
 ): Promise<Running> {
   const gatewayEnv = { ...env, FEEDBACK_URL: subgraphs.feedback.url, CONTACTS_URL: subgraphs.contacts.url, ACCOUNTS_URL: subgraphs.accounts.url };
-  if (!cpuProfileDir) return startService('gateway', 'gateway/src/index.ts', gatewayEnv, logDir);
+  if (!cpuProfileDir) return startService('gateway', 'gateway/src/main.ts', gatewayEnv, logDir);
   // node refuses --cpu-prof in NODE_OPTIONS, so this one is spawned with it on the command line; the
   // profile is written when the gateway exits after SIGTERM.
   const port = await freePort();
   const child = spawnLogged(
     'gateway',
     process.execPath,
-    ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`, '--import', 'tsx', path.join(ROOT, 'gateway/src/index.ts')],
+    ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`, '--import', 'tsx', path.join(ROOT, 'gateway/src/main.ts')],
     { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...gatewayEnv, PORT: String(port) },
     ROOT,
     logDir,

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { findGo, installedTool, machineCachePath } from '../cli/src/embedded/goTools';
+import { findGo, installedTool, machineCachePath } from '@fi/cli/embedded';
 
 const run = promisify(execFile);
 

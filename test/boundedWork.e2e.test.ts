@@ -1,13 +1,10 @@
-import { createContactRepository } from '@fi/contacts/src/data/contactRepository';
-import { loadContactsConfig } from '@fi/contacts/src/config';
-import { startContactsService } from '@fi/contacts/src/server';
-import { loadGatewayConfig } from '@fi/gateway/src/config';
-import { startGateway } from '@fi/gateway/src/server';
-import { connectMongo, createLogger, type Connection, type RunningHttpServer } from '@fi/shared';
+import { createContactRepository, loadContactsConfig, startContactsService } from '@fi/contacts';
+import { loadGatewayConfig, startGateway } from '@fi/gateway';
+import { type Connection, connectMongo, createLogger, type RunningHttpServer } from '@fi/shared';
 import { insertAccounts } from './helpers/fixtures';
 import { LIST_ACCOUNTS, LIST_CONTACTS } from './helpers/queries';
 import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
-import { CLI_MAX_TIME_MS } from '../cli/src/databases';
+import { CLI_MAX_TIME_MS } from '@fi/cli';
 
 /**
  * Bounded database work (issue 11): a text argument cannot hand the database an unbounded pattern, and

@@ -1,6 +1,4 @@
-import { seedOrganization } from '../cli/src/commands/seed';
-import type { Output } from '../cli/src/output';
-import { curlExample } from '../cli/src/stack/demo';
+import { curlExample, type Output, seedOrganization } from '@fi/cli';
 import { startStack, type Stack } from './helpers/stack';
 
 let stack: Stack;

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { parse } from 'yaml';
-import { stackConfigSchema } from '../cli/src/stack/stackConfig';
+import { stackConfigSchema } from '@fi/cli';
+import { compiledEntry } from './helpers/processes';
 import { APP_SERVICES, environmentProblems, fieldByEnv, SUBGRAPHS, type Schema } from './helpers/deployment';
 
 /**
@@ -97,7 +98,7 @@ describe('docker-compose.yml', () => {
       expect(existsSync(path.join(root, context as string, dockerfile))).toBe(true);
 
       const args = typeof command === 'string' ? command.split(/\s+/) : command;
-      expect(args).toEqual(['node', '--import', 'tsx', APP_SERVICES[name].entry]);
+      expect(args).toEqual(['node', compiledEntry(APP_SERVICES[name].entry)]);
       expect(existsSync(path.join(root, APP_SERVICES[name].entry))).toBe(true);
     },
   );
@@ -181,9 +182,9 @@ describe('docker-compose.yml', () => {
     }
     expect(service('jaeger').profiles).toEqual(['tracing']);
     expect(service('jaeger').image).toMatch(/^jaegertracing\/jaeger:2\./);
-    // The endpoint the README and the file's header tell an operator to set.
+    // The endpoint the deployment guide and the file's header tell an operator to set.
     expect(read('docker-compose.yml')).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://jaeger:4318');
-    expect(read('README.md')).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://jaeger:4318');
+    expect(read('docs/deployment.md')).toContain('OTEL_EXPORTER_OTLP_ENDPOINT=http://jaeger:4318');
   });
 
   test('when mongo and redis restart, then their data lives in named volumes declared in the file', () => {
@@ -209,10 +210,17 @@ describe('Dockerfile', () => {
     .filter((line) => line !== '' && !line.startsWith('#'));
   const named = (keyword: string) => instructions.filter((line) => line.toUpperCase().startsWith(`${keyword} `));
 
-  test('when it is read, then it has at least two stages, all on node:24-bookworm-slim', () => {
+  test('when it is read, then it has at least two stages, all on the Node that CI runs (node:20-bookworm-slim)', () => {
     const froms = named('FROM');
     expect(froms.length).toBeGreaterThanOrEqual(2);
-    for (const from of froms) expect(from.split(/\s+/)[1]).toBe('node:24-bookworm-slim');
+    // Each stage starts from the base image or from a stage named before it.
+    const stages: string[] = [];
+    for (const from of froms) {
+      const [, image, , name] = from.split(/\s+/);
+      expect({ from, base: stages.includes(image) ? 'an earlier stage' : image }).toEqual({ from, base: stages.includes(image) ? 'an earlier stage' : 'node:20-bookworm-slim' });
+      if (name) stages.push(name);
+    }
+    expect(process.versions.node.split('.')[0]).toBe('20');
   });
 
   test('when the image runs, then its user is not root and it has a HEALTHCHECK on /health', () => {
@@ -246,10 +254,21 @@ describe('Dockerfile', () => {
     }
   });
 
-  test('when no command is given, then the image runs the gateway with node --import tsx', () => {
+  test('when no command is given, then the image runs the compiled gateway, resolving workspaces to their compiled output', () => {
     const cmd = named('CMD');
     expect(cmd).toHaveLength(1);
-    expect(JSON.parse(cmd[0].slice('CMD '.length))).toEqual(['node', '--import', 'tsx', APP_SERVICES.gateway.entry]);
+    expect(JSON.parse(cmd[0].slice('CMD '.length))).toEqual(['node', compiledEntry(APP_SERVICES.gateway.entry)]);
+    expect(instructions.join('\n')).toMatch(/NODE_OPTIONS=--conditions=production/);
+  });
+
+  test('when the runtime stage is assembled, then it holds the compiled dist/ from the build stage and no TypeScript runner', () => {
+    const build = instructions.findIndex((line) => /^RUN npm run build$/.test(line));
+    expect(build).toBeGreaterThan(0);
+    const workspaces = (JSON.parse(read('package.json')) as { workspaces: string[] }).workspaces;
+    const copied = named('COPY').filter((line) => /--from=build/.test(line)).map((line) => line.split(/\s+/).slice(-1)[0]);
+    expect([...copied].sort()).toEqual(workspaces.map((workspace) => `${workspace}/dist`).sort());
+    // Production dependencies only: tsx (and the esbuild it brings) stays a development tool.
+    expect(Object.keys((JSON.parse(read('package.json')) as { dependencies?: object }).dependencies ?? {})).not.toContain('tsx');
   });
 });
 
@@ -371,16 +390,16 @@ describe('ops/grafana/gateway-dashboard.json', () => {
   });
 });
 
-describe('README.md', () => {
+describe('the documentation', () => {
   test('when an operator looks up a setting, then every variable of every config schema is documented', () => {
-    const readme = read('README.md');
+    const readme = read('docs/operations.md');
     const schemas: Schema[] = [...Object.values(APP_SERVICES).map(({ schema }) => schema), stackConfigSchema];
     const missing = schemas.flatMap((schema) => Object.values(schema).map((field) => field.env)).filter((env) => !readme.includes(`\`${env}\``));
     expect(missing).toEqual([]);
   });
 
   test('when the metrics are looked up, then every metric of the dashboard contract is documented', () => {
-    const readme = read('README.md');
+    const readme = read('docs/operations.md');
     const names = [...CONTRACT_METRICS].filter((name) => !readme.includes(`\`${name}\``));
     expect(names).toEqual([]);
   });

@@ -1,6 +1,5 @@
 import { Types } from 'mongoose';
-import { FeedbackRepository } from '@fi/feedback/src/data/feedbackRepository';
-import { FEEDBACK_EXPORT_COLUMNS } from '@fi/feedback/src/export/feedbackExport';
+import { FEEDBACK_EXPORT_COLUMNS, FeedbackRepository } from '@fi/feedback';
 import { download, exportOperations, ndjsonRows, settledExport, startExport, type ExportJob } from './helpers/exports';
 import { insertAccounts, insertContacts } from './helpers/fixtures';
 import { eventually } from './helpers/processes';

@@ -4,13 +4,13 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Types } from 'mongoose';
 import { ApiKeyStore, connectMongo, type Connection } from '@fi/shared';
-import { FeedbackRepository } from '@fi/feedback/src/data/feedbackRepository';
-import { freePort } from '../cli/src/embedded/freePort';
+import { FeedbackRepository } from '@fi/feedback';
+import { freePort } from '@fi/cli/embedded';
 import type { ExportJob } from './helpers/exports';
 import { EXPORT_JOB_FIELDS } from './helpers/exports';
 import { eventually, spawnEntry, untilReady, type Spawned } from './helpers/processes';
 import { newOrgId, ownDatabaseName } from './helpers/stack';
-import { CLI_MAX_TIME_MS } from '../cli/src/databases';
+import { CLI_MAX_TIME_MS } from '@fi/cli';
 
 const ITEMS = 100_000;
 const SEED_BATCH = 5_000;
@@ -74,7 +74,7 @@ async function seeded(count: number, connections: Connection[]) {
 
 /** The feedback service as its own process, so its memory is its own. */
 async function serviceOn(database: string, port: number, env: Record<string, string> = {}): Promise<Spawned> {
-  const spawned = spawnEntry('services/feedback/src/index.ts', { MONGODB_DB: database, PORT: String(port), EXPORT_POLL_MS: '200', LOG_LEVEL: 'warn', ...env });
+  const spawned = spawnEntry('services/feedback/src/main.ts', { MONGODB_DB: database, PORT: String(port), EXPORT_POLL_MS: '200', LOG_LEVEL: 'warn', ...env });
   await untilReady(`http://127.0.0.1:${port}`, 'the feedback service');
   return spawned;
 }

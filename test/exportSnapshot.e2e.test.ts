@@ -1,9 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { Types } from 'mongoose';
 import { createLogger, ExportJobStore, ExportWorker, type ExportConfig, type ExportSource } from '@fi/shared';
-import { FeedbackRepository } from '@fi/feedback/src/data/feedbackRepository';
-import { feedbackExportSource } from '@fi/feedback/src/export/feedbackExport';
-import { RemovedFeedbackLog } from '@fi/feedback/src/export/removedFeedbackLog';
+import { FeedbackRepository, feedbackExportSource, RemovedFeedbackLog } from '@fi/feedback';
 import { ndjsonRows } from './helpers/exports';
 import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../cli/src/embedded/freePort';
+import { freePort } from '@fi/cli/embedded';
 import { insertContacts } from './helpers/fixtures';
 import { ROOT } from './helpers/processes';
 import { ADD_FEEDBACK } from './helpers/queries';

@@ -1,7 +1,6 @@
-import { loadFeedbackConfig } from '@fi/feedback/src/config';
-import { startFeedbackService } from '@fi/feedback/src/server';
+import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
 import { createLogger, type RunningSubgraph } from '@fi/shared';
-import { freePort } from '../cli/src/embedded/freePort';
+import { freePort } from '@fi/cli/embedded';
 import { createKeyAt } from './helpers/keys';
 import { PrivateDatabase } from './helpers/privateDatabase';
 import { PROCESS_START_MS, spawnEntry, untilReady } from './helpers/processes';
@@ -71,7 +70,7 @@ describe('durability', () => {
     const url = `http://127.0.0.1:${port}`;
     const env = { MONGODB_URI: database.uri, PORT: String(port) };
 
-    const first = spawnEntry('services/feedback/src/index.ts', env);
+    const first = spawnEntry('services/feedback/src/main.ts', env);
     let id: string;
     try {
       await untilReady(url, 'the feedback service');
@@ -84,7 +83,7 @@ describe('durability', () => {
     await database.stop('SIGKILL');
     await database.restart();
 
-    const second = spawnEntry('services/feedback/src/index.ts', env);
+    const second = spawnEntry('services/feedback/src/main.ts', env);
     try {
       await untilReady(url, 'the restarted feedback service');
       const read = await gql(url, GET_FEEDBACK, { apiKey: key, id });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { ensureKustomize, kustomizeBuild } from '../scripts/kustomize';
+import { compiledEntry } from './helpers/processes';
 import { APP_SERVICES, environmentProblems, fieldByEnv, SUBGRAPHS } from './helpers/deployment';
 import { reachability, selects, type LabelSelector, type Labels, type NetworkPolicy, type Pod } from './helpers/networkPolicies';
 
@@ -144,7 +145,7 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
     const deployment = named<Workload>(rendering, 'Deployment', name);
     expect(deployment.spec.template.spec.containers).toHaveLength(1);
     const container = mainContainer(deployment);
-    expect(container.command).toEqual(['node', '--import', 'tsx', APP_SERVICES[name].entry]);
+    expect(container.command).toEqual(['node', compiledEntry(APP_SERVICES[name].entry)]);
     expect(existsSync(path.join(root, APP_SERVICES[name].entry))).toBe(true);
     const port = fieldByEnv(APP_SERVICES[name].schema, 'PORT')?.default;
     expect(container.ports).toEqual([{ name: 'http', containerPort: port }]);

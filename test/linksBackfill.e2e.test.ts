@@ -1,4 +1,4 @@
-import { contactKeyBackfill } from '@fi/contacts/src/data/contactKeyBackfill';
+import { contactKeyBackfill } from '@fi/contacts';
 import { runKeysetBackfill, type Connection } from '@fi/shared';
 import { Types } from 'mongoose';
 import { cli } from './helpers/cli';

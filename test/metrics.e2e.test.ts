@@ -1,9 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadGatewayConfig } from '@fi/gateway/src/config';
-import { startGateway } from '@fi/gateway/src/server';
+import { loadGatewayConfig, startGateway } from '@fi/gateway';
 import { createLogger, type RunningHttpServer } from '@fi/shared';
-import { freePort } from '../cli/src/embedded/freePort';
+import { freePort } from '@fi/cli/embedded';
 import { LogSink } from './helpers/logSink';
 import { startStack, type Stack } from './helpers/stack';
 

@@ -1,9 +1,7 @@
-import { loadFeedbackConfig } from '@fi/feedback/src/config';
-import { startFeedbackService } from '@fi/feedback/src/server';
-import { loadGatewayConfig } from '@fi/gateway/src/config';
-import { startGateway } from '@fi/gateway/src/server';
+import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
+import { loadGatewayConfig, startGateway } from '@fi/gateway';
 import { createLogger } from '@fi/shared';
-import { freePort } from '../cli/src/embedded/freePort';
+import { freePort } from '@fi/cli/embedded';
 import { createKeyAt } from './helpers/keys';
 import { LogSink } from './helpers/logSink';
 import { PrivateDatabase } from './helpers/privateDatabase';
@@ -13,9 +11,9 @@ const mongodbUri = () => process.env.MONGODB_URI as string;
 
 describe('configuration', () => {
   test.each<[string, Record<string, string>, RegExp[]]>([
-    ['services/feedback/src/index.ts', { PORT: 'eighty' }, [/PORT="eighty" is invalid: expected a whole number/]],
-    ['services/contacts/src/index.ts', { MONGODB_URI: 'http://wrong' }, [/MONGODB_URI="http:\/\/wrong" is invalid: expected a mongodb:\/\/ or mongodb\+srv:\/\/ connection string/]],
-    ['gateway/src/index.ts', { MONGODB_URI: '', PORT: '99999' }, [/MONGODB_URI is required/, /PORT="99999" is invalid: expected a number from 0 to 65535/]],
+    ['services/feedback/src/main.ts', { PORT: 'eighty' }, [/PORT="eighty" is invalid: expected a whole number/]],
+    ['services/contacts/src/main.ts', { MONGODB_URI: 'http://wrong' }, [/MONGODB_URI="http:\/\/wrong" is invalid: expected a mongodb:\/\/ or mongodb\+srv:\/\/ connection string/]],
+    ['gateway/src/main.ts', { MONGODB_URI: '', PORT: '99999' }, [/MONGODB_URI is required/, /PORT="99999" is invalid: expected a number from 0 to 65535/]],
   ])('when %s starts with bad settings, then it exits 1 naming each bad variable', async (entry, env, messages) => {
     const service = spawnEntry(entry, { MONGODB_URI: mongodbUri(), ...env });
     expect(await service.exited).toBe(1);
@@ -70,7 +68,7 @@ describe('graceful shutdown', () => {
     const key = await createKeyAt(database.uri);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const service = spawnEntry('services/feedback/src/index.ts', {
+    const service = spawnEntry('services/feedback/src/main.ts', {
       MONGODB_URI: database.uri,
       PORT: String(port),
       AUTH_CACHE_TTL_MS: '600000',

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
-import { LiveInstances } from '@fi/gateway/src/rateLimit/liveInstances';
-import { freePort } from '../cli/src/embedded/freePort';
+import { LiveInstances } from '@fi/gateway';
+import { freePort } from '@fi/cli/embedded';
 import { eventually, spawnEntry, type Spawned, untilReady } from './helpers/processes';
 import { PrivateRedis } from './helpers/privateRedis';
 import { ADD_FEEDBACK } from './helpers/queries';
@@ -209,7 +209,7 @@ describe('two gateway processes on one Redis', () => {
     for (let i = 0; i < 2; i += 1) {
       const port = await freePort();
       gateways.push(
-        spawnEntry('gateway/src/index.ts', {
+        spawnEntry('gateway/src/main.ts', {
           PORT: String(port),
           MONGODB_URI: stack.mongodbUri,
           REDIS_URL: process.env.REDIS_URL,

@@ -2,11 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Types } from 'mongoose';
-import { SentimentBackfillStore, type ComputedSentiment } from '@fi/feedback/src/data/sentimentBackfillStore';
-import { backfillSentiment } from '@fi/feedback/src/domain/sentiment/backfillSentiment';
+import { backfillSentiment, type ComputedSentiment, SentimentBackfillStore } from '@fi/feedback';
 import { cli } from './helpers/cli';
 import { startStack, type Stack } from './helpers/stack';
-import { connectMongo, type Connection } from '@fi/shared';
+import { type Connection, connectMongo } from '@fi/shared';
 
 const FIELDS = 'id title sentiment sentimentScore sentimentSource';
 const ADD = `mutation($apiKey: String!, $input: NewFeedbackInput!) { addFeedbackItem(apiKey: $apiKey, input: $input) { ${FIELDS} } }`;

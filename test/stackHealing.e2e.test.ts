@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../cli/src/embedded/freePort';
-import { stopChild } from '../cli/src/embedded/stopChild';
-import { SupervisedService, type SupervisorEvents } from '../cli/src/stack/supervisor';
+import { freePort, stopChild } from '@fi/cli/embedded';
+import { SupervisedService, type SupervisorEvents } from '@fi/cli';
 import { createKeyAt } from './helpers/keys';
 import { eventually, spawnEntry } from './helpers/processes';
 
@@ -57,7 +56,7 @@ describe('npm start', () => {
     CONTACTS_PORT: String(await freePort()),
     ACCOUNTS_PORT: String(await freePort()),
   });
-  const serviceOf = (stackPid: number, name: string) => childrenOf(stackPid).find((pid) => commandOf(pid).includes(`services/${name}/src/index.ts`));
+  const serviceOf = (stackPid: number, name: string) => childrenOf(stackPid).find((pid) => commandOf(pid).includes(`services/${name}/src/main.ts`));
 
   test('when a service crashes more often than the restart limit allows, then the stack stops with a clear message', async () => {
     const stack = spawnEntry('cli/src/stack/startStack.ts', {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createContactRepository } from '@fi/contacts/src/data/contactRepository';
+import { createContactRepository } from '@fi/contacts';
 import { ApiKeyStore, connectMongo } from '@fi/shared';
-import { freePort } from '../cli/src/embedded/freePort';
+import { freePort } from '@fi/cli/embedded';
 import { OtlpReceiver, type ReceivedSpan } from './helpers/otlpReceiver';
 import { eventually, spawnEntry, type Spawned } from './helpers/processes';
 import { newOrgId } from './helpers/stack';
@@ -66,9 +66,9 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       OTEL_BSP_SCHEDULE_DELAY: '100',
     };
     const [feedbackPort, contactsPort, gatewayPort, nobodyPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-    feedback = spawnEntry('services/feedback/src/index.ts', { ...common, PORT: String(feedbackPort) });
-    contacts = spawnEntry('services/contacts/src/index.ts', { ...common, PORT: String(contactsPort) });
-    gateway = spawnEntry('gateway/src/index.ts', {
+    feedback = spawnEntry('services/feedback/src/main.ts', { ...common, PORT: String(feedbackPort) });
+    contacts = spawnEntry('services/contacts/src/main.ts', { ...common, PORT: String(contactsPort) });
+    gateway = spawnEntry('gateway/src/main.ts', {
       ...common,
       PORT: String(gatewayPort),
       REDIS_URL: process.env.REDIS_URL,

@@ -1,8 +1,7 @@
-import { loadFeedbackConfig } from '@fi/feedback/src/config';
-import { startFeedbackService } from '@fi/feedback/src/server';
+import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
 import { Types } from 'mongoose';
 import { ApiKeyStore, connectMongo, createLogger, type RunningSubgraph } from '@fi/shared';
-import { freePort } from '../cli/src/embedded/freePort';
+import { freePort } from '@fi/cli/embedded';
 import { createKeyAt } from './helpers/keys';
 import { eventually, PROCESS_START_MS, spawnEntry, untilReady } from './helpers/processes';
 import { ADD_FEEDBACK } from './helpers/queries';
@@ -52,7 +51,7 @@ describe('webhook durability', () => {
     // While the first process lives, the receiver never answers: nothing it sends can complete.
     receiver.answer([], 'hang');
 
-    const first = spawnEntry('services/feedback/src/index.ts', env);
+    const first = spawnEntry('services/feedback/src/main.ts', env);
     const ids: string[] = [];
     try {
       await untilReady(url, 'the feedback service');
@@ -67,7 +66,7 @@ describe('webhook durability', () => {
     receiver.received.length = 0;
     receiver.answer([], 200);
 
-    const second = spawnEntry('services/feedback/src/index.ts', env);
+    const second = spawnEntry('services/feedback/src/main.ts', env);
     try {
       await untilReady(url, 'the restarted feedback service');
       const delivered = () => new Set(receiver.received.map((r) => r.json.data.item.id));

@@ -1,6 +1,6 @@
-import { accountsConfigSchema } from '@fi/accounts/src/config';
-import { contactsConfigSchema } from '@fi/contacts/src/config';
-import { feedbackConfigSchema } from '@fi/feedback/src/config';
+import { accountsConfigSchema } from '@fi/accounts';
+import { contactsConfigSchema } from '@fi/contacts';
+import { feedbackConfigSchema } from '@fi/feedback';
 import { authConfigSchema, connectMongo, connectSibling, type Connection } from '@fi/shared';
 import { readRunningStack } from './stack/stackFile';
 

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { createLogger } from '@fi/shared';
-import { freePort } from '../../cli/src/embedded/freePort';
+import { freePort } from '@fi/cli/embedded';
 import { InvalidKeyGuard } from '../src/rateLimit/invalidKeyGuard';
 import { WindowCounter, type CounterMode } from '../src/rateLimit/windowCounter';
 

@@ -5,7 +5,7 @@ import { badRequest } from './errors';
  * The longest value, in characters, of each text argument of the API, by argument name. Every `String`
  * argument of every subgraph's root fields is checked against this table before its resolver runs
  * (see `limitTextArguments`), so no request can hand the database an unbounded pattern or value.
- * A new argument adds its entry here (and to the README's limits table); one not listed gets
+ * A new argument adds its entry here (and to the limits table of docs/limits.md); one not listed gets
  * `DEFAULT_TEXT_ARGUMENT_MAX`. Fields of input objects (e.g. `NewFeedbackInput`) are the owning
  * service's domain rules' business.
  */

@@ -1,8 +1,5 @@
 import { badRequest } from './errors';
 
-export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
-export const STATUSES = ['unread', 'read', 'archived'] as const;
-
 // Deliberately simple: one @, no spaces, a dot in the domain. Full RFC 5322 accepts things no mailbox has.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -1,5 +1,4 @@
-import { runCli } from '../../cli/src/main';
-import type { Output } from '../../cli/src/output';
+import { type Output, runCli } from '@fi/cli';
 
 /** Runs the CLI in-process, as `npm run cli -- ...args` would, and keeps what it printed. */
 export async function cli(...args: string[]) {

@@ -1,18 +1,18 @@
 import { ConfigError, loadConfig, type ConfigField } from '@fi/shared';
-import { accountsConfigSchema } from '@fi/accounts/src/config';
-import { contactsConfigSchema } from '@fi/contacts/src/config';
-import { feedbackConfigSchema } from '@fi/feedback/src/config';
-import { gatewayConfigSchema } from '@fi/gateway/src/config';
+import { accountsConfigSchema } from '@fi/accounts';
+import { contactsConfigSchema } from '@fi/contacts';
+import { feedbackConfigSchema } from '@fi/feedback';
+import { gatewayConfigSchema } from '@fi/gateway';
 
 /** What the deployment tests (docker compose, Kubernetes) know of each app service. */
 
 export type Schema = Record<string, ConfigField<unknown>>;
 
 export const APP_SERVICES: Record<string, { schema: Schema; entry: string }> = {
-  feedback: { schema: feedbackConfigSchema, entry: 'services/feedback/src/index.ts' },
-  contacts: { schema: contactsConfigSchema, entry: 'services/contacts/src/index.ts' },
-  accounts: { schema: accountsConfigSchema, entry: 'services/accounts/src/index.ts' },
-  gateway: { schema: gatewayConfigSchema, entry: 'gateway/src/index.ts' },
+  feedback: { schema: feedbackConfigSchema, entry: 'services/feedback/src/main.ts' },
+  contacts: { schema: contactsConfigSchema, entry: 'services/contacts/src/main.ts' },
+  accounts: { schema: accountsConfigSchema, entry: 'services/accounts/src/main.ts' },
+  gateway: { schema: gatewayConfigSchema, entry: 'gateway/src/main.ts' },
 };
 export const SUBGRAPHS = ['feedback', 'contacts', 'accounts'];
 

@@ -1,5 +1,5 @@
-import { createAccountRepository } from '@fi/accounts/src/data/accountRepository';
-import { createContactRepository } from '@fi/contacts/src/data/contactRepository';
+import { createAccountRepository } from '@fi/accounts';
+import { createContactRepository } from '@fi/contacts';
 import type { Stack } from './stack';
 
 export interface ContactFixture {

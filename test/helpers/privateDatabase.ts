@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startFerretDb, type EmbeddedMongo } from '../../cli/src/embedded/ferretdb';
-import { freePort } from '../../cli/src/embedded/freePort';
+import { type EmbeddedMongo, freePort, startFerretDb } from '@fi/cli/embedded';
 
 /** A FerretDB of one test's own, on a fixed loopback port, that the test may stop and start again. */
 export class PrivateDatabase {

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { freePort } from '../../cli/src/embedded/freePort';
-import { stopChild } from '../../cli/src/embedded/stopChild';
+import { freePort, stopChild } from '@fi/cli/embedded';
 import { eventually } from './processes';
 
 /** A redis-server of one test's own on a loopback port, which the test may stop and start again. */

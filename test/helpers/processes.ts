@@ -9,9 +9,16 @@ export interface Spawned {
   exited: Promise<number | null>;
 }
 
-/** Runs a service entry point as its own process, as `npm start` and production do. */
-export function spawnEntry(entry: string, env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+/** The file `npm run build` compiles a source entry to: `<workspace>/src/x.ts` becomes `<workspace>/dist/x.js`. */
+export const compiledEntry = (entry: string): string => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
+
+/**
+ * Runs a service entry point as its own process, as `npm start` does (the sources through tsx) or, with
+ * `compiled`, as the image does (the built JavaScript, workspaces resolved to their `dist/`).
+ */
+export function spawnEntry(entry: string, env: NodeJS.ProcessEnv, { compiled = false } = {}): Spawned {
+  const args = compiled ? ['--conditions=production', path.join(ROOT, compiledEntry(entry))] : ['--import', 'tsx', path.join(ROOT, entry)];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

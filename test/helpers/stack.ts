@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { loadAccountsConfig } from '@fi/accounts/src/config';
-import { startAccountsService } from '@fi/accounts/src/server';
-import { loadContactsConfig } from '@fi/contacts/src/config';
-import { startContactsService } from '@fi/contacts/src/server';
-import { loadFeedbackConfig } from '@fi/feedback/src/config';
-import { startFeedbackService } from '@fi/feedback/src/server';
-import { loadGatewayConfig } from '@fi/gateway/src/config';
-import { startGateway } from '@fi/gateway/src/server';
-import { CLI_MAX_TIME_MS } from '../../cli/src/databases';
-import { ApiKeyStore, connectMongo, createLogger, type Connection, type NewApiKey, type RunningHttpServer } from '@fi/shared';
+import { loadAccountsConfig, startAccountsService } from '@fi/accounts';
+import { loadContactsConfig, startContactsService } from '@fi/contacts';
+import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
+import { loadGatewayConfig, startGateway } from '@fi/gateway';
+import { CLI_MAX_TIME_MS } from '@fi/cli';
+import { ApiKeyStore, type Connection, connectMongo, createLogger, type NewApiKey, type RunningHttpServer } from '@fi/shared';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
   status: number;

@@ -1,5 +1,5 @@
 // Run as a process by tracing.e2e.test.ts: what a service's telemetry bootstrap loads and logs with the given environment.
-import { startTelemetry } from '@fi/shared/src/telemetry';
+import { startTelemetry } from '@fi/shared/telemetry';
 import { Writable } from 'node:stream';
 import { createLogger } from '@fi/shared';
 

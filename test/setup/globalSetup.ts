@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureFerretDb, startFerretDb } from '../../cli/src/embedded/ferretdb';
-import { freePort } from '../../cli/src/embedded/freePort';
+import { ensureFerretDb, freePort, startFerretDb } from '@fi/cli/embedded';
 import { PrivateRedis, redisAnswers } from '../helpers/privateRedis';
 
 const MACHINE_REDIS = { host: '127.0.0.1', port: 6379 };

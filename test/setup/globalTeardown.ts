@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import type { EmbeddedMongo } from '../../cli/src/embedded/ferretdb';
+import type { EmbeddedMongo } from '@fi/cli/embedded';
 import type { PrivateRedis } from '../helpers/privateRedis';
 
 export default async function globalTeardown(): Promise<void> {

@@ -1,6 +1,6 @@
-import { accountKeyBackfill } from '@fi/accounts/src/data/accountKeyBackfill';
-import { contactKeyBackfill } from '@fi/contacts/src/data/contactKeyBackfill';
-import { feedbackKeyBackfill } from '@fi/feedback/src/data/feedbackKeyBackfill';
+import { accountKeyBackfill } from '@fi/accounts';
+import { contactKeyBackfill } from '@fi/contacts';
+import { feedbackKeyBackfill } from '@fi/feedback';
 import { runKeysetBackfill, type BackfillResult, type Connection, type KeyedRecord, type KeysetBackfill } from '@fi/shared';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';

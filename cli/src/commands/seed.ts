@@ -1,10 +1,7 @@
-import { createAccountRepository } from '@fi/accounts/src/data/accountRepository';
-import { createContactRepository } from '@fi/contacts/src/data/contactRepository';
-import { FeedbackRepository } from '@fi/feedback/src/data/feedbackRepository';
-import { checkAccount } from '@fi/accounts/src/domain/accountRules';
-import { checkContact } from '@fi/contacts/src/domain/contactRules';
-import { checkImportedFeedback } from '@fi/feedback/src/domain/newFeedback';
-import { describeProblem, type Checked } from '@fi/shared';
+import { checkAccount, createAccountRepository } from '@fi/accounts';
+import { checkContact, createContactRepository } from '@fi/contacts';
+import { checkImportedFeedback, FeedbackRepository } from '@fi/feedback';
+import { type Checked, describeProblem } from '@fi/shared';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
 import { progressBar } from '../progress';

@@ -1,5 +1,4 @@
-import { SentimentBackfillStore } from '@fi/feedback/src/data/sentimentBackfillStore';
-import { backfillSentiment } from '@fi/feedback/src/domain/sentiment/backfillSentiment';
+import { backfillSentiment, SentimentBackfillStore } from '@fi/feedback';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
 import { backfillProgress, parseBatch, untilInterrupted } from './backfillRun';

@@ -1,7 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { loadConfig, type Page } from '@fi/shared';
-import { webhookConfigSchema } from '@fi/feedback/src/webhooks/webhookConfig';
-import { webhookEndpoints } from '@fi/feedback/src/webhooks/webhooks';
+import { webhookConfigSchema, webhookEndpoints } from '@fi/feedback';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
 import { developmentWebhookEnv } from '../stack/developmentWebhooks';

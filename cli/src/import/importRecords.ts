@@ -1,9 +1,6 @@
-import { checkAccount } from '@fi/accounts/src/domain/accountRules';
-import { createAccountRepository } from '@fi/accounts/src/data/accountRepository';
-import { checkContact } from '@fi/contacts/src/domain/contactRules';
-import { createContactRepository } from '@fi/contacts/src/data/contactRepository';
-import { FeedbackRepository, type FeedbackRecord } from '@fi/feedback/src/data/feedbackRepository';
-import { checkImportedFeedback } from '@fi/feedback/src/domain/newFeedback';
+import { checkAccount, createAccountRepository } from '@fi/accounts';
+import { checkContact, createContactRepository } from '@fi/contacts';
+import { checkImportedFeedback, type FeedbackRecord, FeedbackRepository } from '@fi/feedback';
 import type { Checked, FieldProblem } from '@fi/shared';
 import type { Databases } from '../databases';
 

@@ -1,5 +1,4 @@
-import type { FeedbackRecord } from '@fi/feedback/src/data/feedbackRepository';
-import { SENTIMENTS, STATUSES } from '@fi/shared';
+import { SENTIMENTS, STATUSES, type FeedbackRecord } from '@fi/feedback';
 import { Random } from './random';
 import { CITIES, COMPANY_STEMS, COMPANY_SUFFIXES, FIRST_NAMES, JOB_TITLES, LAST_NAMES, SOURCES, TAGS, TEMPLATES, TOPICS } from './vocabulary';
 

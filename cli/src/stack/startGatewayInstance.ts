@@ -19,4 +19,4 @@ if (stack) {
   }
 }
 // Loaded only after the environment is complete: the gateway reads its config as it loads.
-void import('../../../gateway/src/index');
+void import('@fi/gateway/main');

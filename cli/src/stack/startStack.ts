@@ -78,7 +78,7 @@ async function main(): Promise<void> {
       new SupervisedService(() => spawnService(name, entry, port, env, logDir), events, restartPolicy);
     for (const [name, port, uri] of subgraphs) {
       const own = { ...(uri ? { MONGODB_URI: uri } : {}), ...(name === 'feedback' ? developmentWebhookEnv() : {}) };
-      services.push(supervise(name, `services/${name}/src/index.ts`, port, { ...common, ...own }));
+      services.push(supervise(name, `services/${name}/src/main.ts`, port, { ...common, ...own }));
     }
     const subgraphUrls = {
       feedback: `${services[0].current.url}/graphql`,
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
       accounts: `${services[2].current.url}/graphql`,
     };
     const gatewayEnv = { ...common, FEEDBACK_URL: subgraphUrls.feedback, CONTACTS_URL: subgraphUrls.contacts, ACCOUNTS_URL: subgraphUrls.accounts };
-    services.push(supervise('gateway', 'gateway/src/index.ts', config.gatewayPort, gatewayEnv));
+    services.push(supervise('gateway', 'gateway/src/main.ts', config.gatewayPort, gatewayEnv));
 
     const demoKey = database ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out)) : null;
     await Promise.all(services.map((service) => waitUntilReady(service.current, READY_TIMEOUT_MS)));

@@ -1,4 +1,4 @@
 // Imported first by index.ts: tracing must hook http, mongodb, ioredis and graphql before they load.
-import { startTelemetry } from '@fi/shared/src/telemetry';
+import { startTelemetry } from '@fi/shared/telemetry';
 
 startTelemetry('accounts');

@@ -1,6 +1,13 @@
-import './telemetry';
-import { runService } from '@fi/shared';
-import { loadFeedbackConfig } from './config';
-import { startFeedbackService } from './server';
-
-runService('feedback', () => loadFeedbackConfig(), startFeedbackService);
+// The feedback service's public face: what the CLI, the tests and the bench may use. The process entry is main.ts.
+export { feedbackConfigSchema, loadFeedbackConfig, type FeedbackConfig } from './config';
+export { FEEDBACK_SCHEMA_PATH, startFeedbackService } from './server';
+export { FeedbackRepository, type FeedbackRecord } from './data/feedbackRepository';
+export { feedbackKeyBackfill } from './data/feedbackKeyBackfill';
+export { SentimentBackfillStore, type ComputedSentiment } from './data/sentimentBackfillStore';
+export { backfillSentiment } from './domain/sentiment/backfillSentiment';
+export { checkImportedFeedback } from './domain/newFeedback';
+export { SENTIMENTS, STATUSES } from './domain/feedbackValues';
+export { webhookConfigSchema } from './webhooks/webhookConfig';
+export { webhookEndpoints } from './webhooks/webhooks';
+export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export/feedbackExport';
+export { RemovedFeedbackLog } from './export/removedFeedbackLog';

@@ -1,7 +1,7 @@
 /**
  * How records of the three services recognise each other without copying data: each service stores
  * normalised keys of its own fields (lower-cased email, email domain, company or account name) and
- * matches on them. The rules are written in the README ("Links across services").
+ * matches on them. The rules are written in docs/api.md ("Links across services").
  */
 
 /**

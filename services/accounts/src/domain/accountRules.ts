@@ -4,7 +4,7 @@ import type { AccountDocument } from '../data/accountModel';
 /** An account as stored, before the repository adds its id, organization and match keys. */
 export type AccountRecord = Pick<AccountDocument, 'name' | 'domain' | 'description' | 'website' | 'score' | 'churnRisk' | 'tags' | 'createdAt'>;
 
-/** Longest accepted text per field, in characters; documented in the README. */
+/** Longest accepted text per field, in characters; documented in docs/limits.md. */
 export const ACCOUNT_LIMITS = { name: 200, domain: 253, description: 5_000, website: 2_000 } as const;
 
 const FIELDS = ['name', 'domain', 'description', 'website', 'score', 'churnRisk', 'tags', 'createdAt'];

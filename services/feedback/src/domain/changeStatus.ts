@@ -1,4 +1,5 @@
-import { appError, badRequest, ErrorCode, forbidden, requireOneOf, STATUSES, type Caller } from '@fi/shared';
+import { appError, badRequest, ErrorCode, forbidden, requireOneOf, type Caller } from '@fi/shared';
+import { STATUSES } from './feedbackValues';
 import type { FeedbackDocument } from '../data/feedbackModel';
 import { toItem } from '../data/feedbackRepository';
 import type { FeedbackStatusStore, StatusChange } from '../data/feedbackStatusStore';

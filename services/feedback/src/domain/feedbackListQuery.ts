@@ -1,4 +1,5 @@
-import { badRequest, requireMaxLength, requireOneOf, SENTIMENTS, STATUSES, textArgumentMax, toPage, type Page } from '@fi/shared';
+import { badRequest, requireMaxLength, requireOneOf, textArgumentMax, toPage, type Page } from '@fi/shared';
+import { SENTIMENTS, STATUSES } from './feedbackValues';
 import { decodeCursor, MAX_CURSOR_LENGTH, type CursorPosition } from './cursor';
 import type { QueryFeedbackItemsArgs } from '../generated/resolvers';
 

@@ -1,14 +1,15 @@
 import type { FeedbackRecord } from '../data/feedbackRepository';
 import type { NewFeedbackInput } from '../generated/resolvers';
 import { withSentiment } from './sentiment';
-import { RecordRules, SENTIMENTS, STATUSES, valueOrBadRequest, type Checked } from '@fi/shared';
+import { RecordRules, valueOrBadRequest, type Checked } from '@fi/shared';
+import { SENTIMENTS, STATUSES } from './feedbackValues';
 
 export type { NewFeedbackInput };
 
 /** A new item's own fields; the service adds status and dates. */
 export type ValidFeedback = Omit<FeedbackRecord, 'status' | 'publishedDate' | 'createdAt'>;
 
-/** Longest accepted text per field, in characters; documented in the README. */
+/** Longest accepted text per field, in characters; documented in docs/limits.md. */
 export const FEEDBACK_LIMITS = {
   source: 100,
   title: 500,

@@ -1,4 +1,4 @@
-import type { SENTIMENTS } from '@fi/shared';
+import type { SENTIMENTS } from '../feedbackValues';
 import type { ItemSentence } from 'wink-nlp';
 import { sentimentNlp } from './englishNlp';
 import { MAX_PROBLEMS, normalizeSentence, sentenceCues, type SentenceCues } from './feedbackCues';

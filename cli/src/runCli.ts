@@ -1,0 +1,111 @@
+import { parseArgs } from 'node:util';
+import { importCommand } from './commands/import';
+import { keysCommand } from './commands/keys';
+import { linksCommand } from './commands/links';
+import { webhooksCommand } from './commands/webhooks';
+import { parseCount, seedOrganization } from './commands/seed';
+import { sentimentCommand } from './commands/sentiment';
+import { openDatabases } from './databases';
+import { consoleOutput, UsageError, type Output } from './output';
+
+export const USAGE = `Usage: npm run cli -- <command>
+
+  keys create --org ORG [--tier free|pro|enterprise] [--read-only] [--rate-limit N]
+                                   create a key; prints only the key, once
+  keys list --org ORG              list an organization's keys (never the secret)
+  keys revoke KEY|ID               revoke a key (the key itself or its listed id)
+  keys set-limit KEY|ID N|default  give a key its own requests-per-minute limit
+  import contacts|accounts|feedback FILE --org ORG [--skip-invalid]
+                                   import a JSON array or NDJSON file; all or nothing,
+                                   or with --skip-invalid exactly the valid records
+  seed --org ORG [--feedback N] [--contacts N] [--accounts N]
+                                   generate realistic data in bulk
+  webhooks list --org ORG          list an organization's webhook endpoints
+  webhooks add --org ORG --url URL --events TYPE[,TYPE...]
+                                   add an endpoint; prints only its signing secret, once
+  webhooks remove ID --org ORG     remove an endpoint and its delivery history
+  webhooks deliveries ID --org ORG [--skip N] [--take N]
+                                   an endpoint's deliveries, newest first, with their last attempt
+  sentiment backfill --org ORG [--batch N]
+                                   compute the sentiment of items that have none (resumable;
+                                   never overwrites a provided one)
+  links backfill [--org ORG] [--batch N]
+                                   give records stored before links existed their match keys
+                                   (all organizations unless --org; resumable; never overwrites)
+
+The database is MONGODB_URI, or the embedded one of a running "npm start".`;
+
+/** Runs one CLI command; returns the process exit code (0 ok, 1 failure, 2 usage or invalid input). */
+export async function runCli(argv: string[], out: Output = consoleOutput): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        org: { type: 'string' },
+        tier: { type: 'string' },
+        'read-only': { type: 'boolean' },
+        'rate-limit': { type: 'string' },
+        'skip-invalid': { type: 'boolean' },
+        feedback: { type: 'string' },
+        contacts: { type: 'string' },
+        accounts: { type: 'string' },
+        url: { type: 'string' },
+        events: { type: 'string' },
+        skip: { type: 'string' },
+        take: { type: 'string' },
+        batch: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    out.info(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    out.info(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (!['keys', 'import', 'seed', 'webhooks', 'sentiment', 'links'].includes(command)) {
+    out.info(`Unknown command "${command}".\n\n${USAGE}`);
+    return 2;
+  }
+
+  let db;
+  try {
+    db = await openDatabases();
+  } catch (error) {
+    out.info((error as Error).message);
+    return 1;
+  }
+  try {
+    if (command === 'keys') {
+      await keysCommand(rest[0], rest.slice(1), { org: values.org, tier: values.tier, readOnly: values['read-only'], rateLimit: values['rate-limit'] }, db, out);
+    } else if (command === 'webhooks') {
+      await webhooksCommand(rest[0], rest.slice(1), { org: values.org, url: values.url, events: values.events, skip: values.skip, take: values.take }, db, out);
+    } else if (command === 'import') {
+      await importCommand(rest[0], rest[1], { org: values.org, skipInvalid: values['skip-invalid'] }, db, out);
+    } else if (command === 'sentiment') {
+      await sentimentCommand(rest[0], values.org, values.batch, db, out);
+    } else if (command === 'links') {
+      await linksCommand(rest[0], values.org, values.batch, db, out);
+    } else {
+      if (!values.org) throw new UsageError('seed needs --org ORG');
+      const counts = {
+        feedback: parseCount('feedback', values.feedback, 1_000),
+        contacts: parseCount('contacts', values.contacts, 200),
+        accounts: parseCount('accounts', values.accounts, 50),
+      };
+      await seedOrganization(values.org, counts, db, out);
+    }
+    return 0;
+  } catch (error) {
+    out.info(error instanceof UsageError ? error.message : `Failed: ${(error as Error).message}`);
+    return error instanceof UsageError ? 2 : 1;
+  } finally {
+    await db.close();
+  }
+}
