@@ -10,4 +10,4 @@ export { SENTIMENTS, STATUSES } from './domain/feedbackValues';
 export { webhookConfigSchema } from './webhooks/webhookConfig';
 export { webhookEndpoints } from './webhooks/webhooks';
 export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export/feedbackExport';
-export { RemovedFeedbackLog } from './export/removedFeedbackLog';
+export { RemovedFeedbackLog } from './data/removedFeedbackLog';

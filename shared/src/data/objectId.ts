@@ -8,3 +8,11 @@ export function isObjectId(id: string): boolean {
 export function objectIdOrNull(id: string): Types.ObjectId | null {
   return isObjectId(id) ? new Types.ObjectId(id) : null;
 }
+
+/**
+ * The largest id of the second `at` falls in: every record created up to then has an id at most this (ids
+ * start with their creation second), every record created in a later second a larger one.
+ */
+export function idBoundAt(at: Date): Types.ObjectId {
+  return new Types.ObjectId(`${Math.floor(at.getTime() / 1000).toString(16).padStart(8, '0')}${'f'.repeat(16)}`);
+}

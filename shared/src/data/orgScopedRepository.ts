@@ -35,10 +35,10 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
     return this.listWhere(this.searchFilter(orgId, text), page);
   }
 
-  /** The organization's records that `search` matches. */
-  searchFilter(orgId: string, text: string | null | undefined): FilterQuery<D> {
+  /** The organization's records that `search` matches (created at or before `createdBy`, when given). */
+  searchFilter(orgId: string, text: string | null | undefined, createdBy?: Date): FilterQuery<D> {
     const pattern = substringPattern(text);
-    const query = { orgId } as FilterQuery<D>;
+    const query = (createdBy ? { orgId, createdAt: { $lte: createdBy } } : { orgId }) as FilterQuery<D>;
     if (pattern) query.$or = this.searchFields.map((field) => ({ [field]: pattern })) as FilterQuery<D>[];
     return query;
   }

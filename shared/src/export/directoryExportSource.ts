@@ -1,4 +1,3 @@
-import type { FilterQuery } from 'mongoose';
 import type { OrgScopedDocument, OrgScopedRepository } from '../data/orgScopedRepository';
 import { requireMaxLength, textArgumentMax } from '../textArguments';
 import type { ExportRow } from './exportFormats';
@@ -14,8 +13,7 @@ export function directoryExportSource<D extends OrgScopedDocument, T>(
   repository: OrgScopedRepository<D, T>,
   options: { resource: string; columns: readonly string[]; toRow: (item: T) => ExportRow },
 ): ExportSource<DirectoryFilter> {
-  const query = (orgId: string, filter: DirectoryFilter, snapshotAt: Date): FilterQuery<D> =>
-    ({ ...repository.searchFilter(orgId, filter.search), createdAt: { $lte: snapshotAt } }) as FilterQuery<D>;
+  const query = (orgId: string, filter: DirectoryFilter, snapshotAt: Date) => repository.searchFilter(orgId, filter.search, snapshotAt);
   return {
     resource: options.resource,
     columns: options.columns,

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { ErrorCode } from '../errors';
 import type { Logger } from '../logger';
 import { objectIdOrNull } from '../data/objectId';
-import type { ExportJobDocument, ExportJobStore } from './exportJobStore';
+import type { ExportJobDocument, ExportJobStore } from '../data/exportJobStore';
 
 /** The service's own route; the gateway serves it to the public as /exports/<resource>. */
 export const EXPORT_DOWNLOAD_PATH = '/exports/download';

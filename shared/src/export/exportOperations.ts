@@ -3,7 +3,7 @@ import { appError, badRequest, ErrorCode, notFound } from '../errors';
 import type { SubgraphContext } from '../subgraph';
 import { objectIdOrNull } from '../data/objectId';
 import { parseExportFormat } from './exportFormats';
-import type { ExportJobDocument, ExportJobStore, ExportStatus } from './exportJobStore';
+import type { ExportJobDocument, ExportJobStore, ExportStatus } from '../data/exportJobStore';
 import type { ExportSource } from './exportSource';
 import type { ExportConfig } from './exportWorker';
 

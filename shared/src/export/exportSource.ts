@@ -1,9 +1,9 @@
-import type { Types } from 'mongoose';
+import type { RecordId } from '../data/exportJobStore';
 import type { ExportRow } from './exportFormats';
 
 /** A record read for an export: its id (the keyset) and what the file holds of it. */
 export interface ExportRecord {
-  _id: Types.ObjectId;
+  _id: RecordId;
   row: ExportRow;
 }
 
@@ -31,15 +31,15 @@ export interface ExportSource<F extends Record<string, unknown> = Record<string,
   parseFilter(input: unknown): F;
   ensureIndexes(): Promise<void>;
   /** Matching records with _id <= bound created at or before `snapshotAt`. */
-  count(orgId: string, filter: F, bound: Types.ObjectId, snapshotAt: Date): Promise<number>;
+  count(orgId: string, filter: F, bound: RecordId, snapshotAt: Date): Promise<number>;
   /**
    * Matching records with after < _id <= bound created at or before `snapshotAt`, ascending, read
    * `batchSize` at a time (closed by `return()`).
    */
-  scan(orgId: string, filter: F, after: Types.ObjectId | null, bound: Types.ObjectId, snapshotAt: Date, batchSize: number): AsyncIterable<ExportRecord>;
+  scan(orgId: string, filter: F, after: RecordId | null, bound: RecordId, snapshotAt: Date, batchSize: number): AsyncIterable<ExportRecord>;
   /**
    * Matching records with after < _id <= upTo created at or before `snapshotAt` and removed since then (as
    * they were just before), for resources whose records can be removed while an export runs.
    */
-  removedSince?(orgId: string, filter: F, after: Types.ObjectId | null, upTo: Types.ObjectId, snapshotAt: Date): Promise<ExportRecord[]>;
+  removedSince?(orgId: string, filter: F, after: RecordId | null, upTo: RecordId, snapshotAt: Date): Promise<ExportRecord[]>;
 }

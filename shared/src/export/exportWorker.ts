@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { Types } from 'mongoose';
 import { gzip as gzipCallback } from 'node:zlib';
 import type { ConfigOf } from '../config';
 import type { Logger } from '../logger';
 import type { exportConfigSchema } from '../config';
 import { formatRows } from './exportFormats';
-import type { ExportJobDocument, ExportJobStore } from './exportJobStore';
+import type { ExportJobDocument, ExportJobStore, RecordId } from '../data/exportJobStore';
+import { idBoundAt } from '../data/objectId';
 import type { ExportRecord, ExportSource } from './exportSource';
 
 const gzip = promisify(gzipCallback);
@@ -153,7 +153,7 @@ export class ExportWorker {
 
   private async countTotal(job: ExportJobDocument): Promise<void> {
     try {
-      await this.store.setTotal(job, this.owner, await this.source.count(job.orgId, job.filter, job.bound as Types.ObjectId, job.snapshotAt as Date));
+      await this.store.setTotal(job, this.owner, await this.source.count(job.orgId, job.filter, job.bound as RecordId, job.snapshotAt as Date));
     } catch (error) {
       this.logger.warn({ err: error, exportId: job._id.toHexString() }, 'export total not counted; progress stays unknown');
     }
@@ -188,7 +188,7 @@ export class ExportWorker {
     await store.deleteLeftovers(job);
     let after = job.cursor ?? null;
     let n = job.chunks;
-    const bound = job.bound as Types.ObjectId;
+    const bound = job.bound as RecordId;
     const pageSize = this.config.exportPageSize;
     const snapshotAt = job.snapshotAt as Date;
     const records = source.scan(job.orgId, job.filter, after, bound, snapshotAt, pageSize)[Symbol.asyncIterator]();
@@ -223,14 +223,6 @@ export class ExportWorker {
     check();
     return store.finish(job, this.owner, new Date(Date.now() + this.config.exportRetentionHours * 3_600_000));
   }
-}
-
-/**
- * The largest id of the second `at` falls in: every record created up to then has an id at most this (ids
- * start with their creation second), every record created in a later second a larger one.
- */
-export function idBoundAt(at: Date): Types.ObjectId {
-  return new Types.ObjectId(`${Math.floor(at.getTime() / 1000).toString(16).padStart(8, '0')}${'f'.repeat(16)}`);
 }
 
 /** The page with the removed records it did not see, in id order (each id once). */

@@ -1,5 +1,5 @@
 export * from './exportFormats';
-export * from './exportJobStore';
+export * from '../data/exportJobStore';
 export * from './exportSource';
 export * from './exportWorker';
 export * from './exportOperations';

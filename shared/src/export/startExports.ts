@@ -2,7 +2,7 @@ import type { Logger } from '../logger';
 import type { Connection } from '../mongo';
 import type { RouteHandler } from '../http/graphqlHttpServer';
 import { EXPORT_DOWNLOAD_PATH, exportDownloadRoute } from './exportDownload';
-import { ExportJobStore, type ExportJobDocument } from './exportJobStore';
+import { ExportJobStore, type ExportJobDocument } from '../data/exportJobStore';
 import { exportOperations } from './exportOperations';
 import type { ExportSource } from './exportSource';
 import { ExportWorker, type ExportConfig } from './exportWorker';

@@ -4,7 +4,7 @@ import type { FeedbackRepository } from '../data/feedbackRepository';
 import { exportEvent, type WebhookEvent } from '../webhooks/events';
 import type { ChangeEvents } from '../webhooks/webhooks';
 import { feedbackExportSource } from './feedbackExport';
-import { RemovedFeedbackLog } from './removedFeedbackLog';
+import { RemovedFeedbackLog } from '../data/removedFeedbackLog';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 

@@ -1,9 +1,12 @@
 import { mongo, Types, type Collection } from 'mongoose';
 import { INDEX_BUILD_TIME_LIMIT, type Connection } from '../mongo';
-import type { ExportFormat } from './exportFormats';
+import type { ExportFormat } from '../export/exportFormats';
 
 export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'expired'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/** A record's id as exports see it (the keyset). */
+export type RecordId = Types.ObjectId;
 
 export interface ExportJobDocument {
   _id: Types.ObjectId;

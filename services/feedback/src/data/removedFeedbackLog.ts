@@ -1,7 +1,7 @@
 import { Types, type Collection, type Connection, type mongo } from 'mongoose';
 import { EXPORT_READ_OPTIONS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
-import type { FeedbackItem } from '../data/feedbackRepository';
-import type { FeedbackDocument } from '../data/feedbackModel';
+import type { FeedbackItem } from './feedbackRepository';
+import type { FeedbackDocument } from './feedbackModel';
 
 type RemovedFeedbackDocument = Omit<FeedbackItem, 'id'> & { _id: Types.ObjectId; removedAt: Date };
 
