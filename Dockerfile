@@ -1,4 +1,4 @@
-# One image for the gateway and the subgraphs, running the compiled JavaScript (`npm run build`) on
+# One image for the gateway, the subgraphs and the identity service, running the compiled JavaScript (`npm run build`) on
 # production dependencies only. The default command runs the gateway; a subgraph runs the same image
 # with its own entry point, e.g.
 #   docker run -e PORT=4001 -e MONGODB_URI=... IMAGE node services/feedback/dist/main.js
@@ -13,6 +13,7 @@ COPY shared/package.json shared/
 COPY services/feedback/package.json services/feedback/
 COPY services/contacts/package.json services/contacts/
 COPY services/accounts/package.json services/accounts/
+COPY services/identity/package.json services/identity/
 COPY gateway/package.json gateway/
 COPY cli/package.json cli/
 
@@ -44,6 +45,7 @@ COPY --from=build /app/shared/dist shared/dist
 COPY --from=build /app/services/feedback/dist services/feedback/dist
 COPY --from=build /app/services/contacts/dist services/contacts/dist
 COPY --from=build /app/services/accounts/dist services/accounts/dist
+COPY --from=build /app/services/identity/dist services/identity/dist
 COPY --from=build /app/gateway/dist gateway/dist
 COPY --from=build /app/cli/dist cli/dist
 USER node

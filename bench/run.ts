@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApiKeyStore, FORWARDED_KEYS_HEADER } from '@fi/shared';
 import { type Databases, openDatabases, seedOrganization } from '@fi/cli';
+import { scaleBench, scaleMarkdown } from './scale';
 import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFerretDb } from '@fi/cli/embedded';
+import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
+import { IDENTITY_HEADER, parseSigningKeys, signIdentity } from '@fi/shared';
 import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
 import { load, type LoadRequest, type LoadSettings } from './load';
 import { summarizeProfileDir } from './profileSummary';
@@ -18,6 +21,7 @@ import {
   peakRssMiB,
   startCeiling,
   startHiveGateway,
+  startIdentity,
   startOurGateway,
   startPassThrough,
   startSubgraphs,
@@ -28,7 +32,8 @@ import {
 /**
  * `npm run bench [-- --quick | --full]`: our gateway beside the subgraph called directly, Hive Gateway
  * on the same supergraph and subgraphs, and a bare node:http server replaying a recorded answer, under
- * the same load, alternated round by round; then scenario 1 as the data grows.
+ * the same load, alternated round by round; then scenario 1 as the data grows. `--scale`: an
+ * organization's reads at 10,000 and 100,000 items (bench/scale.ts).
  */
 
 interface Profile {
@@ -98,12 +103,14 @@ interface Target {
   url: string;
   /** The process whose CPU time is counted as the target's. */
   pid: number;
-  /** Hive Gateway: the request's key also goes in the forwarded-keys header. */
-  hive: boolean;
+  /** Not our gateway (Hive, a subgraph direct or through a bare hop): the client sends the signed identity itself. */
+  signedByClient: boolean;
 }
 const ROOT = path.resolve(__dirname, '..');
 const say = (line: string) => process.stderr.write(`${line}\n`);
-const BENCH_DATABASES = { FEEDBACK_MONGODB_DB: 'bench_feedback', CONTACTS_MONGODB_DB: 'bench_contacts', ACCOUNTS_MONGODB_DB: 'bench_accounts', AUTH_MONGODB_DB: 'bench_auth' };
+const BENCH_DATABASES = { FEEDBACK_MONGODB_DB: 'bench_feedback', CONTACTS_MONGODB_DB: 'bench_contacts', ACCOUNTS_MONGODB_DB: 'bench_accounts', IDENTITY_MONGODB_DB: 'bench_identity' };
+/** One signing key for the run, given to every service; Hive's requests carry identities signed with it. */
+const SIGNING_KEYS = `bench:${randomBytes(32).toString('base64url')}`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -112,6 +119,7 @@ async function main(): Promise<void> {
       full: { type: 'boolean' },
       only: { type: 'string' },
       'cpu-prof': { type: 'boolean' },
+      scale: { type: 'boolean' },
     },
   });
   const only = values.only?.split(',').map((id) => id.trim());
@@ -130,20 +138,33 @@ async function main(): Promise<void> {
   try {
     const { uri, kind, pid: databasePid } = await database(work, cleanups);
     const redisUrl = await redis(cleanups);
-    const env = { MONGODB_URI: uri, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `fi-bench:${Date.now()}`, SUBGRAPH_TIMEOUT_MS: '300000', MONGODB_MAX_TIME_MS: '290000', AUTH_CACHE_TTL_MS: '30000' };
+    const env = { MONGODB_URI: uri, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `fi-bench:${Date.now()}`, SUBGRAPH_TIMEOUT_MS: '300000', MONGODB_MAX_TIME_MS: '290000', AUTH_CACHE_TTL_MS: '30000', IDENTITY_SIGNING_KEYS: SIGNING_KEYS };
     const db = await openDatabases({ ...env, ...BENCH_DATABASES });
     cleanups.push(() => db.close());
-    await Promise.all([db.feedback, db.contacts, db.accounts, db.auth].map((connection) => connection.dropDatabase()));
-    const keyStore = new ApiKeyStore(db.auth);
+    await Promise.all([db.feedback, db.contacts, db.accounts, db.identity].map((connection) => connection.dropDatabase()));
+    const keyService = new KeyService(await openRepositories(db.identity));
+    await keyService.organizationFor(OPERATOR, ORG, 'enterprise');
     const apiKeys: string[] = [];
-    for (let i = 0; i < API_KEYS; i += 1) apiKeys.push((await keyStore.create({ orgId: ORG, tier: 'enterprise', readOnly: false })).key);
+    for (let i = 0; i < API_KEYS; i += 1) apiKeys.push((await keyService.create(OPERATOR, ORG, { name: `bench ${i}`, readOnly: false, rateLimitPerMinute: null })).key);
     const key = apiKeys[0];
 
-    const subgraphs = await startSubgraphs((name) => ({ ...env, MONGODB_DB: BENCH_DATABASES[`${name.toUpperCase()}_MONGODB_DB` as keyof typeof BENCH_DATABASES], AUTH_MONGODB_DB: BENCH_DATABASES.AUTH_MONGODB_DB }), logDir);
+    const subgraphs = await startSubgraphs((name) => ({ ...env, MONGODB_DB: BENCH_DATABASES[`${name.toUpperCase()}_MONGODB_DB` as keyof typeof BENCH_DATABASES] }), logDir);
     cleanups.push(() => Promise.all(Object.values(subgraphs).map((s) => s.stop())).then(() => undefined));
-    const gatewayEnv = { ...env, AUTH_MONGODB_DB: BENCH_DATABASES.AUTH_MONGODB_DB };
+    const identity = await startIdentity({ ...env, MONGODB_DB: BENCH_DATABASES.IDENTITY_MONGODB_DB }, logDir);
+    cleanups.push(() => identity.stop());
+    const gatewayEnv = { ...env, IDENTITY_URL: identity.url.replace(/\/graphql$/, '') };
     let ours = await startOurGateway(gatewayEnv, subgraphs, logDir);
     cleanups.push(() => ours.stop());
+    if (values.scale) {
+      // Only the reads of a growing organization, through our gateway (see bench/scale.ts).
+      const sizes = values.quick ? [1_000, 10_000] : [10_000, 100_000];
+      const scale = await scaleBench(ours.url, db, sizes, profile, post, say);
+      const table = scaleMarkdown(scale, Object.entries(machine(kind)).filter(([name]) => !name.startsWith('@')).map(([name, value]) => `${name} ${value}`).join(', '));
+      mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+      writeFileSync(path.join(__dirname, 'results', `latest-scale${values.quick ? '-quick' : ''}.md`), `${table}\n`);
+      process.stdout.write(`${table}\n`);
+      return;
+    }
 
     const hiveBin = await ensureHiveGateway(say);
     const supergraphFile = writeBenchSupergraph(subgraphs, work);
@@ -249,6 +270,16 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * Hive (and a subgraph called directly) has no key check of its own: the client sends the identity our
+ * gateway would sign, naming the raw key as its reference (the key reaches the subgraph unchanged),
+ * valid for the whole run.
+ */
+function clientSignedIdentity(key: string): Record<string, string> {
+  const principal = { ref: key, kind: 'key' as const, orgId: ORG, role: 'member' as const, tier: 'enterprise' as const, readOnly: false, rateLimitPerMinute: null };
+  return { [IDENTITY_HEADER]: signIdentity(parseSigningKeys(SIGNING_KEYS), [principal], 24 * 3_600_000) };
+}
+
 interface Targets {
   ours: Running;
   hive: Running;
@@ -264,8 +295,8 @@ interface Targets {
 async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: Targets, results: BenchResults): Promise<void> {
   const bodies = Array.from({ length: REQUEST_POOL }, (_, n) => scenario.body(inputs, n));
   // Hive has no key check of its own: the client sends the request's key in the header it forwards.
-  const requestsFor = (hive: boolean, count: number): LoadRequest[] =>
-    bodies.slice(0, count).map((body) => ({ body: JSON.stringify(body), headers: hive ? { [FORWARDED_KEYS_HEADER]: String(body.variables.k) } : ({} as Record<string, string>) }));
+  const requestsFor = (signed: boolean, count: number): LoadRequest[] =>
+    bodies.slice(0, count).map((body) => ({ body: JSON.stringify(body), headers: signed ? clientSignedIdentity(String(body.variables.k)) : ({} as Record<string, string>) }));
   // The fastest of three requests: a cold cache does not count, nor a moment when the machine is busy
   // with something else; mutations are timed all the same.
   const probes: number[] = [];
@@ -289,9 +320,9 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
   const passThrough = scenario.subgraph ? await startPassThrough(targets.subgraphs[scenario.subgraph].url, targets.logDir) : null;
   try {
     const direct = scenario.subgraph ? [directTarget(targets, scenario.subgraph)] : [];
-    const hop: Target[] = passThrough ? [{ name: PASS_THROUGH, url: passThrough.url, pid: passThrough.pid, hive: false }] : [];
+    const hop: Target[] = passThrough ? [{ name: PASS_THROUGH, url: passThrough.url, pid: passThrough.pid, signedByClient: true }] : [];
     const gateways = gatewayTargets(targets);
-    const list: Target[] = [...direct, ...gateways, { name: CEILING, url: ceiling.url, pid: ceiling.pid, hive: false }];
+    const list: Target[] = [...direct, ...gateways, { name: CEILING, url: ceiling.url, pid: ceiling.pid, signedByClient: false }];
     const plan: Array<{ connections: number; list: Target[]; variant: Variant }> = [
       // One connection first: no queueing and nothing to share, so p50 differences to the subgraph are
       // the gateway's own cost; the bare pass-through beside them tells how much of it one more hop
@@ -305,7 +336,7 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
     for (const { connections, list: targetsOfRun, variant } of plan) {
       for (let round = 1; round <= targets.profile.rounds; round += 1) {
         for (const target of inTurn(targetsOfRun, round)) {
-          const requests = requestsFor(target.hive, variant === 'identical' ? 1 : REQUEST_POOL);
+          const requests = requestsFor(target.signedByClient, variant === 'identical' ? 1 : REQUEST_POOL);
           const meter = cpuMeter(target.pid, backEndPids(targets));
           const result = await load(target.url, requests, { ...targets.profile.load, connections }, meter);
           say(`${scenario.id} ${variant} c${connections} r${round} ${target.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms, errors ${result.errors}`);
@@ -320,11 +351,11 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
 }
 
 /** Every target under the scenario's varied load at its highest connection count, unmeasured, one after the other. */
-async function warmUp(connections: number, list: Target[], requestsFor: (hive: boolean, count: number) => LoadRequest[], profile: Profile): Promise<void> {
+async function warmUp(connections: number, list: Target[], requestsFor: (signed: boolean, count: number) => LoadRequest[], profile: Profile): Promise<void> {
   const seconds = profile.scenarioWarmupSeconds;
   if (seconds <= 0) return;
   for (const target of list) {
-    await load(target.url, requestsFor(target.hive, REQUEST_POOL), { ...profile.load, connections, durationSeconds: seconds, warmupSeconds: 0 });
+    await load(target.url, requestsFor(target.signedByClient, REQUEST_POOL), { ...profile.load, connections, durationSeconds: seconds, warmupSeconds: 0 });
   }
 }
 
@@ -346,7 +377,7 @@ async function compareOneByOne(scenario: Scenario, inputs: ScenarioInputs, items
   const timeOne = async (target: Target, n: number) => {
     const body = scenario.body(inputs, n);
     const startedAt = Date.now();
-    const text = await post(target.url, JSON.stringify(body), target.hive ? { [FORWARDED_KEYS_HEADER]: String(body.variables.k) } : {});
+    const text = await post(target.url, JSON.stringify(body), target.signedByClient ? clientSignedIdentity(String(body.variables.k)) : {});
     if (text.includes('"errors"')) throw new Error(`${scenario.id} on ${target.name} answered with errors: ${text.slice(0, 300)}`);
     return Date.now() - startedAt;
   };
@@ -365,14 +396,14 @@ async function compareOneByOne(scenario: Scenario, inputs: ScenarioInputs, items
 }
 
 const gatewayTargets = (targets: Targets): Target[] => [
-  { name: 'our gateway', url: targets.ours.url, pid: targets.ours.pid, hive: false },
-  { name: 'hive gateway', url: targets.hive.url, pid: targets.hive.pid, hive: true },
-  { name: HIVE_RUST, url: targets.hiveRust.url, pid: targets.hiveRust.pid, hive: true },
+  { name: 'our gateway', url: targets.ours.url, pid: targets.ours.pid, signedByClient: false },
+  { name: 'hive gateway', url: targets.hive.url, pid: targets.hive.pid, signedByClient: true },
+  { name: HIVE_RUST, url: targets.hiveRust.url, pid: targets.hiveRust.pid, signedByClient: true },
 ];
 
 const directTarget = (targets: Targets, subgraph: SubgraphName): Target => {
   const running = targets.subgraphs[subgraph];
-  return { name: 'subgraph direct', url: running.url, pid: running.pid, hive: false };
+  return { name: 'subgraph direct', url: running.url, pid: running.pid, signedByClient: true };
 };
 
 /** What answers behind every gateway alike: the three subgraphs and the private database. */

@@ -43,6 +43,10 @@ export async function startSubgraphs(envOf: (name: SubgraphName) => NodeJS.Proce
   return { feedback, contacts, accounts };
 }
 
+export function startIdentity(env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
+  return startService('identity', 'services/identity/src/main.ts', env, logDir);
+}
+
 export async function startOurGateway(
   env: NodeJS.ProcessEnv,
   subgraphs: Record<SubgraphName, Running>,

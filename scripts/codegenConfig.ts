@@ -8,6 +8,7 @@ export const GENERATED_RESOLVERS = {
   feedback: 'services/feedback/src/generated/resolvers.ts',
   contacts: 'services/contacts/src/generated/resolvers.ts',
   accounts: 'services/accounts/src/generated/resolvers.ts',
+  identity: 'services/identity/src/generated/resolvers.ts',
 } as const;
 
 export type ServiceName = keyof typeof GENERATED_RESOLVERS;
@@ -22,7 +23,7 @@ const SERVICE_TYPES: Record<ServiceName, { contextType: string; mappers: Record<
   feedback: {
     contextType: '../feedbackContext#FeedbackContext',
     mappers: {
-      FeedbackItem: '../data/feedbackRepository#FeedbackItem',
+      FeedbackItem: '../data/feedbackItem#FeedbackItem',
       ContactItem: '../contactStatsLoader#ContactRepresentation',
       AccountItem: '../links/accountSummaryLoader#AccountRef',
     },
@@ -39,6 +40,14 @@ const SERVICE_TYPES: Record<ServiceName, { contextType: string; mappers: Record<
     mappers: {
       AccountItem: '../data/accountRepository#AccountItem',
       ContactItem: '../links/accountLinkLoaders#ContactRef',
+    },
+  },
+  identity: {
+    contextType: '../identityContext#IdentityContext',
+    mappers: {
+      Session: '../domain/sessionService#ActiveSession',
+      ApiKey: '../data/apiKeyRepository#ApiKeyRecord',
+      CreatedApiKey: '../resolvers#CreatedKey',
     },
   },
 };

@@ -1,4 +1,4 @@
-import { ApiKeyStore } from '@fi/shared';
+import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
 import { startStack, type Stack } from './helpers/stack';
 import { GET_ACCOUNT, GET_CONTACT, GET_FEEDBACK, LIST_ACCOUNTS, LIST_CONTACTS, LIST_FEEDBACK } from './helpers/queries';
 
@@ -43,7 +43,7 @@ describe('a missing or invalid API key', () => {
     const { key, id } = await stack.createKey();
     expect((await stack.gql(LIST_FEEDBACK, { apiKey: key })).body.errors).toBeUndefined();
 
-    await new ApiKeyStore(await stack.connect('auth')).revoke(id);
+    await new KeyService(await openRepositories(await stack.connect('identity'))).revoke(OPERATOR, id);
     const response = await stack.gql(LIST_FEEDBACK, { apiKey: key });
     expect(response.body.errors).toEqual([expect.objectContaining(INVALID)]);
   });

@@ -86,7 +86,7 @@ describe('a genuinely slow query', () => {
     // Only this contacts service has the short limit (everything else starts with the default, so a
     // loaded machine cannot fail the start-up); a gateway of its own routes contactItems to it.
     const logger = createLogger('test', 'silent');
-    const env = { MONGODB_URI: stack.mongodbUri, PORT: '0', AUTH_CACHE_TTL_MS: '600000' };
+    const env = { MONGODB_URI: stack.mongodbUri, PORT: '0', AUTH_CACHE_TTL_MS: '600000', ...stack.identityEnv };
     contacts = await startContactsService(loadContactsConfig({ ...env, MONGODB_DB: dbName, MONGODB_MAX_TIME_MS: String(MAX_TIME_MS) }), logger);
     gateway = await startGateway(
       loadGatewayConfig({

@@ -8,7 +8,7 @@ import { createKeyAt } from './helpers/keys';
 import { ROOT, spawnEntry, untilReady, type Spawned } from './helpers/processes';
 import { ownDatabaseName } from './helpers/stack';
 
-const WORKSPACES = ['shared', 'gateway', 'cli', 'services/feedback', 'services/contacts', 'services/accounts'];
+const WORKSPACES = ['shared', 'gateway', 'cli', 'services/feedback', 'services/contacts', 'services/accounts', 'services/identity'];
 
 describe('the production build', () => {
   const processes: Spawned[] = [];
@@ -31,21 +31,22 @@ describe('the production build', () => {
         expect({ workspace, target: target.production, exists: !!target.production && existsSync(path.join(ROOT, workspace, target.production)) }).toEqual({ workspace, target: target.production, exists: true });
       }
     }
-    for (const name of ['feedback', 'contacts', 'accounts']) expect(existsSync(path.join(ROOT, `services/${name}/dist/schema.graphql`))).toBe(true);
+    for (const name of ['feedback', 'contacts', 'accounts', 'identity']) expect(existsSync(path.join(ROOT, `services/${name}/dist/schema.graphql`))).toBe(true);
   });
 
-  test('when the compiled subgraphs and gateway run without tsx, then a keyed query through the gateway answers', async () => {
+  test('when the compiled subgraphs, identity service and gateway run without tsx, then a keyed query through the gateway answers', async () => {
     const uri = process.env.MONGODB_URI as string;
+    // In the identity database the compiled identity service reads (the subgraphs get databases of their own).
     const key = await createKeyAt(uri);
     const common = { MONGODB_URI: uri, HOST: '127.0.0.1', NODE_ENV: 'production' };
     const urls: Record<string, string> = {};
-    for (const name of ['feedback', 'contacts', 'accounts'] as const) {
+    for (const name of ['feedback', 'contacts', 'accounts', 'identity'] as const) {
       const port = await freePort();
       urls[name] = `http://127.0.0.1:${port}`;
-      processes.push(spawnEntry(APP_SERVICES[name].entry, { ...common, PORT: String(port), MONGODB_DB: ownDatabaseName(`build_${name}`) }, { compiled: true }));
+      processes.push(spawnEntry(APP_SERVICES[name].entry, { ...common, PORT: String(port), MONGODB_DB: name === 'identity' ? 'identity' : ownDatabaseName(`build_${name}`) }, { compiled: true }));
     }
     const gatewayPort = await freePort();
-    const gatewayEnv = { ...common, PORT: String(gatewayPort), REDIS_URL: process.env.REDIS_URL, FEEDBACK_URL: `${urls.feedback}/graphql`, CONTACTS_URL: `${urls.contacts}/graphql`, ACCOUNTS_URL: `${urls.accounts}/graphql` };
+    const gatewayEnv = { ...common, PORT: String(gatewayPort), REDIS_URL: process.env.REDIS_URL, FEEDBACK_URL: `${urls.feedback}/graphql`, CONTACTS_URL: `${urls.contacts}/graphql`, ACCOUNTS_URL: `${urls.accounts}/graphql`, IDENTITY_URL: urls.identity };
     processes.push(spawnEntry(APP_SERVICES.gateway.entry, gatewayEnv, { compiled: true }));
     try {
       for (const url of [...Object.values(urls), `http://127.0.0.1:${gatewayPort}`]) await untilReady(url, `the compiled service at ${url}`);

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { hashApiKey } from '@fi/shared';
 import { cli } from './helpers/cli';
 import { LIST_ACCOUNTS, LIST_CONTACTS, LIST_FEEDBACK } from './helpers/queries';
 import { newOrgId, startStack, type Stack } from './helpers/stack';
@@ -66,6 +67,38 @@ describe('keys', () => {
     expect((await cli('keys', 'create', '--org', 'x', '--tier', 'gold')).stderr).toContain('--tier');
     expect((await cli('keys', 'revoke', 'key_doesnotexist')).code).toBe(2);
     expect((await cli('frobnicate')).code).toBe(2);
+  });
+
+  test('when an organization exists, then keys create joins it and refuses to change its plan', async () => {
+    const org = newOrgId();
+    expect((await cli('keys', 'create', '--org', org, '--tier', 'pro')).code).toBe(0);
+    expect((await cli('keys', 'create', '--org', org, '--read-only')).code).toBe(0);
+    const refused = await cli('keys', 'create', '--org', org, '--tier', 'free');
+    expect(refused).toMatchObject({ code: 2, stderr: `Organization ${org} is on the pro plan, not free` });
+    const listed = (await cli('keys', 'list', '--org', org)).stdout;
+    expect(listed.map((line) => line.split('\t')[2])).toEqual(['pro', 'pro']);
+  });
+
+  test('when keys of the old shared store are migrated, then they keep working, a second run moves nothing, and the tier becomes the plan', async () => {
+    const legacyDb = `auth_${randomUUID().slice(0, 8)}`;
+    const legacy = (await stack.connect('feedback')).useDb(legacyDb);
+    const org = newOrgId();
+    const key = `fik_${randomUUID().replace(/-/g, '')}legacy`;
+    await legacy.collection('api_keys').insertMany([
+      { _id: `key_${randomUUID().slice(0, 16)}` as never, hash: hashApiKey(key), orgId: org, tier: 'free', readOnly: false, rateLimitPerMinute: null, createdAt: new Date(), revokedAt: null, hint: key.slice(0, 8) },
+      { _id: `key_${randomUUID().slice(0, 16)}` as never, hash: hashApiKey(`${key}2`), orgId: org, tier: 'enterprise', readOnly: true, createdAt: new Date(), hint: key.slice(0, 8) },
+    ]);
+    expect((await stack.gql(LIST_FEEDBACK, { apiKey: key })).body.errors?.[0].message).toBe('Invalid API key');
+    process.env.AUTH_MONGODB_DB = legacyDb;
+    try {
+      const first = await cli('keys', 'migrate');
+      expect(first).toMatchObject({ code: 0, stderr: expect.stringContaining(`Moved 2 keys of 1 organizations (0 moved before). Organizations whose keys had different tiers now have the highest: ${org}.`) });
+      expect((await cli('keys', 'migrate')).stderr).toContain('Moved 0 keys of 1 organizations (2 moved before).');
+    } finally {
+      delete process.env.AUTH_MONGODB_DB;
+    }
+    expect((await stack.gql(LIST_FEEDBACK, { apiKey: key })).body.errors).toBeUndefined();
+    expect((await cli('keys', 'list', '--org', org)).stdout.map((line) => line.split('\t')[2])).toEqual(['enterprise', 'enterprise']);
   });
 
   test('when run as a process, then stdout is exactly the key', async () => {

@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { parse } from 'yaml';
 import { stackConfigSchema } from '@fi/cli';
 import { compiledEntry } from './helpers/processes';
-import { APP_SERVICES, environmentProblems, fieldByEnv, SUBGRAPHS, type Schema } from './helpers/deployment';
+import { APP_SERVICES, environmentProblems, fieldByEnv, SUBGRAPHS, WITH_DATABASE, type Schema } from './helpers/deployment';
 
 /**
  * What can be checked of the deployment files without a Docker engine: that they parse, agree with
@@ -47,7 +47,7 @@ function rawEnvironmentOf(name: string): Record<string, string> {
 }
 
 /** Secrets compose refuses to start without (`${VAR:?message}`): the operator sets them in the shell. */
-const OPERATOR_SECRETS: Record<string, string> = { WEBHOOK_SECRET_KEY: '5e'.repeat(32) };
+const OPERATOR_SECRETS: Record<string, string> = { WEBHOOK_SECRET_KEY: '5e'.repeat(32), IDENTITY_SIGNING_KEYS: `k1:${'5e'.repeat(32)}` };
 
 /**
  * A service's environment as compose hands it over when the shell sets none of the `${VAR:-default}` it
@@ -119,6 +119,11 @@ describe('docker-compose.yml', () => {
     },
   );
 
+  test('when the identity signing keys are not set, then compose refuses to start the gateway and the subgraphs', () => {
+    for (const name of ['gateway', ...SUBGRAPHS]) expect(rawEnvironmentOf(name).IDENTITY_SIGNING_KEYS).toMatch(/^\$\{IDENTITY_SIGNING_KEYS:\?.+\}$/);
+    expect(rawEnvironmentOf('identity').IDENTITY_SIGNING_KEYS).toBeUndefined();
+  });
+
   test('when the webhook secret key is not set, then compose refuses to start the feedback service', () => {
     expect(rawEnvironmentOf('feedback').WEBHOOK_SECRET_KEY).toMatch(/^\$\{WEBHOOK_SECRET_KEY:\?.+\}$/);
     expect(rawEnvironmentOf('feedback').WEBHOOK_ALLOW_HTTP).toBeUndefined();
@@ -129,26 +134,28 @@ describe('docker-compose.yml', () => {
     const replSet = (service('mongo').command as string[])[(service('mongo').command as string[]).indexOf('--replSet') + 1];
     expect(replSet).toBeTruthy();
     expect(JSON.stringify(service('mongo').healthcheck?.test)).toContain(`_id:'${replSet}'`);
-    for (const name of Object.keys(APP_SERVICES)) {
+    for (const name of WITH_DATABASE) {
       const uri = new URL(environmentOf(name).MONGODB_URI);
       expect(uri.hostname).toBe('mongo');
       expect(uri.searchParams.get('replicaSet')).toBe(replSet);
     }
   });
 
-  test('when the gateway calls its subgraphs and Redis, then each URL names a compose service on the port it listens on', () => {
+  test('when the gateway calls its subgraphs, the identity service and Redis, then each URL names a compose service on the port it listens on', () => {
     const env = environmentOf('gateway');
     for (const name of SUBGRAPHS) {
       expect(env[`${name.toUpperCase()}_URL`]).toBe(`http://${name}:${environmentOf(name).PORT}/graphql`);
     }
+    expect(env.IDENTITY_URL).toBe(`http://identity:${environmentOf('identity').PORT}`);
+    expect(env.MONGODB_URI).toBeUndefined();
     const redis = new URL(env.REDIS_URL);
     expect(redis.protocol).toBe('redis:');
     expect(redis.hostname).toBe('redis');
   });
 
   test('when a service depends on another, then it waits for it to be healthy and the other has a healthcheck', () => {
-    expect(Object.keys(service('gateway').depends_on ?? {}).sort()).toEqual(['accounts', 'contacts', 'feedback', 'mongo', 'redis']);
-    for (const name of SUBGRAPHS) expect(Object.keys(service(name).depends_on ?? {})).toContain('mongo');
+    expect(Object.keys(service('gateway').depends_on ?? {}).sort()).toEqual(['accounts', 'contacts', 'feedback', 'identity', 'redis']);
+    for (const name of WITH_DATABASE) expect(Object.keys(service(name).depends_on ?? {})).toContain('mongo');
     for (const [name, { depends_on: dependsOn }] of Object.entries(compose.services)) {
       if (!dependsOn) continue;
       expect({ name, isMapping: !Array.isArray(dependsOn) }).toEqual({ name, isMapping: true });

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { FEEDBACK_EXPORT_COLUMNS, FeedbackRepository } from '@fi/feedback';
+import { FEEDBACK_EXPORT_COLUMNS, feedbackImporter } from '@fi/feedback';
 import { download, exportOperations, ndjsonRows, settledExport, startExport, type ExportJob } from './helpers/exports';
 import { insertAccounts, insertContacts } from './helpers/fixtures';
 import { eventually } from './helpers/processes';
@@ -25,9 +25,9 @@ const STATUSES = ['unread', 'read', 'archived'];
 
 /** Stores `count` items the way the CLI's import does, with fields a CSV must quote. */
 async function seedFeedback(orgId: string, count: number): Promise<string[]> {
-  const repository = new FeedbackRepository(await stack.connect('feedback'));
+  const importFeedback = await feedbackImporter(await stack.connect('feedback'), () => undefined);
   const base = Date.now() - 60_000;
-  await repository.insertMany(
+  await importFeedback(
     orgId,
     Array.from({ length: count }, (_, i) => ({
       source: i % 2 ? 'api' : 'zendesk',

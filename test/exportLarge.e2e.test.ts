@@ -3,13 +3,14 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Types } from 'mongoose';
-import { ApiKeyStore, connectMongo, type Connection } from '@fi/shared';
-import { FeedbackRepository } from '@fi/feedback';
+import { connectMongo, type Connection } from '@fi/shared';
+import { feedbackImporter } from '@fi/feedback';
 import { freePort } from '@fi/cli/embedded';
 import type { ExportJob } from './helpers/exports';
 import { EXPORT_JOB_FIELDS } from './helpers/exports';
 import { eventually, spawnEntry, untilReady, type Spawned } from './helpers/processes';
-import { newOrgId, ownDatabaseName } from './helpers/stack';
+import { createKeyIn, signedIdentityFor } from './helpers/keys';
+import { ownDatabaseName } from './helpers/stack';
 import { CLI_MAX_TIME_MS } from '@fi/cli';
 
 const ITEMS = 100_000;
@@ -31,7 +32,9 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 }
 
 async function gql<T>(url: string, query: string, variables: Record<string, unknown>): Promise<T> {
-  const response = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  // Called directly, the subgraph wants the identity the gateway would sign for the key.
+  const headers = { 'content-type': 'application/json', ...signedIdentityFor(variables.k as string) };
+  const response = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
   const body = (await response.json()) as { data?: T; errors?: unknown[] };
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body.data as T;
@@ -46,15 +49,14 @@ async function seeded(count: number, connections: Connection[]) {
   const database = ownDatabaseName('export_large');
   const feedback = await connectMongo(uri, database, { maxTimeMs: CLI_MAX_TIME_MS });
   connections.push(feedback);
-  const auth = await connectMongo(uri, 'auth', { maxTimeMs: CLI_MAX_TIME_MS });
-  const orgId = newOrgId();
-  const { key } = await new ApiKeyStore(auth).create({ orgId, tier: 'enterprise', readOnly: true });
-  await auth.close();
+  const identity = await connectMongo(uri, 'identity', { maxTimeMs: CLI_MAX_TIME_MS });
+  const { key, orgId } = await createKeyIn(identity, { tier: 'enterprise', readOnly: true });
+  await identity.close();
   const started = Date.now();
-  const repository = new FeedbackRepository(feedback);
+  const importFeedback = await feedbackImporter(feedback, () => undefined);
   const base = Date.now() - 86_400_000;
   for (let start = 0; start < count; start += SEED_BATCH) {
-    await repository.insertMany(
+    await importFeedback(
       orgId,
       Array.from({ length: Math.min(SEED_BATCH, count - start) }, (_, j) => {
         const i = start + j;

@@ -1,15 +1,16 @@
 import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
 import { createLogger, type RunningSubgraph } from '@fi/shared';
 import { freePort } from '@fi/cli/embedded';
-import { createKeyAt } from './helpers/keys';
+import { createKeyAt, signedIdentityFor } from './helpers/keys';
 import { PrivateDatabase } from './helpers/privateDatabase';
 import { PROCESS_START_MS, spawnEntry, untilReady } from './helpers/processes';
 import { ADD_FEEDBACK, GET_FEEDBACK } from './helpers/queries';
 
+/** Straight to the feedback service, with the identity the gateway would sign for the request's key. */
 async function gql(url: string, query: string, variables: Record<string, unknown>) {
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...signedIdentityFor(String(variables.apiKey)) },
     body: JSON.stringify({ query, variables }),
   });
   return { status: response.status, body: (await response.json()) as { data?: Record<string, { id: string } | null> | null; errors?: Array<{ message: string; extensions: { code: string } }> } };
@@ -23,7 +24,7 @@ describe('the database goes away', () => {
   beforeAll(async () => {
     database = await PrivateDatabase.start();
     service = await startFeedbackService(
-      loadFeedbackConfig({ MONGODB_URI: database.uri, PORT: '0', MONGODB_TIMEOUT_MS: '1000', AUTH_CACHE_TTL_MS: '0', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY }),
+      loadFeedbackConfig({ MONGODB_URI: database.uri, PORT: '0', MONGODB_TIMEOUT_MS: '1000', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY, IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS }),
       createLogger('feedback', 'silent'),
     );
   });

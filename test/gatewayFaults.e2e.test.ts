@@ -36,6 +36,7 @@ describe('a subgraph that is down or hangs', () => {
         // Long enough for the working subgraph on a loaded machine, short enough to wait for the hanging one.
         SUBGRAPH_TIMEOUT_MS: '4000',
         MONGODB_MAX_TIME_MS: '3000',
+        ...stack.identityEnv,
         FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
         CONTACTS_URL: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/graphql`,
         // Nothing listens here.

@@ -1,4 +1,5 @@
 import { Types } from 'mongoose';
+import { recountOrganization } from '@fi/feedback';
 import { startStack, type Stack } from './helpers/stack';
 
 const PERIOD = 'total bySentiment { positive neutral negative none } byStatus { unread read archived } bySource { source count } series { start count negative positive negativeShare }';
@@ -40,6 +41,8 @@ async function seeded(orgId: string) {
       createdAt: date,
     })),
   );
+  // Written around the API: counted as an upgrade counts items stored before kept counts.
+  await recountOrganization(db, orgId);
 }
 
 type Insights = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { ensureKustomize, kustomizeBuild } from '../scripts/kustomize';
 import { compiledEntry } from './helpers/processes';
-import { APP_SERVICES, environmentProblems, fieldByEnv, SUBGRAPHS } from './helpers/deployment';
+import { APP_SERVICES, environmentProblems, fieldByEnv, SUBGRAPHS, WITH_DATABASE } from './helpers/deployment';
 import { reachability, selects, type LabelSelector, type Labels, type NetworkPolicy, type Pod } from './helpers/networkPolicies';
 
 /**
@@ -184,7 +184,7 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
 
   test('when a Service is called, then it selects the pods of exactly one workload and targets a port they declare', () => {
     const services = ofKind<Service>(rendering, 'Service');
-    expect(services.map((s) => s.metadata.name).sort()).toEqual(['accounts', 'contacts', 'feedback', 'gateway', 'mongo', 'redis']);
+    expect(services.map((s) => s.metadata.name).sort()).toEqual(['accounts', 'contacts', 'feedback', 'gateway', 'identity', 'mongo', 'redis']);
     for (const service of services) {
       const backends = podsSelectedBy(rendering, { matchLabels: service.spec.selector });
       expect({ service: service.metadata.name, backends: backends.map((w) => w.metadata.name) }).toEqual({
@@ -200,7 +200,7 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
     }
   });
 
-  test('when the gateway calls its subgraphs, Redis and the key store, then each URL names a Service on a port that reaches the right pods', () => {
+  test('when the gateway calls its subgraphs, Redis and the identity service, then each URL names a Service on a port that reaches the right pods', () => {
     const env = environment(mainContainer(named<Workload>(rendering, 'Deployment', 'gateway')));
     const servicePort = (serviceName: string, port: number) => {
       const service = named<Service>(rendering, 'Service', serviceName);
@@ -214,6 +214,10 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
       expect(url.pathname).toBe('/graphql');
       expect(servicePort(name, Number(url.port))).toBe(fieldByEnv(APP_SERVICES[name].schema, 'PORT')?.default);
     }
+    const identity = new URL(env.IDENTITY_URL);
+    expect(identity.hostname).toBe('identity');
+    expect(servicePort('identity', Number(identity.port))).toBe(fieldByEnv(APP_SERVICES.identity.schema, 'PORT')?.default);
+    expect(env.MONGODB_URI).toBeUndefined();
     const redis = new URL(env.REDIS_URL);
     expect(redis.hostname).toBe('redis');
     expect(servicePort('redis', Number(redis.port))).toBe(6379);
@@ -229,7 +233,7 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
     expect(replicas).toBeGreaterThanOrEqual(3);
     const replSet = /--replSet (\S+)/.exec((mainContainer(mongo).command ?? []).join(' '))?.[1];
     expect(replSet).toBeTruthy();
-    for (const name of Object.keys(APP_SERVICES)) {
+    for (const name of WITH_DATABASE) {
       const uri = environment(mainContainer(named<Workload>(rendering, 'Deployment', name))).MONGODB_URI;
       // The WHATWG URL parser reads one host only; a MongoDB seed list has several.
       const match = /^mongodb:\/\/([^:]+):([^@]+)@([^/]+)\/\?(.*)$/.exec(uri);
@@ -244,7 +248,7 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
     expect(environment(mainContainer(init)).MONGO_MEMBERS).toBe(String(replicas));
   });
 
-  test('when mongo-init creates the users, then each may use exactly its own database and the API-key store', () => {
+  test('when mongo-init creates the users, then each may use exactly its own database', () => {
     const init = named<Workload>(rendering, 'Job', 'mongo-init');
     const configMapName = init.spec.template.spec.volumes?.find((volume) => volume.configMap)?.configMap?.name;
     const script = ofKind(rendering, 'ConfigMap').find((c) => c.metadata.name === configMapName)?.data?.['mongo-init.sh'] ?? '';
@@ -252,11 +256,7 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
     const granted = Object.fromEntries(
       [...script.matchAll(/^\s+(\w+): \[([^\]]*)\],$/gm)].map(([, user, list]) => [user, list.split(',').map((db) => db.trim().replace(/'/g, ''))]),
     );
-    const auth = String(fieldByEnv(APP_SERVICES.gateway.schema, 'AUTH_MONGODB_DB')?.default);
-    expect(granted).toEqual({
-      gateway: [auth],
-      ...Object.fromEntries(SUBGRAPHS.map((name) => [name, [String(fieldByEnv(APP_SERVICES[name].schema, 'MONGODB_DB')?.default), auth]])),
-    });
+    expect(granted).toEqual(Object.fromEntries(WITH_DATABASE.map((name) => [name, [String(fieldByEnv(APP_SERVICES[name].schema, 'MONGODB_DB')?.default)]])));
     for (const user of Object.keys(granted)) expect(Object.keys(environment(mainContainer(init)))).toContain(`${user.toUpperCase()}_PASSWORD`);
   });
 
@@ -369,9 +369,9 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
       'gateway -> feedback:4001',
       'gateway -> contacts:4002',
       'gateway -> accounts:4003',
+      'gateway -> identity:4004',
       'gateway -> redis:6379',
-      'gateway -> mongo:27017',
-      ...SUBGRAPHS.map((name) => `${name} -> mongo:27017`),
+      ...WITH_DATABASE.map((name) => `${name} -> mongo:27017`),
       'mongo -> mongo:27017',
       'mongo-init -> mongo:27017',
       // Webhook deliveries: public addresses on 443 only.

@@ -20,7 +20,8 @@ beforeAll(async () => {
       AUTH_CACHE_TTL_MS: '0',
       REDIS_URL: process.env.REDIS_URL,
       RATE_LIMIT_REDIS_PREFIX: `fi-test:metrics:${Date.now()}`,
-      FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
+      ...stack.identityEnv,
+        FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
       CONTACTS_URL: `${stack.subgraphs.contacts.url}/graphql`,
       // Nothing listens here: every accounts call fails.
       ACCOUNTS_URL: `http://127.0.0.1:${await freePort()}/graphql`,
@@ -102,7 +103,8 @@ test('when a subgraph answers 200 with something that is not GraphQL, then the s
     loadGatewayConfig({
       MONGODB_URI: stack.mongodbUri,
       PORT: '0',
-      FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
+      ...stack.identityEnv,
+        FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
       CONTACTS_URL: `${stack.subgraphs.contacts.url}/graphql`,
       ACCOUNTS_URL: `http://127.0.0.1:${(garbage.address() as AddressInfo).port}/graphql`,
     }),

@@ -2,7 +2,8 @@ import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
 import { loadGatewayConfig, startGateway } from '@fi/gateway';
 import { createLogger } from '@fi/shared';
 import { freePort } from '@fi/cli/embedded';
-import { createKeyAt } from './helpers/keys';
+import { loadIdentityConfig, startIdentityService } from '@fi/identity';
+import { createKeyAt, signedIdentityFor } from './helpers/keys';
 import { LogSink } from './helpers/logSink';
 import { PrivateDatabase } from './helpers/privateDatabase';
 import { eventually, spawnEntry, untilReady } from './helpers/processes';
@@ -13,7 +14,8 @@ describe('configuration', () => {
   test.each<[string, Record<string, string>, RegExp[]]>([
     ['services/feedback/src/main.ts', { PORT: 'eighty' }, [/PORT="eighty" is invalid: expected a whole number/]],
     ['services/contacts/src/main.ts', { MONGODB_URI: 'http://wrong' }, [/MONGODB_URI="http:\/\/wrong" is invalid: expected a mongodb:\/\/ or mongodb\+srv:\/\/ connection string/]],
-    ['gateway/src/main.ts', { MONGODB_URI: '', PORT: '99999' }, [/MONGODB_URI is required/, /PORT="99999" is invalid: expected a number from 0 to 65535/]],
+    ['gateway/src/main.ts', { IDENTITY_SIGNING_KEYS: '', PORT: '99999' }, [/IDENTITY_SIGNING_KEYS is required/, /PORT="99999" is invalid: expected a number from 0 to 65535/]],
+    ['gateway/src/main.ts', { IDENTITY_SIGNING_KEYS: 'k1:short' }, [/IDENTITY_SIGNING_KEYS="k1:short" is invalid: the secret of key "k1" is shorter than 32 characters/]],
   ])('when %s starts with bad settings, then it exits 1 naming each bad variable', async (entry, env, messages) => {
     const service = spawnEntry(entry, { MONGODB_URI: mongodbUri(), ...env });
     expect(await service.exited).toBe(1);
@@ -24,10 +26,17 @@ describe('configuration', () => {
 describe('request ids and key redaction in logs', () => {
   test('when a request carries x-request-id, then the gateway and the subgraph log it, and no log line holds the key', async () => {
     const sink = new LogSink();
-    const base = { MONGODB_URI: mongodbUri(), PORT: '0', LOG_LEVEL: 'info', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY };
+    const base = {
+      MONGODB_URI: mongodbUri(),
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
+      IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
+    };
     const feedback = await startFeedbackService(loadFeedbackConfig(base), createLogger('feedback', 'info', sink));
+    const identity = await startIdentityService(loadIdentityConfig(base), createLogger('identity', 'info', sink));
     const gateway = await startGateway(
-      loadGatewayConfig({ ...base, FEEDBACK_URL: `${feedback.url}/graphql` }),
+      loadGatewayConfig({ ...base, FEEDBACK_URL: `${feedback.url}/graphql`, IDENTITY_URL: identity.url }),
       createLogger('gateway', 'info', sink),
     );
     try {
@@ -53,6 +62,7 @@ describe('request ids and key redaction in logs', () => {
     } finally {
       await gateway.close(1_000);
       await feedback.close(1_000);
+      await identity.close(1_000);
     }
   });
 });
@@ -71,14 +81,14 @@ describe('graceful shutdown', () => {
     const service = spawnEntry('services/feedback/src/main.ts', {
       MONGODB_URI: database.uri,
       PORT: String(port),
-      AUTH_CACHE_TTL_MS: '600000',
       SHUTDOWN_TIMEOUT_MS: '20000',
     });
     try {
       await untilReady(url, 'the feedback service');
       const query = JSON.stringify({ query: `{ feedbackItems(apiKey: "${key}") { total } }` });
-      const post = () => fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: query });
-      expect((await post()).status).toBe(200); // warms the key cache, so only the list waits on the database
+      const headers = { 'content-type': 'application/json', ...signedIdentityFor(key) };
+      const post = () => fetch(`${url}/graphql`, { method: 'POST', headers, body: query });
+      expect((await post()).status).toBe(200);
 
       // Freezing the database makes the next request hang until it is thawed.
       database.process.kill('SIGSTOP');

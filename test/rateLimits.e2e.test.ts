@@ -216,7 +216,8 @@ describe('two gateway processes on one Redis', () => {
           // Exact shared counting needs Redis's answer; a loaded machine may take longer than the default.
           REDIS_TIMEOUT_MS: '10000',
           RATE_LIMIT_REDIS_PREFIX: prefix,
-          FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
+          ...stack.identityEnv,
+        FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
           CONTACTS_URL: `${stack.subgraphs.contacts.url}/graphql`,
           ACCOUNTS_URL: `${stack.subgraphs.accounts.url}/graphql`,
           LOG_LEVEL: 'warn',

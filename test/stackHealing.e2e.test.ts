@@ -55,6 +55,7 @@ describe('npm start', () => {
     FEEDBACK_PORT: String(await freePort()),
     CONTACTS_PORT: String(await freePort()),
     ACCOUNTS_PORT: String(await freePort()),
+    IDENTITY_PORT: String(await freePort()),
   });
   const serviceOf = (stackPid: number, name: string) => childrenOf(stackPid).find((pid) => commandOf(pid).includes(`services/${name}/src/main.ts`));
 

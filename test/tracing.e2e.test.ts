@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createContactRepository } from '@fi/contacts';
-import { ApiKeyStore, connectMongo } from '@fi/shared';
+import { connectMongo } from '@fi/shared';
 import { freePort } from '@fi/cli/embedded';
+import { createKeyAt } from './helpers/keys';
 import { OtlpReceiver, type ReceivedSpan } from './helpers/otlpReceiver';
 import { eventually, spawnEntry, type Spawned } from './helpers/processes';
 import { newOrgId } from './helpers/stack';
@@ -39,6 +40,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   let gateway: Spawned;
   let contacts: Spawned;
   let feedback: Spawned;
+  let identity: Spawned;
   let gatewayUrl: string;
   let key: string;
   const email = `ada-${randomUUID()}@example.com`;
@@ -46,14 +48,13 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   beforeAll(async () => {
     receiver = await OtlpReceiver.start();
     const orgId = newOrgId();
-    const authConnection = await connectMongo(mongodbUri(), 'auth');
     const contactsConnection = await connectMongo(mongodbUri(), 'contacts');
     try {
       // A pro key: its count is checked in Redis before the request runs, so Redis is part of the trace.
-      key = (await new ApiKeyStore(authConnection).create({ orgId, tier: 'pro', readOnly: false })).key;
+      key = await createKeyAt(mongodbUri(), orgId);
       await createContactRepository(contactsConnection).insertMany(orgId, [{ name: 'Ada', email, tags: [], createdAt: new Date() }]);
     } finally {
-      await Promise.all([authConnection.close(), contactsConnection.close()]);
+      await contactsConnection.close();
     }
 
     const common = {
@@ -65,12 +66,14 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       // Export within a tenth of a second instead of the SDK's 5 s.
       OTEL_BSP_SCHEDULE_DELAY: '100',
     };
-    const [feedbackPort, contactsPort, gatewayPort, nobodyPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const [feedbackPort, contactsPort, gatewayPort, nobodyPort, identityPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     feedback = spawnEntry('services/feedback/src/main.ts', { ...common, PORT: String(feedbackPort) });
     contacts = spawnEntry('services/contacts/src/main.ts', { ...common, PORT: String(contactsPort) });
+    identity = spawnEntry('services/identity/src/main.ts', { ...common, PORT: String(identityPort) });
     gateway = spawnEntry('gateway/src/main.ts', {
       ...common,
       PORT: String(gatewayPort),
+      IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
       REDIS_URL: process.env.REDIS_URL,
       RATE_LIMIT_REDIS_PREFIX: `fi-test:${randomUUID()}`,
       FEEDBACK_URL: `http://127.0.0.1:${feedbackPort}/graphql`,
@@ -78,13 +81,17 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       // Not part of this request; nothing listens there.
       ACCOUNTS_URL: `http://127.0.0.1:${nobodyPort}/graphql`,
     });
-    processes.push(feedback, contacts, gateway);
+    processes.push(feedback, contacts, identity, gateway);
     gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     try {
       await eventually(
-        async () => (await isHealthy(`http://127.0.0.1:${feedbackPort}`)) && (await isHealthy(`http://127.0.0.1:${contactsPort}`)) && (await isHealthy(gatewayUrl)),
+        async () =>
+          (await isHealthy(`http://127.0.0.1:${feedbackPort}`)) &&
+          (await isHealthy(`http://127.0.0.1:${contactsPort}`)) &&
+          (await isHealthy(`http://127.0.0.1:${identityPort}`)) &&
+          (await isHealthy(gatewayUrl)),
         150_000,
-        'the gateway, feedback and contacts processes',
+        'the gateway, identity, feedback and contacts processes',
       );
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${processes.map((service) => service.output().slice(-2_000)).join('\n---\n')}`, { cause: error });
@@ -131,12 +138,12 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     await eventually(
       () => {
         const spans = byId();
-        const complete = ['gateway', 'contacts', 'feedback'].every((service) => serverSpan(service) !== undefined);
+        const complete = ['gateway', 'identity', 'contacts', 'feedback'].every((service) => serverSpan(service) !== undefined);
         const linked = [...spans.values()].every((span) => !span.parentSpanId || spans.has(span.parentSpanId));
         return complete && linked;
       },
       30_000,
-      `the spans of trace ${traceId} from the gateway, contacts and feedback`,
+      `the spans of trace ${traceId} from the gateway, identity, contacts and feedback`,
     );
 
     const spans = ofTrace();
@@ -147,8 +154,8 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     for (const span of spans) {
       if (span.parentSpanId) expect({ span: span.name, parentFound: spanIds.has(span.parentSpanId) }).toEqual({ span: span.name, parentFound: true });
     }
-    // Each subgraph's server span is the child of a gateway undici client span: traceparent crossed the pool.
-    for (const service of ['contacts', 'feedback']) {
+    // Each service's server span is the child of a gateway undici client span: traceparent crossed the pool.
+    for (const service of ['identity', 'contacts', 'feedback']) {
       const parent = spanIds.get(serverSpan(service)?.parentSpanId ?? '') as ReceivedSpan;
       expect({ service, parent: { service: parent.service, kind: parent.kind, scope: parent.scope } }).toEqual({
         service,
@@ -156,7 +163,8 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       });
     }
     const dbSpans = (scope: string) => [...new Set(spans.filter((span) => span.scope.includes(scope)).map((span) => span.service))].sort();
-    expect(dbSpans('instrumentation-mongodb')).toEqual(['contacts', 'feedback', 'gateway']);
+    // The gateway reads no database: the identity service verified the key.
+    expect(dbSpans('instrumentation-mongodb')).toEqual(['contacts', 'feedback', 'identity']);
     expect(dbSpans('instrumentation-ioredis')).toEqual(['gateway']);
 
     // The key reached an attribute (the URL) and was masked there; it is nowhere in what was exported.

@@ -1,14 +1,15 @@
 import { accountsConfigSchema } from '@fi/accounts';
 import { contactsConfigSchema } from '@fi/contacts';
 import { feedbackConfigSchema } from '@fi/feedback';
-import { authConfigSchema, connectMongo, connectSibling, type Connection } from '@fi/shared';
+import { identityConfigSchema } from '@fi/identity';
+import { connectMongo, connectSibling, type Connection } from '@fi/shared';
 import { readRunningStack } from './stack/stackFile';
 
 export interface Databases {
   feedback: Connection;
   contacts: Connection;
   accounts: Connection;
-  auth: Connection;
+  identity: Connection;
   close(): Promise<void>;
 }
 
@@ -33,17 +34,29 @@ export async function openDatabases(env: NodeJS.ProcessEnv = process.env): Promi
   const sibling = (name: string) => connectSibling(feedback, uri, uri, name);
   const contacts = await sibling(env.CONTACTS_MONGODB_DB ?? contactsConfigSchema.mongodbDb.default);
   const accounts = await sibling(env.ACCOUNTS_MONGODB_DB ?? accountsConfigSchema.mongodbDb.default);
-  const auth = await connectSibling(feedback, uri, env.AUTH_MONGODB_URI ?? '', env.AUTH_MONGODB_DB ?? authConfigSchema.authMongodbDb.default, {
+  const identity = await connectSibling(feedback, uri, env.IDENTITY_MONGODB_URI ?? '', env.IDENTITY_MONGODB_DB ?? identityConfigSchema.mongodbDb.default, {
     maxTimeMs: CLI_MAX_TIME_MS,
   });
   return {
     feedback,
     contacts,
     accounts,
-    auth,
+    identity,
     close: async () => {
-      await auth.close();
+      await identity.close();
       await feedback.close();
     },
   };
+}
+
+/**
+ * The API-key store every service read before the identity service existed (AUTH_MONGODB_URI,
+ * AUTH_MONGODB_DB as they were configured then), for the one-time migration of its keys.
+ */
+export async function openLegacyKeyStore(db: Databases, env: NodeJS.ProcessEnv = process.env): Promise<{ connection: Connection; close(): Promise<void> }> {
+  const uri = resolveMongoUri(env);
+  const own = env.AUTH_MONGODB_URI && env.AUTH_MONGODB_URI !== uri;
+  const connection = await connectSibling(db.feedback, uri, env.AUTH_MONGODB_URI ?? '', env.AUTH_MONGODB_DB ?? 'auth', { maxTimeMs: CLI_MAX_TIME_MS });
+  // A database on the same server shares the pool, which closes with the others.
+  return { connection, close: async () => (own ? connection.close() : undefined) };
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
 import { linksCommand } from './commands/links';
+import { countsCommand } from './commands/counts';
 import { webhooksCommand } from './commands/webhooks';
 import { parseCount, seedOrganization } from './commands/seed';
 import { sentimentCommand } from './commands/sentiment';
@@ -10,11 +11,15 @@ import { consoleOutput, UsageError, type Output } from './output';
 
 export const USAGE = `Usage: npm run cli -- <command>
 
-  keys create --org ORG [--tier free|pro|enterprise] [--read-only] [--rate-limit N]
-                                   create a key; prints only the key, once
+  keys create --org ORG [--tier free|pro|enterprise] [--read-only] [--rate-limit N] [--name NAME]
+                                   create a key (and the organization, on that plan, when it
+                                   is new); prints only the key, once
   keys list --org ORG              list an organization's keys (never the secret)
   keys revoke KEY|ID               revoke a key (the key itself or its listed id)
   keys set-limit KEY|ID N|default  give a key its own requests-per-minute limit
+  keys migrate                     move the keys of the old shared store (AUTH_MONGODB_URI,
+                                   AUTH_MONGODB_DB, default: auth) into the identity service,
+                                   once; they keep working unchanged
   import contacts|accounts|feedback FILE --org ORG [--skip-invalid]
                                    import a JSON array or NDJSON file; all or nothing,
                                    or with --skip-invalid exactly the valid records
@@ -32,6 +37,8 @@ export const USAGE = `Usage: npm run cli -- <command>
   links backfill [--org ORG] [--batch N]
                                    give records stored before links existed their match keys
                                    (all organizations unless --org; resumable; never overwrites)
+  counts recount --org ORG         count an organization's feedback from its items and repair the
+                                   kept figures (totals, contact and account figures, insights)
 
 The database is MONGODB_URI, or the embedded one of a running "npm start".`;
 
@@ -47,6 +54,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         tier: { type: 'string' },
         'read-only': { type: 'boolean' },
         'rate-limit': { type: 'string' },
+        name: { type: 'string' },
         'skip-invalid': { type: 'boolean' },
         feedback: { type: 'string' },
         contacts: { type: 'string' },
@@ -69,7 +77,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
     out.info(USAGE);
     return values.help ? 0 : 2;
   }
-  if (!['keys', 'import', 'seed', 'webhooks', 'sentiment', 'links'].includes(command)) {
+  if (!['keys', 'import', 'seed', 'webhooks', 'sentiment', 'links', 'counts'].includes(command)) {
     out.info(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
@@ -83,7 +91,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
   }
   try {
     if (command === 'keys') {
-      await keysCommand(rest[0], rest.slice(1), { org: values.org, tier: values.tier, readOnly: values['read-only'], rateLimit: values['rate-limit'] }, db, out);
+      await keysCommand(rest[0], rest.slice(1), { org: values.org, tier: values.tier, readOnly: values['read-only'], rateLimit: values['rate-limit'], name: values.name }, db, out);
     } else if (command === 'webhooks') {
       await webhooksCommand(rest[0], rest.slice(1), { org: values.org, url: values.url, events: values.events, skip: values.skip, take: values.take }, db, out);
     } else if (command === 'import') {
@@ -92,6 +100,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
       await sentimentCommand(rest[0], values.org, values.batch, db, out);
     } else if (command === 'links') {
       await linksCommand(rest[0], values.org, values.batch, db, out);
+    } else if (command === 'counts') {
+      await countsCommand(rest[0], values.org, db, out);
     } else {
       if (!values.org) throw new UsageError('seed needs --org ORG');
       const counts = {

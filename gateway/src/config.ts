@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { authConfigSchema, commonConfigSchema, ConfigError, loadConfig, mongoClientConfigSchema, parse } from '@fi/shared';
+import { commonConfigSchema, ConfigError, identitySigningConfigSchema, loadConfig, mongoClientConfigSchema, parse } from '@fi/shared';
 
 const optionalUrl = (env: string, doc: string) => ({ env, doc, default: '', parse: parse.url('http:', 'https:') });
 
@@ -73,6 +73,34 @@ export const queryLimitsConfigSchema = {
   },
 };
 
+/** How the gateway verifies callers: the identity service, a short cache, and the identity it signs for subgraphs. */
+export const identityClientConfigSchema = {
+  identityUrl: {
+    env: 'IDENTITY_URL',
+    doc: 'base URL of the identity service, which verifies API keys and serves the admin API (/admin/graphql)',
+    default: 'http://127.0.0.1:4004',
+    parse: parse.url('http:', 'https:'),
+  },
+  identityTimeoutMs: {
+    env: 'IDENTITY_TIMEOUT_MS',
+    doc: 'longest wait for the identity service before a request is answered SERVICE_UNAVAILABLE',
+    default: 3_000,
+    parse: parse.int(100, 60_000),
+  },
+  authCacheTtlMs: {
+    env: 'AUTH_CACHE_TTL_MS',
+    doc: 'how long a verified key is cached in-process; also the longest delay before a revoked key stops working',
+    default: 10_000,
+    parse: parse.int(0, 3_600_000),
+  },
+  identityTokenTtlMs: {
+    env: 'IDENTITY_TOKEN_TTL_MS',
+    doc: 'lifetime of the signed identity sent with each subgraph call',
+    default: 30_000,
+    parse: parse.int(1_000, 600_000),
+  },
+};
+
 export const gatewayConfigSchema = {
   port: { env: 'PORT', doc: 'HTTP port of the gateway', default: 4000, parse: parse.port },
   host: { env: 'HOST', doc: 'interface to listen on', default: '127.0.0.1', parse: parse.string },
@@ -104,11 +132,6 @@ export const gatewayConfigSchema = {
     default: 10_000,
     parse: parse.int(100, 300_000),
   },
-  mongodbUri: {
-    env: 'MONGODB_URI',
-    doc: 'MongoDB connection string; the gateway reads the API-key store there (see AUTH_MONGODB_URI)',
-    parse: parse.mongoUri,
-  },
   introspection: { env: 'INTROSPECTION', doc: 'allow schema introspection', default: true, parse: parse.bool },
   dedupeQueries: {
     env: 'DEDUPE_QUERIES',
@@ -119,7 +142,8 @@ export const gatewayConfigSchema = {
   ...mongoClientConfigSchema,
   ...rateLimitConfigSchema,
   ...queryLimitsConfigSchema,
-  ...authConfigSchema,
+  ...identityClientConfigSchema,
+  ...identitySigningConfigSchema,
   ...commonConfigSchema,
 };
 

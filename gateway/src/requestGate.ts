@@ -3,15 +3,14 @@ import {
   appError,
   ErrorCode,
   IDEMPOTENCY_KEY_HEADER,
-  isDependencyUnavailable,
-  isQueryTimeout,
   operationLabel,
   SERVICE_UNAVAILABLE_MESSAGE,
   withHttpStatus,
-  type Authenticator,
   type RequestInfo,
 } from '@fi/shared';
 import { authenticateRequest } from './auth/authenticateRequest';
+import { clientAddress } from './auth/clientAddress';
+import { IdentityUnavailableError, type IdentityClient } from './auth/identityClient';
 import type { DocumentCache } from './auth/documentCache';
 import type { KeyedRootFields } from './auth/extractApiKeys';
 import { readOperation } from './auth/readOperation';
@@ -25,7 +24,7 @@ import { SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from './subgraphErrors';
 export interface RequestGateDeps {
   documents: DocumentCache;
   keyedFields: () => KeyedRootFields;
-  authenticator: Authenticator;
+  identity: IdentityClient;
   keyLimits: KeyRateLimits;
   invalidKeyGuard: InvalidKeyGuard;
   metrics: GatewayMetrics;
@@ -42,10 +41,10 @@ export function createRequestGate(deps: RequestGateDeps) {
     const request = readOperation(info.body, deps.documents);
     if (request) info.outcome.operation = operationLabel(request.operation);
     try {
-      const address = clientAddress(info, deps.trustProxy);
+      const address = clientAddress(info.headers, info.remoteAddress, deps.trustProxy);
       let authenticated;
       try {
-        authenticated = await authenticateRequest(request, deps.keyedFields(), deps.authenticator);
+        authenticated = await authenticateRequest(request, deps.keyedFields(), deps.identity);
       } catch (error) {
         if (!isCode(error, ErrorCode.UNAUTHENTICATED)) throw error;
         deps.metrics.authFailures.inc();
@@ -66,13 +65,15 @@ export function createRequestGate(deps: RequestGateDeps) {
         requestId: info.requestId,
         logger: info.logger,
         apiKeys: authenticated.apiKeys,
+        principals: authenticated.principals,
+        keyRefs: authenticated.keyRefs,
         idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey,
         rateLimit: mostConstrained(decisions),
         outcome: info.outcome,
       };
     } catch (caught) {
-      // The key store unreachable or too slow: the client may retry, it did nothing wrong.
-      const error = isDependencyUnavailable(caught) || isQueryTimeout(caught) ? keyStoreUnavailable(info.requestId) : caught;
+      // The identity service unreachable or too slow: the client may retry, it did nothing wrong.
+      const error = caught instanceof IdentityUnavailableError ? identityUnavailable(info.requestId) : caught;
       if (!(error instanceof GraphQLError)) {
         info.outcome.code = ErrorCode.INTERNAL_SERVER_ERROR;
         info.logger.error({ err: error }, 'internal error');
@@ -89,17 +90,7 @@ export function createRequestGate(deps: RequestGateDeps) {
 
 const isCode = (error: unknown, code: ErrorCode) => error instanceof GraphQLError && error.extensions.code === code;
 
-/** The peer, or behind a trusted proxy the address that proxy appended to X-Forwarded-For. */
-function clientAddress(info: RequestInfo, trustProxy: boolean): string {
-  const forwarded = info.headers['x-forwarded-for'];
-  if (trustProxy && typeof forwarded === 'string') {
-    const last = forwarded.split(',').pop()?.trim();
-    if (last) return last;
-  }
-  return info.remoteAddress;
-}
-
-function keyStoreUnavailable(requestId: string): GraphQLError {
+function identityUnavailable(requestId: string): GraphQLError {
   return withHttpStatus(
     appError(ErrorCode.SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_MESSAGE, { retryAfter: SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS, requestId }),
     503,

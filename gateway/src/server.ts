@@ -3,23 +3,19 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type Redis from 'ioredis';
 import {
-  ApiKeyStore,
-  ApiKeyVerifier,
-  Authenticator,
-  connectMongo,
   createFormatError,
   createGraphQLHttpHandler,
   createRegistry,
   listenHttp,
   metricsRoute,
-  mongoClientOptions,
-  pingMongo,
   useErrorReporting,
   useRequestOutcome,
   type Logger,
   type RunningHttpServer,
 } from '@fi/shared';
+import { ADMIN_GRAPHQL_PATH, adminProxy } from './auth/adminProxy';
 import { DocumentCache } from './auth/documentCache';
+import { IdentityClient } from './auth/identityClient';
 import { dedupeInflightQueries } from './dedupeInflightQueries';
 import { exportDownloadRoutes } from './exportDownloads';
 import type { KeyedRootFields } from './auth/extractApiKeys';
@@ -48,9 +44,9 @@ function subgraphUrlOverrides(config: GatewayConfig): Record<string, string> {
   return Object.fromEntries(Object.entries(overrides).filter(([, url]) => url !== ''));
 }
 
-/** A subgraph is reachable when its /health answers; its own /ready covers its database. */
-async function pingSubgraph(graphqlUrl: string): Promise<void> {
-  const response = await fetch(new URL('/health', graphqlUrl), { signal: AbortSignal.timeout(1_500) });
+/** A service is reachable when its /health answers; its own /ready covers its database. */
+async function pingService(url: string): Promise<void> {
+  const response = await fetch(new URL('/health', url), { signal: AbortSignal.timeout(1_500) });
   if (!response.ok) throw new Error(`GET /health answered ${response.status}`);
 }
 
@@ -65,8 +61,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     onReload: (outcome) => metrics.supergraphReloads.inc({ outcome }),
   });
   const supergraphSdl = await supergraphSource.initial();
-  const authConnection = await connectMongo(config.authMongodbUri || config.mongodbUri, config.authMongodbDb, mongoClientOptions(config));
-  const authenticator = new Authenticator(new ApiKeyVerifier(new ApiKeyStore(authConnection), config.authCacheTtlMs));
+  const identity = new IdentityClient({ url: config.identityUrl, timeoutMs: config.identityTimeoutMs, cacheTtlMs: config.authCacheTtlMs });
+  const admin = adminProxy({ identityUrl: config.identityUrl, timeoutMs: config.identityTimeoutMs, trustProxy: config.trustProxy });
   const registry = createRegistry('gateway');
   const metrics = new GatewayMetrics(registry);
 
@@ -104,7 +100,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     supergraphSdl: supergraphSource.hook(supergraphSdl),
     buildService: ({ name, url }) => {
       subgraphUrls[name] = urls[name] ?? url ?? '';
-      const source = new SubgraphDataSource({ name, url: subgraphUrls[name], timeoutMs: config.subgraphTimeoutMs, metrics });
+      const source = new SubgraphDataSource({
+        name,
+        url: subgraphUrls[name],
+        timeoutMs: config.subgraphTimeoutMs,
+        metrics,
+        signingKeys: config.identitySigningKeys,
+        identityTtlMs: config.identityTokenTtlMs,
+      });
       dataSources.push(source);
       return source;
     },
@@ -151,19 +154,20 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     apollo,
     logger,
     readinessChecks: {
-      keyStore: () => pingMongo(authConnection),
+      identity: () => pingService(config.identityUrl),
       // Always ok: a rejected update leaves the previous supergraph serving; the details say which.
       supergraph: { check: async () => undefined, details: () => supergraphSource.details() },
-      ...Object.fromEntries(Object.entries(subgraphUrls).map(([name, url]) => [`subgraph:${name}`, () => pingSubgraph(url)])),
+      ...Object.fromEntries(Object.entries(subgraphUrls).map(([name, url]) => [`subgraph:${name}`, () => pingService(url)])),
       ...(redis ? { redis: { optional: true as const, check: () => redis.ping() } } : {}),
     },
     status: () => ({ rateLimiter: { store: counter.mode, ...(instances ? { instances: instances.count } : {}) } }),
     routes: { '/metrics': metricsRoute(registry), ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, logger) },
+    postRoutes: { [ADMIN_GRAPHQL_PATH]: admin },
     observe: (outcome, seconds) => metrics.observeRequest(outcome.operation, outcome.code, seconds),
     buildContext: createRequestGate({
       documents: new DocumentCache(limits.parseOptions),
       keyedFields: () => keyedFields,
-      authenticator,
+      identity,
       keyLimits,
       invalidKeyGuard: new InvalidKeyGuard(counter, config.invalidKeyLimit),
       metrics,
@@ -182,7 +186,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       await keyLimits.flush();
       await instances?.stop();
       redis?.disconnect();
-      await authConnection.close();
+      await identity.close();
+      await admin.close();
     },
   };
 }

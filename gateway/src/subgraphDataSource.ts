@@ -1,6 +1,7 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { errors as undiciErrors, Pool } from 'undici';
-import { FORWARDED_KEYS_HEADER, IDEMPOTENCY_KEY_HEADER, isPlainObject, REQUEST_ID_HEADER } from '@fi/shared';
+import { IDEMPOTENCY_KEY_HEADER, IDENTITY_HEADER, isPlainObject, REQUEST_ID_HEADER, signIdentity, type SigningKeyring } from '@fi/shared';
+import { withKeyReferences } from './auth/keyReferences';
 import type { GatewayContext } from './context';
 import type { GatewayMetrics } from './metrics/gatewayMetrics';
 import { SUBGRAPH_FAULT_CODES, subgraphUnavailable, type SubgraphFailure } from './subgraphErrors';
@@ -12,12 +13,16 @@ export interface SubgraphDataSourceOptions {
   url: string;
   timeoutMs: number;
   metrics: GatewayMetrics;
+  signingKeys: SigningKeyring;
+  /** Lifetime of each signed identity: long enough for one subgraph call, short enough to be useless if copied. */
+  identityTtlMs: number;
 }
 
 /**
- * Calls one subgraph over a pool of keep-alive connections. It forwards the operation's verified keys
- * (entity fetches carry no `apiKey` argument), the request id, so one request can be followed across
- * services, and the client's Idempotency-Key, so a retried addFeedbackItem creates nothing new.
+ * Calls one subgraph over a pool of keep-alive connections. It sends who is calling as a freshly signed
+ * identity (entity fetches carry no `apiKey` argument), with each raw key in the operation replaced by
+ * its id; the request id, so one request can be followed across services; and the client's
+ * Idempotency-Key, so a retried addFeedbackItem creates nothing new.
  * A subgraph that cannot be reached, fails, or does not answer within the timeout becomes a
  * SERVICE_UNAVAILABLE error on the part of the response it owns; the rest of the response stands.
  */
@@ -69,7 +74,10 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   }
 
   private async post(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<{ status: number; body: unknown }> {
-    const { query, variables, operationName } = options.request;
+    const { operationName } = options.request;
+    const context = 'incomingRequestContext' in options ? options.incomingRequestContext.context : undefined;
+    const operation = { query: options.request.query ?? '', variables: options.request.variables };
+    const { query, variables } = context ? withKeyReferences(operation, context.keyRefs) : operation;
     const response = await this.pool.request({
       path: this.path,
       method: 'POST',
@@ -96,7 +104,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     if (!('incomingRequestContext' in options)) return headers;
     const context = options.incomingRequestContext.context;
     headers[REQUEST_ID_HEADER] = context.requestId;
-    if (context.apiKeys.length > 0) headers[FORWARDED_KEYS_HEADER] = context.apiKeys.join(',');
+    headers[IDENTITY_HEADER] = signIdentity(this.options.signingKeys, context.principals, this.options.identityTtlMs);
     if (context.idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = context.idempotencyKey;
     return headers;
   }

@@ -1,6 +1,6 @@
 import { loadGatewayConfig } from '../src/config';
 
-const base = { MONGODB_URI: 'mongodb://db:27017' };
+const base = { IDENTITY_SIGNING_KEYS: `k1:${'a'.repeat(32)}` };
 
 describe('the gateway configuration', () => {
   test('when nothing is set, then the database time limit is below the subgraph timeout', () => {

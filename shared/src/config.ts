@@ -1,4 +1,5 @@
 import { ConnectionString } from 'mongodb-connection-string-url';
+import { parseSigningKeys, type SigningKeyring } from './auth/signedIdentity';
 
 /**
  * The default time limit of one database operation: a little below the gateway's 10 s subgraph timeout.
@@ -98,7 +99,7 @@ export const parse = {
     },
 };
 
-/** Settings every subgraph shares: where it listens, its database, the key store, logging. */
+/** Settings every subgraph shares: where it listens, its database, the identity signing keys, logging. */
 export function serviceConfigSchema(defaults: { port: number; database: string }) {
   return {
     port: { env: 'PORT', doc: 'HTTP port of this service', default: defaults.port, parse: parse.port },
@@ -110,7 +111,7 @@ export function serviceConfigSchema(defaults: { port: number; database: string }
     },
     mongodbDb: { env: 'MONGODB_DB', doc: 'database name of this service', default: defaults.database, parse: parse.string },
     ...mongoClientConfigSchema,
-    ...authConfigSchema,
+    ...identitySigningConfigSchema,
     ...exportConfigSchema,
     ...commonConfigSchema,
   } satisfies Schema;
@@ -189,21 +190,17 @@ export function mongoClientOptions(config: ConfigOf<typeof mongoClientConfigSche
   return { serverSelectionTimeoutMs: config.mongodbTimeoutMs, writeConcern: config.mongodbWriteConcern, maxTimeMs: config.mongodbMaxTimeMs };
 }
 
-/** Where API keys live: one small database every service reads (the gateway and subgraphs verify keys). */
-export const authConfigSchema = {
-  authMongodbUri: {
-    env: 'AUTH_MONGODB_URI',
-    doc: 'MongoDB connection string of the API-key store (defaults to MONGODB_URI)',
-    default: '',
-    parse: parse.mongoUri,
-  },
-  authMongodbDb: { env: 'AUTH_MONGODB_DB', doc: 'database name of the API-key store', default: 'auth', parse: parse.string },
-  authCacheTtlMs: {
-    env: 'AUTH_CACHE_TTL_MS',
-    doc: 'how long a verified key is cached in-process; also the longest delay before a revocation takes effect',
-    default: 30_000,
-    parse: parse.int(0, 3_600_000),
-  },
+/**
+ * The keys that sign the identity the gateway sends subgraphs (the gateway signs with the first, every
+ * service accepts any listed one): rotate by listing a new key second everywhere, then first, then
+ * dropping the old one.
+ */
+export const identitySigningConfigSchema = {
+  identitySigningKeys: {
+    env: 'IDENTITY_SIGNING_KEYS',
+    doc: 'KEY_ID:SECRET[,KEY_ID:SECRET...] (secrets of 32+ characters); the first signs the gateway\'s identity header, all verify it',
+    parse: parseSigningKeys,
+  } as ConfigField<SigningKeyring>,
 } satisfies Schema;
 
 /** Where traces go; read by the tracing bootstrap before anything else loads, and validated with the rest. */

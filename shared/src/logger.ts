@@ -3,7 +3,7 @@ import { traceLogFields } from './telemetry/logContext';
 
 export type { Logger };
 
-/** Every path where an API key can appear in a log record; pino replaces them before writing. */
+/** Every path where an API key, password, session or signed identity can appear in a log record; pino replaces them before writing. */
 const REDACT_PATHS = [
   'apiKey',
   '*.apiKey',
@@ -11,6 +11,14 @@ const REDACT_PATHS = [
   'req.headers["x-api-key"]',
   'req.headers["x-fi-api-keys"]',
   'headers["x-fi-api-keys"]',
+  'headers["x-fi-identity"]',
+  'headers.cookie',
+  'headers["x-csrf-token"]',
+  'password',
+  '*.password',
+  'variables.password',
+  'token',
+  '*.token',
 ];
 
 /** Raw API keys look like `fik_<43 base64url chars>`; anything matching is masked wherever it appears. */

@@ -6,9 +6,8 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import { parse } from 'graphql';
 import { Histogram, type Registry } from 'prom-client';
-import { ApiKeyStore } from './auth/apiKeyStore';
-import { ApiKeyVerifier } from './auth/apiKeyVerifier';
-import { Authenticator, FORWARDED_KEYS_HEADER } from './auth/authenticator';
+import { Authenticator } from './auth/authenticator';
+import { IDENTITY_HEADER, verifyIdentity } from './auth/signedIdentity';
 import { mongoClientOptions, type ConfigOf, type serviceConfigSchema } from './config';
 import { createFormatError } from './formatError';
 import { createGraphQLHttpHandler, listenHttp, type RequestOutcome, type RouteHandler, type RunningHttpServer } from './http/graphqlHttpServer';
@@ -17,7 +16,8 @@ import { createRegistry, metricsRoute } from './metrics/registry';
 import { watchMongoPool } from './metrics/mongoPoolMetrics';
 import { LATENCY_BUCKETS } from './metrics/registry';
 import { useRequestOutcome } from './metrics/useRequestOutcome';
-import { connectMongo, connectSibling, pingMongo, type Connection } from './mongo';
+import { connectMongo, pingMongo, type Connection } from './mongo';
+import { unauthenticated, withHttpStatus } from './errors';
 import { DateTimeScalar, JSONScalar } from './scalars';
 import { limitTextArguments } from './textArguments';
 import { useErrorReporting } from './useErrorReporting';
@@ -28,10 +28,11 @@ export interface SubgraphContext {
   requestId: string;
   logger: Logger;
   outcome: RequestOutcome;
+  /** The operation's callers, from the identity the gateway signed. */
   auth: Authenticator;
   /**
-   * Organizations of the keys the gateway forwarded for this operation; entity fetches (which carry no
-   * `apiKey` argument) are scoped to them. UNAUTHENTICATED when no valid key was forwarded.
+   * Organizations of the operation's callers; entity fetches (which carry no `apiKey` argument) are
+   * scoped to them.
    */
   allowedOrgs(): Promise<Set<string>>;
 }
@@ -73,8 +74,6 @@ export async function startSubgraph<C extends SubgraphContext>(
   logger: Logger,
 ): Promise<RunningSubgraph> {
   const connection = await connectMongo(config.mongodbUri, config.mongodbDb, mongoClientOptions(config));
-  const authConnection = await connectSibling(connection, config.mongodbUri, config.authMongodbUri, config.authMongodbDb, mongoClientOptions(config));
-  const auth = new Authenticator(new ApiKeyVerifier(new ApiKeyStore(authConnection), config.authCacheTtlMs));
   const registry = createRegistry(definition.name);
   const { resolvers, extendContext, close: closeService, routes } = await definition.setUp(connection, registry);
   watchMongoPool(connection, registry);
@@ -116,14 +115,22 @@ export async function startSubgraph<C extends SubgraphContext>(
     routes: { ...routes, '/metrics': metricsRoute(registry) },
     observe: (outcome, seconds) => duration.observe({ operation: outcome.operation }, seconds),
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome }) => {
-      const forwarded = headers[FORWARDED_KEYS_HEADER];
-      let orgs: Promise<Set<string>> | undefined;
+      // Only what came through the gateway is served: without a valid signed identity nothing runs,
+      // and the client learns no more than from an invalid key (the log says why, for the operator).
+      const header = headers[IDENTITY_HEADER];
+      const identity = verifyIdentity(config.identitySigningKeys, Array.isArray(header) ? header[0] : header);
+      if (!identity.ok) {
+        requestLogger.warn({ reason: identity.reason }, 'request without a valid signed identity refused');
+        outcome.code = 'UNAUTHENTICATED';
+        throw withHttpStatus(unauthenticated(), 200);
+      }
+      const auth = new Authenticator(identity.principals);
       const base: SubgraphContext = {
         requestId,
         logger: requestLogger,
         outcome,
         auth,
-        allowedOrgs: () => (orgs ??= auth.orgsFromHeader(Array.isArray(forwarded) ? forwarded.join(',') : forwarded)),
+        allowedOrgs: async () => auth.orgs(),
       };
       return extendContext ? extendContext(base, headers) : (base as C);
     },
@@ -138,7 +145,6 @@ export async function startSubgraph<C extends SubgraphContext>(
       await http.close(timeoutMs);
       await apollo.stop();
       await closeService?.();
-      await authConnection.close().catch(() => undefined);
       await connection.close();
     },
   };

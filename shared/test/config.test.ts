@@ -1,17 +1,19 @@
 import { ConfigError, loadConfig, parse, serviceConfigSchema } from '../src/config';
 
 const schema = serviceConfigSchema({ port: 4001, database: 'feedback' });
+const signing = { IDENTITY_SIGNING_KEYS: `k1:${'a'.repeat(32)}` };
 
 describe('a service configuration', () => {
-  test('when nothing optional is set, then defaults apply and the one required variable is asked for', () => {
-    expect(loadConfig(schema, { MONGODB_URI: 'mongodb://db:27017' })).toMatchObject({ port: 4001, mongodbDb: 'feedback', mongodbWriteConcern: 'majority' });
+  test('when nothing optional is set, then defaults apply and the required variables are asked for', () => {
+    expect(loadConfig(schema, { MONGODB_URI: 'mongodb://db:27017', ...signing })).toMatchObject({ port: 4001, mongodbDb: 'feedback', mongodbWriteConcern: 'majority' });
     expect(() => loadConfig(schema, {})).toThrow(/MONGODB_URI is required/);
+    expect(() => loadConfig(schema, {})).toThrow(/IDENTITY_SIGNING_KEYS is required/);
   });
 
   test('when several variables are wrong, then every problem is reported at once', () => {
     let error: unknown;
     try {
-      loadConfig(schema, { MONGODB_URI: 'http://db', PORT: 'eighty', LOG_LEVEL: 'loud', MONGODB_WRITE_CONCERN: 'all' });
+      loadConfig(schema, { MONGODB_URI: 'http://db', PORT: 'eighty', LOG_LEVEL: 'loud', MONGODB_WRITE_CONCERN: 'all', ...signing });
     } catch (caught) {
       error = caught;
     }
@@ -25,13 +27,13 @@ describe('a service configuration', () => {
   });
 
   test('when the write concern would not wait for any acknowledgement, then it is refused', () => {
-    expect(() => loadConfig(schema, { MONGODB_URI: 'mongodb://db:27017', MONGODB_WRITE_CONCERN: '0' })).toThrow(/MONGODB_WRITE_CONCERN="0" is invalid: expected a number from 1 to 50/);
-    expect(loadConfig(schema, { MONGODB_URI: 'mongodb://db:27017', MONGODB_WRITE_CONCERN: '2' }).mongodbWriteConcern).toBe(2);
+    expect(() => loadConfig(schema, { MONGODB_URI: 'mongodb://db:27017', MONGODB_WRITE_CONCERN: '0', ...signing })).toThrow(/MONGODB_WRITE_CONCERN="0" is invalid: expected a number from 1 to 50/);
+    expect(loadConfig(schema, { MONGODB_URI: 'mongodb://db:27017', MONGODB_WRITE_CONCERN: '2', ...signing }).mongodbWriteConcern).toBe(2);
   });
 
   test('when MongoDB is a replica set, then its seed list of several hosts is accepted, and a URI without hosts is refused', () => {
     const seedList = 'mongodb://app:secret@mongo-0.mongo:27017,mongo-1.mongo:27017,mongo-2.mongo:27017/?replicaSet=rs0&authSource=admin';
-    expect(loadConfig(schema, { MONGODB_URI: seedList }).mongodbUri).toBe(seedList);
+    expect(loadConfig(schema, { MONGODB_URI: seedList, ...signing }).mongodbUri).toBe(seedList);
     expect(parse.mongoUri('mongodb+srv://cluster0.example.net/')).toBe('mongodb+srv://cluster0.example.net/');
     expect(() => parse.mongoUri('mongodb://')).toThrow(/expected a mongodb:\/\/ or mongodb\+srv:\/\/ connection string \(.*host/);
   });

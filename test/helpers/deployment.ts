@@ -3,6 +3,7 @@ import { accountsConfigSchema } from '@fi/accounts';
 import { contactsConfigSchema } from '@fi/contacts';
 import { feedbackConfigSchema } from '@fi/feedback';
 import { gatewayConfigSchema } from '@fi/gateway';
+import { identityConfigSchema } from '@fi/identity';
 
 /** What the deployment tests (docker compose, Kubernetes) know of each app service. */
 
@@ -12,9 +13,12 @@ export const APP_SERVICES: Record<string, { schema: Schema; entry: string }> = {
   feedback: { schema: feedbackConfigSchema, entry: 'services/feedback/src/main.ts' },
   contacts: { schema: contactsConfigSchema, entry: 'services/contacts/src/main.ts' },
   accounts: { schema: accountsConfigSchema, entry: 'services/accounts/src/main.ts' },
+  identity: { schema: identityConfigSchema, entry: 'services/identity/src/main.ts' },
   gateway: { schema: gatewayConfigSchema, entry: 'gateway/src/main.ts' },
 };
 export const SUBGRAPHS = ['feedback', 'contacts', 'accounts'];
+/** The services with a database of their own (the gateway has none: it asks the identity service). */
+export const WITH_DATABASE = [...SUBGRAPHS, 'identity'];
 
 export const fieldByEnv = (schema: Schema, env: string) => Object.values(schema).find((field) => field.env === env);
 

@@ -5,7 +5,9 @@ import { loadContactsConfig, startContactsService } from '@fi/contacts';
 import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
 import { loadGatewayConfig, startGateway } from '@fi/gateway';
 import { CLI_MAX_TIME_MS } from '@fi/cli';
-import { ApiKeyStore, type Connection, connectMongo, createLogger, type NewApiKey, type RunningHttpServer } from '@fi/shared';
+import { loadIdentityConfig, startIdentityService, type RunningIdentityService } from '@fi/identity';
+import { type Connection, connectMongo, createLogger, type RunningHttpServer } from '@fi/shared';
+import { createKeyIn, type NewKey } from './keys';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
   status: number;
@@ -17,14 +19,17 @@ export interface Stack {
   gatewayUrl: string;
   subgraphs: { feedback: RunningHttpServer; contacts: RunningHttpServer; accounts: RunningHttpServer };
   gateway: RunningHttpServer;
+  identity: RunningIdentityService;
+  /** What another gateway of a test needs to verify keys and sign for this stack's subgraphs. */
+  identityEnv: { IDENTITY_URL: string; IDENTITY_SIGNING_KEYS: string | undefined };
   mongodbUri: string;
   /** Where this stack's gateway counts rate limits in Redis. */
   redisPrefix: string;
   /** POSTs a GraphQL request to the gateway (or to `url`). */
   gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, options?: { url?: string; headers?: Record<string, string> }): Promise<GraphQLResponse<T>>;
   /** Creates a key (enterprise unless told) for a fresh organization (or `orgId`); returns the secret and the org. */
-  createKey(options?: Partial<NewApiKey>): Promise<{ key: string; orgId: string; id: string }>;
-  connect(database: 'feedback' | 'contacts' | 'accounts' | 'auth'): Promise<Connection>;
+  createKey(options?: NewKey): Promise<{ key: string; orgId: string; id: string }>;
+  connect(database: 'feedback' | 'contacts' | 'accounts' | 'identity'): Promise<Connection>;
   close(): Promise<void>;
 }
 
@@ -55,6 +60,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     PORT: '0',
     AUTH_CACHE_TTL_MS: '0',
     WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
+    IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
     REDIS_URL: process.env.REDIS_URL,
     RATE_LIMIT_REDIS_PREFIX: `fi-test:${randomUUID()}`,
     // Tests are about behaviour, not the production time limits: on a loaded machine the test database
@@ -71,9 +77,12 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   const feedback = await startFeedbackService(loadFeedbackConfig(own('feedback')), logger);
   const contacts = await startContactsService(loadContactsConfig(own('contacts')), logger);
   const accounts = await startAccountsService(loadAccountsConfig(own('accounts')), logger);
+  const identity = await startIdentityService(loadIdentityConfig(base), logger);
+  const identityEnv = { IDENTITY_URL: identity.url, IDENTITY_SIGNING_KEYS: base.IDENTITY_SIGNING_KEYS };
   const gateway = await startGateway(
     loadGatewayConfig({
       ...base,
+      ...identityEnv,
       ...(options.gatewayPort ? { PORT: String(options.gatewayPort) } : {}),
       FEEDBACK_URL: `${feedback.url}/graphql`,
       CONTACTS_URL: `${contacts.url}/graphql`,
@@ -82,18 +91,20 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     logger,
   );
   const connections: Connection[] = [];
-  const connect = async (database: keyof typeof databases | 'auth') => {
+  const connect = async (database: keyof typeof databases | 'identity') => {
     // The CLI's time limit: tests use these connections for what an operator's tools do.
-    const connection = await connectMongo(mongodbUri, (database !== 'auth' && databases[database]) || database, { maxTimeMs: CLI_MAX_TIME_MS });
+    const connection = await connectMongo(mongodbUri, (database !== 'identity' && databases[database]) || database, { maxTimeMs: CLI_MAX_TIME_MS });
     connections.push(connection);
     return connection;
   };
-  const keyStore = new ApiKeyStore(await connect('auth'));
+  const identityDatabase = await connect('identity');
 
   return {
     gatewayUrl: `${gateway.url}/graphql`,
     subgraphs: { feedback, contacts, accounts },
     gateway,
+    identity,
+    identityEnv,
     mongodbUri,
     redisPrefix,
     async gql(query, variables, options = {}) {
@@ -104,21 +115,14 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
       });
       return { status: response.status, headers: response.headers, body: (await response.json()) as GraphQLResponse<never>['body'] };
     },
-    async createKey(options = {}) {
-      const orgId = options.orgId ?? newOrgId();
-      const { key, record } = await keyStore.create({
-        orgId,
-        // Unlimited unless a test is about limits: most tests send more than a free key's 60 requests.
-        tier: options.tier ?? 'enterprise',
-        readOnly: options.readOnly ?? false,
-        rateLimitPerMinute: options.rateLimitPerMinute ?? null,
-      });
-      return { key, orgId, id: record.id };
+    createKey(options = {}) {
+      // Unlimited unless a test is about limits: most tests send more than a free key's 60 requests.
+      return createKeyIn(identityDatabase, { ...options, tier: options.tier ?? (options.orgId ? undefined : 'enterprise') });
     },
     connect,
     async close() {
       await gateway.close(1_000);
-      await Promise.all([feedback.close(1_000), contacts.close(1_000), accounts.close(1_000)]);
+      await Promise.all([feedback.close(1_000), contacts.close(1_000), accounts.close(1_000), identity.close(1_000)]);
       await Promise.all(connections.map((connection) => connection.close()));
     },
   };

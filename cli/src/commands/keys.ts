@@ -1,11 +1,13 @@
-import { ApiKeyStore, TIERS, type Tier } from '@fi/shared';
-import type { Databases } from '../databases';
+import { GraphQLError } from 'graphql';
+import { KeyService, migrateLegacyKeys, openRepositories, OPERATOR } from '@fi/identity';
+import { ErrorCode, TIERS, type Tier } from '@fi/shared';
+import { openLegacyKeyStore, type Databases } from '../databases';
 import { UsageError, type Output } from '../output';
 
-function parseTier(value: string | undefined): Tier {
-  const tier = value ?? 'free';
-  if (!(TIERS as readonly string[]).includes(tier)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}`);
-  return tier as Tier;
+function parseTier(value: string | undefined): Tier | undefined {
+  if (value === undefined) return undefined;
+  if (!(TIERS as readonly string[]).includes(value)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}`);
+  return value as Tier;
 }
 
 export function parseRateLimit(value: string | undefined): number | null {
@@ -19,37 +21,53 @@ export interface KeysOptions {
   tier?: string;
   readOnly?: boolean;
   rateLimit?: string;
+  name?: string;
 }
 
-/** `keys create|list|revoke|set-limit`: the secret is printed once, on stdout alone, at creation. */
+/** The identity service's refusals of bad input are usage errors here (exit 2), in its own words. */
+const CLIENT_CODES: unknown[] = [ErrorCode.BAD_REQUEST, ErrorCode.NOT_FOUND, ErrorCode.FORBIDDEN];
+
+/**
+ * `keys create|list|revoke|set-limit|migrate`, through the identity service's own rules as an operator.
+ * The secret is printed once, on stdout alone, at creation.
+ */
 export async function keysCommand(action: string | undefined, args: string[], options: KeysOptions, db: Databases, out: Output) {
-  const store = new ApiKeyStore(db.auth);
-  await store.ensureIndexes();
+  try {
+    await runKeys(action, args, options, db, out);
+  } catch (error) {
+    if (error instanceof GraphQLError && CLIENT_CODES.includes(error.extensions.code)) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function runKeys(action: string | undefined, args: string[], options: KeysOptions, db: Databases, out: Output) {
+  const keys = new KeyService(await openRepositories(db.identity));
   switch (action) {
     case 'create': {
       if (!options.org) throw new UsageError('keys create needs --org ORG');
-      const { key, record } = await store.create({
-        orgId: options.org,
-        tier: parseTier(options.tier),
-        readOnly: options.readOnly ?? false,
-        rateLimitPerMinute: parseRateLimit(options.rateLimit),
-      });
+      const tier = parseTier(options.tier);
+      const rateLimitPerMinute = parseRateLimit(options.rateLimit);
+      const organization = await keys.organizationFor(OPERATOR, options.org, tier);
+      const { key, record } = await keys.create(OPERATOR, organization.id, { name: options.name ?? 'cli', readOnly: options.readOnly ?? false, rateLimitPerMinute });
       out.result(key);
-      out.info(`Created ${record.id} for ${record.orgId} (${record.tier}${record.readOnly ? ', read-only' : ''}). The key is shown only this once.`);
+      out.info(`Created ${record.id} for ${record.orgId} (${organization.tier}${record.readOnly ? ', read-only' : ''}). The key is shown only this once.`);
       return;
     }
     case 'list': {
       if (!options.org) throw new UsageError('keys list needs --org ORG');
-      for (const record of await store.list(options.org)) {
+      const organization = await keys.organizationFor(OPERATOR, options.org, undefined);
+      for (const record of await keys.list(OPERATOR, organization.id)) {
         out.result(
           [
             record.id,
             `${record.hint}…`,
-            record.tier,
+            organization.tier,
             record.readOnly ? 'read-only' : 'read-write',
             record.rateLimitPerMinute ? `${record.rateLimitPerMinute}/min` : 'tier limit',
             record.createdAt.toISOString(),
             record.revokedAt ? `revoked ${record.revokedAt.toISOString()}` : 'active',
+            record.name,
+            record.lastUsedAt ? `last used ${record.lastUsedAt.toISOString()}` : 'never used',
           ].join('\t'),
         );
       }
@@ -58,20 +76,31 @@ export async function keysCommand(action: string | undefined, args: string[], op
     case 'revoke': {
       const target = args[0];
       if (!target) throw new UsageError('keys revoke needs the key or its id');
-      const record = await store.revoke(target);
-      if (!record) throw new UsageError('no such key');
+      const record = await keys.revoke(OPERATOR, target);
       out.info(`Revoked ${record.id}.`);
       return;
     }
     case 'set-limit': {
       const [target, limit] = args;
       if (!target || !limit) throw new UsageError('keys set-limit needs the key (or its id) and a limit per minute, or "default"');
-      const record = await store.setRateLimit(target, parseRateLimit(limit));
-      if (!record) throw new UsageError('no such key');
+      const record = await keys.setRateLimit(OPERATOR, target, parseRateLimit(limit));
       out.info(`${record.id} now has ${record.rateLimitPerMinute ? `${record.rateLimitPerMinute} requests a minute` : "its tier's limit"}.`);
       return;
     }
+    case 'migrate': {
+      const legacy = await openLegacyKeyStore(db);
+      try {
+        const report = await migrateLegacyKeys(legacy.connection, await openRepositories(db.identity));
+        out.info(
+          `Moved ${report.moved} keys of ${report.organizations} organizations (${report.alreadyMoved} moved before).` +
+            (report.tierConflicts.length > 0 ? ` Organizations whose keys had different tiers now have the highest: ${report.tierConflicts.join(', ')}.` : ''),
+        );
+      } finally {
+        await legacy.close();
+      }
+      return;
+    }
     default:
-      throw new UsageError('keys takes create, list, revoke or set-limit');
+      throw new UsageError('keys takes create, list, revoke, set-limit or migrate');
   }
 }

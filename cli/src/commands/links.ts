@@ -1,6 +1,6 @@
 import { accountKeyBackfill } from '@fi/accounts';
 import { contactKeyBackfill } from '@fi/contacts';
-import { feedbackKeyBackfill } from '@fi/feedback';
+import { feedbackKeyBackfill, recountOrganizations } from '@fi/feedback';
 import { runKeysetBackfill, type BackfillResult, type Connection, type KeyedRecord, type KeysetBackfill } from '@fi/shared';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
@@ -42,6 +42,8 @@ export async function linksCommand(action: string | undefined, org: string | und
         return false;
       }
       out.info(`${service}: wrote the match keys of ${result.written} of ${result.total} records without them in ${scope}${skipped}.`);
+      // Records from before links are also from before kept counts: their organizations are counted now.
+      if (service === 'feedback' && result.written > 0) await recountOrganizations(db.feedback, org);
     }
     return true;
   });

@@ -1,6 +1,6 @@
 import { checkAccount, createAccountRepository } from '@fi/accounts';
 import { checkContact, createContactRepository } from '@fi/contacts';
-import { checkImportedFeedback, FeedbackRepository } from '@fi/feedback';
+import { checkImportedFeedback, feedbackImporter } from '@fi/feedback';
 import { type Checked, describeProblem } from '@fi/shared';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
@@ -60,13 +60,16 @@ export async function seedOrganization(orgId: string, counts: SeedCounts, db: Da
   };
   const contacts = createContactRepository(db.contacts);
   const accounts = createAccountRepository(db.accounts);
-  const feedback = new FeedbackRepository(db.feedback);
-  await Promise.all([contacts.ensureIndexes(), accounts.ensureIndexes(), feedback.ensureIndexes()]);
+  const [feedback] = await Promise.all([
+    feedbackImporter(db.feedback, (error) => out.info(`A batch's counts are left to the feedback service: ${String(error)}`)),
+    contacts.ensureIndexes(),
+    accounts.ensureIndexes(),
+  ]);
   const directory = !options.feedbackOnly;
   const written = {
     accounts: directory ? await inBatches('accounts', data.accounts, (batch) => accounts.insertMany(orgId, batch)) : 0,
     contacts: directory ? await inBatches('contacts', data.contacts, (batch) => contacts.insertMany(orgId, batch)) : 0,
-    feedback: await inBatches('feedback', data.feedback, (batch) => feedback.insertMany(orgId, batch)),
+    feedback: await inBatches('feedback', data.feedback, (batch) => feedback(orgId, batch)),
   };
   out.info(
     `Seeded ${orgId}: ${written.feedback} feedback items, ${written.contacts} contacts, ${written.accounts} accounts in ${((Date.now() - started) / 1000).toFixed(1)} s.`,

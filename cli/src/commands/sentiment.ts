@@ -1,4 +1,4 @@
-import { backfillSentiment, SentimentBackfillStore } from '@fi/feedback';
+import { backfillSentiment, recountOrganization, SentimentBackfillStore } from '@fi/feedback';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
 import { backfillProgress, parseBatch, untilInterrupted } from './backfillRun';
@@ -17,6 +17,8 @@ export async function sentimentCommand(action: string | undefined, org: string |
     backfillSentiment(new SentimentBackfillStore(db.feedback), org, { batchSize, signal, onProgress: progress.onProgress }),
   ).finally(progress.finish);
   const skipped = result.skipped > 0 ? `, ${result.skipped} skipped (given a sentiment meanwhile)` : '';
+  // Sentiments written in bulk move items between counted sentiments: the figures are counted again.
+  if (result.written > 0) await recountOrganization(db.feedback, org);
   if (result.complete) out.info(`Computed the sentiment of ${result.written} of ${result.total} items without one in ${org}${skipped}.`);
   else out.info(`Stopped after ${result.written} of ${result.total} items${skipped}; run the command again to continue.`);
   out.result(JSON.stringify(result));

@@ -1,6 +1,6 @@
 import { checkAccount, createAccountRepository } from '@fi/accounts';
 import { checkContact, createContactRepository } from '@fi/contacts';
-import { checkImportedFeedback, type FeedbackRecord, FeedbackRepository } from '@fi/feedback';
+import { checkImportedFeedback, feedbackImporter, type FeedbackRecord } from '@fi/feedback';
 import type { Checked, FieldProblem } from '@fi/shared';
 import type { Databases } from '../databases';
 
@@ -46,10 +46,12 @@ export async function writeRecords(
   onProgress: (written: number) => void,
   batchSize = 2_000,
 ): Promise<number> {
+  let importer: Promise<(orgId: string, records: FeedbackRecord[]) => Promise<number>> | null = null;
+  const feedbackWriter = () => (importer ??= feedbackImporter(db.feedback, (error) => console.error(`A batch's counts are left to the feedback service: ${String(error)}`)));
   const insert = {
     contacts: (batch: unknown[]) => createContactRepository(db.contacts).insertMany(orgId, batch as never),
     accounts: (batch: unknown[]) => createAccountRepository(db.accounts).insertMany(orgId, batch as never),
-    feedback: (batch: unknown[]) => new FeedbackRepository(db.feedback).insertMany(orgId, batch as FeedbackRecord[]),
+    feedback: async (batch: unknown[]) => (await feedbackWriter())(orgId, batch as FeedbackRecord[]),
   }[kind];
   let written = 0;
   for (let start = 0; start < records.length; start += batchSize) {

@@ -1,30 +1,62 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ApiKeyStore } from '@fi/shared';
+import { KeyService, MemberService, migrateLegacyKeys, openRepositories, OPERATOR } from '@fi/identity';
 import { seedOrganization } from '../commands/seed';
-import type { Databases } from '../databases';
+import { openLegacyKeyStore, type Databases } from '../databases';
 import type { Output } from '../output';
 import { DATA_DIR } from './stackFile';
 
 export const DEMO_ORG = 'demo';
+export const DEMO_OWNER_EMAIL = 'owner@demo.example';
 const DEMO_KEY_FILE = path.join(DATA_DIR, 'demo-api-key');
+const DEMO_OWNER_FILE = path.join(DATA_DIR, 'demo-owner-password');
+
+export interface Demo {
+  key: string | null;
+  owner: { email: string; password: string } | null;
+}
+
+const readSecret = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : null);
+const writeSecret = (file: string, value: string) => writeFileSync(file, `${value}\n`, { mode: 0o600 });
 
 /**
- * On the first start with an empty database: a demo organization with realistic data and a key.
- * The key is kept in .data/demo-api-key (local only, git-ignored, mode 600), so every later start
- * can print a working curl command too.
+ * On the first start with an empty database: a demo organization with realistic data, a key and an
+ * owner who can sign in. The key and the owner's password are kept in .data/ (local only, git-ignored,
+ * mode 600), so every later start can print them too. Keys of a database made before the identity
+ * service are moved first, so an existing demo is not seeded twice.
  */
-export async function ensureDemo(db: Databases, out: Output): Promise<string | null> {
-  const store = new ApiKeyStore(db.auth);
-  await store.ensureIndexes();
-  if ((await store.list(DEMO_ORG)).length > 0) {
-    return existsSync(DEMO_KEY_FILE) ? readFileSync(DEMO_KEY_FILE, 'utf8').trim() : null;
+export async function ensureDemo(db: Databases, out: Output): Promise<Demo> {
+  const repositories = await openRepositories(db.identity);
+  const legacy = await openLegacyKeyStore(db);
+  try {
+    await migrateLegacyKeys(legacy.connection, repositories);
+  } finally {
+    await legacy.close();
   }
-  out.info('Empty database: seeding the "demo" organization...');
-  await seedOrganization(DEMO_ORG, { feedback: 2_000, contacts: 300, accounts: 60 }, db, out);
-  const { key } = await store.create({ orgId: DEMO_ORG, tier: 'pro', readOnly: false });
-  writeFileSync(DEMO_KEY_FILE, `${key}\n`, { mode: 0o600 });
-  return key;
+  const keys = new KeyService(repositories);
+  let key: string | null;
+  if ((await repositories.apiKeys.list(DEMO_ORG)).length > 0) {
+    key = readSecret(DEMO_KEY_FILE);
+  } else {
+    out.info('Empty database: seeding the "demo" organization...');
+    await seedOrganization(DEMO_ORG, { feedback: 2_000, contacts: 300, accounts: 60 }, db, out);
+    await keys.organizationFor(OPERATOR, DEMO_ORG, 'pro');
+    key = (await keys.create(OPERATOR, DEMO_ORG, { name: 'demo', readOnly: false, rateLimitPerMinute: null })).key;
+    writeSecret(DEMO_KEY_FILE, key);
+  }
+  return { key, owner: await ensureDemoOwner(repositories) };
+}
+
+async function ensureDemoOwner(repositories: Awaited<ReturnType<typeof openRepositories>>): Promise<Demo['owner']> {
+  if (await repositories.members.findCredentials(DEMO_OWNER_EMAIL)) {
+    const password = readSecret(DEMO_OWNER_FILE);
+    return password ? { email: DEMO_OWNER_EMAIL, password } : null;
+  }
+  const password = randomBytes(12).toString('base64url');
+  await new MemberService(repositories).add(OPERATOR, DEMO_ORG, { email: DEMO_OWNER_EMAIL, name: 'Demo Owner', role: 'owner', password });
+  writeSecret(DEMO_OWNER_FILE, password);
+  return { email: DEMO_OWNER_EMAIL, password };
 }
 
 export function curlExample(gatewayUrl: string, key: string): string {

@@ -1,4 +1,4 @@
-import { loadConfig, parse } from '@fi/shared';
+import { loadConfig, parse, parseSigningKeys } from '@fi/shared';
 import { DEFAULT_RESTART_POLICY } from './supervisor';
 
 const port = (env: string, fallback: number, what: string) => ({ env, doc: `port of ${what}`, default: fallback, parse: parse.port });
@@ -10,11 +10,19 @@ export const stackConfigSchema = {
   feedbackPort: port('FEEDBACK_PORT', 4001, 'the feedback subgraph'),
   contactsPort: port('CONTACTS_PORT', 4002, 'the contacts subgraph'),
   accountsPort: port('ACCOUNTS_PORT', 4003, 'the accounts subgraph'),
+  identityPort: port('IDENTITY_PORT', 4004, 'the identity service'),
   embeddedDbPort: port('EMBEDDED_DB_PORT', 27117, 'the embedded database (when MONGODB_URI is unset)'),
   mongodbUri: { env: 'MONGODB_URI', doc: 'MongoDB for every service; unset: the embedded database, seeded with a demo', ...mongoUrl },
   feedbackMongodbUri: { env: 'FEEDBACK_MONGODB_URI', doc: 'MongoDB of the feedback service only', ...mongoUrl },
   contactsMongodbUri: { env: 'CONTACTS_MONGODB_URI', doc: 'MongoDB of the contacts service only', ...mongoUrl },
   accountsMongodbUri: { env: 'ACCOUNTS_MONGODB_URI', doc: 'MongoDB of the accounts service only', ...mongoUrl },
+  identityMongodbUri: { env: 'IDENTITY_MONGODB_URI', doc: 'MongoDB of the identity service only', ...mongoUrl },
+  identitySigningKeys: {
+    env: 'IDENTITY_SIGNING_KEYS',
+    doc: 'keys the gateway signs identities for the subgraphs with (KEY_ID:SECRET,...); unset: a fresh key for this run',
+    default: '',
+    parse: (raw: string) => (parseSigningKeys(raw), raw),
+  },
   restartLimit: {
     env: 'STACK_RESTART_LIMIT',
     doc: 'crashes of one service within STACK_RESTART_WINDOW_SECONDS that npm start restarts it after; one more stops the stack',

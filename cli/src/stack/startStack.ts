@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ConfigError } from '@fi/shared';
 import { openDatabases } from '../databases';
@@ -46,12 +47,16 @@ async function main(): Promise<void> {
       'feedback subgraph': config.feedbackPort,
       'contacts subgraph': config.contactsPort,
       'accounts subgraph': config.accountsPort,
+      'identity service': config.identityPort,
       ...(config.mongodbUri ? {} : { 'embedded database': config.embeddedDbPort }),
     });
     if (!config.mongodbUri) database = await startEmbeddedDatabase(DATA_DIR, config.embeddedDbPort, out.info);
     const mongodbUri = config.mongodbUri || (database as EmbeddedMongo).uri;
+    // One signing key for this run unless configured: every process of the stack gets the same.
+    const signingKeys = config.identitySigningKeys || `dev${Date.now().toString(36)}:${randomBytes(32).toString('base64url')}`;
     const common = {
       MONGODB_URI: mongodbUri,
+      IDENTITY_SIGNING_KEYS: signingKeys,
       ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}),
       // Export download links point at this stack's gateway unless an operator names a public origin.
       EXPORT_PUBLIC_URL: process.env.EXPORT_PUBLIC_URL || `http://localhost:${config.gatewayPort}`,
@@ -80,27 +85,38 @@ async function main(): Promise<void> {
       const own = { ...(uri ? { MONGODB_URI: uri } : {}), ...(name === 'feedback' ? developmentWebhookEnv() : {}) };
       services.push(supervise(name, `services/${name}/src/main.ts`, port, { ...common, ...own }));
     }
+    // Development over plain HTTP: a Secure cookie would never be sent back.
+    const identityEnv = { ...common, ...(config.identityMongodbUri ? { MONGODB_URI: config.identityMongodbUri } : {}), COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false' };
+    services.push(supervise('identity', 'services/identity/src/main.ts', config.identityPort, identityEnv));
     const subgraphUrls = {
       feedback: `${services[0].current.url}/graphql`,
       contacts: `${services[1].current.url}/graphql`,
       accounts: `${services[2].current.url}/graphql`,
     };
-    const gatewayEnv = { ...common, FEEDBACK_URL: subgraphUrls.feedback, CONTACTS_URL: subgraphUrls.contacts, ACCOUNTS_URL: subgraphUrls.accounts };
+    const identityUrl = services[3].current.url;
+    const gatewayEnv = {
+      ...common,
+      FEEDBACK_URL: subgraphUrls.feedback,
+      CONTACTS_URL: subgraphUrls.contacts,
+      ACCOUNTS_URL: subgraphUrls.accounts,
+      IDENTITY_URL: identityUrl,
+    };
     services.push(supervise('gateway', 'gateway/src/main.ts', config.gatewayPort, gatewayEnv));
 
-    const demoKey = database ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out)) : null;
+    const demo = database ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out)) : null;
     await Promise.all(services.map((service) => waitUntilReady(service.current, READY_TIMEOUT_MS)));
-    const gatewayUrl = `${services[3].current.url}/graphql`;
+    const gatewayUrl = `${services[4].current.url}/graphql`;
     writeStackFile({ pid: process.pid, mongodbUri, redisUrl: config.redisUrl || undefined, gatewayUrl, subgraphUrls });
 
     out.info(`
 Feedback Intelligence API is up (${((Date.now() - started) / 1000).toFixed(1)} s).
   GraphQL:   ${gatewayUrl}  (POST only)
-  Subgraphs: ${Object.values(subgraphUrls).join('  ')}
+  Admin API: ${services[4].current.url}/admin/graphql  (session cookie; see docs/identity.md)
+  Subgraphs: ${Object.values(subgraphUrls).join('  ')}  Identity: ${identityUrl}
   Database:  ${database ? `${database.kind} at ${mongodbUri} (data in ${DATA_DIR})` : mongodbUri.replace(/\/\/[^@/]*@/, '//***@')}
   Logs:      ${logDir}/*.log
   CLI:       npm run cli -- --help
-${demoKey ? `\nDemo organization "${DEMO_ORG}", key ${demoKey}\nTry it:\n  ${curlExample(gatewayUrl, demoKey)}\n` : ''}
+${demo?.key ? `\nDemo organization "${DEMO_ORG}", key ${demo.key}\nTry it:\n  ${curlExample(gatewayUrl, demo.key)}\n` : ''}${demo?.owner ? `Sign in: ${demo.owner.email} / ${demo.owner.password}\n` : ''}
 Press Ctrl-C to stop.`);
   } catch (error) {
     out.info(error instanceof ConfigError ? error.message : `Could not start: ${(error as Error).message}`);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Run by the mongo-init Job: initiates the replica set once, then creates (or updates the password of)
-# one MongoDB user per service, each allowed only its own database and the API-key store. Safe to re-run.
+# one MongoDB user per service, each allowed only its own database. Safe to re-run.
 set -euo pipefail
 
 hosts=""
@@ -24,10 +24,10 @@ done
 echo "creating or updating the service users"
 until mongosh "mongodb://$hosts/admin?replicaSet=rs0" "${auth[@]}" --eval "
   const databases = {
-    gateway: ['auth'],
-    feedback: ['feedback', 'auth'],
-    contacts: ['contacts', 'auth'],
-    accounts: ['accounts', 'auth'],
+    identity: ['identity'],
+    feedback: ['feedback'],
+    contacts: ['contacts'],
+    accounts: ['accounts'],
   };
   const admin = db.getSiblingDB('admin');
   for (const [user, names] of Object.entries(databases)) {

@@ -7,12 +7,12 @@ import { parseFeedbackListArgs } from './domain/feedbackListQuery';
 import { lastInteraction } from './domain/lastInteraction';
 import type { IdempotencyStore } from './data/idempotencyStore';
 import { removeFeedback } from './domain/removeFeedback';
+import type { ChangeEvents } from './domain/changeEvents';
 import type { FeedbackContext } from './feedbackContext';
 import type { Resolvers } from './generated/resolvers';
-import type { InsightsStore } from './insights/insightsStore';
+import type { InsightsStore } from './data/insightsStore';
 import { feedbackInsights } from './insights/feedbackInsights';
 import { createWebhookResolvers } from './webhooks/webhookResolvers';
-import type { ChangeEvents } from './webhooks/webhooks';
 import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
 
 export type { FeedbackContext };

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger } from '@fi/shared';
 import type { FeedbackConfig } from './config';
 import { createContactStatsLoader } from './contactStatsLoader';
-import { InsightsStore } from './insights/insightsStore';
+import { InsightsStore } from './data/insightsStore';
 import { FeedbackRepository } from './data/feedbackRepository';
 import { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { IdempotencyStore } from './data/idempotencyStore';
@@ -30,8 +30,8 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         void purge();
         const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
         purgeTimer.unref();
-        const webhooks = await startWebhooks(connection, config, registry, logger);
-        const exports = await startFeedbackExports(connection, repository, webhooks, config, logger);
+        const webhooks = await startWebhooks(connection, repository, config, registry, logger);
+        const exports = await startFeedbackExports(connection, webhooks, config, logger);
         return {
           resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), {
             ...webhooks,
@@ -43,7 +43,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           extendContext: (base, headers) => ({
             ...base,
             contactStats: createContactStatsLoader(repository),
-            links: createFeedbackLinkLoaders(repository.model),
+            links: createFeedbackLinkLoaders(repository),
             idempotencyKeyHeader: headers[IDEMPOTENCY_KEY_HEADER],
           }),
           close: async () => {

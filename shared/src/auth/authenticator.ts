@@ -1,8 +1,8 @@
 import { forbidden, unauthenticated } from '../errors';
 import type { Tier } from './apiKey';
-import type { ApiKeyVerifier } from './apiKeyVerifier';
+import type { Principal } from './signedIdentity';
 
-/** Who is calling: resolved from a verified API key. */
+/** Who is calling: a principal of the operation's signed identity. */
 export interface Caller {
   keyId: string;
   orgId: string;
@@ -12,24 +12,27 @@ export interface Caller {
 }
 
 /**
- * The gateway forwards the operation's verified keys to subgraphs in this header, so entity fetches
- * (which carry no `apiKey` argument) are still scoped to the caller's organizations.
+ * A subgraph's view of the operation's callers, from the identity the gateway signed. The `apiKey`
+ * arguments a subgraph receives hold the key's id (the gateway swaps the secret for it), so each root
+ * field is answered for the key it was given, as the spec requires.
  */
-export const FORWARDED_KEYS_HEADER = 'x-fi-api-keys';
-
 export class Authenticator {
-  constructor(private readonly verifier: ApiKeyVerifier) {}
+  private readonly byRef: Map<string, Principal>;
 
-  /** Throws UNAUTHENTICATED ("Invalid API key") for a missing, malformed, unknown or revoked key. */
+  constructor(principals: Principal[]) {
+    this.byRef = new Map(principals.map((principal) => [principal.ref, principal]));
+  }
+
+  /** Throws UNAUTHENTICATED ("Invalid API key") for a key the signed identity does not vouch for. */
   async require(apiKey: unknown): Promise<Caller> {
-    const record = await this.verifier.verify(apiKey);
-    if (!record) throw unauthenticated();
+    const principal = typeof apiKey === 'string' ? this.byRef.get(apiKey) : undefined;
+    if (!principal) throw unauthenticated();
     return {
-      keyId: record.id,
-      orgId: record.orgId,
-      tier: record.tier,
-      readOnly: record.readOnly,
-      rateLimitPerMinute: record.rateLimitPerMinute,
+      keyId: principal.ref,
+      orgId: principal.orgId,
+      tier: principal.tier,
+      readOnly: principal.readOnly,
+      rateLimitPerMinute: principal.rateLimitPerMinute,
     };
   }
 
@@ -39,11 +42,9 @@ export class Authenticator {
     return caller;
   }
 
-  /** Organizations the forwarded keys belong to; UNAUTHENTICATED when none is valid. */
-  async orgsFromHeader(headerValue: string | undefined): Promise<Set<string>> {
-    const keys = (headerValue ?? '').split(',').map((k) => k.trim()).filter(Boolean);
-    const callers = await Promise.all(keys.map((key) => this.verifier.verify(key)));
-    const orgs = new Set(callers.flatMap((record) => (record ? [record.orgId] : [])));
+  /** Organizations of the operation's callers; entity fetches (which carry no key) are scoped to them. */
+  orgs(): Set<string> {
+    const orgs = new Set([...this.byRef.values()].map((principal) => principal.orgId));
     if (orgs.size === 0) throw unauthenticated();
     return orgs;
   }

@@ -38,6 +38,8 @@ export interface GraphQLHttpOptions<C extends BaseContext> {
   maxBodyBytes?: number;
   /** Extra GET routes, e.g. /metrics. */
   routes?: Record<string, RouteHandler>;
+  /** Extra POST routes, e.g. the gateway's admin API or the identity service's key verification. */
+  postRoutes?: Record<string, RouteHandler>;
   /** Extra figures for the /health and /ready bodies, e.g. where rate limits are counted. */
   status?: () => Record<string, unknown>;
   /** Called once per /graphql request when its response is sent. */
@@ -109,6 +111,7 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
         const report = await checkReadiness(options.readinessChecks);
         sendJson(res, report.ready ? 200 : 503, { ...report, ...options.status?.() });
       } else if (req.method === 'GET' && options.routes?.[path]) await options.routes[path](req, res);
+      else if (req.method === 'POST' && options.postRoutes?.[path]) await options.postRoutes[path](req, res);
       else sendJson(res, 404, errorBody(`No route ${req.method ?? ''} ${path}`, ErrorCode.NOT_FOUND));
     } catch (error) {
       if (error instanceof HttpError) {

@@ -2,8 +2,8 @@ import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { redactApiKeys } from '../logger';
 
-/** Attribute names an instrumentation gives the internal header that forwards the caller's keys. */
-const FORWARDED_KEYS_ATTRIBUTE = /x[-_]fi[-_]api[-_]keys/i;
+/** Attribute names an instrumentation gives the internal headers that carry who is calling (old and new form). */
+const FORWARDED_KEYS_ATTRIBUTE = /x[-_]fi[-_](api[-_]keys|identity)/i;
 
 function redactValue(value: AttributeValue | undefined): AttributeValue | undefined {
   if (typeof value === 'string') return redactApiKeys(value);

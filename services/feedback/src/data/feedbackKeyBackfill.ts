@@ -1,6 +1,6 @@
 import { MatchKeyBackfill, type Connection, type KeyedRecord, type KeysetBackfill } from '@fi/shared';
 import { feedbackModel } from './feedbackModel';
-import { feedbackMatchKeys } from './feedbackRepository';
+import { feedbackMatchKeys } from './feedbackItem';
 
 /**
  * Match keys for items stored before links existed (they have the lower-cased email, not its domain),

@@ -1,9 +1,12 @@
 import { Types, type FilterQuery, type Model } from 'mongoose';
 import { substringPattern } from '@fi/shared';
+import { SENTIMENTS, STATUSES } from '../domain/feedbackValues';
 import { encodeCursor, type CursorPosition } from '../domain/cursor';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import type { FeedbackDocument } from './feedbackModel';
-import { toItem, type FeedbackItem } from './feedbackRepository';
+import { toItem, type FeedbackItem } from './feedbackItem';
+import type { CountStore } from './countStore';
+import { totalOf } from './feedbackTotals';
 
 export interface FeedbackPage {
   items: FeedbackItem[];
@@ -17,12 +20,22 @@ export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
 const SEARCH_FIELDS = ['title', 'content', 'author', 'email'] as const;
 
-/** The filters of a list request (without the cursor), for the given organization. */
-export function feedbackFilter(orgId: string | { $in: string[] }, query: FeedbackQuery): FilterQuery<FeedbackDocument> {
+/** Every value of status and sentiment, as a list without that filter names them (see below). */
+export const ANY_STATUS = { $in: [...STATUSES] };
+export const ANY_SENTIMENT = { $in: [...SENTIMENTS, null] };
+
+/**
+ * The filters of a list request (without the cursor), for the given organization. Status and sentiment
+ * are always named, with every value when not filtered: then the same index (organization, status,
+ * sentiment, newest first) serves any combination of filters in the list's order, instead of one index
+ * per combination. Items carry a status and a sentiment (or none) of those values only (the API and
+ * imports check them).
+ */
+export function feedbackFilter(orgId: string, query: FeedbackQuery): FilterQuery<FeedbackDocument> {
   const filter: FilterQuery<FeedbackDocument> = { orgId };
   if (query.source !== undefined) filter.source = query.source;
-  if (query.status !== undefined) filter.status = query.status;
-  if (query.sentiment !== undefined) filter.sentiment = query.sentiment;
+  filter.status = query.status ?? ANY_STATUS;
+  filter.sentiment = query.sentiment ?? ANY_SENTIMENT;
   if (query.publishedAfter || query.publishedBefore) {
     filter.publishedDate = {
       ...(query.publishedAfter ? { $gte: query.publishedAfter } : {}),
@@ -49,13 +62,13 @@ export function isAfter(doc: Pick<FeedbackDocument, 'createdAt' | '_id'>, positi
 export const cursorOf = (doc: Pick<FeedbackDocument, 'createdAt' | '_id'>) => encodeCursor({ createdAt: doc.createdAt, id: doc._id.toHexString() });
 
 /** One page: reads one item more than asked, so it knows whether a next page exists. */
-export async function listFeedback(model: Model<FeedbackDocument>, orgId: string, query: FeedbackQuery): Promise<FeedbackPage> {
+export async function listFeedback(model: Model<FeedbackDocument>, counts: CountStore, orgId: string, query: FeedbackQuery): Promise<FeedbackPage> {
   const filter = feedbackFilter(orgId, query);
   const { skip, take } = query.page;
   const pageFilter = query.after ? { $and: [filter, afterPosition(query.after)] } : filter;
   const [docs, total] = await Promise.all([
     take === 0 ? Promise.resolve([] as FeedbackDocument[]) : model.find(pageFilter).sort(NEWEST_FIRST).skip(skip).limit(take + 1).lean<FeedbackDocument[]>(),
-    model.countDocuments(filter),
+    totalOf(model, counts, orgId, query, filter),
   ]);
   const page = docs.slice(0, take);
   return {

@@ -53,19 +53,20 @@ const feedbackSchema = new Schema<FeedbackDocument>(
   { collection: 'feedback_items', versionKey: false, minimize: false },
 );
 
-// Every list is newest first within one organization; each filter combination has an index that also
-// serves the sort, so a page never needs an in-memory sort.
-feedbackSchema.index({ orgId: 1, createdAt: -1, _id: -1 });
-feedbackSchema.index({ orgId: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1 });
-feedbackSchema.index({ orgId: 1, sentiment: 1, createdAt: -1, _id: -1 });
-feedbackSchema.index({ orgId: 1, source: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1 });
+// Equality, sort, range. Every list names status and sentiment (all of their values when not filtered:
+// see feedbackFilter), so one index per source-or-not serves every filter combination in the list's
+// order, MongoDB merging the few value pairs, with publishedDate last for a date range.
+feedbackSchema.index({ orgId: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1, publishedDate: -1 });
+feedbackSchema.index({ orgId: 1, source: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1, publishedDate: -1 });
+// Date ranges without the list's order: the partial days of a total, insights, topTerms (newest first).
+feedbackSchema.index({ orgId: 1, status: 1, sentiment: 1, publishedDate: -1 });
+feedbackSchema.index({ orgId: 1, source: 1, status: 1, sentiment: 1, publishedDate: -1 });
+// A contact's feedback, newest first; a contact's or an account's newest item after a removal.
+feedbackSchema.index({ orgId: 1, emailLower: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1, publishedDate: -1 });
 feedbackSchema.index({ orgId: 1, emailLower: 1, publishedDate: -1 });
-// A contact's feedback, newest first; an account's summary, covered by the index.
-feedbackSchema.index({ orgId: 1, emailLower: 1, createdAt: -1, _id: -1 });
-feedbackSchema.index({ orgId: 1, emailDomain: 1, sentiment: 1, status: 1, publishedDate: 1 });
-// Date ranges; search is a case-insensitive substring (no index can serve it; it scans the
-// organization's items in the order of the page).
-feedbackSchema.index({ orgId: 1, publishedDate: -1, createdAt: -1, _id: -1 });
+feedbackSchema.index({ orgId: 1, emailDomain: 1, publishedDate: -1 });
+// The sentiment backfill's keyset pages (items without one, in _id order).
+feedbackSchema.index({ orgId: 1, sentiment: 1, _id: 1 });
 
 export function feedbackModel(connection: Connection): Model<FeedbackDocument> {
   return connection.models.Feedback ?? connection.model<FeedbackDocument>('Feedback', feedbackSchema);

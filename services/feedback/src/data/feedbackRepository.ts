@@ -1,78 +1,19 @@
 import { Types, type Connection } from 'mongoose';
-import { emailDomainOf, objectIdOrNull, OrgScopedRepository } from '@fi/shared';
+import { objectIdOrNull, OrgScopedRepository } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
-import { listFeedback, type FeedbackPage } from './feedbackList';
-
-export interface FeedbackItem {
-  id: string;
-  orgId: string;
-  source: string;
-  title: string;
-  content: string;
-  author: string | null;
-  email: string | null;
-  sentiment: string | null;
-  sentimentScore: number | null;
-  sentimentSource: string;
-  status: string;
-  metadata: Record<string, unknown> | null;
-  publishedDate: Date;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** A validated item ready to store; `status`, `publishedDate` and `createdAt` are set by the caller. */
-export interface FeedbackRecord {
-  source: string;
-  title: string;
-  content: string;
-  author?: string;
-  email?: string;
-  sentiment?: string;
-  sentimentScore?: number;
-  sentimentSource?: string;
-  metadata?: Record<string, unknown>;
-  status: string;
-  publishedDate: Date;
-  createdAt: Date;
-}
+import { countedOf, storedFields, toItem, type FeedbackItem, type FeedbackRecord } from './feedbackItem';
+import { sumOf, type CellRef, type CountDelta } from '../domain/countDelta';
+import { feedbackFilter, listFeedback, NEWEST_FIRST, type FeedbackPage } from './feedbackList';
+import { cellCount, CountStore, type CellDocument } from './countStore';
 
 export interface AuthorStats {
   count: number;
   lastPublished: Date | null;
 }
 
-export function toItem(doc: FeedbackDocument): FeedbackItem {
-  return {
-    id: doc._id.toHexString(),
-    orgId: doc.orgId,
-    source: doc.source,
-    title: doc.title,
-    content: doc.content,
-    author: doc.author ?? null,
-    email: doc.email ?? null,
-    sentiment: doc.sentiment ?? null,
-    sentimentScore: doc.sentimentScore ?? null,
-    // Items stored before the service computed sentiment carry only what their client provided.
-    sentimentSource: doc.sentimentSource ?? 'provided',
-    status: doc.status,
-    metadata: doc.metadata ?? null,
-    publishedDate: doc.publishedDate,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt ?? doc.createdAt,
-  };
-}
-
-/** The match keys stored beside an item (see shared linkKeys), so links are found through indexes. */
-export function feedbackMatchKeys(item: Pick<FeedbackDocument, 'email'>): Pick<FeedbackDocument, 'emailLower' | 'emailDomain'> {
-  return { emailLower: item.email?.toLowerCase() ?? null, emailDomain: emailDomainOf(item.email) };
-}
-
-const withEmailKey = (record: FeedbackRecord) => ({ ...record, ...feedbackMatchKeys(record), updatedAt: record.createdAt });
-
-/** The item as it will read once stored under `id` (what a created event carries). */
-export const itemOf = (id: Types.ObjectId, orgId: string, record: FeedbackRecord): FeedbackItem => toItem({ _id: id, orgId, ...withEmailKey(record) });
+/** A cell's counts and newest publishedDate (see countStore). */
+export type CellFigures = Pick<CellDocument, 'c'> & { newest: Date | null };
 
 /** An item with the ids of its recorded webhook events, for a change that must not lose them. */
 export interface ItemForChange {
@@ -82,21 +23,19 @@ export interface ItemForChange {
 
 export class FeedbackRepository {
   private readonly records: OrgScopedRepository<FeedbackDocument, FeedbackItem>;
+  private readonly counts: CountStore;
 
   constructor(connection: Connection) {
     this.records = new OrgScopedRepository(feedbackModel(connection), toItem);
+    this.counts = new CountStore(connection);
   }
 
-  get model() {
-    return this.records.model;
-  }
-
-  ensureIndexes(): Promise<void> {
-    return this.records.ensureIndexes();
+  async ensureIndexes(): Promise<void> {
+    await Promise.all([this.records.ensureIndexes(), this.counts.ensureIndexes()]);
   }
 
   list(orgId: string, query: FeedbackQuery): Promise<FeedbackPage> {
-    return listFeedback(this.records.model, orgId, query);
+    return listFeedback(this.records.model, this.counts, orgId, query);
   }
 
   findById(orgIds: string | Iterable<string>, id: string): Promise<FeedbackItem | null> {
@@ -107,21 +46,44 @@ export class FeedbackRepository {
    * Inserts the item under a chosen id unless it exists already; either way returns the stored item.
    * `webhookEventIds` names the event of this creation, stored in the same write.
    */
-  async createOnce(orgId: string, id: Types.ObjectId, record: FeedbackRecord, webhookEventIds?: string[]): Promise<FeedbackItem> {
-    const doc: FeedbackDocument = { _id: id, orgId, ...withEmailKey(record), ...(webhookEventIds ? { webhookEventIds } : {}) };
+  async createOnce(orgId: string, id: Types.ObjectId, record: FeedbackRecord, webhookEventIds: string[]): Promise<{ item: FeedbackItem; created: boolean }> {
+    const doc: FeedbackDocument = { _id: id, orgId, ...storedFields(record), webhookEventIds };
     try {
       await this.records.model.collection.insertOne(doc);
-      return toItem(doc);
+      return { item: toItem(doc), created: true };
     } catch (error) {
       if ((error as { code?: number }).code !== 11000) throw error;
       const existing = await this.records.findById(orgId, id.toHexString());
       if (!existing) throw error;
-      return existing;
+      return { item: existing, created: false };
     }
   }
 
-  insertMany(orgId: string, records: FeedbackRecord[]): Promise<number> {
-    return this.records.insertMany(orgId, records.map(withEmailKey));
+  /**
+   * Writes a batch under chosen ids, in order (so the presence of the last proves the whole batch);
+   * returns how many were written.
+   */
+  async insertBatch(orgId: string, ids: Types.ObjectId[], records: FeedbackRecord[]): Promise<number> {
+    if (records.length === 0) return 0;
+    const docs = records.map((record, i) => ({ _id: ids[i], orgId, ...storedFields(record) }));
+    const result = await this.records.model.collection.insertMany(docs, { ordered: true });
+    return result.insertedCount;
+  }
+
+  /** The delta of the items among `itemIds` that exist (an import batch that died midway). */
+  async deltaOfExisting(orgId: string, itemIds: string[]): Promise<CountDelta> {
+    const ids = itemIds.flatMap((id) => objectIdOrNull(id) ?? []);
+    const docs = await this.records.model.collection.find<FeedbackDocument>({ _id: { $in: ids } }).toArray();
+    return sumOf(docs.filter((doc) => doc.orgId === orgId).map((doc) => [null, countedOf(toItem(doc))]));
+  }
+
+  /** The newest publishedDate of a contact's or account's items (after a removal). */
+  async newestPublished(cell: CellRef): Promise<Date | null> {
+    const field = cell.scope === 'email' ? 'emailLower' : 'emailDomain';
+    const [doc] = await this.records.model.collection
+      .find<Pick<FeedbackDocument, 'publishedDate'>>({ orgId: cell.orgId, [field]: cell.key }, { projection: { _id: 0, publishedDate: 1 }, sort: { publishedDate: -1 }, limit: 1 })
+      .toArray();
+    return doc?.publishedDate ?? null;
   }
 
   /** The organization's item by id, with its recorded webhook event ids (read by `_id` alone). */
@@ -131,6 +93,13 @@ export class FeedbackRepository {
     const doc = await this.records.model.findOne({ _id }).lean<FeedbackDocument>();
     if (!doc || doc.orgId !== orgId) return null;
     return { item: toItem(doc), webhookEventIds: doc.webhookEventIds };
+  }
+
+  /** The ids of the webhook events the item's last changes named; null when there is no such item. */
+  async changeEvidence(itemId: string): Promise<Pick<FeedbackDocument, 'webhookEventIds'> | null> {
+    const _id = objectIdOrNull(itemId);
+    if (!_id) return null;
+    return this.records.model.collection.findOne<Pick<FeedbackDocument, 'webhookEventIds'>>({ _id }, { projection: { _id: 0, webhookEventIds: 1 } });
   }
 
   /**
@@ -146,22 +115,28 @@ export class FeedbackRepository {
   }
 
   /**
-   * Feedback count and newest publishedDate per author email, for a page of contacts in one round trip.
-   * A covered index scan rather than `$group` with `$max`: FerretDB v1 has no `$max` accumulator, and
-   * the same code must run on MongoDB and FerretDB.
+   * The items of the given authors (lower-cased emails) matching the list's filters, newest first,
+   * streamed: one query for a page of contacts (one per contact would scan the collection once each
+   * on the embedded engine).
    */
+  itemsOfEmails(orgIds: string[], emails: string[], query: FeedbackQuery): AsyncIterable<FeedbackDocument> {
+    const filter = { ...feedbackFilter('', query), orgId: { $in: orgIds }, emailLower: { $in: emails } };
+    return this.records.model.find(filter).sort(NEWEST_FIRST).lean<FeedbackDocument>().cursor();
+  }
+
+  /** Kept figures of a page of accounts' email domains (lower-cased). */
+  async domainFigures(orgId: string, domains: string[]): Promise<Map<string, CellFigures>> {
+    const cells = await this.counts.byRefs(domains.map((key) => ({ scope: 'domain', orgId, key })));
+    return new Map(cells.map((cell) => [cell.key, { c: cell.c, newest: cell.newest ?? null }]));
+  }
+
+  /** Feedback count and newest publishedDate per author email, for a page of contacts, from the kept counts. */
   async statsByEmail(orgId: string, emails: string[]): Promise<Map<string, AuthorStats>> {
     const wanted = [...new Set(emails.map((email) => email.toLowerCase()))];
     const stats = new Map<string, AuthorStats>(wanted.map((email) => [email, { count: 0, lastPublished: null }]));
-    if (wanted.length === 0) return stats;
-    const rows = await this.records.model
-      .find({ orgId, emailLower: { $in: wanted } }, { _id: 0, emailLower: 1, publishedDate: 1 })
-      .lean<Array<Pick<FeedbackDocument, 'emailLower' | 'publishedDate'>>>();
-    for (const row of rows) {
-      const entry = stats.get(row.emailLower ?? '');
-      if (!entry) continue;
-      entry.count += 1;
-      if (!entry.lastPublished || row.publishedDate > entry.lastPublished) entry.lastPublished = row.publishedDate;
+    for (const cell of await this.counts.byRefs(wanted.map((key) => ({ scope: 'email', orgId, key })))) {
+      const count = cellCount(cell);
+      stats.set(cell.key, { count, lastPublished: count > 0 ? (cell.newest ?? null) : null });
     }
     return stats;
   }

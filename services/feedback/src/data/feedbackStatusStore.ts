@@ -1,7 +1,7 @@
 import type { Connection, FilterQuery, Model } from 'mongoose';
 import { objectIdOrNull } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
-import { toItem, type FeedbackItem } from './feedbackRepository';
+import { toItem, type FeedbackItem } from './feedbackItem';
 
 /** Event ids kept on an item: enough for any change still waiting for the relay. */
 const MAX_EVENT_IDS = 20;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Types, type Collection, type Connection } from 'mongoose';
 import { badRequest, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
-import type { FeedbackItem } from './feedbackRepository';
+import type { FeedbackItem } from './feedbackItem';
 
 /** How long a key protects against duplicates: a replay after this creates a new item. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;

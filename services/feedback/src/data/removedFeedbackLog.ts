@@ -1,6 +1,6 @@
 import { Types, type Collection, type Connection, type mongo } from 'mongoose';
 import { EXPORT_READ_OPTIONS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
-import type { FeedbackItem } from './feedbackRepository';
+import type { FeedbackItem } from './feedbackItem';
 import type { FeedbackDocument } from './feedbackModel';
 
 type RemovedFeedbackDocument = Omit<FeedbackItem, 'id'> & { _id: Types.ObjectId; removedAt: Date };

@@ -1,9 +1,11 @@
 import { Types } from 'mongoose';
 import { badRequest } from '@fi/shared';
-import { itemOf, type FeedbackItem, type FeedbackRepository } from '../data/feedbackRepository';
+import { countedOf, itemOf, type FeedbackItem } from '../data/feedbackItem';
+import type { FeedbackRepository } from '../data/feedbackRepository';
 import { fingerprint, type IdempotencyStore } from '../data/idempotencyStore';
 import { newEvent } from '../webhooks/events';
-import type { ChangeEvents } from '../webhooks/webhooks';
+import { changeOf, writeWithEvent, type ChangeEvents } from './changeEvents';
+import { deltaOf } from './countDelta';
 import { withSentiment } from './sentiment';
 import { validateNewFeedback, type NewFeedbackInput } from './newFeedback';
 
@@ -36,10 +38,15 @@ export async function addFeedback(
   // Items stored before FeedbackItem had orgId lack it; the key is the organization's, so it is this one.
   if (claim?.item) return { ...claim.item, orgId };
   const id = claim?.itemId ?? new Types.ObjectId();
-  const event = newEvent('feedback.created', itemOf(id, orgId, record), undefined, now);
-  const recorded = await deps.events.record(event);
-  const item = await deps.repository.createOnce(orgId, id, record, recorded ? [event.id] : undefined);
-  if (recorded) deps.events.written();
+  const created = itemOf(id, orgId, record);
+  const change = changeOf(newEvent('feedback.created', created, undefined, now), deltaOf(null, countedOf(created)));
+  // A replay whose first attempt wrote the item finds it stored: that attempt's change counts it.
+  let item = created;
+  await writeWithEvent(deps.events, change, async (changeId) => {
+    const stored = await deps.repository.createOnce(orgId, id, record, [changeId]);
+    item = stored.item;
+    return stored.created ? stored.item : null;
+  });
   if (idempotencyKey) await deps.idempotency.complete(orgId, idempotencyKey, item);
   return item;
 }

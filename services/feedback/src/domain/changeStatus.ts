@@ -1,18 +1,18 @@
 import { appError, badRequest, ErrorCode, forbidden, requireOneOf, type Caller } from '@fi/shared';
 import { STATUSES } from './feedbackValues';
 import type { FeedbackDocument } from '../data/feedbackModel';
-import { toItem } from '../data/feedbackRepository';
+import { countedOf, toItem } from '../data/feedbackItem';
 import type { FeedbackStatusStore, StatusChange } from '../data/feedbackStatusStore';
 import { newEvent } from '../webhooks/events';
+import { changeOf, writeWithEvent, type ChangeEvents } from './changeEvents';
+import { deltaOf } from './countDelta';
 import { itemBusy, MAX_CHANGE_ROUNDS } from './contendedWrite';
-import type { ChangeEvents } from '../webhooks/webhooks';
 
 /** The status store and the webhook events every status change records. */
 export interface StatusDeps {
   statuses: FeedbackStatusStore;
   events: ChangeEvents;
 }
-
 
 export const FEEDBACK_NOT_FOUND = 'Feedback not found';
 export const NOT_AUTHORIZED_TO_UPDATE = 'Not authorized to update this feedback';
@@ -51,12 +51,10 @@ async function applyStatus(deps: StatusDeps, read: FeedbackDocument, wanted: str
     const now = new Date();
     const before = toItem(current);
     const event = newEvent('feedback.status_changed', { ...before, status: wanted, updatedAt: now }, { status: before.status, updatedAt: before.updatedAt }, now);
-    const recorded = await deps.events.record(event);
-    const change = await deps.statuses.setStatus(current, wanted, now, recorded ? event.id : undefined);
-    if (change) {
-      if (recorded) deps.events.written();
-      return change;
-    }
+    const counted = countedOf(before);
+    const recorded = changeOf(event, deltaOf(counted, { ...counted, status: wanted }));
+    const change = await writeWithEvent(deps.events, recorded, (changeId) => deps.statuses.setStatus(current, wanted, now, changeId));
+    if (change) return change;
     const id = current._id.toHexString();
     const again = (await deps.statuses.findOwn(current.orgId, [id])).get(id);
     if (!again) return null;

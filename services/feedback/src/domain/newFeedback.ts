@@ -1,4 +1,4 @@
-import type { FeedbackRecord } from '../data/feedbackRepository';
+import type { FeedbackRecord } from '../data/feedbackItem';
 import type { NewFeedbackInput } from '../generated/resolvers';
 import { withSentiment } from './sentiment';
 import { RecordRules, valueOrBadRequest, type Checked } from '@fi/shared';

@@ -1,6 +1,8 @@
 import type { FeedbackRepository } from '../data/feedbackRepository';
 import { newEvent } from '../webhooks/events';
-import type { ChangeEvents } from '../webhooks/webhooks';
+import { countedOf } from '../data/feedbackItem';
+import { changeOf, writeWithEvent, type ChangeEvents } from './changeEvents';
+import { deltaOf } from './countDelta';
 import { itemBusy, MAX_CHANGE_ROUNDS } from './contendedWrite';
 
 /**
@@ -13,11 +15,10 @@ export async function removeFeedback(deps: { repository: FeedbackRepository; eve
     const read = await deps.repository.findForChange(orgId, id);
     if (!read) return false;
     await deps.events.markApplied(read.webhookEventIds ?? []);
-    await deps.events.record(newEvent('feedback.deleted', read.item));
-    if (await deps.repository.removeUnchanged(read)) {
-      deps.events.written();
-      return true;
-    }
+    // A removal is its own proof (the document is gone): the write names no event.
+    const change = changeOf(newEvent('feedback.deleted', read.item), deltaOf(countedOf(read.item), null));
+    const removed = await writeWithEvent(deps.events, change, async () => ((await deps.repository.removeUnchanged(read)) ? true : null));
+    if (removed) return true;
   }
   throw itemBusy();
 }

@@ -1,7 +1,9 @@
 import type { ExportRecord, ExportSource } from '@fi/shared';
 import { feedbackExportReads, type FeedbackExportFilter as StoredFilter } from '../data/feedbackExportReads';
 import type { FeedbackDocument } from '../data/feedbackModel';
-import { toItem, type FeedbackRepository } from '../data/feedbackRepository';
+import type { Connection } from '@fi/shared';
+import { toItem } from '../data/feedbackItem';
+import { feedbackModel } from '../data/feedbackModel';
 import type { RemovedFeedbackLog } from '../data/removedFeedbackLog';
 import { parseFeedbackListArgs } from '../domain/feedbackListQuery';
 import type { FeedbackExportFilter } from '../generated/resolvers';
@@ -18,8 +20,8 @@ const toRecord = (doc: FeedbackDocument): ExportRecord => {
 };
 
 /** The feedback export: feedbackItems' filters, live items by keyset plus the ones removed while it runs. */
-export function feedbackExportSource(repository: FeedbackRepository, removals: RemovedFeedbackLog): ExportSource<StoredFilter> {
-  const reads = feedbackExportReads(repository.model, removals);
+export function feedbackExportSource(connection: Connection, removals: RemovedFeedbackLog): ExportSource<StoredFilter> {
+  const reads = feedbackExportReads(feedbackModel(connection), removals);
   return {
     resource: 'feedback',
     columns: FEEDBACK_EXPORT_COLUMNS,

@@ -1,8 +1,7 @@
 import { publicJob, startExports, type Connection, type Logger } from '@fi/shared';
 import type { FeedbackConfig } from '../config';
-import type { FeedbackRepository } from '../data/feedbackRepository';
 import { exportEvent, type WebhookEvent } from '../webhooks/events';
-import type { ChangeEvents } from '../webhooks/webhooks';
+import type { ChangeEvents } from '../domain/changeEvents';
 import { feedbackExportSource } from './feedbackExport';
 import { RemovedFeedbackLog } from '../data/removedFeedbackLog';
 
@@ -15,13 +14,12 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
  */
 export async function startFeedbackExports(
   connection: Connection,
-  repository: FeedbackRepository,
   webhooks: { events: ChangeEvents; announce(event: WebhookEvent): Promise<void> },
   config: FeedbackConfig,
   logger: Logger,
 ) {
   const removals = new RemovedFeedbackLog(connection);
-  const exports = await startExports(connection, feedbackExportSource(repository, removals), config, logger, (job) =>
+  const exports = await startExports(connection, feedbackExportSource(connection, removals), config, logger, (job) =>
     webhooks.announce(exportEvent(job.orgId, publicJob(job, config.exportPublicUrl))),
   );
   const purge = () => removals.purge().catch((error: unknown) => logger.warn({ err: error }, 'removed-feedback log purge failed'));
@@ -29,9 +27,9 @@ export async function startFeedbackExports(
   purgeTimer.unref();
   const events: ChangeEvents = {
     ...webhooks.events,
-    async record(event) {
-      if (event.type === 'feedback.deleted' && 'item' in event.data) await removals.record({ ...event.data.item, orgId: event.orgId });
-      return webhooks.events.record(event);
+    async record(change) {
+      if (change.type === 'feedback.deleted' && change.data && 'item' in change.data) await removals.record({ ...change.data.item, orgId: change.orgId });
+      return webhooks.events.record(change);
     },
   };
   return {

@@ -1,4 +1,4 @@
-import type { InsightsStore, PeriodFigures } from './insightsStore';
+import type { InsightsStore, PeriodFigures } from '../data/insightsStore';
 import { parseInsightsArgs } from './insightsQuery';
 
 export interface FeedbackInsights extends PeriodFigures {

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { companyDomainKey, orgKey } from '@fi/shared';
-import type { Model } from 'mongoose';
-import type { FeedbackDocument } from '../data/feedbackModel';
+import { cellCount } from '../data/countStore';
+import type { FeedbackRepository } from '../data/feedbackRepository';
 
 export interface AccountRef {
   orgId: string;
@@ -20,42 +20,35 @@ export interface FeedbackSummary {
 
 const empty = (): FeedbackSummary => ({ total: 0, positive: 0, neutral: 0, negative: 0, unread: 0, lastFeedbackAt: null });
 
-type SummaryRow = Pick<FeedbackDocument, 'orgId' | 'emailDomain' | 'sentiment' | 'status' | 'publishedDate'>;
-
-/**
- * `AccountItem.feedbackSummary` for a page of accounts in one query, counted here rather than with
- * `$group` (FerretDB v1 lacks `$max`); on MongoDB the projection is covered by an index.
- */
-export function createAccountSummaryLoader(model: Model<FeedbackDocument>): DataLoader<AccountRef, FeedbackSummary, string> {
+/** `AccountItem.feedbackSummary` for a page of accounts: one read of their domains' kept counts per organization. */
+export function createAccountSummaryLoader(repository: FeedbackRepository): DataLoader<AccountRef, FeedbackSummary, string> {
   const keyOf = (ref: AccountRef) => {
     const domain = companyDomainKey(ref.linkDomain);
     return domain ? orgKey(ref.orgId, domain) : null;
   };
   return new DataLoader<AccountRef, FeedbackSummary, string>(
     async (refs) => {
-      const wanted = refs.filter((ref) => keyOf(ref));
-      const summaries = new Map<string, FeedbackSummary>();
-      if (wanted.length > 0) {
-        const rows = model
-          .find(
-            {
-              orgId: { $in: [...new Set(wanted.map((ref) => ref.orgId))] },
-              emailDomain: { $in: [...new Set(wanted.map((ref) => companyDomainKey(ref.linkDomain) as string))] },
-            },
-            { _id: 0, orgId: 1, emailDomain: 1, sentiment: 1, status: 1, publishedDate: 1 },
-          )
-          .lean<SummaryRow>()
-          .cursor();
-        for await (const row of rows) {
-          const key = orgKey(row.orgId, row.emailDomain ?? '');
-          const summary = summaries.get(key) ?? empty();
-          summaries.set(key, summary);
-          summary.total += 1;
-          if (row.sentiment === 'positive' || row.sentiment === 'neutral' || row.sentiment === 'negative') summary[row.sentiment] += 1;
-          if (row.status === 'unread') summary.unread += 1;
-          if (!summary.lastFeedbackAt || row.publishedDate > summary.lastFeedbackAt) summary.lastFeedbackAt = row.publishedDate;
-        }
+      const domainsByOrg = new Map<string, Set<string>>();
+      for (const ref of refs) {
+        const domain = companyDomainKey(ref.linkDomain);
+        if (domain) domainsByOrg.set(ref.orgId, (domainsByOrg.get(ref.orgId) ?? new Set()).add(domain));
       }
+      const summaries = new Map<string, FeedbackSummary>();
+      await Promise.all(
+        [...domainsByOrg].map(async ([orgId, domains]) => {
+          for (const [domain, cell] of await repository.domainFigures(orgId, [...domains])) {
+            const total = cellCount(cell);
+            summaries.set(orgKey(orgId, domain), {
+              total,
+              positive: cellCount(cell, undefined, 'positive'),
+              neutral: cellCount(cell, undefined, 'neutral'),
+              negative: cellCount(cell, undefined, 'negative'),
+              unread: cellCount(cell, 'unread'),
+              lastFeedbackAt: total > 0 ? cell.newest : null,
+            });
+          }
+        }),
+      );
       return refs.map((ref) => summaries.get(keyOf(ref) ?? '') ?? empty());
     },
     { cacheKeyFn: (ref) => keyOf(ref) ?? '' },

@@ -1,10 +1,10 @@
 import DataLoader from 'dataloader';
 import { byArguments, EMPTY_GROUP_PAGE, groupedPages, matchKey, orgKey } from '@fi/shared';
-import type { Model } from 'mongoose';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
-import { cursorOf, feedbackFilter, isAfter, NEWEST_FIRST, type FeedbackPage } from '../data/feedbackList';
+import { cursorOf, isAfter, type FeedbackPage } from '../data/feedbackList';
 import type { FeedbackDocument } from '../data/feedbackModel';
-import { toItem } from '../data/feedbackRepository';
+import { toItem } from '../data/feedbackItem';
+import type { FeedbackRepository } from '../data/feedbackRepository';
 
 export interface AuthorFeedbackKey {
   orgId: string;
@@ -18,7 +18,7 @@ const NO_FEEDBACK: FeedbackPage = { items: [], total: 0, nextCursor: null };
  * `ContactItem.feedback` for a page of contacts in one query: every matching item of all their
  * emails, newest first, streamed and paged per contact in memory (only each page is kept).
  */
-export function createContactFeedbackLoader(model: Model<FeedbackDocument>): DataLoader<AuthorFeedbackKey, FeedbackPage, string> {
+export function createContactFeedbackLoader(repository: FeedbackRepository): DataLoader<AuthorFeedbackKey, FeedbackPage, string> {
   return new DataLoader<AuthorFeedbackKey, FeedbackPage, string>(
     async (keys) => {
       const results = new Map<AuthorFeedbackKey, FeedbackPage>();
@@ -26,11 +26,13 @@ export function createContactFeedbackLoader(model: Model<FeedbackDocument>): Dat
         const query = group[0].args;
         const withEmail = group.filter((key) => matchKey(key.email));
         if (withEmail.length === 0) continue;
-        const filter = feedbackFilter({ $in: [...new Set(withEmail.map((key) => key.orgId))] }, query);
-        filter.emailLower = { $in: [...new Set(withEmail.map((key) => matchKey(key.email) as string))] };
         const after = query.after;
         const pages = await groupedPages(
-          model.find(filter).sort(NEWEST_FIRST).lean<FeedbackDocument>().cursor(),
+          repository.itemsOfEmails(
+            [...new Set(withEmail.map((key) => key.orgId))],
+            [...new Set(withEmail.map((key) => matchKey(key.email) as string))],
+            query,
+          ),
           (doc: FeedbackDocument) => (doc.emailLower ? [orgKey(doc.orgId, doc.emailLower)] : []),
           query.page,
           after ? (doc: FeedbackDocument) => isAfter(doc, after) : undefined,

@@ -1,7 +1,6 @@
 import type DataLoader from 'dataloader';
 import type { FeedbackPage } from '../data/feedbackList';
-import type { FeedbackDocument } from '../data/feedbackModel';
-import type { Model } from 'mongoose';
+import type { FeedbackRepository } from '../data/feedbackRepository';
 import { createAccountSummaryLoader, type AccountRef, type FeedbackSummary } from './accountSummaryLoader';
 import { createContactFeedbackLoader, type AuthorFeedbackKey } from './contactFeedbackLoader';
 
@@ -11,6 +10,6 @@ export interface FeedbackLinkLoaders {
 }
 
 /** One set per request, so batches never mix requests. */
-export function createFeedbackLinkLoaders(model: Model<FeedbackDocument>): FeedbackLinkLoaders {
-  return { contactFeedback: createContactFeedbackLoader(model), accountSummaries: createAccountSummaryLoader(model) };
+export function createFeedbackLinkLoaders(repository: FeedbackRepository): FeedbackLinkLoaders {
+  return { contactFeedback: createContactFeedbackLoader(repository), accountSummaries: createAccountSummaryLoader(repository) };
 }

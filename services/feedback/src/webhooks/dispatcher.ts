@@ -4,13 +4,21 @@ import type { Logger } from '@fi/shared';
 import type { DeliveryStore, QueuedDelivery } from './deliveryStore';
 import { EndpointRotation } from './endpointRotation';
 import type { EndpointForDelivery, EndpointStore, WebhookEndpoint } from './endpointStore';
-import { payloadOf } from './events';
+import { payloadOf, type WebhookEvent } from './events';
 import type { Outbox } from './outbox';
+import type { Change } from '../domain/changeEvents';
+import type { CountDelta } from '../domain/countDelta';
 import { nextAttemptAt, type RetrySchedule } from './retrySchedule';
 import type { SecretBox } from './secretBox';
 import { sendSigned } from './sender';
 import type { TargetPolicy } from './targetPolicy';
 import type { WebhookMetrics } from './webhookMetrics';
+
+/** Counts a change its writer did not count (once), and releases a counted change's cells. */
+export interface ChangeCounts {
+  count(change: Change): Promise<void>;
+  release(changeId: string, delta: CountDelta): Promise<void>;
+}
 
 export interface DispatcherOptions {
   pollIntervalMs: number;
@@ -60,7 +68,7 @@ export class WebhookDispatcher {
   private soon = false;
 
   constructor(
-    private readonly stores: { outbox: Outbox; endpoints: EndpointStore; deliveries: DeliveryStore },
+    private readonly stores: { outbox: Outbox; endpoints: EndpointStore; deliveries: DeliveryStore; counts: ChangeCounts },
     private readonly box: SecretBox,
     private readonly options: DispatcherOptions,
     private readonly metrics: WebhookMetrics,
@@ -115,24 +123,41 @@ export class WebhookDispatcher {
     }
   }
 
+  /**
+   * Each open change, oldest first: once its change is seen, it is queued for the endpoints that want
+   * it; it is counted here only when its writer did not count it within the grace period (the writer
+   * died), so the two never count it at once; then it is closed.
+   */
   private async relay(): Promise<void> {
-    const { outbox, endpoints, deliveries } = this.stores;
+    const { outbox, endpoints, deliveries, counts } = this.stores;
     const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
-    for (const event of await outbox.pending(EVENTS_PER_ROUND)) {
+    for (const change of await outbox.pending(EVENTS_PER_ROUND)) {
       if (this.shutdown.signal.aborted) return;
-      const verdict = await outbox.verdict(event);
+      const verdict = await outbox.verdict(change);
       if (verdict === 'wait') continue;
-      if (verdict === 'publish') {
+      if (verdict === 'drop') {
+        this.logger.warn({ eventId: change.id, type: change.type }, 'change dropped: it was never written');
+        await outbox.remove(change.id);
+        continue;
+      }
+      if (change.deliver && !change.enqueued && change.type !== 'feedback.imported' && change.data) {
+        const event: WebhookEvent = { ...change, type: change.type, data: change.data };
         const payload = payloadOf(event);
         if (!endpointsOf.has(event.orgId)) endpointsOf.set(event.orgId, endpoints.list(event.orgId));
         const subscribed = (await endpointsOf.get(event.orgId)!).filter((endpoint) => !endpoint.disabledAt && endpoint.events.includes(event.type));
         for (const endpoint of subscribed) {
           await deliveries.enqueue(event, payload, endpoint.id);
         }
-      } else {
-        this.logger.warn({ eventId: event.id, type: event.type }, 'webhook event dropped: its change was never written');
+        await outbox.markEnqueued(change.id);
       }
-      await outbox.remove(event.id);
+      if (!change.counted) {
+        if (!outbox.pastGrace(change)) continue;
+        await counts.count(change);
+        await outbox.markCounted(change.id, change.delta);
+        this.logger.warn({ eventId: change.id, type: change.type }, 'change counted by the relay: its writer did not count it');
+      }
+      await counts.release(change.id, change.delta);
+      await outbox.close(change);
     }
   }
 

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import type { PublicExportJob } from '@fi/shared';
-import type { FeedbackItem } from '../data/feedbackRepository';
+import type { FeedbackItem } from '../data/feedbackItem';
 
 export const ITEM_EVENT_TYPES = ['feedback.created', 'feedback.status_changed', 'feedback.deleted'] as const;
 /** An export of the organization's (feedback, contacts or accounts) finished. */

@@ -59,6 +59,12 @@ export const webhookConfigSchema = {
     default: 86_400_000,
     parse: parse.int(1, 7 * 86_400_000),
   },
+  webhookIntentGraceMs: {
+    env: 'WEBHOOK_INTENT_GRACE_MS',
+    doc: 'how long a recorded change may wait for its write: past it, an unwritten change is dropped and a written one its writer did not count is counted by the relay (far longer than any write)',
+    default: 60_000,
+    parse: parse.int(1_000, 3_600_000),
+  },
   webhookHistoryDays: {
     env: 'WEBHOOK_HISTORY_DAYS',
     doc: 'how long finished deliveries stay visible in webhookDeliveries',

@@ -3,26 +3,73 @@ import type { Registry } from 'prom-client';
 import { DeliveryStore } from './deliveryStore';
 import { WebhookDispatcher } from './dispatcher';
 import { EndpointStore } from './endpointStore';
-import type { WebhookEvent } from './events';
+import { changeOf, type Change, type ChangeEvents } from '../domain/changeEvents';
 import { Outbox } from './outbox';
+import { CountStore } from '../data/countStore';
+import type { FeedbackRepository } from '../data/feedbackRepository';
+import { EVENT_TYPES, type EventType, type WebhookEvent } from './events';
 import { SecretBox } from './secretBox';
 import { SubscriberCache } from './subscriberCache';
-import type { WebhookConfig } from './webhookConfig';
+import { webhookConfigSchema, type WebhookConfig } from './webhookConfig';
 import { WebhookEndpoints } from './webhookEndpoints';
 import { createWebhookMetrics } from './webhookMetrics';
 
-/** How the feedback domain announces a change: the event is recorded before, and published after. */
-export interface ChangeEvents {
-  /**
-   * Durably records the event, unless no endpoint of the organization wants it; must complete before
-   * the change is written. True when recorded (the change must then name the event).
-   */
-  record(event: WebhookEvent): Promise<boolean>;
-  /** Events whose changes are about to lose their document (a removal); see `Outbox.markApplied`. */
-  markApplied(eventIds: string[]): Promise<void>;
-  /** The change is written: deliver soon. Never waits, never fails the request. */
-  written(): void;
+const isEventType = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);
+
+const COUNT_ATTEMPTS = 3;
+
+/** Applies a change's counts (once, see CountStore); a removal may have taken a contact's or account's newest item, so its date is read again. */
+async function countChange(counts: CountStore, repository: FeedbackRepository, change: Pick<Change, 'id' | 'type' | 'delta'>): Promise<void> {
+  await counts.apply(change.id, change.delta);
+  if (change.type !== 'feedback.deleted') return;
+  const cells = change.delta.filter(({ cell }) => cell.scope === 'email' || cell.scope === 'domain').map(({ cell }) => cell);
+  await Promise.all(cells.map(async (cell) => counts.setNewest(cell, await repository.newestPublished(cell))));
 }
+
+/**
+ * The domain's ChangeEvents over the outbox and the kept counts: a change is recorded (to be delivered
+ * when an endpoint wants it), then counted once written. Also used by the CLI's imports (which wake no
+ * dispatcher: the services' relays close their changes).
+ */
+export function changeEvents(
+  outbox: Outbox,
+  counts: CountStore,
+  repository: FeedbackRepository,
+  options: { wants?: (orgId: string, type: EventType) => Promise<boolean>; wake?: () => void; warn: (error: unknown, changeId: string) => void },
+): ChangeEvents {
+  return {
+    record: async (change) => {
+      const deliver = isEventType(change.type) && options.wants !== undefined && (await options.wants(change.orgId, change.type));
+      await outbox.record(change, deliver);
+    },
+    markApplied: (ids) => outbox.markApplied(ids),
+    written: async (change) => {
+      // Counting is idempotent, so a failed attempt (a busy embedded database) is simply tried again.
+      for (let attempt = 1; attempt <= COUNT_ATTEMPTS; attempt += 1) {
+        try {
+          await countChange(counts, repository, change);
+          await outbox.markCounted(change.id);
+          break;
+        } catch (error) {
+          if (attempt === COUNT_ATTEMPTS) options.warn(error, change.id);
+        }
+      }
+      options.wake?.();
+    },
+  };
+}
+
+/** The change events of a process without a dispatcher (the CLI), with the stores they need. */
+export async function offlineChangeEvents(connection: Connection, repository: FeedbackRepository, warn: (error: unknown, changeId: string) => void): Promise<ChangeEvents> {
+  // Only records and counts: the services' relays, with their own grace period, close the changes.
+  const outbox = new Outbox(connection, repository, webhookConfigSchema.webhookIntentGraceMs.default);
+  const counts = new CountStore(connection);
+  await Promise.all([outbox.ensureIndexes(), counts.ensureIndexes()]);
+  return changeEvents(outbox, counts, repository, { warn });
+}
+
+/** An announcement (an export's end) changes no kept count. */
+const NO_COUNT_CHANGE: Change['delta'] = [];
 
 const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -37,13 +84,17 @@ export function webhookEndpoints(connection: Connection, config: WebhookConfig) 
   return { endpoints, deliveries, box, policy, subscribers, management };
 }
 
-/** Everything webhooks need in the feedback service: management, change events and the dispatcher. */
-export async function startWebhooks(connection: Connection, config: WebhookConfig, registry: Registry, logger: Logger) {
+/**
+ * Everything webhooks need in the feedback service: management, the outbox of changes (which also
+ * keeps the counts exact) and the dispatcher.
+ */
+export async function startWebhooks(connection: Connection, repository: FeedbackRepository, config: WebhookConfig, registry: Registry, logger: Logger) {
   const { endpoints, deliveries, box, policy, subscribers, management } = webhookEndpoints(connection, config);
-  const outbox = new Outbox(connection);
-  await Promise.all([endpoints.ensureIndexes(), deliveries.ensureIndexes(), outbox.ensureIndexes()]);
+  const outbox = new Outbox(connection, repository, config.webhookIntentGraceMs);
+  const counts = new CountStore(connection);
+  await Promise.all([endpoints.ensureIndexes(), deliveries.ensureIndexes(), outbox.ensureIndexes(), counts.ensureIndexes()]);
   const dispatcher = new WebhookDispatcher(
-    { outbox, endpoints, deliveries },
+    { outbox, endpoints, deliveries, counts: { count: (change) => countChange(counts, repository, change), release: (id, delta) => counts.release(id, delta) } },
     box,
     {
       pollIntervalMs: config.webhookPollIntervalMs,
@@ -56,27 +107,26 @@ export async function startWebhooks(connection: Connection, config: WebhookConfi
     logger,
   );
   const purge = () =>
-    deliveries
-      .purgeHistory(new Date(Date.now() - config.webhookHistoryDays * 86_400_000))
-      .catch((error: unknown) => logger.warn({ err: error }, 'webhook history purge failed'));
+    Promise.all([deliveries.purgeHistory(new Date(Date.now() - config.webhookHistoryDays * 86_400_000)), outbox.purgeClosed()]).catch((error: unknown) =>
+      logger.warn({ err: error }, 'webhook history purge failed'),
+    );
   const purgeTimer = setInterval(purge, HISTORY_PURGE_INTERVAL_MS);
   purgeTimer.unref();
   void purge();
   dispatcher.start();
-  const events: ChangeEvents = {
-    record: async (event) => {
-      if (!(await subscribers.wants(event.orgId, event.type))) return false;
-      await outbox.record(event);
-      return true;
-    },
-    markApplied: (ids) => outbox.markApplied(ids),
-    written: () => dispatcher.wake(),
-  };
-  /** Announces an event whose change has already happened (an export's end), when an endpoint wants it. */
+  const events = changeEvents(outbox, counts, repository, {
+    wants: (orgId, type) => subscribers.wants(orgId, type),
+    wake: () => dispatcher.wake(),
+    warn: (error, changeId) => logger.warn({ err: error, eventId: changeId }, 'change not counted yet: the outbox relay counts it'),
+  });
+  /**
+   * Announces an event whose change has already happened (an export's end) through the change path:
+   * recorded (for the endpoints that want it), then written at once; it changes no count.
+   */
   const announce = async (event: WebhookEvent) => {
-    if (!(await subscribers.wants(event.orgId, event.type))) return;
-    await outbox.record(event, true);
-    dispatcher.wake();
+    const change = changeOf(event, NO_COUNT_CHANGE);
+    await events.record(change);
+    await events.written(change);
   };
   return {
     management,

@@ -1,0 +1,153 @@
+import { type Databases, seedOrganization } from '@fi/cli';
+import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
+
+/**
+ * `npm run bench -- --scale`: the reads of an organization (issue "Flat at scale") timed one request at
+ * a time at each size, median of 3 requests that differ (key, page, filter value), through our gateway;
+ * then the growth from the first size to the last, and what another organization's growth does to a
+ * small organization's reads. Seeding time is measured too.
+ */
+
+export interface ScaleRow {
+  read: string;
+  /** Median ms per size, or an error code. */
+  bySize: Record<number, number | string>;
+}
+
+export interface ScaleResults {
+  sizes: number[];
+  seedSeconds: Record<number, number>;
+  rows: ScaleRow[];
+}
+
+const BIG = 'bench-scale';
+const SMALL = 'bench-scale-small';
+const SMALL_ITEMS = 1_000;
+const KEYS = 3;
+const DAY_MS = 86_400_000;
+
+type Post = (url: string, body: string) => Promise<string>;
+
+interface Read {
+  name: string;
+  /** The i-th variant of the request (0..2), for an organization's key. */
+  body: (i: number, key: string, context: { cursor: string }) => { query: string; variables: Record<string, unknown> };
+  small?: boolean;
+}
+
+const midnight = (daysAgo: number) => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - daysAgo * DAY_MS).toISOString();
+
+const READS: Read[] = [
+  { name: '`feedbackItems` first page + `total`', small: true, body: (i, k) => ({ query: `query($k: String!) { feedbackItems(apiKey: $k, take: ${50 - i}) { total items { id title } } }`, variables: { k } }) },
+  { name: '`status` filter', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, status: $s) { total items { id } } }', variables: { k, s: ['unread', 'read', 'archived'][i] } }) },
+  { name: '`sentiment` filter', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, sentiment: $s) { total items { id } } }', variables: { k, s: ['negative', 'positive', 'neutral'][i] } }) },
+  { name: '`source` filter', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, source: $s) { total items { id } } }', variables: { k, s: ['email', 'api', 'slack'][i] } }) },
+  { name: '`search` (3+ characters)', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, search: $s) { total items { id } } }', variables: { k, s: ['export', 'billing', 'login'][i] } }) },
+  { name: '`after` cursor page', body: (_, k, { cursor }) => ({ query: 'query($k: String!, $a: String) { feedbackItems(apiKey: $k, after: $a) { total items { id } } }', variables: { k, a: cursor } }) },
+  { name: 'deep `skip` (item 5,000)', body: (i, k) => ({ query: 'query($k: String!, $s: Int) { feedbackItems(apiKey: $k, skip: $s) { total items { id } } }', variables: { k, s: 5_000 + 50 * i } }) },
+  {
+    name: '`contactItems` + `totalFeedbacks`/`lastInteraction`',
+    body: (i, k) => ({ query: 'query($k: String!, $s: Int) { contactItems(apiKey: $k, skip: $s) { items { totalFeedbacks lastInteraction } } }', variables: { k, s: 50 * i } }),
+  },
+  {
+    name: '`accountItems` + `feedbackSummary`',
+    body: (i, k) => ({ query: 'query($k: String!, $s: Int) { accountItems(apiKey: $k, skip: $s) { items { feedbackSummary { total unread lastFeedbackAt } } } }', variables: { k, s: 50 * i } }),
+  },
+  {
+    name: '`feedbackInsights`, 30 days',
+    small: true,
+    body: (i, k) => ({ query: 'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackInsights(apiKey: $k, from: $f, to: $t) { total topTerms { term } } }', variables: { k, f: midnight(30 + i), t: midnight(i) } }),
+  },
+  {
+    name: '`feedbackInsights`, 366 days',
+    body: (i, k) => ({ query: 'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackInsights(apiKey: $k, from: $f, to: $t) { total topTerms { term } } }', variables: { k, f: midnight(365 + i), t: midnight(i - 1) } }),
+  },
+  {
+    name: '`addFeedbackItem`',
+    body: (i, k) => ({ query: 'mutation($k: String!, $t: String!) { addFeedbackItem(apiKey: $k, input: { source: "api", title: $t, content: "Bench item" }) { id } }', variables: { k, t: `Bench ${Date.now()} ${i}` } }),
+  },
+];
+
+/** Median of the request times, or the error code of a failed request. */
+async function time(post: Post, url: string, bodies: Array<{ query: string; variables: Record<string, unknown> }>): Promise<number | string> {
+  const times: number[] = [];
+  for (const body of bodies) {
+    const started = Date.now();
+    const text = await post(url, JSON.stringify(body));
+    const elapsed = Date.now() - started;
+    const answer = JSON.parse(text) as { errors?: Array<{ extensions?: { code?: string } }> };
+    if (answer.errors?.length) return answer.errors[0].extensions?.code ?? 'error';
+    times.push(elapsed);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+export async function scaleBench(
+  url: string,
+  db: Databases,
+  sizes: number[],
+  profile: { contacts: number; accounts: number },
+  post: Post,
+  say: (line: string) => void,
+): Promise<ScaleResults> {
+  const keyService = new KeyService(await openRepositories(db.identity));
+  const keys = async (orgId: string) => {
+    await keyService.organizationFor(OPERATOR, orgId, 'enterprise');
+    return Promise.all(Array.from({ length: KEYS }, async (_, i) => (await keyService.create(OPERATOR, orgId, { name: `scale ${i}`, readOnly: false, rateLimitPerMinute: null })).key));
+  };
+  const bigKeys = await keys(BIG);
+  const smallKeys = await keys(SMALL);
+  const quiet = { result: say, info: say };
+  await seedOrganization(SMALL, { feedback: SMALL_ITEMS, contacts: 100, accounts: 20 }, db, quiet, { seed: 7 });
+  const results: ScaleResults = { sizes, seedSeconds: {}, rows: [] };
+  const row = (read: string) => {
+    let found = results.rows.find((r) => r.read === read);
+    if (!found) results.rows.push((found = { read, bySize: {} }));
+    return found;
+  };
+  let seeded = 0;
+  for (const size of sizes) {
+    const started = Date.now();
+    await seedOrganization(BIG, { feedback: size - seeded, contacts: profile.contacts, accounts: profile.accounts }, db, quiet, { feedbackOnly: seeded > 0 });
+    results.seedSeconds[size] = Math.round((Date.now() - started) / 100) / 10;
+    say(`Seeded ${BIG} to ${size.toLocaleString('en')} items in ${results.seedSeconds[size]} s`);
+    seeded = size;
+    const first = JSON.parse(await post(url, JSON.stringify({ query: 'query($k: String!) { feedbackItems(apiKey: $k) { nextCursor } }', variables: { k: bigKeys[0] } }))) as {
+      data?: { feedbackItems: { nextCursor: string } };
+    };
+    const cursor = first.data?.feedbackItems.nextCursor ?? '';
+    for (const read of READS) {
+      const median = await time(post, url, [0, 1, 2].map((i) => read.body(i, bigKeys[i], { cursor })));
+      row(read.name).bySize[size] = median;
+      say(`${size.toLocaleString('en')} items, ${read.name}: ${median}${typeof median === 'number' ? ' ms' : ''}`);
+      if (read.small) {
+        const small = await time(post, url, [0, 1, 2].map((i) => read.body(i, smallKeys[i], { cursor })));
+        row(`${read.name}, a ${SMALL_ITEMS.toLocaleString('en')}-item organization beside it`).bySize[size] = small;
+      }
+    }
+  }
+  return results;
+}
+
+export function scaleMarkdown(results: ScaleResults, machine: string): string {
+  const [first, last] = [results.sizes[0], results.sizes[results.sizes.length - 1]];
+  const cell = (value: number | string | undefined) => (typeof value === 'number' ? `${value} ms` : (value ?? '-'));
+  const growth = (r: ScaleRow) => {
+    const a = r.bySize[first];
+    const b = r.bySize[last];
+    return typeof a === 'number' && typeof b === 'number' ? `${(b / Math.max(1, a)).toFixed(1)}x` : '-';
+  };
+  const sizes = results.sizes.map((size) => `${size.toLocaleString('en')} items`);
+  return [
+    `# Scale: one organization's reads as it grows (\`npm run bench -- --scale\`)`,
+    '',
+    `${machine}. Median of 3 different requests, one at a time, through our gateway.`,
+    '',
+    `| read (take 50) | ${sizes.join(' | ')} | growth |`,
+    `|---|${results.sizes.map(() => '---|').join('')}---|`,
+    ...results.rows.map((r) => `| ${r.read} | ${results.sizes.map((size) => cell(r.bySize[size])).join(' | ')} | ${growth(r)} |`),
+    '',
+    `Seeding: ${results.sizes.map((size) => `to ${size.toLocaleString('en')} items ${results.seedSeconds[size]} s`).join(', ')}.`,
+  ].join('\n');
+}

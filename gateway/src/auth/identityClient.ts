@@ -1,0 +1,88 @@
+import { isPlainObject, isWellFormedApiKey, type Principal } from '@fi/shared';
+import { Pool } from 'undici';
+
+/** The identity service could not answer: the client may retry (SERVICE_UNAVAILABLE), it did nothing wrong. */
+export class IdentityUnavailableError extends Error {
+  override readonly name = 'IdentityUnavailableError';
+}
+
+interface CacheEntry {
+  principal: Principal | null;
+  expiresAt: number;
+}
+
+const MAX_CACHE_ENTRIES = 10_000;
+
+export interface IdentityClientOptions {
+  /** Base URL of the identity service, e.g. http://identity:4004. */
+  url: string;
+  timeoutMs: number;
+  /** How long an answer is reused: also the longest delay before a revoked key stops working. */
+  cacheTtlMs: number;
+}
+
+/**
+ * Asks the identity service who an API key stands for, with a short in-process cache (least recently
+ * used entries leave first) and one lookup in flight per key. The cache is keyed by the key itself,
+ * which this process holds anyway while it serves the key's requests.
+ */
+export class IdentityClient {
+  private readonly pool: Pool;
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly inFlight = new Map<string, Promise<Principal | null>>();
+
+  constructor(private readonly options: IdentityClientOptions) {
+    this.pool = new Pool(new URL(options.url).origin, {
+      connections: 32,
+      keepAliveTimeout: 30_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+  }
+
+  /** The key's principal when it is well formed, known and not revoked; otherwise null. */
+  async verifyKey(key: unknown): Promise<Principal | null> {
+    if (!isWellFormedApiKey(key)) return null;
+    const cached = this.cache.get(key);
+    if (cached && cached.expiresAt > Date.now()) {
+      this.cache.delete(key);
+      this.cache.set(key, cached);
+      return cached.principal;
+    }
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.lookUp(key).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private async lookUp(key: string): Promise<Principal | null> {
+    let body: unknown;
+    try {
+      const response = await this.pool.request({
+        path: '/internal/verify-key',
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key }),
+      });
+      const text = await response.body.text();
+      if (response.statusCode !== 200) throw new Error(`identity service answered ${response.statusCode}`);
+      body = JSON.parse(text);
+    } catch (error) {
+      throw new IdentityUnavailableError('the identity service did not answer', { cause: error });
+    }
+    if (!isPlainObject(body) || !('principal' in body)) throw new IdentityUnavailableError('the identity service answered in an unknown form');
+    const principal = (body.principal ?? null) as Principal | null;
+    if (this.options.cacheTtlMs > 0) {
+      this.cache.delete(key);
+      if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(key, { principal, expiresAt: Date.now() + this.options.cacheTtlMs });
+    }
+    return principal;
+  }
+}

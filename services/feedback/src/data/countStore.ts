@@ -1,0 +1,163 @@
+import type { Collection, Connection } from 'mongoose';
+import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
+import { cellKey, splitCountPath, type CellChange, type CellRef, type CellScope, type CountDelta } from '../domain/countDelta';
+
+/** One kept cell (see domain/countDelta): counts by `c.<status>.<sentiment>`. */
+export interface CellDocument {
+  _id: string;
+  orgId: string;
+  scope: CellScope;
+  key: string;
+  source?: string;
+  c: Record<string, Record<string, number>>;
+  /** Newest publishedDate of the cell's items (email and domain cells). */
+  newest?: Date | null;
+  /** Ids of the changes applied to this cell whose change is not yet closed: what makes a repeat a no-op. */
+  pending?: string[];
+}
+
+const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
+
+/**
+ * Cell writes of this process, one at a time per database. MongoDB applies each update atomically, but
+ * FerretDB v1 reads, changes and writes a document back without isolation, so two concurrent `$inc` of
+ * one cell keep only one of them (measured: 40 concurrent increments of one document left it at 1).
+ * Serialised here, the counts are exact on both within one process; across processes on the embedded
+ * engine (a CLI import beside a running service) `counts recount` repairs what collided.
+ */
+const writeQueues = new WeakMap<object, Map<string, Promise<unknown>>>();
+function serially<T>(connection: Connection, write: () => Promise<T>): Promise<T> {
+  const client = connection.getClient();
+  const queues = writeQueues.get(client) ?? new Map<string, Promise<unknown>>();
+  writeQueues.set(client, queues);
+  const previous = queues.get(connection.name) ?? Promise.resolve();
+  const next = previous.then(write, write);
+  const settled = next.catch(() => undefined);
+  queues.set(connection.name, settled);
+  void settled.then(() => {
+    if (queues.get(connection.name) === settled) queues.delete(connection.name);
+  });
+  return next;
+}
+
+/** Cells written per bulk request, so one import batch's thousands of cells stay within the time limit. */
+const CELLS_PER_WRITE = 500;
+
+/**
+ * The kept counts of the feedback service. Each cell update is a single-document write that applies a
+ * change only when the cell does not list it among its pending changes, and lists it in the same write:
+ * applying the same change twice (its writer and the outbox relay racing, or a retry) changes nothing.
+ * A change leaves the pending list only once its outbox intent is marked counted (`release`), after
+ * which nothing applies it again.
+ */
+export class CountStore {
+  private readonly collection: Collection<CellDocument>;
+
+  constructor(private readonly connection: Connection) {
+    this.collection = connection.collection<CellDocument>('feedback_counts');
+  }
+
+  private write<T>(operation: () => Promise<T>): Promise<T> {
+    return serially(this.connection, operation);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.collection.createIndex({ orgId: 1, scope: 1, key: 1 }, INDEX_BUILD_TIME_LIMIT);
+  }
+
+  /** Applies `delta` as the change `changeId`, once. */
+  async apply(changeId: string, delta: CountDelta): Promise<void> {
+    for (let start = 0; start < delta.length; start += CELLS_PER_WRITE) {
+      let todo = delta.slice(start, start + CELLS_PER_WRITE);
+      // A cell created by two changes at once: the loser's upsert meets the winner's insert; again.
+      for (let round = 0; todo.length > 0; round += 1) {
+        if (round === 5) throw new Error('kept counts: a cell could not be written');
+        todo = await this.applyOnce(changeId, todo);
+      }
+    }
+  }
+
+  /** Returns the changes not applied (a duplicate key on a cell that does not list the change yet). */
+  private async applyOnce(changeId: string, changes: CellChange[]): Promise<CellChange[]> {
+    const ops = changes.map(({ cell, inc, newest }) => ({
+      updateOne: {
+        filter: { _id: cellKey(cell), pending: { $ne: changeId } },
+        update: {
+          $inc: Object.fromEntries(Object.entries(inc).map(([path, n]) => [`c.${splitCountPath(path).join('.')}`, n])),
+          $push: { pending: changeId },
+          $setOnInsert: { orgId: cell.orgId, scope: cell.scope, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) },
+          ...(newest ? { $max: { newest } } : {}),
+        },
+        upsert: true,
+      },
+    }));
+    try {
+      await this.write(() => this.collection.bulkWrite(ops, { ordered: false }));
+      return [];
+    } catch (error) {
+      const failed = (error as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> }).writeErrors;
+      if (!isDuplicateKey(error) && (!failed || failed.length === 0 || failed.some((e) => !isDuplicateKey(e.err ?? e)))) throw error;
+      // A duplicate key: the cell exists and lists the change (applied), or another change created it
+      // meanwhile. Servers differ in what else of the batch they ran, so every cell is checked.
+      const applied = new Set(
+        (await this.collection.find({ _id: { $in: changes.map((change) => cellKey(change.cell)) }, pending: changeId }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id),
+      );
+      return changes.filter((change) => !applied.has(cellKey(change.cell)));
+    }
+  }
+
+  /** The change is closed (its intent is marked counted): it leaves the cells' pending lists. */
+  async release(changeId: string, delta: CountDelta): Promise<void> {
+    for (let start = 0; start < delta.length; start += CELLS_PER_WRITE) {
+      const ops = delta.slice(start, start + CELLS_PER_WRITE).map(({ cell }) => ({ updateOne: { filter: { _id: cellKey(cell) }, update: { $pull: { pending: changeId } } } }));
+      await this.write(() => this.collection.bulkWrite(ops, { ordered: false }));
+    }
+  }
+
+  /** Sets the newest publishedDate of a cell (after a removal, from the items left). */
+  async setNewest(cell: CellRef, newest: Date | null): Promise<void> {
+    await this.write(() => this.collection.updateOne({ _id: cellKey(cell) }, { $set: { newest } }));
+  }
+
+  /** The cells of an organization in one scope; `keys` narrows them (a range for days). */
+  find(orgId: string, scope: CellScope, keys?: { in: string[] } | { from: string; to: string }): Promise<CellDocument[]> {
+    const key = keys === undefined ? {} : 'in' in keys ? { key: { $in: keys.in } } : { key: { $gte: keys.from, $lt: keys.to } };
+    return this.collection.find({ orgId, scope, ...key }, { projection: { pending: 0 } }).toArray();
+  }
+
+  /** Cells by reference, for a page of contacts or accounts (ids are computed, so this is a key lookup). */
+  byRefs(refs: CellRef[]): Promise<CellDocument[]> {
+    if (refs.length === 0) return Promise.resolve([]);
+    return this.collection.find({ _id: { $in: [...new Set(refs.map(cellKey))] } }, { projection: { pending: 0 } }).toArray();
+  }
+
+  /** Every cell of an organization (a recount compares them with its own). */
+  allOf(orgId: string): Promise<CellDocument[]> {
+    return this.collection.find({ orgId }, { projection: { pending: 0 } }).toArray();
+  }
+
+  /** Replaces a cell's figures (a recount's repair); `null` removes the cell. */
+  async replace(cell: CellRef, figures: Pick<CellDocument, 'c' | 'newest'> | null): Promise<void> {
+    if (figures === null) {
+      await this.write(() => this.collection.deleteOne({ _id: cellKey(cell) }));
+      return;
+    }
+    await this.write(() =>
+      this.collection.updateOne(
+        { _id: cellKey(cell) },
+        { $set: { c: figures.c, newest: figures.newest ?? null }, $setOnInsert: { orgId: cell.orgId, scope: cell.scope, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) } },
+        { upsert: true },
+      ),
+    );
+  }
+}
+
+/** Sum of a cell's counts that match a status and sentiment (either unset: all). */
+export function cellCount(doc: Pick<CellDocument, 'c'>, status?: string, sentiment?: string): number {
+  let total = 0;
+  for (const [s, bySentiment] of Object.entries(doc.c ?? {})) {
+    if (status !== undefined && s !== status) continue;
+    for (const [m, n] of Object.entries(bySentiment)) if (sentiment === undefined || m === sentiment) total += n;
+  }
+  return total;
+}

@@ -1,0 +1,24 @@
+import { Types } from 'mongoose';
+import { countedOf, itemOf, type FeedbackRecord } from '../data/feedbackItem';
+import type { FeedbackRepository } from '../data/feedbackRepository';
+import { writeWithEvent, type Change, type ChangeEvents } from './changeEvents';
+import { sumOf } from './countDelta';
+
+/**
+ * Writes checked records (an import, a seed) as one change: one intent with the batch's summed delta,
+ * one ordered bulk insert, one count. Returns how many items were written.
+ */
+export async function importFeedback(deps: { repository: FeedbackRepository; events: ChangeEvents }, orgId: string, records: FeedbackRecord[]): Promise<number> {
+  if (records.length === 0) return 0;
+  const ids = records.map(() => new Types.ObjectId());
+  const change: Change = {
+    id: `imp_${new Types.ObjectId().toHexString()}`,
+    type: 'feedback.imported',
+    orgId,
+    itemId: ids[ids.length - 1].toHexString(),
+    occurredAt: new Date(),
+    delta: sumOf(records.map((record, i) => [null, countedOf(itemOf(ids[i], orgId, record))])),
+    itemIds: ids.map((id) => id.toHexString()),
+  };
+  return (await writeWithEvent(deps.events, change, () => deps.repository.insertBatch(orgId, ids, records))) ?? 0;
+}

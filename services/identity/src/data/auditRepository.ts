@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { Schema, type Connection, type Model } from 'mongoose';
+import { buildIndexes } from '@fi/shared';
+
+export const AUDIT_ACTIONS = [
+  'organization.created',
+  'session.signed_in',
+  'session.sign_in_failed',
+  'session.signed_out',
+  'key.created',
+  'key.revoked',
+  'member.created',
+  'member.invited',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'password.reset_requested',
+  'password.reset',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who, what, when, from where. `orgId` is null for a failed sign-in to an email nobody has. */
+export interface AuditEntry {
+  id: string;
+  orgId: string | null;
+  action: AuditAction;
+  /** A member's email, `cli` for an operator's command, or `anonymous`. */
+  actor: string;
+  /** What was acted on: a key id, a member's email, an organization. */
+  target: string | null;
+  /** The client address, or null when the action did not come over the network (the CLI). */
+  address: string | null;
+  at: Date;
+}
+
+interface AuditDocument extends Omit<AuditEntry, 'id'> {
+  _id: string;
+}
+
+const auditSchema = new Schema<AuditDocument>(
+  {
+    _id: { type: String, required: true },
+    orgId: { type: String, default: null },
+    action: { type: String, required: true },
+    actor: { type: String, required: true },
+    target: { type: String, default: null },
+    address: { type: String, default: null },
+    at: { type: Date, required: true },
+  },
+  { collection: 'audit_log', versionKey: false },
+);
+auditSchema.index({ orgId: 1, at: -1, _id: -1 });
+
+const toEntry = ({ _id, ...rest }: AuditDocument): AuditEntry => ({ id: _id, ...rest });
+
+export class AuditRepository {
+  private readonly model: Model<AuditDocument>;
+
+  constructor(connection: Connection) {
+    this.model = connection.models.AuditEntry ?? connection.model<AuditDocument>('AuditEntry', auditSchema);
+  }
+
+  ensureIndexes(): Promise<void> {
+    return buildIndexes(this.model);
+  }
+
+  async record(entry: Omit<AuditEntry, 'id' | 'at'>): Promise<void> {
+    // Ids sort by time, so entries of the same millisecond keep their order.
+    const id = `${Date.now().toString(36).padStart(9, '0')}${randomBytes(6).toString('hex')}`;
+    await this.model.create({ _id: id, ...entry, at: new Date() });
+  }
+
+  /** Newest first. */
+  async page(orgId: string, skip: number, take: number): Promise<{ total: number; items: AuditEntry[] }> {
+    const [total, docs] = await Promise.all([
+      this.model.countDocuments({ orgId }),
+      this.model.find({ orgId }).sort({ at: -1, _id: -1 }).skip(skip).limit(take).lean<AuditDocument[]>(),
+    ]);
+    return { total, items: docs.map(toEntry) };
+  }
+}

@@ -1,0 +1,110 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { appError, badRequest, ErrorCode, forbidden, type Role } from '@fi/shared';
+import type { IdentityRepositories } from '../data/repositories';
+import type { LinkMailer } from '../mail/linkMailer';
+import { actorName, type Actor } from './actor';
+import type { MemberService } from './memberService';
+import { checkNewPassword, hashPassword } from './passwords';
+import { requireAdmin } from './roles';
+import { checkEmail, normalizeEmail, type ActiveSession, type SessionService } from './sessionService';
+
+export const LINK_INVALID = 'This link is invalid, used or expired; ask for a new one';
+
+export interface LinkPolicy {
+  publicUrl: string;
+  invitationTtlMs: number;
+  passwordResetTtlMs: number;
+}
+
+const tokenId = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const mailUnavailable = () =>
+  appError(ErrorCode.SERVICE_UNAVAILABLE, 'Email delivery is not configured (SMTP_URL); ask the operator', { retryAfter: 60 });
+
+/**
+ * Invitations and password resets: a single-use link with a 256-bit token that expires, stored only as
+ * its hash, consumed atomically (two uses of one link cannot both succeed).
+ */
+export class AccountLinkService {
+  constructor(
+    private readonly repositories: IdentityRepositories,
+    private readonly members: MemberService,
+    private readonly sessions: SessionService,
+    private readonly mailer: LinkMailer | null,
+    private readonly policy: LinkPolicy,
+  ) {}
+
+  /** Owners and admins invite; only an owner invites another owner. */
+  async invite(actor: Actor & { kind: 'member' }, email: string, role: Role): Promise<{ email: string; role: Role; expiresAt: Date }> {
+    requireAdmin(actor.member.role, 'invite members');
+    if (role === 'owner' && actor.member.role !== 'owner') throw forbidden('Only owners can grant or change the owner role');
+    const to = checkEmail(email);
+    if (await this.repositories.members.findCredentials(to)) throw badRequest('This email already has an account');
+    if (!this.mailer) throw mailUnavailable();
+    const expiresAt = new Date(Date.now() + this.policy.invitationTtlMs);
+    const token = await this.issue('invitation', actor.member.orgId, to, role, actorName(actor), expiresAt);
+    const link = `${this.policy.publicUrl}/accept-invitation?token=${token}`;
+    await this.mailer.send({
+      to,
+      subject: `You are invited to ${actor.member.orgId} on Feedback Intelligence`,
+      text: `${actor.member.email} invited you as ${role}. Open this link before ${expiresAt.toISOString()} to choose your password; it works once:\n${link}\n`,
+      link,
+      purpose: 'invitation',
+    });
+    await this.repositories.audit.record({ orgId: actor.member.orgId, action: 'member.invited', actor: actorName(actor), target: `${to} as ${role}`, address: actor.address });
+    return { email: to, role, expiresAt };
+  }
+
+  /** The invited person chooses a name and password; they are signed in at once. */
+  async acceptInvitation(token: string, input: { name: string; password: string }, address: string): Promise<{ token: string; session: ActiveSession }> {
+    checkNewPassword(input.password);
+    const invitation = await this.repositories.oneTimeTokens.consume(tokenId(token), 'invitation', new Date());
+    if (!invitation || !invitation.role) throw badRequest(LINK_INVALID);
+    const member = await this.members.join(invitation.orgId, { email: invitation.email, name: input.name, role: invitation.role, password: input.password }, address);
+    const organization = await this.repositories.organizations.findById(member.orgId);
+    if (!organization) throw badRequest(LINK_INVALID);
+    return this.sessions.start(member, organization);
+  }
+
+  /**
+   * Always answers the same, and sends nothing for an email nobody has: the answer and its timing
+   * (the mail goes out after the answer) do not tell which emails have accounts.
+   */
+  async requestPasswordReset(email: string, address: string, onError: (error: unknown) => void): Promise<void> {
+    if (!this.mailer) throw mailUnavailable();
+    const mailer = this.mailer;
+    const to = normalizeEmail(email);
+    void (async () => {
+      const account = await this.repositories.members.findCredentials(to);
+      if (!account) return;
+      const expiresAt = new Date(Date.now() + this.policy.passwordResetTtlMs);
+      const token = await this.issue('password_reset', account.member.orgId, to, null, to, expiresAt);
+      const link = `${this.policy.publicUrl}/reset-password?token=${token}`;
+      await mailer.send({
+        to,
+        subject: 'Reset your Feedback Intelligence password',
+        text: `Someone (hopefully you) asked to reset your password. Open this link before ${expiresAt.toISOString()}; it works once:\n${link}\nIf it was not you, ignore this mail: your password is unchanged.\n`,
+        link,
+        purpose: 'password reset',
+      });
+      await this.repositories.audit.record({ orgId: account.member.orgId, action: 'password.reset_requested', actor: to, target: to, address });
+    })().catch(onError);
+  }
+
+  /** Sets the new password and ends every session of the account. */
+  async resetPassword(token: string, password: string, address: string): Promise<void> {
+    checkNewPassword(password);
+    const reset = await this.repositories.oneTimeTokens.consume(tokenId(token), 'password_reset', new Date());
+    const account = reset ? await this.repositories.members.findCredentials(reset.email) : null;
+    if (!reset || !account) throw badRequest(LINK_INVALID);
+    await this.repositories.members.setPassword(account.member.id, await hashPassword(password));
+    await this.repositories.sessions.revokeAllOf(account.member.id);
+    await this.repositories.audit.record({ orgId: account.member.orgId, action: 'password.reset', actor: account.member.email, target: account.member.email, address });
+  }
+
+  private async issue(kind: 'invitation' | 'password_reset', orgId: string, email: string, role: Role | null, createdBy: string, expiresAt: Date): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await this.repositories.oneTimeTokens.create({ id: tokenId(token), kind, orgId, email, role, createdBy, expiresAt });
+    return token;
+  }
+}

@@ -1,0 +1,90 @@
+import { badRequest, forbidden, notFound, ROLES, type Role } from '@fi/shared';
+import type { Member } from '../data/memberRepository';
+import type { IdentityRepositories } from '../data/repositories';
+import { actorAddress, actorName, type Actor } from './actor';
+import { checkNewPassword, hashPassword } from './passwords';
+import { requireAdmin, requireCanAssign } from './roles';
+import { checkEmail, normalizeEmail } from './sessionService';
+
+export const MEMBER_NOT_FOUND = 'Member not found';
+
+export interface NewMember {
+  email: string;
+  name: string;
+  role: Role;
+  password: string;
+}
+const MAX_NAME_LENGTH = 100;
+
+export function checkRole(role: string): Role {
+  if (!(ROLES as readonly string[]).includes(role)) throw badRequest(`The role must be one of ${ROLES.join(', ')}`);
+  return role as Role;
+}
+
+export function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '' || [...trimmed].length > MAX_NAME_LENGTH) throw badRequest(`The name must have 1 to ${MAX_NAME_LENGTH} characters`);
+  return trimmed;
+}
+
+/** Members of an organization and their roles; an organization always keeps at least one owner. */
+export class MemberService {
+  constructor(private readonly repositories: IdentityRepositories) {}
+
+  /** Adds a member with the password an operator chose for them (the demo owner, a first owner). */
+  add(actor: Actor & { kind: 'operator' }, orgId: string, input: NewMember): Promise<Member> {
+    return this.create(orgId, input, { action: 'member.created', actor: actorName(actor), address: null });
+  }
+
+  /** The invited person joins with the role of the invitation and a password of their own. */
+  join(orgId: string, input: NewMember, address: string): Promise<Member> {
+    return this.create(orgId, input, { action: 'member.joined', actor: normalizeEmail(input.email), address });
+  }
+
+  private async create(orgId: string, input: NewMember, audit: { action: 'member.created' | 'member.joined'; actor: string; address: string | null }): Promise<Member> {
+    const email = checkEmail(input.email);
+    const name = checkName(input.name);
+    checkNewPassword(input.password);
+    if (!(await this.repositories.organizations.findById(orgId))) throw notFound(`Organization ${orgId} not found`);
+    const member = await this.repositories.members.create({ orgId, email, name, role: input.role, passwordHash: await hashPassword(input.password) });
+    if (!member) throw badRequest('This email already has an account');
+    await this.repositories.audit.record({ orgId, ...audit, target: email });
+    return member;
+  }
+
+  list(actor: Actor & { kind: 'member' }): Promise<Member[]> {
+    return this.repositories.members.list(actor.member.orgId);
+  }
+
+  async changeRole(actor: Actor & { kind: 'member' }, memberId: string, role: Role): Promise<Member> {
+    const target = await this.findInOrg(actor, memberId);
+    requireCanAssign(actor.member.role, target.role, role);
+    if (target.role === role) return target;
+    await this.keepAnOwner(target, role);
+    const changed = await this.repositories.members.setRole(target.orgId, target.id, role);
+    if (!changed) throw notFound(MEMBER_NOT_FOUND);
+    await this.repositories.audit.record({ orgId: target.orgId, action: 'member.role_changed', actor: actorName(actor), target: `${target.email}: ${target.role} -> ${role}`, address: actorAddress(actor) });
+    return changed;
+  }
+
+  async remove(actor: Actor & { kind: 'member' }, memberId: string): Promise<void> {
+    const target = await this.findInOrg(actor, memberId);
+    requireAdmin(actor.member.role, 'remove members');
+    if (target.role === 'owner' && actor.member.role !== 'owner') throw forbidden('Only owners can remove an owner');
+    await this.keepAnOwner(target, null);
+    if (!(await this.repositories.members.remove(target.orgId, target.id))) throw notFound(MEMBER_NOT_FOUND);
+    await this.repositories.sessions.revokeAllOf(target.id);
+    await this.repositories.audit.record({ orgId: target.orgId, action: 'member.removed', actor: actorName(actor), target: target.email, address: actorAddress(actor) });
+  }
+
+  private async findInOrg(actor: Actor & { kind: 'member' }, memberId: string): Promise<Member> {
+    const target = await this.repositories.members.findById(memberId);
+    if (!target || target.orgId !== actor.member.orgId) throw notFound(MEMBER_NOT_FOUND);
+    return target;
+  }
+
+  private async keepAnOwner(target: Member, newRole: Role | null): Promise<void> {
+    if (target.role !== 'owner' || newRole === 'owner') return;
+    if ((await this.repositories.members.countWithRole(target.orgId, 'owner')) <= 1) throw badRequest('An organization keeps at least one owner');
+  }
+}

@@ -1,0 +1,103 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { badRequest } from '@fi/shared';
+import type { Member } from '../data/memberRepository';
+import type { Organization } from '../data/organizationRepository';
+import type { IdentityRepositories } from '../data/repositories';
+import { invalidCredentials } from './identityErrors';
+import { decoyPasswordHash, verifyPassword } from './passwords';
+import type { SignInThrottle } from './signInThrottle';
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+/** A session in use: the member it belongs to, and the CSRF token every state-changing request must send. */
+export interface ActiveSession {
+  id: string;
+  member: Member;
+  organization: Organization;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+/** Touching lastSeenAt at most this often keeps a busy session from costing a write per request. */
+const TOUCH_RESOLUTION_MS = 60_000;
+const MAX_EMAIL_LENGTH = 320;
+
+const sessionId = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Derived from the session's secret: nothing more to store, and useless without the cookie beside it. */
+const csrfTokenOf = (token: string) => createHmac('sha256', token).update('csrf').digest('base64url');
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export function checkEmail(email: string): string {
+  const normalized = normalizeEmail(email);
+  if (normalized.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized)) throw badRequest('Enter a valid email address');
+  return normalized;
+}
+
+/** Sign-in, sign-out and the checks of a session on every request. */
+export class SessionService {
+  constructor(
+    private readonly repositories: IdentityRepositories,
+    private readonly throttle: SignInThrottle,
+    private readonly policy: SessionPolicy,
+  ) {}
+
+  /**
+   * One message and the same scrypt work whether the email is unknown or the password wrong, so neither
+   * the answer nor its timing tells which emails have accounts. A new session (a new token) every time:
+   * a token planted before sign-in is never promoted; the previous session, if any, ends.
+   */
+  async signIn(email: string, password: string, address: string, previousToken: string | undefined): Promise<{ token: string; session: ActiveSession }> {
+    const normalized = normalizeEmail(email);
+    await this.throttle.check(normalized, address);
+    const credentials = normalized.length <= MAX_EMAIL_LENGTH ? await this.repositories.members.findCredentials(normalized) : null;
+    const matches = await verifyPassword(password, credentials?.passwordHash ?? (await decoyPasswordHash()));
+    const organization = credentials && matches ? await this.repositories.organizations.findById(credentials.member.orgId) : null;
+    if (!credentials || !matches || !organization) {
+      await this.throttle.recordFailure(normalized, address);
+      await this.repositories.audit.record({
+        orgId: credentials?.member.orgId ?? null,
+        action: 'session.sign_in_failed',
+        actor: credentials ? credentials.member.email : 'anonymous',
+        target: credentials ? credentials.member.email : null,
+        address,
+      });
+      throw invalidCredentials();
+    }
+    await this.throttle.recordSuccess(normalized, address);
+    if (previousToken) await this.repositories.sessions.revoke(sessionId(previousToken));
+    const result = await this.start(credentials.member, organization);
+    await this.repositories.audit.record({ orgId: organization.id, action: 'session.signed_in', actor: credentials.member.email, target: null, address });
+    return result;
+  }
+
+  /** Opens a session for a member who just proved who they are (signed in, or accepted an invitation). */
+  async start(member: Member, organization: Organization): Promise<{ token: string; session: ActiveSession }> {
+    const token = randomBytes(32).toString('base64url');
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.policy.absoluteMs);
+    await this.repositories.sessions.create({ id: sessionId(token), memberId: member.id, orgId: organization.id, createdAt: now, lastSeenAt: now, expiresAt, revokedAt: null });
+    return { token, session: { id: sessionId(token), member, organization, csrfToken: csrfTokenOf(token), expiresAt } };
+  }
+
+  /** The session behind a cookie's token, or null when it is unknown, revoked, idle too long or past its end. */
+  async resolve(token: string | undefined): Promise<ActiveSession | null> {
+    if (!token || token.length > 100) return null;
+    const id = sessionId(token);
+    const record = await this.repositories.sessions.findById(id);
+    const now = Date.now();
+    if (!record || record.revokedAt || record.expiresAt.getTime() <= now || record.lastSeenAt.getTime() + this.policy.idleMs <= now) return null;
+    const [member, organization] = await Promise.all([this.repositories.members.findById(record.memberId), this.repositories.organizations.findById(record.orgId)]);
+    if (!member || !organization) return null;
+    if (now - record.lastSeenAt.getTime() >= TOUCH_RESOLUTION_MS) await this.repositories.sessions.touch(id, new Date(now));
+    return { id, member, organization, csrfToken: csrfTokenOf(token), expiresAt: record.expiresAt };
+  }
+
+  async signOut(session: ActiveSession, address: string): Promise<void> {
+    await this.repositories.sessions.revoke(session.id);
+    await this.repositories.audit.record({ orgId: session.organization.id, action: 'session.signed_out', actor: session.member.email, target: null, address });
+  }
+}

@@ -1,0 +1,11 @@
+/** What other workspaces (the CLI, tests) may use of the identity service; the process entry is main.ts. */
+export { loadIdentityConfig, identityConfigSchema, type IdentityConfig } from './config';
+export { startIdentityService, type RunningIdentityService } from './server';
+export { openRepositories, type IdentityRepositories } from './data/repositories';
+export type { ApiKeyRecord, StoredApiKey } from './data/apiKeyRepository';
+export type { AuditEntry } from './data/auditRepository';
+export { KeyService, type KeyInput } from './domain/keyService';
+export { MemberService } from './domain/memberService';
+export { OPERATOR, type Actor } from './domain/actor';
+export { VERIFY_KEY_PATH } from './http/verifyKeyRoute';
+export { migrateLegacyKeys, type MigrationReport } from './domain/keyMigration';

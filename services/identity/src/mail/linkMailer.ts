@@ -1,0 +1,29 @@
+import nodemailer from 'nodemailer';
+import type { Logger } from '@fi/shared';
+
+/** Sends a single-use link (an invitation, a password reset) to one person. */
+export interface LinkMailer {
+  send(message: { to: string; subject: string; text: string; link: string; purpose: string }): Promise<void>;
+}
+
+/**
+ * Production: mail through the SMTP server of SMTP_URL. Development (no SMTP_URL, NODE_ENV not
+ * production): the link is written to the service's log, as `npm start` users read it there; in
+ * production without SMTP_URL no link is ever logged: sending fails and the operation says so.
+ */
+export function createLinkMailer(options: { smtpUrl: string; from: string; production: boolean }, logger: Logger): LinkMailer | null {
+  if (options.smtpUrl) {
+    const transport = nodemailer.createTransport(options.smtpUrl);
+    return {
+      async send({ to, subject, text }) {
+        await transport.sendMail({ from: options.from, to, subject, text });
+      },
+    };
+  }
+  if (options.production) return null;
+  return {
+    async send({ to, link, purpose }) {
+      logger.info({ to, purpose, link }, `${purpose} link (development: SMTP_URL is not set, so it is logged instead of mailed)`);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { ApiKeyRecord } from './data/apiKeyRepository';
+import type { IdentityRepositories } from './data/repositories';
+import type { AccountLinkService } from './domain/accountLinks';
+import { readAuditLog } from './domain/auditLog';
+import type { KeyService } from './domain/keyService';
+import type { MemberService } from './domain/memberService';
+import { checkRole } from './domain/memberService';
+import type { SessionService } from './domain/sessionService';
+import type { Resolvers } from './generated/resolvers';
+import { clearedSessionCookie, sessionCookie } from './http/sessionCookie';
+import { memberActor } from './identityContext';
+
+export interface CreatedKey {
+  key: string;
+  apiKey: ApiKeyRecord;
+}
+
+export interface IdentityServices {
+  repositories: IdentityRepositories;
+  links: AccountLinkService;
+  keys: KeyService;
+  members: MemberService;
+  sessions: SessionService;
+  cookieSecure: boolean;
+}
+
+/** Thin: each field names the actor and calls the rule that owns the change. */
+export function createIdentityResolvers(services: IdentityServices): Resolvers {
+  const { keys, members, sessions, links, repositories, cookieSecure } = services;
+  return {
+    Query: {
+      me: (_, __, ctx) => ctx.session,
+      members: (_, __, ctx) => members.list(memberActor(ctx)),
+      apiKeys: (_, __, ctx) => keys.list(memberActor(ctx), ''),
+      auditLog: (_, args, ctx) => readAuditLog(repositories, memberActor(ctx), args.skip ?? 0, args.take ?? 50),
+    },
+    Mutation: {
+      signIn: async (_, args, ctx) => {
+        const { token, session } = await sessions.signIn(args.email, args.password, ctx.address, ctx.sessionToken);
+        ctx.setCookie = sessionCookie(token, session.expiresAt, cookieSecure);
+        return session;
+      },
+      signOut: async (_, __, ctx) => {
+        if (ctx.session) await sessions.signOut(ctx.session, ctx.address);
+        ctx.setCookie = clearedSessionCookie(cookieSecure);
+        return true;
+      },
+      createApiKey: async (_, args, ctx) => {
+        const { key, record } = await keys.create(memberActor(ctx), '', {
+          name: args.name,
+          readOnly: args.readOnly ?? false,
+          rateLimitPerMinute: args.rateLimitPerMinute ?? null,
+        });
+        return { key, apiKey: record };
+      },
+      revokeApiKey: (_, args, ctx) => keys.revoke(memberActor(ctx), args.id),
+      changeRole: (_, args, ctx) => members.changeRole(memberActor(ctx), args.memberId, checkRole(args.role)),
+      removeMember: async (_, args, ctx) => {
+        await members.remove(memberActor(ctx), args.memberId);
+        return true;
+      },
+      inviteMember: (_, args, ctx) => links.invite(memberActor(ctx), args.email, checkRole(args.role)),
+      acceptInvitation: async (_, args, ctx) => {
+        const { token, session } = await links.acceptInvitation(args.token, { name: args.name, password: args.password }, ctx.address);
+        ctx.setCookie = sessionCookie(token, session.expiresAt, cookieSecure);
+        return session;
+      },
+      requestPasswordReset: async (_, args, ctx) => {
+        await links.requestPasswordReset(args.email, ctx.address, (error) => ctx.logger.error({ err: error }, 'password reset link not sent'));
+        return true;
+      },
+      resetPassword: async (_, args, ctx) => {
+        await links.resetPassword(args.token, args.password, ctx.address);
+        return true;
+      },
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  connectMongo,
+  createFormatError,
+  createGraphQLHttpHandler,
+  DateTimeScalar,
+  createRegistry,
+  listenHttp,
+  metricsRoute,
+  mongoClientOptions,
+  pingMongo,
+  useErrorReporting,
+  useRequestOutcome,
+  watchMongoPool,
+  type Connection,
+  type Logger,
+  type RunningHttpServer,
+} from '@fi/shared';
+import type { IdentityConfig } from './config';
+import { openRepositories, purgeExpired } from './data/repositories';
+import { AccountLinkService } from './domain/accountLinks';
+import { KeyService } from './domain/keyService';
+import { MemberService } from './domain/memberService';
+import { SessionService } from './domain/sessionService';
+import { SignInThrottle } from './domain/signInThrottle';
+import { CSRF_HEADER, sessionTokenOf } from './http/sessionCookie';
+import { useSessionProtection } from './http/useSessionProtection';
+import { VERIFY_KEY_PATH, verifyKeyRoute } from './http/verifyKeyRoute';
+import { createLinkMailer } from './mail/linkMailer';
+import type { IdentityContext } from './identityContext';
+import { createIdentityResolvers } from './resolvers';
+
+export const IDENTITY_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
+const PURGE_INTERVAL_MS = 10 * 60_000;
+
+export interface RunningIdentityService extends RunningHttpServer {
+  connection: Connection;
+}
+
+/** Builds and starts the identity service on the configured port (0 picks a free one, as tests do). */
+export async function startIdentityService(config: IdentityConfig, logger: Logger): Promise<RunningIdentityService> {
+  const connection = await connectMongo(config.mongodbUri, config.mongodbDb, mongoClientOptions(config));
+  const repositories = await openRepositories(connection);
+  const keys = new KeyService(repositories);
+  const throttle = new SignInThrottle(repositories.signInFailures, {
+    perAccount: config.signInLimitPerAccount,
+    perAddress: config.signInLimitPerAddress,
+    windowMs: config.signInWindowMinutes * 60_000,
+  });
+  const sessions = new SessionService(repositories, throttle, {
+    idleMs: config.sessionIdleMinutes * 60_000,
+    absoluteMs: config.sessionAbsoluteHours * 3_600_000,
+  });
+  const members = new MemberService(repositories);
+  const mailer = createLinkMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, production: config.nodeEnv === 'production' }, logger);
+  const links = new AccountLinkService(repositories, members, sessions, mailer, {
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    invitationTtlMs: config.invitationTtlHours * 3_600_000,
+    passwordResetTtlMs: config.passwordResetTtlMinutes * 60_000,
+  });
+  const registry = createRegistry('identity');
+  watchMongoPool(connection, registry);
+
+  const apollo = new ApolloServer<IdentityContext>({
+    typeDefs: readFileSync(IDENTITY_SCHEMA_PATH, 'utf8'),
+    resolvers: { DateTime: DateTimeScalar, ...createIdentityResolvers({ repositories, keys, members, sessions, links, cookieSecure: config.cookieSecure }) },
+    formatError: createFormatError({ debug: config.debugErrors, hideSuggestions: true, maxTimeMs: config.mongodbMaxTimeMs }),
+    includeStacktraceInErrorResponses: config.debugErrors,
+    plugins: [
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      useSessionProtection(),
+      useRequestOutcome<IdentityContext>(),
+      useErrorReporting<IdentityContext>(),
+    ],
+    introspection: true,
+    stopOnTerminationSignals: false,
+  });
+  await apollo.start();
+
+  const handler = createGraphQLHttpHandler<IdentityContext>({
+    apollo,
+    logger,
+    readinessChecks: { database: () => pingMongo(connection) },
+    routes: { '/metrics': metricsRoute(registry) },
+    postRoutes: { [VERIFY_KEY_PATH]: verifyKeyRoute(keys) },
+    buildContext: async ({ requestId, headers, logger: requestLogger, outcome, remoteAddress }) => {
+      const sessionToken = sessionTokenOf(headers);
+      const session = await sessions.resolve(sessionToken);
+      return {
+        requestId,
+        logger: requestLogger,
+        outcome,
+        address: clientAddress(headers, remoteAddress),
+        sessionToken,
+        session,
+        csrfValid: session !== null && sameText(headerValue(headers, CSRF_HEADER), session.csrfToken),
+        setCookie: undefined,
+      };
+    },
+  });
+
+  const http = await listenHttp(handler, config.port, config.host);
+  logger.info({ url: `${http.url}/graphql` }, 'identity service listening');
+  const sweeper = setInterval(() => {
+    purgeExpired(repositories).catch((error: unknown) => logger.warn({ err: error }, 'could not purge expired sessions and links'));
+  }, PURGE_INTERVAL_MS);
+  sweeper.unref();
+  return {
+    ...http,
+    connection,
+    close: async (timeoutMs) => {
+      clearInterval(sweeper);
+      await http.close(timeoutMs);
+      await apollo.stop();
+      await connection.close();
+    },
+  };
+}
+
+const headerValue = (headers: IncomingHttpHeaders, name: string) => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** The identity service is reached only through the gateway, which appends the client's address. */
+function clientAddress(headers: IncomingHttpHeaders, remoteAddress: string): string {
+  const forwarded = headerValue(headers, 'x-forwarded-for');
+  return forwarded?.split(',').pop()?.trim() || remoteAddress;
+}
+
+function sameText(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const left = Buffer.from(given);
+  const right = Buffer.from(expected);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
