@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { insertAccounts, insertContacts } from './helpers/fixtures';
+import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, GET_ACCOUNT, GET_CONTACT, LIST_ACCOUNTS, LIST_CONTACTS, REMOVE_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
 
@@ -124,6 +125,10 @@ describe('contactItems', () => {
       ownOrg,
       Array.from({ length: 20 }, (_, i) => ({ name: `Person ${i}`, email: `person${i}@example.com` })),
     );
+    // The outbox relay reads items in the background while earlier tests' changes are open; only this
+    // request's reads are to be counted.
+    const feedback = await stack.connect('feedback');
+    await eventually(async () => (await feedback.collection('webhook_outbox').countDocuments({ doneAt: null })) === 0, 60_000, 'no open change left by earlier tests');
     const feedbackQueries: string[] = [];
     mongoose.set('debug', (collection: string, method: string) => {
       if (collection === 'feedback_items' || collection === 'feedback_counts') feedbackQueries.push(`${collection}.${method}`);
