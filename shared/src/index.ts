@@ -35,4 +35,3 @@ export * from './links/entityScope';
 export * from './rules/recordRules';
 export * from './data/matchKeyBackfill';
 export * from './data/backfill';
-export * from './export';

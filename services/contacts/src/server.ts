@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
+import { startDirectorySubgraph, type Logger, type ServiceConfig } from '@fi/shared';
 import { createContactRepository } from './data/contactRepository';
-import { contactsExportSource } from './export/contactsExport';
 import { contactsContext } from './links/contactLinks';
 import { createContactResolvers } from './resolvers';
 
@@ -14,10 +13,7 @@ export function startContactsService(config: ServiceConfig, logger: Logger) {
       name: 'contacts',
       schemaPath: CONTACTS_SCHEMA_PATH,
       createRepository: createContactRepository,
-      async wire(repository, connection) {
-        const exports = await startExports(connection, contactsExportSource(repository), config, logger);
-        return { resolvers: createContactResolvers(repository, exports.operations), extendContext: contactsContext(repository), routes: exports.routes, close: exports.close };
-      },
+      wire: (repository) => ({ resolvers: createContactResolvers(repository), extendContext: contactsContext(repository) }),
     },
     config,
     logger,
