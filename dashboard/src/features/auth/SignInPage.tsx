@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
+import { ErrorLine } from '../../lib/ErrorLine';
 import { StatusMessage } from '../layout/StatusMessage';
 import { useSession } from './SessionProvider';
 
@@ -39,7 +40,7 @@ export function SignInPage() {
           Password
           <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         </label>
-        {error && <p role="alert" className="error">{error}</p>}
+        <ErrorLine error={error} />
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { Dialog } from '../../lib/Dialog';
+import { ErrorLine } from '../../lib/ErrorLine';
 import { errorInWords } from '../../lib/errorInWords';
 import { CREATE_API_KEY_MUTATION, type ApiKey } from './apiKeyQueries';
 
@@ -50,11 +51,7 @@ export function GenerateKeyDialog({ onCreated, onClose }: { onCreated: () => voi
           <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} />
           Read-only (the key can read but not create, change or delete)
         </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorLine error={error} />
         <div className="actions">
           <button type="button" onClick={onClose}>
             Cancel

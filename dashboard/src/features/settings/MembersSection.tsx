@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { Dialog } from '../../lib/Dialog';
+import { ConfirmDialog } from '../../lib/ConfirmDialog';
+import { ErrorLine } from '../../lib/ErrorLine';
 import { errorInWords } from '../../lib/errorInWords';
 import { formatTime } from '../../lib/formatTime';
 import { canManageMembers } from '../auth/roles';
@@ -29,11 +30,7 @@ export function MembersSection() {
     <section aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
       {!manage && <p className="hint">Only owners and admins can change roles or remove members.</p>}
-      {actionError && (
-        <p role="alert" className="error">
-          {actionError}
-        </p>
-      )}
+      <ErrorLine error={actionError} />
       {error && <StatusMessage error retry={reload}>{errorInWords(error)}</StatusMessage>}
       {!data && fetching && <StatusMessage>Loading members…</StatusMessage>}
       {data && (
@@ -95,33 +92,10 @@ export function MembersSection() {
 }
 
 function RemoveMemberDialog({ member, onDone, onClose }: { member: Member; onDone: () => void; onClose: () => void }) {
-  const [error, setError] = useState<string | null>(null);
   const [{ fetching }, remove] = useMutation(REMOVE_MEMBER_MUTATION);
-  const confirm = async () => {
-    const result = await remove({ memberId: member.id });
-    if (result.error) {
-      setError(errorInWords(result.error));
-      return;
-    }
-    onDone();
-    onClose();
-  };
   return (
-    <Dialog title={`Remove ${member.email}?`} onClose={onClose}>
+    <ConfirmDialog title={`Remove ${member.email}?`} confirmLabel="Remove" busy={fetching} run={() => remove({ memberId: member.id })} onDone={onDone} onClose={onClose}>
       <p>They are signed out everywhere at once and can no longer sign in.</p>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
-      <div className="actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="danger" onClick={confirm} disabled={fetching}>
-          Remove
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
