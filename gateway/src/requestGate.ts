@@ -9,6 +9,8 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   operationLabel,
   SERVICE_UNAVAILABLE_MESSAGE,
+  UNAVAILABLE_HTTP,
+  unavailableError,
   withHttpStatus,
   type RequestInfo,
 } from '@fi/shared';
@@ -25,7 +27,6 @@ import { operationCost } from './cost/operationCost';
 import type { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { costExtension, leastPointsLeft, type CostDecision, type PointsBudget } from './rateLimit/pointsBudget';
 import type { KeyRateLimits } from './rateLimit/keyRateLimits';
-import { SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS } from './subgraphErrors';
 
 export interface RequestGateDeps {
   documents: DocumentCache;
@@ -157,11 +158,7 @@ const KEY_BUSY_RETRY_AFTER_SECONDS = 1;
 const isCode = (error: unknown, code: ErrorCode) => error instanceof GraphQLError && error.extensions.code === code;
 
 function identityUnavailable(requestId: string): GraphQLError {
-  return withHttpStatus(
-    appError(ErrorCode.SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_MESSAGE, { retryAfter: SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS, requestId }),
-    503,
-    { 'retry-after': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
-  );
+  return withHttpStatus(unavailableError(SERVICE_UNAVAILABLE_MESSAGE, { requestId }), UNAVAILABLE_HTTP.status, UNAVAILABLE_HTTP.headers);
 }
 
 function tooManyInvalidKeys(retryAfter: number): GraphQLError {

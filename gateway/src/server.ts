@@ -27,6 +27,7 @@ import type { GatewayContext } from './context';
 import { GatewayMetrics } from './metrics/gatewayMetrics';
 import { hostileQueryLimits } from './plugins/hostileQueryLimits';
 import { useLimitErrors } from './plugins/useLimitErrors';
+import { useFailureStatus } from './plugins/useFailureStatus';
 import { useResponseReport } from './plugins/useResponseReport';
 import { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { KeyRateLimits } from './rateLimit/keyRateLimits';
@@ -148,6 +149,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       ApolloServerPluginCacheControlDisabled(),
       useRequestOutcome<GatewayContext>(),
       useResponseReport(),
+      useFailureStatus(),
       useLimitErrors<GatewayContext>(),
       useErrorReporting<GatewayContext>(),
     ],

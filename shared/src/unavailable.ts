@@ -1,3 +1,6 @@
+import type { GraphQLError } from 'graphql';
+import { appError, ErrorCode } from './errors';
+
 /** Driver errors that mean "the database cannot be reached right now", not "the request is wrong". */
 const UNREACHABLE = new Set([
   'MongoServerSelectionError',
@@ -13,6 +16,26 @@ const UNREACHABLE = new Set([
 ]);
 
 export const SERVICE_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable; retry shortly';
+
+/**
+ * "A dependency is unavailable" has one home: its error, its HTTP status and its Retry-After. What a
+ * client is told to wait, in seconds, whichever dependency it was (a database, a subgraph, the identity
+ * service, a contended item).
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** The HTTP answer of a request that failed only because a dependency was unavailable. */
+export const UNAVAILABLE_HTTP = { status: 503, headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } } as const;
+
+/** SERVICE_UNAVAILABLE with the wait: the client did nothing wrong and may retry as it is. */
+export function unavailableError(message = SERVICE_UNAVAILABLE_MESSAGE, extensions: Record<string, unknown> = {}): GraphQLError {
+  return appError(ErrorCode.SERVICE_UNAVAILABLE, message, { ...extensions, retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
+}
+
+/** True when a response failed only for unavailable dependencies (each error SERVICE_UNAVAILABLE). */
+export function onlyUnavailable(errors: ReadonlyArray<{ extensions?: Record<string, unknown> }> | undefined): boolean {
+  return !!errors?.length && errors.every((error) => error.extensions?.code === ErrorCode.SERVICE_UNAVAILABLE);
+}
 
 interface ErrorLike {
   name?: string;

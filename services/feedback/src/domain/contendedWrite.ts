@@ -1,4 +1,4 @@
-import { appError, ErrorCode } from '@fi/shared';
+import { unavailableError } from '@fi/shared';
 
 /**
  * Rounds a change of one item may take against concurrent writers of the same item: each round lost
@@ -7,5 +7,4 @@ import { appError, ErrorCode } from '@fi/shared';
 export const MAX_CHANGE_ROUNDS = 20;
 
 /** The item kept changing under this request for MAX_CHANGE_ROUNDS rounds: the client should retry. */
-export const itemBusy = () =>
-  appError(ErrorCode.SERVICE_UNAVAILABLE, 'The item is being changed by other requests; retry shortly', { retryAfter: 1 });
+export const itemBusy = () => unavailableError('The item is being changed by other requests; retry shortly');
