@@ -1,3 +1,4 @@
+import { exportTable, type ExportPoint } from './exports';
 import type { LoadResult } from './load';
 
 /** varied: every request different (the default); identical: one request repeated, which gateways may share. */
@@ -52,6 +53,8 @@ export interface BenchResults {
   oneByOne: OneByOne[];
   scaling: ScalingPoint[];
   peakRssMiB: Record<string, number | null>;
+  /** Export throughput on the whole seeded organization. */
+  exports: ExportPoint[];
   /** The machine's 1, 5 and 15-minute load averages when the run started and when it ended. */
   loadAverage: { before: number[]; after: number[] };
 }
@@ -219,6 +222,7 @@ export function markdown(results: BenchResults, titles: Record<string, string>):
   for (const point of results.scaling) {
     lines.push(`| ${point.feedbackItems.toLocaleString('en')} | ${point.query} | ${point.requests} | ${ms(point.p50)} | ${ms(point.p95)} |`);
   }
+  if (results.exports.length > 0) lines.push('', ...exportTable(results.exports));
   lines.push('');
   lines.push(`Peak RSS: ${Object.entries(results.peakRssMiB).map(([k, v]) => `${k} ${v ?? '-'} MiB`).join(', ')}.`);
   lines.push('');

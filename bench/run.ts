@@ -12,6 +12,7 @@ import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
 import { runIntelligenceBench } from './intelligence';
 import { load, type LoadRequest, type LoadSettings } from './load';
 import { summarizeProfileDir } from './profileSummary';
+import { timeExports } from './exports';
 import { markdown, type BenchResults, type OneByOne, type ScalingPoint } from './report';
 import { SCENARIOS, type Scenario, type ScenarioInputs, type SubgraphName } from './scenarios';
 import {
@@ -224,6 +225,7 @@ async function main(): Promise<void> {
       oneByOne,
       scaling,
       peakRssMiB: {},
+      exports: [],
       loadAverage: { before: loadBefore, after: [] },
     };
 
@@ -257,6 +259,8 @@ async function main(): Promise<void> {
       scaling.push(...(await timeScenarioOne(ours.url, key, stage, profile.scalingRequests)));
     }
 
+    say('Timing exports of the whole organization...');
+    results.exports = await timeExports(ours.url, key, say);
     results.peakRssMiB = { 'our gateway': peakRssMiB(ours.pid), 'hive gateway': peakRssMiB(hive.pid), [HIVE_RUST]: peakRssMiB(hiveRust.pid) };
     results.loadAverage.after = os.loadavg();
     const titles = Object.fromEntries(scenarios.map((scenario) => [scenario.id, scenario.title]));

@@ -20,6 +20,7 @@ import { DocumentCache } from './auth/documentCache';
 import { dashboardFiles } from './dashboard/dashboardFiles';
 import { IdentityClient } from './auth/identityClient';
 import { dedupeInflightQueries } from './dedupeInflightQueries';
+import { exportDownloadRoutes } from './exportDownloads';
 import type { KeyedRootFields } from './auth/extractApiKeys';
 import { keyedRootFields } from './auth/keyedRootFields';
 import type { GatewayConfig } from './config';
@@ -174,7 +175,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       ...(redis ? { redis: { optional: true as const, check: () => redis.ping() } } : {}),
     },
     status: () => ({ rateLimiter: { store: counter.mode, ...(instances ? { instances: instances.count } : {}) } }),
-    routes: { '/metrics': metricsRoute(registry) },
+    routes: { '/metrics': metricsRoute(registry), ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, logger) },
     postRoutes: { [ADMIN_GRAPHQL_PATH]: admin },
     ...(dashboard ? { getFallback: dashboard } : {}),
     observe: (outcome, seconds) => metrics.observeRequest(outcome.operation, outcome.code, seconds),

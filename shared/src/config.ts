@@ -113,6 +113,7 @@ export function serviceConfigSchema(defaults: { port: number; database: string }
     ...organizationBulkheadConfigSchema,
     ...mongoClientConfigSchema,
     ...identitySigningConfigSchema,
+    ...exportConfigSchema,
     ...commonConfigSchema,
   } satisfies Schema;
 }
@@ -142,6 +143,52 @@ export const organizationBulkheadConfigSchema = {
     doc: 'longest wait of an operation for its organization\'s place before it is refused (RATE_LIMITED, retry in 1 s)',
     default: 1_000,
     parse: parse.int(1, 600_000),
+  },
+} satisfies Schema;
+
+/** Bulk exports: every service that owns exportable records runs its own jobs with these settings. */
+export const exportConfigSchema = {
+  exportPublicUrl: {
+    env: 'EXPORT_PUBLIC_URL',
+    doc: "public origin of the gateway, where export files are downloaded (GET /exports/<resource>?token=...); use https in production",
+    default: 'http://localhost:4000',
+    parse: parse.url('http:', 'https:'),
+  },
+  exportRetentionHours: {
+    env: 'EXPORT_RETENTION_HOURS',
+    doc: 'how long a finished export file can be downloaded before it is deleted',
+    default: 168,
+    parse: parse.int(1, 24 * 90),
+  },
+  exportConcurrency: {
+    env: 'EXPORT_CONCURRENCY',
+    doc: 'exports this service instance runs at once (always at most one per organization)',
+    default: 2,
+    parse: parse.int(1, 64),
+  },
+  exportMaxPending: {
+    env: 'EXPORT_MAX_PENDING',
+    doc: 'queued and running exports one organization may have per resource; more are refused with RATE_LIMITED',
+    default: 5,
+    parse: parse.int(1, 1_000),
+  },
+  exportPageSize: {
+    env: 'EXPORT_PAGE_SIZE',
+    doc: 'records read, written and compressed at a time: the memory an export holds is about one page',
+    default: 1_000,
+    parse: parse.int(10, 10_000),
+  },
+  exportLeaseMs: {
+    env: 'EXPORT_LEASE_MS',
+    doc: 'an instance renews its claim on a running export at a third of this; a claim not renewed for this long (the instance died) is taken over and the export resumes',
+    default: 30_000,
+    parse: parse.int(1_000, 3_600_000),
+  },
+  exportPollMs: {
+    env: 'EXPORT_POLL_MS',
+    doc: 'how often an instance looks for queued or orphaned exports (a new export on this instance starts at once)',
+    default: 2_000,
+    parse: parse.int(50, 600_000),
   },
 } satisfies Schema;
 

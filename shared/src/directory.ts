@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { OrgScopedDocument, OrgScopedRepository } from './data/orgScopedRepository';
 import { notFound } from './errors';
+import type { RouteHandler } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
 import type { Connection } from './mongo';
 import { toPage, type PageResult } from './pagination';
@@ -54,11 +55,16 @@ export function startDirectorySubgraph<D extends OrgScopedDocument, T, C extends
     name: string;
     schemaPath: string;
     createRepository(connection: Connection): OrgScopedRepository<D, T>;
-    /** The service's resolvers, typed from its own SDL, and the per-request state (loaders) they use. */
-    wire(repository: OrgScopedRepository<D, T>): {
+    /**
+     * The service's resolvers, typed from its own SDL, the per-request state (loaders) they use, and what
+     * else the service runs over its connection (exports: routes and a worker to close).
+     */
+    wire(repository: OrgScopedRepository<D, T>, connection: Connection): Promise<{
       resolvers: SubgraphResolvers;
       extendContext?: (base: SubgraphContext, headers: IncomingHttpHeaders) => C;
-    };
+      routes?: Record<string, RouteHandler>;
+      close?: () => Promise<void>;
+    }>;
   },
   config: ServiceConfig,
   logger: Logger,
@@ -70,7 +76,7 @@ export function startDirectorySubgraph<D extends OrgScopedDocument, T, C extends
       async setUp(connection) {
         const repository = definition.createRepository(connection);
         await repository.ensureIndexes();
-        return definition.wire(repository);
+        return definition.wire(repository, connection);
       },
     },
     config,

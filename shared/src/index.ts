@@ -35,3 +35,4 @@ export * from './links/entityScope';
 export * from './rules/recordRules';
 export * from './data/matchKeyBackfill';
 export * from './data/backfill';
+export * from './export';

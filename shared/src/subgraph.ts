@@ -13,7 +13,7 @@ import { Bulkhead } from './bulkhead';
 import { checkRepresentations } from './entityRepresentations';
 import { limitPerOrganization } from './organizationBulkhead';
 import { createFormatError } from './formatError';
-import { createGraphQLHttpHandler, listenHttp, type RequestOutcome, type RunningHttpServer } from './http/graphqlHttpServer';
+import { createGraphQLHttpHandler, listenHttp, type RequestOutcome, type RouteHandler, type RunningHttpServer } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
 import { createRegistry, metricsRoute } from './metrics/registry';
 import { watchMongoPool } from './metrics/mongoPoolMetrics';
@@ -58,6 +58,8 @@ export interface SubgraphDefinition<C extends SubgraphContext> {
     extendContext?: (base: SubgraphContext, headers: IncomingHttpHeaders) => C;
     /** Stops whatever the service started in setUp (timers); runs before the database closes. */
     close?: () => Promise<void>;
+    /** GET routes of the service's own beside /graphql (e.g. export downloads). */
+    routes?: Record<string, RouteHandler>;
   }>;
 }
 
@@ -76,7 +78,7 @@ export async function startSubgraph<C extends SubgraphContext>(
 ): Promise<RunningSubgraph> {
   const connection = await connectMongo(config.mongodbUri, config.mongodbDb, mongoClientOptions(config));
   const registry = createRegistry(definition.name);
-  const { resolvers, extendContext, close: closeService } = await definition.setUp(connection, registry);
+  const { resolvers, extendContext, close: closeService, routes } = await definition.setUp(connection, registry);
   watchMongoPool(connection, registry);
   const duration = new Histogram({
     name: 'fi_subgraph_request_duration_seconds',
@@ -119,7 +121,7 @@ export async function startSubgraph<C extends SubgraphContext>(
     apollo,
     logger,
     readinessChecks: { database: () => pingMongo(connection) },
-    routes: { '/metrics': metricsRoute(registry) },
+    routes: { ...routes, '/metrics': metricsRoute(registry) },
     observe: (outcome, seconds) => duration.observe({ operation: outcome.operation }, seconds),
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome }) => {
       // Only what came through the gateway is served: without a valid signed identity nothing runs,

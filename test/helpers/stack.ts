@@ -44,6 +44,8 @@ export interface StackOptions {
   logSink?: Writable;
   /** Databases of this stack's own instead of the shared ones (`connect` follows), e.g. for background work. */
   databases?: Partial<Record<'feedback' | 'contacts' | 'accounts', string>>;
+  /** The gateway's port, when a test must know its address before the services start (export links). */
+  gatewayPort?: number;
 }
 
 /** The whole API in this process on ephemeral ports; `env` overrides any service setting. */
@@ -89,6 +91,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     loadGatewayConfig({
       ...base,
       ...identityEnv,
+      ...(options.gatewayPort ? { PORT: String(options.gatewayPort) } : {}),
       FEEDBACK_URL: `${feedback.url}/graphql`,
       CONTACTS_URL: `${contacts.url}/graphql`,
       ACCOUNTS_URL: `${accounts.url}/graphql`,

@@ -56,7 +56,13 @@ async function main(): Promise<void> {
     const mongodbUri = config.mongodbUri || (database as EmbeddedMongo).uri;
     // One signing key for this run unless configured: every process of the stack gets the same.
     const signingKeys = config.identitySigningKeys || `dev${Date.now().toString(36)}:${randomBytes(32).toString('base64url')}`;
-    const common = { MONGODB_URI: mongodbUri, IDENTITY_SIGNING_KEYS: signingKeys, ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}) };
+    const common = {
+      MONGODB_URI: mongodbUri,
+      IDENTITY_SIGNING_KEYS: signingKeys,
+      ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}),
+      // Export download links point at this stack's gateway unless an operator names a public origin.
+      EXPORT_PUBLIC_URL: process.env.EXPORT_PUBLIC_URL || `http://localhost:${config.gatewayPort}`,
+    };
     const subgraphs = [
       ['feedback', config.feedbackPort, config.feedbackMongodbUri],
       ['contacts', config.contactsPort, config.contactsMongodbUri],

@@ -1,15 +1,22 @@
-import { directoryOperations, scopedReference } from '@fi/shared';
+import { directoryOperations, scopedReference, type ServiceExports } from '@fi/shared';
 import type { AccountRepository } from './data/accountRepository';
 import type { Resolvers } from './generated/resolvers';
 
+type ExportOperations = ServiceExports['operations'];
+
 export const ACCOUNT_NOT_FOUND = 'Account not found';
 
-export function createAccountResolvers(repository: AccountRepository): Resolvers {
+export function createAccountResolvers(repository: AccountRepository, exports: ExportOperations): Resolvers {
   const directory = directoryOperations(repository, ACCOUNT_NOT_FOUND);
   return {
     Query: {
       accountItems: (_, args, ctx) => directory.search(ctx, args),
       accountItem: (_, args, ctx) => directory.findOne(ctx, args),
+      accountsExportJob: (_, args, ctx) => exports.get(ctx, args),
+      accountsExports: (_, args, ctx) => exports.list(ctx, args),
+    },
+    Mutation: {
+      startAccountsExport: (_, args, ctx) => exports.start(ctx, args),
     },
     AccountItem: {
       __resolveReference: (ref, ctx) => directory.resolveReference(ctx, ref),

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { startDirectorySubgraph, type Logger, type ServiceConfig } from '@fi/shared';
+import { startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
 import { createAccountRepository } from './data/accountRepository';
+import { accountsExportSource } from './export/accountsExport';
 import { accountsContext } from './links/accountLinks';
 import { createAccountResolvers } from './resolvers';
 
@@ -13,7 +14,10 @@ export function startAccountsService(config: ServiceConfig, logger: Logger) {
       name: 'accounts',
       schemaPath: ACCOUNTS_SCHEMA_PATH,
       createRepository: createAccountRepository,
-      wire: (repository) => ({ resolvers: createAccountResolvers(repository), extendContext: accountsContext(repository) }),
+      async wire(repository, connection) {
+        const exports = await startExports(connection, accountsExportSource(repository), config, logger);
+        return { resolvers: createAccountResolvers(repository, exports.operations), extendContext: accountsContext(repository), routes: exports.routes, close: exports.close };
+      },
     },
     config,
     logger,

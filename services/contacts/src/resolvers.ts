@@ -1,15 +1,22 @@
-import { directoryOperations, scopedReference, toPage } from '@fi/shared';
+import { directoryOperations, scopedReference, type ServiceExports, toPage } from '@fi/shared';
 import type { ContactRepository } from './data/contactRepository';
 import type { Resolvers } from './generated/resolvers';
 
+type ExportOperations = ServiceExports['operations'];
+
 export const CONTACT_NOT_FOUND = 'Contact not found';
 
-export function createContactResolvers(repository: ContactRepository): Resolvers {
+export function createContactResolvers(repository: ContactRepository, exports: ExportOperations): Resolvers {
   const directory = directoryOperations(repository, CONTACT_NOT_FOUND);
   return {
     Query: {
       contactItems: (_, args, ctx) => directory.search(ctx, args),
       contactItem: (_, args, ctx) => directory.findOne(ctx, args),
+      contactsExportJob: (_, args, ctx) => exports.get(ctx, args),
+      contactsExports: (_, args, ctx) => exports.list(ctx, args),
+    },
+    Mutation: {
+      startContactsExport: (_, args, ctx) => exports.start(ctx, args),
     },
     ContactItem: {
       __resolveReference: (ref, ctx) => directory.resolveReference(ctx, ref),

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { startDirectorySubgraph, type Logger, type ServiceConfig } from '@fi/shared';
+import { startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
 import { createContactRepository } from './data/contactRepository';
+import { contactsExportSource } from './export/contactsExport';
 import { contactsContext } from './links/contactLinks';
 import { createContactResolvers } from './resolvers';
 
@@ -13,7 +14,10 @@ export function startContactsService(config: ServiceConfig, logger: Logger) {
       name: 'contacts',
       schemaPath: CONTACTS_SCHEMA_PATH,
       createRepository: createContactRepository,
-      wire: (repository) => ({ resolvers: createContactResolvers(repository), extendContext: contactsContext(repository) }),
+      async wire(repository, connection) {
+        const exports = await startExports(connection, contactsExportSource(repository), config, logger);
+        return { resolvers: createContactResolvers(repository, exports.operations), extendContext: contactsContext(repository), routes: exports.routes, close: exports.close };
+      },
     },
     config,
     logger,

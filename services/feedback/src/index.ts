@@ -16,3 +16,5 @@ export { webhookEndpoints } from './webhooks/webhooks';
 export { ThemeStore } from './themes/themeStore';
 export { recomputeThemes } from './themes/themeWorker';
 export { computeThemes } from './themes/themeClustering';
+export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export/feedbackExport';
+export { RemovedFeedbackLog } from './data/removedFeedbackLog';

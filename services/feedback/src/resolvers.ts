@@ -1,4 +1,4 @@
-import { forbidden, notFound, scopedReference } from '@fi/shared';
+import { forbidden, notFound, scopedReference, type ServiceExports } from '@fi/shared';
 import type { FeedbackRepository } from './data/feedbackRepository';
 import type { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
@@ -38,7 +38,15 @@ export function createResolvers(
     insights,
     similarity,
     themes,
-  }: { events: ChangeEvents; management: WebhookEndpoints; insights: InsightsStore; similarity: OrgSimilarity; themes: ThemeStore },
+    exports,
+  }: {
+    events: ChangeEvents;
+    management: WebhookEndpoints;
+    insights: InsightsStore;
+    similarity: OrgSimilarity;
+    themes: ThemeStore;
+    exports: ServiceExports['operations'];
+  },
 ): Resolvers {
   const webhooks = createWebhookResolvers(management);
   const themed = createThemeResolvers(themes);
@@ -56,6 +64,8 @@ export function createResolvers(
         if (!item) throw notFound(FEEDBACK_NOT_FOUND);
         return item;
       },
+      feedbackExportJob: (_, args, ctx) => exports.get(ctx, args),
+      feedbackExports: (_, args, ctx) => exports.list(ctx, args),
       feedbackInsights: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         return feedbackInsights({ store: insights, themes }, caller.orgId, args);
@@ -64,6 +74,7 @@ export function createResolvers(
     Mutation: {
       ...webhooks.Mutation,
       ...themed.Mutation,
+      startFeedbackExport: (_, args, ctx) => exports.start(ctx, args),
       addFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
         const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKeyHeader);

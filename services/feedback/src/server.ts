@@ -7,6 +7,7 @@ import { FeedbackRepository } from './data/feedbackRepository';
 import { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { IdempotencyStore } from './data/idempotencyStore';
 import type { FeedbackContext } from './feedbackContext';
+import { startFeedbackExports } from './export/feedbackExports';
 import { createFeedbackLinkLoaders } from './links/feedbackLinks';
 import { createResolvers } from './resolvers';
 import { OrgSimilarity } from './similarity/orgSimilarity';
@@ -38,13 +39,17 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         const themes = new ThemeStore(connection);
         await themes.ensureIndexes();
         const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
+        const exports = await startFeedbackExports(connection, webhooks, config, logger);
         return {
           resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), {
             ...webhooks,
+            events: exports.events,
+            exports: exports.operations,
             insights: new InsightsStore(connection),
             similarity: new OrgSimilarity(new SimilarityRepository(connection)),
             themes,
           }),
+          routes: exports.routes,
           extendContext: (base, headers) => ({
             ...base,
             contactStats: createContactStatsLoader(repository),
@@ -54,6 +59,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           }),
           close: async () => {
             clearInterval(purgeTimer);
+            await exports.close();
             await Promise.all([webhooks.close(), themeWorker?.close()]);
           },
         };

@@ -1,5 +1,6 @@
-import { Types, type FilterQuery, type Model } from 'mongoose';
+import { Types, type FilterQuery, type Model, type mongo } from 'mongoose';
 import type { Page, PageResult } from '../pagination';
+import { INDEX_BUILD_TIME_LIMIT } from '../mongo';
 import { buildIndexes } from './buildIndexes';
 import { substringPattern } from '../validation';
 import { objectIdOrNull } from './objectId';
@@ -31,10 +32,40 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
   }
 
   async search(orgId: string, text: string | null | undefined, page: Page): Promise<PageResult<T>> {
+    return this.listWhere(this.searchFilter(orgId, text), page);
+  }
+
+  /** The organization's records that `search` matches (created at or before `createdBy`, when given). */
+  searchFilter(orgId: string, text: string | null | undefined, createdBy?: Date): FilterQuery<D> {
     const pattern = substringPattern(text);
-    const query = { orgId } as FilterQuery<D>;
+    const query = (createdBy ? { orgId, createdAt: { $lte: createdBy } } : { orgId }) as FilterQuery<D>;
     if (pattern) query.$or = this.searchFields.map((field) => ({ [field]: pattern })) as FilterQuery<D>[];
-    return this.listWhere(query, page);
+    return query;
+  }
+
+  /** Keyset reads by ascending id within an organization (exports), served by the index built here. */
+  async ensureKeysetIndex(): Promise<void> {
+    await this.model.collection.createIndex({ orgId: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT);
+  }
+
+  /**
+   * Records of `query` (which must include the organization) with after < _id <= upTo, ascending, through
+   * one cursor (a server that cannot narrow by an id range, such as FerretDB, scans once, not per page).
+   */
+  async *keysetScan(
+    query: FilterQuery<D>,
+    after: Types.ObjectId | null,
+    upTo: Types.ObjectId,
+    batchSize: number,
+    options: mongo.FindOptions,
+  ): AsyncGenerator<{ _id: Types.ObjectId; item: T }> {
+    const range = after ? { $gt: after, $lte: upTo } : { $lte: upTo };
+    const cursor = this.model.collection.find({ ...query, _id: range } as mongo.Filter<mongo.Document>, { ...options, sort: { _id: 1 }, batchSize });
+    for await (const doc of cursor) yield { _id: doc._id as Types.ObjectId, item: this.toItem(doc as unknown as D) };
+  }
+
+  countUpTo(query: FilterQuery<D>, upTo: Types.ObjectId, options: mongo.CountDocumentsOptions): Promise<number> {
+    return this.model.collection.countDocuments({ ...query, _id: { $lte: upTo } } as mongo.Filter<mongo.Document>, options);
   }
 
   /** `query` must include the organization. */

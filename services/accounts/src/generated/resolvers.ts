@@ -47,6 +47,12 @@ export type AccountItemList = {
   total: Scalars['Int']['output'];
 };
 
+/** Which accounts to export; absent: all of them. */
+export type AccountsExportFilter = {
+  /** As in accountItems: case-insensitive substring of name or domain. */
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** Contacts live in the contacts service; this service adds their company. */
 export type ContactItem = {
   __typename?: 'ContactItem';
@@ -62,12 +68,66 @@ export type ContactItem = {
   orgId: Scalars['String']['output'];
 };
 
+/**
+ * An asynchronous export of one resource, run by the service that owns it. The file holds every record
+ * that matched the filter when the export started, each exactly once; it is gzip-compressed NDJSON or CSV.
+ */
+export type ExportJob = {
+  __typename?: 'ExportJob';
+  /** Records written so far (once done: records in the file). */
+  count: Scalars['Int']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  /** Why the export failed; null unless failed. */
+  error: Maybe<Scalars['String']['output']>;
+  /** When the file is deleted; null until done. */
+  expiresAt: Maybe<Scalars['DateTime']['output']>;
+  finishedAt: Maybe<Scalars['DateTime']['output']>;
+  /** ndjson or csv (RFC 4180, a header row, metadata and tags as JSON text); the file is gzip-compressed either way. */
+  format: Scalars['String']['output'];
+  id: Scalars['String']['output'];
+  /** 0 to 1: records written of those that matched at the start; 1 once done. */
+  progress: Scalars['Float']['output'];
+  /** feedback, contacts or accounts. */
+  resource: Scalars['String']['output'];
+  startedAt: Maybe<Scalars['DateTime']['output']>;
+  /** queued, running, done, failed or expired (the file was deleted). */
+  status: Scalars['String']['output'];
+  /** Records that matched when the export started; null until it has started. */
+  total: Maybe<Scalars['Int']['output']>;
+  /**
+   * Once done: where to download the file with a plain HTTPS GET (the link carries its own unguessable
+   * token; no API key), until expiresAt. Null otherwise.
+   */
+  url: Maybe<Scalars['String']['output']>;
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  /**
+   * Starts an export of the organization's accounts (see ExportJob); read-only keys may export. It runs
+   * after the organization's earlier accounts exports (one at a time per organization); RATE_LIMITED when
+   * too many are queued.
+   */
+  startAccountsExport: ExportJob;
+};
+
+
+export type MutationStartAccountsExportArgs = {
+  apiKey: Scalars['String']['input'];
+  filter?: InputMaybe<AccountsExportFilter>;
+  format?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Query = {
   __typename?: 'Query';
   /** One account by id; null with NOT_FOUND when the organization has no such account. */
   accountItem: Maybe<AccountItem>;
   /** Accounts of the key's organization, newest first. `search` matches name or domain (case-insensitive substring). */
   accountItems: AccountItemList;
+  /** The organization's accounts export with this id; null with NOT_FOUND when there is none. Read-only keys may read it. */
+  accountsExportJob: Maybe<ExportJob>;
+  /** The organization's recent accounts exports, newest first (take: 0 to 50). */
+  accountsExports: Array<ExportJob>;
 };
 
 
@@ -81,6 +141,18 @@ export type QueryAccountItemsArgs = {
   apiKey: Scalars['String']['input'];
   search?: InputMaybe<Scalars['String']['input']>;
   skip?: InputMaybe<Scalars['Int']['input']>;
+  take?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryAccountsExportJobArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+};
+
+
+export type QueryAccountsExportsArgs = {
+  apiKey: Scalars['String']['input'];
   take?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -189,8 +261,11 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   AccountItemList: ResolverTypeWrapper<Omit<AccountItemList, 'items'> & { items: Array<ResolversTypes['AccountItem']> }>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  AccountsExportFilter: AccountsExportFilter;
   ContactItem: ResolverTypeWrapper<ContactRefModel>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  ExportJob: ResolverTypeWrapper<ExportJob>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
 };
@@ -202,8 +277,11 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   AccountItemList: Omit<AccountItemList, 'items'> & { items: Array<ResolversParentTypes['AccountItem']> };
   Int: Scalars['Int']['output'];
+  AccountsExportFilter: AccountsExportFilter;
   ContactItem: ContactRefModel;
   DateTime: Scalars['DateTime']['output'];
+  ExportJob: ExportJob;
+  Mutation: Record<PropertyKey, never>;
   Query: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
 };
@@ -239,9 +317,31 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
+export type ExportJobResolvers<ContextType = AccountsContext, ParentType extends ResolversParentTypes['ExportJob'] = ResolversParentTypes['ExportJob']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  format?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  progress?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  resource?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  total?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type MutationResolvers<ContextType = AccountsContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  startAccountsExport?: Resolver<ResolversTypes['ExportJob'], ParentType, ContextType, RequireFields<MutationStartAccountsExportArgs, 'apiKey' | 'format'>>;
+};
+
 export type QueryResolvers<ContextType = AccountsContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   accountItem?: Resolver<Maybe<ResolversTypes['AccountItem']>, ParentType, ContextType, RequireFields<QueryAccountItemArgs, 'apiKey' | 'id'>>;
   accountItems?: Resolver<ResolversTypes['AccountItemList'], ParentType, ContextType, RequireFields<QueryAccountItemsArgs, 'apiKey' | 'skip' | 'take'>>;
+  accountsExportJob?: Resolver<Maybe<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryAccountsExportJobArgs, 'apiKey' | 'id'>>;
+  accountsExports?: Resolver<Array<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryAccountsExportsArgs, 'apiKey' | 'take'>>;
 };
 
 export type Resolvers<ContextType = AccountsContext> = {
@@ -249,6 +349,8 @@ export type Resolvers<ContextType = AccountsContext> = {
   AccountItemList?: AccountItemListResolvers<ContextType>;
   ContactItem?: ContactItemResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  ExportJob?: ExportJobResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
 };
 

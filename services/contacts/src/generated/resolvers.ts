@@ -63,6 +63,45 @@ export type ContactItemList = {
   total: Scalars['Int']['output'];
 };
 
+/** Which contacts to export; absent: all of them. */
+export type ContactsExportFilter = {
+  /** As in contactItems: case-insensitive substring of name, email or company. */
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * An asynchronous export of one resource, run by the service that owns it. The file holds every record
+ * that matched the filter when the export started, each exactly once; it is gzip-compressed NDJSON or CSV.
+ */
+export type ExportJob = {
+  __typename?: 'ExportJob';
+  /** Records written so far (once done: records in the file). */
+  count: Scalars['Int']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  /** Why the export failed; null unless failed. */
+  error: Maybe<Scalars['String']['output']>;
+  /** When the file is deleted; null until done. */
+  expiresAt: Maybe<Scalars['DateTime']['output']>;
+  finishedAt: Maybe<Scalars['DateTime']['output']>;
+  /** ndjson or csv (RFC 4180, a header row, metadata and tags as JSON text); the file is gzip-compressed either way. */
+  format: Scalars['String']['output'];
+  id: Scalars['String']['output'];
+  /** 0 to 1: records written of those that matched at the start; 1 once done. */
+  progress: Scalars['Float']['output'];
+  /** feedback, contacts or accounts. */
+  resource: Scalars['String']['output'];
+  startedAt: Maybe<Scalars['DateTime']['output']>;
+  /** queued, running, done, failed or expired (the file was deleted). */
+  status: Scalars['String']['output'];
+  /** Records that matched when the export started; null until it has started. */
+  total: Maybe<Scalars['Int']['output']>;
+  /**
+   * Once done: where to download the file with a plain HTTPS GET (the link carries its own unguessable
+   * token; no API key), until expiresAt. Null otherwise.
+   */
+  url: Maybe<Scalars['String']['output']>;
+};
+
 /** Feedback lives in the feedback service; this service adds its author. */
 export type FeedbackItem = {
   __typename?: 'FeedbackItem';
@@ -76,12 +115,33 @@ export type FeedbackItem = {
   orgId: Scalars['String']['output'];
 };
 
+export type Mutation = {
+  __typename?: 'Mutation';
+  /**
+   * Starts an export of the organization's contacts (see ExportJob); read-only keys may export. It runs
+   * after the organization's earlier contacts exports (one at a time per organization); RATE_LIMITED when
+   * too many are queued.
+   */
+  startContactsExport: ExportJob;
+};
+
+
+export type MutationStartContactsExportArgs = {
+  apiKey: Scalars['String']['input'];
+  filter?: InputMaybe<ContactsExportFilter>;
+  format?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Query = {
   __typename?: 'Query';
   /** One contact by id; null with NOT_FOUND when the organization has no such contact. */
   contactItem: Maybe<ContactItem>;
   /** Contacts of the key's organization, newest first. `search` matches name, email or company (case-insensitive substring). */
   contactItems: ContactItemList;
+  /** The organization's contacts export with this id; null with NOT_FOUND when there is none. Read-only keys may read it. */
+  contactsExportJob: Maybe<ExportJob>;
+  /** The organization's recent contacts exports, newest first (take: 0 to 50). */
+  contactsExports: Array<ExportJob>;
 };
 
 
@@ -95,6 +155,18 @@ export type QueryContactItemsArgs = {
   apiKey: Scalars['String']['input'];
   search?: InputMaybe<Scalars['String']['input']>;
   skip?: InputMaybe<Scalars['Int']['input']>;
+  take?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryContactsExportJobArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+};
+
+
+export type QueryContactsExportsArgs = {
+  apiKey: Scalars['String']['input'];
   take?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -209,8 +281,12 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   ContactItem: ResolverTypeWrapper<ContactItem>;
   ContactItemList: ResolverTypeWrapper<ContactItemList>;
+  ContactsExportFilter: ContactsExportFilter;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  ExportJob: ResolverTypeWrapper<ExportJob>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   FeedbackItem: ResolverTypeWrapper<AuthorRefModel>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
 };
@@ -222,8 +298,12 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   ContactItem: ContactItem | FederationReferenceTypes['ContactItem'];
   ContactItemList: ContactItemList;
+  ContactsExportFilter: ContactsExportFilter;
   DateTime: Scalars['DateTime']['output'];
+  ExportJob: ExportJob;
+  Float: Scalars['Float']['output'];
   FeedbackItem: AuthorRefModel;
+  Mutation: Record<PropertyKey, never>;
   Query: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
 };
@@ -258,15 +338,37 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
+export type ExportJobResolvers<ContextType = ContactsContext, ParentType extends ResolversParentTypes['ExportJob'] = ResolversParentTypes['ExportJob']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  format?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  progress?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  resource?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  total?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type FeedbackItemResolvers<ContextType = ContactsContext, ParentType extends ResolversParentTypes['FeedbackItem'] = ResolversParentTypes['FeedbackItem'], FederationReferenceType extends FederationReferenceTypes['FeedbackItem'] = FederationReferenceTypes['FeedbackItem']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['FeedbackItem']> | FederationReferenceType, FederationReferenceType, ContextType>;
   contact?: Resolver<Maybe<ResolversTypes['ContactItem']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type MutationResolvers<ContextType = ContactsContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  startContactsExport?: Resolver<ResolversTypes['ExportJob'], ParentType, ContextType, RequireFields<MutationStartContactsExportArgs, 'apiKey' | 'format'>>;
+};
+
 export type QueryResolvers<ContextType = ContactsContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   contactItem?: Resolver<Maybe<ResolversTypes['ContactItem']>, ParentType, ContextType, RequireFields<QueryContactItemArgs, 'apiKey' | 'id'>>;
   contactItems?: Resolver<ResolversTypes['ContactItemList'], ParentType, ContextType, RequireFields<QueryContactItemsArgs, 'apiKey' | 'skip' | 'take'>>;
+  contactsExportJob?: Resolver<Maybe<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryContactsExportJobArgs, 'apiKey' | 'id'>>;
+  contactsExports?: Resolver<Array<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryContactsExportsArgs, 'apiKey' | 'take'>>;
 };
 
 export type Resolvers<ContextType = ContactsContext> = {
@@ -274,7 +376,9 @@ export type Resolvers<ContextType = ContactsContext> = {
   ContactItem?: ContactItemResolvers<ContextType>;
   ContactItemList?: ContactItemListResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  ExportJob?: ExportJobResolvers<ContextType>;
   FeedbackItem?: FeedbackItemResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
 };
 

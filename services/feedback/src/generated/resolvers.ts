@@ -67,6 +67,54 @@ export type ContactItemFeedbackArgs = {
   take?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/**
+ * An asynchronous export of one resource, run by the service that owns it. The file holds every record
+ * that matched the filter when the export started, each exactly once; it is gzip-compressed NDJSON or CSV.
+ */
+export type ExportJob = {
+  __typename?: 'ExportJob';
+  /** Records written so far (once done: records in the file). */
+  count: Scalars['Int']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  /** Why the export failed; null unless failed. */
+  error: Maybe<Scalars['String']['output']>;
+  /** When the file is deleted; null until done. */
+  expiresAt: Maybe<Scalars['DateTime']['output']>;
+  finishedAt: Maybe<Scalars['DateTime']['output']>;
+  /** ndjson or csv (RFC 4180, a header row, metadata and tags as JSON text); the file is gzip-compressed either way. */
+  format: Scalars['String']['output'];
+  id: Scalars['String']['output'];
+  /** 0 to 1: records written of those that matched at the start; 1 once done. */
+  progress: Scalars['Float']['output'];
+  /** feedback, contacts or accounts. */
+  resource: Scalars['String']['output'];
+  startedAt: Maybe<Scalars['DateTime']['output']>;
+  /** queued, running, done, failed or expired (the file was deleted). */
+  status: Scalars['String']['output'];
+  /** Records that matched when the export started; null until it has started. */
+  total: Maybe<Scalars['Int']['output']>;
+  /**
+   * Once done: where to download the file with a plain HTTPS GET (the link carries its own unguessable
+   * token; no API key), until expiresAt. Null otherwise.
+   */
+  url: Maybe<Scalars['String']['output']>;
+};
+
+/** Which feedback to export; absent: all of them. */
+export type FeedbackExportFilter = {
+  /** Only items published at or after this time. */
+  publishedAfter?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Only items published before this time. */
+  publishedBefore?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Case-insensitive literal substring of title, content, author or email; at most 200 characters. */
+  search?: InputMaybe<Scalars['String']['input']>;
+  /** One of positive, neutral, negative. */
+  sentiment?: InputMaybe<Scalars['String']['input']>;
+  source?: InputMaybe<Scalars['String']['input']>;
+  /** One of unread, read, archived. */
+  status?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type FeedbackInsights = {
   __typename?: 'FeedbackInsights';
   bySentiment: SentimentCounts;
@@ -228,6 +276,12 @@ export type Mutation = {
   removeWebhookEndpoint: Scalars['Boolean']['output'];
   /** Renames a theme (writers only); later recomputations keep the new label while the theme persists. 1 to 100 characters. */
   renameFeedbackTheme: FeedbackTheme;
+  /**
+   * Starts an export of the organization's feedback (see ExportJob); read-only keys may export. It runs
+   * after the organization's earlier feedback exports (one at a time per organization); RATE_LIMITED when
+   * too many are queued.
+   */
+  startFeedbackExport: ExportJob;
   /** Sets an item's status (unread, read or archived); setting the current status changes nothing. */
   updateFeedbackItemStatus: FeedbackItem;
   /**
@@ -270,6 +324,13 @@ export type MutationRenameFeedbackThemeArgs = {
 };
 
 
+export type MutationStartFeedbackExportArgs = {
+  apiKey: Scalars['String']['input'];
+  filter?: InputMaybe<FeedbackExportFilter>;
+  format?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationUpdateFeedbackItemStatusArgs = {
   apiKey: Scalars['String']['input'];
   id: Scalars['String']['input'];
@@ -297,6 +358,10 @@ export type NewFeedbackInput = {
 
 export type Query = {
   __typename?: 'Query';
+  /** The organization's feedback export with this id; null with NOT_FOUND when there is none. Read-only keys may read it. */
+  feedbackExportJob: Maybe<ExportJob>;
+  /** The organization's recent feedback exports, newest first (take: 0 to 50). */
+  feedbackExports: Array<ExportJob>;
   /**
    * Figures of the organization's feedback published in [from, to) (at most 366 days), optionally of one
    * source: counts, a day or week series, the previous period of equal length, and the top terms of
@@ -318,6 +383,18 @@ export type Query = {
   webhookDeliveries: WebhookDeliveryList;
   /** The organization's webhook endpoints, oldest first (never their secrets). Read-only keys may list them. */
   webhookEndpoints: Array<WebhookEndpoint>;
+};
+
+
+export type QueryFeedbackExportJobArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+};
+
+
+export type QueryFeedbackExportsArgs = {
+  apiKey: Scalars['String']['input'];
+  take?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -587,9 +664,11 @@ export type ResolversTypes = {
   ContactItem: ResolverTypeWrapper<ContactRepresentationModel>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  ExportJob: ResolverTypeWrapper<ExportJob>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  FeedbackExportFilter: FeedbackExportFilter;
   FeedbackInsights: ResolverTypeWrapper<FeedbackInsightsModel>;
   FeedbackItem: ResolverTypeWrapper<FeedbackItemModel>;
-  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   FeedbackItemList: ResolverTypeWrapper<Omit<FeedbackItemList, 'items'> & { items: Array<ResolversTypes['FeedbackItem']> }>;
   FeedbackPeriod: ResolverTypeWrapper<FeedbackPeriod>;
   FeedbackSummary: ResolverTypeWrapper<FeedbackSummary>;
@@ -620,9 +699,11 @@ export type ResolversParentTypes = {
   ContactItem: ContactRepresentationModel;
   Int: Scalars['Int']['output'];
   DateTime: Scalars['DateTime']['output'];
+  ExportJob: ExportJob;
+  Float: Scalars['Float']['output'];
+  FeedbackExportFilter: FeedbackExportFilter;
   FeedbackInsights: FeedbackInsightsModel;
   FeedbackItem: FeedbackItemModel;
-  Float: Scalars['Float']['output'];
   FeedbackItemList: Omit<FeedbackItemList, 'items'> & { items: Array<ResolversParentTypes['FeedbackItem']> };
   FeedbackPeriod: FeedbackPeriod;
   FeedbackSummary: FeedbackSummary;
@@ -663,6 +744,22 @@ export type ContactItemResolvers<ContextType = FeedbackContext, ParentType exten
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type ExportJobResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['ExportJob'] = ResolversParentTypes['ExportJob']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  format?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  progress?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  resource?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  total?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
 
 export type FeedbackInsightsResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackInsights'] = ResolversParentTypes['FeedbackInsights']> = {
   bySentiment?: Resolver<ResolversTypes['SentimentCounts'], ParentType, ContextType>;
@@ -759,11 +856,14 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   removeFeedbackItem?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveFeedbackItemArgs, 'apiKey' | 'id'>>;
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'apiKey' | 'id'>>;
   renameFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationRenameFeedbackThemeArgs, 'apiKey' | 'id' | 'label'>>;
+  startFeedbackExport?: Resolver<ResolversTypes['ExportJob'], ParentType, ContextType, RequireFields<MutationStartFeedbackExportArgs, 'apiKey' | 'format'>>;
   updateFeedbackItemStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemStatusArgs, 'apiKey' | 'id' | 'status'>>;
   updateFeedbackItemsStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemsStatusArgs, 'apiKey' | 'ids' | 'status'>>;
 };
 
 export type QueryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  feedbackExportJob?: Resolver<Maybe<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryFeedbackExportJobArgs, 'apiKey' | 'id'>>;
+  feedbackExports?: Resolver<Array<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryFeedbackExportsArgs, 'apiKey' | 'take'>>;
   feedbackInsights?: Resolver<ResolversTypes['FeedbackInsights'], ParentType, ContextType, RequireFields<QueryFeedbackInsightsArgs, 'apiKey' | 'from' | 'interval' | 'to'>>;
   feedbackItem?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<QueryFeedbackItemArgs, 'apiKey' | 'id'>>;
   feedbackItems?: Resolver<ResolversTypes['FeedbackItemList'], ParentType, ContextType, RequireFields<QueryFeedbackItemsArgs, 'apiKey' | 'skip' | 'take'>>;
@@ -845,6 +945,7 @@ export type Resolvers<ContextType = FeedbackContext> = {
   AccountItem?: AccountItemResolvers<ContextType>;
   ContactItem?: ContactItemResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  ExportJob?: ExportJobResolvers<ContextType>;
   FeedbackInsights?: FeedbackInsightsResolvers<ContextType>;
   FeedbackItem?: FeedbackItemResolvers<ContextType>;
   FeedbackItemList?: FeedbackItemListResolvers<ContextType>;

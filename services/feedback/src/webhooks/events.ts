@@ -1,8 +1,14 @@
 import { Types } from 'mongoose';
+import type { PublicExportJob } from '@fi/shared';
 import type { FeedbackItem } from '../data/feedbackItem';
 
-export const EVENT_TYPES = ['feedback.created', 'feedback.status_changed', 'feedback.deleted'] as const;
+export const ITEM_EVENT_TYPES = ['feedback.created', 'feedback.status_changed', 'feedback.deleted'] as const;
+/** An export of the organization's (feedback, contacts or accounts) finished. */
+export const EXPORT_EVENT_TYPES = ['export.completed', 'export.failed'] as const;
+export const EVENT_TYPES = [...ITEM_EVENT_TYPES, ...EXPORT_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+export type ItemEventType = (typeof ITEM_EVENT_TYPES)[number];
+export type ExportEventType = (typeof EXPORT_EVENT_TYPES)[number];
 
 /** One change of a feedback item, as customers receive it (the organization is never in it). */
 export interface WebhookEvent {
@@ -10,9 +16,15 @@ export interface WebhookEvent {
   id: string;
   type: EventType;
   orgId: string;
+  /** The feedback item, or the export job, the event is about. */
   itemId: string;
   occurredAt: Date;
-  data: { item: PublicItem; previous?: Partial<PublicItem> };
+  data: ItemEventData | { export: PublicExportJob };
+}
+
+export interface ItemEventData {
+  item: PublicItem;
+  previous?: Partial<PublicItem>;
 }
 
 /** What receivers see of an item: everything but the organization. */
@@ -23,15 +35,21 @@ export type PublicItem = Omit<FeedbackItem, 'orgId'>;
  * request or a second concurrent removal names the same event. Other changes get a fresh id, fixed
  * before the change is written.
  */
-export function eventIdFor(type: EventType, itemId: string): string {
+export function eventIdFor(type: ItemEventType, itemId: string): string {
   if (type === 'feedback.created') return `evt_${itemId}_created`;
   if (type === 'feedback.deleted') return `evt_${itemId}_deleted`;
   return `evt_${new Types.ObjectId().toHexString()}`;
 }
 
-export function newEvent(type: EventType, item: FeedbackItem, previous?: Partial<PublicItem>, occurredAt = new Date()): WebhookEvent {
+export function newEvent(type: ItemEventType, item: FeedbackItem, previous?: Partial<PublicItem>, occurredAt = new Date()): WebhookEvent {
   const { orgId, ...publicItem } = item;
   return { id: eventIdFor(type, item.id), type, orgId, itemId: item.id, occurredAt, data: previous ? { item: publicItem, previous } : { item: publicItem } };
+}
+
+/** An export's end: one event per job and outcome, so a repeated announcement names the same event. */
+export function exportEvent(orgId: string, job: PublicExportJob): WebhookEvent {
+  const type: ExportEventType = job.status === 'done' ? 'export.completed' : 'export.failed';
+  return { id: `evt_export_${job.id}_${job.status}`, type, orgId, itemId: job.id, occurredAt: job.finishedAt ?? new Date(), data: { export: job } };
 }
 
 /** The request body: `{id, type, timestamp, data}` as Standard Webhooks recommends. */

@@ -3,11 +3,11 @@ import type { Registry } from 'prom-client';
 import { DeliveryStore } from './deliveryStore';
 import { WebhookDispatcher } from './dispatcher';
 import { EndpointStore } from './endpointStore';
-import type { Change, ChangeEvents } from '../domain/changeEvents';
+import { changeOf, type Change, type ChangeEvents } from '../domain/changeEvents';
 import { Outbox } from './outbox';
 import { CountStore } from '../data/countStore';
 import type { FeedbackRepository } from '../data/feedbackRepository';
-import { EVENT_TYPES, type EventType } from './events';
+import { EVENT_TYPES, type EventType, type WebhookEvent } from './events';
 import { SecretBox } from './secretBox';
 import { SubscriberCache } from './subscriberCache';
 import { webhookConfigSchema, type WebhookConfig } from './webhookConfig';
@@ -72,6 +72,9 @@ export async function offlineChangeEvents(connection: Connection, repository: Fe
   return changeEvents(outbox, counts, repository, { warn });
 }
 
+/** An announcement (an export's end) changes no kept count. */
+const NO_COUNT_CHANGE: Change['delta'] = [];
+
 const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** The webhook management rules over a database connection (for the service and the CLI). */
@@ -120,9 +123,19 @@ export async function startWebhooks(connection: Connection, repository: Feedback
     wake: () => dispatcher.wake(),
     warn: (error, changeId) => logger.warn({ err: error, eventId: changeId }, 'change not counted yet: the outbox relay counts it'),
   });
+  /**
+   * Announces an event whose change has already happened (an export's end) through the change path:
+   * recorded (for the endpoints that want it), then written at once; it changes no count.
+   */
+  const announce = async (event: WebhookEvent) => {
+    const change = changeOf(event, NO_COUNT_CHANGE);
+    await events.record(change);
+    await events.written(change);
+  };
   return {
     management,
     events,
+    announce,
     close: async () => {
       clearInterval(purgeTimer);
       await dispatcher.close();

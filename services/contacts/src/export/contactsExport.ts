@@ -1,0 +1,15 @@
+import { directoryExportSource } from '@fi/shared';
+import type { ContactRepository } from '../data/contactRepository';
+
+/**
+ * The contact's own fields, as contactItems shows them. totalFeedbacks and lastInteraction are the
+ * feedback service's figures about a contact, so they are not in this service's export.
+ */
+export const CONTACTS_EXPORT_COLUMNS = ['id', 'name', 'email', 'phone', 'company', 'title', 'location', 'tags', 'createdAt'] as const;
+
+export const contactsExportSource = (repository: ContactRepository) =>
+  directoryExportSource(repository, {
+    resource: 'contacts',
+    columns: CONTACTS_EXPORT_COLUMNS,
+    toRow: ({ orgId: _orgId, storedLastInteraction: _stored, ...contact }) => contact,
+  });

@@ -1,0 +1,34 @@
+import type { Model, mongo, Types } from 'mongoose';
+import { EXPORT_CURSOR_OPTIONS, EXPORT_READ_OPTIONS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
+import type { FeedbackQuery } from '../domain/feedbackListQuery';
+import { feedbackFilter } from './feedbackList';
+import type { FeedbackDocument } from './feedbackModel';
+import type { RemovedFeedbackLog } from './removedFeedbackLog';
+
+/** A list request's filters as an export stores them (no page, no cursor). */
+export type FeedbackExportFilter = Omit<FeedbackQuery, 'page' | 'after'>;
+
+type IdRange = { $gt?: Types.ObjectId; $lte: Types.ObjectId };
+
+/**
+ * What a feedback export reads: the list's filter over an id range, created at or before the snapshot,
+ * straight from the driver so each read carries the export's own time limit (per batch for the cursor).
+ */
+export function feedbackExportReads(model: Model<FeedbackDocument>, removals: RemovedFeedbackLog) {
+  const selection = (orgId: string, filter: FeedbackExportFilter, range: IdRange, snapshotAt: Date) =>
+    ({ ...feedbackFilter(orgId, { ...filter, page: { skip: 0, take: 0 } }), _id: range, createdAt: { $lte: snapshotAt } }) as mongo.Filter<mongo.Document>;
+  const range = (after: Types.ObjectId | null, upTo: Types.ObjectId): IdRange => (after ? { $gt: after, $lte: upTo } : { $lte: upTo });
+  return {
+    async ensureIndexes(): Promise<void> {
+      await Promise.all([model.collection.createIndex({ orgId: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT), removals.ensureIndexes()]);
+    },
+    count: (orgId: string, filter: FeedbackExportFilter, bound: Types.ObjectId, snapshotAt: Date) =>
+      model.collection.countDocuments(selection(orgId, filter, { $lte: bound }, snapshotAt), EXPORT_READ_OPTIONS),
+    async *scan(orgId: string, filter: FeedbackExportFilter, after: Types.ObjectId | null, bound: Types.ObjectId, snapshotAt: Date, batchSize: number) {
+      const cursor = model.collection.find(selection(orgId, filter, range(after, bound), snapshotAt), { ...EXPORT_CURSOR_OPTIONS, sort: { _id: 1 }, batchSize });
+      for await (const doc of cursor) yield doc as unknown as FeedbackDocument;
+    },
+    removedSince: (orgId: string, filter: FeedbackExportFilter, after: Types.ObjectId | null, upTo: Types.ObjectId, snapshotAt: Date) =>
+      removals.removedSince(selection(orgId, filter, range(after, upTo), snapshotAt), snapshotAt),
+  };
+}
