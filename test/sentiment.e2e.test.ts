@@ -197,7 +197,8 @@ describe('sentiment backfill', () => {
   test('when a backfill runs longer than the database time limit, then every page still reads and the run completes', async () => {
     const { orgId } = await stack.createKey();
     await insertLegacy(orgId, 9);
-    const limitMs = 1_000;
+    // Long enough for one page read on a busy machine, short enough that the held write outlives it.
+    const limitMs = 3_000;
     const limited = await connectMongo(process.env.MONGODB_URI as string, feedbackDb.name, { maxTimeMs: limitMs });
     try {
       // The first batch's write is held past the connection's time limit: a read that stayed open from
