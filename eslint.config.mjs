@@ -12,6 +12,19 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': ['error', { allow: ['error'] }],
       eqeqeq: ['error', 'always'],
+      // Sources compile to CommonJS, where TypeScript writes a module's own exports as `exports.NAME`: a
+      // local named `exports` (or `module`, `require`) silently takes their place at run time.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: [
+            "VariableDeclarator > Identifier.id[name=/^(exports|module|require)$/]",
+            ":function > Identifier.params[name=/^(exports|module|require)$/]",
+            "ObjectPattern > Property > Identifier.value[name=/^(exports|module|require)$/]",
+          ].join(', '),
+          message: 'Name it otherwise: compiled to CommonJS, a local exports, module or require shadows the real one.',
+        },
+      ],
       // A workspace is used through its public face (its package.json exports); test/structure.test.ts
       // checks the same on resolved paths, relative ones included.
       'no-restricted-imports': [

@@ -63,9 +63,9 @@ export function summarize(profile: CpuProfile, top: number, skipMs = 0): string 
       continue;
     }
     busy += us;
-    const module = moduleOf(frame);
-    modules.set(module, (modules.get(module) ?? 0) + us);
-    const where = frame.url ? `${module}:${path.basename(frame.url)}:${frame.lineNumber + 1}` : module;
+    const owner = moduleOf(frame);
+    modules.set(owner, (modules.get(owner) ?? 0) + us);
+    const where = frame.url ? `${owner}:${path.basename(frame.url)}:${frame.lineNumber + 1}` : owner;
     const name = `${frame.functionName || '(anonymous)'} (${where})`;
     functions.set(name, (functions.get(name) ?? 0) + us);
   }

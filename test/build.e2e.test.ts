@@ -25,8 +25,8 @@ describe('the production build', () => {
 
   test('when it has run, then every production export of every workspace is a compiled file beside its schema', () => {
     for (const workspace of WORKSPACES) {
-      const { exports } = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8')) as { exports: Record<string, { production?: string } | string> };
-      for (const target of Object.values(exports)) {
+      const { exports: entries } = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8')) as { exports: Record<string, { production?: string } | string> };
+      for (const target of Object.values(entries)) {
         if (typeof target === 'string') continue;
         expect({ workspace, target: target.production, exists: !!target.production && existsSync(path.join(ROOT, workspace, target.production)) }).toEqual({ workspace, target: target.production, exists: true });
       }

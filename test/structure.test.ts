@@ -18,13 +18,13 @@ const workspaceOf = (file: string) => WORKSPACES.find((workspace) => file.starts
 
 /** The files a workspace lets others import: the `default` (source) target of each of its `exports`. */
 function publicFiles(workspace: string): Set<string> {
-  const { name, exports } = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8')) as {
+  const { name, exports: entries } = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8')) as {
     name: string;
     exports?: Record<string, string | { default?: string }>;
   };
-  if (!exports) throw new Error(`${name} (${workspace}/package.json) has no exports`);
+  if (!entries) throw new Error(`${name} (${workspace}/package.json) has no exports`);
   return new Set(
-    Object.values(exports)
+    Object.values(entries)
       .map((target) => (typeof target === 'string' ? target : target.default))
       .filter((target): target is string => !!target?.endsWith('.ts'))
       .map((target) => path.join(workspace, target)),

@@ -6,17 +6,17 @@ type ExportOperations = ServiceExports['operations'];
 
 export const ACCOUNT_NOT_FOUND = 'Account not found';
 
-export function createAccountResolvers(repository: AccountRepository, exports: ExportOperations): Resolvers {
+export function createAccountResolvers(repository: AccountRepository, exportJobs: ExportOperations): Resolvers {
   const directory = directoryOperations(repository, ACCOUNT_NOT_FOUND);
   return {
     Query: {
       accountItems: (_, args, ctx) => directory.search(ctx, args),
       accountItem: (_, args, ctx) => directory.findOne(ctx, args),
-      accountsExportJob: (_, args, ctx) => exports.get(ctx, args),
-      accountsExports: (_, args, ctx) => exports.list(ctx, args),
+      accountsExportJob: (_, args, ctx) => exportJobs.get(ctx, args),
+      accountsExports: (_, args, ctx) => exportJobs.list(ctx, args),
     },
     Mutation: {
-      startAccountsExport: (_, args, ctx) => exports.start(ctx, args),
+      startAccountsExport: (_, args, ctx) => exportJobs.start(ctx, args),
     },
     AccountItem: {
       __resolveReference: (ref, ctx) => directory.resolveReference(ctx, ref),

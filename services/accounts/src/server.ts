@@ -15,8 +15,8 @@ export function startAccountsService(config: ServiceConfig, logger: Logger) {
       schemaPath: ACCOUNTS_SCHEMA_PATH,
       createRepository: createAccountRepository,
       async wire(repository, connection) {
-        const exports = await startExports(connection, accountsExportSource(repository), config, logger);
-        return { resolvers: createAccountResolvers(repository, exports.operations), extendContext: accountsContext(repository), routes: exports.routes, close: exports.close };
+        const exportJobs = await startExports(connection, accountsExportSource(repository), config, logger);
+        return { resolvers: createAccountResolvers(repository, exportJobs.operations), extendContext: accountsContext(repository), routes: exportJobs.routes, close: exportJobs.close };
       },
     },
     config,

@@ -6,17 +6,17 @@ type ExportOperations = ServiceExports['operations'];
 
 export const CONTACT_NOT_FOUND = 'Contact not found';
 
-export function createContactResolvers(repository: ContactRepository, exports: ExportOperations): Resolvers {
+export function createContactResolvers(repository: ContactRepository, exportJobs: ExportOperations): Resolvers {
   const directory = directoryOperations(repository, CONTACT_NOT_FOUND);
   return {
     Query: {
       contactItems: (_, args, ctx) => directory.search(ctx, args),
       contactItem: (_, args, ctx) => directory.findOne(ctx, args),
-      contactsExportJob: (_, args, ctx) => exports.get(ctx, args),
-      contactsExports: (_, args, ctx) => exports.list(ctx, args),
+      contactsExportJob: (_, args, ctx) => exportJobs.get(ctx, args),
+      contactsExports: (_, args, ctx) => exportJobs.list(ctx, args),
     },
     Mutation: {
-      startContactsExport: (_, args, ctx) => exports.start(ctx, args),
+      startContactsExport: (_, args, ctx) => exportJobs.start(ctx, args),
     },
     ContactItem: {
       __resolveReference: (ref, ctx) => directory.resolveReference(ctx, ref),

@@ -15,8 +15,8 @@ export function startContactsService(config: ServiceConfig, logger: Logger) {
       schemaPath: CONTACTS_SCHEMA_PATH,
       createRepository: createContactRepository,
       async wire(repository, connection) {
-        const exports = await startExports(connection, contactsExportSource(repository), config, logger);
-        return { resolvers: createContactResolvers(repository, exports.operations), extendContext: contactsContext(repository), routes: exports.routes, close: exports.close };
+        const exportJobs = await startExports(connection, contactsExportSource(repository), config, logger);
+        return { resolvers: createContactResolvers(repository, exportJobs.operations), extendContext: contactsContext(repository), routes: exportJobs.routes, close: exportJobs.close };
       },
     },
     config,

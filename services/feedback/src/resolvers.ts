@@ -38,14 +38,14 @@ export function createResolvers(
     insights,
     similarity,
     themes,
-    exports,
+    exportJobs,
   }: {
     events: ChangeEvents;
     management: WebhookEndpoints;
     insights: InsightsStore;
     similarity: OrgSimilarity;
     themes: ThemeStore;
-    exports: ServiceExports['operations'];
+    exportJobs: ServiceExports['operations'];
   },
 ): Resolvers {
   const webhooks = createWebhookResolvers(management);
@@ -64,8 +64,8 @@ export function createResolvers(
         if (!item) throw notFound(FEEDBACK_NOT_FOUND);
         return item;
       },
-      feedbackExportJob: (_, args, ctx) => exports.get(ctx, args),
-      feedbackExports: (_, args, ctx) => exports.list(ctx, args),
+      feedbackExportJob: (_, args, ctx) => exportJobs.get(ctx, args),
+      feedbackExports: (_, args, ctx) => exportJobs.list(ctx, args),
       feedbackInsights: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         return feedbackInsights({ store: insights, themes }, caller.orgId, args);
@@ -74,7 +74,7 @@ export function createResolvers(
     Mutation: {
       ...webhooks.Mutation,
       ...themed.Mutation,
-      startFeedbackExport: (_, args, ctx) => exports.start(ctx, args),
+      startFeedbackExport: (_, args, ctx) => exportJobs.start(ctx, args),
       addFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
         const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKeyHeader);

@@ -39,17 +39,17 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         const themes = new ThemeStore(connection);
         await themes.ensureIndexes();
         const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
-        const exports = await startFeedbackExports(connection, webhooks, config, logger);
+        const exportJobs = await startFeedbackExports(connection, webhooks, config, logger);
         return {
           resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), {
             ...webhooks,
-            events: exports.events,
-            exports: exports.operations,
+            events: exportJobs.events,
+            exportJobs: exportJobs.operations,
             insights: new InsightsStore(connection),
             similarity: new OrgSimilarity(new SimilarityRepository(connection)),
             themes,
           }),
-          routes: exports.routes,
+          routes: exportJobs.routes,
           extendContext: (base, headers) => ({
             ...base,
             contactStats: createContactStatsLoader(repository),
@@ -59,7 +59,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           }),
           close: async () => {
             clearInterval(purgeTimer);
-            await exports.close();
+            await exportJobs.close();
             await Promise.all([webhooks.close(), themeWorker?.close()]);
           },
         };

@@ -57,6 +57,7 @@ interface OrgLockDocument {
 const chunkId = (jobId: Types.ObjectId, n: number) => `${jobId.toHexString()}:${n}`;
 const lockId = (resource: string, orgId: string) => `${resource}:${orgId}`;
 const DELETE_BATCH = 100;
+const totalOf = (total: number | undefined) => (total === undefined ? {} : { total });
 
 /**
  * Export jobs, their files and the per-organization claims, in the owning service's own database. A file
@@ -77,7 +78,7 @@ export class ExportJobStore {
 
   async ensureIndexes(): Promise<void> {
     await this.jobs.createIndex({ orgId: 1, resource: 1, createdAt: -1 }, INDEX_BUILD_TIME_LIMIT);
-    await this.jobs.createIndex({ status: 1, createdAt: 1 }, INDEX_BUILD_TIME_LIMIT);
+    await this.jobs.createIndex({ status: 1, createdAt: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT);
   }
 
   async create(job: Omit<ExportJobDocument, '_id'>): Promise<ExportJobDocument> {
@@ -100,7 +101,7 @@ export class ExportJobStore {
 
   /** Queued and running jobs, oldest first: what an instance may take (bounded). */
   claimable(limit: number): Promise<ExportJobDocument[]> {
-    return this.jobs.find({ status: { $in: ['queued', 'running'] } }).sort({ createdAt: 1 }).limit(limit).toArray();
+    return this.jobs.find({ status: { $in: ['queued', 'running'] } }).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
   }
 
   /**
@@ -153,27 +154,32 @@ export class ExportJobStore {
     return result.matchedCount === 1;
   }
 
-  async setTotal(job: ExportJobDocument, owner: string, total: number): Promise<void> {
-    await this.jobs.updateOne({ _id: job._id, owner }, { $set: { total } });
-  }
-
   async putChunk(jobId: Types.ObjectId, n: number, data: Buffer): Promise<void> {
     await this.chunks.replaceOne({ _id: chunkId(jobId, n) }, { data: new mongo.Binary(data) }, { upsert: true });
   }
 
-  /** Records a written part: only when the job is still this run's and the part is the next one. */
-  async advance(job: ExportJobDocument, owner: string, n: number, progress: { cursor: Types.ObjectId | null; added: number; bytes: number }): Promise<boolean> {
+  /**
+   * Records a written part (and the total, once counted): only when the job is still this run's and the
+   * part is the next one. The run is the job's only writer while it holds the claim, and writes one
+   * update at a time: a server that applies updates as read-and-replace (FerretDB) would otherwise lose one.
+   */
+  async advance(
+    job: ExportJobDocument,
+    owner: string,
+    n: number,
+    progress: { cursor: Types.ObjectId | null; added: number; bytes: number; total?: number },
+  ): Promise<boolean> {
     const result = await this.jobs.updateOne(
       { _id: job._id, owner, status: 'running', chunks: n },
-      { $set: { cursor: progress.cursor }, $inc: { chunks: 1, count: progress.added, bytes: progress.bytes } },
+      { $set: { cursor: progress.cursor, ...totalOf(progress.total) }, $inc: { chunks: 1, count: progress.added, bytes: progress.bytes } },
     );
     return result.matchedCount === 1;
   }
 
-  async finish(job: ExportJobDocument, owner: string, expiresAt: Date): Promise<ExportJobDocument | null> {
+  async finish(job: ExportJobDocument, owner: string, expiresAt: Date, total?: number): Promise<ExportJobDocument | null> {
     return this.jobs.findOneAndUpdate(
       { _id: job._id, owner, status: 'running' },
-      { $set: { status: 'done', finishedAt: new Date(), expiresAt } },
+      { $set: { status: 'done', finishedAt: new Date(), expiresAt, ...totalOf(total) } },
       { returnDocument: 'after' },
     );
   }

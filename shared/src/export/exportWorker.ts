@@ -151,11 +151,13 @@ export class ExportWorker {
     }
   }
 
-  private async countTotal(job: ExportJobDocument): Promise<void> {
+  /** The records matching at the snapshot (for progress); undefined when counting failed. */
+  private async countTotal(job: ExportJobDocument): Promise<number | undefined> {
     try {
-      await this.store.setTotal(job, this.owner, await this.source.count(job.orgId, job.filter, job.bound as RecordId, job.snapshotAt as Date));
+      return await this.source.count(job.orgId, job.filter, job.bound as RecordId, job.snapshotAt as Date);
     } catch (error) {
       this.logger.warn({ err: error, exportId: job._id.toHexString() }, 'export total not counted; progress stays unknown');
+      return undefined;
     }
   }
 
@@ -182,9 +184,11 @@ export class ExportWorker {
       if (!(await store.setSnapshot(job, this.owner, { snapshotAt, bound }))) throw new ClaimLost();
       job = { ...job, snapshotAt, bound };
     }
-    // Counted beside the scan (a server that cannot narrow the count, FerretDB, scans for it): progress
-    // has its total as soon as the count is in, and the export does not wait for it to start.
-    const counting = job.total === undefined ? this.countTotal(job) : Promise.resolve();
+    // Counted beside the scan (a server that cannot narrow the count, FerretDB, scans for it), so the export
+    // does not wait for it to start; the total is recorded with the first part written after it is in.
+    let total: number | undefined;
+    let totalRecorded = job.total !== undefined;
+    const counting = totalRecorded ? Promise.resolve() : this.countTotal(job).then((counted) => (total = counted));
     await store.deleteLeftovers(job);
     let after = job.cursor ?? null;
     let n = job.chunks;
@@ -210,7 +214,9 @@ export class ExportWorker {
           const data = await gzip(text);
           check();
           await store.putChunk(job._id, n, data);
-          if (!(await store.advance(job, this.owner, n, { cursor: upTo, added: rows.length, bytes: data.length }))) throw new ClaimLost();
+          const newTotal = totalRecorded ? undefined : total;
+          if (!(await store.advance(job, this.owner, n, { cursor: upTo, added: rows.length, bytes: data.length, total: newTotal }))) throw new ClaimLost();
+          totalRecorded ||= newTotal !== undefined;
           n += 1;
         }
         if (!more) break;
@@ -221,7 +227,7 @@ export class ExportWorker {
     }
     await counting;
     check();
-    return store.finish(job, this.owner, new Date(Date.now() + this.config.exportRetentionHours * 3_600_000));
+    return store.finish(job, this.owner, new Date(Date.now() + this.config.exportRetentionHours * 3_600_000), totalRecorded ? undefined : total);
   }
 }
 

@@ -8,7 +8,7 @@ import { RemovedFeedbackLog } from '../data/removedFeedbackLog';
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * The feedback service's exports: the worker, and the change events wrapped so that every removal is
+ * The feedback service's exportJobs: the worker, and the change events wrapped so that every removal is
  * logged (before the item goes) for the exports running while it happens. An export's end is announced
  * as an export.completed or export.failed webhook event.
  */
@@ -19,7 +19,7 @@ export async function startFeedbackExports(
   logger: Logger,
 ) {
   const removals = new RemovedFeedbackLog(connection);
-  const exports = await startExports(connection, feedbackExportSource(connection, removals), config, logger, (job) =>
+  const exportJobs = await startExports(connection, feedbackExportSource(connection, removals), config, logger, (job) =>
     webhooks.announce(exportEvent(job.orgId, publicJob(job, config.exportPublicUrl))),
   );
   const purge = () => removals.purge().catch((error: unknown) => logger.warn({ err: error }, 'removed-feedback log purge failed'));
@@ -34,11 +34,11 @@ export async function startFeedbackExports(
   };
   return {
     events,
-    operations: exports.operations,
-    routes: exports.routes,
+    operations: exportJobs.operations,
+    routes: exportJobs.routes,
     close: async () => {
       clearInterval(purgeTimer);
-      await exports.close();
+      await exportJobs.close();
     },
   };
 }
