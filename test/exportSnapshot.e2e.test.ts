@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { Types } from 'mongoose';
 import { createLogger, ExportJobStore, ExportWorker, type ExportConfig, type ExportSource } from '@fi/shared';
-import { feedbackExportSource, feedbackImporter, RemovedFeedbackLog } from '@fi/feedback';
+import { feedbackExportSource, feedbackImporter, FeedbackTombstones } from '@fi/feedback';
 import { ndjsonRows } from './helpers/exports';
 import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
@@ -26,6 +26,8 @@ const CONFIG: ExportConfig = {
   exportPageSize: 10,
   exportLeaseMs: 5_000,
   exportPollMs: 100,
+  mongodbMaxTimeMs: 8_000,
+  changesClockMarginMs: 2_000,
 };
 
 async function seed(orgId: string, count: number): Promise<Array<{ id: string; source: string }>> {
@@ -49,7 +51,7 @@ async function seed(orgId: string, count: number): Promise<Array<{ id: string; s
 async function runProbe(orgId: string, filter: Record<string, unknown>, afterPage: (page: number) => Promise<void>): Promise<string[]> {
   const connection = await stack.connect('feedback');
   const store = new ExportJobStore(connection);
-  const real = feedbackExportSource(connection, new RemovedFeedbackLog(connection));
+  const real = feedbackExportSource(connection, new FeedbackTombstones(connection));
   // Its own resource name: the stack's feedback worker leaves this job alone. Each page is a fresh query
   // (what MongoDB's cursor sees of concurrent removals), followed by the test's writes.
   const probe: ExportSource = {

@@ -114,9 +114,20 @@ export function serviceConfigSchema(defaults: { port: number; database: string }
     ...mongoClientConfigSchema,
     ...identitySigningConfigSchema,
     ...exportConfigSchema,
+    ...changesConfigSchema,
     ...commonConfigSchema,
   } satisfies Schema;
 }
+
+/** The changes feeds (see docs/export.md, Syncing your data). */
+export const changesConfigSchema = {
+  changesClockMarginMs: {
+    env: 'CHANGES_CLOCK_MARGIN_MS',
+    doc: "how far apart the clocks of this service's instances may be: a change is listed in the changes feed once MONGODB_MAX_TIME_MS plus this has passed since it was stamped, so a slow write is never passed over",
+    default: 2_000,
+    parse: parse.int(0, 600_000),
+  },
+} satisfies Schema;
 
 /** Each organization's share of a service's database work (see docs/limits.md, Bulkheads). */
 export const organizationBulkheadConfigSchema = {

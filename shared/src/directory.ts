@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { OrgScopedDocument, OrgScopedRepository } from './data/orgScopedRepository';
+import { changeFeed, type ChangePage } from './changes/changeFeed';
 import { notFound } from './errors';
 import type { RouteHandler } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
@@ -26,12 +27,15 @@ export interface DirectoryOperations<T> {
   search<A extends DirectoryListArgs>(ctx: SubgraphContext, args: A & HasKeys<A, keyof DirectoryListArgs>): Promise<PageResult<T>>;
   findOne(ctx: SubgraphContext, args: { apiKey: string; id: string }): Promise<T>;
   resolveReference(ctx: SubgraphContext, ref: { id: string }): Promise<T | null>;
+  /** `<resource>Changes`: records are only ever added (imports), so the feed is their creations. */
+  changes(ctx: SubgraphContext, args: { apiKey: string; after?: string | null; take?: number | null }): Promise<ChangePage<T>>;
 }
 
 export function directoryOperations<D extends OrgScopedDocument, T>(
   repository: OrgScopedRepository<D, T>,
-  notFoundMessage: string,
+  directory: { resource: string; notFoundMessage: string; settleMs: number },
 ): DirectoryOperations<T> {
+  const feed = changeFeed<T>(directory.resource, [{ after: (orgId, from, before, limit) => repository.changedAfter(orgId, from, before, limit) }], directory.settleMs);
   return {
     async search(ctx, args) {
       const caller = await ctx.auth.require(args.apiKey);
@@ -40,11 +44,15 @@ export function directoryOperations<D extends OrgScopedDocument, T>(
     async findOne(ctx, args) {
       const caller = await ctx.auth.require(args.apiKey);
       const item = await repository.findById(caller.orgId, args.id);
-      if (!item) throw notFound(notFoundMessage);
+      if (!item) throw notFound(directory.notFoundMessage);
       return item;
     },
     async resolveReference(ctx, ref) {
       return repository.findById(await ctx.allowedOrgs(), ref.id);
+    },
+    async changes(ctx, args) {
+      const caller = await ctx.auth.require(args.apiKey);
+      return feed.read(caller.orgId, args);
     },
   };
 }

@@ -6,14 +6,15 @@ type ExportOperations = ServiceExports['operations'];
 
 export const ACCOUNT_NOT_FOUND = 'Account not found';
 
-export function createAccountResolvers(repository: AccountRepository, exportJobs: ExportOperations): Resolvers {
-  const directory = directoryOperations(repository, ACCOUNT_NOT_FOUND);
+export function createAccountResolvers(repository: AccountRepository, exportJobs: ExportOperations, settleMs: number): Resolvers {
+  const directory = directoryOperations(repository, { resource: 'accounts', notFoundMessage: ACCOUNT_NOT_FOUND, settleMs });
   return {
     Query: {
       accountItems: (_, args, ctx) => directory.search(ctx, args),
       accountItem: (_, args, ctx) => directory.findOne(ctx, args),
       accountsExportJob: (_, args, ctx) => exportJobs.get(ctx, args),
       accountsExports: (_, args, ctx) => exportJobs.list(ctx, args),
+      accountsChanges: (_, args, ctx) => directory.changes(ctx, args),
     },
     Mutation: {
       startAccountsExport: (_, args, ctx) => exportJobs.start(ctx, args),

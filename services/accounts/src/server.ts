@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
+import { changesSettleMs, startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
 import { createAccountRepository } from './data/accountRepository';
 import { accountsExportSource } from './export/accountsExport';
 import { accountsContext } from './links/accountLinks';
@@ -16,7 +16,7 @@ export function startAccountsService(config: ServiceConfig, logger: Logger) {
       createRepository: createAccountRepository,
       async wire(repository, connection) {
         const exportJobs = await startExports(connection, accountsExportSource(repository), config, logger);
-        return { resolvers: createAccountResolvers(repository, exportJobs.operations), extendContext: accountsContext(repository), routes: exportJobs.routes, close: exportJobs.close };
+        return { resolvers: createAccountResolvers(repository, exportJobs.operations, changesSettleMs(config)), extendContext: accountsContext(repository), routes: exportJobs.routes, close: exportJobs.close };
       },
     },
     config,

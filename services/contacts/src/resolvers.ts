@@ -6,14 +6,15 @@ type ExportOperations = ServiceExports['operations'];
 
 export const CONTACT_NOT_FOUND = 'Contact not found';
 
-export function createContactResolvers(repository: ContactRepository, exportJobs: ExportOperations): Resolvers {
-  const directory = directoryOperations(repository, CONTACT_NOT_FOUND);
+export function createContactResolvers(repository: ContactRepository, exportJobs: ExportOperations, settleMs: number): Resolvers {
+  const directory = directoryOperations(repository, { resource: 'contacts', notFoundMessage: CONTACT_NOT_FOUND, settleMs });
   return {
     Query: {
       contactItems: (_, args, ctx) => directory.search(ctx, args),
       contactItem: (_, args, ctx) => directory.findOne(ctx, args),
       contactsExportJob: (_, args, ctx) => exportJobs.get(ctx, args),
       contactsExports: (_, args, ctx) => exportJobs.list(ctx, args),
+      contactsChanges: (_, args, ctx) => directory.changes(ctx, args),
     },
     Mutation: {
       startContactsExport: (_, args, ctx) => exportJobs.start(ctx, args),

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
+import { changesSettleMs, startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
 import { createContactRepository } from './data/contactRepository';
 import { contactsExportSource } from './export/contactsExport';
 import { contactsContext } from './links/contactLinks';
@@ -16,7 +16,7 @@ export function startContactsService(config: ServiceConfig, logger: Logger) {
       createRepository: createContactRepository,
       async wire(repository, connection) {
         const exportJobs = await startExports(connection, contactsExportSource(repository), config, logger);
-        return { resolvers: createContactResolvers(repository, exportJobs.operations), extendContext: contactsContext(repository), routes: exportJobs.routes, close: exportJobs.close };
+        return { resolvers: createContactResolvers(repository, exportJobs.operations, changesSettleMs(config)), extendContext: contactsContext(repository), routes: exportJobs.routes, close: exportJobs.close };
       },
     },
     config,

@@ -17,4 +17,4 @@ export { ThemeStore } from './themes/themeStore';
 export { recomputeThemes } from './themes/themeWorker';
 export { computeThemes } from './themes/themeClustering';
 export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export/feedbackExport';
-export { RemovedFeedbackLog } from './data/removedFeedbackLog';
+export { FeedbackTombstones } from './data/feedbackTombstones';

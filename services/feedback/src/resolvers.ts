@@ -1,4 +1,6 @@
-import { forbidden, notFound, scopedReference, type ServiceExports } from '@fi/shared';
+import { forbidden, notFound, scopedReference, type ChangeFeed, type ServiceExports } from '@fi/shared';
+import type { FeedbackItem } from './data/feedbackItem';
+import type { FeedbackTombstones } from './data/feedbackTombstones';
 import type { FeedbackRepository } from './data/feedbackRepository';
 import type { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
@@ -39,6 +41,8 @@ export function createResolvers(
     similarity,
     themes,
     exportJobs,
+    tombstones,
+    changes,
   }: {
     events: ChangeEvents;
     management: WebhookEndpoints;
@@ -46,6 +50,8 @@ export function createResolvers(
     similarity: OrgSimilarity;
     themes: ThemeStore;
     exportJobs: ServiceExports['operations'];
+    tombstones: FeedbackTombstones;
+    changes: ChangeFeed<FeedbackItem>;
   },
 ): Resolvers {
   const webhooks = createWebhookResolvers(management);
@@ -66,6 +72,10 @@ export function createResolvers(
       },
       feedbackExportJob: (_, args, ctx) => exportJobs.get(ctx, args),
       feedbackExports: (_, args, ctx) => exportJobs.list(ctx, args),
+      feedbackChanges: async (_, args, ctx) => {
+        const caller = await ctx.auth.require(args.apiKey);
+        return changes.read(caller.orgId, args);
+      },
       feedbackInsights: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         return feedbackInsights({ store: insights, themes }, caller.orgId, args);
@@ -89,7 +99,7 @@ export function createResolvers(
         if (caller.readOnly) {
           throw forbidden((await repository.findById(caller.orgId, args.id)) ? NOT_AUTHORIZED_TO_DELETE : FEEDBACK_NOT_FOUND);
         }
-        if (!(await removeFeedback({ repository, events }, caller.orgId, args.id))) throw forbidden(FEEDBACK_NOT_FOUND);
+        if (!(await removeFeedback({ repository, events, tombstones }, caller.orgId, args.id))) throw forbidden(FEEDBACK_NOT_FOUND);
         ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId }, 'feedback removed');
         return true;
       },

@@ -1,10 +1,12 @@
 import path from 'node:path';
-import { IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger } from '@fi/shared';
+import { changesSettleMs, IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger } from '@fi/shared';
+import { feedbackChangeFeed } from './changes/feedbackChangeFeed';
 import type { FeedbackConfig } from './config';
 import { createContactStatsLoader } from './contactStatsLoader';
 import { InsightsStore } from './data/insightsStore';
 import { FeedbackRepository } from './data/feedbackRepository';
 import { FeedbackStatusStore } from './data/feedbackStatusStore';
+import { FeedbackTombstones } from './data/feedbackTombstones';
 import { IdempotencyStore } from './data/idempotencyStore';
 import type { FeedbackContext } from './feedbackContext';
 import { startFeedbackExports } from './export/feedbackExports';
@@ -30,20 +32,25 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
       async setUp(connection, registry) {
         const repository = new FeedbackRepository(connection);
         const idempotency = new IdempotencyStore(connection);
-        await Promise.all([repository.ensureIndexes(), idempotency.ensureIndexes()]);
-        const purge = () => idempotency.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'idempotency purge failed'));
-        void purge();
+        const tombstones = new FeedbackTombstones(connection);
+        await Promise.all([repository.ensureIndexes(), idempotency.ensureIndexes(), tombstones.ensureIndexes()]);
+        const purge = () => {
+          idempotency.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'idempotency purge failed'));
+          tombstones.purge().catch((error: unknown) => logger.warn({ err: error }, 'tombstone purge failed'));
+        };
+        purge();
         const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
         purgeTimer.unref();
         const webhooks = await startWebhooks(connection, repository, config, registry, logger);
         const themes = new ThemeStore(connection);
         await themes.ensureIndexes();
         const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
-        const exportJobs = await startFeedbackExports(connection, webhooks, config, logger);
+        const exportJobs = await startFeedbackExports(connection, tombstones, webhooks.announce, config, logger);
         return {
           resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), {
             ...webhooks,
-            events: exportJobs.events,
+            tombstones,
+            changes: feedbackChangeFeed(repository, tombstones, changesSettleMs(config)),
             exportJobs: exportJobs.operations,
             insights: new InsightsStore(connection),
             similarity: new OrgSimilarity(new SimilarityRepository(connection)),

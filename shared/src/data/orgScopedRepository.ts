@@ -4,8 +4,10 @@ import { INDEX_BUILD_TIME_LIMIT } from '../mongo';
 import { buildIndexes } from './buildIndexes';
 import { substringPattern } from '../validation';
 import { objectIdOrNull } from './objectId';
+import { createdStamp, type ChangeStamped } from '../changes/changeStamp';
+import type { ChangeEntry, ChangePosition } from '../changes/changeFeed';
 
-export interface OrgScopedDocument {
+export interface OrgScopedDocument extends ChangeStamped {
   _id: Types.ObjectId;
   orgId: string;
   createdAt: Date;
@@ -68,6 +70,20 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
     return this.model.collection.countDocuments({ ...query, _id: { $lte: upTo } } as mongo.Filter<mongo.Document>, options);
   }
 
+  /**
+   * The organization's records changed strictly after `from` and before `before`, in (changedAt, _id)
+   * order: the live half of a changes feed, read through CHANGE_STAMP_INDEX.
+   */
+  async changedAfter(orgId: string, from: ChangePosition, before: Date, limit: number): Promise<ChangeEntry<T>[]> {
+    const query = {
+      orgId,
+      changedAt: { $gte: from.at, $lt: before },
+      $or: [{ changedAt: { $gt: from.at } }, { _id: { $gt: new Types.ObjectId(from.id) } }],
+    } as mongo.Filter<mongo.Document>;
+    const docs = (await this.model.collection.find(query, { sort: { changedAt: 1, _id: 1 }, limit }).toArray()) as unknown as D[];
+    return docs.map((doc) => ({ type: doc.changeType ?? 'created', id: doc._id.toHexString(), at: doc.changedAt as Date, item: this.toItem(doc) }));
+  }
+
   /** `query` must include the organization. */
   async listWhere(query: FilterQuery<D>, page: Page): Promise<PageResult<T>> {
     const [docs, total] = await Promise.all([
@@ -111,7 +127,8 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
 
   async insertMany(orgId: string, records: Array<Omit<D, '_id' | 'orgId'>>): Promise<number> {
     if (records.length === 0) return 0;
-    const docs = records.map((record) => ({ ...record, ...this.derive(record), _id: new Types.ObjectId(), orgId }));
+    const stamp = createdStamp();
+    const docs = records.map((record) => ({ ...record, ...this.derive(record), ...stamp, _id: new Types.ObjectId(), orgId }));
     const result = await this.model.collection.insertMany(docs, { ordered: false });
     return result.insertedCount;
   }

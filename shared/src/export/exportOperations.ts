@@ -5,6 +5,7 @@ import { objectIdOrNull } from '../data/objectId';
 import { parseExportFormat } from './exportFormats';
 import type { ExportJobDocument, ExportJobStore, ExportStatus } from '../data/exportJobStore';
 import type { ExportSource } from './exportSource';
+import { changesCursorAt, changesSettleMs } from '../changes/changeFeed';
 import type { ExportConfig } from './exportWorker';
 
 export const EXPORT_NOT_FOUND = 'Export not found';
@@ -25,13 +26,15 @@ export interface PublicExportJob {
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  changesCursor: string | null;
 }
 
 /** The download token: the job id (to find it by its key) and a 256-bit secret, compared in constant time. */
 export const downloadToken = (job: Pick<ExportJobDocument, '_id' | 'secret'>) => `${job._id.toHexString()}.${job.secret}`;
 
-export function publicJob(job: ExportJobDocument, publicUrl: string): PublicExportJob {
+export function publicJob(job: ExportJobDocument, config: ExportConfig): PublicExportJob {
   const done = job.status === 'done';
+  const publicUrl = config.exportPublicUrl;
   const total = job.total ?? null;
   return {
     id: job._id.toHexString(),
@@ -48,6 +51,7 @@ export function publicJob(job: ExportJobDocument, publicUrl: string): PublicExpo
     createdAt: job.createdAt,
     startedAt: job.startedAt ?? null,
     finishedAt: job.finishedAt ?? null,
+    changesCursor: job.snapshotAt ? changesCursorAt(job.resource, job.snapshotAt, changesSettleMs(config)) : null,
   };
 }
 
@@ -82,14 +86,14 @@ export function exportOperations(store: ExportJobStore, source: ExportSource, co
       });
       ctx.logger.info({ exportId: job._id.toHexString(), orgId: caller.orgId, resource: source.resource, format }, 'export queued');
       wake();
-      return publicJob(job, config.exportPublicUrl);
+      return publicJob(job, config);
     },
     async get(ctx: SubgraphContext, args: { apiKey: string; id: string }): Promise<PublicExportJob> {
       const caller = await ctx.auth.require(args.apiKey);
       const id = objectIdOrNull(args.id);
       const job = id ? await store.get(id) : null;
       if (!job || job.orgId !== caller.orgId || job.resource !== source.resource) throw notFound(EXPORT_NOT_FOUND);
-      return publicJob(job, config.exportPublicUrl);
+      return publicJob(job, config);
     },
     async list(ctx: SubgraphContext, args: { apiKey: string; take?: number | null }): Promise<PublicExportJob[]> {
       const caller = await ctx.auth.require(args.apiKey);
@@ -98,7 +102,7 @@ export function exportOperations(store: ExportJobStore, source: ExportSource, co
         throw badRequest(`take must be between 0 and ${MAX_LISTED_EXPORTS} (got ${take})`, { argument: 'take', min: 0, max: MAX_LISTED_EXPORTS });
       }
       const jobs = take === 0 ? [] : await store.recent(caller.orgId, source.resource, take);
-      return jobs.map((job) => publicJob(job, config.exportPublicUrl));
+      return jobs.map((job) => publicJob(job, config));
     },
   };
 }

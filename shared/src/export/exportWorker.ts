@@ -11,7 +11,8 @@ import type { ExportRecord, ExportSource } from './exportSource';
 
 const gzip = promisify(gzipCallback);
 
-export type ExportConfig = ConfigOf<typeof exportConfigSchema>;
+/** The export settings, and the database time limit (how long a change may take to land: changesCursor). */
+export type ExportConfig = ConfigOf<typeof exportConfigSchema> & { mongodbMaxTimeMs: number; changesClockMarginMs: number };
 
 /** Runs that ended without finishing (a process died) before the job is failed instead of resumed. */
 export const MAX_EXPORT_ATTEMPTS = 3;

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import { withChangeStamp } from '@fi/shared';
 
 export interface AccountDocument {
   _id: Types.ObjectId;
@@ -37,6 +38,8 @@ accountSchema.index({ orgId: 1, createdAt: -1, _id: -1 });
 // Links: the oldest account with a domain or a name is the one people link to.
 accountSchema.index({ orgId: 1, domainKey: 1, createdAt: 1, _id: 1 });
 accountSchema.index({ orgId: 1, nameKey: 1, createdAt: 1, _id: 1 });
+
+withChangeStamp(accountSchema);
 
 export function accountModel(connection: Connection): Model<AccountDocument> {
   return connection.models.Account ?? connection.model<AccountDocument>('Account', accountSchema);

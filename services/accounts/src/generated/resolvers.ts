@@ -20,6 +20,27 @@ export type Scalars = {
   _FieldSet: { input: unknown; output: unknown; }
 };
 
+/** One change of a record: its type and id, when it happened, and the record as it is now. */
+export type AccountChange = {
+  __typename?: 'AccountChange';
+  /** When the record last changed (for a deletion: when it was deleted). */
+  at: Scalars['DateTime']['output'];
+  id: Scalars['String']['output'];
+  item: Maybe<AccountItem>;
+  /** created, updated, deleted or merged (deleted or merged: the record is gone and item is null). */
+  type: Scalars['String']['output'];
+};
+
+/** A page of changes, oldest first. */
+export type AccountChangeList = {
+  __typename?: 'AccountChangeList';
+  /** Where the next page starts; never null, also on an empty page (keep it and ask again later). */
+  cursor: Scalars['String']['output'];
+  /** True when more changes follow right away; false when the feed is read to its end for now. */
+  hasMore: Scalars['Boolean']['output'];
+  items: Array<AccountChange>;
+};
+
 export type AccountItem = {
   __typename?: 'AccountItem';
   /** Churn likelihood, 0.0 (low risk) to 1.0 (high risk). */
@@ -74,6 +95,11 @@ export type ContactItem = {
  */
 export type ExportJob = {
   __typename?: 'ExportJob';
+  /**
+   * Where this resource's changes feed continues the export (pass it as `after`): with the file and the feed
+   * from there, a copy holds exactly the current records. Null until the export has started.
+   */
+  changesCursor: Maybe<Scalars['String']['output']>;
   /** Records written so far (once done: records in the file). */
   count: Scalars['Int']['output'];
   createdAt: Scalars['DateTime']['output'];
@@ -124,6 +150,14 @@ export type Query = {
   accountItem: Maybe<AccountItem>;
   /** Accounts of the key's organization, newest first. `search` matches name or domain (case-insensitive substring). */
   accountItems: AccountItemList;
+  /**
+   * The organization's accounts that were created, changed or deleted after the `after` cursor, in the order
+   * of their last change, each once with its state now (see docs/export.md, "Syncing your data"). Start
+   * from an export's changesCursor (or without `after`: the changes of the last 30 days), then pass each
+   * page's cursor. Deletions are kept 30 days; an older cursor is BAD_REQUEST (reason CURSOR_EXPIRED):
+   * export again. A change is listed a few seconds after it happened. Read-only keys may read it.
+   */
+  accountsChanges: AccountChangeList;
   /** The organization's accounts export with this id; null with NOT_FOUND when there is none. Read-only keys may read it. */
   accountsExportJob: Maybe<ExportJob>;
   /** The organization's recent accounts exports, newest first (take: 0 to 50). */
@@ -141,6 +175,13 @@ export type QueryAccountItemsArgs = {
   apiKey: Scalars['String']['input'];
   search?: InputMaybe<Scalars['String']['input']>;
   skip?: InputMaybe<Scalars['Int']['input']>;
+  take?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryAccountsChangesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  apiKey: Scalars['String']['input'];
   take?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -256,9 +297,12 @@ export type FederationReferenceTypes = {
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AccountChange: ResolverTypeWrapper<Omit<AccountChange, 'item'> & { item?: Maybe<ResolversTypes['AccountItem']> }>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
+  AccountChangeList: ResolverTypeWrapper<Omit<AccountChangeList, 'items'> & { items: Array<ResolversTypes['AccountChange']> }>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   AccountItem: ResolverTypeWrapper<AccountItemModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   AccountItemList: ResolverTypeWrapper<Omit<AccountItemList, 'items'> & { items: Array<ResolversTypes['AccountItem']> }>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   AccountsExportFilter: AccountsExportFilter;
@@ -267,14 +311,16 @@ export type ResolversTypes = {
   ExportJob: ResolverTypeWrapper<ExportJob>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AccountChange: Omit<AccountChange, 'item'> & { item?: Maybe<ResolversParentTypes['AccountItem']> };
+  String: Scalars['String']['output'];
+  AccountChangeList: Omit<AccountChangeList, 'items'> & { items: Array<ResolversParentTypes['AccountChange']> };
+  Boolean: Scalars['Boolean']['output'];
   AccountItem: AccountItemModel;
   Float: Scalars['Float']['output'];
-  String: Scalars['String']['output'];
   AccountItemList: Omit<AccountItemList, 'items'> & { items: Array<ResolversParentTypes['AccountItem']> };
   Int: Scalars['Int']['output'];
   AccountsExportFilter: AccountsExportFilter;
@@ -283,7 +329,19 @@ export type ResolversParentTypes = {
   ExportJob: ExportJob;
   Mutation: Record<PropertyKey, never>;
   Query: Record<PropertyKey, never>;
-  Boolean: Scalars['Boolean']['output'];
+};
+
+export type AccountChangeResolvers<ContextType = AccountsContext, ParentType extends ResolversParentTypes['AccountChange'] = ResolversParentTypes['AccountChange']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  item?: Resolver<Maybe<ResolversTypes['AccountItem']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AccountChangeListResolvers<ContextType = AccountsContext, ParentType extends ResolversParentTypes['AccountChangeList'] = ResolversParentTypes['AccountChangeList']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  hasMore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['AccountChange']>, ParentType, ContextType>;
 };
 
 export type AccountItemResolvers<ContextType = AccountsContext, ParentType extends ResolversParentTypes['AccountItem'] = ResolversParentTypes['AccountItem'], FederationReferenceType extends FederationReferenceTypes['AccountItem'] = FederationReferenceTypes['AccountItem']> = {
@@ -318,6 +376,7 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 }
 
 export type ExportJobResolvers<ContextType = AccountsContext, ParentType extends ResolversParentTypes['ExportJob'] = ResolversParentTypes['ExportJob']> = {
+  changesCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -340,11 +399,14 @@ export type MutationResolvers<ContextType = AccountsContext, ParentType extends 
 export type QueryResolvers<ContextType = AccountsContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   accountItem?: Resolver<Maybe<ResolversTypes['AccountItem']>, ParentType, ContextType, RequireFields<QueryAccountItemArgs, 'apiKey' | 'id'>>;
   accountItems?: Resolver<ResolversTypes['AccountItemList'], ParentType, ContextType, RequireFields<QueryAccountItemsArgs, 'apiKey' | 'skip' | 'take'>>;
+  accountsChanges?: Resolver<ResolversTypes['AccountChangeList'], ParentType, ContextType, RequireFields<QueryAccountsChangesArgs, 'apiKey' | 'take'>>;
   accountsExportJob?: Resolver<Maybe<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryAccountsExportJobArgs, 'apiKey' | 'id'>>;
   accountsExports?: Resolver<Array<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryAccountsExportsArgs, 'apiKey' | 'take'>>;
 };
 
 export type Resolvers<ContextType = AccountsContext> = {
+  AccountChange?: AccountChangeResolvers<ContextType>;
+  AccountChangeList?: AccountChangeListResolvers<ContextType>;
   AccountItem?: AccountItemResolvers<ContextType>;
   AccountItemList?: AccountItemListResolvers<ContextType>;
   ContactItem?: ContactItemResolvers<ContextType>;

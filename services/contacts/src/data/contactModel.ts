@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import { withChangeStamp } from '@fi/shared';
 
 export interface ContactDocument {
   _id: Types.ObjectId;
@@ -42,6 +43,8 @@ contactSchema.index({ orgId: 1, createdAt: -1, _id: -1 });
 contactSchema.index({ orgId: 1, emailLower: 1, createdAt: 1, _id: 1 });
 contactSchema.index({ orgId: 1, emailDomain: 1, createdAt: -1, _id: -1 });
 contactSchema.index({ orgId: 1, companyKey: 1, createdAt: -1, _id: -1 });
+
+withChangeStamp(contactSchema);
 
 export function contactModel(connection: Connection): Model<ContactDocument> {
   return connection.models.Contact ?? connection.model<ContactDocument>('Contact', contactSchema);

@@ -40,6 +40,27 @@ export type AccountItemContactsArgs = {
   take?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** One change of a record: its type and id, when it happened, and the record as it is now. */
+export type ContactChange = {
+  __typename?: 'ContactChange';
+  /** When the record last changed (for a deletion: when it was deleted). */
+  at: Scalars['DateTime']['output'];
+  id: Scalars['String']['output'];
+  item: Maybe<ContactItem>;
+  /** created, updated, deleted or merged (deleted or merged: the record is gone and item is null). */
+  type: Scalars['String']['output'];
+};
+
+/** A page of changes, oldest first. */
+export type ContactChangeList = {
+  __typename?: 'ContactChangeList';
+  /** Where the next page starts; never null, also on an empty page (keep it and ask again later). */
+  cursor: Scalars['String']['output'];
+  /** True when more changes follow right away; false when the feed is read to its end for now. */
+  hasMore: Scalars['Boolean']['output'];
+  items: Array<ContactChange>;
+};
+
 export type ContactItem = {
   __typename?: 'ContactItem';
   company: Maybe<Scalars['String']['output']>;
@@ -75,6 +96,11 @@ export type ContactsExportFilter = {
  */
 export type ExportJob = {
   __typename?: 'ExportJob';
+  /**
+   * Where this resource's changes feed continues the export (pass it as `after`): with the file and the feed
+   * from there, a copy holds exactly the current records. Null until the export has started.
+   */
+  changesCursor: Maybe<Scalars['String']['output']>;
   /** Records written so far (once done: records in the file). */
   count: Scalars['Int']['output'];
   createdAt: Scalars['DateTime']['output'];
@@ -138,6 +164,14 @@ export type Query = {
   contactItem: Maybe<ContactItem>;
   /** Contacts of the key's organization, newest first. `search` matches name, email or company (case-insensitive substring). */
   contactItems: ContactItemList;
+  /**
+   * The organization's contacts that were created, changed or deleted after the `after` cursor, in the order
+   * of their last change, each once with its state now (see docs/export.md, "Syncing your data"). Start
+   * from an export's changesCursor (or without `after`: the changes of the last 30 days), then pass each
+   * page's cursor. Deletions are kept 30 days; an older cursor is BAD_REQUEST (reason CURSOR_EXPIRED):
+   * export again. A change is listed a few seconds after it happened. Read-only keys may read it.
+   */
+  contactsChanges: ContactChangeList;
   /** The organization's contacts export with this id; null with NOT_FOUND when there is none. Read-only keys may read it. */
   contactsExportJob: Maybe<ExportJob>;
   /** The organization's recent contacts exports, newest first (take: 0 to 50). */
@@ -155,6 +189,13 @@ export type QueryContactItemsArgs = {
   apiKey: Scalars['String']['input'];
   search?: InputMaybe<Scalars['String']['input']>;
   skip?: InputMaybe<Scalars['Int']['input']>;
+  take?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryContactsChangesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  apiKey: Scalars['String']['input'];
   take?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -279,6 +320,9 @@ export type ResolversTypes = {
   AccountItem: ResolverTypeWrapper<AccountRefModel>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  ContactChange: ResolverTypeWrapper<ContactChange>;
+  ContactChangeList: ResolverTypeWrapper<ContactChangeList>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ContactItem: ResolverTypeWrapper<ContactItem>;
   ContactItemList: ResolverTypeWrapper<ContactItemList>;
   ContactsExportFilter: ContactsExportFilter;
@@ -288,7 +332,6 @@ export type ResolversTypes = {
   FeedbackItem: ResolverTypeWrapper<AuthorRefModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -296,6 +339,9 @@ export type ResolversParentTypes = {
   AccountItem: AccountRefModel;
   Int: Scalars['Int']['output'];
   String: Scalars['String']['output'];
+  ContactChange: ContactChange;
+  ContactChangeList: ContactChangeList;
+  Boolean: Scalars['Boolean']['output'];
   ContactItem: ContactItem | FederationReferenceTypes['ContactItem'];
   ContactItemList: ContactItemList;
   ContactsExportFilter: ContactsExportFilter;
@@ -305,13 +351,25 @@ export type ResolversParentTypes = {
   FeedbackItem: AuthorRefModel;
   Mutation: Record<PropertyKey, never>;
   Query: Record<PropertyKey, never>;
-  Boolean: Scalars['Boolean']['output'];
 };
 
 export type AccountItemResolvers<ContextType = ContactsContext, ParentType extends ResolversParentTypes['AccountItem'] = ResolversParentTypes['AccountItem'], FederationReferenceType extends FederationReferenceTypes['AccountItem'] = FederationReferenceTypes['AccountItem']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['AccountItem']> | FederationReferenceType, FederationReferenceType, ContextType>;
   contacts?: Resolver<ResolversTypes['ContactItemList'], ParentType, ContextType, RequireFields<AccountItemContactsArgs, 'skip' | 'take'>>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ContactChangeResolvers<ContextType = ContactsContext, ParentType extends ResolversParentTypes['ContactChange'] = ResolversParentTypes['ContactChange']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  item?: Resolver<Maybe<ResolversTypes['ContactItem']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ContactChangeListResolvers<ContextType = ContactsContext, ParentType extends ResolversParentTypes['ContactChangeList'] = ResolversParentTypes['ContactChangeList']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  hasMore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['ContactChange']>, ParentType, ContextType>;
 };
 
 export type ContactItemResolvers<ContextType = ContactsContext, ParentType extends ResolversParentTypes['ContactItem'] = ResolversParentTypes['ContactItem'], FederationReferenceType extends FederationReferenceTypes['ContactItem'] = FederationReferenceTypes['ContactItem']> = {
@@ -339,6 +397,7 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 }
 
 export type ExportJobResolvers<ContextType = ContactsContext, ParentType extends ResolversParentTypes['ExportJob'] = ResolversParentTypes['ExportJob']> = {
+  changesCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -367,12 +426,15 @@ export type MutationResolvers<ContextType = ContactsContext, ParentType extends 
 export type QueryResolvers<ContextType = ContactsContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   contactItem?: Resolver<Maybe<ResolversTypes['ContactItem']>, ParentType, ContextType, RequireFields<QueryContactItemArgs, 'apiKey' | 'id'>>;
   contactItems?: Resolver<ResolversTypes['ContactItemList'], ParentType, ContextType, RequireFields<QueryContactItemsArgs, 'apiKey' | 'skip' | 'take'>>;
+  contactsChanges?: Resolver<ResolversTypes['ContactChangeList'], ParentType, ContextType, RequireFields<QueryContactsChangesArgs, 'apiKey' | 'take'>>;
   contactsExportJob?: Resolver<Maybe<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryContactsExportJobArgs, 'apiKey' | 'id'>>;
   contactsExports?: Resolver<Array<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryContactsExportsArgs, 'apiKey' | 'take'>>;
 };
 
 export type Resolvers<ContextType = ContactsContext> = {
   AccountItem?: AccountItemResolvers<ContextType>;
+  ContactChange?: ContactChangeResolvers<ContextType>;
+  ContactChangeList?: ContactChangeListResolvers<ContextType>;
   ContactItem?: ContactItemResolvers<ContextType>;
   ContactItemList?: ContactItemListResolvers<ContextType>;
   DateTime?: GraphQLScalarType;

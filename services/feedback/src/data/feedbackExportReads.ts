@@ -3,7 +3,7 @@ import { EXPORT_CURSOR_OPTIONS, EXPORT_READ_OPTIONS, INDEX_BUILD_TIME_LIMIT } fr
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import { feedbackFilter } from './feedbackList';
 import type { FeedbackDocument } from './feedbackModel';
-import type { RemovedFeedbackLog } from './removedFeedbackLog';
+import type { FeedbackTombstones } from './feedbackTombstones';
 
 /** A list request's filters as an export stores them (no page, no cursor). */
 export type FeedbackExportFilter = Omit<FeedbackQuery, 'page' | 'after'>;
@@ -14,7 +14,7 @@ type IdRange = { $gt?: Types.ObjectId; $lte: Types.ObjectId };
  * What a feedback export reads: the list's filter over an id range, created at or before the snapshot,
  * straight from the driver so each read carries the export's own time limit (per batch for the cursor).
  */
-export function feedbackExportReads(model: Model<FeedbackDocument>, removals: RemovedFeedbackLog) {
+export function feedbackExportReads(model: Model<FeedbackDocument>, removals: FeedbackTombstones) {
   const selection = (orgId: string, filter: FeedbackExportFilter, range: IdRange, snapshotAt: Date) =>
     ({ ...feedbackFilter(orgId, { ...filter, page: { skip: 0, take: 0 } }), _id: range, createdAt: { $lte: snapshotAt } }) as mongo.Filter<mongo.Document>;
   const range = (after: Types.ObjectId | null, upTo: Types.ObjectId): IdRange => (after ? { $gt: after, $lte: upTo } : { $lte: upTo });

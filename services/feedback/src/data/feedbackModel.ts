@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import { withChangeStamp } from '@fi/shared';
 
 export interface FeedbackDocument {
   _id: Types.ObjectId;
@@ -75,6 +76,8 @@ feedbackSchema.index({ orgId: 1, emailDomain: 1, publishedDate: -1 });
 feedbackSchema.index({ orgId: 1, sentiment: 1, _id: 1 });
 // A theme's items in the list's order (feedbackItems(theme:)) and its examples.
 feedbackSchema.index({ orgId: 1, themeIds: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1 });
+
+withChangeStamp(feedbackSchema);
 
 export function feedbackModel(connection: Connection): Model<FeedbackDocument> {
   return connection.models.Feedback ?? connection.model<FeedbackDocument>('Feedback', feedbackSchema);

@@ -1,5 +1,5 @@
 import { Types, type Connection } from 'mongoose';
-import { objectIdOrNull, OrgScopedRepository } from '@fi/shared';
+import { createdStamp, objectIdOrNull, OrgScopedRepository, type ChangeEntry, type ChangePosition } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import { countedOf, storedFields, toItem, type FeedbackItem, type FeedbackRecord } from './feedbackItem';
@@ -47,7 +47,7 @@ export class FeedbackRepository {
    * `webhookEventIds` names the event of this creation, stored in the same write.
    */
   async createOnce(orgId: string, id: Types.ObjectId, record: FeedbackRecord, webhookEventIds: string[]): Promise<{ item: FeedbackItem; created: boolean }> {
-    const doc: FeedbackDocument = { _id: id, orgId, ...storedFields(record), webhookEventIds };
+    const doc: FeedbackDocument = { _id: id, orgId, ...storedFields(record), ...createdStamp(), webhookEventIds };
     try {
       await this.records.model.collection.insertOne(doc);
       return { item: toItem(doc), created: true };
@@ -65,9 +65,23 @@ export class FeedbackRepository {
    */
   async insertBatch(orgId: string, ids: Types.ObjectId[], records: FeedbackRecord[]): Promise<number> {
     if (records.length === 0) return 0;
-    const docs = records.map((record, i) => ({ _id: ids[i], orgId, ...storedFields(record) }));
+    const stamp = createdStamp();
+    const docs = records.map((record, i) => ({ _id: ids[i], orgId, ...storedFields(record), ...stamp }));
     const result = await this.records.model.collection.insertMany(docs, { ordered: true });
     return result.insertedCount;
+  }
+
+  /** Items changed after `from` and before `before`, in the changes feed's order. */
+  changedAfter(orgId: string, from: ChangePosition, before: Date, limit: number): Promise<ChangeEntry<FeedbackItem>[]> {
+    return this.records.changedAfter(orgId, from, before, limit);
+  }
+
+  /** Which of `ids` exist (read by `_id` alone). */
+  async existingIds(ids: string[]): Promise<Set<string>> {
+    const objectIds = ids.flatMap((id) => objectIdOrNull(id) ?? []);
+    if (objectIds.length === 0) return new Set();
+    const docs = await this.records.model.collection.find({ _id: { $in: objectIds } }, { projection: { _id: 1 } }).toArray();
+    return new Set(docs.map((doc) => (doc._id as Types.ObjectId).toHexString()));
   }
 
   /** The delta of the items among `itemIds` that exist (an import batch that died midway). */

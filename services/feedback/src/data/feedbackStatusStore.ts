@@ -1,5 +1,5 @@
 import type { Connection, FilterQuery, Model } from 'mongoose';
-import { objectIdOrNull } from '@fi/shared';
+import { objectIdOrNull, updatedStamp } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import { toItem, type FeedbackItem } from './feedbackItem';
 
@@ -45,7 +45,7 @@ export class FeedbackStatusStore {
     if (current.status === status) return { item: toItem(current), previousStatus: status, changed: false };
     const eventId = webhookEventId ? { $push: { webhookEventIds: { $each: [webhookEventId], $slice: -MAX_EVENT_IDS } } } : {};
     const before = await this.model
-      .findOneAndUpdate({ _id: current._id, status: current.status }, { $set: { status, updatedAt: now }, ...eventId }, { new: false })
+      .findOneAndUpdate({ _id: current._id, status: current.status }, { $set: { status, updatedAt: now, ...updatedStamp() }, ...eventId }, { new: false })
       .lean<FeedbackDocument>();
     if (!before) return null;
     return { item: toItem({ ...before, status, updatedAt: now }), previousStatus: before.status, changed: true };

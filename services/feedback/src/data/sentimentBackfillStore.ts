@@ -1,4 +1,5 @@
 import type { Connection, Model, Types } from 'mongoose';
+import { updatedStamp } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 
 /** An item that has no sentiment yet: what the rule needs to compute one. */
@@ -54,7 +55,11 @@ export class SentimentBackfillStore {
         updateOne: {
           filter: { _id, sentiment: null },
           update: {
-            $set: sentiment === null ? { sentimentSource: withoutSentiment ?? 'unsupported-language', language } : { sentiment, sentimentScore: sentimentScore ?? undefined, sentimentSource: 'computed', language },
+            // A computed sentiment is a change of the item's exported fields: the changes feed lists it.
+            $set:
+              sentiment === null
+                ? { sentimentSource: withoutSentiment ?? 'unsupported-language', language }
+                : { sentiment, sentimentScore: sentimentScore ?? undefined, sentimentSource: 'computed', language, ...updatedStamp() },
           },
         },
       })),

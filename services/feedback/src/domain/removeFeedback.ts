@@ -1,4 +1,5 @@
 import type { FeedbackRepository } from '../data/feedbackRepository';
+import type { FeedbackTombstones } from '../data/feedbackTombstones';
 import { newEvent } from '../webhooks/events';
 import { countedOf } from '../data/feedbackItem';
 import { changeOf, writeWithEvent, type ChangeEvents } from './changeEvents';
@@ -8,16 +9,24 @@ import { itemBusy, MAX_CHANGE_ROUNDS } from './contendedWrite';
 /**
  * Deletes an item; true when this call deleted it, false when the organization has no such item. The
  * `feedback.deleted` event is recorded first; events of earlier changes whose proof is the item's own
- * document are marked applied before that document goes.
+ * document are marked applied before that document goes, and so is its tombstone (the changes feed's
+ * deletion, and the item for exports that had not read it yet).
  */
-export async function removeFeedback(deps: { repository: FeedbackRepository; events: ChangeEvents }, orgId: string, id: string): Promise<boolean> {
+export async function removeFeedback(
+  deps: { repository: FeedbackRepository; events: ChangeEvents; tombstones: FeedbackTombstones },
+  orgId: string,
+  id: string,
+): Promise<boolean> {
   for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
     const read = await deps.repository.findForChange(orgId, id);
     if (!read) return false;
     await deps.events.markApplied(read.webhookEventIds ?? []);
     // A removal is its own proof (the document is gone): the write names no event.
     const change = changeOf(newEvent('feedback.deleted', read.item), deltaOf(countedOf(read.item), null));
-    const removed = await writeWithEvent(deps.events, change, async () => ((await deps.repository.removeUnchanged(read)) ? true : null));
+    const removed = await writeWithEvent(deps.events, change, async () => {
+      await deps.tombstones.record(read.item);
+      return (await deps.repository.removeUnchanged(read)) ? true : null;
+    });
     if (removed) return true;
   }
   throw itemBusy();

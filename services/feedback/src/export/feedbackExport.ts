@@ -4,7 +4,7 @@ import type { FeedbackDocument } from '../data/feedbackModel';
 import type { Connection } from '@fi/shared';
 import { toItem } from '../data/feedbackItem';
 import { feedbackModel } from '../data/feedbackModel';
-import type { RemovedFeedbackLog } from '../data/removedFeedbackLog';
+import type { FeedbackTombstones } from '../data/feedbackTombstones';
 import { parseFeedbackListArgs } from '../domain/feedbackListQuery';
 import type { FeedbackExportFilter } from '../generated/resolvers';
 
@@ -20,7 +20,7 @@ const toRecord = (doc: FeedbackDocument): ExportRecord => {
 };
 
 /** The feedback export: feedbackItems' filters, live items by keyset plus the ones removed while it runs. */
-export function feedbackExportSource(connection: Connection, removals: RemovedFeedbackLog): ExportSource<StoredFilter> {
+export function feedbackExportSource(connection: Connection, removals: FeedbackTombstones): ExportSource<StoredFilter> {
   const reads = feedbackExportReads(feedbackModel(connection), removals);
   return {
     resource: 'feedback',

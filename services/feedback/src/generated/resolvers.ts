@@ -73,6 +73,11 @@ export type ContactItemFeedbackArgs = {
  */
 export type ExportJob = {
   __typename?: 'ExportJob';
+  /**
+   * Where this resource's changes feed continues the export (pass it as `after`): with the file and the feed
+   * from there, a copy holds exactly the current records. Null until the export has started.
+   */
+  changesCursor: Maybe<Scalars['String']['output']>;
   /** Records written so far (once done: records in the file). */
   count: Scalars['Int']['output'];
   createdAt: Scalars['DateTime']['output'];
@@ -98,6 +103,27 @@ export type ExportJob = {
    * token; no API key), until expiresAt. Null otherwise.
    */
   url: Maybe<Scalars['String']['output']>;
+};
+
+/** One change of a record: its type and id, when it happened, and the record as it is now. */
+export type FeedbackChange = {
+  __typename?: 'FeedbackChange';
+  /** When the record last changed (for a deletion: when it was deleted). */
+  at: Scalars['DateTime']['output'];
+  id: Scalars['String']['output'];
+  item: Maybe<FeedbackItem>;
+  /** created, updated, deleted or merged (deleted or merged: the record is gone and item is null). */
+  type: Scalars['String']['output'];
+};
+
+/** A page of changes, oldest first. */
+export type FeedbackChangeList = {
+  __typename?: 'FeedbackChangeList';
+  /** Where the next page starts; never null, also on an empty page (keep it and ask again later). */
+  cursor: Scalars['String']['output'];
+  /** True when more changes follow right away; false when the feed is read to its end for now. */
+  hasMore: Scalars['Boolean']['output'];
+  items: Array<FeedbackChange>;
 };
 
 /** Which feedback to export; absent: all of them. */
@@ -358,6 +384,14 @@ export type NewFeedbackInput = {
 
 export type Query = {
   __typename?: 'Query';
+  /**
+   * The organization's feedback items that were created, changed or deleted after the `after` cursor, in the order
+   * of their last change, each once with its state now (see docs/export.md, "Syncing your data"). Start
+   * from an export's changesCursor (or without `after`: the changes of the last 30 days), then pass each
+   * page's cursor. Deletions are kept 30 days; an older cursor is BAD_REQUEST (reason CURSOR_EXPIRED):
+   * export again. A change is listed a few seconds after it happened. Read-only keys may read it.
+   */
+  feedbackChanges: FeedbackChangeList;
   /** The organization's feedback export with this id; null with NOT_FOUND when there is none. Read-only keys may read it. */
   feedbackExportJob: Maybe<ExportJob>;
   /** The organization's recent feedback exports, newest first (take: 0 to 50). */
@@ -383,6 +417,13 @@ export type Query = {
   webhookDeliveries: WebhookDeliveryList;
   /** The organization's webhook endpoints, oldest first (never their secrets). Read-only keys may list them. */
   webhookEndpoints: Array<WebhookEndpoint>;
+};
+
+
+export type QueryFeedbackChangesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  apiKey: Scalars['String']['input'];
+  take?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -666,6 +707,9 @@ export type ResolversTypes = {
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   ExportJob: ResolverTypeWrapper<ExportJob>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  FeedbackChange: ResolverTypeWrapper<Omit<FeedbackChange, 'item'> & { item?: Maybe<ResolversTypes['FeedbackItem']> }>;
+  FeedbackChangeList: ResolverTypeWrapper<Omit<FeedbackChangeList, 'items'> & { items: Array<ResolversTypes['FeedbackChange']> }>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   FeedbackExportFilter: FeedbackExportFilter;
   FeedbackInsights: ResolverTypeWrapper<FeedbackInsightsModel>;
   FeedbackItem: ResolverTypeWrapper<FeedbackItemModel>;
@@ -677,7 +721,6 @@ export type ResolversTypes = {
   InsightPoint: ResolverTypeWrapper<InsightPoint>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   NewFeedbackInput: NewFeedbackInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RisingTheme: ResolverTypeWrapper<Omit<RisingTheme, 'theme'> & { theme: ResolversTypes['FeedbackTheme'] }>;
@@ -701,6 +744,9 @@ export type ResolversParentTypes = {
   DateTime: Scalars['DateTime']['output'];
   ExportJob: ExportJob;
   Float: Scalars['Float']['output'];
+  FeedbackChange: Omit<FeedbackChange, 'item'> & { item?: Maybe<ResolversParentTypes['FeedbackItem']> };
+  FeedbackChangeList: Omit<FeedbackChangeList, 'items'> & { items: Array<ResolversParentTypes['FeedbackChange']> };
+  Boolean: Scalars['Boolean']['output'];
   FeedbackExportFilter: FeedbackExportFilter;
   FeedbackInsights: FeedbackInsightsModel;
   FeedbackItem: FeedbackItemModel;
@@ -712,7 +758,6 @@ export type ResolversParentTypes = {
   InsightPoint: InsightPoint;
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
-  Boolean: Scalars['Boolean']['output'];
   NewFeedbackInput: NewFeedbackInput;
   Query: Record<PropertyKey, never>;
   RisingTheme: Omit<RisingTheme, 'theme'> & { theme: ResolversParentTypes['FeedbackTheme'] };
@@ -746,6 +791,7 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 }
 
 export type ExportJobResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['ExportJob'] = ResolversParentTypes['ExportJob']> = {
+  changesCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -759,6 +805,19 @@ export type ExportJobResolvers<ContextType = FeedbackContext, ParentType extends
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   total?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type FeedbackChangeResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackChange'] = ResolversParentTypes['FeedbackChange']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  item?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type FeedbackChangeListResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackChangeList'] = ResolversParentTypes['FeedbackChangeList']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  hasMore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['FeedbackChange']>, ParentType, ContextType>;
 };
 
 export type FeedbackInsightsResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackInsights'] = ResolversParentTypes['FeedbackInsights']> = {
@@ -862,6 +921,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
 };
 
 export type QueryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  feedbackChanges?: Resolver<ResolversTypes['FeedbackChangeList'], ParentType, ContextType, RequireFields<QueryFeedbackChangesArgs, 'apiKey' | 'take'>>;
   feedbackExportJob?: Resolver<Maybe<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryFeedbackExportJobArgs, 'apiKey' | 'id'>>;
   feedbackExports?: Resolver<Array<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryFeedbackExportsArgs, 'apiKey' | 'take'>>;
   feedbackInsights?: Resolver<ResolversTypes['FeedbackInsights'], ParentType, ContextType, RequireFields<QueryFeedbackInsightsArgs, 'apiKey' | 'from' | 'interval' | 'to'>>;
@@ -946,6 +1006,8 @@ export type Resolvers<ContextType = FeedbackContext> = {
   ContactItem?: ContactItemResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   ExportJob?: ExportJobResolvers<ContextType>;
+  FeedbackChange?: FeedbackChangeResolvers<ContextType>;
+  FeedbackChangeList?: FeedbackChangeListResolvers<ContextType>;
   FeedbackInsights?: FeedbackInsightsResolvers<ContextType>;
   FeedbackItem?: FeedbackItemResolvers<ContextType>;
   FeedbackItemList?: FeedbackItemListResolvers<ContextType>;

@@ -1,0 +1,2 @@
+export * from './changeFeed';
+export * from './changeStamp';
