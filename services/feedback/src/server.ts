@@ -6,14 +6,14 @@ import { InsightsStore } from './data/insightsStore';
 import { FeedbackRepository } from './data/feedbackRepository';
 import { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { IdempotencyStore } from './data/idempotencyStore';
+import { SimilarityRepository } from './data/similarityRepository';
+import { ThemeStore } from './data/themeStore';
 import type { FeedbackContext } from './feedbackContext';
 import { startFeedbackExports } from './export/feedbackExports';
 import { createFeedbackLinkLoaders } from './links/feedbackLinks';
 import { createResolvers } from './resolvers';
 import { OrgSimilarity } from './similarity/orgSimilarity';
-import { SimilarityRepository } from './similarity/similarityRepository';
 import { createThemeLoaders } from './themes/themeLoaders';
-import { ThemeStore } from './themes/themeStore';
 import { startThemeWorker } from './themes/themeWorker';
 import { startWebhooks } from './webhooks/webhooks';
 
