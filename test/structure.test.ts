@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { importCircles, importGraph, type ImportEdge } from './helpers/importGraph';
 
@@ -31,6 +32,21 @@ function publicFiles(workspace: string): Set<string> {
   );
 }
 
+/** Mongoose and the driver under it: a workspace's code reaches the database through its data layer only. */
+const DATABASE_PACKAGES = ['mongoose', 'mongodb'];
+/** The two files below the data layers: the connection every data layer is given, and the CLI's wait for a starting database. */
+const DATABASE_INFRASTRUCTURE = new Set(['shared/src/mongo.ts', 'cli/src/embedded/waitForMongo.ts']);
+
+/**
+ * Whether the import names mongoose or the driver (a subpath too) from a workspace's `src/` outside its
+ * `src/data/`. Tests, benchmarks and scripts are left out: they read and seed the databases directly.
+ */
+function databaseOutsideData(edge: ImportEdge): boolean {
+  const workspace = workspaceOf(edge.from);
+  if (!workspace || !edge.from.startsWith(`${workspace}/src/`) || edge.from.startsWith(`${workspace}/src/data/`)) return false;
+  return DATABASE_PACKAGES.includes(edge.specifier.split('/')[0]) && !DATABASE_INFRASTRUCTURE.has(edge.from);
+}
+
 describe('the structure of the code', () => {
   const files = ['test', 'bench', 'scripts', ...WORKSPACES].flatMap(typescriptFiles);
   const edges = importGraph(ROOT, files);
@@ -49,11 +65,35 @@ describe('the structure of the code', () => {
     expect(importCircles(edges)).toEqual([]);
   });
 
+  test('when a workspace file imports mongoose or mongodb, at run time or for types only, then it is in a src/data/ folder or is the connection or the database wait', () => {
+    expect(edges.filter(databaseOutsideData).map(({ from, specifier }) => `${from} imports ${specifier}`)).toEqual([]);
+  });
+
   test('when the rules check themselves, then a deep import is not public and a circle is found, a type-only one not', () => {
     expect(faces.get('shared')!.has('shared/src/errors.ts')).toBe(false);
     expect(faces.get('shared')!.has('shared/src/index.ts')).toBe(true);
     const edge = (from: string, to: string, typeOnly = false): ImportEdge => ({ from, specifier: to, to, typeOnly });
     expect(importCircles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts')])).toEqual([['a.ts', 'b.ts', 'c.ts']]);
     expect(importCircles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts', true)])).toEqual([]);
+  });
+
+  test('when the database rule checks itself, then type-only imports and import() types are found outside data/, and neither data/ nor a package named like the driver is', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'structure-'));
+    try {
+      const file = 'services/feedback/src/domain/usesDatabase.ts';
+      mkdirSync(path.join(root, path.dirname(file)), { recursive: true });
+      writeFileSync(path.join(root, file), "import type { Connection } from 'mongoose';\nexport type Database = import('mongodb').Db;\n");
+      expect(importGraph(root, [file]).filter(databaseOutsideData).map(({ specifier, typeOnly }) => [specifier, typeOnly])).toEqual([
+        ['mongoose', true],
+        ['mongodb', true],
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+    const edge = (from: string, specifier: string): ImportEdge => ({ from, specifier, to: null, typeOnly: false });
+    expect(databaseOutsideData(edge('services/feedback/src/data/store.ts', 'mongoose'))).toBe(false);
+    expect(databaseOutsideData(edge('shared/src/config.ts', 'mongodb-connection-string-url'))).toBe(false);
+    expect(databaseOutsideData(edge('shared/src/mongo.ts', 'mongoose'))).toBe(false);
+    expect(databaseOutsideData(edge('services/identity/src/domain/keyMigration.ts', 'mongodb/lib/bson'))).toBe(true);
   });
 });

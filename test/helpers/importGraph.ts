@@ -33,7 +33,10 @@ export function importGraph(root: string, files: string[]): ImportEdge[] {
   return edges;
 }
 
-/** Every module a file names: static imports and re-exports, `import()` and `require()` anywhere in it. */
+/**
+ * Every module a file names: static imports and re-exports, `import()` and `require()` anywhere in it,
+ * and `import('…')` types (erased, like `import type`).
+ */
 function moduleReferences(source: ts.SourceFile): Array<{ specifier: string; typeOnly: boolean }> {
   const found: Array<{ specifier: string; typeOnly: boolean }> = [];
   const visit = (node: ts.Node): void => {
@@ -50,6 +53,8 @@ function moduleReferences(source: ts.SourceFile): Array<{ specifier: string; typ
       const isImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
       const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
       if (isImport || isRequire) found.push({ specifier: node.arguments[0].text, typeOnly: false });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      found.push({ specifier: node.argument.literal.text, typeOnly: true });
     }
     ts.forEachChild(node, visit);
   };

@@ -13,7 +13,7 @@ export { checkImportedFeedback } from './domain/newFeedback';
 export { SENTIMENTS, STATUSES } from './domain/feedbackValues';
 export { webhookConfigSchema } from './webhooks/webhookConfig';
 export { webhookEndpoints } from './webhooks/webhooks';
-export { ThemeStore } from './themes/themeStore';
+export { ThemeStore } from './data/themeStore';
 export { recomputeThemes } from './themes/themeWorker';
 export { computeThemes } from './themes/themeClustering';
 export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export/feedbackExport';

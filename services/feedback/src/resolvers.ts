@@ -19,7 +19,7 @@ import { feedbackInsights } from './insights/feedbackInsights';
 import type { OrgSimilarity } from './similarity/orgSimilarity';
 import { similarFeedback } from './similarity/similarFeedback';
 import { createThemeResolvers } from './themes/themeResolvers';
-import type { ThemeStore } from './themes/themeStore';
+import type { ThemeStore } from './data/themeStore';
 import { createWebhookResolvers } from './webhooks/webhookResolvers';
 import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
 

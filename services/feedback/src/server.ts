@@ -8,14 +8,14 @@ import { FeedbackRepository } from './data/feedbackRepository';
 import { FeedbackStatusStore } from './data/feedbackStatusStore';
 import { FeedbackTombstones } from './data/feedbackTombstones';
 import { IdempotencyStore } from './data/idempotencyStore';
+import { SimilarityRepository } from './data/similarityRepository';
+import { ThemeStore } from './data/themeStore';
 import type { FeedbackContext } from './feedbackContext';
 import { startFeedbackExports } from './export/feedbackExports';
 import { createFeedbackLinkLoaders } from './links/feedbackLinks';
 import { createResolvers } from './resolvers';
 import { OrgSimilarity } from './similarity/orgSimilarity';
-import { SimilarityRepository } from './similarity/similarityRepository';
 import { createThemeLoaders } from './themes/themeLoaders';
-import { ThemeStore } from './themes/themeStore';
 import { startThemeWorker } from './themes/themeWorker';
 import { startWebhooks } from './webhooks/webhooks';
 

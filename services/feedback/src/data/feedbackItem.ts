@@ -1,4 +1,4 @@
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { emailDomainOf } from '@fi/shared';
 import type { CountedItem } from '../domain/countDelta';
 import type { FeedbackDocument } from './feedbackModel';
@@ -74,7 +74,7 @@ export function feedbackMatchKeys(item: Pick<FeedbackDocument, 'email'>): Pick<F
 export const storedFields = (record: FeedbackRecord) => ({ ...record, ...feedbackMatchKeys(record), updatedAt: record.createdAt });
 
 /** The item as it will read once stored under `id` (what a created event carries). */
-export const itemOf = (id: Types.ObjectId, orgId: string, record: FeedbackRecord): FeedbackItem => toItem({ _id: id, orgId, ...storedFields(record) });
+export const itemOf = (id: string, orgId: string, record: FeedbackRecord): FeedbackItem => toItem({ _id: new Types.ObjectId(id), orgId, ...storedFields(record) });
 
 /** What the kept counts look at of an item (its match keys derived as when it was stored). */
 export const countedOf = (item: FeedbackItem): CountedItem => ({

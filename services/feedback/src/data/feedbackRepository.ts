@@ -46,14 +46,14 @@ export class FeedbackRepository {
    * Inserts the item under a chosen id unless it exists already; either way returns the stored item.
    * `webhookEventIds` names the event of this creation, stored in the same write.
    */
-  async createOnce(orgId: string, id: Types.ObjectId, record: FeedbackRecord, webhookEventIds: string[]): Promise<{ item: FeedbackItem; created: boolean }> {
-    const doc: FeedbackDocument = { _id: id, orgId, ...storedFields(record), ...createdStamp(), webhookEventIds };
+  async createOnce(orgId: string, id: string, record: FeedbackRecord, webhookEventIds: string[]): Promise<{ item: FeedbackItem; created: boolean }> {
+    const doc: FeedbackDocument = { _id: new Types.ObjectId(id), orgId, ...storedFields(record), ...createdStamp(), webhookEventIds };
     try {
       await this.records.model.collection.insertOne(doc);
       return { item: toItem(doc), created: true };
     } catch (error) {
       if ((error as { code?: number }).code !== 11000) throw error;
-      const existing = await this.records.findById(orgId, id.toHexString());
+      const existing = await this.records.findById(orgId, id);
       if (!existing) throw error;
       return { item: existing, created: false };
     }
@@ -63,10 +63,10 @@ export class FeedbackRepository {
    * Writes a batch under chosen ids, in order (so the presence of the last proves the whole batch);
    * returns how many were written.
    */
-  async insertBatch(orgId: string, ids: Types.ObjectId[], records: FeedbackRecord[]): Promise<number> {
+  async insertBatch(orgId: string, ids: string[], records: FeedbackRecord[]): Promise<number> {
     if (records.length === 0) return 0;
     const stamp = createdStamp();
-    const docs = records.map((record, i) => ({ _id: ids[i], orgId, ...storedFields(record), ...stamp }));
+    const docs = records.map((record, i) => ({ _id: new Types.ObjectId(ids[i]), orgId, ...storedFields(record), ...stamp }));
     const result = await this.records.model.collection.insertMany(docs, { ordered: true });
     return result.insertedCount;
   }

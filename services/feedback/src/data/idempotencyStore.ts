@@ -18,7 +18,7 @@ interface IdempotencyDocument {
 }
 
 export interface Claim {
-  itemId: Types.ObjectId;
+  itemId: string;
   /** The item already created under this key, when there is one. */
   item: FeedbackItem | null;
 }
@@ -50,7 +50,7 @@ export class IdempotencyStore {
       const itemId = new Types.ObjectId();
       try {
         await collection.insertOne({ _id, inputHash, itemId, createdAt: now });
-        return { itemId, item: null };
+        return { itemId: itemId.toHexString(), item: null };
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
       }
@@ -60,13 +60,13 @@ export class IdempotencyStore {
         { _id, createdAt: { $lt: expired } },
         { $set: { inputHash, itemId, createdAt: now }, $unset: { item: '' } },
       );
-      if (takeover.modifiedCount === 1) return { itemId, item: null };
+      if (takeover.modifiedCount === 1) return { itemId: itemId.toHexString(), item: null };
       const existing = await collection.findOne({ _id });
       if (!existing) continue;
       if (existing.inputHash !== inputHash) {
         throw badRequest('This Idempotency-Key was already used with a different input', { argument: 'Idempotency-Key' });
       }
-      return { itemId: existing.itemId, item: existing.item ?? null };
+      return { itemId: existing.itemId.toHexString(), item: existing.item ?? null };
     }
     throw new Error('could not claim the idempotency key');
   }

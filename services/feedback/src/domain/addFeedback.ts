@@ -1,5 +1,4 @@
-import { Types } from 'mongoose';
-import { badRequest } from '@fi/shared';
+import { badRequest, newObjectIdHex } from '@fi/shared';
 import { countedOf, itemOf, type FeedbackItem } from '../data/feedbackItem';
 import type { FeedbackRepository } from '../data/feedbackRepository';
 import { fingerprint, type IdempotencyStore } from '../data/idempotencyStore';
@@ -37,7 +36,7 @@ export async function addFeedback(
   const claim = idempotencyKey ? await deps.idempotency.claim(orgId, idempotencyKey, fingerprint(valid), now) : null;
   // Items stored before FeedbackItem had orgId lack it; the key is the organization's, so it is this one.
   if (claim?.item) return { ...claim.item, orgId };
-  const id = claim?.itemId ?? new Types.ObjectId();
+  const id = claim?.itemId ?? newObjectIdHex();
   const created = itemOf(id, orgId, record);
   const change = changeOf(newEvent('feedback.created', created, undefined, now), deltaOf(null, countedOf(created)));
   // A replay whose first attempt wrote the item finds it stored: that attempt's change counts it.

@@ -1,4 +1,4 @@
-import { Types } from 'mongoose';
+import { newObjectIdHex } from '@fi/shared';
 import { countedOf, itemOf, type FeedbackRecord } from '../data/feedbackItem';
 import type { FeedbackRepository } from '../data/feedbackRepository';
 import { writeWithEvent, type Change, type ChangeEvents } from './changeEvents';
@@ -10,15 +10,15 @@ import { sumOf } from './countDelta';
  */
 export async function importFeedback(deps: { repository: FeedbackRepository; events: ChangeEvents }, orgId: string, records: FeedbackRecord[]): Promise<number> {
   if (records.length === 0) return 0;
-  const ids = records.map(() => new Types.ObjectId());
+  const ids = records.map(() => newObjectIdHex());
   const change: Change = {
-    id: `imp_${new Types.ObjectId().toHexString()}`,
+    id: `imp_${newObjectIdHex()}`,
     type: 'feedback.imported',
     orgId,
-    itemId: ids[ids.length - 1].toHexString(),
+    itemId: ids[ids.length - 1],
     occurredAt: new Date(),
     delta: sumOf(records.map((record, i) => [null, countedOf(itemOf(ids[i], orgId, record))])),
-    itemIds: ids.map((id) => id.toHexString()),
+    itemIds: ids,
   };
   return (await writeWithEvent(deps.events, change, () => deps.repository.insertBatch(orgId, ids, records))) ?? 0;
 }

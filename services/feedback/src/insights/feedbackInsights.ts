@@ -1,5 +1,5 @@
 import { listThemes, MAX_THEMES_TAKE, type ThemeView } from '../themes/feedbackThemes';
-import type { ThemeStore } from '../themes/themeStore';
+import type { ThemeStore } from '../data/themeStore';
 import type { InsightsStore, PeriodFigures } from '../data/insightsStore';
 import { parseInsightsArgs } from './insightsQuery';
 

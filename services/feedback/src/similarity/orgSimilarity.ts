@@ -1,6 +1,5 @@
-import { Types } from 'mongoose';
+import { idSecondsBefore, type SimilarityRepository } from '../data/similarityRepository';
 import { SimilarityIndex } from './similarityIndex';
-import type { SimilarityRepository } from './similarityRepository';
 
 /** Items read per round trip while an index is built or refreshed. */
 const PAGE_SIZE = 2_000;
@@ -16,7 +15,8 @@ const MAX_ORGANIZATIONS = 50;
 
 interface Entry {
   index: SimilarityIndex;
-  newest: Types.ObjectId | null;
+  /** The largest id read (24-digit lower-case hex strings compare as the ids do). */
+  newest: string | null;
   refreshedAt: number;
   refreshing?: Promise<void>;
 }
@@ -54,15 +54,15 @@ export class OrgSimilarity {
 
   private async refresh(orgId: string, entry: Entry): Promise<void> {
     const startedAt = this.clock();
-    let after = entry.newest ? Types.ObjectId.createFromTime(Math.floor(entry.newest.getTimestamp().getTime() / 1000) - OVERLAP_SECONDS) : null;
+    let after = entry.newest ? idSecondsBefore(entry.newest, OVERLAP_SECONDS) : null;
     for (;;) {
       const page = await this.repository.page(orgId, after, PAGE_SIZE);
       for (const item of page) {
         entry.index.add(item);
-        if (!entry.newest || item._id.toHexString() > entry.newest.toHexString()) entry.newest = item._id;
+        if (!entry.newest || item.id > entry.newest) entry.newest = item.id;
       }
       if (page.length < PAGE_SIZE) break;
-      after = page[page.length - 1]._id;
+      after = page[page.length - 1].id;
     }
     entry.refreshedAt = startedAt;
   }

@@ -1,5 +1,5 @@
 import { badRequest, notFound } from '@fi/shared';
-import type { Theme, ThemeCounts, ThemeRange, ThemeStore } from './themeStore';
+import type { Theme, ThemeCounts, ThemeRange, ThemeStore } from '../data/themeStore';
 
 export const MAX_THEMES_TAKE = 100;
 export const MAX_EXAMPLES = 20;

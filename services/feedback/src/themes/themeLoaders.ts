@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { ThemeCounts, ThemeStore, Theme } from './themeStore';
+import type { ThemeCounts, ThemeStore, Theme } from '../data/themeStore';
 
 /** Per request: themes by id within one organization, and the organization's all-time counts (read once). */
 export interface ThemeLoaders {

@@ -2,7 +2,7 @@ import type { FeedbackContext } from '../feedbackContext';
 import { toItem } from '../data/feedbackItem';
 import type { Resolvers } from '../generated/resolvers';
 import { checkExamplesTake, listThemes, renameTheme, type ThemeView } from './feedbackThemes';
-import type { Theme, ThemeStore } from './themeStore';
+import type { Theme, ThemeStore } from '../data/themeStore';
 
 export const NOT_AUTHORIZED_TO_RENAME = 'Not authorized to rename themes';
 

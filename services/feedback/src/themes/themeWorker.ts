@@ -1,7 +1,6 @@
-import { Types } from 'mongoose';
-import type { Logger } from '@fi/shared';
+import { newObjectIdHex, type Logger } from '@fi/shared';
 import { computeThemes } from './themeClustering';
-import type { ThemeStore } from './themeStore';
+import type { ThemeStore } from '../data/themeStore';
 
 /** Themes are computed from an organization's newest items up to this many (see docs/intelligence.md). */
 export const MAX_THEMED_ITEMS = 10_000;
@@ -15,7 +14,7 @@ export async function recomputeThemes(store: ThemeStore, orgId: string, now = ne
   const fingerprint = await store.fingerprint(orgId);
   const items = await store.itemsOf(orgId, MAX_THEMED_ITEMS);
   const previous = await store.previous(orgId, items);
-  const { themes, assignments } = computeThemes(items, previous, () => `th_${new Types.ObjectId().toHexString()}`);
+  const { themes, assignments } = computeThemes(items, previous, () => `th_${newObjectIdHex()}`);
   const changes = items
     .map((item) => ({ id: item.id, before: item.themeIds, after: assignments.get(item.id) ?? [] }))
     .filter(({ before, after }) => !sameIds(before, after));

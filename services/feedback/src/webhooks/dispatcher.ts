@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '@fi/shared';
-import type { DeliveryStore, QueuedDelivery } from './deliveryStore';
+import type { ChangeOutbox } from '../data/changeOutbox';
+import type { WebhookDeliveryStore, QueuedDelivery } from '../data/webhookDeliveryStore';
+import type { EndpointForDelivery, WebhookEndpointStore, WebhookEndpoint } from '../data/webhookEndpointStore';
+import type { ChangeVerdicts } from './changeVerdicts';
 import { EndpointRotation } from './endpointRotation';
-import type { EndpointForDelivery, EndpointStore, WebhookEndpoint } from './endpointStore';
 import { payloadOf, type WebhookEvent } from './events';
-import type { Outbox } from './outbox';
 import type { Change } from '../domain/changeEvents';
 import type { CountDelta } from '../domain/countDelta';
 import { nextAttemptAt, type RetrySchedule } from './retrySchedule';
@@ -68,7 +69,8 @@ export class WebhookDispatcher {
   private soon = false;
 
   constructor(
-    private readonly stores: { outbox: Outbox; endpoints: EndpointStore; deliveries: DeliveryStore; counts: ChangeCounts },
+    private readonly stores: { outbox: ChangeOutbox; endpoints: WebhookEndpointStore; deliveries: WebhookDeliveryStore; counts: ChangeCounts },
+    private readonly verdicts: ChangeVerdicts,
     private readonly box: SecretBox,
     private readonly options: DispatcherOptions,
     private readonly metrics: WebhookMetrics,
@@ -133,7 +135,7 @@ export class WebhookDispatcher {
     const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
     for (const change of await outbox.pending(EVENTS_PER_ROUND)) {
       if (this.shutdown.signal.aborted) return;
-      const verdict = await outbox.verdict(change);
+      const verdict = await this.verdicts.verdict(change);
       if (verdict === 'wait') continue;
       if (verdict === 'drop') {
         this.logger.warn({ eventId: change.id, type: change.type }, 'change dropped: it was never written');
@@ -153,7 +155,7 @@ export class WebhookDispatcher {
       // Its writer counts and releases the change itself; past the grace period it is gone, and the
       // relay finishes its work (so two processes never write the same cells at once).
       if (!change.counted || !change.released) {
-        if (!outbox.pastGrace(change)) continue;
+        if (!this.verdicts.pastGrace(change)) continue;
         if (!change.counted) {
           await counts.count(change);
           await outbox.markCounted(change.id, change.delta);

@@ -1,5 +1,4 @@
-import { Types } from 'mongoose';
-import type { PublicExportJob } from '@fi/shared';
+import { newObjectIdHex, type PublicExportJob } from '@fi/shared';
 import type { FeedbackItem } from '../data/feedbackItem';
 
 export const ITEM_EVENT_TYPES = ['feedback.created', 'feedback.status_changed', 'feedback.deleted'] as const;
@@ -38,7 +37,7 @@ export type PublicItem = Omit<FeedbackItem, 'orgId'>;
 export function eventIdFor(type: ItemEventType, itemId: string): string {
   if (type === 'feedback.created') return `evt_${itemId}_created`;
   if (type === 'feedback.deleted') return `evt_${itemId}_deleted`;
-  return `evt_${new Types.ObjectId().toHexString()}`;
+  return `evt_${newObjectIdHex()}`;
 }
 
 export function newEvent(type: ItemEventType, item: FeedbackItem, previous?: Partial<PublicItem>, occurredAt = new Date()): WebhookEvent {

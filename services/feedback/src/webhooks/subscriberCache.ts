@@ -1,4 +1,4 @@
-import type { EndpointStore } from './endpointStore';
+import type { WebhookEndpointStore } from '../data/webhookEndpointStore';
 import type { EventType } from './events';
 
 /** How long an instance trusts what it read about an organization's endpoints. */
@@ -15,7 +15,7 @@ export class SubscriberCache {
   /** Bumped by every `forget`: a read that overlapped one may predate the change, so it is not kept. */
   private changes = 0;
 
-  constructor(private readonly endpoints: EndpointStore) {}
+  constructor(private readonly endpoints: WebhookEndpointStore) {}
 
   async wants(orgId: string, type: EventType): Promise<boolean> {
     const now = Date.now();

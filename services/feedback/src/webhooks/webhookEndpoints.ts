@@ -1,6 +1,6 @@
 import { badRequest, notFound, type Page, type PageResult } from '@fi/shared';
-import type { DeliveryStore, WebhookDelivery } from './deliveryStore';
-import type { EndpointStore, WebhookEndpoint } from './endpointStore';
+import type { WebhookDeliveryStore, WebhookDelivery } from '../data/webhookDeliveryStore';
+import type { WebhookEndpointStore, WebhookEndpoint } from '../data/webhookEndpointStore';
 import { EVENT_TYPES, type EventType } from './events';
 import { newSigningSecret, type SecretBox } from './secretBox';
 import { checkTarget, MAX_URL_LENGTH, TargetRefused, type TargetPolicy } from './targetPolicy';
@@ -33,8 +33,8 @@ function validEvents(events: string[]): EventType[] {
  */
 export class WebhookEndpoints {
   constructor(
-    private readonly endpoints: EndpointStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly endpoints: WebhookEndpointStore,
+    private readonly deliveries: WebhookDeliveryStore,
     private readonly box: SecretBox,
     private readonly policy: TargetPolicy,
     /** Told after an organization's endpoints changed. */

@@ -1,6 +1,6 @@
 import { toPage } from '@fi/shared';
 import type { MutationResolvers, QueryResolvers } from '../generated/resolvers';
-import type { WebhookEndpoint } from './endpointStore';
+import type { WebhookEndpoint } from '../data/webhookEndpointStore';
 import type { WebhookEndpoints } from './webhookEndpoints';
 
 export const NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS = 'Not authorized to manage webhook endpoints';

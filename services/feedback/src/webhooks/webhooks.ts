@@ -1,16 +1,17 @@
 import type { Connection, Logger } from '@fi/shared';
 import type { Registry } from 'prom-client';
-import { DeliveryStore } from './deliveryStore';
-import { WebhookDispatcher } from './dispatcher';
-import { EndpointStore } from './endpointStore';
-import { changeOf, type Change, type ChangeEvents } from '../domain/changeEvents';
-import { Outbox } from './outbox';
+import { ChangeOutbox } from '../data/changeOutbox';
 import { CountStore } from '../data/countStore';
 import type { FeedbackRepository } from '../data/feedbackRepository';
+import { WebhookDeliveryStore } from '../data/webhookDeliveryStore';
+import { WebhookEndpointStore } from '../data/webhookEndpointStore';
+import { changeOf, type Change, type ChangeEvents } from '../domain/changeEvents';
+import { ChangeVerdicts } from './changeVerdicts';
+import { WebhookDispatcher } from './dispatcher';
 import { EVENT_TYPES, type EventType, type WebhookEvent } from './events';
 import { SecretBox } from './secretBox';
 import { SubscriberCache } from './subscriberCache';
-import { webhookConfigSchema, type WebhookConfig } from './webhookConfig';
+import type { WebhookConfig } from './webhookConfig';
 import { WebhookEndpoints } from './webhookEndpoints';
 import { createWebhookMetrics } from './webhookMetrics';
 
@@ -32,7 +33,7 @@ async function countChange(counts: CountStore, repository: FeedbackRepository, c
  * dispatcher: the services' relays close their changes).
  */
 export function changeEvents(
-  outbox: Outbox,
+  outbox: ChangeOutbox,
   counts: CountStore,
   repository: FeedbackRepository,
   options: { wants?: (orgId: string, type: EventType) => Promise<boolean>; wake?: () => void; warn: (error: unknown, changeId: string) => void },
@@ -66,7 +67,7 @@ export function changeEvents(
 /** The change events of a process without a dispatcher (the CLI), with the stores they need. */
 export async function offlineChangeEvents(connection: Connection, repository: FeedbackRepository, warn: (error: unknown, changeId: string) => void): Promise<ChangeEvents> {
   // Only records and counts: the services' relays, with their own grace period, close the changes.
-  const outbox = new Outbox(connection, repository, webhookConfigSchema.webhookIntentGraceMs.default);
+  const outbox = new ChangeOutbox(connection);
   const counts = new CountStore(connection);
   await Promise.all([outbox.ensureIndexes(), counts.ensureIndexes()]);
   return changeEvents(outbox, counts, repository, { warn });
@@ -79,8 +80,8 @@ const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** The webhook management rules over a database connection (for the service and the CLI). */
 export function webhookEndpoints(connection: Connection, config: WebhookConfig) {
-  const endpoints = new EndpointStore(connection);
-  const deliveries = new DeliveryStore(connection);
+  const endpoints = new WebhookEndpointStore(connection);
+  const deliveries = new WebhookDeliveryStore(connection);
   const box = new SecretBox(config.webhookSecretKey);
   const policy = { allowHttp: config.webhookAllowHttp, privateTargets: config.webhookPrivateTargets };
   const subscribers = new SubscriberCache(endpoints);
@@ -94,11 +95,12 @@ export function webhookEndpoints(connection: Connection, config: WebhookConfig) 
  */
 export async function startWebhooks(connection: Connection, repository: FeedbackRepository, config: WebhookConfig, registry: Registry, logger: Logger) {
   const { endpoints, deliveries, box, policy, subscribers, management } = webhookEndpoints(connection, config);
-  const outbox = new Outbox(connection, repository, config.webhookIntentGraceMs);
+  const outbox = new ChangeOutbox(connection);
   const counts = new CountStore(connection);
   await Promise.all([endpoints.ensureIndexes(), deliveries.ensureIndexes(), outbox.ensureIndexes(), counts.ensureIndexes()]);
   const dispatcher = new WebhookDispatcher(
     { outbox, endpoints, deliveries, counts: { count: (change) => countChange(counts, repository, change), release: (id, delta) => counts.release(id, delta) } },
+    new ChangeVerdicts(repository, config.webhookIntentGraceMs),
     box,
     {
       pollIntervalMs: config.webhookPollIntervalMs,

@@ -1,5 +1,4 @@
-import { TIERS, type Tier } from '@fi/shared';
-import type { Connection } from 'mongoose';
+import { TIERS, type Connection, type Tier } from '@fi/shared';
 import { readLegacyKeys } from '../data/legacyKeyStore';
 import type { IdentityRepositories } from '../data/repositories';
 

@@ -1,7 +1,7 @@
 import { Schema, Types, type Connection, type Model } from 'mongoose';
 import { buildIndexes, DEFAULT_MAX_TIME_MS } from '@fi/shared';
-import { feedbackModel, type FeedbackDocument } from '../data/feedbackModel';
-import type { ComputedTheme, PreviousTheme } from './themeClustering';
+import { feedbackModel, type FeedbackDocument } from './feedbackModel';
+import type { ComputedTheme, PreviousTheme } from '../themes/themeClustering';
 
 export interface ThemeDocument {
   /** The theme's id, kept across recomputations while the theme persists. */

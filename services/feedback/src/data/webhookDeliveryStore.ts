@@ -1,6 +1,6 @@
 import type { Collection, Connection } from 'mongoose';
 import { INDEX_BUILD_TIME_LIMIT, type Page, type PageResult } from '@fi/shared';
-import type { EventType, WebhookEvent } from './events';
+import type { EventType, WebhookEvent } from '../webhooks/events';
 
 /** Work still to do: one document per (endpoint, event) until it is delivered or given up. Kept small. */
 export interface QueuedDelivery {
@@ -71,7 +71,7 @@ const deliveryIdOf = (endpointId: string, eventId: string) => `${endpointId}.${e
  * is written first and finished before its queue document is deleted, so a replayed fan-out never
  * queues a delivery that already ended.
  */
-export class DeliveryStore {
+export class WebhookDeliveryStore {
   private readonly queue: Collection<QueuedDelivery>;
   private readonly history: Collection<DeliveryRecord>;
 

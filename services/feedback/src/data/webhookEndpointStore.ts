@@ -1,7 +1,7 @@
 import { Types, type Collection, type Connection } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT, objectIdOrNull } from '@fi/shared';
-import type { EventType } from './events';
-import type { SealedSecret } from './secretBox';
+import { INDEX_BUILD_TIME_LIMIT, newObjectIdHex, objectIdOrNull } from '@fi/shared';
+import type { EventType } from '../webhooks/events';
+import type { SealedSecret } from '../webhooks/secretBox';
 
 interface EndpointDocument {
   _id: Types.ObjectId;
@@ -44,7 +44,7 @@ const toEndpoint = (doc: EndpointDocument): WebhookEndpoint => ({
 });
 
 /** Webhook endpoints: a small collection (a few per organization), so scanning it is cheap. */
-export class EndpointStore {
+export class WebhookEndpointStore {
   private readonly collection: Collection<EndpointDocument>;
 
   constructor(connection: Connection) {
@@ -56,7 +56,7 @@ export class EndpointStore {
   }
 
   newId(): string {
-    return new Types.ObjectId().toHexString();
+    return newObjectIdHex();
   }
 
   async insert(id: string, orgId: string, url: string, events: EventType[], secret: SealedSecret, now = new Date()): Promise<WebhookEndpoint> {

@@ -2,8 +2,8 @@ import type { Collection, Connection } from 'mongoose';
 import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
 import type { Change, ChangeType } from '../domain/changeEvents';
 import type { CountDelta } from '../domain/countDelta';
-import type { WebhookEvent } from './events';
-import { IDEMPOTENCY_WINDOW_MS } from '../data/idempotencyStore';
+import type { WebhookEvent } from '../webhooks/events';
+import { IDEMPOTENCY_WINDOW_MS } from './idempotencyStore';
 
 /**
  * A change written before it is applied ("intent"). The change itself records the intent's id on the
@@ -38,36 +38,19 @@ interface OutboxDocument {
   doneAt?: Date | null;
 }
 
-/** What the relay needs to know of an item to tell whether a change of it happened. */
-export interface ChangeEvidence {
-  /** The ids of the changes its last writes named (see FeedbackDocument.webhookEventIds). */
-  webhookEventIds?: string[];
-}
-
-/** Asked for the item a change is about; null when the item does not exist (any more). */
-export interface ChangeEvidenceSource {
-  changeEvidence(itemId: string): Promise<ChangeEvidence | null>;
-  /** The delta of the items among `itemIds` that exist (what a batch that died midway wrote). */
-  deltaOfExisting(orgId: string, itemIds: string[]): Promise<CountDelta>;
-}
-
-export type Verdict = 'publish' | 'wait' | 'drop';
-
-
 /** `counted`: nothing is left to count (counted, or recorded before counts were kept); `ready`: known to have happened. */
 export type RecordedChange = Change & { ready: boolean; deliver: boolean; enqueued: boolean; counted: boolean; released: boolean };
 
 const keptAfterClose = (type: ChangeType) => type === 'feedback.created' || type === 'feedback.deleted';
 
-export class Outbox {
+/**
+ * The changes recorded before they are written (`webhook_outbox`), kept until the relay closes them;
+ * whether one happened is for the relay's rules to say (webhooks/changeVerdicts.ts).
+ */
+export class ChangeOutbox {
   private readonly collection: Collection<OutboxDocument>;
 
-  constructor(
-    connection: Connection,
-    private readonly items: ChangeEvidenceSource,
-    /** How long a change may wait for its write (see webhookIntentGraceMs). */
-    private readonly graceMs: number,
-  ) {
+  constructor(connection: Connection) {
     this.collection = connection.collection<OutboxDocument>('webhook_outbox');
   }
 
@@ -129,32 +112,6 @@ export class Outbox {
 
   depth(): Promise<number> {
     return this.collection.countDocuments({ doneAt: null });
-  }
-
-  /** Whether `change` happened (publish), may still happen (wait) or never will (drop). */
-  async verdict(change: RecordedChange, now = new Date()): Promise<Verdict> {
-    if (change.ready) return 'publish';
-    const doc = await this.items.changeEvidence(change.itemId);
-    const applied =
-      change.type === 'feedback.deleted' ? doc === null : change.type === 'feedback.imported' ? doc !== null : (doc?.webhookEventIds ?? []).includes(change.id);
-    if (applied) return 'publish';
-    // The writer may still be between its intent and its change; past the grace period (far longer
-    // than any write may take) the change failed, and the event must not be sent. An import batch
-    // that died midway is counted for what it wrote.
-    if (!this.pastGrace(change, now)) return 'wait';
-    if (change.type === 'feedback.imported' && change.itemIds) {
-      const written = await this.items.deltaOfExisting(change.orgId, change.itemIds);
-      if (written.length > 0) {
-        change.delta = written;
-        return 'publish';
-      }
-    }
-    return 'drop';
-  }
-
-  /** Whether the change's writer is certainly done with it (written and counted, or given up). */
-  pastGrace(change: Pick<Change, 'occurredAt'>, now = new Date()): boolean {
-    return now.getTime() - change.occurredAt.getTime() > this.graceMs;
   }
 
   /** Closes the change: removed, or kept closed for a while when a replay could name it again. */
