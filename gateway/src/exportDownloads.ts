@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
-import { EXPORT_DOWNLOAD_PATH, type Logger, type RouteHandler } from '@fi/shared';
+import { EXPORT_DOWNLOAD_PATH, unavailableHttpError, type Logger, type RouteHandler } from '@fi/shared';
 
 /** Each exported resource and the subgraph that owns its exports. */
 export const EXPORT_OWNERS = { feedback: 'feedback', contacts: 'contacts', accounts: 'accounts' } as const;
@@ -21,9 +21,7 @@ export function exportDownloadRoutes(subgraphUrls: Record<string, string>, timeo
       answer = await request(new URL(`${EXPORT_DOWNLOAD_PATH}${search}`, subgraphUrls[subgraph]), { headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     } catch (error) {
       logger.warn({ err: error, subgraph }, 'export download: service unreachable');
-      res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '5' });
-      res.end(JSON.stringify({ errors: [{ message: `The ${subgraph} service is unavailable; retry shortly`, extensions: { code: 'SERVICE_UNAVAILABLE' } }] }));
-      return;
+      throw unavailableHttpError(`The ${subgraph} service is unavailable; retry shortly`, { service: subgraph });
     }
     const headers: Record<string, string> = {};
     for (const name of PASSED_HEADERS) {

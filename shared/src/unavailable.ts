@@ -1,5 +1,6 @@
 import type { GraphQLError } from 'graphql';
 import { appError, ErrorCode } from './errors';
+import { HttpError } from './http/body';
 
 /** Driver errors that mean "the database cannot be reached right now", not "the request is wrong". */
 const UNREACHABLE = new Set([
@@ -30,6 +31,11 @@ export const UNAVAILABLE_HTTP = { status: 503, headers: { 'retry-after': String(
 /** SERVICE_UNAVAILABLE with the wait: the client did nothing wrong and may retry as it is. */
 export function unavailableError(message = SERVICE_UNAVAILABLE_MESSAGE, extensions: Record<string, unknown> = {}): GraphQLError {
   return appError(ErrorCode.SERVICE_UNAVAILABLE, message, { ...extensions, retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
+}
+
+/** The same for a plain HTTP route (an export download, the admin proxy): 503 with Retry-After. */
+export function unavailableHttpError(message: string, extensions: Record<string, unknown> = {}): HttpError {
+  return new HttpError(UNAVAILABLE_HTTP.status, message, UNAVAILABLE_HTTP.headers, { ...extensions, retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS }, ErrorCode.SERVICE_UNAVAILABLE);
 }
 
 /** True when a response failed only for unavailable dependencies (each error SERVICE_UNAVAILABLE). */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, REQUEST_ID_HEADER, UNAVAILABLE_HTTP, type RouteHandler } from '@fi/shared';
+import { HttpError, REQUEST_ID_HEADER, unavailableHttpError, type RouteHandler } from '@fi/shared';
 import { Pool } from 'undici';
 import { clientAddress } from './clientAddress';
 
@@ -31,7 +31,7 @@ export function adminProxy(options: { identityUrl: string; timeoutMs: number; tr
     try {
       answer = await pool.request({ path: '/graphql', method: 'POST', headers, body });
     } catch {
-      throw new HttpError(UNAVAILABLE_HTTP.status, 'The identity service is unavailable; retry shortly', UNAVAILABLE_HTTP.headers);
+      throw unavailableHttpError('The identity service is unavailable; retry shortly', { service: 'identity' });
     }
     const text = await answer.body.text();
     for (const name of RETURNED_HEADERS) {

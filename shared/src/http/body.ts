@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { ErrorCode } from '../errors';
 
 export class HttpError extends Error {
   constructor(
@@ -7,6 +8,8 @@ export class HttpError extends Error {
     readonly headers: Record<string, string> = {},
     /** Extra `extensions` of the error body, e.g. the limit a request broke. */
     readonly extensions: Record<string, unknown> = {},
+    /** The error's code in the body: the request was wrong unless said otherwise. */
+    readonly code: ErrorCode = ErrorCode.BAD_REQUEST,
   ) {
     super(message);
   }

@@ -130,8 +130,8 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
       else sendJson(res, 404, errorBody(`No route ${req.method ?? ''} ${path}`, ErrorCode.NOT_FOUND));
     } catch (error) {
       if (error instanceof HttpError) {
-        outcome.code = ErrorCode.BAD_REQUEST;
-        sendJson(res, error.status, errorBody(error.message, ErrorCode.BAD_REQUEST, error.extensions), error.headers);
+        outcome.code = error.code;
+        sendJson(res, error.status, errorBody(error.message, error.code, error.extensions), error.headers);
       } else {
         outcome.code = ErrorCode.INTERNAL_SERVER_ERROR;
         logger.error({ err: error }, 'unhandled error in HTTP handler');
