@@ -30,6 +30,11 @@ describe('the cost of an operation', () => {
     expect(cost(query, { t: 100_000 })).toBe(COST.page + 100 * COST.object);
   });
 
+  test("when a changes feed is read, then it costs a page: each entry's record comes with it, its links do not", () => {
+    expect(cost('query($k: String!) { feedbackChanges(apiKey: $k) { items { type item { id title } } cursor hasMore } }')).toBe(COST.page);
+    expect(cost('query($k: String!) { contactsChanges(apiKey: $k, take: 10) { items { item { name account { name } } } } }')).toBe(COST.page + 10 * COST.object);
+  });
+
   test('when pages nest, then their takes multiply', () => {
     const query = 'query($k: String!) { contactItems(apiKey: $k, take: 10) { items { feedback(take: 5) { items { id } } } } }';
     expect(cost(query)).toBe(COST.page + 10 * COST.page);

@@ -29,6 +29,12 @@ export const COST = {
   write: 10,
 } as const;
 
+/**
+ * Object fields read in the same query as the record that holds them: a changes feed's entry comes with
+ * the record as it is now, so its `item` costs only what it selects, like a page's `items`.
+ */
+const READ_WITH_PARENT = new Set(['FeedbackChange.item', 'ContactChange.item', 'AccountChange.item']);
+
 type Variables = Record<string, unknown>;
 type ArgumentNodes = readonly { name: { value: string }; value: ValueNode }[];
 
@@ -38,6 +44,7 @@ type ArgumentNodes = readonly { name: { value: string }; value: ValueNode }[];
  * - a field with a `take` argument is a page: `page + take x (the cost of what each item selects)`,
  *   take as given (default from the schema, at most 100), so nested pages multiply;
  * - a list without `take` (a page's `items`) costs what its elements select: they came with the page;
+ *   so does a changes feed entry's `item` (READ_WITH_PARENT);
  * - any other object field costs `object` plus what it selects (for an item, each link is one more read);
  * - a mutation field costs `write` for each record it can write (each id of a list argument, else one)
  *   plus what its result selects.
@@ -53,7 +60,7 @@ export function operationCost(schema: GraphQLSchema, { document, operation, vari
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
         const field = type.getFields()[selection.name.value];
-        if (field) total += fieldCost(field, selection.arguments ?? [], selection.selectionSet, seen, root);
+        if (field) total += fieldCost(type, field, selection.arguments ?? [], selection.selectionSet, seen, root);
         continue;
       }
       const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
@@ -69,6 +76,7 @@ export function operationCost(schema: GraphQLSchema, { document, operation, vari
   };
 
   const fieldCost = (
+    parent: GraphQLObjectType,
     field: GraphQLField<unknown, unknown>,
     args: ArgumentNodes,
     selectionSet: SelectionSetNode | undefined,
@@ -81,7 +89,7 @@ export function operationCost(schema: GraphQLSchema, { document, operation, vari
     if (root && operation.operation === 'mutation') return COST.write * writesOf(field, args, variables) + below;
     if (isLeafType(named)) return 0;
     if (field.args.some((arg) => arg.name === 'take')) return COST.page + takeOf(field, args, variables) * below;
-    if (isListType(getNullableType(field.type)) && !root) return below;
+    if ((isListType(getNullableType(field.type)) && !root) || READ_WITH_PARENT.has(`${parent.name}.${field.name}`)) return below;
     return COST.object + below;
   };
 
