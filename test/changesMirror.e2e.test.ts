@@ -12,8 +12,8 @@ import { ownDatabaseName } from './helpers/stack';
 
 /**
  * The promise of export + changes feed, as a property: a client that exports once and then applies the
- * feed holds exactly what feedbackItems lists, after every round of random creations, status changes and
- * removals, some of them racing the export, and across a kill -9 of the service with writes in flight.
+ * feed holds exactly what feedbackItems lists, after every round of random creations, status changes,
+ * removals, merges and unmerges, some of them racing the export, and across a kill -9 of the service with writes in flight.
  */
 
 const ROUNDS = 6;
@@ -102,6 +102,8 @@ const add = (i: number) =>
   });
 const setStatus = (id: string, status: string) => gql(`mutation($k: String!, $id: String!, $s: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: $s) { id } }`, { id, s: status });
 const remove = (id: string) => gql(`mutation($k: String!, $id: String!) { removeFeedbackItem(apiKey: $k, id: $id) }`, { id });
+const merge = (id: string, duplicate: string) => gql(`mutation($k: String!, $id: String!, $d: [String!]!) { mergeFeedbackItems(apiKey: $k, id: $id, duplicateIds: $d) { id } }`, { id, d: [duplicate] });
+const unmerge = (id: string) => gql(`mutation($k: String!, $id: String!) { unmergeFeedbackItem(apiKey: $k, id: $id) { id } }`, { id });
 
 /** A client's copy: an export, then the feed from the export's changesCursor. */
 class Mirror {
@@ -147,16 +149,32 @@ class Mirror {
   }
 }
 
-/** One round of random writes, `concurrently` all at once (some may fail when the service is killed). */
-async function randomWrites(rng: ReturnType<typeof random>, live: string[], next: () => number, count: number, concurrently = false) {
+const take = (ids: string[], id: string) => ids.splice(ids.indexOf(id), 1);
+
+/**
+ * One round of random writes over the live items and the merged ones, `concurrently` all at once (some
+ * may fail when the service is killed).
+ */
+async function randomWrites(rng: ReturnType<typeof random>, items: { live: string[]; merged: string[] }, next: () => number, count: number, concurrently = false) {
+  const { live, merged } = items;
   const writes = Array.from({ length: count }, () => async () => {
     const roll = rng.next();
-    if (roll < 0.4 || live.length === 0) live.push((await add(next())).item.id);
-    else if (roll < 0.75) await setStatus(rng.pick(live), rng.pick(STATUSES));
-    else {
+    if (roll < 0.35 || live.length < 2) live.push((await add(next())).item.id);
+    else if (roll < 0.6) await setStatus(rng.pick(live), rng.pick(STATUSES));
+    else if (roll < 0.75) {
       const id = rng.pick(live);
-      live.splice(live.indexOf(id), 1);
+      take(live, id);
       await remove(id);
+    } else if (roll < 0.9 || merged.length === 0) {
+      const duplicate = rng.pick(live);
+      take(live, duplicate);
+      merged.push(duplicate);
+      await merge(rng.pick(live), duplicate);
+    } else {
+      const id = rng.pick(merged);
+      take(merged, id);
+      live.push(id);
+      await unmerge(id);
     }
   });
   if (!concurrently) {
@@ -166,24 +184,24 @@ async function randomWrites(rng: ReturnType<typeof random>, live: string[], next
   return Promise.allSettled(writes.map((write) => write()));
 }
 
-test(`when random changes race an export and the service is killed mid-write, then export + feed equals feedbackItems after every round (seed ${SEED})`, async () => {
+test(`when random creations, status changes, removals, merges and unmerges race an export and the service is killed mid-write, then export + feed equals feedbackItems after every round (seed ${SEED})`, async () => {
   const rng = random(SEED);
   let counter = 0;
   const next = () => (counter += 1);
-  const live: string[] = [];
-  for (let i = 0; i < 30; i += 1) live.push((await add(next())).item.id);
+  const items = { live: [] as string[], merged: [] as string[] };
+  for (let i = 0; i < 30; i += 1) items.live.push((await add(next())).item.id);
 
   const mirror = new Mirror();
   const { job } = await gql<{ job: { id: string } }>(`mutation($k: String!) { job: startFeedbackExport(apiKey: $k) { id } }`);
   // Round 0 races the export: its writes land before, during and after the export's pages.
-  await randomWrites(rng, live, next, 15);
+  await randomWrites(rng, items, next, 15);
   await mirror.load(job.id);
 
   for (let round = 0; round <= ROUNDS; round += 1) {
-    if (round > 0 && round !== KILLED_AFTER_ROUND + 1) await randomWrites(rng, live, next, 12);
+    if (round > 0 && round !== KILLED_AFTER_ROUND + 1) await randomWrites(rng, items, next, 12);
     if (round === KILLED_AFTER_ROUND + 1) {
       // Writes in flight when the process dies: each happened wholly or not at all, and the feed says which.
-      const inFlight = randomWrites(rng, live, next, 12, true);
+      const inFlight = randomWrites(rng, items, next, 12, true);
       service!.child.kill('SIGKILL');
       await service!.exited;
       await inFlight;
@@ -200,7 +218,9 @@ test(`when random changes race an export and the service is killed mid-write, th
       `round ${round}: the copy to equal feedbackItems`,
     );
     expect([...mirror.rows.keys()].sort()).toEqual([...current.keys()].sort());
-    // Writes cut off by the kill may or may not have happened: the next rounds pick from what exists.
-    live.splice(0, live.length, ...current.keys());
+    // Writes cut off by the kill may or may not have happened: the next rounds pick from what exists
+    // (an id wrongly kept among the merged is live, and unmerging it returns it as it is).
+    items.live.splice(0, items.live.length, ...current.keys());
+    items.merged.splice(0, items.merged.length, ...items.merged.filter((id) => !current.has(id)));
   }
 }, 600_000);

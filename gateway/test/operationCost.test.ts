@@ -56,6 +56,7 @@ describe('the cost of an operation', () => {
     expect(cost(add)).toBe(15 * COST.write);
     expect(cost('mutation($k: String!, $ids: [String!]!) { updateFeedbackItemsStatus(apiKey: $k, ids: $ids, status: "read") }', { ids: ['a', 'b', 'c'] })).toBe(3 * COST.write);
     expect(cost('mutation($k: String!) { removeFeedbackItem(apiKey: $k, id: "x") }')).toBe(COST.write);
+    expect(cost('mutation($k: String!) { mergeFeedbackItems(apiKey: $k, id: "x", duplicateIds: ["a", "b"]) { id } }')).toBe(2 * COST.write);
   });
 
   test('when a request is introspection or names unknown fields, then it costs nothing', () => {

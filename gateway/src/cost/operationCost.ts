@@ -46,7 +46,7 @@ type ArgumentNodes = readonly { name: { value: string }; value: ValueNode }[];
  * - a list without `take` (a page's `items`) costs what its elements select: they came with the page;
  *   so does a changes feed entry's `item` (READ_WITH_PARENT);
  * - any other object field costs `object` plus what it selects (for an item, each link is one more read);
- * - a mutation field costs `write` for each record it can write (each id of a list argument, else one)
+ * - a mutation field costs `write` for each record it can write (each id of its id list, else one)
  *   plus what its result selects.
  * Fields the schema does not know cost nothing (validation refuses them). @skip and @include are not
  * evaluated: the cost is what the document can ask for at most.
@@ -117,8 +117,11 @@ function takeOf(field: GraphQLField<unknown, unknown>, args: ArgumentNodes, vari
   return typeof take === 'number' && Number.isInteger(take) && take >= 0 && take <= MAX_TAKE ? take : MAX_TAKE;
 }
 
-/** Records a mutation field can write: one per id of its `ids` list (updateFeedbackItemsStatus), else one. */
+/** The list arguments whose ids a mutation writes (updateFeedbackItemsStatus, mergeFeedbackItems). */
+const WRITTEN_ID_LISTS = ['ids', 'duplicateIds'];
+
+/** Records a mutation field can write: one per id of its id list, else one. */
 function writesOf(field: GraphQLField<unknown, unknown>, args: ArgumentNodes, variables: Variables): number {
-  const ids = argumentValue(field, args, 'ids', variables);
-  return Array.isArray(ids) ? Math.max(1, ids.length) : 1;
+  const ids = WRITTEN_ID_LISTS.map((name) => argumentValue(field, args, name, variables)).find(Array.isArray);
+  return ids ? Math.max(1, ids.length) : 1;
 }

@@ -4,6 +4,7 @@ import type { ContactRef } from './contactStatsLoader';
 import type { AuthorStats } from './data/feedbackRepository';
 import type { FeedbackLinkLoaders } from './links/feedbackLinks';
 import type { ThemeLoaders } from './themes/themeLoaders';
+import type { DuplicateLoader } from './merges/duplicateLoader';
 
 export interface FeedbackContext extends SubgraphContext {
   contactStats: DataLoader<ContactRef, AuthorStats, string>;
@@ -11,6 +12,8 @@ export interface FeedbackContext extends SubgraphContext {
   links: FeedbackLinkLoaders;
   /** Per-request loaders of themes. */
   themes: ThemeLoaders;
+  /** Per request: the duplicates merged into each item. */
+  duplicates: DuplicateLoader;
   /**
    * The Idempotency-Key header as the gateway forwarded it; only addFeedbackItem reads (and checks) it,
    * so a malformed header fails that mutation with BAD_REQUEST and never a query.

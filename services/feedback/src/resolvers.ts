@@ -19,6 +19,7 @@ import { feedbackInsights } from './insights/feedbackInsights';
 import type { OrgSimilarity } from './similarity/orgSimilarity';
 import { similarFeedback } from './similarity/similarFeedback';
 import { createThemeResolvers } from './themes/themeResolvers';
+import { createMergeResolvers } from './merges/mergeResolvers';
 import type { ThemeStore } from './data/themeStore';
 import { createWebhookResolvers } from './webhooks/webhookResolvers';
 import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
@@ -56,6 +57,7 @@ export function createResolvers(
 ): Resolvers {
   const webhooks = createWebhookResolvers(management);
   const themed = createThemeResolvers(themes);
+  const merges = createMergeResolvers({ repository, events, tombstones });
   return {
     Query: {
       ...webhooks.Query,
@@ -66,7 +68,8 @@ export function createResolvers(
       },
       feedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
-        const item = await repository.findById(caller.orgId, args.id);
+        // A merged duplicate is still there to read (with duplicateOf), until it is deleted.
+        const item = (await repository.findById(caller.orgId, args.id)) ?? (await tombstones.findMerged(caller.orgId, args.id));
         if (!item) throw notFound(FEEDBACK_NOT_FOUND);
         return item;
       },
@@ -84,6 +87,7 @@ export function createResolvers(
     Mutation: {
       ...webhooks.Mutation,
       ...themed.Mutation,
+      ...merges.Mutation,
       startFeedbackExport: (_, args, ctx) => exportJobs.start(ctx, args),
       addFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
@@ -119,6 +123,7 @@ export function createResolvers(
     FeedbackTheme: themed.FeedbackTheme,
     FeedbackItem: {
       ...themed.FeedbackItem,
+      ...merges.FeedbackItem,
       __resolveReference: async (ref, ctx) => repository.findById([...(await ctx.allowedOrgs())], ref.id),
       // Idempotent replays answer with the item as first stored, which may predate updatedAt.
       updatedAt: (item) => item.updatedAt ?? item.createdAt,

@@ -14,6 +14,7 @@ import type { FeedbackContext } from './feedbackContext';
 import { startFeedbackExports } from './export/feedbackExports';
 import { createFeedbackLinkLoaders } from './links/feedbackLinks';
 import { createResolvers } from './resolvers';
+import { createDuplicateLoader } from './merges/duplicateLoader';
 import { OrgSimilarity } from './similarity/orgSimilarity';
 import { createThemeLoaders } from './themes/themeLoaders';
 import { startThemeWorker } from './themes/themeWorker';
@@ -62,6 +63,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
             contactStats: createContactStatsLoader(repository),
             links: createFeedbackLinkLoaders(repository),
             themes: createThemeLoaders(themes),
+            duplicates: createDuplicateLoader(tombstones, repository),
             idempotencyKeyHeader: headers[IDEMPOTENCY_KEY_HEADER],
           }),
           close: async () => {

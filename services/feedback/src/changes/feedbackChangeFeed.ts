@@ -4,7 +4,7 @@ import type { FeedbackRepository } from '../data/feedbackRepository';
 import type { FeedbackTombstones } from '../data/feedbackTombstones';
 
 /**
- * feedbackChanges: live items by their last change, and the tombstones of removed ones. A tombstone
+ * feedbackChanges: live items by their last change, and the tombstones of removed and merged ones. A tombstone
  * whose item still exists (its removal failed after the tombstone was written) holds its place but is
  * not listed; a retried removal writes it again with a new time.
  */
@@ -14,7 +14,7 @@ export function feedbackChangeFeed(repository: FeedbackRepository, tombstones: F
     async after(orgId, from, before, limit) {
       const removals = await tombstones.removedAfter(orgId, from, before, limit);
       const existing = await repository.existingIds(removals.map((removal) => removal.id));
-      return removals.map((removal) => ({ type: 'deleted', id: removal.id, at: removal.at, item: null, skip: existing.has(removal.id) }));
+      return removals.map((removal) => ({ type: removal.kind, id: removal.id, at: removal.at, item: null, skip: existing.has(removal.id) }));
     },
   };
   return changeFeed('feedback', [live, removed], settleMs);

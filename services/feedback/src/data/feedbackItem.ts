@@ -65,6 +65,21 @@ export function toItem(doc: FeedbackDocument): FeedbackItem {
   };
 }
 
+/** The stored document of an item, the inverse of toItem: fields the item reads as null are absent. */
+export function documentOf(item: FeedbackItem): FeedbackDocument {
+  const { id, author, email, sentiment, sentimentScore, metadata, ...rest } = item;
+  return {
+    _id: new Types.ObjectId(id),
+    ...rest,
+    ...(author !== null ? { author } : {}),
+    ...(email !== null ? { email } : {}),
+    ...(sentiment !== null ? { sentiment } : {}),
+    ...(sentimentScore !== null ? { sentimentScore } : {}),
+    ...(metadata !== null ? { metadata } : {}),
+    ...feedbackMatchKeys({ email: email ?? undefined }),
+  };
+}
+
 /** The match keys stored beside an item (see shared linkKeys), so links are found through indexes. */
 export function feedbackMatchKeys(item: Pick<FeedbackDocument, 'email'>): Pick<FeedbackDocument, 'emailLower' | 'emailDomain'> {
   return { emailLower: item.email?.toLowerCase() ?? null, emailDomain: emailDomainOf(item.email) };

@@ -1,8 +1,8 @@
 import { Types, type Connection } from 'mongoose';
-import { createdStamp, objectIdOrNull, OrgScopedRepository, type ChangeEntry, type ChangePosition } from '@fi/shared';
+import { createdStamp, objectIdOrNull, OrgScopedRepository, updatedStamp, type ChangeEntry, type ChangePosition } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
-import { countedOf, storedFields, toItem, type FeedbackItem, type FeedbackRecord } from './feedbackItem';
+import { countedOf, documentOf, storedFields, toItem, type FeedbackItem, type FeedbackRecord } from './feedbackItem';
 import { sumOf, type CellRef, type CountDelta } from '../domain/countDelta';
 import { feedbackFilter, listFeedback, NEWEST_FIRST, type FeedbackPage } from './feedbackList';
 import { cellCount, CountStore, type CellDocument } from './countStore';
@@ -56,6 +56,21 @@ export class FeedbackRepository {
       const existing = await this.records.findById(orgId, id);
       if (!existing) throw error;
       return { item: existing, created: false };
+    }
+  }
+
+  /**
+   * Puts an item that left the live items (a merged duplicate) back exactly as it was, naming the change
+   * `webhookEventId` in the same write; null when it is live already (an earlier attempt put it back).
+   */
+  async restore(item: FeedbackItem, webhookEventId: string): Promise<FeedbackItem | null> {
+    const doc: FeedbackDocument = { ...documentOf(item), ...updatedStamp(), webhookEventIds: [webhookEventId] };
+    try {
+      await this.records.model.collection.insertOne(doc);
+      return toItem(doc);
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) return null;
+      throw error;
     }
   }
 

@@ -6,20 +6,18 @@ import { changeOf, writeWithEvent, type ChangeEvents } from './changeEvents';
 import { deltaOf } from './countDelta';
 import { itemBusy, MAX_CHANGE_ROUNDS } from './contendedWrite';
 
+type RemoveDeps = { repository: FeedbackRepository; events: ChangeEvents; tombstones: FeedbackTombstones };
+
 /**
- * Deletes an item; true when this call deleted it, false when the organization has no such item. The
+ * Deletes an item (a merged duplicate too); true when this call deleted it, false when the organization has no such item. The
  * `feedback.deleted` event is recorded first; events of earlier changes whose proof is the item's own
  * document are marked applied before that document goes, and so is its tombstone (the changes feed's
  * deletion, and the item for exports that had not read it yet).
  */
-export async function removeFeedback(
-  deps: { repository: FeedbackRepository; events: ChangeEvents; tombstones: FeedbackTombstones },
-  orgId: string,
-  id: string,
-): Promise<boolean> {
+export async function removeFeedback(deps: RemoveDeps, orgId: string, id: string): Promise<boolean> {
   for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
     const read = await deps.repository.findForChange(orgId, id);
-    if (!read) return false;
+    if (!read) return removeMerged(deps, orgId, id);
     await deps.events.markApplied(read.webhookEventIds ?? []);
     // A removal is its own proof (the document is gone): the write names no event.
     const change = changeOf(newEvent('feedback.deleted', read.item), deltaOf(countedOf(read.item), null));
@@ -30,4 +28,19 @@ export async function removeFeedback(
     if (removed) return true;
   }
   throw itemBusy();
+}
+
+/**
+ * A merged duplicate is deleted for good: its merged tombstone becomes a deletion (kept CHANGES_KEPT_MS,
+ * then purged). It left the counts when it was merged, so the change counts nothing.
+ */
+async function removeMerged(deps: RemoveDeps, orgId: string, id: string): Promise<boolean> {
+  const merged = await deps.tombstones.findMerged(orgId, id);
+  if (!merged || (await deps.repository.findById(orgId, id))) return false;
+  const { duplicateOf: _into, ...item } = merged;
+  await writeWithEvent(deps.events, changeOf(newEvent('feedback.deleted', item), []), async () => {
+    await deps.tombstones.record(item);
+    return true;
+  });
+  return true;
 }

@@ -168,6 +168,10 @@ export type FeedbackItem = {
   author: Maybe<Scalars['String']['output']>;
   content: Scalars['String']['output'];
   createdAt: Scalars['DateTime']['output'];
+  /** The item this one was merged into (see mergeFeedbackItems); null unless merged, or once that item was deleted. */
+  duplicateOf: Maybe<FeedbackItem>;
+  /** The items merged into this one, oldest merge first (at most 100). */
+  duplicates: Array<FeedbackItem>;
   email: Maybe<Scalars['String']['output']>;
   id: Scalars['String']['output'];
   /**
@@ -296,6 +300,14 @@ export type Mutation = {
    * `events`: any of feedback.created, feedback.status_changed, feedback.deleted.
    */
   addWebhookEndpoint: WebhookEndpoint;
+  /**
+   * Merges duplicates into the item `id` (writers only) and returns that item. Each duplicate leaves every
+   * list, total, theme, insight and contact or account figure, and is kept whole: `feedbackItem` still
+   * answers it (with `duplicateOf`), the item lists it in `duplicates`, and `unmergeFeedbackItem` puts it
+   * back exactly. 1 to 100 ids, none twice, not `id`; one already merged into `id` counts as done (a retried
+   * merge). NOT_FOUND when `id` or a duplicate is not a live item of the organization; nothing is merged then.
+   */
+  mergeFeedbackItems: FeedbackItem;
   /** Deletes a feedback item for good; true when it was deleted. */
   removeFeedbackItem: Scalars['Boolean']['output'];
   /** Removes an endpoint and its delivery history; pending deliveries to it are not sent. NOT_FOUND for an unknown id. */
@@ -308,6 +320,8 @@ export type Mutation = {
    * too many are queued.
    */
   startFeedbackExport: ExportJob;
+  /** Puts a merged duplicate back exactly as it was before its merge (writers only); an item that is not merged is returned as it is. */
+  unmergeFeedbackItem: FeedbackItem;
   /** Sets an item's status (unread, read or archived); setting the current status changes nothing. */
   updateFeedbackItemStatus: FeedbackItem;
   /**
@@ -328,6 +342,13 @@ export type MutationAddWebhookEndpointArgs = {
   apiKey: Scalars['String']['input'];
   events: Array<Scalars['String']['input']>;
   url: Scalars['String']['input'];
+};
+
+
+export type MutationMergeFeedbackItemsArgs = {
+  apiKey: Scalars['String']['input'];
+  duplicateIds: Array<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -354,6 +375,12 @@ export type MutationStartFeedbackExportArgs = {
   apiKey: Scalars['String']['input'];
   filter?: InputMaybe<FeedbackExportFilter>;
   format?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUnmergeFeedbackItemArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
 };
 
 
@@ -839,6 +866,8 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   author?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   content?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  duplicateOf?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
+  duplicates?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   language?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -912,10 +941,12 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 export type MutationResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAddFeedbackItemArgs, 'apiKey' | 'input'>>;
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'apiKey' | 'events' | 'url'>>;
+  mergeFeedbackItems?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationMergeFeedbackItemsArgs, 'apiKey' | 'duplicateIds' | 'id'>>;
   removeFeedbackItem?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveFeedbackItemArgs, 'apiKey' | 'id'>>;
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'apiKey' | 'id'>>;
   renameFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationRenameFeedbackThemeArgs, 'apiKey' | 'id' | 'label'>>;
   startFeedbackExport?: Resolver<ResolversTypes['ExportJob'], ParentType, ContextType, RequireFields<MutationStartFeedbackExportArgs, 'apiKey' | 'format'>>;
+  unmergeFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackItemArgs, 'apiKey' | 'id'>>;
   updateFeedbackItemStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemStatusArgs, 'apiKey' | 'id' | 'status'>>;
   updateFeedbackItemsStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemsStatusArgs, 'apiKey' | 'ids' | 'status'>>;
 };

@@ -32,8 +32,9 @@ export class ChangeVerdicts {
   async verdict(change: RecordedChange, now = new Date()): Promise<Verdict> {
     if (change.ready) return 'publish';
     const doc = await this.items.changeEvidence(change.itemId);
-    const applied =
-      change.type === 'feedback.deleted' ? doc === null : change.type === 'feedback.imported' ? doc !== null : (doc?.webhookEventIds ?? []).includes(change.id);
+    // A removal or a merge takes the item out of the live items: its absence is the proof.
+    const gone = change.type === 'feedback.deleted' || change.type === 'feedback.merged';
+    const applied = gone ? doc === null : change.type === 'feedback.imported' ? doc !== null : (doc?.webhookEventIds ?? []).includes(change.id);
     if (applied) return 'publish';
     // The writer may still be between its intent and its change; past the grace period (far longer
     // than any write may take) the change failed, and the event must not be sent. An import batch

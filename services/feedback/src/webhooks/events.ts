@@ -1,7 +1,7 @@
 import { newObjectIdHex, type PublicExportJob } from '@fi/shared';
 import type { FeedbackItem } from '../data/feedbackItem';
 
-export const ITEM_EVENT_TYPES = ['feedback.created', 'feedback.status_changed', 'feedback.deleted'] as const;
+export const ITEM_EVENT_TYPES = ['feedback.created', 'feedback.status_changed', 'feedback.deleted', 'feedback.merged', 'feedback.unmerged'] as const;
 /** An export of the organization's (feedback, contacts or accounts) finished. */
 export const EXPORT_EVENT_TYPES = ['export.completed', 'export.failed'] as const;
 export const EVENT_TYPES = [...ITEM_EVENT_TYPES, ...EXPORT_EVENT_TYPES] as const;
@@ -24,6 +24,8 @@ export interface WebhookEvent {
 export interface ItemEventData {
   item: PublicItem;
   previous?: Partial<PublicItem>;
+  /** feedback.merged: the item the duplicate `item` was merged into. */
+  mergedInto?: string;
 }
 
 /** What receivers see of an item: everything but the organization. */
@@ -43,6 +45,12 @@ export function eventIdFor(type: ItemEventType, itemId: string): string {
 export function newEvent(type: ItemEventType, item: FeedbackItem, previous?: Partial<PublicItem>, occurredAt = new Date()): WebhookEvent {
   const { orgId, ...publicItem } = item;
   return { id: eventIdFor(type, item.id), type, orgId, itemId: item.id, occurredAt, data: previous ? { item: publicItem, previous } : { item: publicItem } };
+}
+
+/** A duplicate merged into `into`: the duplicate as it was, and where it went. */
+export function mergedEvent(item: FeedbackItem, into: string): WebhookEvent {
+  const event = newEvent('feedback.merged', item);
+  return { ...event, data: { ...(event.data as ItemEventData), mergedInto: into } };
 }
 
 /** An export's end: one event per job and outcome, so a repeated announcement names the same event. */

@@ -1,0 +1,35 @@
+import type { FeedbackRepository } from '../data/feedbackRepository';
+import type { FeedbackTombstones } from '../data/feedbackTombstones';
+import type { ChangeEvents } from '../domain/changeEvents';
+import { mergeFeedback, unmergeFeedback } from '../domain/mergeFeedback';
+import type { Resolvers } from '../generated/resolvers';
+import { mergedInto } from './duplicateLoader';
+
+export const NOT_AUTHORIZED_TO_MERGE = 'Not authorized to merge feedback';
+
+/** mergeFeedbackItems, unmergeFeedbackItem, and an item's duplicateOf and duplicates. */
+export function createMergeResolvers(deps: { repository: FeedbackRepository; events: ChangeEvents; tombstones: FeedbackTombstones }) {
+  return {
+    Mutation: {
+      mergeFeedbackItems: async (_, args, ctx) => {
+        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MERGE);
+        const item = await mergeFeedback(deps, caller.orgId, args.id, args.duplicateIds);
+        ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, duplicates: args.duplicateIds.length }, 'feedback merged');
+        return item;
+      },
+      unmergeFeedbackItem: async (_, args, ctx) => {
+        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MERGE);
+        const item = await unmergeFeedback(deps, caller.orgId, args.id);
+        ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId }, 'feedback unmerged');
+        return item;
+      },
+    },
+    FeedbackItem: {
+      duplicateOf: async (item) => {
+        const into = mergedInto(item);
+        return into ? deps.repository.findById(item.orgId, into) : null;
+      },
+      duplicates: (item, _, ctx) => (mergedInto(item) ? [] : ctx.duplicates.load({ orgId: item.orgId, id: item.id })),
+    },
+  } satisfies Pick<Resolvers, 'Mutation' | 'FeedbackItem'>;
+}
