@@ -1,7 +1,9 @@
 import type { SENTIMENTS } from '../feedbackValues';
-import type { ItemSentence } from 'wink-nlp';
+import type { ItemSentence, ItemToken } from 'wink-nlp';
 import { sentimentNlp } from './englishNlp';
+import { contrastClauses, opensVerdict, type Clause } from './contrast';
 import { MAX_PROBLEMS, normalizeSentence, sentenceCues, type SentenceCues } from './feedbackCues';
+import { wordFeatures, wordScore } from './wordModel';
 
 export type Sentiment = (typeof SENTIMENTS)[number];
 
@@ -30,6 +32,12 @@ export interface SentimentTuning {
   lukewarmDamping: number;
   /** How far the text's score moves from the sentences' mean towards its most negative sentence (0 to 1). */
   worstPull: number;
+  /** Weight of a clause conceded before or after the verdict ("Nice UI, but..."), against 1 for the verdict. */
+  concededWeight: number;
+  /** Weight of the word model's score (`wordModel.ts`, -1 to 1) added to the cues' score. */
+  wordWeight: number;
+  /** Added per committing phrase (renewal, upgrade, more seats), subtracted per leaving one, at most two of each. */
+  decisionWeight: number;
   /** Scores at or below are negative. */
   negativeAtMost: number;
   /** Scores at or above are positive. */
@@ -43,9 +51,12 @@ export const SENTIMENT_TUNING: SentimentTuning = {
   requestProblemFactor: 0.25,
   praiseBesideProblem: 0,
   lukewarmDamping: 0,
-  worstPull: 0.25,
-  negativeAtMost: -0.1375,
-  positiveAtLeast: 0.2685,
+  worstPull: 0.5,
+  concededWeight: 0.1,
+  decisionWeight: 0.6,
+  wordWeight: 3,
+  negativeAtMost: -0.4475,
+  positiveAtLeast: 0.3045,
 };
 
 const its = sentimentNlp.its;
@@ -58,52 +69,124 @@ export function feedbackText(title: string, content: string): string {
 
 const clamp = (value: number) => Math.max(-1, Math.min(1, value));
 
-/** What one sentence says before any tuning is applied. */
-export interface SentenceReading {
-  /** wink-nlp's lexicon score of the sentence, negations included (-1 to 1). */
-  lexicon: number;
-  cues: SentenceCues;
+/** What a text says before any tuning is applied: its sentences' cues and its words for the word model. */
+export interface TextReading {
+  sentences: SentenceReading[];
+  words: string[];
 }
 
-/** The tuning-independent, costly part: wink-nlp reads the text once. */
-export function readSentences(title: string, content: string): SentenceReading[] {
-  const readings: SentenceReading[] = [];
-  sentimentNlp
-    .readDoc(feedbackText(title, content))
-    .sentences()
-    .each((sentence: ItemSentence) => {
-      readings.push({ lexicon: sentence.out(its.sentiment) as number, cues: sentenceCues(normalizeSentence(sentence.out())) });
-    });
+/** What one sentence, or one clause of a contrast, says before any tuning is applied. */
+export interface SentenceReading {
+  /** wink-nlp's lexicon score of the sentence or clause, negations included (-1 to 1). */
+  lexicon: number;
+  cues: SentenceCues;
+  /** A concession before or after the text's verdict (`contrast.ts`). */
+  conceded: boolean;
+}
+
+/**
+ * The clauses of a contrast, each with its own lexicon score. A request anywhere in the sentence makes
+ * each clause one ("..., but an option for it would be a nice addition"), and a verdict that only asks
+ * for something ("Great app, but please add...") concedes nothing.
+ */
+function readClauses(sentence: string, clauses: Clause[]): SentenceReading[] {
+  const whole = sentenceCues(normalizeSentence(sentence));
+  const readings = clauses.map(({ text, conceded }) => {
+    const cues = sentenceCues(normalizeSentence(text));
+    cues.request ||= whole.request;
+    cues.requestOnly ||= whole.requestOnly;
+    return { lexicon: sentimentNlp.readDoc(text).out(its.sentiment) as number, cues, conceded };
+  });
+  const verdict = readings.find(({ conceded }) => !conceded)!;
+  const asksOnly = verdict.cues.requestOnly && verdict.cues.problems === 0 && verdict.cues.decisions.leaving === 0;
+  if (asksOnly) for (const reading of readings) reading.conceded = false;
   return readings;
 }
 
 /**
+ * The tuning-independent, costly part: wink-nlp reads the text once; only the clauses of a contrast
+ * ("..., but ...") are read again, each on its own, for their lexicon scores.
+ */
+export function readSentences(title: string, content: string): TextReading {
+  const readings: SentenceReading[] = [];
+  const doc = sentimentNlp.readDoc(feedbackText(title, content));
+  doc
+    .sentences()
+    .each((sentence: ItemSentence) => {
+      const text = sentence.out();
+      if (opensVerdict(text)) for (const reading of readings) reading.conceded = true;
+      const clauses = contrastClauses(text);
+      if (clauses.length === 1) {
+        readings.push({ lexicon: sentence.out(its.sentiment) as number, cues: sentenceCues(normalizeSentence(text)), conceded: false });
+        return;
+      }
+      readings.push(...readClauses(text, clauses));
+    });
+  const tokens: ItemToken[] = [];
+  doc.tokens().each((token: ItemToken) => tokens.push(token));
+  return { sentences: readings, words: wordFeatures(tokens) };
+}
+
+/**
+ * Every sentence asks or proposes (the problems it names are already damped; a complaint in question form
+ * is no request), or says nothing the cues or the lexicon read (a title: "Invoice copy").
+ */
+const onlyAsks = (readings: SentenceReading[]) =>
+  readings.some(({ cues }) => cues.request) &&
+  readings.every(
+    ({ cues, lexicon }) => cues.decisions.leaving === 0 && (cues.request || (lexicon === 0 && cues.problems === 0 && cues.reliefs === 0 && cues.weakProblems === 0)),
+  );
+
+/**
  * Sentence scores are wink-nlp's lexicon score adjusted by what feedback says without sentiment words
  * (`feedbackCues`). The text's score is their mean, pulled towards its most negative sentence when there
- * is one (`worstPull`), because one complaint in a long, polite message is still a complaint. Irony
- * anywhere in the text ("Oh great, ...") empties the praise of every sentence.
+ * is one (`worstPull`), because one complaint in a long, polite message is still a complaint; a clause
+ * conceded before or after the verdict ("Nice UI, but...") weighs less and pulls nothing. Irony anywhere
+ * in the text ("Oh great, ...") empties the praise of every sentence. Decisions (leaving, committing)
+ * and the word model's reading are added to that.
  */
-export function combineSentences(readings: SentenceReading[], tuning: SentimentTuning = SENTIMENT_TUNING): number {
+export function combineSentences(
+  { sentences: readings, words }: TextReading,
+  tuning: SentimentTuning = SENTIMENT_TUNING,
+  /** The word model's score; the evaluation passes one from a model that never saw the text. */
+  learned: number = wordScore(words),
+): number {
   if (readings.length === 0) return 0;
-  const ironic = readings.some(({ cues }) => cues.sarcasm);
+  const reportsProblem = readings.some(({ cues }) => cues.problems > 0 || cues.decisions.leaving > 0);
+  const ironic = readings.some(({ cues }) => cues.sarcasm || (cues.praiseOpener && cues.reliefs === 0 && reportsProblem));
   let sum = 0;
+  let weights = 0;
   let worst = 0;
-  for (const { lexicon, cues } of readings) {
+  let leaving = 0;
+  let committing = 0;
+  for (const { lexicon, cues, conceded } of readings) {
+    leaving += cues.decisions.leaving;
+    committing += cues.decisions.committing;
     let praise = lexicon;
     if (cues.requestOnly) praise *= tuning.requestDamping;
     if (cues.lukewarm && praise > 0) praise *= tuning.lukewarmDamping;
-    if ((cues.problems >= 1 || ironic) && praise > 0) praise *= tuning.praiseBesideProblem;
+    if ((cues.problems >= 1 || cues.decisions.leaving > 0 || ironic) && praise > 0) praise *= tuning.praiseBesideProblem;
     if (cues.notOurProblem || cues.denial) praise = Math.max(praise, 0);
     // A weak problem word in a sentence the lexicon finds positive is not a complaint ("much better since the update").
     const reported = cues.problems + (praise > 0 ? 0 : cues.weakProblems);
     const problems = cues.notOurProblem ? 0 : Math.min(reported, MAX_PROBLEMS) * (cues.request ? tuning.requestProblemFactor : 1);
     const reliefs = ironic ? 0 : cues.reliefs * (cues.request ? tuning.requestDamping : 1);
     const score = praise + tuning.reliefWeight * reliefs - tuning.problemWeight * problems;
-    sum += score;
-    worst = Math.min(worst, score);
+    const weight = conceded ? tuning.concededWeight : 1;
+    sum += weight * score;
+    weights += weight;
+    if (!conceded) worst = Math.min(worst, score);
   }
-  const mean = sum / readings.length;
-  const score = worst < 0 ? mean + (worst - mean) * tuning.worstPull : mean;
+  const mean = sum / weights;
+  // Decisions count whatever their sentence's form; leaving wins over committing ("renewing, minus the add-on").
+  const decided = leaving > 0 ? -Math.min(leaving, MAX_PROBLEMS) : ironic ? 0 : Math.min(committing, MAX_PROBLEMS);
+  const cues = (worst < 0 ? mean + (worst - mean) * tuning.worstPull : mean) + tuning.decisionWeight * decided;
+  // A text that only asks or proposes is neutral unless a cue says otherwise: the words of questions
+  // ("stored", "refund policy", "trial") are the words of complaints too.
+  // The word model fills in where the cues are silent: the surer the cues, the less the words add.
+  const wordFactor = (onlyAsks(readings) ? tuning.requestProblemFactor : 1) * Math.max(0, 1 - Math.abs(cues));
+  // Irony is praise words meaning the opposite: the words' praise is emptied as the lexicon's is.
+  const score = cues + wordFactor * tuning.wordWeight * (ironic ? Math.min(0, learned) : learned);
   return Math.round(clamp(score) * 1000) / 1000;
 }
 

@@ -4,6 +4,8 @@
  * complaints a support team must not miss. Each pattern runs on one sentence normalized by
  * `normalizeSentence`. They describe kinds of phrases, not texts of the evaluation sets.
  */
+import { BUG_FRAME, COMPLAINING_QUESTION, IRONY, MISLED, PRAISE_OPENER, PRICE_RISE, WRONG_BEHAVIOUR } from './complaintForms';
+import { decisionCues, type DecisionCues } from './decisionCues';
 
 /** "arrive" → "arrive|arrives|arrived|arriving"; a phrase inflects its first word. Irregular forms are listed by hand. */
 const inflected = (verbs: string[]) =>
@@ -74,8 +76,12 @@ const PROBLEMS: RegExp[] = [
   /\bthanks? (?:you )?(?:a lot )?for (?:nothing|removing|breaking|deleting|ruining|the surprise|wasting|moving|hiding|changing (?:\w+ )?again)\b/,
 ];
 
+/** Families of complaint forms (`complaintForms`), each counted like one problem pattern. */
+const COMPLAINT_FORMS = [MISLED, WRONG_BEHAVIOUR, PRICE_RISE];
+
 /** Weight 0.5, and only when nothing else was found: words that also appear in neutral reports and questions. */
 const WEAK_PROBLEMS: RegExp[] = [
+  BUG_FRAME,
   /\b(?:bugs?|issues?|problems?|errors?|failures?|missing|instead of|although|even though|(?:every|each) (?:single )?time)\b/,
   /\bsince (?:the (?:last |latest |new |recent )?(?:update|release|upgrade|redesign|migration|change)|version|yesterday|this morning|last (?:week|night|month)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/,
 ];
@@ -136,7 +142,7 @@ const COUNTERFACTUAL = /\bif (?:it|they|you|only|the \w+) (?:did|does|would|was|
 
 /** A sentence that asks, proposes or wishes as a whole: its sentiment words are not a judgement. */
 const REQUEST_WHOLE =
-  /^(?:any plans?|are there plans|allow|add|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature request|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:nice|great|helpful|useful|handy|good|cool|ideal)\b|\bit would help\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
+  /^(?:any plans?|are there plans|allow|add|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature request|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
 /** A request inside a sentence that may also judge ("Great app, but please add a dark mode"). */
 const REQUEST_WITHIN =
   /\b(?:could|can) you (?:please )?(?:add|make|support|include|consider|allow|let|extend|change|update|send|resend|remove|switch|enable)\b|\bplease (?:add|consider|allow|let|make|support|include|change|update|send|resend|remove|switch|use|extend|close|transfer)\b|\bone (?:small |tiny |little |minor )?(?:request|suggestion|wish)\b|\bi (?:only )?wish\b/;
@@ -160,22 +166,39 @@ export interface SentenceCues {
   denial: boolean;
   /** The sentence's negative words are about the customer's own mistake or another product. */
   notOurProblem: boolean;
+  /** Leaving and committing (`decisionCues`): counted even in a request or a conceded clause. */
+  decisions: DecisionCues;
+  /** Praise opening a sentence about how something behaves ("Love how..."): ironic if the text reports a problem. */
+  praiseOpener: boolean;
 }
 
 /** Contractions and texting spellings, spelled out in one pass. */
-const CONTRACTION = /\b(?:can't|can not|won't|pls|plz)\b|n't\b|\b(it|that|this|there|i|we|you|they)'d\b|\b(it|that|this|there|what|here)'s\b/g;
-const SPELLED: Record<string, string> = { "can't": 'cannot', 'can not': 'cannot', "won't": 'will not', pls: 'please', plz: 'please', "n't": ' not' };
+const CONTRACTION =
+  /\b(?:can't|can not|won't|cant|wont|pls|plz)\b|n't\b|\b(?:is|are|was|were|do|does|did|has|have|had|could|would|should)nt\b|\b(it|that|this|there|i|we|you|they)'d\b|\b(it|that|this|there|what|here)'s\b|\b(?:i|we|you|they|it|that|there)'(ll|re|ve|m)\b/g;
+const SPELLED: Record<string, string> = {
+  "can't": 'cannot',
+  'can not': 'cannot',
+  cant: 'cannot',
+  "won't": 'will not',
+  wont: 'will not',
+  pls: 'please',
+  plz: 'please',
+  "n't": ' not',
+};
+const SUFFIXES: Record<string, string> = { ll: ' will', re: ' are', ve: ' have', m: ' am' };
 const QUOTE_OR_SPACE = /[’‘`“”]|\s+/g;
 
 /**
  * Lower case, straight quotes, contractions spelled out ("can't" → "cannot", "doesn't" → "does not",
- * "it'd" → "it would", "it's" → "it is"), and the texting "pls" → "please".
+ * "it'd" → "it would", "it's" → "it is", "we'll" → "we will", "we're" → "we are"), and the texting "pls" → "please".
  */
 export function normalizeSentence(text: string): string {
   return text
     .toLowerCase()
     .replace(QUOTE_OR_SPACE, (c) => (c === '“' || c === '”' ? '"' : c.trim() === '' ? ' ' : "'"))
-    .replace(CONTRACTION, (m, would?: string, is?: string) => (would ? `${would} would` : is ? `${is} is` : SPELLED[m]))
+    .replace(CONTRACTION, (m: string, would?: string, is?: string, suffix?: string) =>
+      would ? `${would} would` : is ? `${is} is` : suffix ? `${m.slice(0, -suffix.length - 1)}${SUFFIXES[suffix]}` : (SPELLED[m] ?? `${m.slice(0, -2)} not`),
+    )
     .trim();
 }
 
@@ -185,9 +208,19 @@ const ANY_PROBLEM = anyOf(PROBLEMS);
 /** At most this many problems of one sentence count; finding more would not change its score. */
 export const MAX_PROBLEMS = 2;
 
+/** A question about what would happen ("What happens to our data if we downgrade?") decides nothing. */
+const HYPOTHETICAL = /\bif (?:i|we|you|they|our|my|the)\b|\bwhat happens\b|\bis it possible\b|\bwould (?:i|we) (?:be able|need|have)\b/;
+
+/** The sentence's decisions; a commitment beside a problem is the story of a complaint ("We upgraded because sales promised..."). */
+function decidedHere(sentence: string, question: boolean, problems: number): DecisionCues {
+  if (question && HYPOTHETICAL.test(sentence)) return { leaving: 0, committing: 0 };
+  const decided = decisionCues(sentence);
+  return problems > 0 ? { ...decided, committing: 0 } : decided;
+}
+
 export function sentenceCues(sentence: string): SentenceCues {
   const question = sentence.endsWith('?') && !/[?!]{2,}$/.test(sentence);
-  const rhetorical = RHETORICAL.test(sentence);
+  const rhetorical = RHETORICAL.test(sentence) || (question && COMPLAINING_QUESTION.test(sentence));
   const demand = COUNTERFACTUAL.test(sentence) || DEMAND.test(sentence);
   const whole = question || REQUEST_WHOLE.test(sentence);
   const request = !rhetorical && !demand && (whole || REQUEST_WITHIN.test(sentence));
@@ -207,8 +240,9 @@ export function sentenceCues(sentence: string): SentenceCues {
       return ' ';
     });
   const reliefs = denials + solved + (PRAISE.test(rest) ? 1 : 0);
-  const sarcasm = SARCASM.test(sentence);
+  const sarcasm = SARCASM.test(sentence) || IRONY.test(sentence);
   let problems = (rhetorical ? 1 : 0) + (demand || unsolved ? 1 : 0) + (sarcasm ? 1 : 0);
+  for (const pattern of COMPLAINT_FORMS) if (problems < MAX_PROBLEMS && pattern.test(rest)) problems += 1;
   if (ANY_PROBLEM.test(rest)) for (let i = 0; i < PROBLEMS.length && problems < MAX_PROBLEMS; i++) if (PROBLEMS[i].test(rest)) problems += 1;
   let weakProblems = 0;
   if (problems === 0 && reliefs === 0) for (const pattern of WEAK_PROBLEMS) if (pattern.test(rest)) weakProblems += 0.5;
@@ -222,5 +256,7 @@ export function sentenceCues(sentence: string): SentenceCues {
     lukewarm: LUKEWARM.test(sentence),
     denial: denials > 0,
     notOurProblem: NOT_OUR_PROBLEM.test(sentence),
+    decisions: decidedHere(sentence, question, problems),
+    praiseOpener: PRAISE_OPENER.test(sentence),
   };
 }

@@ -1,0 +1,47 @@
+/**
+ * Forms complaints take without a negative word, as families of phrasings (on a sentence normalized by
+ * `normalizeSentence`): a quoted promise that was not kept, a flat description of wrong behaviour, a
+ * price that went up, a question that is a complaint, and ironic praise.
+ */
+
+/** Who made a promise to the customer; quoting them in feedback is nearly always to say it was broken. */
+const CLAIM_SOURCE =
+  '(?:your|the) (?:pricing page|website|web site|site|sales (?:team|rep|person|guy|people|call|deck)|account (?:manager|executive|rep)|rep|demo|docs|documentation|marketing|landing page|ads?|advert\\w*|listing|brochure|contract|sla|product page|feature page|comparison (?:page|table)|launch (?:post|blog|email|announcement)|announcement|release notes|onboarding (?:call|team)|app store (?:page|listing|description))';
+
+export const MISLED = new RegExp(
+  `\\b${CLAIM_SOURCE} (?:clearly |explicitly |specifically |still )?(?:says|said|claims?|claimed|states?|stated|promis\\w*|list\\w*|show\\w*|mention\\w*|made it (?:look|sound|seem)|advertis\\w*|guarantee\\w*|describ\\w*|told|confirm\\w*|impl\\w*|suggest\\w*)|` +
+    '\\b(?:it )?turn(?:s|ed) out(?! to be)\\b|\\bapparently\\b|\\bfound out\\b|\\b(?:nobody|no one) (?:told|mentioned|said|warned)\\b|\\bnowhere (?:on|in|does|did|is|was|do)\\b|' +
+    '\\b(?:quietly|silently|secretly|sneakily) (?:\\w+ed|chang\\w*|turn\\w*|rais\\w*|remov\\w*|add\\w*)\\b|' +
+    '\\bonly (?:available|included|works?|offered) (?:on|in|with|for) (?:the )?(?:enterprise|higher|next|more expensive|premium|top|upper|business|paid)\\b|' +
+    '\\b(?:is|are|was|were) (?:actually|really|in fact) (?:only|just|limited|capped)\\b|\\b(?:hit|hitting|reached) (?:a|the) (?:hidden |secret )?(?:cap|limit)\\b|\\bbehind a paywall\\b',
+);
+
+/** What the product does wrong, described without emotion: order, layout, time, data, repeated chores. */
+export const WRONG_BEHAVIOUR =
+  /\b(?:out of order|in the wrong order|overlap\w*|misalign\w*|cut off|cropped|unreadable|illegible|go(?:es)? missing|went missing|vanish\w*|disappear\w*|reset\w* (?:when|after|every|each|on|to|itself|themselves|whenever)|revert\w* (?:to|when|after)|expire\w* (?:immediately|instantly|right away|too (?:soon|early|quickly)|after (?:a|one|\d+) (?:minute|second)s?|before)|(?:earlier|later|longer|shorter|more|less|fewer|higher|lower|bigger|smaller) than (?:what |the )?(?:i |we )?(?:entered|expected|selected|set|chose|configured|ordered|paid for|typed|saved|should|it should|they should|normal|usual|the actual)|(?:one|a|an|\d+|two|three) (?:day|hour|minute|week|month)s? (?:off|early|earlier|late|later|behind|ahead)|takes? (?:ages|forever|too long|so long|way too long)|ages to (?:load|open|sync|save|appear)|(?:takes?|took|taking) (?:over |about |almost |nearly |more than |up to |around )?(?:\d+(?:-\d+)?|two|three|four|five|ten|twenty|thirty|several|a few) (?:minutes|hours|days)|(?:shows?|displays?|lists?|counts?|exports?|sends?|creates?|imports?|prints?|uses?) (?:\w+ ){0,3}(?:the wrong|an old|outdated|stale|the old|the previous|someone else's|another user's)|(?:everything|anything|all) (?:but|except)|(?:forgets|forgot|forgotten|loses|clears|cleared|wipes|wiped|hides|hid|buried|removed) (?:\w+ ){0,3}(?:my|our|the|which|what|where|every|all)|(?:get|got|gets) to (?:re-?\w+|redo|start over)|re-?(?:enter|type|upload|login|log in|do|select|apply|add|create)\w* (?:\w+ ){0,3}(?:every|each|again|whenever|all the time)|keeps? (?:asking|resetting|forgetting|logging|signing|crashing|freezing|showing|sending|losing)|struggl\w*)\b/;
+
+/** A price that went up is a complaint, whatever the words around it. */
+export const PRICE_RISE =
+  /\b(?:pay(?:ing)? (?:double|twice|more|extra)|(?:price|prices|pricing|cost|costs|fee|fees|bill) (?:\w+ ){0,2}(?:went up|goes up|has gone up|have gone up|increase[ds]?|hike[ds]?|doubled|jumped|tripled)|(?:price|cost) (?:increase|hike)s?|more expensive|(?:raised|increased|doubled|hiked) (?:the |your |our )?(?:price|prices|pricing|fees?|rates?))\b/;
+
+/**
+ * Questions that are complaints: "Is it normal that...", "Am I the only one...", "What happened to...",
+ * "When is ... going to work again?". A question ending on "again" or "anymore" asks about a relapse.
+ */
+export const COMPLAINING_QUESTION =
+  /^(?:is it (?:normal|expected|intended|supposed to|just me|really)|is this (?:normal|expected|intended|a bug|a known)|am i the only one|is anyone else|has anyone else|does anyone else|what happened to|what is going on with|what is wrong with|how (?:am i|are we|is anyone|are users) supposed to|how long (?:until|before|do (?:i|we) have to|will (?:it|this|we|i)|is (?:it|this) going to)|when (?:is|are|will) (?:\w+ ){1,4}(?:going to )?(?:work|be (?:fixed|working|back|resolved|sorted)))\b|\b(?:again|anymore|any more|any longer)\W*\?*$/;
+
+/** Ironic exaggeration that needs no praise word to be read as a complaint. */
+export const IRONY =
+  /^(?:oh )?(?:sure|yeah right)\b|\bbecause (?:everyone|everybody|who does not|nobody|we all) (?:loves?|enjoys?|wants?|likes?)\b|\bsaid (?:no|nobody|no one)\b|\bnew record\b|\bbuild(?:s|ing)? character\b|\bkeeps? (?:life|things|it) interesting\b|\ba (?:whole|full|entire) (?:day|week|month|hour) without\b/;
+
+/**
+ * Praise that opens a sentence about how something behaves ("Love how...", "Thanks for the update that...",
+ * "Kudos to whoever..."): ironic when the text reports a problem, sincere otherwise.
+ */
+export const PRAISE_OPENER =
+  /^(?:(?:i |we )?(?:just |really |absolutely |so |truly )?(?:love|adore|appreciate|enjoy)|amazing|incredible|impressive|great|brilliant|fantastic|wonderful|so glad|glad|kudos|bravo|well done|great job|good job|nice job|way to go|congrat\w*|thanks|thank you)\b[^.!?]*?\b(?:how|that|the way|whoever|when|i get to|we get to)\b/;
+
+/** Where and when a bug happens: the frame of a bug report, counted weakly (neutral texts use it too). */
+export const BUG_FRAME =
+  /\b(?:when(?:ever)? (?:i|we|you|a user|users|someone|clicking|opening|saving)|each time (?:i|we)|after (?:i|we) (?:\w+ed|click|open|save|update|switch)|on (?:ios|android|safari|chrome|firefox|edge|windows|mac|macos|ipad|iphone|small screens|the mobile app|the web app|the desktop app)|(?:chrome|firefox|safari|edge|windows|ios|android) \d+)\b/;

@@ -1,0 +1,43 @@
+/**
+ * A mixed text is judged by its verdict, the part a support team would act on: "Nice UI, but sync is
+ * broken" is a complaint, "A few rough edges, but we just renewed" is praise. The verdict is what
+ * follows "but" / "however" or an opening "although ..., "; a trailing "though ..." or "even if ..."
+ * only concedes. A sentence opening with "But", "However", "Overall"... turns the sentences before it
+ * into concessions.
+ */
+
+export interface Clause {
+  text: string;
+  /** Conceded before or after the verdict: it weighs less in the text's score. */
+  conceded: boolean;
+}
+
+/** "but" that does not contrast: "not only ... but also", "nothing but", "all but". */
+const BUT = /(?:,|;|\s-)?\s+(?:but|however|yet)\s+(?!also\b|not\b)(?=\S+\s+\S+)/gi;
+const NOT_CONTRAST_BEFORE = /\b(?:nothing|anything|all|not only|everything)$/i;
+const OPENING_CONCESSION = /^(?:although|though|even though|while|whilst|despite|apart from|aside from|other than|except for)\b([^,]{3,}),\s*(\S.*)$/is;
+const TRAILING_CONCESSION = /^(.*\S)\s*,\s*(?:although|though|even though|even if|except (?:that|for))\b(.{3,})$/is;
+/** Opening a sentence, these make the sentences before it a concession. */
+const VERDICT_OPENER = /^(?:(?:but|however|that said|having said that|overall|all in all|in the end|nevertheless|nonetheless|even so|on the whole|in short)\b|still,)/i;
+
+/** The clauses of one sentence, conceded or verdict, in their order. */
+export function contrastClauses(sentence: string): Clause[] {
+  let cut: { index: number; length: number } | undefined;
+  for (const match of sentence.matchAll(BUT)) {
+    const before = sentence.slice(0, match.index).trim();
+    if (before.split(/\s+/).length >= 2 && !NOT_CONTRAST_BEFORE.test(before)) cut = { index: match.index!, length: match[0].length };
+  }
+  if (cut) {
+    return [
+      { text: sentence.slice(0, cut.index), conceded: true },
+      { text: sentence.slice(cut.index + cut.length), conceded: false },
+    ];
+  }
+  const opening = OPENING_CONCESSION.exec(sentence);
+  if (opening) return [{ text: opening[1], conceded: true }, { text: opening[2], conceded: false }];
+  const trailing = TRAILING_CONCESSION.exec(sentence);
+  if (trailing) return [{ text: trailing[1], conceded: false }, { text: trailing[2], conceded: true }];
+  return [{ text: sentence, conceded: false }];
+}
+
+export const opensVerdict = (sentence: string) => VERDICT_OPENER.test(sentence.trim());

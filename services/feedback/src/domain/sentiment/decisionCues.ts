@@ -1,0 +1,57 @@
+/**
+ * Decisions about the account: leaving (churn said calmly, cancellations, fewer seats) and committing
+ * (renewals, upgrades, more seats). They decide a text's sentiment even when it is worded as a request
+ * ("Please cancel our plan", "Please add 10 more licences") or conceded in a "but" clause, so they are
+ * counted apart from the other cues, which a request or a concession damps. Each pattern is a family of
+ * phrasings on a sentence normalized by `normalizeSentence` (lower case, contractions spelled out).
+ */
+
+/** What a customer weighs against the product: competitors, other tools, "options". */
+const OTHER_OPTIONS =
+  '(?:our )?(?:options|alternatives?|competitors?|competing (?:tools?|products?|vendors?|offers?)|(?:other|different|new|replacement|alternative) (?:tools?|options|vendors?|providers?|solutions?|platforms?|products?|apps?|software|systems?)|something (?:else|cheaper|simpler))';
+
+const LEAVING: RegExp[] = [
+  // Evaluating a way out, present or future: "weighing our options", "getting quotes from competitors".
+  new RegExp(
+    `\\b(?:weigh\\w*|explor\\w*|evaluat\\w*|looking (?:at|into|around for)|look (?:at|into|around for)|consider\\w*|reviewing|trialing|trialling|testing|piloting|talking to|talk to|shopping (?:around )?for|get(?:ting)? quotes from|quotes from|(?:open|opened) to)\\s+(?:\\w+\\s+){0,3}?${OTHER_OPTIONS}\\b`,
+  ),
+  // Leaving verbs with what is left: "phasing the tool out", "consolidate on Planner", "replace you".
+  /\b(?:phas\w* (?:\w+ ){0,4}out|sunset\w* (?:the|this|your)|consolidat\w* (?:on|onto|into|with)|replac\w* (?:you|your (?:tool|product|app|service|platform|software))|(?:mov|migrat|switch)\w* (?:away|off) (?:from )?|take (?:our|my) business elsewhere|(?:look|go)\w* elsewhere|churn\w*|(?:thinking (?:of|about)|considering|plan(?:ning)? to|going to|decided to|will|about to) leav(?:e|ing)|leav\w* (?:you|your (?:tool|product|app|service|platform))\b)/,
+  // Not staying: "won't be extending", "not sure we will still be customers", "this will be our last year".
+  /\b(?:not|never|no longer|unlikely to) (?:be )?(?:\w+ )?(?:renew|extend|continu|stay)\w*|\bnot sure (?:we|i|the team|they) (?:will|would|can|are going to|want to) (?:still |keep |continue|renew|stay|justify)|\b(?:hard|difficult|harder|impossible) to justify\b|\bbe our last (?:term|year|renewal|contract|cycle|month)\b|\blast (?:term|year|renewal|contract) with (?:you|your)\b/,
+  /\b(?:renewal|contract|subscription|account|budget for (?:this|the tool|you)) (?:is |are |has been |was )?(?:now )?(?:under review|on hold|at risk|in question|in doubt|up in the air|being reviewed|being questioned)\b/,
+  // Cancelling the account or part of it.
+  /\bcancel\w* (?:\w+ ){0,2}(?:subscription|account|plan|contract|membership|renewal|seats?|licen[cs]es?|trial|auto-?renew\w*|premium|pro plan|business plan|enterprise plan|everything)\b|\b(?:turn\w* off|disabl\w*|stop\w*|switch\w* off) (?:the |our |my )?auto-?renew\w*|\b(?:close|delete|terminate|end)\w* (?:my|our) (?:\w+ )?(?:account|subscription|contract|agreement|membership)\b|\bunsubscrib\w*|\bdowngrad\w*/,
+  /\b(?:reduc\w*|cut\w*|lower\w*|decreas\w*|scal\w* (?:back|down)) (?:\w+ ){0,4}?(?:seats|licen[cs]es|users|accounts|plan|subscription|spend)\b|\bremov\w* (?:the |our |my |these |those |all )?(?:\d+ )?(?:[\w-]+ ){0,2}(?:add-?ons?|modules?|seats|licen[cs]es)\b/,
+  // The tool is not used enough to pay for: the reason behind most cancellations.
+  /\b(?:not (?:really |even )?(?:using|use) (?:it|them|the \w+|this)(?: (?:enough|much|anymore|any more))?|(?:barely|rarely|hardly|no longer) (?:\w+ )?us(?:e|es|ing|ed)\b|do not use (?:it|them) enough|(?:low|poor|dropping|declining) (?:usage|adoption)|usage has (?:dropped|declined|fallen))/,
+];
+
+/** Renewals, upgrades and more seats; a negation or a past problem ("since the upgrade") is not one. */
+const COMMITTING: RegExp[] = [
+  /(?<!(?:not|never|no longer|unlikely to|before|until|after|since) )\b(?:renewed|(?:will|happy to|glad to|decided to|going to|plan to|planning to|ready to|about to|just|have|has) renew)\b|(?<!(?:not|never|no longer) )\brenewing (?:and|for|our|the|with|again|today)\b|\bsign\w* (?:\w+ ){0,3}renewal\b|\brenewal (?:is |was |has been )?(?:signed|done|confirmed|approved|through|processed)\b/,
+  /\b(?:upgrad|mov|switch)\w* (?:us |me |our (?:\w+ ){0,3}|the (?:whole )?(?:\w+ ){0,2}|everyone |everybody )?to (?:the )?(?:annual|yearly|business|enterprise|pro|premium|plus|professional|higher|paid|bigger|growth|scale)\b|\b(?:will|going to|plan to|planning to|decided to|want to|would like to|ready to|about to|just|have|has) upgrad\w*|^upgrad(?:ed|ing)\b|\bupgrade (?:us|me|our)\b/,
+  /\b(?:add\w*|buy\w*|bought|purchas\w*|order\w*|need|want|get\w*|onboard\w*) (?:\w+ ){0,2}?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|a hundred|more|extra|additional|another \d+) (?:more |extra |additional |new )?(?:seats|licen[cs]es|users|editors|members)\b|\b(?:doubl|tripl)\w* (?:our|the) (?:seats|licen[cs]es|users|plan|subscription|contract)\b|\b(?:expand|extend|roll)\w* (?:it |us |out )?(?:\w+ ){0,3}?(?:to|across) (?:the |our |their |another |a |two |three |all )?(?:\w+ ){0,2}(?:team|teams|department|departments|office|offices|region|company|org|organization|division|business units?)\b/,
+];
+
+/** "from 50 seats to 20": fewer is leaving, more is committing, whatever the verb. */
+const SEAT_CHANGE = /\bfrom (\d+) (?:seats |licen[cs]es |users )?(?:down |up )?to (\d+) (?:seats|licen[cs]es|users)\b/;
+
+export interface DecisionCues {
+  /** Phrasings of leaving, each family once. */
+  leaving: number;
+  /** Phrasings of committing, each family once. */
+  committing: number;
+}
+
+export function decisionCues(sentence: string): DecisionCues {
+  let leaving = LEAVING.filter((pattern) => pattern.test(sentence)).length;
+  let committing = COMMITTING.filter((pattern) => pattern.test(sentence)).length;
+  const seats = SEAT_CHANGE.exec(sentence);
+  if (seats) {
+    if (Number(seats[1]) > Number(seats[2])) leaving += 1;
+    else committing += 1;
+  }
+  // Leaving wins: "downgrade to the Team plan" names a plan as upgrades do.
+  return { leaving, committing: leaving > 0 ? 0 : committing };
+}
