@@ -135,7 +135,7 @@ describe('feedbackChanges', () => {
     const id = await addItem(key, 'Still here');
     const list = await stack.gql<{ feedbackItems: { items: Array<Record<string, unknown>> } }>(LIST_FEEDBACK, { apiKey: key });
     // What removeFeedback writes before deleting, left alone as a removal that failed right after.
-    await new FeedbackTombstones(await stack.connect('feedback')).record({ ...(list.body.data!.feedbackItems.items[0] as object), orgId } as never);
+    await new FeedbackTombstones(await stack.connect('feedback')).record(id, { ...list.body.data!.feedbackItems.items[0], orgId });
     const marker = await addItem(key, 'Marker, stamped after the tombstone');
 
     const { entries } = await settledFeed(key, 'feedback', (listed) => listed.some((entry) => entry.id === marker));

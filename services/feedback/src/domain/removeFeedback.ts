@@ -24,7 +24,8 @@ export async function removeFeedback(
     // A removal is its own proof (the document is gone): the write names no event.
     const change = changeOf(newEvent('feedback.deleted', read.item), deltaOf(countedOf(read.item), null));
     const removed = await writeWithEvent(deps.events, change, async () => {
-      await deps.tombstones.record(read.item);
+      const { id: _id, ...fields } = read.item;
+      await deps.tombstones.record(id, fields);
       return (await deps.repository.removeUnchanged(read)) ? true : null;
     });
     if (removed) return true;
