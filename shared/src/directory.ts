@@ -60,6 +60,9 @@ export function directoryOperations<D extends OrgScopedDocument, T>(
   };
 }
 
+/** The tombstones of a directory's removed records (`<resource>_tombstones`). */
+export const directoryTombstones = (connection: Connection, resource: string) => new Tombstones(connection, `${resource}_tombstones`);
+
 /**
  * Starts a directory subgraph (contacts, accounts) over its repository and the tombstones of its removed
  * records (`<name>_tombstones`, purged after CHANGES_KEPT_MS).
@@ -90,7 +93,7 @@ export function startDirectorySubgraph<D extends OrgScopedDocument, T, C extends
       schemaPath: definition.schemaPath,
       async setUp(connection) {
         const repository = definition.createRepository(connection);
-        const tombstones = new Tombstones(connection, `${definition.name}_tombstones`);
+        const tombstones = directoryTombstones(connection, definition.name);
         await Promise.all([repository.ensureIndexes(), tombstones.ensureIndexes()]);
         const purge = () => void tombstones.purge().catch((error: unknown) => logger.warn({ err: error }, 'tombstone purge failed'));
         purge();
