@@ -15,19 +15,38 @@ export const SUBGRAPHS = [
   { name: 'accounts', url: 'http://localhost:4003/graphql', schema: 'services/accounts/src/schema.graphql' },
 ] as const;
 
+/**
+ * The admin API of the web application (POST /admin/graphql): the identity service's schema and the
+ * services' admin schemas, composed into a supergraph of its own that the gateway ships with (it serves
+ * the web application that uses it). Never part of the public API. The gateway calls each at the origin of
+ * its configured URL (IDENTITY_URL, CONTACTS_URL, ...), path as here.
+ */
+export const ADMIN_SUPERGRAPH_PATH = path.join(root, 'gateway/src/admin/adminSupergraph.graphql');
+
+export const ADMIN_SUBGRAPHS = [
+  { name: 'identity', url: 'http://localhost:4004/graphql', schema: 'services/identity/src/schema.graphql' },
+  { name: 'contacts', url: 'http://localhost:4002/admin/graphql', schema: 'services/contacts/src/admin.graphql' },
+  { name: 'accounts', url: 'http://localhost:4003/admin/graphql', schema: 'services/accounts/src/admin.graphql' },
+] as const;
+
+type SubgraphList = ReadonlyArray<{ name: string; url: string; schema: string }>;
+
 /** Each subgraph's SDL as it is in the repository. */
-export function subgraphSdls(): Record<string, string> {
-  return Object.fromEntries(SUBGRAPHS.map(({ name, schema }) => [name, readFileSync(path.join(root, schema), 'utf8')]));
+export function subgraphSdls(subgraphs: SubgraphList = SUBGRAPHS): Record<string, string> {
+  return Object.fromEntries(subgraphs.map(({ name, schema }) => [name, readFileSync(path.join(root, schema), 'utf8')]));
 }
 
 /** Composes the subgraphs' SDL; throws with every composition error when they do not fit. */
-export function composeSupergraph(sdls: Record<string, string> = subgraphSdls()): string {
-  const result = composeServices(SUBGRAPHS.map(({ name, url }) => ({ name, url, typeDefs: parse(sdls[name]) })));
+export function composeSupergraph(sdls: Record<string, string> = subgraphSdls(), subgraphs: SubgraphList = SUBGRAPHS): string {
+  const result = composeServices(subgraphs.map(({ name, url }) => ({ name, url, typeDefs: parse(sdls[name]) })));
   if (result.errors) {
     throw new Error(`Composition failed:\n${result.errors.map((error) => `  - ${error.message}`).join('\n')}`);
   }
   return result.supergraphSdl;
 }
+
+/** The admin supergraph as composed from the repository's schemas now. */
+export const composeAdminSupergraph = () => composeSupergraph(subgraphSdls(ADMIN_SUBGRAPHS), ADMIN_SUBGRAPHS);
 
 export interface ComposeOptions {
   allowBreaking: boolean;

@@ -1,13 +1,14 @@
-import { CHANGES_KEPT_MS, changesCursorAt } from '@fi/shared';
+import { CHANGES_KEPT_MS, changesCursorAt, directoryTombstones } from '@fi/shared';
 import { FeedbackTombstones } from '@fi/feedback';
+import { ADMIN, memberPrincipal, serviceAdmin } from './helpers/admin';
 import { insertAccounts, insertContacts } from './helpers/fixtures';
 import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, LIST_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
 
 /**
- * The feed lists a change once MONGODB_MAX_TIME_MS plus CHANGES_CLOCK_MARGIN_MS have passed since it was
- * stamped: short here, so tests wait seconds, not the production 10 s.
+ * The feed lists a change once twice MONGODB_MAX_TIME_MS plus CHANGES_CLOCK_MARGIN_MS have passed since it was
+ * stamped: short here, so tests wait seconds, not the production 18 s.
  */
 const SETTLE_ENV = { MONGODB_MAX_TIME_MS: '4000', CHANGES_CLOCK_MARGIN_MS: '500' };
 const SETTLE_WAIT_MS = 60_000;
@@ -135,7 +136,7 @@ describe('feedbackChanges', () => {
     const id = await addItem(key, 'Still here');
     const list = await stack.gql<{ feedbackItems: { items: Array<Record<string, unknown>> } }>(LIST_FEEDBACK, { apiKey: key });
     // What removeFeedback writes before deleting, left alone as a removal that failed right after.
-    await new FeedbackTombstones(await stack.connect('feedback')).record({ ...(list.body.data!.feedbackItems.items[0] as object), orgId } as never);
+    await new FeedbackTombstones(await stack.connect('feedback')).record(id, { ...list.body.data!.feedbackItems.items[0], orgId });
     const marker = await addItem(key, 'Marker, stamped after the tombstone');
 
     const { entries } = await settledFeed(key, 'feedback', (listed) => listed.some((entry) => entry.id === marker));
@@ -194,5 +195,49 @@ describe('contactsChanges and accountsChanges', () => {
       ['created', 'Grace'],
     ]);
     expect(accounts.entries.map((entry) => [entry.type, entry.item?.name])).toEqual([['created', 'Acme']]);
+  });
+});
+
+describe('contacts and accounts changed by members', () => {
+  /** Creates Kept, Changed and Removed through the service's admin schema, renames Changed and deletes Removed. */
+  async function changeDirectory(orgId: string, resource: 'contacts' | 'accounts') {
+    const url = stack.subgraphs[resource].url;
+    const owner = [memberPrincipal(orgId, 'owner')];
+    const [create, update, remove] = resource === 'contacts' ? [ADMIN.createContact, ADMIN.updateContact, ADMIN.deleteContact] : [ADMIN.createAccount, ADMIN.updateAccount, ADMIN.deleteAccount];
+    const ids: string[] = [];
+    for (const name of ['Kept', 'Changed', 'Removed']) {
+      const answer = await serviceAdmin<Record<string, { id: string }>>(url, owner, create, { input: { name } });
+      expect(answer.errors).toBeUndefined();
+      ids.push(Object.values(answer.data!)[0].id);
+    }
+    expect((await serviceAdmin(url, owner, update, { id: ids[1], input: { name: 'Changed again' } })).errors).toBeUndefined();
+    expect((await serviceAdmin(url, owner, remove, { id: ids[2] })).errors).toBeUndefined();
+    return ids;
+  }
+
+  test.each(['contacts', 'accounts'] as const)('when %s are created, edited and deleted, then the feed lists each once at its last change, the deleted one without an item', async (resource) => {
+    const { key, orgId } = await stack.createKey();
+    const [kept, changed, removed] = await changeDirectory(orgId, resource);
+    const { entries } = await settledFeed(key, resource, (listed) => listed.some((entry) => entry.type === 'deleted'));
+    expect(entries.map(({ type, id, item }) => [type, id, item?.name ?? null])).toEqual([
+      ['created', kept, 'Kept'],
+      ['updated', changed, 'Changed again'],
+      ['deleted', removed, null],
+    ]);
+  });
+
+  test('when a removal failed after its tombstone was written, then the contact is not listed as deleted', async () => {
+    const { key, orgId } = await stack.createKey();
+    await insertContacts(stack, orgId, [{ name: 'Still here' }]);
+    const [contact] = (await serviceAdmin<{ contacts: { items: Array<{ id: string; name: string }> } }>(stack.subgraphs.contacts.url, [memberPrincipal(orgId, 'owner')], ADMIN.contacts)).data!.contacts.items;
+    // What a deletion writes before the contact goes, left alone as a removal that failed right after.
+    await directoryTombstones(await stack.connect('contacts'), 'contacts').record(contact.id, { orgId, name: contact.name });
+    await insertContacts(stack, orgId, [{ name: 'Marker, stamped after the tombstone' }]);
+
+    const { entries } = await settledFeed(key, 'contacts', (listed) => listed.some((entry) => entry.item?.name?.startsWith('Marker')));
+    expect(entries.map((entry) => [entry.type, entry.item?.name])).toEqual([
+      ['created', 'Still here'],
+      ['created', 'Marker, stamped after the tombstone'],
+    ]);
   });
 });

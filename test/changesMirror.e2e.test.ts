@@ -20,7 +20,7 @@ const ROUNDS = 6;
 const KILLED_AFTER_ROUND = 3;
 const FIELDS = FEEDBACK_EXPORT_COLUMNS.join(' ');
 const STATUSES = ['unread', 'read', 'archived'];
-// A short settle time (MONGODB_MAX_TIME_MS + CHANGES_CLOCK_MARGIN_MS): changes are listed within seconds.
+// A short settle time (2 x MONGODB_MAX_TIME_MS + CHANGES_CLOCK_MARGIN_MS): changes are listed within seconds.
 const ENV = { MONGODB_MAX_TIME_MS: '4000', CHANGES_CLOCK_MARGIN_MS: '500', EXPORT_POLL_MS: '100', EXPORT_PAGE_SIZE: '10', LOG_LEVEL: 'warn' };
 
 type Row = Record<string, unknown> & { id: string };

@@ -4,7 +4,7 @@ import type { Role } from '@fi/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildDashboardForTest, launchChromium } from './helpers/browser';
 import { eventually } from './helpers/processes';
-import { LIST_FEEDBACK } from './helpers/queries';
+import { LIST_CONTACTS, LIST_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
 
 // The web application in Debian's headless Chromium against a whole stack on loopback: the gateway
@@ -17,6 +17,8 @@ let browser: Browser;
 let build: { dir: string; remove(): void };
 let members: MemberService;
 let orgId: string;
+/** An API key of the members' organization, as an application of theirs would use /graphql. */
+let orgKey: string;
 let origin: string;
 let people = 0;
 
@@ -26,7 +28,7 @@ beforeAll(async () => {
   stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0' });
   origin = stack.gateway.url;
   members = new MemberService(await openRepositories(await stack.connect('identity')));
-  orgId = (await stack.createKey()).orgId;
+  ({ orgId, key: orgKey } = await stack.createKey());
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -221,4 +223,124 @@ test('signing out ends the session: pages lead to sign-in again', async () => {
   await page.getByRole('button', { name: 'Sign in' }).waitFor();
   expect(new URL(page.url()).pathname).toBe('/sign-in');
   await expect(csrfTokenOf(page).catch(() => null)).resolves.toBeNull();
+});
+
+const CREATE_CONTACT = 'mutation($input: ContactInput!) { createContact(input: $input) { id } }';
+
+/** The organization's contacts whose name, email or company holds `text`, read through the public API. */
+async function publicContacts(text: string) {
+  const answer = await stack.gql<{ contactItems: { items: Array<{ id: string; name: string; email: string | null; company: string | null }> } }>(LIST_CONTACTS, { apiKey: orgKey, search: text });
+  expect(answer.body.errors).toBeUndefined();
+  return answer.body.data!.contactItems.items;
+}
+
+test('an owner adds, finds, edits and deletes a contact in the page, and /graphql reads each change with the organization\'s key', async () => {
+  const owner = await addMember('owner');
+  const page = await newPage();
+  await signIn(page, owner);
+  await page.getByRole('link', { name: 'Contacts' }).click();
+  await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+
+  const unique = `ada-${Date.now()}`;
+  await page.getByRole('button', { name: 'New contact' }).click();
+  const form = page.getByRole('dialog');
+  await form.getByLabel('Name').fill('Ada Lovelace');
+  await form.getByLabel('Email').fill(`not an email`);
+  await form.getByRole('button', { name: 'Save' }).click();
+  // The service's rule, named at its field.
+  await expect(form.getByRole('alert').textContent()).resolves.toBe('Email must be a valid email address');
+  await expect(form.getByLabel('Email').getAttribute('aria-invalid')).resolves.toBe('true');
+  await form.getByLabel('Email').fill(`${unique}@example.com`);
+  await form.getByLabel('Company').fill('Analytical Engines');
+  await screenshot(page, 'new-contact');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await form.waitFor({ state: 'detached' });
+
+  const row = page.getByRole('row', { name: /Ada Lovelace/ });
+  await row.waitFor();
+  await expect(row.textContent()).resolves.toContain('Analytical Engines');
+  expect(await publicContacts(unique)).toEqual([expect.objectContaining({ name: 'Ada Lovelace', email: `${unique}@example.com`, company: 'Analytical Engines' })]);
+
+  // The search is in the address: a reload (or a bookmark) shows the same view.
+  await page.getByLabel('Search contacts').fill(unique);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.waitForURL((url) => url.searchParams.get('q') === unique);
+  await page.reload();
+  await row.waitFor();
+  await expect(page.getByLabel('Search contacts').inputValue()).resolves.toBe(unique);
+  await screenshot(page, 'contacts');
+
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog');
+  await expect(edit.getByLabel('Company').inputValue()).resolves.toBe('Analytical Engines');
+  await edit.getByLabel('Company').fill('Difference Engines');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await edit.waitFor({ state: 'detached' });
+  await row.getByText('Difference Engines').waitFor();
+  expect(await publicContacts(unique)).toEqual([expect.objectContaining({ name: 'Ada Lovelace', company: 'Difference Engines' })]);
+
+  await row.getByRole('button', { name: 'Delete' }).click();
+  const confirm = page.getByRole('dialog');
+  await expect(confirm.textContent()).resolves.toContain('Ada Lovelace');
+  await screenshot(page, 'delete-contact');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await page.getByText(`No contacts match "${unique}".`).waitFor();
+  expect(await publicContacts(unique)).toEqual([]);
+});
+
+test('a CSV import shows every problem of every row before anything is written, then imports a file without problems', async () => {
+  const owner = await addMember('admin');
+  const page = await newPage();
+  await signIn(page, owner);
+  await page.goto('/accounts');
+  await page.getByRole('heading', { name: 'Accounts' }).waitFor();
+  await page.getByRole('link', { name: 'Contacts' }).click();
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = page.getByRole('dialog');
+  const unique = `csv-${Date.now()}`;
+  const file = (text: string) => ({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+
+  await dialog.getByLabel('CSV file').setInputFiles(file(`name,email,company\nGrace,grace@${unique}.example,Navy\n,broken,${unique}\nAlan,alan@${unique},${unique}\n`));
+  const problems = dialog.getByRole('region', { name: 'Problems in the file' });
+  await problems.waitFor();
+  await expect(problems.getByRole('row').count()).resolves.toBe(4);
+  await expect(problems.textContent()).resolves.toContain('must be a valid email address');
+  await expect(dialog.getByRole('button', { name: /^Import \d/ }).count()).resolves.toBe(0);
+  await screenshot(page, 'import-contacts');
+  expect(await publicContacts(unique)).toEqual([]);
+
+  await dialog.getByLabel('CSV file').setInputFiles(file(`name,email,company\nGrace,grace@${unique}.example,Navy\nAlan,alan@${unique}.example,Bletchley\n`));
+  await dialog.getByText('All 2 rows are ready to import.').waitFor();
+  await dialog.getByRole('button', { name: 'Import 2 contacts' }).click();
+  await dialog.getByText('Imported 2 contacts.').waitFor();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  expect((await publicContacts(unique)).map((contact) => contact.name).sort()).toEqual(['Alan', 'Grace']);
+});
+
+test('a viewer is offered no contact controls, and the contacts service refuses a contact a viewer sends anyway', async () => {
+  const viewer = await addMember('viewer');
+  const page = await newPage({ width: 390, height: 844 });
+  await signIn(page, viewer);
+  await page.getByRole('link', { name: 'Contacts' }).click();
+  await page.getByText('Viewers can read contacts').waitFor();
+  await expect(page.getByRole('button', { name: 'New contact' }).count()).resolves.toBe(0);
+  await screenshot(page, 'contacts-phone');
+
+  const name = `Viewer's ${Date.now()}`;
+  const answer = await adminRequest(page, CREATE_CONTACT, { input: { name } }, await csrfTokenOf(page));
+  expect(answer.errors?.[0]).toMatchObject({ message: 'Only owners, admins and members can change contacts', extensions: { code: 'FORBIDDEN' } });
+  expect(await publicContacts(name)).toEqual([]);
+});
+
+test('a contact sent without the CSRF token is refused and not written, the same with it is', async () => {
+  const member = await addMember('member');
+  const page = await newPage();
+  await signIn(page, member);
+  const name = `Token check ${Date.now()}`;
+  const without = await adminRequest(page, CREATE_CONTACT, { input: { name } }, null);
+  expect(without.errors?.[0]).toMatchObject({ message: expect.stringContaining('Missing or invalid CSRF token'), extensions: { code: 'FORBIDDEN' } });
+  expect(await publicContacts(name)).toEqual([]);
+  const withToken = await adminRequest(page, CREATE_CONTACT, { input: { name } }, await csrfTokenOf(page));
+  expect(withToken.errors).toBeUndefined();
+  expect((await publicContacts(name)).map((contact) => contact.name)).toEqual([name]);
 });

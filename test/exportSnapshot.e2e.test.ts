@@ -1,16 +1,19 @@
 import { gunzipSync } from 'node:zlib';
 import type { Types } from 'mongoose';
-import { createLogger, ExportJobStore, ExportWorker, type ExportConfig, type ExportSource } from '@fi/shared';
+import { createLogger, directoryTombstones, ExportJobStore, ExportWorker, type Connection, type ExportConfig, type ExportSource } from '@fi/shared';
+import { contactsExportSource, createContactRepository } from '@fi/contacts';
 import { feedbackExportSource, feedbackImporter, FeedbackTombstones } from '@fi/feedback';
+import { ADMIN, memberPrincipal, serviceAdmin } from './helpers/admin';
 import { ndjsonRows } from './helpers/exports';
+import { insertContacts } from './helpers/fixtures';
 import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
 
 /**
  * The export's promise under concurrent writes, with the interleaving fixed: a probe wraps the real
- * feedback source (same database, same removal log the service writes) and, right after a chosen page
- * is read, removes items ahead of and behind the cursor and adds new ones through the API.
+ * source (same database, same removal log the service writes) and, right after a chosen page is read,
+ * removes records ahead of and behind the cursor and adds new ones through the API.
  */
 let stack: Stack;
 beforeAll(async () => {
@@ -48,20 +51,28 @@ async function seed(orgId: string, count: number): Promise<Array<{ id: string; s
   return docs.map((doc) => ({ id: (doc._id as Types.ObjectId).toHexString(), source: doc.source as string }));
 }
 
-async function runProbe(orgId: string, filter: Record<string, unknown>, afterPage: (page: number) => Promise<void>): Promise<string[]> {
-  const connection = await stack.connect('feedback');
+const feedbackSource = (connection: Connection) => feedbackExportSource(connection, new FeedbackTombstones(connection)) as unknown as ExportSource;
+
+async function runProbe(
+  orgId: string,
+  filter: Record<string, unknown>,
+  afterPage: (page: number) => Promise<void>,
+  database: 'feedback' | 'contacts' = 'feedback',
+  sourceOf: (connection: Connection) => ExportSource = feedbackSource,
+): Promise<string[]> {
+  const connection = await stack.connect(database);
   const store = new ExportJobStore(connection);
-  const real = feedbackExportSource(connection, new FeedbackTombstones(connection));
+  const real = sourceOf(connection);
   // Its own resource name: the stack's feedback worker leaves this job alone. Each page is a fresh query
   // (what MongoDB's cursor sees of concurrent removals), followed by the test's writes.
   const probe: ExportSource = {
-    ...(real as unknown as ExportSource),
-    resource: 'feedback-probe',
+    ...real,
+    resource: `${database}-probe`,
     async *scan(orgId, stored, after, bound, snapshotAt, batchSize) {
       let from = after;
       for (let page = 0; ; page += 1) {
         const records = [];
-        for await (const record of real.scan(orgId, stored as never, from, bound, snapshotAt, batchSize)) {
+        for await (const record of real.scan(orgId, stored, from, bound, snapshotAt, batchSize)) {
           records.push(record);
           if (records.length === batchSize) break;
         }
@@ -73,7 +84,7 @@ async function runProbe(orgId: string, filter: Record<string, unknown>, afterPag
     },
   };
   const job = await store.create({
-    orgId, resource: 'feedback-probe', format: 'ndjson', filter: real.parseFilter(filter), status: 'queued', secret: 's', count: 0, chunks: 0, bytes: 0, attempts: 0, createdAt: new Date(),
+    orgId, resource: `${database}-probe`, format: 'ndjson', filter: real.parseFilter(filter), status: 'queued', secret: 's', count: 0, chunks: 0, bytes: 0, attempts: 0, createdAt: new Date(),
   });
   const worker = new ExportWorker(store, probe, CONFIG, createLogger('test', 'silent'));
   worker.start();
@@ -139,4 +150,33 @@ test('when an item was removed before the export started, then it is not in the 
   const exported = await runProbe(orgId, {}, async () => undefined);
 
   expect([...exported].sort()).toEqual(items.filter((_, i) => i !== 11 && i !== 4).map((item) => item.id).sort());
+});
+
+test('when contacts are deleted ahead of and behind the cursor and others are created during an export, then every contact of the start is in the file exactly once and no new one', async () => {
+  const { orgId } = await stack.createKey();
+  await insertContacts(stack, orgId, Array.from({ length: 40 }, (_, i) => ({ name: `Contact ${i}`, company: i % 2 ? 'Odd' : 'Even', createdAt: new Date(Date.now() - 60_000 + i) })));
+  const contacts = await createContactRepository(await stack.connect('contacts')).search(orgId, null, { skip: 0, take: 100 });
+  const ids = contacts.items.map((contact) => contact.id).sort();
+  const owner = [memberPrincipal(orgId, 'owner')];
+  const admin = (query: string, variables: Record<string, unknown>) => serviceAdmin(stack.subgraphs.contacts.url, owner, query, variables);
+  const added: string[] = [];
+
+  const exported = await runProbe(
+    orgId,
+    { search: 'odd' },
+    async (page) => {
+      if (page !== 0) return;
+      // Ahead (one of them the snapshot's newest), behind, and one the filter never matched.
+      for (const id of [ids[25], ids[39], ids[3], ids[30]]) expect((await admin(ADMIN.deleteContact, { id })).errors).toBeUndefined();
+      const answer = await admin(ADMIN.createContact, { input: { name: 'New', company: 'Odd' } });
+      added.push((answer.data as { createContact: { id: string } }).createContact.id);
+    },
+    'contacts',
+    (connection) => contactsExportSource({ repository: createContactRepository(connection), tombstones: directoryTombstones(connection, 'contacts') }),
+  );
+
+  const odd = contacts.items.filter((contact) => contact.company === 'Odd').map((contact) => contact.id).sort();
+  expect([...exported].sort()).toEqual(odd);
+  expect(new Set(exported).size).toBe(exported.length);
+  for (const id of added) expect(exported).not.toContain(id);
 });

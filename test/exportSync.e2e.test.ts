@@ -22,7 +22,7 @@ let stack: Stack;
 let dir: string;
 beforeAll(async () => {
   const port = await freePort();
-  // A short settle time (MONGODB_MAX_TIME_MS + CHANGES_CLOCK_MARGIN_MS): changes are listed within seconds.
+  // A short settle time (2 x MONGODB_MAX_TIME_MS + CHANGES_CLOCK_MARGIN_MS): changes are listed within seconds.
   const env = { EXPORT_PUBLIC_URL: `http://127.0.0.1:${port}`, EXPORT_POLL_MS: '100', MONGODB_MAX_TIME_MS: '4000', CHANGES_CLOCK_MARGIN_MS: '500' };
   stack = await startStack(env, { gatewayPort: port });
   dir = mkdtempSync(path.join(os.tmpdir(), 'sync-example-'));

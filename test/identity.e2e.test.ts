@@ -413,13 +413,16 @@ describe('revocation delay', () => {
   });
 });
 
-test('when the public schema is introspected, then it knows nothing of sessions, members or keys', async () => {
+test('when the public schema is introspected, then it knows nothing of sessions, members, keys or the admin API\'s contact and account writes', async () => {
   const response = await stack.gql<{ __schema: { types: Array<{ name: string }>; mutationType: { fields: Array<{ name: string }> } } }>(
     '{ __schema { types { name } mutationType { fields { name } } } }',
   );
   const names = response.body.data!.__schema.types.map((type) => type.name);
-  for (const internal of ['Session', 'Member', 'ApiKey', 'AuditEntry']) expect(names).not.toContain(internal);
-  expect(response.body.data!.__schema.mutationType.fields.map((field) => field.name)).not.toContain('signIn');
+  for (const internal of ['Session', 'Member', 'ApiKey', 'AuditEntry', 'ContactInput', 'AccountInput', 'ImportProblem']) expect(names).not.toContain(internal);
+  const mutations = response.body.data!.__schema.mutationType.fields.map((field) => field.name);
+  for (const admin of ['signIn', 'createContact', 'updateContact', 'deleteContact', 'importContacts', 'createAccount', 'updateAccount', 'deleteAccount', 'importAccounts']) {
+    expect(mutations).not.toContain(admin);
+  }
 });
 
 function withCookie(cookie: string): Browser {

@@ -5,7 +5,7 @@ import { startStack, type Stack } from './helpers/stack';
 import { ADD_ENDPOINT, FAST_WEBHOOKS } from './helpers/webhookQueries';
 import { WebhookReceiver } from './helpers/webhookReceiver';
 
-// A short changes-feed settle time (MONGODB_MAX_TIME_MS + CHANGES_CLOCK_MARGIN_MS), so merges are listed within seconds.
+// A short changes-feed settle time (2 x MONGODB_MAX_TIME_MS + CHANGES_CLOCK_MARGIN_MS), so merges are listed within seconds.
 const ENV = { ...FAST_WEBHOOKS, MONGODB_MAX_TIME_MS: '4000', CHANGES_CLOCK_MARGIN_MS: '500' };
 
 let stack: Stack;

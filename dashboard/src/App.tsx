@@ -3,6 +3,8 @@ import { Provider as GraphQLProvider } from 'urql';
 import { RequireSession } from './features/auth/RequireSession';
 import { SessionProvider } from './features/auth/SessionProvider';
 import { SignInPage } from './features/auth/SignInPage';
+import { AccountsPage } from './features/accounts/AccountsPage';
+import { ContactsPage } from './features/contacts/ContactsPage';
 import { AppLayout, NotFoundPage } from './features/layout/AppLayout';
 import { ApiKeysSection } from './features/settings/ApiKeysSection';
 import { MembersSection } from './features/settings/MembersSection';
@@ -24,8 +26,12 @@ export function App() {
               }
             >
               <Route index element={<Navigate to="/settings/api-keys" replace />} />
+              <Route path="contacts" element={<ContactsPage />} />
+              <Route path="accounts" element={<AccountsPage />} />
               <Route path="settings" element={<SettingsPage />}>
                 <Route index element={<Navigate to="/settings/api-keys" replace />} />
+              <Route path="contacts" element={<ContactsPage />} />
+              <Route path="accounts" element={<AccountsPage />} />
                 <Route path="api-keys" element={<ApiKeysSection />} />
                 <Route path="members" element={<MembersSection />} />
               </Route>

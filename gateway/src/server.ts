@@ -15,7 +15,8 @@ import {
   type Logger,
   type RunningHttpServer,
 } from '@fi/shared';
-import { ADMIN_GRAPHQL_PATH, adminProxy } from './auth/adminProxy';
+import { ADMIN_GRAPHQL_PATH, startAdminApi } from './admin/adminApi';
+import { apiKeyCaller } from './auth/apiKeyCaller';
 import { DocumentCache } from './auth/documentCache';
 import { dashboardFiles } from './dashboard/dashboardFiles';
 import { IdentityClient } from './auth/identityClient';
@@ -73,7 +74,6 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   });
   const supergraphSdl = await supergraphSource.initial();
   const identity = new IdentityClient({ url: config.identityUrl, timeoutMs: config.identityTimeoutMs, cacheTtlMs: config.authCacheTtlMs });
-  const admin = adminProxy({ identityUrl: config.identityUrl, timeoutMs: config.identityTimeoutMs, trustProxy: config.trustProxy });
   const registry = createRegistry('gateway');
   const metrics = new GatewayMetrics(registry);
 
@@ -104,20 +104,19 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   // that, so it is off unless an operator sets the variable to something else.
   process.env.APOLLO_TELEMETRY_DISABLED ??= 'true';
   const urls = subgraphUrlOverrides(config);
-  const dataSources: SubgraphDataSource[] = [];
+  const dataSources: Array<SubgraphDataSource<GatewayContext>> = [];
   // Filled as the gateway loads the supergraph (apollo.start), read by the readiness checks after it.
   const subgraphUrls: Record<string, string> = {};
   const gateway = new ApolloGateway({
     supergraphSdl: supergraphSource.hook(supergraphSdl),
     buildService: ({ name, url }) => {
       subgraphUrls[name] = urls[name] ?? url ?? '';
-      const source = new SubgraphDataSource({
+      const source = new SubgraphDataSource<GatewayContext>({
         name,
         url: subgraphUrls[name],
         timeoutMs: config.subgraphTimeoutMs,
         metrics,
-        signingKeys: config.identitySigningKeys,
-        identityTtlMs: config.identityTokenTtlMs,
+        caller: apiKeyCaller(config.identitySigningKeys, config.identityTokenTtlMs),
       });
       dataSources.push(source);
       return source;
@@ -150,7 +149,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       ApolloServerPluginCacheControlDisabled(),
       useRequestOutcome<GatewayContext>(),
       useResponseReport(),
-      useFailureStatus(),
+      useFailureStatus<GatewayContext>(),
       useLimitErrors<GatewayContext>(),
       useErrorReporting<GatewayContext>(),
     ],
@@ -163,6 +162,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     }),
   });
   await apollo.start();
+  const admin = await startAdminApi({ config, identity, metrics, limits, logger });
 
   const handler = createGraphQLHttpHandler<GatewayContext>({
     apollo,
@@ -176,7 +176,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     },
     status: () => ({ rateLimiter: { store: counter.mode, ...(instances ? { instances: instances.count } : {}) } }),
     routes: { '/metrics': metricsRoute(registry), ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, logger) },
-    postRoutes: { [ADMIN_GRAPHQL_PATH]: admin },
+    graphqlRoutes: { [ADMIN_GRAPHQL_PATH]: admin.endpoint },
     ...(dashboard ? { getFallback: dashboard } : {}),
     observe: (outcome, seconds) => metrics.observeRequest(outcome.operation, outcome.code, seconds),
     buildContext: createRequestGate({
@@ -199,14 +199,13 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     ...http,
     close: async (timeoutMs) => {
       await http.close(timeoutMs);
-      await apollo.stop();
+      await Promise.all([apollo.stop(), admin.close()]);
       await Promise.all(dataSources.map((source) => source.close()));
       await keyLimits.flush();
       counter.close();
       await instances?.stop();
       redis?.disconnect();
       await identity.close();
-      await admin.close();
     },
   };
 }

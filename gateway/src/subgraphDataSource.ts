@@ -1,37 +1,47 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import type { BaseContext } from '@apollo/server';
 import { errors as undiciErrors, Pool } from 'undici';
-import { IDEMPOTENCY_KEY_HEADER, IDENTITY_HEADER, isPlainObject, REQUEST_ID_HEADER, signIdentity, type SigningKeyring } from '@fi/shared';
-import { withKeyReferences } from './auth/keyReferences';
-import type { GatewayContext } from './context';
+import { isPlainObject } from '@fi/shared';
+import type { SubgraphOperation } from './auth/keyReferences';
 import type { GatewayMetrics } from './metrics/gatewayMetrics';
 import { SUBGRAPH_FAULT_CODES, subgraphUnavailable, type SubgraphFailure } from './subgraphErrors';
 
 type GatewayGraphQLResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
 
-export interface SubgraphDataSourceOptions {
+/**
+ * Who is calling, as a subgraph is told it: the public API signs the operation's API keys (see
+ * apiKeyCaller), the admin API forwards the session to the identity service and signs the signed-in member
+ * for the services (see adminCallers). Each strategy sees only its own endpoint's request context.
+ */
+export interface SubgraphCaller<C> {
+  /** The operation as this subgraph receives it (e.g. raw keys swapped for their ids). */
+  operation?(context: C, operation: SubgraphOperation): SubgraphOperation;
+  /** The headers of a client's call; may ask another service first (a GraphQLError refuses the call). */
+  headers(context: C): Promise<Record<string, string>> | Record<string, string>;
+  /** Sees the subgraph's answer headers, e.g. a session cookie to pass on to the page. */
+  answered?(context: C, headers: IncomingHttpHeaders): void;
+}
+
+export interface SubgraphDataSourceOptions<C> {
   name: string;
   url: string;
   timeoutMs: number;
   metrics: GatewayMetrics;
-  signingKeys: SigningKeyring;
-  /** Lifetime of each signed identity: long enough for one subgraph call, short enough to be useless if copied. */
-  identityTtlMs: number;
+  caller: SubgraphCaller<C>;
 }
 
 /**
- * Calls one subgraph over a pool of keep-alive connections. It sends who is calling as a freshly signed
- * identity (entity fetches carry no `apiKey` argument), with each raw key in the operation replaced by
- * its id; the request id, so one request can be followed across services; and the client's
- * Idempotency-Key, so a retried addFeedbackItem creates nothing new.
+ * Calls one subgraph over a pool of keep-alive connections, telling it who is calling (see SubgraphCaller).
  * A subgraph that cannot be reached, fails, or does not answer within the timeout becomes a
  * SERVICE_UNAVAILABLE error on the part of the response it owns; the rest of the response stands.
  */
-export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
+export class SubgraphDataSource<C extends BaseContext> implements GraphQLDataSource<C> {
   private readonly pool: Pool;
   private readonly path: string;
   private readonly fetchDuration: ReturnType<GatewayMetrics['subgraphFetchDuration']['labels']>;
 
-  constructor(private readonly options: SubgraphDataSourceOptions) {
+  constructor(private readonly options: SubgraphDataSourceOptions<C>) {
     const url = new URL(options.url);
     // undici's own timers bound the call (no AbortSignal and timer of our own per call): the answer's
     // headers, then each pause in its body, within the subgraph timeout.
@@ -45,14 +55,17 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     this.fetchDuration = options.metrics.subgraphFetchDuration.labels({ subgraph: options.name });
   }
 
-  async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GatewayGraphQLResponse> {
+  async process(options: GraphQLDataSourceProcessOptions<C>): Promise<GatewayGraphQLResponse> {
     const { name, metrics } = this.options;
+    // Only operations of a client carry its context; the gateway's own calls (health checks) do not.
+    const context = 'incomingRequestContext' in options ? options.incomingRequestContext.context : undefined;
+    const headers = context ? await this.options.caller.headers(context) : {};
     const stopTimer = this.fetchDuration.startTimer();
     let failure: SubgraphFailure | null = null;
     try {
       let answer: { status: number; body: unknown };
       try {
-        answer = await this.post(options);
+        answer = await this.post(options, context, headers);
       } catch (error) {
         failure = isTimeout(error) ? 'timeout' : 'unreachable';
         throw subgraphUnavailable(name, failure);
@@ -73,17 +86,22 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     }
   }
 
-  private async post(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<{ status: number; body: unknown }> {
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private async post(options: GraphQLDataSourceProcessOptions<C>, context: C | undefined, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
     const { operationName } = options.request;
-    const context = 'incomingRequestContext' in options ? options.incomingRequestContext.context : undefined;
+    const { caller } = this.options;
     const operation = { query: options.request.query ?? '', variables: options.request.variables };
-    const { query, variables } = context ? withKeyReferences(operation, context.keyRefs) : operation;
+    const { query, variables } = context && caller.operation ? caller.operation(context, operation) : operation;
     const response = await this.pool.request({
       path: this.path,
       method: 'POST',
-      headers: this.headersFor(options),
+      headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ query, variables, operationName }),
     });
+    if (context) caller.answered?.(context, response.headers);
     const text = await response.body.text();
     let body: unknown = null;
     try {
@@ -92,21 +110,6 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
       // not JSON: treated as a failed answer below
     }
     return { status: response.statusCode, body };
-  }
-
-  close(): Promise<void> {
-    return this.pool.close();
-  }
-
-  private headersFor(options: GraphQLDataSourceProcessOptions<GatewayContext>): Record<string, string> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    // Only operations of a client carry its context; the gateway's own calls (health checks) do not.
-    if (!('incomingRequestContext' in options)) return headers;
-    const context = options.incomingRequestContext.context;
-    headers[REQUEST_ID_HEADER] = context.requestId;
-    headers[IDENTITY_HEADER] = signIdentity(this.options.signingKeys, context.principals, this.options.identityTtlMs);
-    if (context.idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = context.idempotencyKey;
-    return headers;
   }
 }
 

@@ -1,12 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { OrgScopedDocument, OrgScopedRepository } from './data/orgScopedRepository';
+import { TOMBSTONE_PURGE_INTERVAL_MS, Tombstones } from './data/tombstones';
 import { changeFeed, type ChangePage } from './changes/changeFeed';
+import { recordChangeSources } from './changes/changeSources';
+import type { DirectoryRecords } from './directoryAdmin';
 import { notFound } from './errors';
 import type { RouteHandler } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
 import type { Connection } from './mongo';
 import { toPage, type PageResult } from './pagination';
-import { startSubgraph, type RunningSubgraph, type ServiceConfig, type SubgraphContext, type SubgraphResolvers } from './subgraph';
+import { startSubgraph, type AdminSchema, type RunningSubgraph, type ServiceConfig, type SubgraphContext, type SubgraphResolvers } from './subgraph';
 
 interface DirectoryListArgs {
   apiKey: string;
@@ -27,15 +30,15 @@ export interface DirectoryOperations<T> {
   search<A extends DirectoryListArgs>(ctx: SubgraphContext, args: A & HasKeys<A, keyof DirectoryListArgs>): Promise<PageResult<T>>;
   findOne(ctx: SubgraphContext, args: { apiKey: string; id: string }): Promise<T>;
   resolveReference(ctx: SubgraphContext, ref: { id: string }): Promise<T | null>;
-  /** `<resource>Changes`: records are only ever added (imports), so the feed is their creations. */
+  /** `<resource>Changes`: records by their last change, and the tombstones of removed ones. */
   changes(ctx: SubgraphContext, args: { apiKey: string; after?: string | null; take?: number | null }): Promise<ChangePage<T>>;
 }
 
 export function directoryOperations<D extends OrgScopedDocument, T>(
-  repository: OrgScopedRepository<D, T>,
+  { repository, tombstones }: DirectoryRecords<D, T>,
   directory: { resource: string; notFoundMessage: string; settleMs: number },
 ): DirectoryOperations<T> {
-  const feed = changeFeed<T>(directory.resource, [{ after: (orgId, from, before, limit) => repository.changedAfter(orgId, from, before, limit) }], directory.settleMs);
+  const feed = changeFeed<T>(directory.resource, recordChangeSources(repository, tombstones), directory.settleMs);
   return {
     async search(ctx, args) {
       const caller = await ctx.auth.require(args.apiKey);
@@ -57,19 +60,26 @@ export function directoryOperations<D extends OrgScopedDocument, T>(
   };
 }
 
-/** Starts a read-only directory subgraph (contacts, accounts) over its repository. */
+/** The tombstones of a directory's removed records (`<resource>_tombstones`). */
+export const directoryTombstones = (connection: Connection, resource: string) => new Tombstones(connection, `${resource}_tombstones`);
+
+/**
+ * Starts a directory subgraph (contacts, accounts) over its repository and the tombstones of its removed
+ * records (`<name>_tombstones`, purged after CHANGES_KEPT_MS).
+ */
 export function startDirectorySubgraph<D extends OrgScopedDocument, T, C extends SubgraphContext = SubgraphContext>(
   definition: {
     name: string;
     schemaPath: string;
     createRepository(connection: Connection): OrgScopedRepository<D, T>;
     /**
-     * The service's resolvers, typed from its own SDL, the per-request state (loaders) they use, and what
-     * else the service runs over its connection (exports: routes and a worker to close).
+     * The service's resolvers, typed from its own SDL, the per-request state (loaders) they use, its admin
+     * schema, and what else the service runs over its connection (exports: routes and a worker to close).
      */
-    wire(repository: OrgScopedRepository<D, T>, connection: Connection): Promise<{
+    wire(records: DirectoryRecords<D, T>, connection: Connection): Promise<{
       resolvers: SubgraphResolvers;
       extendContext?: (base: SubgraphContext, headers: IncomingHttpHeaders) => C;
+      admin?: AdminSchema;
       routes?: Record<string, RouteHandler>;
       close?: () => Promise<void>;
     }>;
@@ -83,8 +93,20 @@ export function startDirectorySubgraph<D extends OrgScopedDocument, T, C extends
       schemaPath: definition.schemaPath,
       async setUp(connection) {
         const repository = definition.createRepository(connection);
-        await repository.ensureIndexes();
-        return definition.wire(repository, connection);
+        const tombstones = directoryTombstones(connection, definition.name);
+        await Promise.all([repository.ensureIndexes(), tombstones.ensureIndexes()]);
+        const purge = () => void tombstones.purge().catch((error: unknown) => logger.warn({ err: error }, 'tombstone purge failed'));
+        purge();
+        const purgeTimer = setInterval(purge, TOMBSTONE_PURGE_INTERVAL_MS);
+        purgeTimer.unref();
+        const wired = await definition.wire({ repository, tombstones }, connection);
+        return {
+          ...wired,
+          close: async () => {
+            clearInterval(purgeTimer);
+            await wired.close?.();
+          },
+        };
       },
     },
     config,

@@ -4,7 +4,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
-import { parse } from 'graphql';
+import { parse, type GraphQLError } from 'graphql';
 import { Histogram, type Registry } from 'prom-client';
 import { Authenticator } from './auth/authenticator';
 import { IDENTITY_HEADER, verifyIdentity } from './auth/signedIdentity';
@@ -13,14 +13,16 @@ import { Bulkhead } from './bulkhead';
 import { checkRepresentations } from './entityRepresentations';
 import { limitPerOrganization } from './organizationBulkhead';
 import { createFormatError } from './formatError';
-import { createGraphQLHttpHandler, listenHttp, type RequestOutcome, type RouteHandler, type RunningHttpServer } from './http/graphqlHttpServer';
+import { createGraphQLHttpHandler, graphqlEndpoint, listenHttp, type RequestInfo, type RequestOutcome, type RouteHandler, type RunningHttpServer } from './http/graphqlHttpServer';
+import { ADMIN_MAX_BODY_BYTES } from './import/csvImport';
+import { signInRequired } from './auth/memberAccess';
 import type { Logger } from './logger';
 import { createRegistry, metricsRoute } from './metrics/registry';
 import { watchMongoPool } from './metrics/mongoPoolMetrics';
 import { LATENCY_BUCKETS } from './metrics/registry';
 import { useRequestOutcome } from './metrics/useRequestOutcome';
 import { connectMongo, pingMongo, type Connection } from './mongo';
-import { ErrorCode, unauthenticated, withHttpStatus } from './errors';
+import { unauthenticated, withHttpStatus } from './errors';
 import { DateTimeScalar, JSONScalar } from './scalars';
 import { limitTextArguments } from './textArguments';
 import { useErrorReporting } from './useErrorReporting';
@@ -46,6 +48,19 @@ export interface SubgraphContext {
  */
 export type SubgraphResolvers = Record<string, unknown>;
 
+/**
+ * A service's admin schema (`src/admin.graphql`): the operations the web application's signed-in members
+ * use, served at POST /admin/graphql beside the public /graphql and composed by the gateway into the admin
+ * API. Its context holds only the signed-in member (`ctx.auth.member()`), never an API key.
+ */
+export interface AdminSchema {
+  schemaPath: string;
+  resolvers: SubgraphResolvers;
+}
+
+/** Where a service serves its admin schema. */
+export const ADMIN_GRAPHQL_PATH = '/admin/graphql';
+
 export interface SubgraphDefinition<C extends SubgraphContext> {
   name: string;
   schemaPath: string;
@@ -60,6 +75,7 @@ export interface SubgraphDefinition<C extends SubgraphContext> {
     close?: () => Promise<void>;
     /** GET routes of the service's own beside /graphql (e.g. export downloads). */
     routes?: Record<string, RouteHandler>;
+    admin?: AdminSchema;
   }>;
 }
 
@@ -71,6 +87,14 @@ export function loadTypeDefs(schemaPath: string) {
   return parse(readFileSync(schemaPath, 'utf8'));
 }
 
+/** A federation subgraph schema from an SDL file and its resolvers (the DateTime and JSON scalars included). */
+export function subgraphSchema(schemaPath: string, resolvers: SubgraphResolvers) {
+  return buildSubgraphSchema({
+    typeDefs: loadTypeDefs(schemaPath),
+    resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
+  });
+}
+
 export async function startSubgraph<C extends SubgraphContext>(
   definition: SubgraphDefinition<C>,
   config: ServiceConfig,
@@ -78,7 +102,7 @@ export async function startSubgraph<C extends SubgraphContext>(
 ): Promise<RunningSubgraph> {
   const connection = await connectMongo(config.mongodbUri, config.mongodbDb, mongoClientOptions(config));
   const registry = createRegistry(definition.name);
-  const { resolvers, extendContext, close: closeService, routes } = await definition.setUp(connection, registry);
+  const { resolvers, extendContext, close: closeService, routes, admin } = await definition.setUp(connection, registry);
   watchMongoPool(connection, registry);
   const duration = new Histogram({
     name: 'fi_subgraph_request_duration_seconds',
@@ -88,34 +112,57 @@ export async function startSubgraph<C extends SubgraphContext>(
     registers: [registry],
   });
 
-  const apollo = new ApolloServer<C>({
-    schema: checkRepresentations(
-      limitTextArguments(
-        limitPerOrganization(
-          buildSubgraphSchema({
-            typeDefs: loadTypeDefs(definition.schemaPath),
-            resolvers: { DateTime: DateTimeScalar, JSON: JSONScalar, ...resolvers } as GraphQLResolverMap<unknown>,
-          }),
-          new Bulkhead({ concurrency: config.orgConcurrency, total: config.dbConcurrency, queue: config.orgQueue, maxWaitMs: config.orgQueueWaitMs }),
-          definition.name,
+  const bulkhead = new Bulkhead({ concurrency: config.orgConcurrency, total: config.dbConcurrency, queue: config.orgQueue, maxWaitMs: config.orgQueueWaitMs });
+  /** Every schema of the service gets the same checks: text argument limits, the organization's bulkhead, entity scopes. */
+  const serve = <X extends SubgraphContext>(schemaPath: string, schemaResolvers: SubgraphResolvers) =>
+    new ApolloServer<X>({
+      schema: checkRepresentations(
+        limitTextArguments(
+          limitPerOrganization(
+            subgraphSchema(schemaPath, schemaResolvers),
+            bulkhead,
+            definition.name,
+          ),
         ),
       ),
-    ),
-    formatError: createFormatError({
-      debug: config.debugErrors,
-      hideSuggestions: true,
-      maxTimeMs: config.mongodbMaxTimeMs,
-    }),
-    includeStacktraceInErrorResponses: config.debugErrors,
-    // Inline traces cost time on every request and only matter with Apollo usage reporting.
-    // Without cache control (no @cacheControl anywhere) no plugin hooks into field resolution, so Apollo
-    // does not wrap every resolver of the schema.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), useRequestOutcome<C>(), useErrorReporting<C>()],
-    introspection: true,
-    // The process's own SIGTERM handling drains HTTP first, then stops Apollo; Apollo must not race it.
-    stopOnTerminationSignals: false,
+      formatError: createFormatError({
+        debug: config.debugErrors,
+        hideSuggestions: true,
+        maxTimeMs: config.mongodbMaxTimeMs,
+      }),
+      includeStacktraceInErrorResponses: config.debugErrors,
+      // Inline traces cost time on every request and only matter with Apollo usage reporting.
+      // Without cache control (no @cacheControl anywhere) no plugin hooks into field resolution, so Apollo
+      // does not wrap every resolver of the schema.
+      plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), useRequestOutcome<X>(), useErrorReporting<X>()],
+      introspection: true,
+      // The process's own SIGTERM handling drains HTTP first, then stops Apollo; Apollo must not race it.
+      stopOnTerminationSignals: false,
+    });
+  const apollo = serve<C>(definition.schemaPath, resolvers);
+  const adminApollo = admin ? serve<SubgraphContext>(admin.schemaPath, admin.resolvers) : null;
+  await Promise.all([apollo.start(), adminApollo?.start()]);
+
+  /**
+   * Only what came through the gateway is served: without a valid signed identity nothing runs, and the
+   * client learns no more than from an invalid key or a missing sign-in (the log says why, for the operator).
+   */
+  const principalsOf = ({ headers, logger: requestLogger, outcome }: RequestInfo, refusal: () => GraphQLError) => {
+    const header = headers[IDENTITY_HEADER];
+    const identity = verifyIdentity(config.identitySigningKeys, Array.isArray(header) ? header[0] : header);
+    if (identity.ok) return identity.principals;
+    requestLogger.warn({ reason: identity.reason }, 'request without a valid signed identity refused');
+    const error = refusal();
+    outcome.code = String(error.extensions.code);
+    throw withHttpStatus(error, 200);
+  };
+  const baseContext = ({ requestId, logger: requestLogger, outcome }: RequestInfo, auth: Authenticator): SubgraphContext => ({
+    requestId,
+    logger: requestLogger,
+    outcome,
+    auth,
+    allowedOrgs: async () => auth.orgs(),
   });
-  await apollo.start();
 
   const handler = createGraphQLHttpHandler<C>({
     apollo,
@@ -123,26 +170,17 @@ export async function startSubgraph<C extends SubgraphContext>(
     readinessChecks: { database: () => pingMongo(connection) },
     routes: { ...routes, '/metrics': metricsRoute(registry) },
     observe: (outcome, seconds) => duration.observe({ operation: outcome.operation }, seconds),
-    buildContext: async ({ requestId, headers, logger: requestLogger, outcome }) => {
-      // Only what came through the gateway is served: without a valid signed identity nothing runs,
-      // and the client learns no more than from an invalid key (the log says why, for the operator).
-      const header = headers[IDENTITY_HEADER];
-      const identity = verifyIdentity(config.identitySigningKeys, Array.isArray(header) ? header[0] : header);
-      if (!identity.ok) {
-        requestLogger.warn({ reason: identity.reason }, 'request without a valid signed identity refused');
-        outcome.code = ErrorCode.UNAUTHENTICATED;
-        throw withHttpStatus(unauthenticated(), 200);
-      }
-      const auth = new Authenticator(identity.principals);
-      const base: SubgraphContext = {
-        requestId,
-        logger: requestLogger,
-        outcome,
-        auth,
-        allowedOrgs: async () => auth.orgs(),
-      };
-      return extendContext ? extendContext(base, headers) : (base as C);
+    buildContext: async (info) => {
+      const base = baseContext(info, Authenticator.forKeys(principalsOf(info, unauthenticated)));
+      return extendContext ? extendContext(base, info.headers) : (base as C);
     },
+    ...(adminApollo
+      ? {
+          graphqlRoutes: {
+            [ADMIN_GRAPHQL_PATH]: graphqlEndpoint(adminApollo, async (info) => baseContext(info, Authenticator.forMember(principalsOf(info, signInRequired))), ADMIN_MAX_BODY_BYTES),
+          },
+        }
+      : {}),
   });
 
   const http = await listenHttp(handler, config.port, config.host);
@@ -152,7 +190,7 @@ export async function startSubgraph<C extends SubgraphContext>(
     connection,
     close: async (timeoutMs) => {
       await http.close(timeoutMs);
-      await apollo.stop();
+      await Promise.all([apollo.stop(), adminApollo?.stop()]);
       await closeService?.();
       await connection.close();
     },

@@ -1,5 +1,6 @@
 import { defaultFieldResolver, getNullableType, GraphQLString, isObjectType, type GraphQLSchema } from 'graphql';
 import { badRequest } from './errors';
+import { IMPORT_MAX_CHARACTERS } from './import/csvImport';
 import { codePointLength } from './validation';
 
 /**
@@ -21,6 +22,8 @@ export const TEXT_ARGUMENT_MAX: Readonly<Record<string, number>> = {
   // Webhook endpoints (the feedback service checks the same limits in its domain rules, for the CLI).
   url: 2_048,
   endpointId: 64,
+  // A directory's CSV import (the admin API): the whole file in one argument.
+  csv: IMPORT_MAX_CHARACTERS,
 };
 
 export const DEFAULT_TEXT_ARGUMENT_MAX = 1_000;

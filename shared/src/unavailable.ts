@@ -33,7 +33,7 @@ export function unavailableError(message = SERVICE_UNAVAILABLE_MESSAGE, extensio
   return appError(ErrorCode.SERVICE_UNAVAILABLE, message, { ...extensions, retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
 }
 
-/** The same for a plain HTTP route (an export download, the admin proxy): 503 with Retry-After. */
+/** The same for a plain HTTP route (an export download): 503 with Retry-After. */
 export function unavailableHttpError(message: string, extensions: Record<string, unknown> = {}): HttpError {
   return new HttpError(UNAVAILABLE_HTTP.status, message, UNAVAILABLE_HTTP.headers, { ...extensions, retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS }, ErrorCode.SERVICE_UNAVAILABLE);
 }

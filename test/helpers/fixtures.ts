@@ -20,7 +20,7 @@ export interface AccountFixture {
   createdAt?: Date;
 }
 
-/** Contacts and accounts have no write API (spec): tests store them the way the CLI import does. */
+/** Contacts and accounts have no write in the public API (spec): tests store them the way the CLI import does. */
 export async function insertContacts(stack: Stack, orgId: string, contacts: ContactFixture[]): Promise<void> {
   const repository = createContactRepository(await stack.connect('contacts'));
   const base = Date.now();

@@ -1,6 +1,9 @@
 import { Client, cacheExchange, fetchExchange } from '@urql/core';
 
-/** The identity service's admin API, reached through the gateway on this page's own origin. */
+/**
+ * The admin API (sessions, members, keys, contacts, accounts: each answered by the service that owns it),
+ * reached through the gateway on this page's own origin.
+ */
 export const ADMIN_GRAPHQL_PATH = '/admin/graphql';
 
 // The CSRF token of the current session: the service refuses any mutation without it. It lives in

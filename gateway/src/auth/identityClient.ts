@@ -1,4 +1,4 @@
-import { isPlainObject, isWellFormedApiKey, type Principal } from '@fi/shared';
+import { isPlainObject, isWellFormedApiKey, type MemberPrincipal, type Principal } from '@fi/shared';
 import { Pool } from 'undici';
 
 /** The identity service could not answer: the client may retry (SERVICE_UNAVAILABLE), it did nothing wrong. */
@@ -12,6 +12,12 @@ interface CacheEntry {
 }
 
 const MAX_CACHE_ENTRIES = 10_000;
+
+/** Who a session cookie stands for, and whether the request's CSRF token is the session's. */
+export interface SessionCheck {
+  principal: MemberPrincipal | null;
+  csrfValid: boolean;
+}
 
 export interface IdentityClientOptions {
   /** Base URL of the identity service, e.g. http://identity:4004. */
@@ -68,25 +74,41 @@ export class IdentityClient {
     return cached && cached.expiresAt > Date.now() ? cached.principal : undefined;
   }
 
+  /**
+   * The signed-in member behind the request's session cookie (`headers`: the page's cookie and x-csrf-token),
+   * asked every time: a session ended by sign-out or removal stops at once. Never cached.
+   */
+  async verifySession(headers: Record<string, string>): Promise<SessionCheck> {
+    const body = await this.post('/internal/verify-session', headers, undefined);
+    if (!isPlainObject(body) || !('principal' in body) || typeof body.csrfValid !== 'boolean') {
+      throw new IdentityUnavailableError('the identity service answered in an unknown form');
+    }
+    return { principal: (body.principal ?? null) as MemberPrincipal | null, csrfValid: body.csrfValid };
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }
 
-  private async lookUp(key: string): Promise<Principal | null> {
-    let body: unknown;
+  /** POSTs to an internal route of the identity service; its JSON answer, or IdentityUnavailableError. */
+  private async post(path: string, headers: Record<string, string>, body: unknown): Promise<unknown> {
     try {
       const response = await this.pool.request({
-        path: '/internal/verify-key',
+        path,
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ key }),
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.body.text();
       if (response.statusCode !== 200) throw new Error(`identity service answered ${response.statusCode}`);
-      body = JSON.parse(text);
+      return JSON.parse(text) as unknown;
     } catch (error) {
       throw new IdentityUnavailableError('the identity service did not answer', { cause: error });
     }
+  }
+
+  private async lookUp(key: string): Promise<Principal | null> {
+    const body = await this.post('/internal/verify-key', {}, { key });
     if (!isPlainObject(body) || !('principal' in body)) throw new IdentityUnavailableError('the identity service answered in an unknown form');
     const principal = (body.principal ?? null) as Principal | null;
     if (this.options.cacheTtlMs > 0) {

@@ -1,6 +1,5 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ErrorCode, onlyUnavailable, UNAVAILABLE_HTTP } from '@fi/shared';
-import type { GatewayContext } from '../context';
 
 /**
  * The HTTP status of a request that went through execution and got nothing: 503 with Retry-After when
@@ -8,7 +7,7 @@ import type { GatewayContext } from '../context';
  * with the longest Retry-After when every error is a subgraph's bulkhead refusing the organization. A
  * partial answer stays 200: the client has data to use.
  */
-export function useFailureStatus(): ApolloServerPlugin<GatewayContext> {
+export function useFailureStatus<C extends BaseContext>(): ApolloServerPlugin<C> {
   return {
     async requestDidStart() {
       return {

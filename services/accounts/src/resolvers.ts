@@ -1,13 +1,14 @@
-import { directoryOperations, scopedReference, type ServiceExports } from '@fi/shared';
-import type { AccountRepository } from './data/accountRepository';
+import { directoryOperations, scopedReference, type DirectoryRecords, type ServiceExports } from '@fi/shared';
+import type { AccountDocument } from './data/accountModel';
+import type { AccountItem } from './data/accountRepository';
 import type { Resolvers } from './generated/resolvers';
 
 type ExportOperations = ServiceExports['operations'];
 
 export const ACCOUNT_NOT_FOUND = 'Account not found';
 
-export function createAccountResolvers(repository: AccountRepository, exportJobs: ExportOperations, settleMs: number): Resolvers {
-  const directory = directoryOperations(repository, { resource: 'accounts', notFoundMessage: ACCOUNT_NOT_FOUND, settleMs });
+export function createAccountResolvers(records: DirectoryRecords<AccountDocument, AccountItem>, exportJobs: ExportOperations, settleMs: number): Resolvers {
+  const directory = directoryOperations(records, { resource: 'accounts', notFoundMessage: ACCOUNT_NOT_FOUND, settleMs });
   return {
     Query: {
       accountItems: (_, args, ctx) => directory.search(ctx, args),

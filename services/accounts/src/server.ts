@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createAccountAdminResolvers } from './adminResolvers';
 import { changesSettleMs, startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
 import { createAccountRepository } from './data/accountRepository';
 import { accountsExportSource } from './export/accountsExport';
@@ -6,6 +7,7 @@ import { accountsContext } from './links/accountLinks';
 import { createAccountResolvers } from './resolvers';
 
 export const ACCOUNTS_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
+export const ACCOUNTS_ADMIN_SCHEMA_PATH = path.join(__dirname, 'admin.graphql');
 
 /** Builds and starts the accounts subgraph on the configured port (0 picks a free one, as tests do). */
 export function startAccountsService(config: ServiceConfig, logger: Logger) {
@@ -14,9 +16,15 @@ export function startAccountsService(config: ServiceConfig, logger: Logger) {
       name: 'accounts',
       schemaPath: ACCOUNTS_SCHEMA_PATH,
       createRepository: createAccountRepository,
-      async wire(repository, connection) {
-        const exportJobs = await startExports(connection, accountsExportSource(repository), config, logger);
-        return { resolvers: createAccountResolvers(repository, exportJobs.operations, changesSettleMs(config)), extendContext: accountsContext(repository), routes: exportJobs.routes, close: exportJobs.close };
+      async wire(records, connection) {
+        const exportJobs = await startExports(connection, accountsExportSource(records), config, logger);
+        return {
+          resolvers: createAccountResolvers(records, exportJobs.operations, changesSettleMs(config)),
+          extendContext: accountsContext(records.repository),
+          admin: { schemaPath: ACCOUNTS_ADMIN_SCHEMA_PATH, resolvers: createAccountAdminResolvers(records) },
+          routes: exportJobs.routes,
+          close: exportJobs.close,
+        };
       },
     },
     config,

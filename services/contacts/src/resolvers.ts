@@ -1,13 +1,14 @@
-import { directoryOperations, scopedReference, type ServiceExports, toPage } from '@fi/shared';
-import type { ContactRepository } from './data/contactRepository';
+import { directoryOperations, scopedReference, type DirectoryRecords, type ServiceExports, toPage } from '@fi/shared';
+import type { ContactDocument } from './data/contactModel';
+import type { ContactItem } from './data/contactRepository';
 import type { Resolvers } from './generated/resolvers';
 
 type ExportOperations = ServiceExports['operations'];
 
 export const CONTACT_NOT_FOUND = 'Contact not found';
 
-export function createContactResolvers(repository: ContactRepository, exportJobs: ExportOperations, settleMs: number): Resolvers {
-  const directory = directoryOperations(repository, { resource: 'contacts', notFoundMessage: CONTACT_NOT_FOUND, settleMs });
+export function createContactResolvers(records: DirectoryRecords<ContactDocument, ContactItem>, exportJobs: ExportOperations, settleMs: number): Resolvers {
+  const directory = directoryOperations(records, { resource: 'contacts', notFoundMessage: CONTACT_NOT_FOUND, settleMs });
   return {
     Query: {
       contactItems: (_, args, ctx) => directory.search(ctx, args),

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createContactAdminResolvers } from './adminResolvers';
 import { changesSettleMs, startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
 import { createContactRepository } from './data/contactRepository';
 import { contactsExportSource } from './export/contactsExport';
@@ -6,6 +7,7 @@ import { contactsContext } from './links/contactLinks';
 import { createContactResolvers } from './resolvers';
 
 export const CONTACTS_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
+export const CONTACTS_ADMIN_SCHEMA_PATH = path.join(__dirname, 'admin.graphql');
 
 /** Builds and starts the contacts subgraph on the configured port (0 picks a free one, as tests do). */
 export function startContactsService(config: ServiceConfig, logger: Logger) {
@@ -14,9 +16,15 @@ export function startContactsService(config: ServiceConfig, logger: Logger) {
       name: 'contacts',
       schemaPath: CONTACTS_SCHEMA_PATH,
       createRepository: createContactRepository,
-      async wire(repository, connection) {
-        const exportJobs = await startExports(connection, contactsExportSource(repository), config, logger);
-        return { resolvers: createContactResolvers(repository, exportJobs.operations, changesSettleMs(config)), extendContext: contactsContext(repository), routes: exportJobs.routes, close: exportJobs.close };
+      async wire(records, connection) {
+        const exportJobs = await startExports(connection, contactsExportSource(records), config, logger);
+        return {
+          resolvers: createContactResolvers(records, exportJobs.operations, changesSettleMs(config)),
+          extendContext: contactsContext(records.repository),
+          admin: { schemaPath: CONTACTS_ADMIN_SCHEMA_PATH, resolvers: createContactAdminResolvers(records) },
+          routes: exportJobs.routes,
+          close: exportJobs.close,
+        };
       },
     },
     config,

@@ -1,19 +1,17 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   connectMongo,
   createFormatError,
   createGraphQLHttpHandler,
-  DateTimeScalar,
   createRegistry,
   listenHttp,
   metricsRoute,
   mongoClientOptions,
   pingMongo,
+  subgraphSchema,
   useErrorReporting,
   useRequestOutcome,
   watchMongoPool,
@@ -29,9 +27,10 @@ import { MemberService } from './domain/memberService';
 import { ResetRequestLimit } from './domain/resetRequestLimit';
 import { SessionService } from './domain/sessionService';
 import { SignInThrottle } from './domain/signInThrottle';
-import { CSRF_HEADER, sessionTokenOf } from './http/sessionCookie';
+import { csrfMatches, sessionTokenOf } from './http/sessionCookie';
 import { useSessionProtection } from './http/useSessionProtection';
 import { VERIFY_KEY_PATH, verifyKeyRoute } from './http/verifyKeyRoute';
+import { VERIFY_SESSION_PATH, verifySessionRoute } from './http/verifySessionRoute';
 import { createLinkMailer } from './mail/linkMailer';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
@@ -68,8 +67,8 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   watchMongoPool(connection, registry);
 
   const apollo = new ApolloServer<IdentityContext>({
-    typeDefs: readFileSync(IDENTITY_SCHEMA_PATH, 'utf8'),
-    resolvers: { DateTime: DateTimeScalar, ...createIdentityResolvers({ repositories, keys, members, sessions, links, cookieSecure: config.cookieSecure }) },
+    // A federation subgraph schema: the gateway composes it with the services' admin schemas (docs/identity.md).
+    schema: subgraphSchema(IDENTITY_SCHEMA_PATH, createIdentityResolvers({ repositories, keys, members, sessions, links, cookieSecure: config.cookieSecure })),
     formatError: createFormatError({ debug: config.debugErrors, hideSuggestions: true, maxTimeMs: config.mongodbMaxTimeMs }),
     includeStacktraceInErrorResponses: config.debugErrors,
     plugins: [
@@ -89,7 +88,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     logger,
     readinessChecks: { database: () => pingMongo(connection) },
     routes: { '/metrics': metricsRoute(registry) },
-    postRoutes: { [VERIFY_KEY_PATH]: verifyKeyRoute(keys) },
+    postRoutes: { [VERIFY_KEY_PATH]: verifyKeyRoute(keys), [VERIFY_SESSION_PATH]: verifySessionRoute(sessions) },
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome, remoteAddress }) => {
       const sessionToken = sessionTokenOf(headers);
       const session = await sessions.resolve(sessionToken);
@@ -100,7 +99,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
         address: clientAddress(headers, remoteAddress),
         sessionToken,
         session,
-        csrfValid: session !== null && sameText(headerValue(headers, CSRF_HEADER), session.csrfToken),
+        csrfValid: csrfMatches(headers, session),
         setCookie: undefined,
       };
     },
@@ -124,20 +123,9 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   };
 }
 
-const headerValue = (headers: IncomingHttpHeaders, name: string) => {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
-
 /** The identity service is reached only through the gateway, which appends the client's address. */
 function clientAddress(headers: IncomingHttpHeaders, remoteAddress: string): string {
-  const forwarded = headerValue(headers, 'x-forwarded-for');
+  const header = headers['x-forwarded-for'];
+  const forwarded = Array.isArray(header) ? header[0] : header;
   return forwarded?.split(',').pop()?.trim() || remoteAddress;
-}
-
-function sameText(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  const left = Buffer.from(given);
-  const right = Buffer.from(expected);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

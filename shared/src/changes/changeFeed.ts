@@ -11,11 +11,13 @@ export const CHANGES_KEPT_DAYS = 30;
 export const CHANGES_KEPT_MS = CHANGES_KEPT_DAYS * 86_400_000;
 
 /**
- * How long after its time stamp a change may still become visible: a write is stamped just before it is
- * sent and either lands within the database time limit or fails, plus a margin for the clocks of the
- * instances. The feed only serves changes older than this, so a slow write is never passed over.
+ * How long after its time stamp a change may still become visible: a change is stamped just before it is
+ * sent and takes at most two writes (a removal: its tombstone, then the delete), each landing within the
+ * database time limit or failing, plus a margin for the clocks of the instances. The feed only serves
+ * changes older than this, so a slow write is never passed over, and a tombstone is never read while its
+ * removal may still land (it would be skipped as "record still exists" and its deletion lost).
  */
-export const changesSettleMs = (config: { mongodbMaxTimeMs: number; changesClockMarginMs: number }) => config.mongodbMaxTimeMs + config.changesClockMarginMs;
+export const changesSettleMs = (config: { mongodbMaxTimeMs: number; changesClockMarginMs: number }) => 2 * config.mongodbMaxTimeMs + config.changesClockMarginMs;
 
 /** One entry of a changes feed: the record's state now (null once it is gone). */
 export interface ChangeEntry<T> {

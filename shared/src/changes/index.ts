@@ -1,2 +1,3 @@
 export * from './changeFeed';
 export * from './changeStamp';
+export * from './changeSources';

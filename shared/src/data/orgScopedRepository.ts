@@ -4,8 +4,9 @@ import { INDEX_BUILD_TIME_LIMIT } from '../mongo';
 import { buildIndexes } from './buildIndexes';
 import { substringPattern } from '../validation';
 import { objectIdOrNull } from './objectId';
-import { createdStamp, type ChangeStamped } from '../changes/changeStamp';
+import { createdStamp, updatedStamp, type ChangeStamped } from '../changes/changeStamp';
 import type { ChangeEntry, ChangePosition } from '../changes/changeFeed';
+import type { Tombstones } from './tombstones';
 
 export interface OrgScopedDocument extends ChangeStamped {
   _id: Types.ObjectId;
@@ -14,6 +15,8 @@ export interface OrgScopedDocument extends ChangeStamped {
 }
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+
+const idRange = (after: Types.ObjectId | null, upTo: Types.ObjectId) => (after ? { $gt: after, $lte: upTo } : { $lte: upTo });
 
 /**
  * Records that belong to organizations (feedback, contacts, accounts): newest-first pages with an exact
@@ -61,9 +64,17 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
     batchSize: number,
     options: mongo.FindOptions,
   ): AsyncGenerator<{ _id: Types.ObjectId; item: T }> {
-    const range = after ? { $gt: after, $lte: upTo } : { $lte: upTo };
-    const cursor = this.model.collection.find({ ...query, _id: range } as mongo.Filter<mongo.Document>, { ...options, sort: { _id: 1 }, batchSize });
+    const cursor = this.model.collection.find({ ...query, _id: idRange(after, upTo) } as mongo.Filter<mongo.Document>, { ...options, sort: { _id: 1 }, batchSize });
     for await (const doc of cursor) yield { _id: doc._id as Types.ObjectId, item: this.toItem(doc as unknown as D) };
+  }
+
+  /**
+   * Records of `query` with after < _id <= upTo removed at or after `since`, as they were just before
+   * (their tombstones hold the record's own fields, so `query` selects them as it selects live ones).
+   */
+  async removedSince(tombstones: Tombstones, query: FilterQuery<D>, after: Types.ObjectId | null, upTo: Types.ObjectId, since: Date): Promise<Array<{ _id: Types.ObjectId; item: T }>> {
+    const docs = await tombstones.removedSince<D>({ ...query, _id: idRange(after, upTo) } as mongo.Filter<mongo.Document>, since);
+    return docs.map((doc) => ({ _id: doc._id, item: this.toItem(doc) }));
   }
 
   countUpTo(query: FilterQuery<D>, upTo: Types.ObjectId, options: mongo.CountDocumentsOptions): Promise<number> {
@@ -106,11 +117,47 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
     return doc ? this.toItem(doc) : null;
   }
 
-  /** Deletes the record when it belongs to `orgId`; true when this call deleted it. */
-  async remove(orgId: string, id: string): Promise<boolean> {
+  /** Which of `ids` exist (read by `_id` alone). */
+  async existingIds(ids: string[]): Promise<Set<string>> {
+    const objectIds = ids.flatMap((id) => objectIdOrNull(id) ?? []);
+    if (objectIds.length === 0) return new Set();
+    const docs = await this.model.collection.find({ _id: { $in: objectIds } }, { projection: { _id: 1 } }).toArray();
+    return new Set(docs.map((doc) => (doc._id as Types.ObjectId).toHexString()));
+  }
+
+  /**
+   * Replaces the `editable` fields of the organization's record with `changes` (a field absent from
+   * `changes` is removed), recomputes the derived fields and stamps the change, in one write. Null when
+   * the organization has no such record.
+   */
+  async update(orgId: string, id: string, changes: Partial<Omit<D, '_id' | 'orgId'>>, editable: ReadonlyArray<keyof D & string>): Promise<T | null> {
+    const doc = await this.findOwnDocument(orgId, id);
+    if (!doc) return null;
+    const set: Record<string, unknown> = {};
+    const unset: Record<string, ''> = {};
+    for (const field of editable) {
+      const value = (changes as Record<string, unknown>)[field];
+      if (value === undefined) unset[field] = '';
+      else set[field] = value;
+    }
+    const after = { ...doc, ...set } as Record<string, unknown>;
+    for (const field of Object.keys(unset)) delete after[field];
+    const update = { $set: { ...set, ...this.derive(after as Omit<D, '_id' | 'orgId'>), ...updatedStamp() }, ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}) };
+    // By `_id` alone (see findById): the organization was checked on the read, and a record never moves.
+    const updated = (await this.model.collection.findOneAndUpdate({ _id: doc._id }, update as mongo.UpdateFilter<mongo.Document>, { returnDocument: 'after' })) as D | null;
+    return updated ? this.toItem(updated) : null;
+  }
+
+  /**
+   * Deletes the organization's record after writing its tombstone (the changes feed's deletion, and the
+   * record for exports that had not read it yet); true when this call deleted it. A retried removal writes
+   * the tombstone again, with a new time.
+   */
+  async remove(orgId: string, id: string, tombstones: Tombstones): Promise<boolean> {
     const doc = await this.findOwnDocument(orgId, id);
     if (!doc) return false;
-    const result = await this.model.deleteOne({ _id: doc._id } as FilterQuery<D>);
+    await tombstones.record(id, doc as unknown as { orgId: string } & Record<string, unknown>);
+    const result = await this.model.collection.deleteOne({ _id: doc._id });
     return result.deletedCount === 1;
   }
 
@@ -128,8 +175,18 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
   async insertMany(orgId: string, records: Array<Omit<D, '_id' | 'orgId'>>): Promise<number> {
     if (records.length === 0) return 0;
     const stamp = createdStamp();
-    const docs = records.map((record) => ({ ...record, ...this.derive(record), ...stamp, _id: new Types.ObjectId(), orgId }));
-    const result = await this.model.collection.insertMany(docs, { ordered: false });
+    const result = await this.model.collection.insertMany(records.map((record) => this.newDocument(orgId, record, stamp)), { ordered: false });
     return result.insertedCount;
+  }
+
+  /** Stores one new record of the organization; returns it as read. */
+  async create(orgId: string, record: Omit<D, '_id' | 'orgId'>): Promise<T> {
+    const doc = this.newDocument(orgId, record, createdStamp());
+    await this.model.collection.insertOne(doc);
+    return this.toItem(doc as unknown as D);
+  }
+
+  private newDocument(orgId: string, record: Omit<D, '_id' | 'orgId'>, stamp: Required<ChangeStamped>) {
+    return { ...record, ...this.derive(record), ...stamp, _id: new Types.ObjectId(), orgId };
   }
 }

@@ -1,4 +1,5 @@
-import type { OrgScopedDocument, OrgScopedRepository } from '../data/orgScopedRepository';
+import type { OrgScopedDocument } from '../data/orgScopedRepository';
+import type { DirectoryRecords } from '../directoryAdmin';
 import { requireMaxLength, textArgumentMax } from '../textArguments';
 import type { ExportRow } from './exportFormats';
 import { EXPORT_CURSOR_OPTIONS, EXPORT_READ_OPTIONS, type ExportSource } from './exportSource';
@@ -6,11 +7,11 @@ import { EXPORT_CURSOR_OPTIONS, EXPORT_READ_OPTIONS, type ExportSource } from '.
 type DirectoryFilter = { search?: string };
 
 /**
- * The export of a directory (contacts, accounts): the records `search` matches, as the list shows them.
- * Directories have no removals through any path (their records come from imports), so nothing is merged.
+ * The export of a directory (contacts, accounts): the records `search` matches, as the list shows them,
+ * with the ones removed while the export runs (from their tombstones), as the feedback export does.
  */
 export function directoryExportSource<D extends OrgScopedDocument, T>(
-  repository: OrgScopedRepository<D, T>,
+  { repository, tombstones }: DirectoryRecords<D, T>,
   options: { resource: string; columns: readonly string[]; toRow: (item: T) => ExportRow },
 ): ExportSource<DirectoryFilter> {
   const query = (orgId: string, filter: DirectoryFilter, snapshotAt: Date) => repository.searchFilter(orgId, filter.search, snapshotAt);
@@ -23,12 +24,18 @@ export function directoryExportSource<D extends OrgScopedDocument, T>(
       const search = typeof given === 'string' ? requireMaxLength('search', given, textArgumentMax('search')).trim() : '';
       return search ? { search } : {};
     },
-    ensureIndexes: () => repository.ensureKeysetIndex(),
+    ensureIndexes: async () => {
+      await Promise.all([repository.ensureKeysetIndex(), tombstones.ensureIndexes()]);
+    },
     count: (orgId, filter, bound, snapshotAt) => repository.countUpTo(query(orgId, filter, snapshotAt), bound, EXPORT_READ_OPTIONS),
     async *scan(orgId, filter, after, bound, snapshotAt, batchSize) {
       for await (const record of repository.keysetScan(query(orgId, filter, snapshotAt), after, bound, batchSize, EXPORT_CURSOR_OPTIONS)) {
         yield { _id: record._id, row: options.toRow(record.item) };
       }
+    },
+    async removedSince(orgId, filter, after, upTo, snapshotAt) {
+      const removed = await repository.removedSince(tombstones, query(orgId, filter, snapshotAt), after, upTo, snapshotAt);
+      return removed.map((record) => ({ _id: record._id, row: options.toRow(record.item) }));
     },
   };
 }

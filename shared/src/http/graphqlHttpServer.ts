@@ -38,16 +38,73 @@ export interface GraphQLHttpOptions<C extends BaseContext> {
   buildContext: (info: RequestInfo) => Promise<C>;
   readinessChecks: Record<string, ReadinessCheck>;
   maxBodyBytes?: number;
+  /** More GraphQL endpoints beside /graphql, e.g. a service's admin schema at /admin/graphql (see graphqlEndpoint). */
+  graphqlRoutes?: Record<string, GraphQLEndpoint>;
   /** Extra GET routes, e.g. /metrics. */
   routes?: Record<string, RouteHandler>;
-  /** Extra POST routes, e.g. the gateway's admin API or the identity service's key verification. */
+  /** Extra POST routes, e.g. the identity service's key verification. */
   postRoutes?: Record<string, RouteHandler>;
   /** Answers every other GET, e.g. the gateway's web application pages; without it they are 404. */
   getFallback?: RouteHandler;
   /** Extra figures for the /health and /ready bodies, e.g. where rate limits are counted. */
   status?: () => Record<string, unknown>;
-  /** Called once per /graphql request when its response is sent. */
+  /** Called once per GraphQL request (any endpoint) when its response is sent. */
   observe?: (outcome: RequestOutcome, seconds: number) => void;
+}
+
+/** What one GraphQL request carries into its endpoint from the HTTP handler. */
+interface EndpointRequest {
+  path: string;
+  requestId: string;
+  logger: Logger;
+  outcome: RequestOutcome;
+  finishers: Array<() => void>;
+}
+
+/** A GraphQL endpoint: one Apollo server with its own request context, body limit and checks. */
+export interface GraphQLEndpoint {
+  handle(req: IncomingMessage, res: ServerResponse, request: EndpointRequest): Promise<void>;
+}
+
+/** POST with a JSON body only, at most `maxBodyBytes`; the answer's headers and status are Apollo's. */
+export function graphqlEndpoint<C extends BaseContext>(
+  apollo: ApolloServer<C>,
+  buildContext: (info: RequestInfo) => Promise<C>,
+  maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
+): GraphQLEndpoint {
+  return {
+    async handle(req, res, { path, requestId, logger, outcome, finishers }) {
+      if (req.method !== 'POST') throw new HttpError(405, `Only POST is accepted on ${path}`, { allow: 'POST' });
+      const contentType = req.headers['content-type'] ?? '';
+      if (!/^application\/json\b/i.test(contentType)) throw new HttpError(415, 'Content-Type must be application/json');
+      const body = await readJsonBody(req, maxBodyBytes);
+      const headers = new HeaderMap();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
+      const response = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: 'POST', headers, search: '', body },
+        context: () =>
+          buildContext({
+            requestId,
+            headers: req.headers,
+            body,
+            logger,
+            remoteAddress: req.socket.remoteAddress ?? '',
+            outcome,
+            onDone: (finish) => finishers.push(finish),
+          }),
+      });
+      for (const [name, value] of response.headers) res.setHeader(name, value);
+      res.statusCode = response.status ?? 200;
+      if (response.body.kind === 'complete') {
+        res.end(response.body.string);
+        return;
+      }
+      for await (const chunk of response.body.asyncIterator) res.write(chunk);
+      res.end();
+    },
+  };
 }
 
 export interface RunningHttpServer {
@@ -69,46 +126,10 @@ function errorBody(message: string, code: ErrorCode, extensions: Record<string, 
 }
 
 export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQLHttpOptions<C>) {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-
-  async function handleGraphQL(
-    req: IncomingMessage,
-    res: ServerResponse,
-    requestId: string,
-    logger: Logger,
-    outcome: RequestOutcome,
-    finishers: Array<() => void>,
-  ) {
-    if (req.method !== 'POST') throw new HttpError(405, 'Only POST is accepted on /graphql', { allow: 'POST' });
-    const contentType = req.headers['content-type'] ?? '';
-    if (!/^application\/json\b/i.test(contentType)) throw new HttpError(415, 'Content-Type must be application/json');
-    const body = await readJsonBody(req, maxBodyBytes);
-    const headers = new HeaderMap();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    }
-    const response = await options.apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: 'POST', headers, search: '', body },
-      context: () =>
-        options.buildContext({
-          requestId,
-          headers: req.headers,
-          body,
-          logger,
-          remoteAddress: req.socket.remoteAddress ?? '',
-          outcome,
-          onDone: (finish) => finishers.push(finish),
-        }),
-    });
-    for (const [name, value] of response.headers) res.setHeader(name, value);
-    res.statusCode = response.status ?? 200;
-    if (response.body.kind === 'complete') {
-      res.end(response.body.string);
-      return;
-    }
-    for await (const chunk of response.body.asyncIterator) res.write(chunk);
-    res.end();
-  }
+  const endpoints: Record<string, GraphQLEndpoint> = {
+    ...options.graphqlRoutes,
+    '/graphql': graphqlEndpoint(options.apollo, options.buildContext, options.maxBodyBytes),
+  };
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = process.hrtime.bigint();
@@ -119,7 +140,8 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
     const outcome: RequestOutcome = { operation: 'invalid', code: 'OK' };
     const finishers: Array<() => void> = [];
     try {
-      if (path === '/graphql') await handleGraphQL(req, res, requestId, logger, outcome, finishers);
+      const endpoint = Object.hasOwn(endpoints, path) ? endpoints[path] : undefined;
+      if (endpoint) await endpoint.handle(req, res, { path, requestId, logger, outcome, finishers });
       else if (path === '/health' && req.method === 'GET') sendJson(res, 200, { status: 'ok', ...options.status?.() });
       else if (path === '/ready' && req.method === 'GET') {
         const report = await checkReadiness(options.readinessChecks);
@@ -140,7 +162,7 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
       }
     } finally {
       for (const finish of finishers) finish();
-      if (path === '/graphql') {
+      if (Object.hasOwn(endpoints, path)) {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         options.observe?.(outcome, seconds);
         logger.info(

@@ -7,3 +7,5 @@ import type { Role } from './sessionQueries';
 export const canManageKeys = (role: Role) => role === 'owner' || role === 'admin';
 export const canManageMembers = canManageKeys;
 export const canReadAuditLog = canManageKeys;
+/** Everyone but viewers changes contacts and accounts (the services refuse a viewer's change anyway). */
+export const canChangeDirectory = (role: Role) => role !== 'viewer';

@@ -3,10 +3,14 @@ import { NavLink, Outlet } from 'react-router';
 import { useSession, useSignedIn } from '../auth/SessionProvider';
 
 /**
- * Only the areas that are built are linked: Feedback, Insights, Contacts, Accounts and Webhooks join
- * the navigation as their pages land (docs/dashboard.md), rather than as placeholders.
+ * Only the areas that are built are linked: Feedback, Insights and Webhooks join the navigation as their
+ * pages land (docs/dashboard.md), rather than as placeholders.
  */
-const AREAS = [{ to: '/settings', label: 'Settings' }];
+const AREAS = [
+  { to: '/contacts', label: 'Contacts' },
+  { to: '/accounts', label: 'Accounts' },
+  { to: '/settings', label: 'Settings' },
+];
 
 export function AppLayout() {
   const session = useSignedIn();

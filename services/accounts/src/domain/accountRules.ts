@@ -1,4 +1,4 @@
-import { RecordRules, type Checked } from '@fi/shared';
+import { RecordRules, type Checked, type CsvColumns } from '@fi/shared';
 import type { AccountDocument } from '../data/accountModel';
 
 /** An account as stored, before the repository adds its id, organization and match keys. */
@@ -11,7 +11,13 @@ const FIELDS = ['name', 'domain', 'description', 'website', 'score', 'churnRisk'
 /** `id` is assigned on import, so a file may carry one; it is ignored. */
 const IGNORED = ['id'];
 
-/** The accounts service's rules for an account record, wherever it comes from (today: import and seed). */
+/** What a member edits of an account (the admin API's AccountInput); the creation time stays. */
+export const ACCOUNT_EDITABLE = ['name', 'domain', 'description', 'website', 'score', 'churnRisk', 'tags'] as const;
+
+/** The columns of a CSV import: the fields, and the id an export writes, which is ignored. */
+export const ACCOUNT_CSV_COLUMNS: CsvColumns = { known: [...FIELDS, ...IGNORED], numbers: ['score', 'churnRisk'], lists: ['tags'] };
+
+/** The accounts service's rules for an account record, wherever it comes from (import, seed, the admin API). */
 export function checkAccount(record: unknown, now: Date): Checked<AccountRecord> {
   const rules = new RecordRules(record, FIELDS, IGNORED);
   const account = {

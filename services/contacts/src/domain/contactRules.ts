@@ -1,4 +1,4 @@
-import { RecordRules, type Checked } from '@fi/shared';
+import { RecordRules, type Checked, type CsvColumns } from '@fi/shared';
 import type { ContactDocument } from '../data/contactModel';
 
 /** A contact as stored, before the repository adds its id, organization and match keys. */
@@ -11,7 +11,13 @@ const FIELDS = ['name', 'email', 'phone', 'company', 'title', 'location', 'tags'
 /** `id` is assigned on import and `totalFeedbacks` is computed, so a file may carry both; they are ignored. */
 const IGNORED = ['id', 'totalFeedbacks'];
 
-/** The contacts service's rules for a contact record, wherever it comes from (today: import and seed). */
+/** What a member edits of a contact (the admin API's ContactInput); the times stay as they are. */
+export const CONTACT_EDITABLE = ['name', 'email', 'phone', 'company', 'title', 'location', 'tags'] as const;
+
+/** The columns of a CSV import: the fields, and the ones an export writes that are ignored. */
+export const CONTACT_CSV_COLUMNS: CsvColumns = { known: [...FIELDS, ...IGNORED], lists: ['tags'] };
+
+/** The contacts service's rules for a contact record, wherever it comes from (import, seed, the admin API). */
 export function checkContact(record: unknown, now: Date): Checked<ContactRecord> {
   const rules = new RecordRules(record, FIELDS, IGNORED);
   const contact = {

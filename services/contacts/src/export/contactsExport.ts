@@ -1,5 +1,6 @@
-import { directoryExportSource } from '@fi/shared';
-import type { ContactRepository } from '../data/contactRepository';
+import { directoryExportSource, type DirectoryRecords } from '@fi/shared';
+import type { ContactDocument } from '../data/contactModel';
+import type { ContactItem } from '../data/contactRepository';
 
 /**
  * The contact's own fields, as contactItems shows them. totalFeedbacks and lastInteraction are the
@@ -7,8 +8,8 @@ import type { ContactRepository } from '../data/contactRepository';
  */
 export const CONTACTS_EXPORT_COLUMNS = ['id', 'name', 'email', 'phone', 'company', 'title', 'location', 'tags', 'createdAt'] as const;
 
-export const contactsExportSource = (repository: ContactRepository) =>
-  directoryExportSource(repository, {
+export const contactsExportSource = (records: DirectoryRecords<ContactDocument, ContactItem>) =>
+  directoryExportSource(records, {
     resource: 'contacts',
     columns: CONTACTS_EXPORT_COLUMNS,
     toRow: ({ orgId: _orgId, storedLastInteraction: _stored, ...contact }) => contact,

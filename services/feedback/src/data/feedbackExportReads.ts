@@ -29,6 +29,6 @@ export function feedbackExportReads(model: Model<FeedbackDocument>, removals: Fe
       for await (const doc of cursor) yield doc as unknown as FeedbackDocument;
     },
     removedSince: (orgId: string, filter: FeedbackExportFilter, after: Types.ObjectId | null, upTo: Types.ObjectId, snapshotAt: Date) =>
-      removals.removedSince(selection(orgId, filter, range(after, upTo), snapshotAt), snapshotAt),
+      removals.removedSince<FeedbackDocument>(selection(orgId, filter, range(after, upTo), snapshotAt), snapshotAt),
   };
 }

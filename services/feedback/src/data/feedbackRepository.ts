@@ -92,11 +92,8 @@ export class FeedbackRepository {
   }
 
   /** Which of `ids` exist (read by `_id` alone). */
-  async existingIds(ids: string[]): Promise<Set<string>> {
-    const objectIds = ids.flatMap((id) => objectIdOrNull(id) ?? []);
-    if (objectIds.length === 0) return new Set();
-    const docs = await this.records.model.collection.find({ _id: { $in: objectIds } }, { projection: { _id: 1 } }).toArray();
-    return new Set(docs.map((doc) => (doc._id as Types.ObjectId).toHexString()));
+  existingIds(ids: string[]): Promise<Set<string>> {
+    return this.records.existingIds(ids);
   }
 
   /** The delta of the items among `itemIds` that exist (an import batch that died midway). */

@@ -57,7 +57,8 @@ async function mergeOne(deps: MergeDeps, orgId: string, id: string, into: string
     await deps.events.markApplied(read.webhookEventIds ?? []);
     const change = changeOf(mergedEvent(read.item, into), deltaOf(countedOf(read.item), null));
     const merged = await writeWithEvent(deps.events, change, async () => {
-      await deps.tombstones.recordMerged(read.item, into);
+      const { id: _id, ...fields } = read.item;
+      await deps.tombstones.recordMerged(id, fields, into);
       return (await deps.repository.removeUnchanged(read)) ? true : null;
     });
     if (merged) return;

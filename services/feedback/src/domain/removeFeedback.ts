@@ -22,7 +22,8 @@ export async function removeFeedback(deps: RemoveDeps, orgId: string, id: string
     // A removal is its own proof (the document is gone): the write names no event.
     const change = changeOf(newEvent('feedback.deleted', read.item), deltaOf(countedOf(read.item), null));
     const removed = await writeWithEvent(deps.events, change, async () => {
-      await deps.tombstones.record(read.item);
+      const { id: _id, ...fields } = read.item;
+      await deps.tombstones.record(id, fields);
       return (await deps.repository.removeUnchanged(read)) ? true : null;
     });
     if (removed) return true;
@@ -39,7 +40,8 @@ async function removeMerged(deps: RemoveDeps, orgId: string, id: string): Promis
   if (!merged || (await deps.repository.findById(orgId, id))) return false;
   const { duplicateOf: _into, ...item } = merged;
   await writeWithEvent(deps.events, changeOf(newEvent('feedback.deleted', item), []), async () => {
-    await deps.tombstones.record(item);
+    const { id: _id, ...fields } = item;
+    await deps.tombstones.record(id, fields);
     return true;
   });
   return true;

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { badRequest } from '@fi/shared';
+import { badRequest, type MemberPrincipal } from '@fi/shared';
 import type { Member } from '../data/memberRepository';
 import type { Organization } from '../data/organizationRepository';
 import type { IdentityRepositories } from '../data/repositories';
@@ -19,6 +19,15 @@ export interface ActiveSession {
   organization: Organization;
   csrfToken: string;
   expiresAt: Date;
+}
+
+/**
+ * The signed-in member as the gateway signs them for the services' admin schemas: the member's id, role
+ * and organization (with its plan). A viewer is read-only.
+ */
+export function memberPrincipal(session: ActiveSession): MemberPrincipal {
+  const { member, organization } = session;
+  return { ref: member.id, kind: 'member', orgId: organization.id, role: member.role, tier: organization.tier, readOnly: member.role === 'viewer', rateLimitPerMinute: null };
 }
 
 /** Touching lastSeenAt at most this often keeps a busy session from costing a write per request. */

@@ -15,12 +15,7 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
-  /**
-   * The identity service's admin API: sessions, members, API keys and the audit log of one organization.
-   * Not part of the public supergraph: a same-origin web page reaches it through the gateway at
-   * POST /admin/graphql with the session cookie, and sends the CSRF token it got at sign-in in the
-   * x-csrf-token header with every mutation.
-   */
+  /** An ISO 8601 date-time in UTC, e.g. 2026-01-31T12:00:00.000Z */
   DateTime: { input: Date; output: Date | string; }
   _FieldSet: { input: unknown; output: unknown; }
 };

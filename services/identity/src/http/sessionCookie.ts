@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 export const SESSION_COOKIE = 'fi_session';
@@ -10,6 +11,19 @@ export function sessionTokenOf(headers: IncomingHttpHeaders): string | undefined
     if (name === SESSION_COOKIE) return value.join('=') || undefined;
   }
   return undefined;
+}
+
+/**
+ * Whether the request's x-csrf-token is the session's CSRF token (compared in constant time): only a page
+ * of our own origin, which read it from the session, can send it. False without a session.
+ */
+export function csrfMatches(headers: IncomingHttpHeaders, session: { csrfToken: string } | null): boolean {
+  const header = headers[CSRF_HEADER];
+  const given = Array.isArray(header) ? header[0] : header;
+  if (!session || given === undefined) return false;
+  const left = Buffer.from(given);
+  const right = Buffer.from(session.csrfToken);
+  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
+import { withHttpStatus } from '@fi/shared';
 import { csrfRequired } from '../domain/identityErrors';
 import type { IdentityContext } from '../identityContext';
 
@@ -12,7 +13,8 @@ export function useSessionProtection(): ApolloServerPlugin<IdentityContext> {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, contextValue }) {
-          if (operation?.operation === 'mutation' && contextValue.session && !contextValue.csrfValid) throw csrfRequired();
+          // A refusal is an ordinary GraphQL error result (Apollo would answer an error thrown here with 500).
+          if (operation?.operation === 'mutation' && contextValue.session && !contextValue.csrfValid) throw withHttpStatus(csrfRequired(), 200);
         },
         async willSendResponse({ response, contextValue }) {
           if (contextValue.setCookie) response.http.headers.set('set-cookie', contextValue.setCookie);

@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ADMIN_MAX_BODY_BYTES,
+  createFormatError,
+  csrfRequired,
+  graphqlEndpoint,
+  unavailableError,
+  UNAVAILABLE_HTTP,
+  useErrorReporting,
+  useRequestOutcome,
+  withHttpStatus,
+  type GraphQLEndpoint,
+  type Logger,
+  type RequestInfo,
+} from '@fi/shared';
+import { clientAddress } from '../auth/clientAddress';
+import { IdentityUnavailableError, type IdentityClient, type SessionCheck } from '../auth/identityClient';
+import type { GatewayConfig } from '../config';
+import type { GatewayMetrics } from '../metrics/gatewayMetrics';
+import type { hostileQueryLimits } from '../plugins/hostileQueryLimits';
+import { useFailureStatus } from '../plugins/useFailureStatus';
+import { useLimitErrors } from '../plugins/useLimitErrors';
+import { SubgraphDataSource } from '../subgraphDataSource';
+import { memberCaller, sessionCaller } from './adminCallers';
+import type { AdminContext } from './adminContext';
+
+/** Where the web application's pages reach the admin API (sessions, members, keys, contacts, accounts). */
+export const ADMIN_GRAPHQL_PATH = '/admin/graphql';
+
+/**
+ * The admin API's supergraph, composed by `npm run compose` from the identity service's schema and the
+ * services' admin schemas (scripts/supergraph.ts). It ships with the gateway, as the page that uses it does.
+ */
+export const ADMIN_SUPERGRAPH_PATH = path.join(__dirname, 'adminSupergraph.graphql');
+
+/** What the identity service is given of the page's request (see AdminContext.pageHeaders). */
+const PAGE_HEADERS = ['cookie', 'x-csrf-token', 'origin'] as const;
+
+const identityUnavailable = () => unavailableError('The identity service is unavailable; retry shortly', { service: 'identity' });
+
+/**
+ * POST /admin/graphql: a federated API of its own beside the public /graphql, whose schema knows nothing of
+ * it. Each operation is answered by the service that owns its data; the identity service turns the session
+ * cookie into the signed-in member, whom the services' admin schemas are told in a signed identity and
+ * whose role they check. A mutation sent with a live session must carry its CSRF token.
+ */
+export async function startAdminApi(deps: {
+  config: GatewayConfig;
+  identity: IdentityClient;
+  metrics: GatewayMetrics;
+  limits: ReturnType<typeof hostileQueryLimits>;
+  logger: Logger;
+}): Promise<{ endpoint: GraphQLEndpoint; close(): Promise<void> }> {
+  const { config, identity, metrics, limits, logger } = deps;
+  // Each admin schema is served at the origin of its service's configured URL, at the path composed in.
+  const origins: Record<string, string> = { identity: config.identityUrl, feedback: config.feedbackUrl, contacts: config.contactsUrl, accounts: config.accountsUrl };
+  const members = memberCaller(config.identitySigningKeys, config.identityTokenTtlMs);
+  const dataSources: Array<SubgraphDataSource<AdminContext>> = [];
+  const gateway = new ApolloGateway({
+    supergraphSdl: readFileSync(ADMIN_SUPERGRAPH_PATH, 'utf8'),
+    buildService: ({ name, url = '' }) => {
+      const composed = new URL(url);
+      const source = new SubgraphDataSource<AdminContext>({
+        name,
+        url: origins[name] ? new URL(composed.pathname, origins[name]).href : composed.href,
+        timeoutMs: config.subgraphTimeoutMs,
+        metrics,
+        caller: name === 'identity' ? sessionCaller : members,
+      });
+      dataSources.push(source);
+      return source;
+    },
+    logger,
+  });
+  const apollo = new ApolloServer<AdminContext>({
+    gateway,
+    introspection: config.introspection,
+    validationRules: limits.validationRules,
+    parseOptions: limits.parseOptions,
+    plugins: [
+      ...(limits.plugins as Array<ApolloServerPlugin<AdminContext>>),
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      useSessionProtection(),
+      useRequestOutcome<AdminContext>(),
+      useFailureStatus<AdminContext>(),
+      useLimitErrors<AdminContext>(),
+      useErrorReporting<AdminContext>(),
+    ],
+    stopOnTerminationSignals: false,
+    includeStacktraceInErrorResponses: config.debugErrors,
+    formatError: createFormatError({ debug: config.debugErrors, hideSuggestions: !config.fieldSuggestions }),
+  });
+  await apollo.start();
+
+  const buildContext = async ({ requestId, logger: requestLogger, outcome, headers, remoteAddress }: RequestInfo): Promise<AdminContext> => {
+    const pageHeaders: Record<string, string> = { 'x-forwarded-for': clientAddress(headers, remoteAddress, config.trustProxy) };
+    for (const name of PAGE_HEADERS) {
+      const value = headers[name];
+      if (typeof value === 'string') pageHeaders[name] = value;
+    }
+    const sessionHeaders = Object.fromEntries(Object.entries(pageHeaders).filter(([name]) => name === 'cookie' || name === 'x-csrf-token'));
+    let asked: Promise<SessionCheck> | null = null;
+    const session = () =>
+      (asked ??= identity.verifySession(sessionHeaders).catch((error: unknown) => {
+        throw error instanceof IdentityUnavailableError ? identityUnavailable() : error;
+      }));
+    return { requestId, logger: requestLogger, outcome, pageHeaders, hasSessionCookie: pageHeaders.cookie !== undefined, session, setCookie: undefined };
+  };
+
+  return {
+    endpoint: graphqlEndpoint(apollo, buildContext, ADMIN_MAX_BODY_BYTES),
+    close: async () => {
+      await apollo.stop();
+      await Promise.all(dataSources.map((source) => source.close()));
+    },
+  };
+}
+
+/**
+ * CSRF protection of every state-changing request made with a session cookie, whichever service owns the
+ * operation: a mutation sent with a live session must carry that session's CSRF token, which a page of
+ * another origin cannot read (the identity service tells whether it does). Every answer is uncacheable and
+ * carries the Set-Cookie of a sign-in or sign-out.
+ */
+function useSessionProtection(): ApolloServerPlugin<AdminContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, contextValue }) {
+          if (operation?.operation !== 'mutation' || !contextValue.hasSessionCookie) return;
+          let check: SessionCheck;
+          try {
+            check = await contextValue.session();
+          } catch {
+            throw withHttpStatus(identityUnavailable(), UNAVAILABLE_HTTP.status, UNAVAILABLE_HTTP.headers);
+          }
+          // A refusal is an ordinary GraphQL error result, not a server failure.
+          if (check.principal && !check.csrfValid) throw withHttpStatus(csrfRequired(), 200);
+        },
+        async willSendResponse({ response, contextValue }) {
+          if (contextValue.setCookie) response.http.headers.set('set-cookie', contextValue.setCookie);
+          response.http.headers.set('cache-control', 'no-store');
+        },
+      };
+    },
+  };
+}

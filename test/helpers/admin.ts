@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { IDENTITY_HEADER, parseSigningKeys, signIdentity, type Principal, type Role } from '@fi/shared';
+import type { GraphQLResponse } from './stack';
+
+/** A signed-in member as the gateway would sign them for a service's admin schema. */
+export function memberPrincipal(orgId: string, role: Role, ref = `member-${randomUUID()}`): Principal {
+  return { ref, kind: 'member', orgId, role, tier: 'pro', readOnly: role === 'viewer', rateLimitPerMinute: null };
+}
+
+export const signedFor = (principals: Principal[]) => ({ [IDENTITY_HEADER]: signIdentity(parseSigningKeys(process.env.IDENTITY_SIGNING_KEYS ?? ''), principals, 600_000) });
+
+/** POSTs to a service's admin schema (`<service url>/admin/graphql`) as the gateway would, for `principals`. */
+export async function serviceAdmin<T = Record<string, unknown>>(
+  serviceUrl: string,
+  principals: Principal[] | null,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<GraphQLResponse<T>['body']> {
+  const response = await fetch(`${serviceUrl}/admin/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(principals ? signedFor(principals) : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as GraphQLResponse<T>['body'];
+}
+
+export const CONTACT_FIELDS = 'id name email phone company title location tags createdAt';
+export const ACCOUNT_FIELDS = 'id name domain description website score churnRisk tags createdAt';
+
+export const ADMIN = {
+  contacts: `query($search: String, $skip: Int, $take: Int) { contacts(search: $search, skip: $skip, take: $take) { total items { ${CONTACT_FIELDS} } } }`,
+  contact: `query($id: String!) { contact(id: $id) { ${CONTACT_FIELDS} } }`,
+  createContact: `mutation($input: ContactInput!) { createContact(input: $input) { ${CONTACT_FIELDS} } }`,
+  updateContact: `mutation($id: String!, $input: ContactInput!) { updateContact(id: $id, input: $input) { ${CONTACT_FIELDS} } }`,
+  deleteContact: 'mutation($id: String!) { deleteContact(id: $id) }',
+  importContacts: 'mutation($csv: String!, $dryRun: Boolean) { importContacts(csv: $csv, dryRun: $dryRun) { rows imported problems { row field message } } }',
+  accounts: `query($search: String) { accounts(search: $search) { total items { ${ACCOUNT_FIELDS} } } }`,
+  createAccount: `mutation($input: AccountInput!) { createAccount(input: $input) { ${ACCOUNT_FIELDS} } }`,
+  updateAccount: `mutation($id: String!, $input: AccountInput!) { updateAccount(id: $id, input: $input) { ${ACCOUNT_FIELDS} } }`,
+  deleteAccount: 'mutation($id: String!) { deleteAccount(id: $id) }',
+  importAccounts: 'mutation($csv: String!, $dryRun: Boolean) { importAccounts(csv: $csv, dryRun: $dryRun) { rows imported problems { row field message } } }',
+};
