@@ -88,10 +88,16 @@ export class ExportWorker {
       await this.sweep();
     }
     if (this.running.size >= this.config.exportConcurrency) return;
+    // Organizations whose oldest candidate could not be claimed in this round: their newer ones wait too,
+    // or one could start in the moment the running export lets go of the claim, ahead of an older one.
+    const waiting = new Set<string>();
     for (const candidate of await this.store.claimable(CLAIM_CANDIDATES)) {
       if (this.closed || this.running.size >= this.config.exportConcurrency) return;
-      if (candidate.resource !== this.source.resource || this.running.has(candidate._id.toHexString())) continue;
-      if (!(await this.store.acquire(candidate, this.owner, this.config.exportLeaseMs))) continue;
+      if (candidate.resource !== this.source.resource || waiting.has(candidate.orgId)) continue;
+      if (this.running.has(candidate._id.toHexString()) || !(await this.store.acquire(candidate, this.owner, this.config.exportLeaseMs))) {
+        waiting.add(candidate.orgId);
+        continue;
+      }
       const job = await this.store.claim(candidate, this.owner);
       if (!job) {
         await this.store.release(candidate, this.owner);
