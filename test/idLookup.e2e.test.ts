@@ -60,4 +60,21 @@ describe('a lone _id filter on the test database', () => {
     expect((await records.updateOne({ _id: withoutKey, ...absent }, { $set: { key: 'new' } })).modifiedCount).toBe(1);
     expect(await records.countDocuments({ key: 'new' })).toBe(1);
   });
+
+  // A theme computation's batch or a seed's counts: one update command of many statements. The stock
+  // v1.24.2 held each statement's read on one of the database's 100 connections until the command
+  // returned, so about 100 statements hung the command and every later request to the database.
+  test('when one bulk write updates 250 records by _id, then it finishes and the database keeps answering', async () => {
+    const ids = Array.from({ length: 250 }, () => new Types.ObjectId());
+    const records = connection.collection('bulk');
+    await records.insertMany(ids.map((_id, n) => ({ _id, n })));
+
+    const result = await records.bulkWrite(
+      ids.map((_id) => ({ updateOne: { filter: { _id }, update: { $set: { themed: true } } } })),
+      { ordered: false, timeoutMS: 60_000 },
+    );
+
+    expect(result.modifiedCount).toBe(ids.length);
+    expect(await records.countDocuments({ themed: true }, { timeoutMS: 10_000 })).toBe(ids.length);
+  });
 });

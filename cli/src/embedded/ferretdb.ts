@@ -39,11 +39,24 @@ const ID_NAMED_ONCE = 'namesIDOnce(params.Filter)';
  *   narrows the read whenever the filter names it once. `_id` is unique, so no document the whole
  *   filter matches is left out, and FerretDB applies the whole filter to the rows read either way.
  *   Explain shows the same narrowed plan and still reports a full pushdown only for a lone `_id`.
+ * - An `update` command held every statement's read open until the whole command returned (a `defer`
+ *   inside its loop), each on a connection of the database's pool of 100: a bulk write of about 100
+ *   updates (a theme computation's batch, a seed's counts) took every connection and then waited for one
+ *   more to write, so it, and every later request to that database, hung until the client gave up. Each
+ *   statement's read is now closed once the statement is done, as `delete` already does.
  * The patch set names the cached binary: a build without them is never mistaken for one with them.
  */
+const MSG_UPDATE = 'internal/handler/msg_update.go';
+
 const PATCHES: { name: string; patches: SourcePatch[] } = {
-  name: 'id-pushdown',
+  name: 'id-pushdown-update-close',
   patches: [
+    { file: MSG_UPDATE, from: '\t\tcloser := iterator.NewMultiCloser()\n\t\tdefer closer.Close()\n', to: '\t\tcloser := iterator.NewMultiCloser()\n' },
+    {
+      file: MSG_UPDATE,
+      from: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
+      to: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n\t\tcloser.Close()\n',
+    },
     {
       file: 'internal/backends/sqlite/metadata/metadata.go',
       from: `IDColumn = DefaultColumn + "->'$._id'"`,
