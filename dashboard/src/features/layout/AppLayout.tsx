@@ -3,10 +3,12 @@ import { NavLink, Outlet } from 'react-router';
 import { useSession, useSignedIn } from '../auth/SessionProvider';
 
 /**
- * Only the areas that are built are linked: Feedback, Insights and Webhooks join the navigation as their
- * pages land (docs/dashboard.md), rather than as placeholders.
+ * Only the areas that are built are linked: Webhooks joins the navigation when its page lands
+ * (docs/dashboard.md), rather than as a placeholder.
  */
 const AREAS = [
+  { to: '/feedback', label: 'Feedback' },
+  { to: '/insights', label: 'Insights' },
   { to: '/contacts', label: 'Contacts' },
   { to: '/accounts', label: 'Accounts' },
   { to: '/settings', label: 'Settings' },
