@@ -4,7 +4,7 @@ import type { Role } from '@fi/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildDashboardForTest, launchChromium } from './helpers/browser';
 import { eventually } from './helpers/processes';
-import { LIST_CONTACTS, LIST_FEEDBACK } from './helpers/queries';
+import { ADD_FEEDBACK, GET_FEEDBACK, LIST_CONTACTS, LIST_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
 
 // The web application in Debian's headless Chromium against a whole stack on loopback: the gateway
@@ -343,4 +343,130 @@ test('a contact sent without the CSRF token is refused and not written, the same
   const withToken = await adminRequest(page, CREATE_CONTACT, { input: { name } }, await csrfTokenOf(page));
   expect(withToken.errors).toBeUndefined();
   expect((await publicContacts(name)).map((contact) => contact.name)).toEqual([name]);
+});
+
+interface PublicFeedback {
+  id: string;
+  title: string;
+  status: string;
+}
+
+/** Feedback of the members' organization, added through the public API as an application would. */
+async function addFeedback(items: Array<{ title: string; content: string; sentiment?: string; source?: string; email?: string }>): Promise<PublicFeedback[]> {
+  const added: PublicFeedback[] = [];
+  for (const item of items) {
+    const answer = await stack.gql<{ addFeedbackItem: PublicFeedback }>(ADD_FEEDBACK, { apiKey: orgKey, input: { source: 'email', ...item } });
+    expect(answer.body.errors).toBeUndefined();
+    added.push(answer.body.data!.addFeedbackItem);
+  }
+  return added;
+}
+
+/** An item's status as the public API reads it with the organization's key. */
+async function publicStatus(id: string): Promise<string | undefined> {
+  const answer = await stack.gql<{ feedbackItem: PublicFeedback }>(GET_FEEDBACK, { apiKey: orgKey, id });
+  return answer.body.data?.feedbackItem.status;
+}
+
+const CHANGE_FEEDBACK_STATUS = 'mutation($id: String!, $status: String!) { changeFeedbackStatus(id: $id, status: $status) { id status } }';
+
+test('a member triages the inbox with the mouse and the keyboard, each status read back through /graphql, and opens an item with its similar items', async () => {
+  const member = await addMember('member');
+  const unique = `triage${Date.now()}`;
+  const [older, newer, newest] = await addFeedback([
+    { title: `CSV export times out ${unique}`, content: 'The CSV export times out for large workspaces', sentiment: 'negative', email: `ada@${unique}.example` },
+    { title: `CSV export is slow ${unique}`, content: 'Our CSV export times out every time on large workspaces', sentiment: 'negative' },
+    { title: `Love the new editor ${unique}`, content: 'The editor is lovely', sentiment: 'positive' },
+  ]);
+  const page = await newPage();
+  await signIn(page, member);
+  await page.getByRole('link', { name: 'Feedback', exact: true }).click();
+  await page.getByRole('heading', { name: 'Feedback', level: 1 }).waitFor();
+
+  // Search and filters are in the address: a reload shows the same view.
+  await page.getByLabel('Search feedback').fill(unique);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.waitForURL((url) => url.searchParams.get('q') === unique);
+  await page.reload();
+  const rows = page.getByRole('region', { name: 'Feedback items' }).getByRole('row');
+  await eventually(async () => (await rows.count()) === 4, 20_000, 'four rows');
+
+  await page.getByRole('checkbox', { name: `Select "${newest.title}"` }).check();
+  await page.getByRole('button', { name: 'Mark read' }).click();
+  await page.getByText('1 item marked read.').waitFor();
+  expect(await publicStatus(newest.id)).toBe('read');
+
+  // The keyboard: j moves to the first item, again to the second; x selects it; a archives it.
+  await page.getByRole('heading', { name: 'Keyboard shortcuts' }).click();
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.keyboard.press('x');
+  await expect(page.getByRole('checkbox', { name: `Select "${newer.title}"` }).isChecked()).resolves.toBe(true);
+  await page.keyboard.press('a');
+  await page.getByText('1 item archived.').waitFor();
+  expect(await publicStatus(newer.id)).toBe('archived');
+  expect(await publicStatus(older.id)).toBe('unread');
+
+  await page.getByLabel('Status', { exact: true }).selectOption('archived');
+  await page.waitForURL((url) => url.searchParams.get('status') === 'archived' && url.searchParams.get('q') === unique);
+  await eventually(async () => (await rows.count()) === 2, 20_000, 'two rows');
+  await page.getByLabel('Status', { exact: true }).selectOption('');
+  await eventually(async () => (await rows.count()) === 4, 20_000, 'four rows');
+  await screenshot(page, 'feedback-inbox');
+
+  await page.getByRole('link', { name: older.title }).click();
+  await page.getByRole('heading', { name: older.title }).waitFor();
+  await page.getByRole('link', { name: newer.title }).waitFor();
+  await page.getByText(`none with ada@${unique}.example`).waitFor();
+  await page.getByRole('button', { name: 'Archive' }).click();
+  await page.getByText('Archived', { exact: true }).waitFor();
+  expect(await publicStatus(older.id)).toBe('archived');
+  await screenshot(page, 'feedback-item');
+});
+
+test('insights draw volume, sentiment, sources and terms as charts for a range kept in the address', async () => {
+  const owner = await addMember('owner');
+  await addFeedback([
+    { title: 'Billing page crashes', content: 'The billing page crashes when I open invoices', sentiment: 'negative', source: 'support' },
+    { title: 'Great onboarding', content: 'Onboarding was smooth and quick', sentiment: 'positive', source: 'survey' },
+  ]);
+  const page = await newPage();
+  await signIn(page, owner);
+  await page.getByRole('link', { name: 'Insights' }).click();
+  const volume = page.getByRole('img', { name: /Feedback volume per day, by sentiment/ });
+  await volume.waitFor();
+  expect(await volume.locator('rect').count()).toBeGreaterThan(0);
+  await page.getByRole('img', { name: /Share of feedback by sentiment/ }).waitFor();
+  await expect(page.getByRole('img', { name: /Feedback by source/ }).getAttribute('aria-labelledby')).resolves.toBeTruthy();
+  await page.getByRole('img', { name: /terms in negative feedback/ }).waitFor();
+
+  await page.getByLabel('Range', { exact: true }).selectOption('90d');
+  await page.waitForURL((url) => url.searchParams.get('range') === '90d');
+  await page.reload();
+  await page.getByRole('img', { name: /Feedback volume per week, by sentiment/ }).waitFor();
+  await expect(page.getByLabel('Range', { exact: true }).inputValue()).resolves.toBe('90d');
+  await page.getByLabel('Range', { exact: true }).selectOption('30d');
+  await volume.waitFor();
+  await screenshot(page, 'insights');
+
+  const phone = await newPage({ width: 390, height: 844 });
+  await signIn(phone, owner);
+  await phone.goto('/insights');
+  await phone.getByRole('img', { name: /Feedback volume per day/ }).waitFor();
+  await screenshot(phone, 'insights-phone');
+});
+
+test('a viewer reads the inbox without triage controls, and the feedback service refuses a status change a viewer sends anyway', async () => {
+  const viewer = await addMember('viewer');
+  const [item] = await addFeedback([{ title: `Viewer check ${Date.now()}`, content: 'Please keep me unread' }]);
+  const page = await newPage({ width: 390, height: 844 });
+  await signIn(page, viewer);
+  await page.goto('/feedback');
+  await page.getByText('Viewers can read feedback').waitFor();
+  await expect(page.getByRole('button', { name: 'Mark read' }).count()).resolves.toBe(0);
+  await screenshot(page, 'feedback-phone');
+
+  const answer = await adminRequest(page, CHANGE_FEEDBACK_STATUS, { id: item.id, status: 'archived' }, await csrfTokenOf(page));
+  expect(answer.errors?.[0]).toMatchObject({ message: 'Only owners, admins and members can change feedback', extensions: { code: 'FORBIDDEN' } });
+  expect(await publicStatus(item.id)).toBe('unread');
 });

@@ -117,9 +117,9 @@ export function FeedbackPage() {
       </div>
       {!canChange && <p className="hint">Viewers can read feedback; an owner, admin or member can change its status.</p>}
       <form role="search" className="filters" onSubmit={onSearch} aria-label="Filter feedback">
-        <label>
-          Status
-          <select value={filter('status') ?? ''} onChange={(event) => setFilter('status', event.target.value || null)}>
+        <div className="filter">
+          <label htmlFor="filter-status">Status</label>
+          <select id="filter-status" value={filter('status') ?? ''} onChange={(event) => setFilter('status', event.target.value || null)}>
             <option value="">Any status</option>
             {STATUSES.map((status) => (
               <option key={status} value={status}>
@@ -127,10 +127,10 @@ export function FeedbackPage() {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Sentiment
-          <select value={filter('sentiment') ?? ''} onChange={(event) => setFilter('sentiment', event.target.value || null)}>
+        </div>
+        <div className="filter">
+          <label htmlFor="filter-sentiment">Sentiment</label>
+          <select id="filter-sentiment" value={filter('sentiment') ?? ''} onChange={(event) => setFilter('sentiment', event.target.value || null)}>
             <option value="">Any sentiment</option>
             {SENTIMENTS.map((sentiment) => (
               <option key={sentiment} value={sentiment}>
@@ -138,10 +138,10 @@ export function FeedbackPage() {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Theme
-          <select value={filter('theme') ?? ''} onChange={(event) => setFilter('theme', event.target.value || null)}>
+        </div>
+        <div className="filter">
+          <label htmlFor="filter-theme">Theme</label>
+          <select id="filter-theme" value={filter('theme') ?? ''} onChange={(event) => setFilter('theme', event.target.value || null)}>
             <option value="">Any theme</option>
             {themeItems.map((theme) => (
               <option key={theme.id} value={theme.id}>
@@ -150,15 +150,15 @@ export function FeedbackPage() {
             ))}
             {filter('theme') && !themeItems.some((theme) => theme.id === filter('theme')) && <option value={filter('theme')!}>This theme</option>}
           </select>
-        </label>
-        <label>
-          Source
-          <input name="source" defaultValue={filter('source') ?? ''} key={`source-${filter('source')}`} maxLength={200} placeholder="e.g. email" />
-        </label>
-        <label className="grow">
-          Search feedback
-          <input ref={searchField} name="q" type="search" defaultValue={filter('q') ?? ''} key={`q-${filter('q')}`} maxLength={200} />
-        </label>
+        </div>
+        <div className="filter">
+          <label htmlFor="filter-source">Source</label>
+          <input id="filter-source" name="source" defaultValue={filter('source') ?? ''} key={`source-${filter('source')}`} maxLength={200} placeholder="e.g. email" />
+        </div>
+        <div className="filter grow">
+          <label htmlFor="filter-q">Search feedback</label>
+          <input id="filter-q" ref={searchField} name="q" type="search" defaultValue={filter('q') ?? ''} key={`q-${filter('q')}`} maxLength={200} />
+        </div>
         <div className="filter-buttons">
           <button type="submit">Search</button>
           {filtered && (
@@ -175,7 +175,7 @@ export function FeedbackPage() {
           <span>{selected.size === 0 ? 'No items selected' : `${selected.size} selected`}</span>
           {(['read', 'unread', 'archived'] as const).map((status) => (
             <button key={status} type="button" disabled={selected.size === 0 || changing} onClick={() => void change(status, [...selected])}>
-              {STATUS_ACTIONS[status].label}
+            {STATUS_ACTIONS[status].label}
             </button>
           ))}
         </div>
@@ -201,7 +201,7 @@ export function FeedbackPage() {
             <table className="inbox">
               <thead>
                 <tr>
-                  {canChange && (
+                {canChange && (
                     <th scope="col">
                       <input
                         type="checkbox"
@@ -220,7 +220,7 @@ export function FeedbackPage() {
                 </tr>
               </thead>
               <tbody>
-                {items.map((item, index) => (
+              {items.map((item, index) => (
                   <tr key={item.id} className={[index === current ? 'current' : '', item.status === 'unread' ? 'unread' : ''].join(' ')}>
                     {canChange && (
                       <td className="pick">
@@ -246,13 +246,13 @@ export function FeedbackPage() {
                     <td data-label="From">{item.author ?? item.email ?? ''}</td>
                     <td data-label="Published">{formatTime(item.publishedDate)}</td>
                   </tr>
-                ))}
+              ))}
               </tbody>
             </table>
           </div>
           <nav className="pager" aria-label="Pages of feedback">
             <p>
-              {(page - 1) * PAGE_SIZE + 1}–{(page - 1) * PAGE_SIZE + items.length} of {total}
+            {(page - 1) * PAGE_SIZE + 1}–{(page - 1) * PAGE_SIZE + items.length} of {total}
             </p>
             {page > 1 && (
               <Link to={`?${withParams({ page: page > 2 ? String(page - 1) : null })}`} rel="prev">

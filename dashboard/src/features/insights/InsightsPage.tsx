@@ -34,20 +34,20 @@ export default function InsightsPage() {
     <section aria-labelledby="insights-title">
       <div className="section-head">
         <h1 id="insights-title">Insights</h1>
-        <form className="filters compact" onSubmit={(event) => event.preventDefault()} aria-label="Choose the range">
-          <label>
-            Range
-            <select value={range.id} onChange={(event) => choose({ range: event.target.value })}>
+        <form className="filters compact" onSubmit={(event) => event.preventDefault()} aria-label="What the figures cover">
+          <div className="filter">
+            <label htmlFor="insights-range">Range</label>
+            <select id="insights-range" value={range.id} onChange={(event) => choose({ range: event.target.value })}>
               {RANGES.map((candidate) => (
                 <option key={candidate.id} value={candidate.id}>
                   {candidate.label}
                 </option>
               ))}
             </select>
-          </label>
-          <label>
-            Source
-            <select value={source ?? ''} onChange={(event) => choose({ source: event.target.value || null })}>
+          </div>
+          <div className="filter">
+            <label htmlFor="insights-source">Source</label>
+            <select id="insights-source" value={source ?? ''} onChange={(event) => choose({ source: event.target.value || null })}>
               <option value="">Every source</option>
               {source && <option value={source}>{source}</option>}
               {(data?.feedbackInsights.bySource ?? [])
@@ -58,7 +58,7 @@ export default function InsightsPage() {
                   </option>
                 ))}
             </select>
-          </label>
+          </div>
         </form>
       </div>
       {error && (
