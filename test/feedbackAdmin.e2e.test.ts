@@ -1,17 +1,27 @@
 import type { Principal, Role } from '@fi/shared';
 import { ADMIN, memberPrincipal, serviceAdmin } from './helpers/admin';
+import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, GET_FEEDBACK } from './helpers/queries';
-import { startStack, type Stack } from './helpers/stack';
+import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
+import { WebhookReceiver } from './helpers/webhookReceiver';
+import { FAST_WEBHOOKS } from './helpers/webhookQueries';
 
 /**
  * The feedback service's admin schema, called as the gateway calls it (a signed identity of the signed-in
  * member): the inbox's reads and status changes, insights and themes, with roles and organizations.
  */
 let stack: Stack;
+let receiver: WebhookReceiver;
 beforeAll(async () => {
-  stack = await startStack();
+  // Webhooks to a receiver on loopback, quickly; a feedback database of its own, so no other test file's
+  // stack (another target policy) takes these deliveries.
+  stack = await startStack(FAST_WEBHOOKS, { databases: { feedback: ownDatabaseName('feedback-admin') } });
+  receiver = await WebhookReceiver.start();
 });
-afterAll(() => stack.close());
+afterAll(async () => {
+  await stack.close();
+  await receiver.close();
+});
 
 interface Item {
   id: string;
@@ -157,5 +167,59 @@ describe('insights', () => {
     expect(bad.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST', argument: 'interval' } });
     const themes = await owner<{ feedbackThemes: { total: number } }>(ADMIN.feedbackThemes, { from: from.toISOString(), to: to.toISOString() });
     expect(themes.errors).toBeUndefined();
+  });
+});
+
+describe('webhook endpoints', () => {
+  interface Endpoint {
+    id: string;
+    url: string;
+    events: string[];
+    secret: string | null;
+    enabled: boolean;
+  }
+
+  test("when an owner adds an endpoint, then its secret is shown once, a member's status change is delivered to it, and its deliveries list their attempts", async () => {
+    const { orgId, items } = await organizationWith([{ title: 'Deliver my change' }]);
+    const owner = asMember(memberPrincipal(orgId, 'owner'));
+    const added = await owner<{ addWebhookEndpoint: Endpoint }>(ADMIN.addWebhookEndpoint, { url: receiver.url, events: ['feedback.status_changed'] });
+    expect(added.errors).toBeUndefined();
+    const endpoint = added.data!.addWebhookEndpoint;
+    expect(endpoint).toMatchObject({ url: receiver.url, events: ['feedback.status_changed'], enabled: true, secret: expect.stringMatching(/^whsec_/) });
+    const listed = await asMember(memberPrincipal(orgId, 'viewer'))<{ webhookEndpoints: Endpoint[] }>(ADMIN.webhookEndpoints);
+    expect(listed.data?.webhookEndpoints).toEqual([expect.objectContaining({ id: endpoint.id, secret: null })]);
+
+    expect((await asMember(memberPrincipal(orgId, 'member'))(ADMIN.changeFeedbackStatus, { id: items[0].id, status: 'read' })).errors).toBeUndefined();
+    await eventually(() => receiver.received.some((request) => request.body.includes(items[0].id)), 20_000, 'the status change delivered');
+    type Deliveries = { webhookDeliveries: { total: number; items: Array<{ eventType: string; status: string; attempts: Array<{ statusCode: number | null }> }> } };
+    let deliveries: Deliveries['webhookDeliveries'] | undefined;
+    await eventually(async () => {
+      deliveries = (await owner<Deliveries>(ADMIN.webhookDeliveries, { endpointId: endpoint.id })).data?.webhookDeliveries;
+      return deliveries?.items[0]?.status === 'delivered';
+    }, 20_000, 'the delivery recorded');
+    expect(deliveries!.items[0]).toMatchObject({ eventType: 'feedback.status_changed', attempts: [expect.objectContaining({ statusCode: 200 })] });
+
+    expect((await owner(ADMIN.removeWebhookEndpoint, { id: endpoint.id })).data).toEqual({ removeWebhookEndpoint: true });
+    expect((await owner<{ webhookEndpoints: Endpoint[] }>(ADMIN.webhookEndpoints)).data?.webhookEndpoints).toEqual([]);
+  });
+
+  test('when a member or a viewer adds or removes an endpoint, then it is refused; a bad address is BAD_REQUEST naming it; another organization cannot see or remove one', async () => {
+    const { orgId } = await stack.createKey();
+    const refusal = { message: 'Only owners and admins can add or remove webhook endpoints', extensions: expect.objectContaining({ code: 'FORBIDDEN' }) };
+    for (const role of ['member', 'viewer'] as Role[]) {
+      const answer = await asMember(memberPrincipal(orgId, role))(ADMIN.addWebhookEndpoint, { url: receiver.url, events: ['feedback.created'] });
+      expect(answer.errors).toEqual([expect.objectContaining(refusal)]);
+    }
+    const admin = asMember(memberPrincipal(orgId, 'admin'));
+    expect((await admin(ADMIN.addWebhookEndpoint, { url: 'not a url', events: ['feedback.created'] })).errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST', argument: 'url' } });
+    expect((await admin(ADMIN.addWebhookEndpoint, { url: receiver.url, events: ['feedback.exploded'] })).errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST', argument: 'events' } });
+    const endpoint = (await admin<{ addWebhookEndpoint: Endpoint }>(ADMIN.addWebhookEndpoint, { url: receiver.url, events: ['feedback.created'] })).data!.addWebhookEndpoint;
+    expect((await asMember(memberPrincipal(orgId, 'member'))(ADMIN.removeWebhookEndpoint, { id: endpoint.id })).errors).toEqual([expect.objectContaining(refusal)]);
+
+    const stranger = asMember(memberPrincipal((await stack.createKey()).orgId, 'owner'));
+    expect((await stranger<{ webhookEndpoints: Endpoint[] }>(ADMIN.webhookEndpoints)).data?.webhookEndpoints).toEqual([]);
+    expect((await stranger(ADMIN.webhookDeliveries, { endpointId: endpoint.id })).errors?.[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' } });
+    expect((await stranger(ADMIN.removeWebhookEndpoint, { id: endpoint.id })).errors?.[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' } });
+    expect((await admin<{ webhookEndpoints: Endpoint[] }>(ADMIN.webhookEndpoints)).data?.webhookEndpoints.map((listed) => listed.id)).toEqual([endpoint.id]);
   });
 });

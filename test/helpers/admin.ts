@@ -38,6 +38,10 @@ export const ADMIN = {
   feedbackInsights: `query($from: DateTime!, $to: DateTime!, $interval: String) { feedbackInsights(from: $from, to: $to, interval: $interval) {
     total bySentiment { positive neutral negative none } byStatus { unread read archived } bySource { source count }
     series { start count positive negative } topTerms { term count } risingThemes { count previousCount theme { id label } } } }`,
+  webhookEndpoints: '{ webhookEndpoints { id url events secret enabled disabledReason createdAt } }',
+  webhookDeliveries: 'query($endpointId: String!) { webhookDeliveries(endpointId: $endpointId) { total items { id eventType status attempts { at statusCode error durationMs } } } }',
+  addWebhookEndpoint: 'mutation($url: String!, $events: [String!]!) { addWebhookEndpoint(url: $url, events: $events) { id url events secret enabled disabledReason createdAt } }',
+  removeWebhookEndpoint: 'mutation($id: String!) { removeWebhookEndpoint(id: $id) }',
   feedbackThemes: 'query($from: DateTime, $to: DateTime) { feedbackThemes(from: $from, to: $to) { total computedAt items { id label count negative previousCount } } }',
   contacts: `query($search: String, $skip: Int, $take: Int) { contacts(search: $search, skip: $skip, take: $take) { total items { ${CONTACT_FIELDS} } } }`,
   contact: `query($id: String!) { contact(id: $id) { ${CONTACT_FIELDS} } }`,

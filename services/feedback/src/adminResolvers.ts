@@ -1,4 +1,4 @@
-import { notFound, requireDirectoryWriter, requireMember, type SubgraphContext } from '@fi/shared';
+import { INTEGRATION_MANAGERS, notFound, requireDirectoryWriter, requireMember, requireMemberRole, toPage, type SubgraphContext } from '@fi/shared';
 import type { FeedbackRepository } from './data/feedbackRepository';
 import type { InsightsStore } from './data/insightsStore';
 import type { ThemeStore } from './data/themeStore';
@@ -10,6 +10,10 @@ import { feedbackInsights } from './insights/feedbackInsights';
 import type { OrgSimilarity } from './similarity/orgSimilarity';
 import { listThemes } from './themes/feedbackThemes';
 import { createThemeResolvers, themeFigureFields } from './themes/themeResolvers';
+import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
+import { toGraphQL } from './webhooks/webhookResolvers';
+
+export const ONLY_MANAGERS_CHANGE_WEBHOOKS = 'Only owners and admins can add or remove webhook endpoints';
 
 /**
  * Who may change feedback in the web application: owners, admins and members (the people who triage the
@@ -21,13 +25,14 @@ function statusCaller(ctx: SubgraphContext): StatusCaller {
 
 /**
  * The admin schema (admin.graphql): the web application's signed-in members read the inbox, an item, the
- * insights and themes, and change statuses, through the same domain functions as the public API.
+ * insights and themes, change statuses, and keep webhook endpoints, through the same functions as the public API.
  */
 export function createFeedbackAdminResolvers(
   repository: FeedbackRepository,
   status: StatusDeps,
-  { insights, similarity, themes }: { insights: InsightsStore; similarity: OrgSimilarity; themes: ThemeStore },
+  { insights, similarity, themes, webhooks }: { insights: InsightsStore; similarity: OrgSimilarity; themes: ThemeStore; webhooks: WebhookEndpoints },
 ): Resolvers {
+  const webhookManager = (ctx: SubgraphContext) => requireMemberRole(ctx.auth, INTEGRATION_MANAGERS, ONLY_MANAGERS_CHANGE_WEBHOOKS);
   const themed = createThemeResolvers(themes);
   return {
     Query: {
@@ -39,6 +44,8 @@ export function createFeedbackAdminResolvers(
       },
       feedbackInsights: (_, args, ctx) => feedbackInsights({ store: insights, themes }, requireMember(ctx.auth).orgId, args),
       feedbackThemes: (_, args, ctx) => listThemes(themes, requireMember(ctx.auth).orgId, args),
+      webhookEndpoints: async (_, __, ctx) => (await webhooks.list(requireMember(ctx.auth).orgId)).map(toGraphQL),
+      webhookDeliveries: (_, args, ctx) => webhooks.deliveriesOf(requireMember(ctx.auth).orgId, args.endpointId, toPage(args)),
     },
     Mutation: {
       changeFeedbackStatus: async (_, args, ctx) => {
@@ -52,6 +59,18 @@ export function createFeedbackAdminResolvers(
         const changes = await changeStatuses(status, caller, args.ids, args.status);
         ctx.logger.info({ orgId: caller.orgId, status: args.status, requested: args.ids.length, changed: changes.length }, 'feedback statuses changed by a member');
         return changes.length;
+      },
+      addWebhookEndpoint: async (_, args, ctx) => {
+        const { orgId } = webhookManager(ctx);
+        const endpoint = await webhooks.add(orgId, args.url, args.events);
+        ctx.logger.info({ endpointId: endpoint.id, orgId }, 'webhook endpoint added by a member');
+        return toGraphQL(endpoint);
+      },
+      removeWebhookEndpoint: async (_, args, ctx) => {
+        const { orgId } = webhookManager(ctx);
+        await webhooks.remove(orgId, args.id);
+        ctx.logger.info({ endpointId: args.id, orgId }, 'webhook endpoint removed by a member');
+        return true;
       },
     },
     FeedbackItem: {

@@ -121,6 +121,11 @@ export type InsightPoint = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /**
+   * Adds an endpoint, with the public addWebhookEndpoint's rules; the answer is the only time `secret` is
+   * shown. Owners and admins.
+   */
+  addWebhookEndpoint: WebhookEndpoint;
   /** Sets an item's status (unread, read or archived); setting the current status changes nothing. Owners, admins and members. */
   changeFeedbackStatus: FeedbackItem;
   /**
@@ -128,6 +133,14 @@ export type Mutation = {
    * nothing changes and the FORBIDDEN error lists those ids. Owners, admins and members.
    */
   changeFeedbackStatuses: Scalars['Int']['output'];
+  /** Removes an endpoint and its delivery history; NOT_FOUND for an unknown id. Owners and admins. */
+  removeWebhookEndpoint: Scalars['Boolean']['output'];
+};
+
+
+export type MutationAddWebhookEndpointArgs = {
+  events: Array<Scalars['String']['input']>;
+  url: Scalars['String']['input'];
 };
 
 
@@ -142,6 +155,11 @@ export type MutationChangeFeedbackStatusesArgs = {
   status: Scalars['String']['input'];
 };
 
+
+export type MutationRemoveWebhookEndpointArgs = {
+  id: Scalars['String']['input'];
+};
+
 export type Query = {
   __typename?: 'Query';
   /** Figures of the feedback published in [from, to) (at most 366 days), as the public feedbackInsights. */
@@ -152,6 +170,10 @@ export type Query = {
   feedbackItems: FeedbackItemList;
   /** The organization's themes with items in [from, to), largest first, as the public feedbackThemes. */
   feedbackThemes: FeedbackThemeList;
+  /** Deliveries to one endpoint, newest first, with every attempt; NOT_FOUND for an unknown endpoint. */
+  webhookDeliveries: WebhookDeliveryList;
+  /** The organization's webhook endpoints, oldest first (never their secrets). */
+  webhookEndpoints: Array<WebhookEndpoint>;
 };
 
 
@@ -186,6 +208,13 @@ export type QueryFeedbackThemesArgs = {
   source?: InputMaybe<Scalars['String']['input']>;
   take?: InputMaybe<Scalars['Int']['input']>;
   to?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+export type QueryWebhookDeliveriesArgs = {
+  endpointId: Scalars['String']['input'];
+  skip?: InputMaybe<Scalars['Int']['input']>;
+  take?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type RisingTheme = {
@@ -227,6 +256,52 @@ export type TermCount = {
   __typename?: 'TermCount';
   count: Scalars['Int']['output'];
   term: Scalars['String']['output'];
+};
+
+export type WebhookAttempt = {
+  __typename?: 'WebhookAttempt';
+  at: Scalars['DateTime']['output'];
+  durationMs: Scalars['Int']['output'];
+  error: Maybe<Scalars['String']['output']>;
+  /** HTTP status of the receiver's answer; null when there was none. */
+  statusCode: Maybe<Scalars['Int']['output']>;
+};
+
+/** One event for one endpoint, with its attempts. */
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  /** The attempts so far, oldest first (at most the last 50). */
+  attempts: Array<WebhookAttempt>;
+  createdAt: Scalars['DateTime']['output'];
+  eventId: Scalars['String']['output'];
+  eventType: Scalars['String']['output'];
+  id: Scalars['String']['output'];
+  nextAttemptAt: Maybe<Scalars['DateTime']['output']>;
+  /** pending, delivered or failed. */
+  status: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+export type WebhookDeliveryList = {
+  __typename?: 'WebhookDeliveryList';
+  items: Array<WebhookDelivery>;
+  total: Scalars['Int']['output'];
+};
+
+/** Where the organization's feedback events are sent. */
+export type WebhookEndpoint = {
+  __typename?: 'WebhookEndpoint';
+  createdAt: Scalars['DateTime']['output'];
+  disabledAt: Maybe<Scalars['DateTime']['output']>;
+  disabledReason: Maybe<Scalars['String']['output']>;
+  /** False once the endpoint was disabled for failing; it then receives nothing. */
+  enabled: Scalars['Boolean']['output'];
+  events: Array<Scalars['String']['output']>;
+  failingSince: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['String']['output'];
+  /** The signing secret (whsec_...), in the answer of addWebhookEndpoint only; null everywhere else. */
+  secret: Maybe<Scalars['String']['output']>;
+  url: Scalars['String']['output'];
 };
 
 
@@ -315,6 +390,7 @@ export type ResolversTypes = {
   InsightPoint: ResolverTypeWrapper<InsightPoint>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RisingTheme: ResolverTypeWrapper<Omit<RisingTheme, 'theme'> & { theme: ResolversTypes['FeedbackTheme'] }>;
   SentimentCounts: ResolverTypeWrapper<SentimentCounts>;
@@ -322,7 +398,10 @@ export type ResolversTypes = {
   SourceCount: ResolverTypeWrapper<SourceCount>;
   StatusCounts: ResolverTypeWrapper<StatusCounts>;
   TermCount: ResolverTypeWrapper<TermCount>;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  WebhookAttempt: ResolverTypeWrapper<WebhookAttempt>;
+  WebhookDelivery: ResolverTypeWrapper<WebhookDelivery>;
+  WebhookDeliveryList: ResolverTypeWrapper<WebhookDeliveryList>;
+  WebhookEndpoint: ResolverTypeWrapper<WebhookEndpoint>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -340,6 +419,7 @@ export type ResolversParentTypes = {
   InsightPoint: InsightPoint;
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
+  Boolean: Scalars['Boolean']['output'];
   Query: Record<PropertyKey, never>;
   RisingTheme: Omit<RisingTheme, 'theme'> & { theme: ResolversParentTypes['FeedbackTheme'] };
   SentimentCounts: SentimentCounts;
@@ -347,7 +427,10 @@ export type ResolversParentTypes = {
   SourceCount: SourceCount;
   StatusCounts: StatusCounts;
   TermCount: TermCount;
-  Boolean: Scalars['Boolean']['output'];
+  WebhookAttempt: WebhookAttempt;
+  WebhookDelivery: WebhookDelivery;
+  WebhookDeliveryList: WebhookDeliveryList;
+  WebhookEndpoint: WebhookEndpoint;
 };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
@@ -431,8 +514,10 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 }
 
 export type MutationResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'events' | 'url'>>;
   changeFeedbackStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusArgs, 'id' | 'status'>>;
   changeFeedbackStatuses?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusesArgs, 'ids' | 'status'>>;
+  removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'id'>>;
 };
 
 export type QueryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -440,6 +525,8 @@ export type QueryResolvers<ContextType = FeedbackContext, ParentType extends Res
   feedbackItem?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<QueryFeedbackItemArgs, 'id'>>;
   feedbackItems?: Resolver<ResolversTypes['FeedbackItemList'], ParentType, ContextType, RequireFields<QueryFeedbackItemsArgs, 'skip' | 'take'>>;
   feedbackThemes?: Resolver<ResolversTypes['FeedbackThemeList'], ParentType, ContextType, RequireFields<QueryFeedbackThemesArgs, 'take'>>;
+  webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'endpointId' | 'skip' | 'take'>>;
+  webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;
 };
 
 export type RisingThemeResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['RisingTheme'] = ResolversParentTypes['RisingTheme']> = {
@@ -476,6 +563,41 @@ export type TermCountResolvers<ContextType = FeedbackContext, ParentType extends
   term?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type WebhookAttemptResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  durationMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  statusCode?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type WebhookDeliveryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['WebhookDelivery'] = ResolversParentTypes['WebhookDelivery']> = {
+  attempts?: Resolver<Array<ResolversTypes['WebhookAttempt']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nextAttemptAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryListResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['WebhookDeliveryList'] = ResolversParentTypes['WebhookDeliveryList']> = {
+  items?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['WebhookEndpoint'] = ResolversParentTypes['WebhookEndpoint']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  disabledAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  disabledReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  events?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  failingSince?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  secret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = FeedbackContext> = {
   DateTime?: GraphQLScalarType;
   FeedbackInsights?: FeedbackInsightsResolvers<ContextType>;
@@ -494,5 +616,9 @@ export type Resolvers<ContextType = FeedbackContext> = {
   SourceCount?: SourceCountResolvers<ContextType>;
   StatusCounts?: StatusCountsResolvers<ContextType>;
   TermCount?: TermCountResolvers<ContextType>;
+  WebhookAttempt?: WebhookAttemptResolvers<ContextType>;
+  WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
+  WebhookDeliveryList?: WebhookDeliveryListResolvers<ContextType>;
+  WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
 };
 
