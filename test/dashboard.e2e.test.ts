@@ -6,6 +6,8 @@ import { buildDashboardForTest, launchChromium } from './helpers/browser';
 import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, GET_FEEDBACK, LIST_CONTACTS, LIST_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
+import { WebhookReceiver } from './helpers/webhookReceiver';
+import { FAST_WEBHOOKS, LIST_ENDPOINTS } from './helpers/webhookQueries';
 
 // The web application in Debian's headless Chromium against a whole stack on loopback: the gateway
 // serves the built page on the API's origin. Controls are found by role and label, as people and
@@ -25,7 +27,8 @@ let people = 0;
 beforeAll(async () => {
   build = await buildDashboardForTest();
   // AUTH_CACHE_TTL_MS=0: a revoked key is refused at once, so the test need not wait out the cache.
-  stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0' });
+  // Webhooks may go to a receiver on loopback (the Webhooks page's test), as the webhook tests allow.
+  stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0', ...FAST_WEBHOOKS });
   origin = stack.gateway.url;
   members = new MemberService(await openRepositories(await stack.connect('identity')));
   ({ orgId, key: orgKey } = await stack.createKey());
@@ -469,4 +472,49 @@ test('a viewer reads the inbox without triage controls, and the feedback service
   const answer = await adminRequest(page, CHANGE_FEEDBACK_STATUS, { id: item.id, status: 'archived' }, await csrfTokenOf(page));
   expect(answer.errors?.[0]).toMatchObject({ message: 'Only owners, admins and members can change feedback', extensions: { code: 'FORBIDDEN' } });
   expect(await publicStatus(item.id)).toBe('unread');
+});
+
+test('an owner adds a webhook endpoint (its secret shown once), sees a status change delivered with its attempt, and removes it, each read back through /graphql', async () => {
+  const owner = await addMember('owner');
+  const receiver = await WebhookReceiver.start();
+  try {
+    const page = await newPage();
+    await signIn(page, owner);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Endpoint URL').fill(receiver.url);
+    await dialog.getByRole('checkbox', { name: /Status changed/ }).check();
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = await dialog.getByLabel('Signing secret').inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    await screenshot(page, 'webhook-secret');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const listed = await stack.gql<{ webhookEndpoints: Array<{ id: string; url: string; events: string[]; secret: string | null }> }>(LIST_ENDPOINTS, { k: orgKey });
+    const endpoint = listed.body.data!.webhookEndpoints.find((candidate) => candidate.url === receiver.url)!;
+    expect(endpoint).toMatchObject({ events: ['feedback.created', 'feedback.status_changed'], secret: null });
+
+    const [item] = await addFeedback([{ title: `Hooked ${Date.now()}`, content: 'Tell the receiver' }]);
+    const changed = await adminRequest(page, CHANGE_FEEDBACK_STATUS, { id: item.id, status: 'read' }, await csrfTokenOf(page));
+    expect(changed.errors).toBeUndefined();
+    await eventually(() => receiver.received.some((request) => request.json.type === 'feedback.status_changed'), 20_000, 'the status change delivered');
+
+    await page.getByRole('link', { name: `Deliveries to ${receiver.url}` }).click();
+    await page.waitForURL((url) => url.searchParams.get('endpoint') === endpoint.id);
+    const deliveries = page.getByRole('region', { name: `Deliveries to ${receiver.url}` });
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return (await deliveries.getByText('feedback.status_changed', { exact: true }).count()) > 0 && (await deliveries.getByText(/HTTP 200/).count()) >= 2;
+    }, 20_000, 'both deliveries listed with their attempts');
+    await screenshot(page, 'webhooks');
+
+    const row = page.getByRole('row').filter({ hasText: receiver.url });
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await row.waitFor({ state: 'detached' });
+    const after = await stack.gql<{ webhookEndpoints: Array<{ url: string }> }>(LIST_ENDPOINTS, { k: orgKey });
+    expect(after.body.data!.webhookEndpoints.map((listed) => listed.url)).not.toContain(receiver.url);
+  } finally {
+    await receiver.close();
+  }
 });

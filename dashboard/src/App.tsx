@@ -13,6 +13,7 @@ import { AppLayout, NotFoundPage } from './features/layout/AppLayout';
 import { ApiKeysSection } from './features/settings/ApiKeysSection';
 import { MembersSection } from './features/settings/MembersSection';
 import { SettingsPage } from './features/settings/SettingsPage';
+import { WebhooksPage } from './features/webhooks/WebhooksPage';
 import { adminClient } from './lib/adminClient';
 
 // The charts are a chunk of their own, fetched when Insights is first opened.
@@ -43,6 +44,7 @@ export function App() {
                   </Suspense>
                 }
               />
+              <Route path="webhooks" element={<WebhooksPage />} />
               <Route path="contacts" element={<ContactsPage />} />
               <Route path="accounts" element={<AccountsPage />} />
               <Route path="settings" element={<SettingsPage />}>
