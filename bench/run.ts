@@ -1,8 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { type Databases, openDatabases, seedOrganization } from '@fi/cli';
 import { scaleBench, scaleMarkdown } from './scale';
 import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFerretDb } from '@fi/cli/embedded';
@@ -13,6 +14,7 @@ import { runIntelligenceBench } from './intelligence';
 import { load, type LoadRequest, type LoadSettings } from './load';
 import { summarizeProfileDir } from './profileSummary';
 import { timeExports } from './exports';
+import { buildsMarkdown, compareBuilds } from './startup';
 import { markdown, type BenchResults, type OneByOne, type ScalingPoint } from './report';
 import { SCENARIOS, type Scenario, type ScenarioInputs, type SubgraphName } from './scenarios';
 import {
@@ -34,7 +36,8 @@ import {
  * `npm run bench [-- --quick | --full]`: our gateway beside the subgraph called directly, Hive Gateway
  * on the same supergraph and subgraphs, and a bare node:http server replaying a recorded answer, under
  * the same load, alternated round by round; then scenario 1 as the data grows. `--scale`: an
- * organization's reads at 10,000 and 100,000 items (bench/scale.ts).
+ * organization's reads at 10,000 and 100,000 items (bench/scale.ts). `--startup`: the gateway run from
+ * its sources and compiled, started in turn: start-up time, memory, throughput (bench/startup.ts).
  */
 
 interface Profile {
@@ -122,6 +125,7 @@ async function main(): Promise<void> {
       'cpu-prof': { type: 'boolean' },
       intelligence: { type: 'boolean' },
       scale: { type: 'boolean' },
+      startup: { type: 'boolean' },
     },
   });
   const only = values.only?.split(',').map((id) => id.trim());
@@ -169,6 +173,23 @@ async function main(): Promise<void> {
       const table = scaleMarkdown(scale, Object.entries(machine(kind)).filter(([name]) => !name.startsWith('@')).map(([name, value]) => `${name} ${value}`).join(', '));
       mkdirSync(path.join(__dirname, 'results'), { recursive: true });
       writeFileSync(path.join(__dirname, 'results', `latest-scale${values.quick ? '-quick' : ''}.md`), `${table}\n`);
+      process.stdout.write(`${table}\n`);
+      return;
+    }
+
+    if (values.startup) {
+      // The gateway from its sources and compiled (bench/startup.ts), over a small organization.
+      await seedOrganization(ORG, { feedback: 1_000, contacts: profile.contacts, accounts: profile.accounts }, db, { result: say, info: say });
+      say('Compiling (npm run build)...');
+      await promisify(execFile)('npm', ['run', 'build'], { cwd: path.resolve(__dirname, '..'), maxBuffer: 64 * 1024 * 1024 });
+      const s3 = SCENARIOS.find((scenario) => scenario.id === 's3') as Scenario;
+      const inputs = await scenarioInputs(db, apiKeys);
+      const requests = Array.from({ length: REQUEST_POOL }, (_, n) => ({ body: JSON.stringify(s3.body(inputs, n)), headers: {} }));
+      const gatewaySubgraphs = { FEEDBACK_URL: subgraphs.feedback.url, CONTACTS_URL: subgraphs.contacts.url, ACCOUNTS_URL: subgraphs.accounts.url };
+      const points = await compareBuilds({ ...gatewayEnv, ...gatewaySubgraphs }, requests, values.quick ? 3 : 5, say);
+      const table = [`Measured ${new Date().toISOString()}; ${Object.entries(machine(kind)).map(([name, value]) => `${name}: ${value}`).join('; ')}.`, '', ...buildsMarkdown(points)].join('\n');
+      mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+      writeFileSync(path.join(__dirname, 'results', 'latest-startup.md'), `${table}\n`);
       process.stdout.write(`${table}\n`);
       return;
     }

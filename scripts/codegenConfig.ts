@@ -12,6 +12,7 @@ export const GENERATED_RESOLVERS = {
   contacts: 'services/contacts/src/generated/resolvers.ts',
   accounts: 'services/accounts/src/generated/resolvers.ts',
   identity: 'services/identity/src/generated/resolvers.ts',
+  'feedback-admin': 'services/feedback/src/generated/adminResolvers.ts',
   'contacts-admin': 'services/contacts/src/generated/adminResolvers.ts',
   'accounts-admin': 'services/accounts/src/generated/adminResolvers.ts',
 } as const;
@@ -66,6 +67,16 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
     },
   },
   // Admin schemas: the context holds the signed-in member; records are the repositories' own items.
+  'feedback-admin': {
+    contextType: '../feedbackContext#FeedbackContext',
+    mappers: {
+      FeedbackItem: '../data/feedbackItem#FeedbackItem',
+      FeedbackTheme: '../themes/feedbackThemes#ThemeView',
+      FeedbackThemeList: '../themes/feedbackThemes#ThemeList',
+      SimilarFeedback: '../similarity/similarFeedback#SimilarFeedback',
+      FeedbackInsights: '../insights/feedbackInsights#FeedbackInsights',
+    },
+  },
   'contacts-admin': {
     contextType: '@fi/shared#SubgraphContext',
     mappers: { Contact: '../data/contactRepository#ContactItem' },

@@ -25,6 +25,7 @@ export const ADMIN_SUPERGRAPH_PATH = path.join(root, 'gateway/src/admin/adminSup
 
 export const ADMIN_SUBGRAPHS = [
   { name: 'identity', url: 'http://localhost:4004/graphql', schema: 'services/identity/src/schema.graphql' },
+  { name: 'feedback', url: 'http://localhost:4001/admin/graphql', schema: 'services/feedback/src/admin.graphql' },
   { name: 'contacts', url: 'http://localhost:4002/admin/graphql', schema: 'services/contacts/src/admin.graphql' },
   { name: 'accounts', url: 'http://localhost:4003/admin/graphql', schema: 'services/accounts/src/admin.graphql' },
 ] as const;

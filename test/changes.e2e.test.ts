@@ -1,4 +1,5 @@
-import { CHANGES_KEPT_MS, changesCursorAt, directoryTombstones } from '@fi/shared';
+import { Types } from 'mongoose';
+import { CHANGES_KEPT_MS, changesCursorAt, directoryTombstones, REMOVAL_GRACE_MS } from '@fi/shared';
 import { FeedbackTombstones } from '@fi/feedback';
 import { ADMIN, memberPrincipal, serviceAdmin } from './helpers/admin';
 import { insertAccounts, insertContacts } from './helpers/fixtures';
@@ -131,19 +132,26 @@ describe('feedbackChanges', () => {
     expect(entries.map((entry) => entry.id)).toEqual([own]);
   });
 
-  test('when a removal failed after its tombstone was written, then the item is not listed as deleted', async () => {
+  test('when a tombstone is written and its item stays, then the feed waits while the delete may still land, then passes over it without a deletion', async () => {
     const { key, orgId } = await stack.createKey();
     const id = await addItem(key, 'Still here');
     const list = await stack.gql<{ feedbackItems: { items: Array<Record<string, unknown>> } }>(LIST_FEEDBACK, { apiKey: key });
-    // What removeFeedback writes before deleting, left alone as a removal that failed right after.
-    await new FeedbackTombstones(await stack.connect('feedback')).record(id, { ...list.body.data!.feedbackItems.items[0], orgId });
+    // What removeFeedback writes before deleting, with the delete not landed (yet, or ever).
+    const connection = await stack.connect('feedback');
+    await new FeedbackTombstones(connection).record(id, { ...list.body.data!.feedbackItems.items[0], orgId });
     const marker = await addItem(key, 'Marker, stamped after the tombstone');
+    // Another organization's change, stamped after the marker: once it is listed, the marker has settled too.
+    const other = await stack.createKey();
+    const later = await addItem(other.key, 'Stamped after the marker');
+    await settledFeed(other.key, 'feedback', (listed) => listed.some((entry) => entry.id === later));
 
-    const { entries } = await settledFeed(key, 'feedback', (listed) => listed.some((entry) => entry.id === marker));
-    expect(entries.map((entry) => [entry.type, entry.id])).toEqual([
-      ['created', id],
-      ['created', marker],
-    ]);
+    const held = await readToEnd(key, 'feedback');
+    expect(held.entries.map((entry) => [entry.type, entry.id])).toEqual([['created', id]]);
+
+    // Past REMOVAL_GRACE_MS the removal has failed: the tombstone stands for nothing.
+    await connection.collection('feedback_tombstones').updateOne({ _id: new Types.ObjectId(id) }, { $set: { removedAt: new Date(Date.now() - REMOVAL_GRACE_MS - 1_000) } });
+    const { entries } = await readToEnd(key, 'feedback', held.cursor);
+    expect(entries.map((entry) => [entry.type, entry.id])).toEqual([['created', marker]]);
   });
 
   test.each([
@@ -231,7 +239,10 @@ describe('contacts and accounts changed by members', () => {
     await insertContacts(stack, orgId, [{ name: 'Still here' }]);
     const [contact] = (await serviceAdmin<{ contacts: { items: Array<{ id: string; name: string }> } }>(stack.subgraphs.contacts.url, [memberPrincipal(orgId, 'owner')], ADMIN.contacts)).data!.contacts.items;
     // What a deletion writes before the contact goes, left alone as a removal that failed right after.
-    await directoryTombstones(await stack.connect('contacts'), 'contacts').record(contact.id, { orgId, name: contact.name });
+    const connection = await stack.connect('contacts');
+    await directoryTombstones(connection, 'contacts').record(contact.id, { orgId, name: contact.name });
+    // Past REMOVAL_GRACE_MS: the delete will never land (see the feedback test for the wait before).
+    await connection.collection('contacts_tombstones').updateOne({ _id: new Types.ObjectId(contact.id) }, { $set: { removedAt: new Date(Date.now() - REMOVAL_GRACE_MS - 1_000) } });
     await insertContacts(stack, orgId, [{ name: 'Marker, stamped after the tombstone' }]);
 
     const { entries } = await settledFeed(key, 'contacts', (listed) => listed.some((entry) => entry.item?.name?.startsWith('Marker')));

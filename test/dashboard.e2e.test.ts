@@ -4,8 +4,10 @@ import type { Role } from '@fi/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildDashboardForTest, launchChromium } from './helpers/browser';
 import { eventually } from './helpers/processes';
-import { LIST_CONTACTS, LIST_FEEDBACK } from './helpers/queries';
+import { ADD_FEEDBACK, GET_FEEDBACK, LIST_CONTACTS, LIST_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
+import { WebhookReceiver } from './helpers/webhookReceiver';
+import { FAST_WEBHOOKS, LIST_ENDPOINTS } from './helpers/webhookQueries';
 
 // The web application in Debian's headless Chromium against a whole stack on loopback: the gateway
 // serves the built page on the API's origin. Controls are found by role and label, as people and
@@ -25,7 +27,8 @@ let people = 0;
 beforeAll(async () => {
   build = await buildDashboardForTest();
   // AUTH_CACHE_TTL_MS=0: a revoked key is refused at once, so the test need not wait out the cache.
-  stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0' });
+  // Webhooks may go to a receiver on loopback (the Webhooks page's test), as the webhook tests allow.
+  stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0', ...FAST_WEBHOOKS });
   origin = stack.gateway.url;
   members = new MemberService(await openRepositories(await stack.connect('identity')));
   ({ orgId, key: orgKey } = await stack.createKey());
@@ -343,4 +346,175 @@ test('a contact sent without the CSRF token is refused and not written, the same
   const withToken = await adminRequest(page, CREATE_CONTACT, { input: { name } }, await csrfTokenOf(page));
   expect(withToken.errors).toBeUndefined();
   expect((await publicContacts(name)).map((contact) => contact.name)).toEqual([name]);
+});
+
+interface PublicFeedback {
+  id: string;
+  title: string;
+  status: string;
+}
+
+/** Feedback of the members' organization, added through the public API as an application would. */
+async function addFeedback(items: Array<{ title: string; content: string; sentiment?: string; source?: string; email?: string }>): Promise<PublicFeedback[]> {
+  const added: PublicFeedback[] = [];
+  for (const item of items) {
+    const answer = await stack.gql<{ addFeedbackItem: PublicFeedback }>(ADD_FEEDBACK, { apiKey: orgKey, input: { source: 'email', ...item } });
+    expect(answer.body.errors).toBeUndefined();
+    added.push(answer.body.data!.addFeedbackItem);
+  }
+  return added;
+}
+
+/** An item's status as the public API reads it with the organization's key. */
+async function publicStatus(id: string): Promise<string | undefined> {
+  const answer = await stack.gql<{ feedbackItem: PublicFeedback }>(GET_FEEDBACK, { apiKey: orgKey, id });
+  return answer.body.data?.feedbackItem.status;
+}
+
+const CHANGE_FEEDBACK_STATUS = 'mutation($id: String!, $status: String!) { changeFeedbackStatus(id: $id, status: $status) { id status } }';
+
+test('a member triages the inbox with the mouse and the keyboard, each status read back through /graphql, and opens an item with its similar items', async () => {
+  const member = await addMember('member');
+  const unique = `triage${Date.now()}`;
+  const [older, newer, newest] = await addFeedback([
+    { title: `CSV export times out ${unique}`, content: 'The CSV export times out for large workspaces', sentiment: 'negative', email: `ada@${unique}.example` },
+    { title: `CSV export is slow ${unique}`, content: 'Our CSV export times out every time on large workspaces', sentiment: 'negative' },
+    { title: `Love the new editor ${unique}`, content: 'The editor is lovely', sentiment: 'positive' },
+  ]);
+  const page = await newPage();
+  await signIn(page, member);
+  await page.getByRole('link', { name: 'Feedback', exact: true }).click();
+  await page.getByRole('heading', { name: 'Feedback', level: 1 }).waitFor();
+
+  // Search and filters are in the address: a reload shows the same view.
+  await page.getByLabel('Search feedback').fill(unique);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.waitForURL((url) => url.searchParams.get('q') === unique);
+  await page.reload();
+  const rows = page.getByRole('region', { name: 'Feedback items' }).getByRole('row');
+  await eventually(async () => (await rows.count()) === 4, 20_000, 'four rows');
+
+  await page.getByRole('checkbox', { name: `Select "${newest.title}"` }).check();
+  await page.getByRole('button', { name: 'Mark read' }).click();
+  await page.getByText('1 item marked read.').waitFor();
+  expect(await publicStatus(newest.id)).toBe('read');
+
+  // The keyboard: j moves to the first item, again to the second; x selects it; a archives it.
+  await page.getByRole('heading', { name: 'Keyboard shortcuts' }).click();
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.keyboard.press('x');
+  await expect(page.getByRole('checkbox', { name: `Select "${newer.title}"` }).isChecked()).resolves.toBe(true);
+  await page.keyboard.press('a');
+  await page.getByText('1 item archived.').waitFor();
+  expect(await publicStatus(newer.id)).toBe('archived');
+  expect(await publicStatus(older.id)).toBe('unread');
+
+  await page.getByLabel('Status', { exact: true }).selectOption('archived');
+  await page.waitForURL((url) => url.searchParams.get('status') === 'archived' && url.searchParams.get('q') === unique);
+  await eventually(async () => (await rows.count()) === 2, 20_000, 'two rows');
+  await page.getByLabel('Status', { exact: true }).selectOption('');
+  await eventually(async () => (await rows.count()) === 4, 20_000, 'four rows');
+  await screenshot(page, 'feedback-inbox');
+
+  await page.getByRole('link', { name: older.title }).click();
+  await page.getByRole('heading', { name: older.title }).waitFor();
+  await page.getByRole('link', { name: newer.title }).waitFor();
+  await page.getByText(`none with ada@${unique}.example`).waitFor();
+  await page.getByRole('button', { name: 'Archive' }).click();
+  await page.getByText('Archived', { exact: true }).waitFor();
+  expect(await publicStatus(older.id)).toBe('archived');
+  await screenshot(page, 'feedback-item');
+});
+
+test('insights draw volume, sentiment, sources and terms as charts for a range kept in the address', async () => {
+  const owner = await addMember('owner');
+  await addFeedback([
+    { title: 'Billing page crashes', content: 'The billing page crashes when I open invoices', sentiment: 'negative', source: 'support' },
+    { title: 'Great onboarding', content: 'Onboarding was smooth and quick', sentiment: 'positive', source: 'survey' },
+  ]);
+  const page = await newPage();
+  await signIn(page, owner);
+  await page.getByRole('link', { name: 'Insights' }).click();
+  const volume = page.getByRole('img', { name: /Feedback volume per day, by sentiment/ });
+  await volume.waitFor();
+  expect(await volume.locator('rect').count()).toBeGreaterThan(0);
+  await page.getByRole('img', { name: /Share of feedback by sentiment/ }).waitFor();
+  await expect(page.getByRole('img', { name: /Feedback by source/ }).getAttribute('aria-labelledby')).resolves.toBeTruthy();
+  await page.getByRole('img', { name: /terms in negative feedback/ }).waitFor();
+
+  await page.getByLabel('Range', { exact: true }).selectOption('90d');
+  await page.waitForURL((url) => url.searchParams.get('range') === '90d');
+  await page.reload();
+  await page.getByRole('img', { name: /Feedback volume per week, by sentiment/ }).waitFor();
+  await expect(page.getByLabel('Range', { exact: true }).inputValue()).resolves.toBe('90d');
+  await page.getByLabel('Range', { exact: true }).selectOption('30d');
+  await volume.waitFor();
+  await screenshot(page, 'insights');
+
+  const phone = await newPage({ width: 390, height: 844 });
+  await signIn(phone, owner);
+  await phone.goto('/insights');
+  await phone.getByRole('img', { name: /Feedback volume per day/ }).waitFor();
+  await screenshot(phone, 'insights-phone');
+});
+
+test('a viewer reads the inbox without triage controls, and the feedback service refuses a status change a viewer sends anyway', async () => {
+  const viewer = await addMember('viewer');
+  const [item] = await addFeedback([{ title: `Viewer check ${Date.now()}`, content: 'Please keep me unread' }]);
+  const page = await newPage({ width: 390, height: 844 });
+  await signIn(page, viewer);
+  await page.goto('/feedback');
+  await page.getByText('Viewers can read feedback').waitFor();
+  await expect(page.getByRole('button', { name: 'Mark read' }).count()).resolves.toBe(0);
+  await screenshot(page, 'feedback-phone');
+
+  const answer = await adminRequest(page, CHANGE_FEEDBACK_STATUS, { id: item.id, status: 'archived' }, await csrfTokenOf(page));
+  expect(answer.errors?.[0]).toMatchObject({ message: 'Only owners, admins and members can change feedback', extensions: { code: 'FORBIDDEN' } });
+  expect(await publicStatus(item.id)).toBe('unread');
+});
+
+test('an owner adds a webhook endpoint (its secret shown once), sees a status change delivered with its attempt, and removes it, each read back through /graphql', async () => {
+  const owner = await addMember('owner');
+  const receiver = await WebhookReceiver.start();
+  try {
+    const page = await newPage();
+    await signIn(page, owner);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Endpoint URL').fill(receiver.url);
+    await dialog.getByRole('checkbox', { name: /Status changed/ }).check();
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = await dialog.getByLabel('Signing secret').inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    await screenshot(page, 'webhook-secret');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const listed = await stack.gql<{ webhookEndpoints: Array<{ id: string; url: string; events: string[]; secret: string | null }> }>(LIST_ENDPOINTS, { k: orgKey });
+    const endpoint = listed.body.data!.webhookEndpoints.find((candidate) => candidate.url === receiver.url)!;
+    expect(endpoint).toMatchObject({ events: ['feedback.created', 'feedback.status_changed'], secret: null });
+
+    const [item] = await addFeedback([{ title: `Hooked ${Date.now()}`, content: 'Tell the receiver' }]);
+    const changed = await adminRequest(page, CHANGE_FEEDBACK_STATUS, { id: item.id, status: 'read' }, await csrfTokenOf(page));
+    expect(changed.errors).toBeUndefined();
+    await eventually(() => receiver.received.some((request) => request.json.type === 'feedback.status_changed'), 20_000, 'the status change delivered');
+
+    await page.getByRole('link', { name: `Deliveries to ${receiver.url}` }).click();
+    await page.waitForURL((url) => url.searchParams.get('endpoint') === endpoint.id);
+    const deliveries = page.getByRole('region', { name: `Deliveries to ${receiver.url}` });
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return (await deliveries.getByText('feedback.status_changed', { exact: true }).count()) > 0 && (await deliveries.getByText(/HTTP 200/).count()) >= 2;
+    }, 20_000, 'both deliveries listed with their attempts');
+    await screenshot(page, 'webhooks');
+
+    const row = page.getByRole('row').filter({ hasText: receiver.url });
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await row.waitFor({ state: 'detached' });
+    const after = await stack.gql<{ webhookEndpoints: Array<{ url: string }> }>(LIST_ENDPOINTS, { k: orgKey });
+    expect(after.body.data!.webhookEndpoints.map((listed) => listed.url)).not.toContain(receiver.url);
+  } finally {
+    await receiver.close();
+  }
 });

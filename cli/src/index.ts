@@ -5,7 +5,7 @@ export { CLI_MAX_TIME_MS, openDatabases, type Databases } from './databases';
 export type { Output } from './output';
 export { seedOrganization } from './commands/seed';
 export { COMPANY_STEMS, TOPICS } from './seed/vocabulary';
-export { spawnService, waitUntilReady, type ServiceProcess } from './stack/serviceProcess';
+export { readyStatus, spawnService, waitUntilReady, type ServiceProcess } from './stack/serviceProcess';
 export { SupervisedService, type SupervisorEvents } from './stack/supervisor';
 export { stackConfigSchema } from './stack/stackConfig';
 export { curlExample, readDemoOwner } from './stack/demo';

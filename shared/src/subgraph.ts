@@ -56,6 +56,8 @@ export type SubgraphResolvers = Record<string, unknown>;
 export interface AdminSchema {
   schemaPath: string;
   resolvers: SubgraphResolvers;
+  /** Per-request state of the admin schema's resolvers (loaders), as the public schema's `extendContext`. */
+  extendContext?: (base: SubgraphContext, headers: IncomingHttpHeaders) => SubgraphContext;
 }
 
 /** Where a service serves its admin schema. */
@@ -177,7 +179,14 @@ export async function startSubgraph<C extends SubgraphContext>(
     ...(adminApollo
       ? {
           graphqlRoutes: {
-            [ADMIN_GRAPHQL_PATH]: graphqlEndpoint(adminApollo, async (info) => baseContext(info, Authenticator.forMember(principalsOf(info, signInRequired))), ADMIN_MAX_BODY_BYTES),
+            [ADMIN_GRAPHQL_PATH]: graphqlEndpoint(
+              adminApollo,
+              async (info) => {
+                const base = baseContext(info, Authenticator.forMember(principalsOf(info, signInRequired)));
+                return admin?.extendContext ? admin.extendContext(base, info.headers) : base;
+              },
+              ADMIN_MAX_BODY_BYTES,
+            ),
           },
         }
       : {}),

@@ -27,7 +27,22 @@ export async function serviceAdmin<T = Record<string, unknown>>(
 export const CONTACT_FIELDS = 'id name email phone company title location tags createdAt';
 export const ACCOUNT_FIELDS = 'id name domain description website score churnRisk tags createdAt';
 
+const FEEDBACK_ITEM_FIELDS = 'id title status sentiment source email updatedAt';
+
 export const ADMIN = {
+  feedbackItems: `query($status: String, $sentiment: String, $source: String, $search: String, $theme: String, $skip: Int, $take: Int) {
+    feedbackItems(status: $status, sentiment: $sentiment, source: $source, search: $search, theme: $theme, skip: $skip, take: $take) { total items { ${FEEDBACK_ITEM_FIELDS} } } }`,
+  feedbackItem: `query($id: String!) { feedbackItem(id: $id) { ${FEEDBACK_ITEM_FIELDS} similar(take: 3) { score item { id title } } themes { id label } } }`,
+  changeFeedbackStatus: `mutation($id: String!, $status: String!) { changeFeedbackStatus(id: $id, status: $status) { ${FEEDBACK_ITEM_FIELDS} } }`,
+  changeFeedbackStatuses: 'mutation($ids: [String!]!, $status: String!) { changeFeedbackStatuses(ids: $ids, status: $status) }',
+  feedbackInsights: `query($from: DateTime!, $to: DateTime!, $interval: String) { feedbackInsights(from: $from, to: $to, interval: $interval) {
+    total bySentiment { positive neutral negative none } byStatus { unread read archived } bySource { source count }
+    series { start count positive negative } topTerms { term count } risingThemes { count previousCount theme { id label } } } }`,
+  webhookEndpoints: '{ webhookEndpoints { id url events secret enabled disabledReason createdAt } }',
+  webhookDeliveries: 'query($endpointId: String!) { webhookDeliveries(endpointId: $endpointId) { total items { id eventType status attempts { at statusCode error durationMs } } } }',
+  addWebhookEndpoint: 'mutation($url: String!, $events: [String!]!) { addWebhookEndpoint(url: $url, events: $events) { id url events secret enabled disabledReason createdAt } }',
+  removeWebhookEndpoint: 'mutation($id: String!) { removeWebhookEndpoint(id: $id) }',
+  feedbackThemes: 'query($from: DateTime, $to: DateTime) { feedbackThemes(from: $from, to: $to) { total computedAt items { id label count negative previousCount } } }',
   contacts: `query($search: String, $skip: Int, $take: Int) { contacts(search: $search, skip: $skip, take: $take) { total items { ${CONTACT_FIELDS} } } }`,
   contact: `query($id: String!) { contact(id: $id) { ${CONTACT_FIELDS} } }`,
   createContact: `mutation($input: ContactInput!) { createContact(input: $input) { ${CONTACT_FIELDS} } }`,

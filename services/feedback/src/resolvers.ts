@@ -7,17 +7,15 @@ import { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
 import { changeStatus, changeStatuses, FEEDBACK_NOT_FOUND } from './domain/changeStatus';
 import { parseFeedbackListArgs } from './domain/feedbackListQuery';
 import { lastInteraction } from './domain/lastInteraction';
-import { readLanguage } from './domain/language/detectLanguage';
-import { feedbackText } from './domain/sentiment/analyzeSentiment';
 import type { IdempotencyStore } from './data/idempotencyStore';
 import { removeFeedback } from './domain/removeFeedback';
 import type { ChangeEvents } from './domain/changeEvents';
 import type { FeedbackContext } from './feedbackContext';
+import { feedbackItemFields } from './feedbackItemFields';
 import type { Resolvers } from './generated/resolvers';
 import type { InsightsStore } from './data/insightsStore';
 import { feedbackInsights } from './insights/feedbackInsights';
 import type { OrgSimilarity } from './similarity/orgSimilarity';
-import { similarFeedback } from './similarity/similarFeedback';
 import { createThemeResolvers } from './themes/themeResolvers';
 import { createMergeResolvers } from './merges/mergeResolvers';
 import type { ThemeStore } from './data/themeStore';
@@ -125,14 +123,7 @@ export function createResolvers(
       ...themed.FeedbackItem,
       ...merges.FeedbackItem,
       __resolveReference: async (ref, ctx) => repository.findById([...(await ctx.allowedOrgs())], ref.id),
-      // Idempotent replays answer with the item as first stored, which may predate updatedAt.
-      updatedAt: (item) => item.updatedAt ?? item.createdAt,
-      // The same for items replayed from before computed sentiment: what they carry was provided.
-      sentimentScore: (item) => item.sentimentScore ?? null,
-      sentimentSource: (item) => item.sentimentSource ?? 'provided',
-      similar: (item, args) => similarFeedback({ similarity, repository }, item, args.take ?? 5),
-      // Items stored before the service read languages: read on the fly (well under a millisecond).
-      language: (item) => (item.language !== undefined ? item.language : readLanguage(feedbackText(item.title, item.content)).language),
+      ...feedbackItemFields({ similarity, repository }),
     },
     AccountItem: {
       __resolveReference: (ref, ctx) => scopedReference('account', ref, ctx),

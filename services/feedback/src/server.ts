@@ -1,5 +1,7 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
-import { changesSettleMs, IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger } from '@fi/shared';
+import { changesSettleMs, IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger, type SubgraphContext } from '@fi/shared';
+import { createFeedbackAdminResolvers } from './adminResolvers';
 import { feedbackChangeFeed } from './changes/feedbackChangeFeed';
 import type { FeedbackConfig } from './config';
 import { createContactStatsLoader } from './contactStatsLoader';
@@ -21,6 +23,7 @@ import { startThemeWorker } from './themes/themeWorker';
 import { startWebhooks } from './webhooks/webhooks';
 
 export const FEEDBACK_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
+export const FEEDBACK_ADMIN_SCHEMA_PATH = path.join(__dirname, 'admin.graphql');
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -47,25 +50,34 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         await themes.ensureIndexes();
         const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
         const exportJobs = await startFeedbackExports(connection, tombstones, webhooks.announce, config, logger);
+        const statuses = new FeedbackStatusStore(connection);
+        const insights = new InsightsStore(connection);
+        const similarity = new OrgSimilarity(new SimilarityRepository(connection));
+        const extendContext = (base: SubgraphContext, headers: IncomingHttpHeaders): FeedbackContext => ({
+          ...base,
+          contactStats: createContactStatsLoader(repository),
+          links: createFeedbackLinkLoaders(repository),
+          themes: createThemeLoaders(themes),
+          duplicates: createDuplicateLoader(tombstones, repository),
+          idempotencyKeyHeader: headers[IDEMPOTENCY_KEY_HEADER],
+        });
         return {
-          resolvers: createResolvers(repository, idempotency, new FeedbackStatusStore(connection), {
+          resolvers: createResolvers(repository, idempotency, statuses, {
             ...webhooks,
             tombstones,
             changes: feedbackChangeFeed(repository, tombstones, changesSettleMs(config)),
             exportJobs: exportJobs.operations,
-            insights: new InsightsStore(connection),
-            similarity: new OrgSimilarity(new SimilarityRepository(connection)),
+            insights,
+            similarity,
             themes,
           }),
+          admin: {
+            schemaPath: FEEDBACK_ADMIN_SCHEMA_PATH,
+            resolvers: createFeedbackAdminResolvers(repository, { statuses, events: webhooks.events }, { insights, similarity, themes, webhooks: webhooks.management }),
+            extendContext,
+          },
           routes: exportJobs.routes,
-          extendContext: (base, headers) => ({
-            ...base,
-            contactStats: createContactStatsLoader(repository),
-            links: createFeedbackLinkLoaders(repository),
-            themes: createThemeLoaders(themes),
-            duplicates: createDuplicateLoader(tombstones, repository),
-            idempotencyKeyHeader: headers[IDEMPOTENCY_KEY_HEADER],
-          }),
+          extendContext,
           close: async () => {
             clearInterval(purgeTimer);
             await exportJobs.close();

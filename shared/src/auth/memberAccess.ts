@@ -25,9 +25,17 @@ export function requireMember(auth: Authenticator): MemberPrincipal {
   return member;
 }
 
+/** Who may add or remove what carries the organization's data elsewhere (webhook endpoints), as API keys. */
+export const INTEGRATION_MANAGERS: readonly Role[] = ['owner', 'admin'];
+
+/** The signed-in member when their role is one of `roles`; FORBIDDEN with `refusal` otherwise. */
+export function requireMemberRole(auth: Authenticator, roles: readonly Role[], refusal: string): MemberPrincipal {
+  const member = requireMember(auth);
+  if (!roles.includes(member.role)) throw forbidden(refusal);
+  return member;
+}
+
 /** The signed-in member when their role may change `what` (e.g. "contacts"); FORBIDDEN otherwise. */
 export function requireDirectoryWriter(auth: Authenticator, what: string): MemberPrincipal {
-  const member = requireMember(auth);
-  if (!DIRECTORY_WRITERS.includes(member.role)) throw forbidden(`Only owners, admins and members can change ${what}`);
-  return member;
+  return requireMemberRole(auth, DIRECTORY_WRITERS, `Only owners, admins and members can change ${what}`);
 }

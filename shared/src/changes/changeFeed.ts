@@ -31,13 +31,21 @@ export interface ChangeEntry<T> {
 export type ChangePosition = TimeIdPosition;
 
 /**
+ * How long a removal may take from its tombstone to its delete (the writer's own pauses included, as on
+ * a busy machine): a tombstone this old whose record still exists stands for a removal that failed.
+ */
+export const REMOVAL_GRACE_MS = 60_000;
+
+/**
  * Where a resource's changes come from (live records by their last change, tombstones by their removal):
  * entries strictly after `from` and before `before`, in (at, id) order, at most `limit`. An entry with
- * `skip` holds a place in the order but is not served (a tombstone whose record still exists: its removal
- * failed and a retried one is stamped anew).
+ * `skip` holds a place in the order but is not served (a tombstone whose record still exists past
+ * REMOVAL_GRACE_MS: its removal failed, and a retried one is stamped anew); one with `hold` (the same,
+ * younger: its delete may still land) ends the page before it, so the feed waits for the removal to
+ * land or to fail instead of passing over it.
  */
 export interface ChangeSource<T> {
-  after(orgId: string, from: ChangePosition, before: Date, limit: number): Promise<Array<ChangeEntry<T> & { skip?: boolean }>>;
+  after(orgId: string, from: ChangePosition, before: Date, limit: number): Promise<Array<ChangeEntry<T> & { skip?: boolean; hold?: boolean }>>;
 }
 
 export interface ChangePage<T> {
@@ -88,6 +96,7 @@ export function changeFeed<T>(resource: string, sources: ChangeSource<T>[], sett
       const items: ChangeEntry<T>[] = [];
       let last: ChangePosition = from;
       for (const entry of reads.flat().sort(compare)) {
+        if (entry.hold) return { items, cursor: cursors.encode(last), hasMore: false };
         if (items.length === take || (bound && compare(entry, bound) > 0)) {
           return { items, cursor: cursors.encode(last), hasMore: true };
         }

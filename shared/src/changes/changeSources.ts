@@ -1,4 +1,4 @@
-import type { ChangeEntry, ChangePosition, ChangeSource } from './changeFeed';
+import { REMOVAL_GRACE_MS, type ChangeEntry, type ChangePosition, type ChangeSource } from './changeFeed';
 
 /** Records by their change stamp (see ChangeStamped): the live half of a feed. */
 export interface ChangedRecords<T> {
@@ -15,13 +15,18 @@ export interface RemovalLog {
 /** A resource's feed sources: live records by their last change, and removed ones by their tombstones. */
 export function recordChangeSources<T>(records: ChangedRecords<T>, removals: RemovalLog): ChangeSource<T>[] {
   const live: ChangeSource<T> = { after: (orgId, from, before, limit) => records.changedAfter(orgId, from, before, limit) };
-  // A tombstone whose record still exists (its removal or merge failed after the tombstone was written,
-  // or an unmerge put it back) holds its place but is not listed; a retried removal writes it anew.
+  // A tombstone whose record still exists holds the feed while its removal may still land; past
+  // REMOVAL_GRACE_MS the removal (or merge) failed, or an unmerge put the record back: it holds its place
+  // but is not listed, and a retried removal writes it anew.
   const removed: ChangeSource<T> = {
     async after(orgId, from, before, limit) {
       const found = await removals.removedAfter(orgId, from, before, limit);
       const existing = await records.existingIds(found.map((removal) => removal.id));
-      return found.map((removal) => ({ type: removal.kind, id: removal.id, at: removal.at, item: null, skip: existing.has(removal.id) }));
+      const settled = Date.now() - REMOVAL_GRACE_MS;
+      return found.map((removal) => {
+        const standing = existing.has(removal.id);
+        return { type: removal.kind, id: removal.id, at: removal.at, item: null, skip: standing && removal.at.getTime() < settled, hold: standing && removal.at.getTime() >= settled };
+      });
     },
   };
   return [live, removed];

@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { useSession, useSignedIn } from '../auth/SessionProvider';
 
-/**
- * Only the areas that are built are linked: Feedback, Insights and Webhooks join the navigation as their
- * pages land (docs/dashboard.md), rather than as placeholders.
- */
+/** Only the areas that are built are linked (docs/dashboard.md), never placeholders. */
 const AREAS = [
+  { to: '/feedback', label: 'Feedback' },
+  { to: '/insights', label: 'Insights' },
+  { to: '/webhooks', label: 'Webhooks' },
   { to: '/contacts', label: 'Contacts' },
   { to: '/accounts', label: 'Accounts' },
   { to: '/settings', label: 'Settings' },

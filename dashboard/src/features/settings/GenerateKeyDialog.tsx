@@ -1,8 +1,9 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { Dialog } from '../../lib/Dialog';
 import { ErrorLine } from '../../lib/ErrorLine';
 import { errorInWords } from '../../lib/errorInWords';
+import { SecretOnce } from '../../lib/SecretOnce';
 import { CREATE_API_KEY_MUTATION, type ApiKey } from './apiKeyQueries';
 
 /** Asks for a name and read-only, then shows the secret this once with a copy button. */
@@ -28,7 +29,7 @@ export function GenerateKeyDialog({ onCreated, onClose }: { onCreated: () => voi
   if (secret) {
     return (
       <Dialog title="Your new API key" onClose={onClose}>
-        <NewKey secret={secret} />
+        <SecretOnce secret={secret} label="New API key" noun="key" />
         <div className="actions">
           <button type="button" className="primary" onClick={onClose}>
             Done
@@ -62,35 +63,5 @@ export function GenerateKeyDialog({ onCreated, onClose }: { onCreated: () => voi
         </div>
       </form>
     </Dialog>
-  );
-}
-
-function NewKey({ secret }: { secret: string }) {
-  const field = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<string | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      // Without clipboard permission (or over plain HTTP) the key is selected for the person to copy.
-      field.current?.select();
-      setCopied('Select and copy the key yourself: this browser did not allow copying.');
-    }
-  };
-  return (
-    <>
-      <p>Copy the key now and keep it somewhere safe: it is shown only this once.</p>
-      <label>
-        New API key
-        <input ref={field} readOnly value={secret} className="secret" onFocus={(e) => e.target.select()} />
-      </label>
-      <button type="button" onClick={copy}>
-        Copy
-      </button>
-      <p role="status" className="hint">
-        {copied}
-      </p>
-    </>
   );
 }

@@ -14,6 +14,9 @@ export interface StatusDeps {
   events: ChangeEvents;
 }
 
+/** Who changes: an API key, or a signed-in member of the web application (read-only: a viewer). */
+export type StatusCaller = Pick<Caller, 'orgId' | 'readOnly'>;
+
 export const FEEDBACK_NOT_FOUND = 'Feedback not found';
 export const NOT_AUTHORIZED_TO_UPDATE = 'Not authorized to update this feedback';
 export const MAX_STATUS_IDS = 100;
@@ -29,7 +32,7 @@ const shown = (id: string) => (id.length > 24 ? `${id.slice(0, 24)}…` : id);
  * nothing). Rules as for removeFeedbackItem: an item the organization does not have is FORBIDDEN
  * "Feedback not found", for a read-only key too, and a read-only key is refused once the item exists.
  */
-export async function changeStatus(deps: StatusDeps, caller: Caller, id: string, status: string): Promise<StatusChange> {
+export async function changeStatus(deps: StatusDeps, caller: StatusCaller, id: string, status: string): Promise<StatusChange> {
   const wanted = requireStatus(status);
   const current = (await deps.statuses.findOwn(caller.orgId, [id])).get(id.toLowerCase());
   if (!current) throw forbidden(FEEDBACK_NOT_FOUND);
@@ -70,7 +73,7 @@ async function applyStatus(deps: StatusDeps, read: FeedbackDocument, wanted: str
  * items changed, and repeating the request completes it, since setting the current status changes
  * nothing. Returns the changes of the items whose status was different (what `Int!` counts).
  */
-export async function changeStatuses(deps: StatusDeps, caller: Caller, ids: string[], status: string): Promise<StatusChange[]> {
+export async function changeStatuses(deps: StatusDeps, caller: StatusCaller, ids: string[], status: string): Promise<StatusChange[]> {
   const wanted = requireStatus(status);
   if (ids.length < 1 || ids.length > MAX_STATUS_IDS) {
     throw badRequest(`ids must hold 1 to ${MAX_STATUS_IDS} ids (got ${ids.length})`, { argument: 'ids', min: 1, max: MAX_STATUS_IDS });

@@ -13,6 +13,13 @@ async function figuresOf(theme: ThemeView, ctx: FeedbackContext) {
   return { count: counts?.count ?? 0, negative: counts?.negative ?? 0, previousCount: 0 };
 }
 
+/** A theme's figures, the same in the public and the admin schema. */
+export const themeFigureFields = {
+  count: async (theme: ThemeView, _: unknown, ctx: FeedbackContext) => (await figuresOf(theme, ctx)).count,
+  negative: async (theme: ThemeView, _: unknown, ctx: FeedbackContext) => (await figuresOf(theme, ctx)).negative,
+  previousCount: async (theme: ThemeView, _: unknown, ctx: FeedbackContext) => (await figuresOf(theme, ctx)).previousCount,
+};
+
 export function createThemeResolvers(store: ThemeStore): Pick<Resolvers, 'FeedbackTheme'> & {
   Query: Pick<NonNullable<Resolvers['Query']>, 'feedbackThemes'>;
   Mutation: Pick<NonNullable<Resolvers['Mutation']>, 'renameFeedbackTheme'>;
@@ -34,9 +41,7 @@ export function createThemeResolvers(store: ThemeStore): Pick<Resolvers, 'Feedba
       },
     },
     FeedbackTheme: {
-      count: async (theme, _, ctx) => (await figuresOf(theme, ctx)).count,
-      negative: async (theme, _, ctx) => (await figuresOf(theme, ctx)).negative,
-      previousCount: async (theme, _, ctx) => (await figuresOf(theme, ctx)).previousCount,
+      ...themeFigureFields,
       examples: async (theme, args) => {
         const take = args.take ?? 3;
         checkExamplesTake(take);

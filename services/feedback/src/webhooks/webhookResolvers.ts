@@ -5,7 +5,8 @@ import type { WebhookEndpoints } from './webhookEndpoints';
 
 export const NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS = 'Not authorized to manage webhook endpoints';
 
-const toGraphQL = (endpoint: WebhookEndpoint & { secret?: string }) => ({
+/** An endpoint as both schemas answer it: its secret only when just created. */
+export const toGraphQL = (endpoint: WebhookEndpoint & { secret?: string }) => ({
   ...endpoint,
   secret: endpoint.secret ?? null,
   enabled: endpoint.disabledAt === null,

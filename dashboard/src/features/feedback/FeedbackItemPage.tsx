@@ -1,0 +1,149 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useMutation, useQuery } from 'urql';
+import { ErrorLine } from '../../lib/ErrorLine';
+import { errorInWords } from '../../lib/errorInWords';
+import { formatTime } from '../../lib/formatTime';
+import { canChangeDirectory } from '../auth/roles';
+import { useSignedIn } from '../auth/SessionProvider';
+import { StatusMessage } from '../layout/StatusMessage';
+import { capitalized, CHANGE_STATUS, FEEDBACK_ITEM, FEEDBACK_PEOPLE, STATUS_ACTIONS, type FeedbackDetail } from './feedbackQueries';
+
+/** One feedback item: its text and figures, status buttons, its contact and account, its themes and the items like it. */
+export function FeedbackItemPage() {
+  const { id = '' } = useParams();
+  const [{ data, error, fetching }, reexecute] = useQuery({ query: FEEDBACK_ITEM, variables: { id } });
+  const reload = () => reexecute({ requestPolicy: 'network-only' });
+  const item = data?.feedbackItem;
+  return (
+    <section aria-labelledby="item-title">
+      <p>
+        <Link to="/feedback">Back to the inbox</Link>
+      </p>
+      {error && (
+        <StatusMessage error retry={error.graphQLErrors[0]?.extensions?.code === 'NOT_FOUND' ? undefined : reload}>
+          {error.graphQLErrors[0]?.extensions?.code === 'NOT_FOUND' ? 'There is no such feedback item in your organization.' : errorInWords(error)}
+        </StatusMessage>
+      )}
+      {!data && fetching && <StatusMessage>Loading the feedback item…</StatusMessage>}
+      {item && <ItemDetail item={item} onChanged={reload} />}
+    </section>
+  );
+}
+
+function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () => void }) {
+  const canChange = canChangeDirectory(useSignedIn().member.role);
+  const [{ fetching: changing }, changeStatus] = useMutation(CHANGE_STATUS);
+  const [failure, setFailure] = useState<string | null>(null);
+  const setStatus = async (status: string) => {
+    const result = await changeStatus({ id: item.id, status });
+    setFailure(result.error ? errorInWords(result.error) : null);
+    if (!result.error) onChanged();
+  };
+  return (
+    <>
+      <h1 id="item-title">{item.title}</h1>
+      <dl className="facts">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span className={`badge ${item.status}`}>{capitalized(item.status)}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Sentiment</dt>
+          <dd>{item.sentiment ? capitalized(item.sentiment) : 'Not known'}</dd>
+        </div>
+        <div>
+          <dt>Source</dt>
+          <dd>{item.source}</dd>
+        </div>
+        <div>
+          <dt>From</dt>
+          <dd>{[item.author, item.email].filter(Boolean).join(' · ') || 'Not given'}</dd>
+        </div>
+        <div>
+          <dt>Published</dt>
+          <dd>{formatTime(item.publishedDate)}</dd>
+        </div>
+        {item.language && (
+          <div>
+            <dt>Language</dt>
+            <dd>{item.language}</dd>
+          </div>
+        )}
+      </dl>
+      {canChange && (
+        <div className="buttons" role="group" aria-label="Change the status">
+          {Object.entries(STATUS_ACTIONS)
+            .filter(([status]) => status !== item.status)
+            .map(([status, action]) => (
+              <button key={status} type="button" disabled={changing} onClick={() => void setStatus(status)}>
+                {action.label}
+              </button>
+            ))}
+        </div>
+      )}
+      <ErrorLine error={failure} />
+      <blockquote className="feedback-text">{item.content}</blockquote>
+      {item.themes.length > 0 && (
+        <>
+          <h2>Themes</h2>
+          <ul className="chips">
+            {item.themes.map((theme) => (
+              <li key={theme.id}>
+                <Link to={`/feedback?theme=${encodeURIComponent(theme.id)}`}>{theme.label}</Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h2>Contact and account</h2>
+      {item.email ? <People email={item.email} /> : <p className="hint">The item has no email, so no contact or account is linked.</p>}
+      <h2>Similar feedback</h2>
+      {item.similar.length === 0 ? (
+        <p className="hint">No other item is much like this one.</p>
+      ) : (
+        <ul className="similar">
+          {item.similar.map(({ score, item: similar }) => (
+            <li key={similar.id}>
+              <Link to={`/feedback/${similar.id}`}>{similar.title}</Link>{' '}
+              <span className="hint">
+                {Math.round(score * 100)}% alike · {capitalized(similar.status)} · {formatTime(similar.publishedDate)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** The contact with the item's email and the account of its domain, each when the organization has one. */
+function People({ email }: { email: string }) {
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  const [{ data, error, fetching }] = useQuery({ query: FEEDBACK_PEOPLE, variables: { email, domain } });
+  if (error) return <ErrorLine error={errorInWords(error)} />;
+  if (!data) return fetching ? <p className="hint">Looking up the contact and account…</p> : null;
+  const contact = data.contacts.items.find((candidate) => candidate.email?.toLowerCase() === email.toLowerCase());
+  const account = data.accounts.items.find((candidate) => candidate.domain?.toLowerCase() === domain);
+  return (
+    <ul className="people">
+      <li>
+        Contact:{' '}
+        {contact ? (
+          <Link to={`/contacts?q=${encodeURIComponent(email)}`}>
+            {contact.name}
+            {contact.company ? ` (${contact.company})` : ''}
+          </Link>
+        ) : (
+          <span className="hint">none with {email}</span>
+        )}
+      </li>
+      <li>
+        Account:{' '}
+        {account ? <Link to={`/accounts?q=${encodeURIComponent(domain)}`}>{account.name}</Link> : <span className="hint">none with the domain {domain}</span>}
+      </li>
+    </ul>
+  );
+}

@@ -1,0 +1,54 @@
+import { gql } from '@urql/core';
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: string[];
+  secret: string | null;
+  enabled: boolean;
+  disabledAt: string | null;
+  disabledReason: string | null;
+  failingSince: string | null;
+  createdAt: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventType: string;
+  status: string;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  attempts: Array<{ at: string; statusCode: number | null; error: string | null; durationMs: number }>;
+}
+
+/** The events an endpoint may receive, as the feedback service names them, with what each means. */
+export const EVENTS = [
+  { type: 'feedback.created', label: 'Feedback added' },
+  { type: 'feedback.status_changed', label: 'Status changed' },
+  { type: 'feedback.deleted', label: 'Feedback deleted' },
+  { type: 'export.completed', label: 'Export completed' },
+  { type: 'export.failed', label: 'Export failed' },
+] as const;
+
+const ENDPOINT = 'id url events secret enabled disabledAt disabledReason failingSince createdAt';
+
+export const WEBHOOK_ENDPOINTS = gql<{ webhookEndpoints: WebhookEndpoint[] }>`
+  query WebhookEndpoints { webhookEndpoints { ${ENDPOINT} } }
+`;
+
+export const ADD_WEBHOOK_ENDPOINT = gql<{ addWebhookEndpoint: WebhookEndpoint }, { url: string; events: string[] }>`
+  mutation AddWebhookEndpoint($url: String!, $events: [String!]!) { addWebhookEndpoint(url: $url, events: $events) { ${ENDPOINT} } }
+`;
+
+export const REMOVE_WEBHOOK_ENDPOINT = gql<{ removeWebhookEndpoint: boolean }, { id: string }>`
+  mutation RemoveWebhookEndpoint($id: String!) { removeWebhookEndpoint(id: $id) }
+`;
+
+export const WEBHOOK_DELIVERIES = gql<{ webhookDeliveries: { total: number; items: WebhookDelivery[] } }, { endpointId: string; skip: number; take: number }>`
+  query WebhookDeliveries($endpointId: String!, $skip: Int, $take: Int) {
+    webhookDeliveries(endpointId: $endpointId, skip: $skip, take: $take) {
+      total
+      items { id eventType status nextAttemptAt createdAt attempts { at statusCode error durationMs } }
+    }
+  }
+`;

@@ -1,0 +1,82 @@
+import { INTEGRATION_MANAGERS, notFound, requireDirectoryWriter, requireMember, requireMemberRole, toPage, type SubgraphContext } from '@fi/shared';
+import type { FeedbackRepository } from './data/feedbackRepository';
+import type { InsightsStore } from './data/insightsStore';
+import type { ThemeStore } from './data/themeStore';
+import { changeStatus, changeStatuses, FEEDBACK_NOT_FOUND, type StatusCaller, type StatusDeps } from './domain/changeStatus';
+import { parseFeedbackListArgs } from './domain/feedbackListQuery';
+import { feedbackItemFields } from './feedbackItemFields';
+import type { Resolvers } from './generated/adminResolvers';
+import { feedbackInsights } from './insights/feedbackInsights';
+import type { OrgSimilarity } from './similarity/orgSimilarity';
+import { listThemes } from './themes/feedbackThemes';
+import { createThemeResolvers, themeFigureFields } from './themes/themeResolvers';
+import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
+import { toGraphQL } from './webhooks/webhookResolvers';
+
+export const ONLY_MANAGERS_CHANGE_WEBHOOKS = 'Only owners and admins can add or remove webhook endpoints';
+
+/**
+ * Who may change feedback in the web application: owners, admins and members (the people who triage the
+ * inbox), as for contacts and accounts; viewers read. Their organization is the signed identity's.
+ */
+function statusCaller(ctx: SubgraphContext): StatusCaller {
+  return { orgId: requireDirectoryWriter(ctx.auth, 'feedback').orgId, readOnly: false };
+}
+
+/**
+ * The admin schema (admin.graphql): the web application's signed-in members read the inbox, an item, the
+ * insights and themes, change statuses, and keep webhook endpoints, through the same functions as the public API.
+ */
+export function createFeedbackAdminResolvers(
+  repository: FeedbackRepository,
+  status: StatusDeps,
+  { insights, similarity, themes, webhooks }: { insights: InsightsStore; similarity: OrgSimilarity; themes: ThemeStore; webhooks: WebhookEndpoints },
+): Resolvers {
+  const webhookManager = (ctx: SubgraphContext) => requireMemberRole(ctx.auth, INTEGRATION_MANAGERS, ONLY_MANAGERS_CHANGE_WEBHOOKS);
+  const themed = createThemeResolvers(themes);
+  return {
+    Query: {
+      feedbackItems: (_, args, ctx) => repository.list(requireMember(ctx.auth).orgId, parseFeedbackListArgs(args)),
+      feedbackItem: async (_, args, ctx) => {
+        const item = await repository.findById(requireMember(ctx.auth).orgId, args.id);
+        if (!item) throw notFound(FEEDBACK_NOT_FOUND);
+        return item;
+      },
+      feedbackInsights: (_, args, ctx) => feedbackInsights({ store: insights, themes }, requireMember(ctx.auth).orgId, args),
+      feedbackThemes: (_, args, ctx) => listThemes(themes, requireMember(ctx.auth).orgId, args),
+      webhookEndpoints: async (_, __, ctx) => (await webhooks.list(requireMember(ctx.auth).orgId)).map(toGraphQL),
+      webhookDeliveries: (_, args, ctx) => webhooks.deliveriesOf(requireMember(ctx.auth).orgId, args.endpointId, toPage(args)),
+    },
+    Mutation: {
+      changeFeedbackStatus: async (_, args, ctx) => {
+        const caller = statusCaller(ctx);
+        const change = await changeStatus(status, caller, args.id, args.status);
+        if (change.changed) ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, status: args.status }, 'feedback status changed by a member');
+        return change.item;
+      },
+      changeFeedbackStatuses: async (_, args, ctx) => {
+        const caller = statusCaller(ctx);
+        const changes = await changeStatuses(status, caller, args.ids, args.status);
+        ctx.logger.info({ orgId: caller.orgId, status: args.status, requested: args.ids.length, changed: changes.length }, 'feedback statuses changed by a member');
+        return changes.length;
+      },
+      addWebhookEndpoint: async (_, args, ctx) => {
+        const { orgId } = webhookManager(ctx);
+        const endpoint = await webhooks.add(orgId, args.url, args.events);
+        ctx.logger.info({ endpointId: endpoint.id, orgId }, 'webhook endpoint added by a member');
+        return toGraphQL(endpoint);
+      },
+      removeWebhookEndpoint: async (_, args, ctx) => {
+        const { orgId } = webhookManager(ctx);
+        await webhooks.remove(orgId, args.id);
+        ctx.logger.info({ endpointId: args.id, orgId }, 'webhook endpoint removed by a member');
+        return true;
+      },
+    },
+    FeedbackItem: {
+      ...feedbackItemFields({ similarity, repository }),
+      themes: themed.FeedbackItem.themes,
+    },
+    FeedbackTheme: themeFigureFields,
+  };
+}
