@@ -68,7 +68,7 @@ export async function compareBuilds(env: NodeJS.ProcessEnv, requests: LoadReques
     for (const build of Object.keys(BUILDS) as Build[]) {
       const run = await startOnce(build, env, requests);
       runs.get(build)!.push(run);
-      say(`gateway from ${build}: ready in ${run.startMs} ms, ${run.readyRss.toFixed(0)} MiB, ${Math.round(run.rps)} req/s (p50 ${run.p50} ms), ${run.loadedRss.toFixed(0)} MiB after`);
+      say(`gateway from ${build}: ready in ${run.startMs} ms, ${run.readyRss.toFixed(0)} MiB, ${Math.round(run.rps)} req/s (p50 ${run.p50.toFixed(1)} ms), ${run.loadedRss.toFixed(0)} MiB after`);
     }
   }
   return [...runs].map(([build, list]) => ({
@@ -89,7 +89,7 @@ export function buildsMarkdown(points: BuildPoint[]): string[] {
     '|---|---|---:|---:|---:|---:|---:|',
     ...points.map(
       (p) =>
-        `| ${p.build} | ${p.startMs.join(', ')} | ${median(p.startMs)} | ${p.readyRssMiB.toFixed(0)} | ${p.loadedRssMiB.toFixed(0)} | ${Math.round(p.rps)} | ${p.p50} |`,
+        `| ${p.build} | ${p.startMs.join(', ')} | ${median(p.startMs)} | ${p.readyRssMiB.toFixed(0)} | ${p.loadedRssMiB.toFixed(0)} | ${Math.round(p.rps)} | ${p.p50.toFixed(1)} |`,
     ),
   ];
 }
