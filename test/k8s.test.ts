@@ -435,12 +435,22 @@ describe('subgraphs are never exposed', () => {
 });
 
 describe('deploy/k8s production overlay', () => {
-  test('when clients arrive, then they come through the ingress to POST /graphql only, the gateway trusts the proxy address, and webhooks refuse http and private targets explicitly', () => {
+  test('when clients arrive, then they come through the ingress to the API, exports and pages only (never /health, /ready, /metrics), the gateway trusts the proxy address, and webhooks refuse http and private targets explicitly', () => {
     const ingress = named<Resource>('production', 'Ingress', 'gateway') as Resource & {
       spec: { rules: Array<{ http: { paths: Array<{ path: string; pathType: string; backend: { service: { name: string; port: { name?: string; number?: number } } } }> } }> };
     };
     const paths = ingress.spec.rules.flatMap((rule) => rule.http.paths);
-    expect(paths).toEqual([{ path: '/graphql', pathType: 'Exact', backend: { service: { name: 'gateway', port: { name: 'http' } } } }]);
+    expect(paths.every((path) => path.backend.service.name === 'gateway' && path.backend.service.port.name === 'http')).toBe(true);
+    expect(paths).toEqual(expect.arrayContaining([
+      expect.objectContaining({ path: '/graphql', pathType: 'Exact' }),
+      expect.objectContaining({ path: '/admin/graphql', pathType: 'Exact' }),
+      expect.objectContaining({ path: '/exports', pathType: 'Prefix' }),
+      expect.objectContaining({ path: '/assets', pathType: 'Prefix' }),
+    ]));
+    // What stays inside the cluster: no path reaches it, and no catch-all prefix would.
+    const reaches = (url: string) => paths.some((path) => (path.pathType === 'Exact' ? url === path.path : url === path.path || url.startsWith(`${path.path}/`)));
+    for (const internal of ['/health', '/ready', '/metrics']) expect(reaches(internal)).toBe(false);
+    expect(paths.some((path) => path.pathType === 'Prefix' && path.path === '/')).toBe(false);
     expect(named<Service>('production', 'Service', 'gateway').spec.ports.map((p) => p.name)).toContain('http');
     const env = environment(mainContainer(named<Workload>('production', 'Deployment', 'gateway')));
     expect(env.TRUST_PROXY).toBe('true');
