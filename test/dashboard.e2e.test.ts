@@ -424,7 +424,20 @@ test('a member triages the inbox with the mouse and the keyboard, each status re
   await page.getByRole('button', { name: 'Archive' }).click();
   await page.getByText('Archived', { exact: true }).waitFor();
   expect(await publicStatus(older.id)).toBe('archived');
+
+  // The similar item is the same request: merged into this one, confirmed, then read back through /graphql.
+  await page.getByRole('button', { name: `Merge “${newer.title}” into this item` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Merge' }).click();
+  await page.getByRole('heading', { name: 'Merged into this item' }).waitFor();
+  const merged = await stack.gql<{ feedbackItem: { duplicateOf: { id: string } | null } }>(
+    'query($k: String!, $id: String!) { feedbackItem(apiKey: $k, id: $id) { duplicateOf { id } } }',
+    { k: orgKey, id: newer.id },
+  );
+  expect(merged.body.data?.feedbackItem.duplicateOf).toEqual({ id: older.id });
   await screenshot(page, 'feedback-item');
+  await page.getByRole('button', { name: `Unmerge “${newer.title}”` }).click();
+  await eventually(async () => (await page.getByRole('heading', { name: 'Merged into this item' }).count()) === 0, 20_000, 'the duplicate put back');
+  expect(await publicStatus(newer.id)).toBe('archived');
 });
 
 test('insights draw volume, sentiment, sources and terms as charts for a range kept in the address', async () => {

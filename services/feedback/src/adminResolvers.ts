@@ -1,5 +1,8 @@
 import { INTEGRATION_MANAGERS, notFound, requireDirectoryWriter, requireMember, requireMemberRole, toPage, type SubgraphContext } from '@fi/shared';
 import type { FeedbackRepository } from './data/feedbackRepository';
+import type { FeedbackTombstones } from './data/feedbackTombstones';
+import { mergeFeedback, unmergeFeedback } from './domain/mergeFeedback';
+import { createMergeResolvers } from './merges/mergeResolvers';
 import type { InsightsStore } from './data/insightsStore';
 import type { ThemeStore } from './data/themeStore';
 import { changeStatus, changeStatuses, FEEDBACK_NOT_FOUND, type StatusCaller, type StatusDeps } from './domain/changeStatus';
@@ -30,15 +33,25 @@ function statusCaller(ctx: SubgraphContext): StatusCaller {
 export function createFeedbackAdminResolvers(
   repository: FeedbackRepository,
   status: StatusDeps,
-  { insights, similarity, themes, webhooks }: { insights: InsightsStore; similarity: OrgSimilarity; themes: ThemeStore; webhooks: WebhookEndpoints },
+  {
+    insights,
+    similarity,
+    themes,
+    webhooks,
+    tombstones,
+  }: { insights: InsightsStore; similarity: OrgSimilarity; themes: ThemeStore; webhooks: WebhookEndpoints; tombstones: FeedbackTombstones },
 ): Resolvers {
   const webhookManager = (ctx: SubgraphContext) => requireMemberRole(ctx.auth, INTEGRATION_MANAGERS, ONLY_MANAGERS_CHANGE_WEBHOOKS);
   const themed = createThemeResolvers(themes);
+  const merging = { repository, events: status.events, tombstones };
+  const merges = createMergeResolvers(merging);
   return {
     Query: {
       feedbackItems: (_, args, ctx) => repository.list(requireMember(ctx.auth).orgId, parseFeedbackListArgs(args)),
       feedbackItem: async (_, args, ctx) => {
-        const item = await repository.findById(requireMember(ctx.auth).orgId, args.id);
+        const { orgId } = requireMember(ctx.auth);
+        // A merged duplicate is still there to read (with duplicateOf), as in the public API.
+        const item = (await repository.findById(orgId, args.id)) ?? (await tombstones.findMerged(orgId, args.id));
         if (!item) throw notFound(FEEDBACK_NOT_FOUND);
         return item;
       },
@@ -66,6 +79,18 @@ export function createFeedbackAdminResolvers(
         ctx.logger.info({ endpointId: endpoint.id, orgId }, 'webhook endpoint added by a member');
         return toGraphQL(endpoint);
       },
+      mergeFeedbackItems: async (_, args, ctx) => {
+        const caller = statusCaller(ctx);
+        const item = await mergeFeedback(merging, caller.orgId, args.id, args.duplicateIds);
+        ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, duplicates: args.duplicateIds.length }, 'feedback merged by a member');
+        return item;
+      },
+      unmergeFeedbackItem: async (_, args, ctx) => {
+        const caller = statusCaller(ctx);
+        const item = await unmergeFeedback(merging, caller.orgId, args.id);
+        ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId }, 'feedback unmerged by a member');
+        return item;
+      },
       removeWebhookEndpoint: async (_, args, ctx) => {
         const { orgId } = webhookManager(ctx);
         await webhooks.remove(orgId, args.id);
@@ -76,6 +101,8 @@ export function createFeedbackAdminResolvers(
     FeedbackItem: {
       ...feedbackItemFields({ similarity, repository }),
       themes: themed.FeedbackItem.themes,
+      duplicateOf: merges.FeedbackItem.duplicateOf,
+      duplicates: merges.FeedbackItem.duplicates,
     },
     FeedbackTheme: themeFigureFields,
   };

@@ -73,7 +73,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           }),
           admin: {
             schemaPath: FEEDBACK_ADMIN_SCHEMA_PATH,
-            resolvers: createFeedbackAdminResolvers(repository, { statuses, events: webhooks.events }, { insights, similarity, themes, webhooks: webhooks.management }),
+            resolvers: createFeedbackAdminResolvers(repository, { statuses, events: webhooks.events }, { insights, similarity, themes, webhooks: webhooks.management, tombstones }),
             extendContext,
           },
           routes: exportJobs.routes,

@@ -7,7 +7,8 @@ import { formatTime } from '../../lib/formatTime';
 import { canChangeDirectory } from '../auth/roles';
 import { useSignedIn } from '../auth/SessionProvider';
 import { StatusMessage } from '../layout/StatusMessage';
-import { capitalized, CHANGE_STATUS, FEEDBACK_ITEM, FEEDBACK_PEOPLE, STATUS_ACTIONS, type FeedbackDetail } from './feedbackQueries';
+import { ConfirmDialog } from '../../lib/ConfirmDialog';
+import { capitalized, CHANGE_STATUS, FEEDBACK_ITEM, FEEDBACK_PEOPLE, MERGE, STATUS_ACTIONS, UNMERGE, type FeedbackDetail, type FeedbackRow } from './feedbackQueries';
 
 /** One feedback item: its text and figures, status buttons, its contact and account, its themes and the items like it. */
 export function FeedbackItemPage() {
@@ -34,7 +35,15 @@ export function FeedbackItemPage() {
 function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () => void }) {
   const canChange = canChangeDirectory(useSignedIn().member.role);
   const [{ fetching: changing }, changeStatus] = useMutation(CHANGE_STATUS);
+  const [{ fetching: merging }, merge] = useMutation(MERGE);
+  const [{ fetching: unmerging }, unmerge] = useMutation(UNMERGE);
+  const [merged, setMerged] = useState<FeedbackRow | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const putBack = async (id: string) => {
+    const result = await unmerge({ id });
+    setFailure(result.error ? errorInWords(result.error) : null);
+    if (!result.error) onChanged();
+  };
   const setStatus = async (status: string) => {
     const result = await changeStatus({ id: item.id, status });
     setFailure(result.error ? errorInWords(result.error) : null);
@@ -43,6 +52,16 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
   return (
     <>
       <h1 id="item-title">{item.title}</h1>
+      {item.duplicateOf && (
+        <p className="notice">
+          Merged into <Link to={`/feedback/${item.duplicateOf.id}`}>{item.duplicateOf.title}</Link>: it is not in the inbox, lists or figures.{' '}
+          {canChange && (
+            <button type="button" disabled={unmerging} onClick={() => void putBack(item.id)}>
+              Unmerge
+            </button>
+          )}
+        </p>
+      )}
       <dl className="facts">
         <div>
           <dt>Status</dt>
@@ -73,7 +92,7 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
           </div>
         )}
       </dl>
-      {canChange && (
+      {canChange && !item.duplicateOf && (
         <div className="buttons" role="group" aria-label="Change the status">
           {Object.entries(STATUS_ACTIONS)
             .filter(([status]) => status !== item.status)
@@ -110,10 +129,47 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
               <Link to={`/feedback/${similar.id}`}>{similar.title}</Link>{' '}
               <span className="hint">
                 {Math.round(score * 100)}% alike · {capitalized(similar.status)} · {formatTime(similar.publishedDate)}
-              </span>
+              </span>{' '}
+              {canChange && !item.duplicateOf && (
+                <button type="button" aria-label={`Merge “${similar.title}” into this item`} onClick={() => setMerged(similar)}>
+                  Merge into this item
+                </button>
+              )}
             </li>
           ))}
         </ul>
+      )}
+      {item.duplicates.length > 0 && (
+        <>
+          <h2>Merged into this item</h2>
+          <ul className="similar">
+            {item.duplicates.map((duplicate) => (
+              <li key={duplicate.id}>
+                <Link to={`/feedback/${duplicate.id}`}>{duplicate.title}</Link>{' '}
+                <span className="hint">{[duplicate.author, duplicate.email].filter(Boolean).join(' · ') || formatTime(duplicate.publishedDate)}</span>{' '}
+                {canChange && (
+                  <button type="button" aria-label={`Unmerge “${duplicate.title}”`} disabled={unmerging} onClick={() => void putBack(duplicate.id)}>
+                    Unmerge
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {merged && (
+        <ConfirmDialog
+          title="Merge feedback"
+          confirmLabel="Merge"
+          busy={merging}
+          run={() => merge({ id: item.id, duplicateIds: [merged.id] })}
+          onDone={onChanged}
+          onClose={() => setMerged(null)}
+        >
+          <p>
+            “{merged.title}” leaves the inbox, the lists and the figures, and is kept whole with this item. Unmerge puts it back as it was.
+          </p>
+        </ConfirmDialog>
       )}
     </>
   );

@@ -18,6 +18,8 @@ export interface FeedbackDetail extends FeedbackRow {
   updatedAt: string;
   themes: Array<{ id: string; label: string }>;
   similar: Array<{ score: number; item: FeedbackRow }>;
+  duplicateOf: { id: string; title: string } | null;
+  duplicates: FeedbackRow[];
 }
 
 export const STATUSES = ['unread', 'read', 'archived'] as const;
@@ -64,7 +66,21 @@ export const FEEDBACK_ITEM = gql<{ feedbackItem: FeedbackDetail | null }, { id: 
       ${ROW} content sentimentSource language updatedAt
       themes { id label }
       similar(take: 5) { score item { ${ROW} } }
+      duplicateOf { id title }
+      duplicates { ${ROW} }
     }
+  }
+`;
+
+/** Folds a duplicate into an item (it leaves the inbox, kept whole with the item), or puts one back. */
+export const MERGE = gql<{ mergeFeedbackItems: { id: string } }, { id: string; duplicateIds: string[] }>`
+  mutation Merge($id: String!, $duplicateIds: [String!]!) {
+    mergeFeedbackItems(id: $id, duplicateIds: $duplicateIds) { id }
+  }
+`;
+export const UNMERGE = gql<{ unmergeFeedbackItem: { id: string } }, { id: string }>`
+  mutation Unmerge($id: String!) {
+    unmergeFeedbackItem(id: $id) { id }
   }
 `;
 

@@ -46,6 +46,10 @@ export type FeedbackItem = {
   author: Maybe<Scalars['String']['output']>;
   content: Scalars['String']['output'];
   createdAt: Scalars['DateTime']['output'];
+  /** The item this one was merged into; null unless merged. */
+  duplicateOf: Maybe<FeedbackItem>;
+  /** The items merged into this one, oldest merge first. */
+  duplicates: Array<FeedbackItem>;
   email: Maybe<Scalars['String']['output']>;
   id: Scalars['String']['output'];
   language: Maybe<Scalars['String']['output']>;
@@ -133,8 +137,12 @@ export type Mutation = {
    * nothing changes and the FORBIDDEN error lists those ids. Owners, admins and members.
    */
   changeFeedbackStatuses: Scalars['Int']['output'];
+  /** Merges duplicates into the item `id`, with the public mergeFeedbackItems' rules. Owners, admins and members. */
+  mergeFeedbackItems: FeedbackItem;
   /** Removes an endpoint and its delivery history; NOT_FOUND for an unknown id. Owners and admins. */
   removeWebhookEndpoint: Scalars['Boolean']['output'];
+  /** Puts a merged duplicate back exactly as it was, with the public unmergeFeedbackItem's rules. Owners, admins and members. */
+  unmergeFeedbackItem: FeedbackItem;
 };
 
 
@@ -156,7 +164,18 @@ export type MutationChangeFeedbackStatusesArgs = {
 };
 
 
+export type MutationMergeFeedbackItemsArgs = {
+  duplicateIds: Array<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
+};
+
+
 export type MutationRemoveWebhookEndpointArgs = {
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationUnmergeFeedbackItemArgs = {
   id: Scalars['String']['input'];
 };
 
@@ -455,6 +474,8 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   author?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   content?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  duplicateOf?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
+  duplicates?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   language?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -517,7 +538,9 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'events' | 'url'>>;
   changeFeedbackStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusArgs, 'id' | 'status'>>;
   changeFeedbackStatuses?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusesArgs, 'ids' | 'status'>>;
+  mergeFeedbackItems?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationMergeFeedbackItemsArgs, 'duplicateIds' | 'id'>>;
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'id'>>;
+  unmergeFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackItemArgs, 'id'>>;
 };
 
 export type QueryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
