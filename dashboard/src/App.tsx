@@ -49,8 +49,6 @@ export function App() {
               <Route path="accounts" element={<AccountsPage />} />
               <Route path="settings" element={<SettingsPage />}>
                 <Route index element={<Navigate to="/settings/api-keys" replace />} />
-              <Route path="contacts" element={<ContactsPage />} />
-              <Route path="accounts" element={<AccountsPage />} />
                 <Route path="api-keys" element={<ApiKeysSection />} />
                 <Route path="members" element={<MembersSection />} />
               </Route>
