@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { LogSink } from './helpers/logSink';
 import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import type { Role } from '@fi/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -23,12 +24,26 @@ let orgId: string;
 let orgKey: string;
 let origin: string;
 let people = 0;
+const logs = new LogSink();
+
+/** The address of the last single-use link the identity service logged (development) for `email`. */
+async function mailedLink(email: string, purpose: 'invitation' | 'password reset'): Promise<string> {
+  let link = '';
+  await eventually(() => {
+    const line = logs.lines().reverse().find((entry) => entry.to === email && entry.purpose === purpose);
+    link = line ? String(line.link) : '';
+    return link !== '';
+  }, 20_000, `the ${purpose} link for ${email}`);
+  const { pathname, search } = new URL(link);
+  return `${pathname}${search}`;
+}
 
 beforeAll(async () => {
   build = await buildDashboardForTest();
   // AUTH_CACHE_TTL_MS=0: a revoked key is refused at once, so the test need not wait out the cache.
   // Webhooks may go to a receiver on loopback (the Webhooks page's test), as the webhook tests allow.
-  stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0', ...FAST_WEBHOOKS });
+  // The service logs: in development the identity service logs single-use links instead of mailing them.
+  stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0', ...FAST_WEBHOOKS }, { logSink: logs });
   origin = stack.gateway.url;
   members = new MemberService(await openRepositories(await stack.connect('identity')));
   ({ orgId, key: orgKey } = await stack.createKey());
@@ -530,4 +545,36 @@ test('an owner adds a webhook endpoint (its secret shown once), sees a status ch
   } finally {
     await receiver.close();
   }
+});
+
+test('an invited person accepts in the page and is signed in; a forgotten password is reset through its link, and the new one signs in', async () => {
+  const owner = await addMember('owner');
+  const invited = `invited-${Date.now()}@example.com`;
+  const page = await newPage();
+  await signIn(page, owner);
+  await page.goto('/settings/members');
+  await page.getByLabel('Invite by email').fill(invited);
+  await page.getByRole('form', { name: 'Invite a member' }).getByRole('combobox').selectOption('member');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await page.getByText(`An invitation is on its way to ${invited}.`).waitFor();
+
+  const guest = await newPage();
+  await guest.goto(await mailedLink(invited, 'invitation'));
+  await guest.getByLabel('Name').fill('Invited Person');
+  await guest.getByLabel('Password').fill('a long enough password 1');
+  await guest.getByRole('button', { name: 'Accept invitation' }).click();
+  await guest.getByRole('heading', { name: 'Settings' }).waitFor();
+  await guest.getByText(`${invited} · member`).waitFor();
+
+  const forgetful = await newPage();
+  await forgetful.goto('/sign-in');
+  await forgetful.getByRole('link', { name: 'Forgot your password?' }).click();
+  await forgetful.getByLabel('Email').fill(invited);
+  await forgetful.getByRole('button', { name: 'Send reset link' }).click();
+  await forgetful.getByText('Check your email').waitFor();
+  await forgetful.goto(await mailedLink(invited, 'password reset'));
+  await forgetful.getByLabel('New password', { exact: true }).fill('another long password 2');
+  await forgetful.getByRole('button', { name: 'Set password' }).click();
+  await forgetful.getByText('Password changed').waitFor();
+  await signIn(forgetful, { email: invited, password: 'another long password 2' });
 });

@@ -4,6 +4,7 @@ import { Provider as GraphQLProvider } from 'urql';
 import { RequireSession } from './features/auth/RequireSession';
 import { SessionProvider } from './features/auth/SessionProvider';
 import { SignInPage } from './features/auth/SignInPage';
+import { AcceptInvitationPage, ResetPasswordPage } from './features/auth/AccountLinkPages';
 import { AccountsPage } from './features/accounts/AccountsPage';
 import { ContactsPage } from './features/contacts/ContactsPage';
 import { FeedbackItemPage } from './features/feedback/FeedbackItemPage';
@@ -26,6 +27,8 @@ export function App() {
         <BrowserRouter>
           <Routes>
             <Route path="/sign-in" element={<SignInPage />} />
+            <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
+            <Route path="/reset-password" element={<ResetPasswordPage />} />
             <Route
               element={
                 <RequireSession>

@@ -12,6 +12,8 @@ interface SessionApi {
   signOut(): Promise<string | null>;
   /** Asks the service again, e.g. after an answer said the session has ended. */
   refresh(): void;
+  /** Takes a session another mutation opened (accepting an invitation). */
+  adopt(session: Session): void;
 }
 
 const SessionContext = createContext<SessionApi | null>(null);
@@ -40,6 +42,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () => ({
       state,
       refresh,
+      adopt,
       async signIn(email, password) {
         const result = await adminClient.mutation<{ signIn: Session }>(SIGN_IN_MUTATION, { email, password }).toPromise();
         if (result.error || !result.data) return result.error ? errorInWords(result.error) : 'Sign-in failed. Please try again.';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { ErrorLine } from '../../lib/ErrorLine';
 import { StatusMessage } from '../layout/StatusMessage';
 import { useSession } from './SessionProvider';
@@ -44,6 +44,7 @@ export function SignInPage() {
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
+        <Link to="/reset-password">Forgot your password?</Link>
       </form>
     </main>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ConfirmDialog } from '../../lib/ConfirmDialog';
 import { ErrorLine } from '../../lib/ErrorLine';
@@ -8,7 +8,7 @@ import { canManageMembers } from '../auth/roles';
 import { useSignedIn } from '../auth/SessionProvider';
 import type { Role } from '../auth/sessionQueries';
 import { StatusMessage } from '../layout/StatusMessage';
-import { CHANGE_ROLE_MUTATION, MEMBERS_QUERY, REMOVE_MEMBER_MUTATION, ROLES, type Member } from './memberQueries';
+import { CHANGE_ROLE_MUTATION, INVITE_MEMBER_MUTATION, MEMBERS_QUERY, REMOVE_MEMBER_MUTATION, ROLES, type Member } from './memberQueries';
 
 export function MembersSection() {
   const session = useSignedIn();
@@ -29,7 +29,8 @@ export function MembersSection() {
   return (
     <section aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
-      {!manage && <p className="hint">Only owners and admins can change roles or remove members.</p>}
+      {!manage && <p className="hint">Only owners and admins can invite, change roles or remove members.</p>}
+      {manage && <InviteForm />}
       <ErrorLine error={actionError} />
       {error && <StatusMessage error retry={reload}>{errorInWords(error)}</StatusMessage>}
       {!data && fetching && <StatusMessage>Loading members…</StatusMessage>}
@@ -97,5 +98,44 @@ function RemoveMemberDialog({ member, onDone, onClose }: { member: Member; onDon
     <ConfirmDialog title={`Remove ${member.email}?`} confirmLabel="Remove" busy={fetching} run={() => remove({ memberId: member.id })} onDone={onDone} onClose={onClose}>
       <p>They are signed out everywhere at once and can no longer sign in.</p>
     </ConfirmDialog>
+  );
+}
+
+/** Mails a single-use link (the identity service's rules: only an owner invites an owner). */
+function InviteForm() {
+  const [{ fetching }, invite] = useMutation(INVITE_MEMBER_MUTATION);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await invite({ email: email.trim(), role });
+    setError(result.error ? errorInWords(result.error) : null);
+    setSent(result.error ? null : email.trim());
+    if (!result.error) setEmail('');
+  };
+  return (
+    <form className="inline-form" onSubmit={submit} aria-label="Invite a member">
+      <label>
+        Invite by email
+        <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+      <label>
+        Role
+        <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          {ROLES.map((choice) => (
+            <option key={choice} value={choice}>
+              {choice}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" disabled={fetching}>
+        Send invitation
+      </button>
+      <ErrorLine error={error} />
+      {sent && <p role="status">An invitation is on its way to {sent}.</p>}
+    </form>
   );
 }
