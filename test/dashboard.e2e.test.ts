@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { LogSink } from './helpers/logSink';
+import { loggedLink, LogSink } from './helpers/logSink';
 import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import type { Role } from '@fi/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -26,15 +26,9 @@ let origin: string;
 let people = 0;
 const logs = new LogSink();
 
-/** The address of the last single-use link the identity service logged (development) for `email`. */
+/** The page a mailed link opens, on this test's origin. */
 async function mailedLink(email: string, purpose: 'invitation' | 'password reset'): Promise<string> {
-  let link = '';
-  await eventually(() => {
-    const line = logs.lines().reverse().find((entry) => entry.to === email && entry.purpose === purpose);
-    link = line ? String(line.link) : '';
-    return link !== '';
-  }, 20_000, `the ${purpose} link for ${email}`);
-  const { pathname, search } = new URL(link);
+  const { pathname, search } = await loggedLink(logs, email, purpose);
   return `${pathname}${search}`;
 }
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import { loadGatewayConfig, startGateway } from '@fi/gateway';
 import { createLogger, IDENTITY_HEADER, parseSigningKeys, signIdentity, type Role, type RunningHttpServer } from '@fi/shared';
-import { LogSink } from './helpers/logSink';
+import { loggedLink, LogSink } from './helpers/logSink';
 import { eventually } from './helpers/processes';
 import { LIST_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
@@ -267,16 +267,7 @@ describe('the admin API through the gateway', () => {
   });
 });
 
-/** The token of the last single-use link the identity service logged (development) for `email`. */
-async function linkToken(email: string, purpose: 'invitation' | 'password reset'): Promise<string> {
-  let token = '';
-  await eventually(() => {
-    const line = logs.lines().reverse().find((entry) => entry.to === email && entry.purpose === purpose);
-    token = line ? (new URL(String(line.link)).searchParams.get('token') ?? '') : '';
-    return token !== '';
-  }, 20_000, `the ${purpose} link for ${email}`);
-  return token;
-}
+const linkToken = async (email: string, purpose: 'invitation' | 'password reset') => (await loggedLink(logs, email, purpose)).searchParams.get('token') ?? '';
 
 const INVITE = 'mutation($e: String!, $r: Role!) { inviteMember(email: $e, role: $r) { email role expiresAt } }';
 const ACCEPT = 'mutation($t: String!, $n: String!, $p: String!) { acceptInvitation(token: $t, name: $n, password: $p) { csrfToken member { email role } } }';

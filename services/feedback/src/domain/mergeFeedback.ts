@@ -1,6 +1,6 @@
 import { appError, badRequest, ErrorCode, notFound } from '@fi/shared';
 import { countedOf, type FeedbackItem } from '../data/feedbackItem';
-import type { FeedbackRepository } from '../data/feedbackRepository';
+import type { FeedbackRepository, ItemForChange } from '../data/feedbackRepository';
 import type { FeedbackTombstones } from '../data/feedbackTombstones';
 import { mergedEvent, newEvent } from '../webhooks/events';
 import { changeOf, writeWithEvent, type ChangeEvents } from './changeEvents';
@@ -38,26 +38,28 @@ export async function mergeFeedback(deps: MergeDeps, orgId: string, id: string, 
   const ids = parseDuplicateIds(id, duplicateIds);
   const primary = await deps.repository.findById(orgId, id);
   if (!primary) throw notFound(FEEDBACK_NOT_FOUND);
-  const pending: string[] = [];
+  const pending: ItemForChange[] = [];
   for (const duplicate of ids) {
-    if (await deps.repository.findById(orgId, duplicate)) pending.push(duplicate);
+    const read = await deps.repository.findForChange(orgId, duplicate);
+    if (read) pending.push(read);
     else if ((await deps.tombstones.findMerged(orgId, duplicate))?.duplicateOf !== id) {
       throw appError(ErrorCode.NOT_FOUND, `${FEEDBACK_NOT_FOUND}: ${duplicate}`, { argument: 'duplicateIds', id: duplicate });
     }
   }
-  for (const duplicate of pending) await mergeOne(deps, orgId, duplicate, id);
+  for (const read of pending) await mergeOne(deps, orgId, read, id);
   return primary;
 }
 
-async function mergeOne(deps: MergeDeps, orgId: string, id: string, into: string): Promise<void> {
+/** Merges one duplicate, starting from the read that checked it (read again only when it changed meanwhile). */
+async function mergeOne(deps: MergeDeps, orgId: string, checked: ItemForChange, into: string): Promise<void> {
   for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
-    const read = await deps.repository.findForChange(orgId, id);
+    const read = round === 0 ? checked : await deps.repository.findForChange(orgId, checked.item.id);
     // Removed or merged by another request meanwhile: nothing left to merge.
     if (!read) return;
     await deps.events.markApplied(read.webhookEventIds ?? []);
     const change = changeOf(mergedEvent(read.item, into), deltaOf(countedOf(read.item), null));
     const merged = await writeWithEvent(deps.events, change, async () => {
-      const { id: _id, ...fields } = read.item;
+      const { id, ...fields } = read.item;
       await deps.tombstones.recordMerged(id, fields, into);
       return (await deps.repository.removeUnchanged(read)) ? true : null;
     });
