@@ -9,7 +9,7 @@ import { changeStatus, changeStatuses, FEEDBACK_NOT_FOUND, type StatusCaller, ty
 import { parseFeedbackListArgs } from './domain/feedbackListQuery';
 import { feedbackItemFields } from './feedbackItemFields';
 import type { Resolvers } from './generated/adminResolvers';
-import { feedbackInsights } from './insights/feedbackInsights';
+import { feedbackInsights, feedbackInsightsFields } from './insights/feedbackInsights';
 import type { OrgSimilarity } from './similarity/orgSimilarity';
 import { listThemes } from './themes/feedbackThemes';
 import { createThemeResolvers, themeFigureFields } from './themes/themeResolvers';
@@ -105,5 +105,6 @@ export function createFeedbackAdminResolvers(
       duplicates: merges.FeedbackItem.duplicates,
     },
     FeedbackTheme: themeFigureFields,
+    FeedbackInsights: feedbackInsightsFields,
   };
 }

@@ -14,7 +14,7 @@ import type { FeedbackContext } from './feedbackContext';
 import { feedbackItemFields } from './feedbackItemFields';
 import type { Resolvers } from './generated/resolvers';
 import type { InsightsStore } from './data/insightsStore';
-import { feedbackInsights } from './insights/feedbackInsights';
+import { feedbackInsights, feedbackInsightsFields } from './insights/feedbackInsights';
 import type { OrgSimilarity } from './similarity/orgSimilarity';
 import { createThemeResolvers } from './themes/themeResolvers';
 import { createMergeResolvers } from './merges/mergeResolvers';
@@ -119,6 +119,7 @@ export function createResolvers(
       },
     },
     FeedbackTheme: themed.FeedbackTheme,
+    FeedbackInsights: feedbackInsightsFields,
     FeedbackItem: {
       ...themed.FeedbackItem,
       ...merges.FeedbackItem,

@@ -4,7 +4,7 @@ import { errorInWords } from '../../lib/errorInWords';
 import { formatTime } from '../../lib/formatTime';
 import { StatusMessage } from '../layout/StatusMessage';
 import { BarList, SentimentLegend, ShareBar, StackedBars } from './charts';
-import { INSIGHTS, rangeBounds, RANGES, type InsightPoint, type Insights } from './insightsQueries';
+import { INSIGHT_DETAILS, INSIGHTS, rangeBounds, RANGES, type InsightDetails, type InsightPoint, type Insights } from './insightsQueries';
 
 const dayLabel = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const monthLabel = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -21,7 +21,9 @@ export default function InsightsPage() {
   const [params, setParams] = useSearchParams();
   const range = RANGES.find((candidate) => candidate.id === params.get('range')) ?? RANGES[1];
   const source = params.get('source')?.trim() || null;
-  const [{ data, error, fetching }, reexecute] = useQuery({ query: INSIGHTS, variables: { ...rangeBounds(range), interval: range.interval, source } });
+  const variables = { ...rangeBounds(range), interval: range.interval, source };
+  const [{ data, error, fetching }, reexecute] = useQuery({ query: INSIGHTS, variables });
+  const [details, reexecuteDetails] = useQuery({ query: INSIGHT_DETAILS, variables });
   const choose = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
     for (const [name, value] of Object.entries(changes)) {
@@ -62,18 +64,38 @@ export default function InsightsPage() {
         </form>
       </div>
       {error && (
-        <StatusMessage error retry={() => reexecute({ requestPolicy: 'network-only' })}>
+        <StatusMessage
+          error
+          retry={() => {
+            reexecute({ requestPolicy: 'network-only' });
+            reexecuteDetails({ requestPolicy: 'network-only' });
+          }}
+        >
           {errorInWords(error)}
         </StatusMessage>
       )}
       {!data && fetching && <StatusMessage>Loading insights…</StatusMessage>}
       {data && data.feedbackInsights.total === 0 && <StatusMessage>No feedback was published in this range{source ? ` from ${source}` : ''}.</StatusMessage>}
-      {data && data.feedbackInsights.total > 0 && <Figures insights={data.feedbackInsights} themes={data.feedbackThemes} label={range.label.toLowerCase()} />}
+      {data && data.feedbackInsights.total > 0 && <Figures insights={data.feedbackInsights} details={details} label={range.label.toLowerCase()} />}
     </section>
   );
 }
 
-function Figures({ insights, themes, label }: { insights: Insights; themes: { computedAt: string | null; items: Array<{ id: string; label: string; count: number; previousCount: number }> }; label: string }) {
+interface DetailsState {
+  data?: InsightDetails;
+  error?: Parameters<typeof errorInWords>[0];
+}
+
+/** A card's body while the details are on their way or failed; null once they are here. */
+function detailsPending(details: DetailsState, what: string) {
+  if (details.error) return <p className="hint">{`The ${what} could not be loaded: ${errorInWords(details.error)}`}</p>;
+  if (!details.data) return <p className="hint">{`Loading the ${what}…`}</p>;
+  return null;
+}
+
+function Figures({ insights, details, label }: { insights: Insights; details: DetailsState; label: string }) {
+  const topTerms = details.data?.feedbackInsights.topTerms ?? [];
+  const themes = details.data?.feedbackThemes ?? { computedAt: null, items: [] };
   const change = insights.total - insights.previous.total;
   const { positive, neutral, negative, none } = insights.bySentiment;
   return (
@@ -143,15 +165,17 @@ function Figures({ insights, themes, label }: { insights: Insights; themes: { co
         </article>
         <article className="card chart-card">
           <h2>Top terms of negative feedback</h2>
-          {insights.topTerms.length === 0 ? (
-            <p className="hint">No negative feedback in this range.</p>
-          ) : (
-            <BarList title="Most frequent terms in negative feedback" rows={insights.topTerms.map((row) => ({ label: row.term, value: row.count }))} />
-          )}
+          {detailsPending(details, 'terms') ??
+            (topTerms.length === 0 ? (
+              <p className="hint">No negative feedback in this range.</p>
+            ) : (
+              <BarList title="Most frequent terms in negative feedback" rows={topTerms.map((row) => ({ label: row.term, value: row.count }))} />
+            ))}
         </article>
         <article className="card chart-card wide">
           <h2>Themes and their trend</h2>
-          {themes.items.length === 0 ? (
+          {detailsPending(details, 'themes') ??
+            (themes.items.length === 0 ? (
             <p className="hint">{themes.computedAt ? 'No theme has items in this range.' : 'Themes are found in the background; they appear within a few minutes of new feedback.'}</p>
           ) : (
             <>
@@ -165,7 +189,7 @@ function Figures({ insights, themes, label }: { insights: Insights; themes: { co
               />
               {themes.computedAt && <p className="hint">Themes computed {formatTime(themes.computedAt)}.</p>}
             </>
-          )}
+          ))}
         </article>
       </div>
     </>

@@ -14,7 +14,6 @@ export interface Insights {
   bySource: Array<{ source: string; count: number }>;
   series: InsightPoint[];
   previous: { total: number };
-  topTerms: Array<{ term: string; count: number }>;
 }
 
 export interface ThemeFigures {
@@ -25,11 +24,15 @@ export interface ThemeFigures {
   previousCount: number;
 }
 
-/** The range's figures and its themes (with the previous period's count, for their trend), in one request. */
-export const INSIGHTS = gql<
-  { feedbackInsights: Insights; feedbackThemes: { computedAt: string | null; items: ThemeFigures[] } },
-  { from: string; to: string; interval: string; source: string | null }
->`
+export interface InsightDetails {
+  feedbackInsights: { topTerms: Array<{ term: string; count: number }> };
+  feedbackThemes: { computedAt: string | null; items: ThemeFigures[] };
+}
+
+type RangeVariables = { from: string; to: string; interval: string; source: string | null };
+
+/** The range's figures, read from kept counts: what the page shows first. */
+export const INSIGHTS = gql<{ feedbackInsights: Insights }, RangeVariables>`
   query Insights($from: DateTime!, $to: DateTime!, $interval: String!, $source: String) {
     feedbackInsights(from: $from, to: $to, interval: $interval, source: $source) {
       total interval
@@ -37,6 +40,17 @@ export const INSIGHTS = gql<
       bySource { source count }
       series { start count positive negative }
       previous { total }
+    }
+  }
+`;
+
+/**
+ * The terms of negative feedback (read from the items themselves, the dearest part) and the themes with
+ * their trend, asked for beside the figures so the charts never wait for them.
+ */
+export const INSIGHT_DETAILS = gql<InsightDetails, RangeVariables>`
+  query InsightDetails($from: DateTime!, $to: DateTime!, $interval: String!, $source: String) {
+    feedbackInsights(from: $from, to: $to, interval: $interval, source: $source) {
       topTerms { term count }
     }
     feedbackThemes(from: $from, to: $to, source: $source, take: 10) {

@@ -1,17 +1,32 @@
 import { listThemes, MAX_THEMES_TAKE, type ThemeView } from '../themes/feedbackThemes';
 import type { ThemeStore } from '../data/themeStore';
 import type { InsightsStore, PeriodFigures } from '../data/insightsStore';
+import type { FeedbackInsightsResolvers } from '../generated/resolvers';
 import { parseInsightsArgs } from './insightsQuery';
 
 /** Rising themes listed at most. */
 export const RISING_THEMES = 5;
 
+type RisingThemes = Array<{ theme: ThemeView; count: number; previousCount: number }>;
+
+/**
+ * The range's own figures, read at once, and the parts a request may not ask for, read only when asked
+ * (each at most once per answer): the previous period, the negative feedback's terms (the dearest read)
+ * and the themes that grew. A page showing volume and sentiment does not wait for the terms.
+ */
 export interface FeedbackInsights extends PeriodFigures {
   interval: string;
-  previous: PeriodFigures;
-  topTerms: Array<{ term: string; count: number }>;
-  risingThemes: Array<{ theme: ThemeView; count: number; previousCount: number }>;
+  previous: () => Promise<PeriodFigures>;
+  topTerms: () => Promise<Array<{ term: string; count: number }>>;
+  risingThemes: () => Promise<RisingThemes>;
 }
+
+/** The field resolvers of `FeedbackInsights`, the same in the public and the admin schema. */
+export const feedbackInsightsFields = {
+  previous: (parent) => parent.previous(),
+  topTerms: (parent) => parent.topTerms(),
+  risingThemes: (parent) => parent.risingThemes(),
+} satisfies FeedbackInsightsResolvers;
 
 /** The range's figures, the same for the equally long period just before it, the negative feedback's terms, and the themes that grew. */
 export async function feedbackInsights(
@@ -21,16 +36,25 @@ export async function feedbackInsights(
 ): Promise<FeedbackInsights> {
   const query = parseInsightsArgs(args);
   const length = query.to.getTime() - query.from.getTime();
-  const [current, previous, topTerms, themed] = await Promise.all([
-    store.period(orgId, query),
-    store.period(orgId, query, new Date(query.from.getTime() - length), query.from),
-    store.topTerms(orgId, query),
-    listThemes(themes, orgId, { from: query.from, to: query.to, source: query.source, take: MAX_THEMES_TAKE }),
-  ]);
-  const risingThemes = themed.items
-    .map((theme) => ({ theme, count: theme.figures!.count, previousCount: theme.figures!.previousCount }))
-    .filter(({ count, previousCount }) => count > previousCount)
-    .sort((a, b) => b.count - b.previousCount - (a.count - a.previousCount) || a.theme.label.localeCompare(b.theme.label))
-    .slice(0, RISING_THEMES);
-  return { ...current, interval: query.interval, previous, topTerms, risingThemes };
+  const current = await store.period(orgId, query);
+  return {
+    ...current,
+    interval: query.interval,
+    previous: once(() => store.period(orgId, query, new Date(query.from.getTime() - length), query.from)),
+    topTerms: once(() => store.topTerms(orgId, query)),
+    risingThemes: once(async () => {
+      const themed = await listThemes(themes, orgId, { from: query.from, to: query.to, source: query.source, take: MAX_THEMES_TAKE });
+      return themed.items
+        .map((theme) => ({ theme, count: theme.figures!.count, previousCount: theme.figures!.previousCount }))
+        .filter(({ count, previousCount }) => count > previousCount)
+        .sort((a, b) => b.count - b.previousCount - (a.count - a.previousCount) || a.theme.label.localeCompare(b.theme.label))
+        .slice(0, RISING_THEMES);
+    }),
+  };
+}
+
+/** `read` run on the first call only; aliases of one field share its answer. */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let answer: Promise<T> | undefined;
+  return () => (answer ??= read());
 }
