@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { type Databases, openDatabases, seedOrganization } from '@fi/cli';
 import { scaleBench, scaleMarkdown } from './scale';
+import { fairShareBench, fairShareMarkdown } from './fairShare';
 import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFerretDb } from '@fi/cli/embedded';
 import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
 import { IDENTITY_HEADER, parseSigningKeys, signIdentity } from '@fi/shared';
@@ -38,6 +39,7 @@ import {
  * the same load, alternated round by round; then scenario 1 as the data grows. `--scale`: an
  * organization's reads at 10,000 and 100,000 items (bench/scale.ts). `--startup`: the gateway run from
  * its sources and compiled, started in turn: start-up time, memory, throughput (bench/startup.ts).
+ * `--fair-share`: a victim's reads while three free keys send the attack of issue 21 (bench/fairShare.ts).
  */
 
 interface Profile {
@@ -126,6 +128,7 @@ async function main(): Promise<void> {
       intelligence: { type: 'boolean' },
       scale: { type: 'boolean' },
       startup: { type: 'boolean' },
+      'fair-share': { type: 'boolean' },
     },
   });
   const only = values.only?.split(',').map((id) => id.trim());
@@ -173,6 +176,17 @@ async function main(): Promise<void> {
       const table = scaleMarkdown(scale, Object.entries(machine(kind)).filter(([name]) => !name.startsWith('@')).map(([name, value]) => `${name} ${value}`).join(', '));
       mkdirSync(path.join(__dirname, 'results'), { recursive: true });
       writeFileSync(path.join(__dirname, 'results', `latest-scale${values.quick ? '-quick' : ''}.md`), `${table}\n`);
+      process.stdout.write(`${table}\n`);
+      return;
+    }
+
+    if (values['fair-share']) {
+      // A victim's reads while three free keys attack (bench/fairShare.ts), over a small organization.
+      await seedOrganization(ORG, { feedback: 1_000, contacts: 0, accounts: 0 }, db, { result: say, info: say }, { feedbackOnly: true });
+      const figures = await fairShareBench(ours.url, keyService, key, values.quick ? 2 : 6, post);
+      const table = fairShareMarkdown(figures, Object.entries(machine(kind)).filter(([name]) => !name.startsWith('@')).map(([name, value]) => `${name} ${value}`).join(', '));
+      mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+      writeFileSync(path.join(__dirname, 'results', `latest-fair-share${values.quick ? '-quick' : ''}.md`), `${table}\n`);
       process.stdout.write(`${table}\n`);
       return;
     }
