@@ -218,8 +218,12 @@ export class WebhookDispatcher {
     try {
       let result;
       try {
-        const secret = this.box.open(endpoint.secret, endpoint.id);
-        result = await sendSigned({ url: endpoint.url, secret }, { id: delivery.eventId, payload: delivery.payload }, this.options.policy, this.options.timeoutMs, this.shutdown.signal);
+        const secrets = [this.box.open(endpoint.secret, endpoint.id)];
+        // After a rotation the replaced secret signs too, until its overlap ends.
+        if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date()) {
+          secrets.push(this.box.open(endpoint.previousSecret, endpoint.id));
+        }
+        result = await sendSigned({ url: endpoint.url, secrets }, { id: delivery.eventId, payload: delivery.payload }, this.options.policy, this.options.timeoutMs, this.shutdown.signal);
       } catch (error) {
         this.logger.error({ err: error, endpointId: endpoint.id }, 'webhook attempt could not be made');
         result = { ok: false, statusCode: null, error: 'the signing secret could not be read', durationMs: 0 };
@@ -246,7 +250,7 @@ export class WebhookDispatcher {
       await deliveries.finish(delivery, 'failed', record);
       await endpoints.disable(
         endpoint.id,
-        `Disabled at ${new Date().toISOString()}: event ${delivery.eventId} failed ${delivery.attempts + 1} attempts over ${formatDuration(this.options.schedule.windowMs)} (last: ${result.error}). Remove and add the endpoint again to resume.`,
+        `Disabled at ${new Date().toISOString()}: event ${delivery.eventId} failed ${delivery.attempts + 1} attempts over ${formatDuration(this.options.schedule.windowMs)} (last: ${result.error}). Re-enable the endpoint to resume.`,
         new Date(),
       );
       this.metrics.delivery('failed');
