@@ -212,17 +212,28 @@ export class WebhookDispatcher {
     this.metrics.backlog((await deliveries.depth()) + (await outbox.depth()), age);
   }
 
+  /**
+   * After a rotation the replaced secret signs too, until its overlap ends. One that cannot be read (it
+   * was sealed under an earlier WEBHOOK_SECRET_KEY: rotating is how an endpoint recovers from a key
+   * change) is left out rather than failing the attempt.
+   */
+  private replacedSecret(endpoint: EndpointForDelivery): string[] {
+    if (!endpoint.previousSecret || !endpoint.previousSecretExpiresAt || endpoint.previousSecretExpiresAt <= new Date()) return [];
+    try {
+      return [this.box.open(endpoint.previousSecret, endpoint.id)];
+    } catch (error) {
+      this.logger.warn({ err: error, endpointId: endpoint.id }, 'the replaced webhook secret could not be read: signing with the current one only');
+      return [];
+    }
+  }
+
   private async attempt(delivery: QueuedDelivery, endpoint: EndpointForDelivery): Promise<void> {
     const { endpoints, deliveries } = this.stores;
     const at = new Date();
     try {
       let result;
       try {
-        const secrets = [this.box.open(endpoint.secret, endpoint.id)];
-        // After a rotation the replaced secret signs too, until its overlap ends.
-        if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date()) {
-          secrets.push(this.box.open(endpoint.previousSecret, endpoint.id));
-        }
+        const secrets = [this.box.open(endpoint.secret, endpoint.id), ...this.replacedSecret(endpoint)];
         result = await sendSigned({ url: endpoint.url, secrets }, { id: delivery.eventId, payload: delivery.payload }, this.options.policy, this.options.timeoutMs, this.shutdown.signal);
       } catch (error) {
         this.logger.error({ err: error, endpointId: endpoint.id }, 'webhook attempt could not be made');
