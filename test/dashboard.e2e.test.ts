@@ -3,6 +3,7 @@ import { loggedLink, LogSink } from './helpers/logSink';
 import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import type { Role } from '@fi/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { buildDashboardForTest, launchChromium } from './helpers/browser';
 import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, GET_FEEDBACK, LIST_CONTACTS, LIST_FEEDBACK } from './helpers/queries';
@@ -496,7 +497,7 @@ test('a viewer reads the inbox without triage controls, and the feedback service
   expect(await publicStatus(item.id)).toBe('unread');
 });
 
-test('an owner adds a webhook endpoint (its secret shown once), sees a status change delivered with its attempt, and removes it, each read back through /graphql', async () => {
+test('an owner adds a webhook endpoint (its secret shown once), sees a status change and a test event delivered with their attempts, redelivers one, rotates the secret, and removes it', async () => {
   const owner = await addMember('owner');
   const receiver = await WebhookReceiver.start();
   try {
@@ -528,9 +529,31 @@ test('an owner adds a webhook endpoint (its secret shown once), sees a status ch
       await page.getByRole('button', { name: 'Refresh' }).click();
       return (await deliveries.getByText('feedback.status_changed', { exact: true }).count()) > 0 && (await deliveries.getByText(/HTTP 200/).count()) >= 2;
     }, 20_000, 'both deliveries listed with their attempts');
+
+    // A test event goes through the normal signed delivery, and is listed; then it is sent again on request.
+    const row = page.getByRole('row').filter({ hasText: receiver.url });
+    await row.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('A test event is on its way').waitFor();
+    const testDelivery = deliveries.getByRole('listitem').filter({ hasText: 'webhook.test' }).first();
+    await testDelivery.getByText('delivered', { exact: true }).waitFor({ timeout: 20_000 });
+    const tests = () => receiver.ofType('webhook.test');
+    expect(tests()).toHaveLength(1);
+    expect(() => new Webhook(secret).verify(tests()[0].body, tests()[0].headers)).not.toThrow();
+    await testDelivery.getByRole('button', { name: 'Redeliver' }).click();
+    await eventually(() => tests().length === 2, 20_000, 'the test event redelivered');
+    expect(tests()[1].headers['webhook-id']).toBe(tests()[0].headers['webhook-id']);
+    await testDelivery.getByText(/HTTP 200/).nth(1).waitFor();
     await screenshot(page, 'webhooks');
 
-    const row = page.getByRole('row').filter({ hasText: receiver.url });
+    // A new secret, confirmed, then shown once.
+    await row.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = await page.getByRole('dialog').getByLabel('New signing secret').inputValue();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+    await row.getByText(/the replaced secret also signs until/).waitFor();
+
     await row.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
     await row.waitFor({ state: 'detached' });
@@ -539,6 +562,39 @@ test('an owner adds a webhook endpoint (its secret shown once), sees a status ch
   } finally {
     await receiver.close();
   }
+});
+
+test('an owner generates a key and finds it in the audit log filtered by that action and actor, the filters kept in the address', async () => {
+  const owner = await addMember('owner');
+  const page = await newPage();
+  await signIn(page, owner);
+  await page.getByRole('button', { name: 'Generate API key' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill('Audited key');
+  await dialog.getByRole('button', { name: 'Generate' }).click();
+  await dialog.getByLabel('New API key').waitFor();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Audit log' }).click();
+  await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+  await page.getByLabel('Action').selectOption('key.created');
+  await page.getByLabel('Actor').fill(owner.email);
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await page.waitForURL((url) => url.searchParams.get('action') === 'key.created' && url.searchParams.get('actor') === owner.email);
+  const entries = page.getByRole('region', { name: 'Audit log entries' }).getByRole('row').filter({ hasText: 'key.created' });
+  await entries.first().waitFor();
+  await expect(entries.count()).resolves.toBe(1);
+  await expect(entries.first().textContent()).resolves.toContain(owner.email);
+  await screenshot(page, 'audit-log');
+
+  // The address is the view: opened again, it shows the same filters and entries.
+  await page.reload();
+  await entries.first().waitFor();
+  await expect(page.getByLabel('Action').inputValue()).resolves.toBe('key.created');
+  await expect(page.getByLabel('Actor').inputValue()).resolves.toBe(owner.email);
+  await page.getByLabel('Action').selectOption('member.removed');
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await page.getByText('No entries match these filters.').waitFor();
 });
 
 test('an invited person accepts in the page and is signed in; a forgotten password is reset through its link, and the new one signs in', async () => {

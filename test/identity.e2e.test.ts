@@ -265,6 +265,46 @@ describe('the admin API through the gateway', () => {
     expect(find('member.removed')).toMatchObject({ actor: owner.email, target: colleague.email });
     for (const entry of entries) expect(Date.parse(entry.at)).toBeGreaterThan(Date.now() - 600_000);
   });
+
+  test('when the audit log is filtered by action, actor and time range, then only the matching entries come, newest first; a bad filter is BAD_REQUEST naming it', async () => {
+    const { orgId } = await stack.createKey();
+    const owner = await addMember(orgId, 'owner');
+    const admin = await addMember(orgId, 'admin');
+    const ownerPage = new Browser(adminUrl());
+    await ownerPage.signIn(owner.email, owner.password);
+    const adminPage = new Browser(adminUrl());
+    await adminPage.signIn(admin.email, admin.password);
+    const keyOf = async (page: Browser, name: string) => (await page.gql<{ createApiKey: { apiKey: { id: string } } }>(CREATE_KEY, { n: name, r: true })).body.data!.createApiKey.apiKey.id;
+    const first = await keyOf(ownerPage, 'first');
+    const second = await keyOf(adminPage, 'second');
+    const third = await keyOf(ownerPage, 'third');
+
+    type Entry = { action: string; actor: string; target: string | null; at: string };
+    const FILTERED = 'query($a: String, $who: String, $from: DateTime, $to: DateTime) { auditLog(action: $a, actor: $who, from: $from, to: $to) { total items { action actor target at } } }';
+    const audit = async (variables: Record<string, unknown>) => {
+      const answer = await ownerPage.gql<{ auditLog: { total: number; items: Entry[] } }>(FILTERED, variables);
+      expect(answer.body.errors).toBeUndefined();
+      return answer.body.data!.auditLog;
+    };
+    const created = await audit({ a: 'key.created' });
+    // The organization's first key was made by an operator, before everything else.
+    expect(created.items.map((entry) => entry.target).slice(0, 3)).toEqual([third, second, first]);
+    expect(created.total).toBe(4);
+    // An actor as typed (any case); both filters at once.
+    expect((await audit({ a: 'key.created', who: owner.email.toUpperCase() })).items.map((entry) => entry.target)).toEqual([third, first]);
+    expect((await audit({ who: admin.email })).items.map((entry) => entry.action)).toEqual(['key.created', 'session.signed_in']);
+    // [from, to): the second key's own instant up to the third's.
+    const at = (target: string) => created.items.find((entry) => entry.target === target)!.at;
+    expect((await audit({ a: 'key.created', from: at(second), to: at(third) })).items.map((entry) => entry.target)).toEqual([second]);
+    expect(await audit({ a: 'member.removed' })).toEqual({ total: 0, items: [] });
+
+    const actions = await ownerPage.gql<{ auditActions: string[] }>('{ auditActions }');
+    expect(actions.body.data?.auditActions).toEqual(expect.arrayContaining(['key.created', 'key.revoked', 'session.signed_in']));
+    const refused = await ownerPage.gql(FILTERED, { a: 'key.exploded' });
+    expect(refused.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('action must be one of'), extensions: { code: 'BAD_REQUEST', argument: 'action' } });
+    const backwards = await ownerPage.gql(FILTERED, { from: at(third), to: at(first) });
+    expect(backwards.body.errors?.[0]).toMatchObject({ message: 'from must be before to', extensions: { code: 'BAD_REQUEST', argument: 'from' } });
+  });
 });
 
 const linkToken = async (email: string, purpose: 'invitation' | 'password reset') => (await loggedLink(logs, email, purpose)).searchParams.get('token') ?? '';

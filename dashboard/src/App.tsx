@@ -12,6 +12,7 @@ import { FeedbackPage } from './features/feedback/FeedbackPage';
 import { StatusMessage } from './features/layout/StatusMessage';
 import { AppLayout, NotFoundPage } from './features/layout/AppLayout';
 import { ApiKeysSection } from './features/settings/ApiKeysSection';
+import { AuditLogSection } from './features/settings/AuditLogSection';
 import { MembersSection } from './features/settings/MembersSection';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { WebhooksPage } from './features/webhooks/WebhooksPage';
@@ -54,6 +55,7 @@ export function App() {
                 <Route index element={<Navigate to="/settings/api-keys" replace />} />
                 <Route path="api-keys" element={<ApiKeysSection />} />
                 <Route path="members" element={<MembersSection />} />
+                <Route path="audit-log" element={<AuditLogSection />} />
               </Route>
               <Route path="*" element={<NotFoundPage />} />
             </Route>

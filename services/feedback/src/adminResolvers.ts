@@ -1,4 +1,4 @@
-import { INTEGRATION_MANAGERS, notFound, requireDirectoryWriter, requireMember, requireMemberRole, toPage, type SubgraphContext } from '@fi/shared';
+import { DIRECTORY_WRITERS, INTEGRATION_MANAGERS, notFound, requireDirectoryWriter, requireMember, requireMemberRole, toPage, type SubgraphContext } from '@fi/shared';
 import type { FeedbackRepository } from './data/feedbackRepository';
 import type { FeedbackTombstones } from './data/feedbackTombstones';
 import { mergeFeedback, unmergeFeedback } from './domain/mergeFeedback';
@@ -17,6 +17,8 @@ import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
 import { toGraphQL } from './webhooks/webhookResolvers';
 
 export const ONLY_MANAGERS_CHANGE_WEBHOOKS = 'Only owners and admins can add or remove webhook endpoints';
+export const ONLY_MANAGERS_KEEP_WEBHOOKS = "Only owners and admins can re-enable webhook endpoints or rotate their secrets";
+export const ONLY_WRITERS_RESEND_WEBHOOKS = 'Only owners, admins and members can send test events or redeliver webhook deliveries';
 
 /**
  * Who may change feedback in the web application: owners, admins and members (the people who triage the
@@ -41,7 +43,9 @@ export function createFeedbackAdminResolvers(
     tombstones,
   }: { insights: InsightsStore; similarity: OrgSimilarity; themes: ThemeStore; webhooks: WebhookEndpoints; tombstones: FeedbackTombstones },
 ): Resolvers {
-  const webhookManager = (ctx: SubgraphContext) => requireMemberRole(ctx.auth, INTEGRATION_MANAGERS, ONLY_MANAGERS_CHANGE_WEBHOOKS);
+  const webhookManager = (ctx: SubgraphContext, refusal = ONLY_MANAGERS_CHANGE_WEBHOOKS) => requireMemberRole(ctx.auth, INTEGRATION_MANAGERS, refusal);
+  // A test event or a redelivery sends nothing the endpoint was not meant to get: every writer may.
+  const webhookSender = (ctx: SubgraphContext) => requireMemberRole(ctx.auth, DIRECTORY_WRITERS, ONLY_WRITERS_RESEND_WEBHOOKS);
   const themed = createThemeResolvers(themes);
   const merging = { repository, events: status.events, tombstones };
   const merges = createMergeResolvers(merging);
@@ -96,6 +100,26 @@ export function createFeedbackAdminResolvers(
         await webhooks.remove(orgId, args.id);
         ctx.logger.info({ endpointId: args.id, orgId }, 'webhook endpoint removed by a member');
         return true;
+      },
+      sendWebhookTestEvent: (_, args, ctx) => webhooks.sendTest(webhookSender(ctx).orgId, args.endpointId),
+      redeliverWebhookDelivery: async (_, args, ctx) => {
+        const { orgId } = webhookSender(ctx);
+        const delivery = await webhooks.redeliver(orgId, args.id);
+        ctx.logger.info({ deliveryId: args.id, orgId }, 'webhook delivery queued again by a member');
+        return delivery;
+      },
+      enableWebhookEndpoint: async (_, args, ctx) => {
+        const { orgId } = webhookManager(ctx, ONLY_MANAGERS_KEEP_WEBHOOKS);
+        const endpoint = await webhooks.enable(orgId, args.id);
+        ctx.logger.info({ endpointId: args.id, orgId }, 'webhook endpoint enabled again by a member');
+        return toGraphQL(endpoint);
+      },
+      rotateWebhookSecret: async (_, args, ctx) => {
+        const { orgId } = webhookManager(ctx, ONLY_MANAGERS_KEEP_WEBHOOKS);
+        const endpoint = await webhooks.rotateSecret(orgId, args.id);
+        // Never the secret itself.
+        ctx.logger.info({ endpointId: args.id, orgId, previousSecretExpiresAt: endpoint.previousSecretExpiresAt }, 'webhook secret rotated by a member');
+        return toGraphQL(endpoint);
       },
     },
     FeedbackItem: {

@@ -1,7 +1,7 @@
 import type { ApiKeyRecord } from './data/apiKeyRepository';
 import type { IdentityRepositories } from './data/repositories';
 import type { AccountLinkService } from './domain/accountLinks';
-import { readAuditLog } from './domain/auditLog';
+import { auditActions, readAuditLog } from './domain/auditLog';
 import type { KeyService } from './domain/keyService';
 import type { MemberService } from './domain/memberService';
 import { checkRole } from './domain/memberService';
@@ -32,7 +32,8 @@ export function createIdentityResolvers(services: IdentityServices): Resolvers {
       me: (_, __, ctx) => ctx.session,
       members: (_, __, ctx) => members.list(memberActor(ctx)),
       apiKeys: (_, __, ctx) => keys.list(memberActor(ctx), ''),
-      auditLog: (_, args, ctx) => readAuditLog(repositories, memberActor(ctx), args.skip ?? 0, args.take ?? 50),
+      auditLog: (_, args, ctx) => readAuditLog(repositories, memberActor(ctx), { ...args, skip: args.skip ?? 0, take: args.take ?? 50 }),
+      auditActions: (_, __, ctx) => [...auditActions(memberActor(ctx))],
     },
     Mutation: {
       signIn: async (_, args, ctx) => {

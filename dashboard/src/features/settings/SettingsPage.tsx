@@ -8,6 +8,7 @@ export function SettingsPage() {
       <nav aria-label="Settings" className="tabs">
         <NavLink to="/settings/api-keys">API keys</NavLink>
         <NavLink to="/settings/members">Members</NavLink>
+        <NavLink to="/settings/audit-log">Audit log</NavLink>
       </nav>
       <Outlet />
     </section>

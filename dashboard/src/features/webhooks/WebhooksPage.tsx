@@ -4,33 +4,58 @@ import { useMutation, useQuery } from 'urql';
 import { ConfirmDialog } from '../../lib/ConfirmDialog';
 import { errorInWords } from '../../lib/errorInWords';
 import { formatTime } from '../../lib/formatTime';
-import { canManageKeys } from '../auth/roles';
+import { canChangeDirectory, canManageKeys } from '../auth/roles';
 import { useSignedIn } from '../auth/SessionProvider';
 import { StatusMessage } from '../layout/StatusMessage';
 import { AddEndpointDialog } from './AddEndpointDialog';
-import { REMOVE_WEBHOOK_ENDPOINT, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type WebhookEndpoint } from './webhookQueries';
-
-const DELIVERIES_PAGE = 20;
+import { Deliveries } from './Deliveries';
+import { RotateSecretDialog } from './RotateSecretDialog';
+import { ENABLE_WEBHOOK_ENDPOINT, REMOVE_WEBHOOK_ENDPOINT, SEND_WEBHOOK_TEST_EVENT, WEBHOOK_ENDPOINTS, type WebhookEndpoint } from './webhookQueries';
 
 /** The state of an endpoint in words: enabled, failing since when, or disabled and why. */
 function endpointState(endpoint: WebhookEndpoint): string {
   if (!endpoint.enabled) return `Disabled ${formatTime(endpoint.disabledAt, '')}${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`;
   if (endpoint.failingSince) return `Failing since ${formatTime(endpoint.failingSince)}`;
+  if (endpoint.previousSecretExpiresAt) return `Enabled; the replaced secret also signs until ${formatTime(endpoint.previousSecretExpiresAt)}`;
   return 'Enabled';
 }
 
 /**
- * Webhook endpoints: the list, and for owners and admins add (the secret shown once) and remove
- * (confirmed); an endpoint's deliveries with every attempt, chosen in the address (`?endpoint=<id>`).
+ * Webhook endpoints: the list, and for owners and admins add (the secret shown once), remove (confirmed),
+ * re-enable and rotate the secret (confirmed, the new one shown once); writers send a test event and
+ * redeliver; an endpoint's deliveries with every attempt, chosen in the address (`?endpoint=<id>`).
  */
 export function WebhooksPage() {
-  const canManage = canManageKeys(useSignedIn().member.role);
+  const role = useSignedIn().member.role;
+  const canManage = canManageKeys(role);
+  const canResend = canChangeDirectory(role);
   const [params, setParams] = useSearchParams();
   const chosen = params.get('endpoint');
   const [{ data, error, fetching }, reexecute] = useQuery({ query: WEBHOOK_ENDPOINTS });
   const reload = () => reexecute({ requestPolicy: 'network-only' });
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<WebhookEndpoint | null>(null);
+  const [rotating, setRotating] = useState<WebhookEndpoint | null>(null);
+  const [told, setTold] = useState<{ text: string; error: boolean } | null>(null);
+  // Bumped after a test event, so the deliveries are read again with it.
+  const [sent, setSent] = useState(0);
+  const [{ fetching: sending }, sendTest] = useMutation(SEND_WEBHOOK_TEST_EVENT);
+  const [{ fetching: enabling }, enable] = useMutation(ENABLE_WEBHOOK_ENDPOINT);
+  const testEndpoint = async (endpoint: WebhookEndpoint) => {
+    const result = await sendTest({ endpointId: endpoint.id });
+    if (result.error) {
+      setTold({ text: errorInWords(result.error), error: true });
+      return;
+    }
+    setTold({ text: `A test event is on its way to ${endpoint.url}; its delivery is listed below.`, error: false });
+    setSent((count) => count + 1);
+    setParams({ endpoint: endpoint.id });
+  };
+  const enableEndpoint = async (endpoint: WebhookEndpoint) => {
+    const result = await enable({ id: endpoint.id });
+    setTold(result.error ? { text: errorInWords(result.error), error: true } : { text: `${endpoint.url} is enabled again and receives events from now on.`, error: false });
+    reload();
+  };
   const endpoints = data?.webhookEndpoints ?? [];
   const shown = endpoints.find((endpoint) => endpoint.id === chosen);
   return (
@@ -44,8 +69,11 @@ export function WebhooksPage() {
         )}
       </div>
       <p className="hint">
-        Endpoints receive signed events as they happen.{canManage ? '' : ' Owners and admins add and remove endpoints.'}
+        Endpoints receive signed events as they happen.{canManage ? '' : ' Owners and admins add, remove and re-enable endpoints and rotate their secrets.'}
       </p>
+      <div role="status" className={told?.error ? 'told error' : 'told'}>
+        {told?.text}
+      </div>
       {error && (
         <StatusMessage error retry={reload}>
           {errorInWords(error)}
@@ -74,14 +102,29 @@ export function WebhooksPage() {
                     <code>{endpoint.url}</code>
                   </th>
                   <td data-label="Events">{endpoint.events.join(', ')}</td>
-                  <td data-label="State" className={endpoint.enabled ? '' : 'error'}>
+                  <td data-label="State" className={endpoint.enabled ? 'state' : 'state error'}>
                     {endpointState(endpoint)}
                   </td>
                   <td data-label="Added">{formatTime(endpoint.createdAt)}</td>
-                  <td className="row-actions">
+                  <td className="row-actions wrap">
                     <Link to={`?endpoint=${encodeURIComponent(endpoint.id)}`} aria-label={`Deliveries to ${endpoint.url}`}>
                       Deliveries
                     </Link>
+                    {canResend && endpoint.enabled && (
+                      <button type="button" disabled={sending} onClick={() => void testEndpoint(endpoint)}>
+                        Send test event
+                      </button>
+                    )}
+                    {canManage && !endpoint.enabled && (
+                      <button type="button" disabled={enabling} onClick={() => void enableEndpoint(endpoint)}>
+                        Re-enable
+                      </button>
+                    )}
+                    {canManage && (
+                      <button type="button" onClick={() => setRotating(endpoint)}>
+                        Rotate secret
+                      </button>
+                    )}
                     {canManage && (
                       <button type="button" className="danger" onClick={() => setRemoving(endpoint)}>
                         Remove
@@ -94,8 +137,9 @@ export function WebhooksPage() {
           </table>
         </div>
       )}
-      {shown && <Deliveries endpoint={shown} />}
+      {shown && <Deliveries key={`${shown.id}-${sent}`} endpoint={shown} canResend={canResend} />}
       {chosen && data && !shown && <StatusMessage>There is no such endpoint (it may have been removed).</StatusMessage>}
+      {rotating && <RotateSecretDialog endpoint={rotating} onRotated={reload} onClose={() => setRotating(null)} />}
       {adding && <AddEndpointDialog onAdded={reload} onClose={() => setAdding(false)} />}
       {removing && (
         <RemoveDialog
@@ -106,70 +150,6 @@ export function WebhooksPage() {
           }}
           onClose={() => setRemoving(null)}
         />
-      )}
-    </section>
-  );
-}
-
-function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
-  const [page, setPage] = useState(1);
-  const [{ data, error, fetching }, reexecute] = useQuery({
-    query: WEBHOOK_DELIVERIES,
-    variables: { endpointId: endpoint.id, skip: (page - 1) * DELIVERIES_PAGE, take: DELIVERIES_PAGE },
-  });
-  const items = data?.webhookDeliveries.items ?? [];
-  const total = data?.webhookDeliveries.total ?? 0;
-  return (
-    <section aria-labelledby="deliveries-title" className="deliveries">
-      <div className="section-head">
-        <h2 id="deliveries-title">Deliveries to {endpoint.url}</h2>
-        <button type="button" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
-          Refresh
-        </button>
-      </div>
-      {error && <StatusMessage error>{errorInWords(error)}</StatusMessage>}
-      {!data && fetching && <StatusMessage>Loading deliveries…</StatusMessage>}
-      {data && items.length === 0 && <StatusMessage>No deliveries yet: events are listed here as they are sent.</StatusMessage>}
-      {items.length > 0 && (
-        <ol className="delivery-list">
-          {items.map((delivery) => (
-            <li key={delivery.id} className="card">
-              <p>
-                <strong>{delivery.eventType}</strong> · <span className={`badge ${delivery.status}`}>{delivery.status}</span> · {formatTime(delivery.createdAt)}
-                {delivery.nextAttemptAt && <> · next attempt {formatTime(delivery.nextAttemptAt)}</>}
-              </p>
-              {delivery.attempts.length === 0 ? (
-                <p className="hint">Not attempted yet.</p>
-              ) : (
-                <ul aria-label="Attempts">
-                  {delivery.attempts.map((attempt) => (
-                    <li key={attempt.at}>
-                      {formatTime(attempt.at)}: {attempt.statusCode ? `HTTP ${attempt.statusCode}` : 'no answer'} in {attempt.durationMs} ms
-                      {attempt.error ? ` (${attempt.error})` : ''}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
-          ))}
-        </ol>
-      )}
-      {total > DELIVERIES_PAGE && (
-        <nav className="pager" aria-label="Pages of deliveries">
-          <p>
-            {(page - 1) * DELIVERIES_PAGE + 1}–{(page - 1) * DELIVERIES_PAGE + items.length} of {total}
-          </p>
-          {page > 1 && (
-            <button type="button" onClick={() => setPage(page - 1)}>
-              Newer deliveries
-            </button>
-          )}
-          {page * DELIVERIES_PAGE < total && (
-            <button type="button" onClick={() => setPage(page + 1)}>
-              Older deliveries
-            </button>
-          )}
-        </nav>
       )}
     </section>
   );

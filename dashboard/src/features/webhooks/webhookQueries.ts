@@ -9,11 +9,13 @@ export interface WebhookEndpoint {
   disabledAt: string | null;
   disabledReason: string | null;
   failingSince: string | null;
+  previousSecretExpiresAt: string | null;
   createdAt: string;
 }
 
 export interface WebhookDelivery {
   id: string;
+  eventId: string;
   eventType: string;
   status: string;
   nextAttemptAt: string | null;
@@ -30,7 +32,8 @@ export const EVENTS = [
   { type: 'export.failed', label: 'Export failed' },
 ] as const;
 
-const ENDPOINT = 'id url events secret enabled disabledAt disabledReason failingSince createdAt';
+const ENDPOINT = 'id url events secret enabled disabledAt disabledReason failingSince previousSecretExpiresAt createdAt';
+const DELIVERY = 'id eventId eventType status nextAttemptAt createdAt attempts { at statusCode error durationMs }';
 
 export const WEBHOOK_ENDPOINTS = gql<{ webhookEndpoints: WebhookEndpoint[] }>`
   query WebhookEndpoints { webhookEndpoints { ${ENDPOINT} } }
@@ -48,7 +51,23 @@ export const WEBHOOK_DELIVERIES = gql<{ webhookDeliveries: { total: number; item
   query WebhookDeliveries($endpointId: String!, $skip: Int, $take: Int) {
     webhookDeliveries(endpointId: $endpointId, skip: $skip, take: $take) {
       total
-      items { id eventType status nextAttemptAt createdAt attempts { at statusCode error durationMs } }
+      items { ${DELIVERY} }
     }
   }
+`;
+
+export const SEND_WEBHOOK_TEST_EVENT = gql<{ sendWebhookTestEvent: WebhookDelivery }, { endpointId: string }>`
+  mutation SendWebhookTestEvent($endpointId: String!) { sendWebhookTestEvent(endpointId: $endpointId) { ${DELIVERY} } }
+`;
+
+export const REDELIVER_WEBHOOK_DELIVERY = gql<{ redeliverWebhookDelivery: WebhookDelivery }, { id: string }>`
+  mutation RedeliverWebhookDelivery($id: String!) { redeliverWebhookDelivery(id: $id) { ${DELIVERY} } }
+`;
+
+export const ENABLE_WEBHOOK_ENDPOINT = gql<{ enableWebhookEndpoint: WebhookEndpoint }, { id: string }>`
+  mutation EnableWebhookEndpoint($id: String!) { enableWebhookEndpoint(id: $id) { ${ENDPOINT} } }
+`;
+
+export const ROTATE_WEBHOOK_SECRET = gql<{ rotateWebhookSecret: WebhookEndpoint }, { id: string }>`
+  mutation RotateWebhookSecret($id: String!) { rotateWebhookSecret(id: $id) { ${ENDPOINT} } }
 `;

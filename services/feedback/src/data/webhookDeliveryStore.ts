@@ -1,6 +1,6 @@
 import type { Collection, Connection } from 'mongoose';
 import { INDEX_BUILD_TIME_LIMIT, type Page, type PageResult } from '@fi/shared';
-import type { EventType, WebhookEvent } from '../webhooks/events';
+import type { DeliveryEventType, WebhookEvent } from '../webhooks/events';
 
 /** Work still to do: one document per (endpoint, event) until it is delivered or given up. Kept small. */
 export interface QueuedDelivery {
@@ -8,7 +8,7 @@ export interface QueuedDelivery {
   orgId: string;
   endpointId: string;
   eventId: string;
-  type: EventType;
+  type: DeliveryEventType;
   payload: string;
   /** Order of delivery within an endpoint: event time, then event id. */
   seq: string;
@@ -39,7 +39,9 @@ interface DeliveryRecord {
   orgId: string;
   endpointId: string;
   eventId: string;
-  type: EventType;
+  type: DeliveryEventType;
+  /** The request body, kept so the delivery can be sent again on request (absent in older records). */
+  payload?: string;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   nextAttemptAt: Date | null;
@@ -50,7 +52,7 @@ interface DeliveryRecord {
 export interface WebhookDelivery {
   id: string;
   eventId: string;
-  eventType: EventType;
+  eventType: DeliveryEventType;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   nextAttemptAt: Date | null;
@@ -63,7 +65,24 @@ const EPOCH = new Date(0);
 const MAX_ATTEMPTS_KEPT = 50;
 const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
-const deliveryIdOf = (endpointId: string, eventId: string) => `${endpointId}.${eventId}`;
+export const deliveryIdOf = (endpointId: string, eventId: string) => `${endpointId}.${eventId}`;
+
+/** What a delivery needs of its event (a subscribed event, or a test event). */
+export type QueuedEvent = Pick<WebhookEvent, 'id' | 'orgId' | 'occurredAt'> & { type: DeliveryEventType };
+
+/** Why a delivery was not queued again: it is unknown (or another organization's), still queued, or too old to have its body. */
+export type RedeliveryRefusal = 'not_found' | 'pending' | 'no_payload';
+
+const toDelivery = (doc: DeliveryRecord): WebhookDelivery => ({
+  id: doc._id,
+  eventId: doc.eventId,
+  eventType: doc.type,
+  status: doc.status,
+  attempts: doc.attempts,
+  nextAttemptAt: doc.nextAttemptAt,
+  createdAt: doc.createdAt,
+  updatedAt: doc.updatedAt,
+});
 
 /**
  * The delivery queue (`webhook_queue`, pending work only, so that polling it stays cheap on servers that
@@ -89,11 +108,11 @@ export class WebhookDeliveryStore {
   }
 
   /** Queues `event` for `endpointId` unless that delivery exists already (idempotent). */
-  async enqueue(event: WebhookEvent, payload: string, endpointId: string, now = new Date()): Promise<void> {
+  async enqueue(event: QueuedEvent, payload: string, endpointId: string, now = new Date()): Promise<void> {
     const _id = deliveryIdOf(endpointId, event.id);
     try {
       await this.history.insertOne(
-        { _id, orgId: event.orgId, endpointId, eventId: event.id, type: event.type, status: 'pending', attempts: [], nextAttemptAt: now, createdAt: now, updatedAt: now },
+        { _id, orgId: event.orgId, endpointId, eventId: event.id, type: event.type, payload, status: 'pending', attempts: [], nextAttemptAt: now, createdAt: now, updatedAt: now },
       );
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -101,26 +120,43 @@ export class WebhookDeliveryStore {
       if (existing && existing.status !== 'pending') return;
     }
     try {
-      await this.queue.insertOne(
-        {
-          _id,
-          orgId: event.orgId,
-          endpointId,
-          eventId: event.id,
-          type: event.type,
-          payload,
-          seq: `${event.occurredAt.toISOString()}|${event.id}`,
-          occurredAt: event.occurredAt,
-          attempts: 0,
-          firstAttemptAt: null,
-          nextAttemptAt: now,
-          leaseUntil: EPOCH,
-          leaseOwner: null,
-        },
-      );
+      await this.queueOne(_id, endpointId, event, payload, now);
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
+  }
+
+  /** The delivery `id` if it is the organization's (for the endpoint check before a redelivery). */
+  async find(orgId: string, id: string): Promise<(WebhookDelivery & { endpointId: string }) | null> {
+    const doc = await this.history.findOne({ _id: id }, { projection: { payload: 0 } });
+    return doc && doc.orgId === orgId ? { ...toDelivery(doc), endpointId: doc.endpointId } : null;
+  }
+
+  /**
+   * Queues a finished delivery once more, as a new piece of work at the end of its endpoint's queue
+   * (same event id and body, a fresh retry window); its history record turns pending again and keeps
+   * the earlier attempts. A delivery still pending is not queued twice.
+   */
+  async redeliver(orgId: string, id: string, now = new Date()): Promise<WebhookDelivery | RedeliveryRefusal> {
+    const doc = await this.history.findOne({ _id: id });
+    if (!doc || doc.orgId !== orgId) return 'not_found';
+    if (doc.payload === undefined) return 'no_payload';
+    // The status is the lock: of two concurrent redeliveries, one turns the record pending.
+    const reopened = await this.history.findOneAndUpdate(
+      { _id: id, status: { $ne: 'pending' } },
+      { $set: { status: 'pending', nextAttemptAt: now, updatedAt: now } },
+      { returnDocument: 'after' },
+    );
+    if (!reopened) return 'pending';
+    try {
+      await this.queueOne(id, doc.endpointId, { id: doc.eventId, orgId, type: doc.type, occurredAt: now }, doc.payload, now);
+    } catch (error) {
+      // The previous attempt's queue document is still being removed: the record goes back as it was.
+      await this.history.updateOne({ _id: id }, { $set: { status: doc.status, nextAttemptAt: doc.nextAttemptAt, updatedAt: doc.updatedAt } });
+      if (isDuplicateKey(error)) return 'pending';
+      throw error;
+    }
+    return toDelivery(reopened);
   }
 
   /**
@@ -184,22 +220,10 @@ export class WebhookDeliveryStore {
     const [docs, total] = await Promise.all([
       page.take === 0
         ? Promise.resolve([])
-        : this.history.find(filter).sort({ createdAt: -1, _id: -1 }).skip(page.skip).limit(page.take).toArray(),
+        : this.history.find(filter, { projection: { payload: 0 } }).sort({ createdAt: -1, _id: -1 }).skip(page.skip).limit(page.take).toArray(),
       this.history.countDocuments(filter),
     ]);
-    return {
-      items: docs.map((doc) => ({
-        id: doc._id,
-        eventId: doc.eventId,
-        eventType: doc.type,
-        status: doc.status,
-        attempts: doc.attempts,
-        nextAttemptAt: doc.nextAttemptAt,
-        createdAt: doc.createdAt,
-        updatedAt: doc.updatedAt,
-      })),
-      total,
-    };
+    return { items: docs.map(toDelivery), total };
   }
 
   /**
@@ -221,6 +245,24 @@ export class WebhookDeliveryStore {
   async purgeHistory(before: Date): Promise<number> {
     const result = await this.history.deleteMany({ status: { $ne: 'pending' }, updatedAt: { $lt: before } });
     return result.deletedCount;
+  }
+
+  private async queueOne(_id: string, endpointId: string, event: QueuedEvent, payload: string, now: Date): Promise<void> {
+    await this.queue.insertOne({
+      _id,
+      orgId: event.orgId,
+      endpointId,
+      eventId: event.id,
+      type: event.type,
+      payload,
+      seq: `${event.occurredAt.toISOString()}|${event.id}`,
+      occurredAt: event.occurredAt,
+      attempts: 0,
+      firstAttemptAt: null,
+      nextAttemptAt: now,
+      leaseUntil: EPOCH,
+      leaseOwner: null,
+    });
   }
 
   private async appendAttempt(id: string, attempt: DeliveryAttempt, set: { status: DeliveryStatus; nextAttemptAt: Date | null }): Promise<void> {

@@ -9,6 +9,9 @@ interface EndpointDocument {
   url: string;
   events: EventType[];
   secret: SealedSecret;
+  /** The secret before the last rotation, still signing beside `secret` until `previousSecretExpiresAt`. */
+  previousSecret?: SealedSecret | null;
+  previousSecretExpiresAt?: Date | null;
   createdAt: Date;
   /** Set at the first failed attempt after a success; cleared by the next success. */
   failingSince?: Date | null;
@@ -25,11 +28,14 @@ export interface WebhookEndpoint {
   failingSince: Date | null;
   disabledAt: Date | null;
   disabledReason: string | null;
+  /** Until when the secret replaced by the last rotation still signs deliveries; null when none does. */
+  previousSecretExpiresAt: Date | null;
 }
 
-/** An endpoint with what a delivery needs; the secret stays sealed until the moment of signing. */
+/** An endpoint with what a delivery needs; the secrets stay sealed until the moment of signing. */
 export interface EndpointForDelivery extends WebhookEndpoint {
   secret: SealedSecret;
+  previousSecret: SealedSecret | null;
 }
 
 const toEndpoint = (doc: EndpointDocument): WebhookEndpoint => ({
@@ -41,6 +47,8 @@ const toEndpoint = (doc: EndpointDocument): WebhookEndpoint => ({
   failingSince: doc.failingSince ?? null,
   disabledAt: doc.disabledAt ?? null,
   disabledReason: doc.disabledReason ?? null,
+  // A replaced secret past its overlap signs nothing: it is as if there were none.
+  previousSecretExpiresAt: doc.previousSecret && doc.previousSecretExpiresAt && doc.previousSecretExpiresAt.getTime() > Date.now() ? doc.previousSecretExpiresAt : null,
 });
 
 /** Webhook endpoints: a small collection (a few per organization), so scanning it is cheap. */
@@ -91,7 +99,7 @@ export class WebhookEndpointStore {
     const objectIds = ids.map(objectIdOrNull).filter((id): id is Types.ObjectId => id !== null);
     if (objectIds.length === 0) return new Map();
     const docs = await this.collection.find({ _id: { $in: objectIds } }).toArray();
-    return new Map(docs.map((doc) => [doc._id.toHexString(), { ...toEndpoint(doc), secret: doc.secret }]));
+    return new Map(docs.map((doc) => [doc._id.toHexString(), { ...toEndpoint(doc), secret: doc.secret, previousSecret: doc.previousSecret ?? null }]));
   }
 
   async recordSuccess(id: string): Promise<void> {
@@ -104,6 +112,34 @@ export class WebhookEndpointStore {
 
   async disable(id: string, reason: string, now: Date): Promise<void> {
     await this.collection.updateOne({ _id: new Types.ObjectId(id), disabledAt: null }, { $set: { disabledAt: now, disabledReason: reason } });
+  }
+
+  /** Enables a disabled endpoint again, as if it had never failed; null for another organization's. */
+  async enable(orgId: string, id: string): Promise<WebhookEndpoint | null> {
+    const _id = objectIdOrNull(id);
+    if (!_id) return null;
+    const doc = await this.collection.findOneAndUpdate(
+      { _id, orgId },
+      { $set: { disabledAt: null, disabledReason: null, failingSince: null } },
+      { returnDocument: 'after' },
+    );
+    return doc ? toEndpoint(doc) : null;
+  }
+
+  /**
+   * Replaces the secret with `secret`; the one replaced keeps signing until `previousUntil` (a secret
+   * replaced earlier stops at once). Null for another organization's endpoint, or when another
+   * rotation changed the secret since it was read (the caller asks again).
+   */
+  async rotateSecret(orgId: string, id: string, secret: SealedSecret, previousUntil: Date): Promise<WebhookEndpoint | 'conflict' | null> {
+    const doc = await this.findDocument(id);
+    if (!doc || doc.orgId !== orgId) return null;
+    const rotated = await this.collection.findOneAndUpdate(
+      { _id: doc._id, 'secret.iv': doc.secret.iv },
+      { $set: { secret, previousSecret: doc.secret, previousSecretExpiresAt: previousUntil } },
+      { returnDocument: 'after' },
+    );
+    return rotated ? toEndpoint(rotated) : 'conflict';
   }
 
   private findDocument(id: string): Promise<EndpointDocument | null> {

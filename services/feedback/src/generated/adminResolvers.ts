@@ -137,10 +137,24 @@ export type Mutation = {
    * nothing changes and the FORBIDDEN error lists those ids. Owners, admins and members.
    */
   changeFeedbackStatuses: Scalars['Int']['output'];
+  /** Enables an endpoint disabled for failing, with the public enableWebhookEndpoint's rules. Owners and admins. */
+  enableWebhookEndpoint: WebhookEndpoint;
   /** Merges duplicates into the item `id`, with the public mergeFeedbackItems' rules. Owners, admins and members. */
   mergeFeedbackItems: FeedbackItem;
+  /** Sends a delivered or failed delivery again (same event id and body), with the public redeliverWebhookDelivery's rules. Owners, admins and members. */
+  redeliverWebhookDelivery: WebhookDelivery;
   /** Removes an endpoint and its delivery history; NOT_FOUND for an unknown id. Owners and admins. */
   removeWebhookEndpoint: Scalars['Boolean']['output'];
+  /**
+   * Replaces the endpoint's signing secret, with the public rotateWebhookSecret's rules: the answer is the
+   * only time the new `secret` is shown; the replaced one signs too until previousSecretExpiresAt. Owners and admins.
+   */
+  rotateWebhookSecret: WebhookEndpoint;
+  /**
+   * Queues a `webhook.test` event for the endpoint, signed, delivered and retried as any event, with the
+   * public sendWebhookTestEvent's rules. Owners, admins and members.
+   */
+  sendWebhookTestEvent: WebhookDelivery;
   /** Puts a merged duplicate back exactly as it was, with the public unmergeFeedbackItem's rules. Owners, admins and members. */
   unmergeFeedbackItem: FeedbackItem;
 };
@@ -164,14 +178,34 @@ export type MutationChangeFeedbackStatusesArgs = {
 };
 
 
+export type MutationEnableWebhookEndpointArgs = {
+  id: Scalars['String']['input'];
+};
+
+
 export type MutationMergeFeedbackItemsArgs = {
   duplicateIds: Array<Scalars['String']['input']>;
   id: Scalars['String']['input'];
 };
 
 
+export type MutationRedeliverWebhookDeliveryArgs = {
+  id: Scalars['String']['input'];
+};
+
+
 export type MutationRemoveWebhookEndpointArgs = {
   id: Scalars['String']['input'];
+};
+
+
+export type MutationRotateWebhookSecretArgs = {
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationSendWebhookTestEventArgs = {
+  endpointId: Scalars['String']['input'];
 };
 
 
@@ -318,7 +352,9 @@ export type WebhookEndpoint = {
   events: Array<Scalars['String']['output']>;
   failingSince: Maybe<Scalars['DateTime']['output']>;
   id: Scalars['String']['output'];
-  /** The signing secret (whsec_...), in the answer of addWebhookEndpoint only; null everywhere else. */
+  /** After a secret rotation: until when the replaced secret still signs deliveries beside the new one; null otherwise. */
+  previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** The signing secret (whsec_...), in the answers of addWebhookEndpoint and rotateWebhookSecret only; null everywhere else. */
   secret: Maybe<Scalars['String']['output']>;
   url: Scalars['String']['output'];
 };
@@ -538,8 +574,12 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'events' | 'url'>>;
   changeFeedbackStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusArgs, 'id' | 'status'>>;
   changeFeedbackStatuses?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusesArgs, 'ids' | 'status'>>;
+  enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'id'>>;
   mergeFeedbackItems?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationMergeFeedbackItemsArgs, 'duplicateIds' | 'id'>>;
+  redeliverWebhookDelivery?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookDeliveryArgs, 'id'>>;
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'id'>>;
+  rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
+  sendWebhookTestEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendWebhookTestEventArgs, 'endpointId'>>;
   unmergeFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackItemArgs, 'id'>>;
 };
 
@@ -617,6 +657,7 @@ export type WebhookEndpointResolvers<ContextType = FeedbackContext, ParentType e
   events?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   failingSince?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   secret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };

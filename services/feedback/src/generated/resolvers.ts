@@ -300,6 +300,8 @@ export type Mutation = {
    * `events`: any of feedback.created, feedback.status_changed, feedback.deleted.
    */
   addWebhookEndpoint: WebhookEndpoint;
+  /** Enables an endpoint disabled for failing (writers only); it receives events from now on. BAD_REQUEST when it is enabled. */
+  enableWebhookEndpoint: WebhookEndpoint;
   /**
    * Merges duplicates into the item `id` (writers only) and returns that item. Each duplicate leaves every
    * list, total, theme, insight and contact or account figure, and is kept whole: `feedbackItem` still
@@ -308,12 +310,29 @@ export type Mutation = {
    * merge). NOT_FOUND when `id` or a duplicate is not a live item of the organization; nothing is merged then.
    */
   mergeFeedbackItems: FeedbackItem;
+  /**
+   * Sends a delivered or failed delivery again (writers only): the same event id (webhook-id) and body,
+   * queued as a new attempt with a fresh retry window; its earlier attempts stay listed. BAD_REQUEST while
+   * it is pending or when its endpoint is disabled; NOT_FOUND for an unknown id.
+   */
+  redeliverWebhookDelivery: WebhookDelivery;
   /** Deletes a feedback item for good; true when it was deleted. */
   removeFeedbackItem: Scalars['Boolean']['output'];
   /** Removes an endpoint and its delivery history; pending deliveries to it are not sent. NOT_FOUND for an unknown id. */
   removeWebhookEndpoint: Scalars['Boolean']['output'];
   /** Renames a theme (writers only); later recomputations keep the new label while the theme persists. 1 to 100 characters. */
   renameFeedbackTheme: FeedbackTheme;
+  /**
+   * Replaces the endpoint's signing secret (writers only); the answer is the only time the new `secret` is
+   * shown. Until previousSecretExpiresAt (the service's WEBHOOK_SECRET_OVERLAP_MS, 24 h by default) each
+   * delivery is signed with both secrets (two signatures in webhook-signature).
+   */
+  rotateWebhookSecret: WebhookEndpoint;
+  /**
+   * Queues a `webhook.test` event for one endpoint (writers only), signed, delivered and retried as any
+   * event; it shows in webhookDeliveries. BAD_REQUEST for a disabled endpoint, NOT_FOUND for an unknown one.
+   */
+  sendWebhookTestEvent: WebhookDelivery;
   /**
    * Starts an export of the organization's feedback (see ExportJob); read-only keys may export. It runs
    * after the organization's earlier feedback exports (one at a time per organization); RATE_LIMITED when
@@ -345,9 +364,21 @@ export type MutationAddWebhookEndpointArgs = {
 };
 
 
+export type MutationEnableWebhookEndpointArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+};
+
+
 export type MutationMergeFeedbackItemsArgs = {
   apiKey: Scalars['String']['input'];
   duplicateIds: Array<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationRedeliverWebhookDeliveryArgs = {
+  apiKey: Scalars['String']['input'];
   id: Scalars['String']['input'];
 };
 
@@ -368,6 +399,18 @@ export type MutationRenameFeedbackThemeArgs = {
   apiKey: Scalars['String']['input'];
   id: Scalars['String']['input'];
   label: Scalars['String']['input'];
+};
+
+
+export type MutationRotateWebhookSecretArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationSendWebhookTestEventArgs = {
+  apiKey: Scalars['String']['input'];
+  endpointId: Scalars['String']['input'];
 };
 
 
@@ -610,7 +653,9 @@ export type WebhookEndpoint = {
   /** Start of the current run of failed attempts; null while deliveries succeed. */
   failingSince: Maybe<Scalars['DateTime']['output']>;
   id: Scalars['String']['output'];
-  /** The signing secret (whsec_...), in the answer of addWebhookEndpoint only; null everywhere else. */
+  /** After a secret rotation: until when the replaced secret still signs deliveries beside the new one; null otherwise. */
+  previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** The signing secret (whsec_...), in the answer of addWebhookEndpoint and rotateWebhookSecret only; null everywhere else. */
   secret: Maybe<Scalars['String']['output']>;
   url: Scalars['String']['output'];
 };
@@ -941,10 +986,14 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 export type MutationResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAddFeedbackItemArgs, 'apiKey' | 'input'>>;
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'apiKey' | 'events' | 'url'>>;
+  enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'apiKey' | 'id'>>;
   mergeFeedbackItems?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationMergeFeedbackItemsArgs, 'apiKey' | 'duplicateIds' | 'id'>>;
+  redeliverWebhookDelivery?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookDeliveryArgs, 'apiKey' | 'id'>>;
   removeFeedbackItem?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveFeedbackItemArgs, 'apiKey' | 'id'>>;
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'apiKey' | 'id'>>;
   renameFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationRenameFeedbackThemeArgs, 'apiKey' | 'id' | 'label'>>;
+  rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'apiKey' | 'id'>>;
+  sendWebhookTestEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendWebhookTestEventArgs, 'apiKey' | 'endpointId'>>;
   startFeedbackExport?: Resolver<ResolversTypes['ExportJob'], ParentType, ContextType, RequireFields<MutationStartFeedbackExportArgs, 'apiKey' | 'format'>>;
   unmergeFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackItemArgs, 'apiKey' | 'id'>>;
   updateFeedbackItemStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemStatusArgs, 'apiKey' | 'id' | 'status'>>;
@@ -1028,6 +1077,7 @@ export type WebhookEndpointResolvers<ContextType = FeedbackContext, ParentType e
   events?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   failingSince?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   secret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };

@@ -212,14 +212,29 @@ export class WebhookDispatcher {
     this.metrics.backlog((await deliveries.depth()) + (await outbox.depth()), age);
   }
 
+  /**
+   * After a rotation the replaced secret signs too, until its overlap ends. One that cannot be read (it
+   * was sealed under an earlier WEBHOOK_SECRET_KEY: rotating is how an endpoint recovers from a key
+   * change) is left out rather than failing the attempt.
+   */
+  private replacedSecret(endpoint: EndpointForDelivery): string[] {
+    if (!endpoint.previousSecret || !endpoint.previousSecretExpiresAt || endpoint.previousSecretExpiresAt <= new Date()) return [];
+    try {
+      return [this.box.open(endpoint.previousSecret, endpoint.id)];
+    } catch (error) {
+      this.logger.warn({ err: error, endpointId: endpoint.id }, 'the replaced webhook secret could not be read: signing with the current one only');
+      return [];
+    }
+  }
+
   private async attempt(delivery: QueuedDelivery, endpoint: EndpointForDelivery): Promise<void> {
     const { endpoints, deliveries } = this.stores;
     const at = new Date();
     try {
       let result;
       try {
-        const secret = this.box.open(endpoint.secret, endpoint.id);
-        result = await sendSigned({ url: endpoint.url, secret }, { id: delivery.eventId, payload: delivery.payload }, this.options.policy, this.options.timeoutMs, this.shutdown.signal);
+        const secrets = [this.box.open(endpoint.secret, endpoint.id), ...this.replacedSecret(endpoint)];
+        result = await sendSigned({ url: endpoint.url, secrets }, { id: delivery.eventId, payload: delivery.payload }, this.options.policy, this.options.timeoutMs, this.shutdown.signal);
       } catch (error) {
         this.logger.error({ err: error, endpointId: endpoint.id }, 'webhook attempt could not be made');
         result = { ok: false, statusCode: null, error: 'the signing secret could not be read', durationMs: 0 };
@@ -246,7 +261,7 @@ export class WebhookDispatcher {
       await deliveries.finish(delivery, 'failed', record);
       await endpoints.disable(
         endpoint.id,
-        `Disabled at ${new Date().toISOString()}: event ${delivery.eventId} failed ${delivery.attempts + 1} attempts over ${formatDuration(this.options.schedule.windowMs)} (last: ${result.error}). Remove and add the endpoint again to resume.`,
+        `Disabled at ${new Date().toISOString()}: event ${delivery.eventId} failed ${delivery.attempts + 1} attempts over ${formatDuration(this.options.schedule.windowMs)} (last: ${result.error}). Re-enable the endpoint to resume.`,
         new Date(),
       );
       this.metrics.delivery('failed');

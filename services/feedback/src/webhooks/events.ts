@@ -8,6 +8,13 @@ export const EVENT_TYPES = [...ITEM_EVENT_TYPES, ...EXPORT_EVENT_TYPES] as const
 export type EventType = (typeof EVENT_TYPES)[number];
 export type ItemEventType = (typeof ITEM_EVENT_TYPES)[number];
 export type ExportEventType = (typeof EXPORT_EVENT_TYPES)[number];
+/**
+ * Sent to one endpoint on request (the web application's "Send test event"), never to subscribers: it
+ * is not among EVENT_TYPES, so no endpoint subscribes to it.
+ */
+export const TEST_EVENT_TYPE = 'webhook.test';
+/** What a delivery carries: a subscribed event or a test event. */
+export type DeliveryEventType = EventType | typeof TEST_EVENT_TYPE;
 
 /** One change of a feedback item, as customers receive it (the organization is never in it). */
 export interface WebhookEvent {
@@ -57,6 +64,18 @@ export function mergedEvent(item: FeedbackItem, into: string): WebhookEvent {
 export function exportEvent(orgId: string, job: PublicExportJob): WebhookEvent {
   const type: ExportEventType = job.status === 'done' ? 'export.completed' : 'export.failed';
   return { id: `evt_export_${job.id}_${job.status}`, type, orgId, itemId: job.id, occurredAt: job.finishedAt ?? new Date(), data: { export: job } };
+}
+
+/** A test event for one endpoint: a fresh id each time, so each test is a delivery of its own. */
+export function testEvent(orgId: string, endpointId: string, occurredAt = new Date()) {
+  const id = `evt_test_${newObjectIdHex()}`;
+  const payload = JSON.stringify({
+    id,
+    type: TEST_EVENT_TYPE,
+    timestamp: occurredAt.toISOString(),
+    data: { endpointId, message: 'A test event sent from Feedback Intelligence: if its signature verifies, this endpoint is set up right.' },
+  });
+  return { event: { id, type: TEST_EVENT_TYPE, orgId, occurredAt } as const, payload };
 }
 
 /** The request body: `{id, type, timestamp, data}` as Standard Webhooks recommends. */

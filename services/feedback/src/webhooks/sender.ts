@@ -18,11 +18,12 @@ const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new htt
 
 /**
  * POSTs one signed event. Standard Webhooks headers, signed by the `standardwebhooks` library with the
- * attempt's time; the connection goes to the address the target policy checked (see `checkedLookup`).
+ * attempt's time, once per secret (space-separated in `webhook-signature`, as the standard allows, so a
+ * receiver holding either secret of a rotation verifies it); the connection goes to the address the target policy checked (see `checkedLookup`).
  * Redirects are not followed (a 3xx is a failed attempt): following one would bypass the policy.
  */
 export function sendSigned(
-  target: { url: string; secret: string },
+  target: { url: string; secrets: string[] },
   message: { id: string; payload: string },
   policy: TargetPolicy,
   timeoutMs: number,
@@ -45,7 +46,7 @@ export function sendSigned(
     return Promise.resolve(done(null, `refused: ${(error as Error).message}`));
   }
   const now = new Date();
-  const signature = new Webhook(target.secret).sign(message.id, now, message.payload);
+  const signature = target.secrets.map((secret) => new Webhook(secret).sign(message.id, now, message.payload)).join(' ');
   const body = Buffer.from(message.payload);
   return new Promise<SendResult>((resolve) => {
     const client = url.protocol === 'https:' ? https : http;

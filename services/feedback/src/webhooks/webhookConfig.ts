@@ -65,6 +65,12 @@ export const webhookConfigSchema = {
     default: 60_000,
     parse: parse.int(1_000, 3_600_000),
   },
+  webhookSecretOverlapMs: {
+    env: 'WEBHOOK_SECRET_OVERLAP_MS',
+    doc: "after an endpoint's secret is rotated, how long deliveries are signed with the replaced secret as well as the new one, so its receiver can switch without losing an event",
+    default: 86_400_000,
+    parse: parse.int(1_000, 30 * 86_400_000),
+  },
   webhookHistoryDays: {
     env: 'WEBHOOK_HISTORY_DAYS',
     doc: 'how long finished deliveries stay visible in webhookDeliveries',

@@ -1,13 +1,19 @@
 import { badRequest, notFound, type Page, type PageResult } from '@fi/shared';
-import type { WebhookDeliveryStore, WebhookDelivery } from '../data/webhookDeliveryStore';
+import { deliveryIdOf, type WebhookDeliveryStore, type WebhookDelivery } from '../data/webhookDeliveryStore';
 import type { WebhookEndpointStore, WebhookEndpoint } from '../data/webhookEndpointStore';
-import { EVENT_TYPES, type EventType } from './events';
+import { EVENT_TYPES, testEvent, type EventType } from './events';
 import { newSigningSecret, type SecretBox } from './secretBox';
 import { checkTarget, MAX_URL_LENGTH, TargetRefused, type TargetPolicy } from './targetPolicy';
 
 export const MAX_ENDPOINTS_PER_ORG = 20;
 export const MAX_EVENT_NAME_LENGTH = 100;
 export const WEBHOOK_ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
+export const WEBHOOK_DELIVERY_NOT_FOUND = 'Webhook delivery not found';
+export const ENDPOINT_DISABLED = 'The endpoint is disabled: re-enable it first';
+export const ENDPOINT_ENABLED = 'The endpoint is enabled already';
+export const DELIVERY_PENDING = 'The delivery is still pending: it is sent again by its own retries';
+export const DELIVERY_BODY_GONE = 'The delivery is too old to send again: its body was not kept';
+export const ROTATION_CONFLICT = "The endpoint's secret was rotated at the same moment: read it again and retry";
 
 export { MAX_URL_LENGTH };
 
@@ -37,8 +43,14 @@ export class WebhookEndpoints {
     private readonly deliveries: WebhookDeliveryStore,
     private readonly box: SecretBox,
     private readonly policy: TargetPolicy,
-    /** Told after an organization's endpoints changed. */
-    private readonly changed: (orgId: string) => void = () => undefined,
+    private readonly hooks: {
+      /** How long a rotated-out secret keeps signing beside the new one. */
+      secretOverlapMs: number;
+      /** Told after an organization's endpoints changed. */
+      changed?: (orgId: string) => void;
+      /** Told after a delivery was queued, so the dispatcher sends it now rather than at its next poll. */
+      queued?: () => void;
+    },
   ) {}
 
   async add(orgId: string, rawUrl: string, rawEvents: string[]): Promise<WebhookEndpoint & { secret: string }> {
@@ -56,7 +68,7 @@ export class WebhookEndpoints {
     const id = this.endpoints.newId();
     const secret = newSigningSecret();
     const endpoint = await this.endpoints.insert(id, orgId, url.href, events, this.box.seal(secret, id));
-    this.changed(orgId);
+    this.hooks.changed?.(orgId);
     return { ...endpoint, secret };
   }
 
@@ -67,12 +79,72 @@ export class WebhookEndpoints {
   /** Removes the endpoint and forgets its deliveries; NOT_FOUND for another organization's. */
   async remove(orgId: string, id: string): Promise<void> {
     if (!(await this.endpoints.remove(orgId, id))) throw notFound(WEBHOOK_ENDPOINT_NOT_FOUND);
-    this.changed(orgId);
+    this.hooks.changed?.(orgId);
     await this.deliveries.removeEndpoint(id);
   }
 
   async deliveriesOf(orgId: string, endpointId: string, page: Page): Promise<PageResult<WebhookDelivery>> {
     if (!(await this.endpoints.find(orgId, endpointId))) throw notFound(WEBHOOK_ENDPOINT_NOT_FOUND);
     return this.deliveries.list(endpointId, page);
+  }
+
+  /**
+   * Queues a `webhook.test` event for the endpoint, delivered, signed and retried as any other event;
+   * refused for a disabled endpoint, which receives nothing.
+   */
+  async sendTest(orgId: string, id: string): Promise<WebhookDelivery> {
+    await this.enabledEndpoint(orgId, id);
+    const { event, payload } = testEvent(orgId, id);
+    const now = event.occurredAt;
+    await this.deliveries.enqueue(event, payload, id, now);
+    this.hooks.queued?.();
+    // As queued: the answer does not wait for the attempt (the deliveries list shows it).
+    return { id: deliveryIdOf(id, event.id), eventId: event.id, eventType: event.type, status: 'pending', attempts: [], nextAttemptAt: now, createdAt: now, updatedAt: now };
+  }
+
+  /** Sends a finished delivery again: the same event id and body, as a new attempt through the queue. */
+  async redeliver(orgId: string, deliveryId: string): Promise<WebhookDelivery> {
+    const delivery = await this.deliveries.find(orgId, deliveryId);
+    if (!delivery) throw notFound(WEBHOOK_DELIVERY_NOT_FOUND);
+    await this.enabledEndpoint(orgId, delivery.endpointId);
+    const result = await this.deliveries.redeliver(orgId, deliveryId);
+    if (result === 'not_found') throw notFound(WEBHOOK_DELIVERY_NOT_FOUND);
+    if (result === 'pending') throw badRequest(DELIVERY_PENDING, { argument: 'id' });
+    if (result === 'no_payload') throw badRequest(DELIVERY_BODY_GONE, { argument: 'id' });
+    this.hooks.queued?.();
+    return result;
+  }
+
+  /**
+   * Enables a disabled endpoint: it receives events from now on (those of the time it was disabled
+   * are failed deliveries, which can be redelivered one by one).
+   */
+  async enable(orgId: string, id: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.find(orgId, id);
+    if (!endpoint) throw notFound(WEBHOOK_ENDPOINT_NOT_FOUND);
+    if (!endpoint.disabledAt) throw badRequest(ENDPOINT_ENABLED, { argument: 'id' });
+    const enabled = await this.endpoints.enable(orgId, id);
+    if (!enabled) throw notFound(WEBHOOK_ENDPOINT_NOT_FOUND);
+    this.hooks.changed?.(orgId);
+    return enabled;
+  }
+
+  /**
+   * A new signing secret, returned this once; the replaced one keeps signing beside it for the overlap,
+   * so the receiver can switch without losing an event.
+   */
+  async rotateSecret(orgId: string, id: string): Promise<WebhookEndpoint & { secret: string }> {
+    const secret = newSigningSecret();
+    const rotated = await this.endpoints.rotateSecret(orgId, id, this.box.seal(secret, id), new Date(Date.now() + this.hooks.secretOverlapMs));
+    if (!rotated) throw notFound(WEBHOOK_ENDPOINT_NOT_FOUND);
+    if (rotated === 'conflict') throw badRequest(ROTATION_CONFLICT, { argument: 'id' });
+    return { ...rotated, secret };
+  }
+
+  private async enabledEndpoint(orgId: string, id: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.find(orgId, id);
+    if (!endpoint) throw notFound(WEBHOOK_ENDPOINT_NOT_FOUND);
+    if (endpoint.disabledAt) throw badRequest(ENDPOINT_DISABLED, { argument: 'id' });
+    return endpoint;
   }
 }

@@ -79,13 +79,17 @@ const NO_COUNT_CHANGE: Change['delta'] = [];
 const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** The webhook management rules over a database connection (for the service and the CLI). */
-export function webhookEndpoints(connection: Connection, config: WebhookConfig) {
+export function webhookEndpoints(connection: Connection, config: WebhookConfig, queued?: () => void) {
   const endpoints = new WebhookEndpointStore(connection);
   const deliveries = new WebhookDeliveryStore(connection);
   const box = new SecretBox(config.webhookSecretKey);
   const policy = { allowHttp: config.webhookAllowHttp, privateTargets: config.webhookPrivateTargets };
   const subscribers = new SubscriberCache(endpoints);
-  const management = new WebhookEndpoints(endpoints, deliveries, box, policy, (orgId) => subscribers.forget(orgId));
+  const management = new WebhookEndpoints(endpoints, deliveries, box, policy, {
+    secretOverlapMs: config.webhookSecretOverlapMs,
+    changed: (orgId) => subscribers.forget(orgId),
+    queued,
+  });
   return { endpoints, deliveries, box, policy, subscribers, management };
 }
 
@@ -94,11 +98,13 @@ export function webhookEndpoints(connection: Connection, config: WebhookConfig) 
  * keeps the counts exact) and the dispatcher.
  */
 export async function startWebhooks(connection: Connection, repository: FeedbackRepository, config: WebhookConfig, registry: Registry, logger: Logger) {
-  const { endpoints, deliveries, box, policy, subscribers, management } = webhookEndpoints(connection, config);
+  // Management wakes the dispatcher made below when it queues a delivery (a test event, a redelivery).
+  let dispatcher: WebhookDispatcher | undefined = undefined;
+  const { endpoints, deliveries, box, policy, subscribers, management } = webhookEndpoints(connection, config, () => dispatcher?.wake());
   const outbox = new ChangeOutbox(connection);
   const counts = new CountStore(connection);
   await Promise.all([endpoints.ensureIndexes(), deliveries.ensureIndexes(), outbox.ensureIndexes(), counts.ensureIndexes()]);
-  const dispatcher = new WebhookDispatcher(
+  dispatcher = new WebhookDispatcher(
     { outbox, endpoints, deliveries, counts: { count: (change) => countChange(counts, repository, change), release: (id, delta) => counts.release(id, delta) } },
     new ChangeVerdicts(repository, config.webhookIntentGraceMs),
     box,

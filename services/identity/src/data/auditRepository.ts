@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection, type FilterQuery, type Model } from 'mongoose';
 import { buildIndexes } from '@fi/shared';
 
 export const AUDIT_ACTIONS = [
@@ -33,6 +33,14 @@ export interface AuditEntry {
   at: Date;
 }
 
+/** What the log is narrowed to; absent fields do not narrow it. */
+export interface AuditFilter {
+  action?: AuditAction;
+  actor?: string;
+  from?: Date;
+  to?: Date;
+}
+
 interface AuditDocument extends Omit<AuditEntry, 'id'> {
   _id: string;
 }
@@ -49,7 +57,10 @@ const auditSchema = new Schema<AuditDocument>(
   },
   { collection: 'audit_log', versionKey: false },
 );
+// The unfiltered log and a time range; an action's entries; one actor's entries (each newest first).
 auditSchema.index({ orgId: 1, at: -1, _id: -1 });
+auditSchema.index({ orgId: 1, action: 1, at: -1, _id: -1 });
+auditSchema.index({ orgId: 1, actor: 1, at: -1, _id: -1 });
 
 const toEntry = ({ _id, ...rest }: AuditDocument): AuditEntry => ({ id: _id, ...rest });
 
@@ -70,11 +81,15 @@ export class AuditRepository {
     await this.model.create({ _id: id, ...entry, at: new Date() });
   }
 
-  /** Newest first. */
-  async page(orgId: string, skip: number, take: number): Promise<{ total: number; items: AuditEntry[] }> {
+  /** Newest first, the entries matching every filter given. */
+  async page(orgId: string, filter: AuditFilter, skip: number, take: number): Promise<{ total: number; items: AuditEntry[] }> {
+    const query: FilterQuery<AuditDocument> = { orgId };
+    if (filter.action) query.action = filter.action;
+    if (filter.actor) query.actor = filter.actor;
+    if (filter.from || filter.to) query.at = { ...(filter.from && { $gte: filter.from }), ...(filter.to && { $lt: filter.to }) };
     const [total, docs] = await Promise.all([
-      this.model.countDocuments({ orgId }),
-      this.model.find({ orgId }).sort({ at: -1, _id: -1 }).skip(skip).limit(take).lean<AuditDocument[]>(),
+      this.model.countDocuments(query),
+      this.model.find(query).sort({ at: -1, _id: -1 }).skip(skip).limit(take).lean<AuditDocument[]>(),
     ]);
     return { total, items: docs.map(toEntry) };
   }

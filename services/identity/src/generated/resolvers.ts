@@ -161,7 +161,12 @@ export type Query = {
   __typename?: 'Query';
   /** Owners and admins only. */
   apiKeys: Array<ApiKey>;
-  /** Newest first; owners and admins only. */
+  /** The actions the audit log records, for its action filter; owners and admins only. */
+  auditActions: Array<Scalars['String']['output']>;
+  /**
+   * Newest first; owners and admins only. Filters combine: `action` one of auditActions, `actor` exactly as
+   * recorded (a member's email, cli, anonymous; case-insensitive), `from`/`to` the time range [from, to).
+   */
   auditLog: AuditPage;
   /** The current session, or null when signed out. */
   me: Maybe<Session>;
@@ -170,8 +175,12 @@ export type Query = {
 
 
 export type QueryAuditLogArgs = {
+  action?: InputMaybe<Scalars['String']['input']>;
+  actor?: InputMaybe<Scalars['String']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
   skip?: InputMaybe<Scalars['Int']['input']>;
   take?: InputMaybe<Scalars['Int']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 export type Role =
@@ -376,6 +385,7 @@ export type OrganizationResolvers<ContextType = IdentityContext, ParentType exte
 
 export type QueryResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType>;
+  auditActions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   auditLog?: Resolver<ResolversTypes['AuditPage'], ParentType, ContextType, RequireFields<QueryAuditLogArgs, 'skip' | 'take'>>;
   me?: Resolver<Maybe<ResolversTypes['Session']>, ParentType, ContextType>;
   members?: Resolver<Array<ResolversTypes['Member']>, ParentType, ContextType>;
