@@ -129,6 +129,8 @@ async function main(): Promise<void> {
       scale: { type: 'boolean' },
       startup: { type: 'boolean' },
       'fair-share': { type: 'boolean' },
+      rounds: { type: 'string' },
+      seconds: { type: 'string' },
     },
   });
   const only = values.only?.split(',').map((id) => id.trim());
@@ -136,7 +138,8 @@ async function main(): Promise<void> {
   if (scenarios.length === 0) throw new Error(`--only ${values.only}: no such scenario (${SCENARIOS.map((s) => s.id).join(', ')})`);
   const profileDir = path.join(__dirname, 'results', 'profiles');
   const profileName = values.quick ? 'quick' : values.full ? 'full' : 'default';
-  const profile = PROFILES[profileName];
+  // --rounds N --seconds S: the load's rounds per target and their length, to compare with another tool's method.
+  const profile = withRounds(PROFILES[profileName], values.rounds, values.seconds);
   const started = Date.now();
   const loadBefore = os.loadavg();
   const work = mkdtempSync(path.join(os.tmpdir(), 'fi-bench-'));
@@ -502,6 +505,18 @@ async function timeScenarioOne(url: string, apiKey: string, items: number, reque
     say(`s1 at ${items.toLocaleString('en')} items, ${label}: ${times.join(', ')} ms`);
   }
   return points;
+}
+
+function withRounds(profile: Profile, rounds: string | undefined, seconds: string | undefined): Profile {
+  const count = (text: string | undefined, name: string, max: number) => {
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`--${name} must be a whole number from 1 to ${max} (got ${text})`);
+    return value;
+  };
+  const r = count(rounds, 'rounds', 20);
+  const d = count(seconds, 'seconds', 120);
+  return { ...profile, rounds: r ?? profile.rounds, load: { ...profile.load, durationSeconds: d ?? profile.load.durationSeconds } };
 }
 
 async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<string> {
