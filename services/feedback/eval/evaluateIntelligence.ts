@@ -2,6 +2,8 @@
  * npm run eval:intelligence: themes and similar items on the second independent author's sets
  * (intelligence/README.md). Neither method was tuned on them: both were built on the demo seed's feedback
  * and hand-written examples, and this script scores them as they are, once.
+ * `npm run eval:intelligence -- --tune` scores the tuning sets instead (themes-tune.jsonl,
+ * duplicates-tune.jsonl, written by the methods' developer), the only ones the methods are tuned on.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,11 +30,13 @@ const readSet = <T>(file: string): T[] =>
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as T);
+/** Which sets are scored: the tuning sets with `--tune`, else the held-out evaluation sets. */
+const suffix = process.argv.includes('--tune') ? '-tune' : '';
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
 function themes(): void {
-  const examples = readSet<ThemeExample>('themes.jsonl');
+  const examples = readSet<ThemeExample>(`themes${suffix}.jsonl`);
   const started = performance.now();
   let n = 0;
   const { themes: found, assignments } = computeThemes(
@@ -83,7 +87,7 @@ function themes(): void {
 }
 
 function duplicates(): void {
-  const examples = readSet<DuplicateExample>('duplicates.jsonl');
+  const examples = readSet<DuplicateExample>(`duplicates${suffix}.jsonl`);
   const index = new SimilarityIndex();
   const items = examples.map((e) => ({ id: String(e.id), title: e.title, content: e.content }));
   for (const item of items) index.add(item);
