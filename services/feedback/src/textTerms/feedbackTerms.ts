@@ -1,66 +1,12 @@
 import winkNLP, { type ItemToken } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { PHRASES, SAME, SHOWN } from './feedbackConcepts';
 
 /** Tokens, stems and stop words only: the cheapest wink-nlp pipe that tells them (about 0.3 ms a text). */
 const termsNlp = winkNLP(model, []);
 const its = termsNlp.its;
 // wink-nlp's typings declare `its.stem` with the model's add-ons as a parameter, which `out` does not accept; it runs as any other.
 const stemOf = its.stem as unknown as typeof its.normal;
-
-/**
- * Ways of naming one thing in feedback, spelled out before tokens are read so that "can't sign in" and
- * "login fails" share a term, and "freezes" and "crashes" too. General vocabulary of software
- * feedback, written from the product's own domain, not from any evaluation text.
- */
-const PHRASES: Array<[RegExp, string]> = [
-  [/\b(?:log(?:s|ged|ging)?|sign(?:s|ed|ing)?)[ -]?(?:in|on)\b/gi, 'login'],
-  [/\b(?:log(?:s|ged|ging)?|sign(?:s|ed|ing)?)[ -]?(?:out|off)\b/gi, 'logout'],
-  [/\b(?:night|dark)[ -](?:mode|theme)\b|\bdarkmode\b/gi, 'dark mode'],
-  [/\bsingle sign[ -]?on\b/gi, 'sso'],
-  [/\btwo[- ]factor\b|\b2fa\b|\bmfa\b/gi, '2fa'],
-  [/\bmoney back\b/gi, 'refund'],
-  [/\be-?mails?\b/gi, 'email'],
-  [/\bspreadsheets?\b|\bexcel\b|\bxlsx\b/gi, 'spreadsheet'],
-  [/\bread[- ]only\b/gi, 'readonly'],
-  [/\bsign[ -]?ups?\b/gi, 'signup'],
-];
-
-/** Stems that name the same problem or thing, mapped to one. */
-const SAME: Record<string, string> = {
-  freez: 'crash',
-  froze: 'crash',
-  frozen: 'crash',
-  hang: 'crash',
-  hung: 'crash',
-  unrespons: 'crash',
-  lag: 'slow',
-  laggi: 'slow',
-  sluggish: 'slow',
-  latenc: 'slow',
-  signin: 'login',
-  logon: 'login',
-  invoic: 'invoic',
-  bill: 'bill',
-  price: 'price',
-  pricey: 'price',
-  expens: 'price',
-  cost: 'price',
-  phone: 'mobil',
-  iphon: 'mobil',
-  android: 'mobil',
-  io: 'mobil',
-  ipad: 'mobil',
-  tablet: 'mobil',
-  notif: 'notif',
-  notifi: 'notif',
-  alert: 'notif',
-  unsubscrib: 'cancel',
-  translat: 'languag',
-  localis: 'languag',
-  localiz: 'languag',
-  csv: 'csv',
-  pdf: 'pdf',
-};
 
 /**
  * Words of almost any feedback text: they say nothing about what it is about, so they are kept out of
@@ -79,7 +25,7 @@ export const GENERIC_STEMS = new Set(
 export interface TermToken {
   /** Stem after the synonyms above. */
   stem: string;
-  /** The word as written (its case kept), for labels. */
+  /** The word as written (its case kept), or as a coined word is shown, for labels. */
   surface: string;
   generic: boolean;
 }
@@ -97,13 +43,14 @@ export function contentWords(text: string): Array<TermToken | null> {
     .tokens()
     .each((token: ItemToken) => {
       const normal = (token.out(its.normal) as string).replace(/^'+|'+$/g, '');
-      if (token.out(its.type) !== 'word' || token.out(its.stopWordFlag) || normal.length < 2 || /\d/.test(normal)) {
+      const coined = SHOWN[normal];
+      if (!coined && (token.out(its.type) !== 'word' || token.out(its.stopWordFlag) || normal.length < 2 || /\d/.test(normal))) {
         words.push(null);
         return;
       }
       const raw = token.out(stemOf) as string;
       const stem = SAME[raw] ?? raw;
-      words.push({ stem, surface: token.out() as string, generic: GENERIC_STEMS.has(stem) || GENERIC_STEMS.has(raw) });
+      words.push({ stem, surface: coined ?? (token.out() as string), generic: GENERIC_STEMS.has(stem) || GENERIC_STEMS.has(raw) });
     });
   return words;
 }
@@ -121,9 +68,10 @@ export function textTerms(text: string, options: { withGeneric: boolean }): stri
   return [...terms];
 }
 
-/** How a word is shown (labels, top terms): acronyms and names keep their case ("CSV", "GitHub"), other words are lower case. */
+/** How a word is shown (labels, top terms): acronyms, names and coined words keep their case ("CSV", "GitHub", "Microsoft Teams"), other words are lower case. */
 export const spellingOf = (token: TermToken): string =>
-  /^[A-Z0-9]{2,}$/.test(token.surface) || /^[A-Z][a-z]+[A-Z]/.test(token.surface) ? token.surface : token.surface.toLowerCase();
+  /^[A-Z0-9]{2,}$/.test(token.surface) || /^[A-Z][a-z]+[A-Z]/.test(token.surface) || SHOWN_FORMS.has(token.surface) ? token.surface : token.surface.toLowerCase();
+const SHOWN_FORMS = new Set(Object.values(SHOWN));
 
 /** Counts of spellings per term, to show a term as people write it most often. */
 export class Spellings {
