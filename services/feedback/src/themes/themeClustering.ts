@@ -55,6 +55,18 @@ export const THEME_SETTINGS = {
   coreOverlap: 0.7,
   /** Weight of a describing keyword (symptom, word of every area) in an item's relevance to a theme. */
   describerWeight: 0.5,
+  /**
+   * A word is one of every area (it describes, never founds) when it has at least `areaWordMinItems` items
+   * and at least `areaCoverage` of them hold words of `areaMinOthers` or more other areas (each with at least
+   * `areaSizeShare` as many items, less than `areaInsideShare` of them with the word, and with it in at
+   * least as many items as found a theme), none holding `areaLargestShare` of them.
+   */
+  areaWordMinItems: 10,
+  areaCoverage: 0.5,
+  areaMinOthers: 3,
+  areaSizeShare: 1 / 3,
+  areaInsideShare: 0.6,
+  areaLargestShare: 0.4,
   /** A theme needs this many items to be kept. */
   minThemeSize: 3,
   /** A second theme of an item needs this share of the first one's relevance. */
@@ -127,6 +139,35 @@ function draftThemes(frequent: Array<[string, Set<string>]>, describers: Readonl
 }
 
 /**
+ * Whether a word is one of every area of the product ("task" in a project tool, "ticket" in a help desk):
+ * most of its items also hold words of other areas that live on their own (used often, mostly without
+ * it), several of them and none dominant. A theme's own word instead spreads over words that live
+ * inside it ("calendar": "sync", "Google") or over rare ones ("billing": "card", "VAT number").
+ */
+function isAreaWord(
+  term: string,
+  holders: Map<string, Set<string>>,
+  docs: Map<string, Set<string>>,
+  describes: (term: string) => boolean,
+  minSupport: number,
+  settings: typeof THEME_SETTINGS,
+): boolean {
+  const mine = holders.get(term)!;
+  if (term.includes(' ') || mine.size < settings.areaWordMinItems) return false;
+  const together = new Map<string, number>();
+  for (const id of mine) for (const other of docs.get(id)!) if (other !== term && !other.includes(' ')) together.set(other, (together.get(other) ?? 0) + 1);
+  const areas = [...together].filter(([other, shared]) => {
+    const size = holders.get(other)!.size;
+    return !describes(other) && shared >= minSupport && size >= mine.size * settings.areaSizeShare && shared / size < settings.areaInsideShare;
+  });
+  if (areas.length < settings.areaMinOthers) return false;
+  const largest = Math.max(...areas.map(([, shared]) => shared)) / mine.size;
+  let covered = 0;
+  for (const id of mine) if (areas.some(([other]) => docs.get(id)!.has(other))) covered += 1;
+  return covered / mine.size >= settings.areaCoverage && largest < settings.areaLargestShare;
+}
+
+/**
  * Groups items into themes by the specific terms they share (see `THEME_SETTINGS`): terms held by
  * enough items, most frequent first, either join the theme that already holds most of their items or
  * found a new one (two-word phrases before single words, symptoms never found one); an item belongs to
@@ -165,7 +206,8 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
   const isPhrase = (term: string) => term.includes(' ');
   const symptomatic = (term: string) => term.split(' ').every((stem) => SYMPTOMS.has(stem));
   const frequent = [...holders].filter(([, set]) => set.size >= minSupport && set.size <= maxCount);
-  const describers = new Set(frequent.filter(([term]) => symptomatic(term)).map(([term]) => term));
+  const termsOf = new Map(docs.map((doc) => [doc.id, doc.terms]));
+  const describers = new Set(frequent.filter(([term]) => symptomatic(term) || isAreaWord(term, holders, termsOf, symptomatic, minSupport, settings)).map(([term]) => term));
   const drafts = draftThemes(frequent, describers, settings);
 
   // Each item's relevance to each theme: the theme's keywords it holds, each weighed by how often it is
