@@ -116,4 +116,4 @@ function duplicates(file: string): void {
 }
 
 for (const file of tuning ? ['themes-tune.jsonl', 'themes-tune-b.jsonl'] : ['themes.jsonl']) themes(file);
-duplicates(tuning ? 'duplicates-tune.jsonl' : 'duplicates.jsonl');
+for (const file of tuning ? ['duplicates-tune.jsonl', 'duplicates-tune-b.jsonl'] : ['duplicates.jsonl']) duplicates(file);

@@ -28,6 +28,11 @@ export const PHRASES: Array<[RegExp, string]> = [
   [/\btak(?:es?|ing) (?:forever|ages)\b|\btim(?:es|ed|ing)? out\b/gi, 'slow'],
   [/\blook(?:s|ed|ing)? (?:it |them |\w+ )?up\b|\bquick find\b/gi, 'search'],
   [/\baccess (?:rights?|levels?|control)\b/gi, 'permissions'],
+  [/\bexternal (?:users?|people|collaborators?|partners?)\b/gi, 'guests'],
+  [/\bsub[- ]?tasks?\b|\bchild (?:issues?|tasks?|items?)\b/gi, 'subtask'],
+  [/\bproof of (?:purchase|payment)\b|\b(?:payment|purchase) confirmation\b|\bconfirmation of (?:payment|purchase)\b/gi, 'receipt'],
+  [/\b(?:two|2) times\b/gi, 'twice'],
+  [/\bspecial characters?\b/gi, 'accents'],
   // Stemmed to "access", which would fold it into permissions.
   [/\baccessib(?:le|ility)\b/gi, 'a11y'],
 ];
@@ -39,7 +44,7 @@ export const SHOWN: Record<string, string> = { twofactor: '2FA', msteams: 'Micro
 const CONCEPTS: Record<string, string[]> = {
   bill: ['invoic', 'bill', 'charg', 'overcharg', 'payment', 'pay', 'paid', 'receipt', 'refund', 'subscript', 'prorat', 'vat'],
   price: ['price', 'pricey', 'expens', 'cost', 'pricing'],
-  dashboard: ['dashboard', 'report', 'chart', 'widget', 'analyt', 'graph', 'kpi'],
+  dashboard: ['dashboard', 'report', 'chart', 'widget', 'analyt', 'graph', 'kpi', 'overview'],
   mobil: ['mobil', 'phone', 'smartphon', 'iphon', 'android', 'io', 'ipad', 'tablet', 'samsung', 'pixel', 'galaxi'],
   crash: ['crash', 'freez', 'froze', 'frozen', 'hang', 'hung', 'unrespons'],
   slow: ['slow', 'slowli', 'lag', 'laggi', 'sluggish', 'latenc', 'forev', 'spinner', 'spin', 'timeout', 'perform', 'crawl'],
@@ -54,6 +59,14 @@ const CONCEPTS: Record<string, string[]> = {
   notif: ['notif', 'notifi', 'alert'],
   cancel: ['cancel', 'unsubscrib'],
   languag: ['languag', 'translat', 'localis', 'localiz'],
+  duplic: ['duplic', 'twice', 'doubl'],
+  stop: ['stop', 'halt'],
+  accent: ['accent', 'umlaut', 'diacrit'],
+  webhook: ['webhook', 'callback'],
+  outag: ['outag', 'downtim'],
+  jira: ['jira', 'atlassian'],
+  import: ['import', 'migrat'],
+  comment: ['comment', 'discuss'],
 };
 
 /** Stem → the stem of its concept. */

@@ -23,8 +23,10 @@ export const GENERIC_STEMS = new Set(
 );
 
 export interface TermToken {
-  /** Stem after the synonyms above. */
+  /** Stem of the concept the word names (see feedbackConcepts.ts). */
   stem: string;
+  /** Stem of the word itself. */
+  word: string;
   /** The word as written (its case kept), or as a coined word is shown, for labels. */
   surface: string;
   generic: boolean;
@@ -50,21 +52,23 @@ export function contentWords(text: string): Array<TermToken | null> {
       }
       const raw = token.out(stemOf) as string;
       const stem = SAME[raw] ?? raw;
-      words.push({ stem, surface: coined ?? (token.out() as string), generic: GENERIC_STEMS.has(stem) || GENERIC_STEMS.has(raw) });
+      words.push({ stem, word: raw, surface: coined ?? (token.out() as string), generic: GENERIC_STEMS.has(stem) || GENERIC_STEMS.has(raw) });
     });
   return words;
 }
 
-/** Distinct terms of a text: stems and two-word phrases of neighbouring stems ("csv export"). */
-export function textTerms(text: string, options: { withGeneric: boolean }): string[] {
-  const words = contentWords(text);
+/**
+ * Distinct terms of a text for similarity: the stem of each word and of the concept it names ("receipt"
+ * and billing), filler words included (their rarity weighs them). No two-word phrases: another customer
+ * telling the same problem seldom uses the same pair of words, and phrases would only lengthen the vectors.
+ */
+export function textTerms(text: string): string[] {
   const terms = new Set<string>();
-  words.forEach((word, i) => {
-    if (!word || (word.generic && !options.withGeneric)) return;
+  for (const word of contentWords(text)) {
+    if (!word) continue;
     terms.add(word.stem);
-    const next = words[i + 1];
-    if (next && !next.generic && !word.generic) terms.add(`${word.stem} ${next.stem}`);
-  });
+    terms.add(word.word);
+  }
   return [...terms];
 }
 
