@@ -58,13 +58,14 @@ export const THEME_SETTINGS = {
   /**
    * A word is one of every area (it describes, never founds) when it has at least `areaWordMinItems` items
    * and at least `areaCoverage` of them hold words of `areaMinOthers` or more other areas (each with at least
-   * `areaSizeShare` as many items, less than `areaInsideShare` of them with the word, and with it in at
-   * least as many items as found a theme), none holding `areaLargestShare` of them.
+   * `areaSizeShare` as many items, `areaMinWithWord` to `areaInsideShare` of them with the word, and with
+   * it in at least as many items as found a theme), none holding `areaLargestShare` of them.
    */
   areaWordMinItems: 10,
-  areaCoverage: 0.5,
+  areaCoverage: 0.4,
   areaMinOthers: 3,
-  areaSizeShare: 1 / 3,
+  areaSizeShare: 0.5,
+  areaMinWithWord: 0.15,
   areaInsideShare: 0.6,
   areaLargestShare: 0.4,
   /** A theme needs this many items to be kept. */
@@ -158,7 +159,8 @@ function isAreaWord(
   for (const id of mine) for (const other of docs.get(id)!) if (other !== term && !other.includes(' ')) together.set(other, (together.get(other) ?? 0) + 1);
   const areas = [...together].filter(([other, shared]) => {
     const size = holders.get(other)!.size;
-    return !describes(other) && shared >= minSupport && size >= mine.size * settings.areaSizeShare && shared / size < settings.areaInsideShare;
+    const inside = shared / size;
+    return !describes(other) && shared >= minSupport && size >= mine.size * settings.areaSizeShare && inside >= settings.areaMinWithWord && inside < settings.areaInsideShare;
   });
   if (areas.length < settings.areaMinOthers) return false;
   const largest = Math.max(...areas.map(([, shared]) => shared)) / mine.size;
