@@ -40,7 +40,10 @@ const SYMPTOMS = new Set(
     .split(' '),
 );
 
-/** The knobs; chosen on data of the product's own (the demo seed) and hand-written examples, not on evaluation sets. */
+/**
+ * The knobs; chosen on data of the product's own (the demo seed, hand-written examples and the tuning sets
+ * eval/intelligence/themes-tune*.jsonl), not on the evaluation sets.
+ */
 export const THEME_SETTINGS = {
   /** A term founds a theme when this many items hold it (at least), ... */
   minSupport: 3,
@@ -116,6 +119,7 @@ function closest(set: Set<string>, drafts: Draft[]): { draft?: Draft; overlap: n
  * every area) never found one but describe the theme that holds most of their items.
  */
 function draftThemes(frequent: Array<[string, Set<string>]>, describers: ReadonlySet<string>, settings: typeof THEME_SETTINGS): Draft[] {
+  // Phrases first at equal weight: "dark mode" should found the theme that "mode" then joins.
   const weight = (term: string, set: Set<string>) => set.size * (term.includes(' ') ? 1.5 : 1);
   const ordered = [...frequent].sort(([a, x], [b, y]) => weight(b, y) - weight(a, x) || (a < b ? -1 : 1));
   const drafts: Draft[] = [];
