@@ -2,8 +2,8 @@
  * The vocabulary of software feedback: ways customers name one thing, folded into one term so that
  * "charged twice" and "invoice wrong" meet under billing, "iPhone app quits" and "Android crash" under
  * mobile crashes, "reports take forever" and "dashboard slow" under dashboards. General knowledge of the
- * domain, written from the product's own tuning set (eval/intelligence/themes-tune.jsonl), never from the
- * held-out evaluation sets.
+ * domain, tuned on the product's own tuning sets (eval/intelligence/*-tune*.jsonl), never on the held-out
+ * evaluation sets.
  */
 
 /** Phrases spelled as one term before tokens are read (a replacement without a space is one word). */
