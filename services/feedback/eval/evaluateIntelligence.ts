@@ -2,6 +2,8 @@
  * npm run eval:intelligence: themes and similar items on the second independent author's sets
  * (intelligence/README.md). Neither method was tuned on them: both were built on the demo seed's feedback
  * and hand-written examples, and this script scores them as they are, once.
+ * `npm run eval:intelligence -- --tune` scores the tuning sets instead (themes-tune.jsonl,
+ * duplicates-tune.jsonl, written by the methods' developer), the only ones the methods are tuned on.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,11 +30,13 @@ const readSet = <T>(file: string): T[] =>
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as T);
+/** Which sets are scored: the tuning sets with `--tune`, else the held-out evaluation sets. */
+const tuning = process.argv.includes('--tune');
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
-function themes(): void {
-  const examples = readSet<ThemeExample>('themes.jsonl');
+function themes(file: string): void {
+  const examples = readSet<ThemeExample>(file);
   const started = performance.now();
   let n = 0;
   const { themes: found, assignments } = computeThemes(
@@ -42,7 +46,7 @@ function themes(): void {
   );
   const ms = performance.now() - started;
   const known = new Map(examples.map((e) => [String(e.id), e.theme]));
-  console.log(`Themes: ${examples.length} items, ${found.length} themes computed in ${ms.toFixed(0)} ms, ${assignments.size} items in a theme.\n`);
+  console.log(`Themes (${file}): ${examples.length} items, ${found.length} themes computed in ${ms.toFixed(0)} ms, ${assignments.size} items in a theme.\n`);
   console.log('| Theme (computed label) | Items | Largest known theme | Its share |');
   console.log('|---|---:|---|---:|');
   let large = 0;
@@ -77,13 +81,15 @@ function themes(): void {
     if (share >= 0.6) together += 1;
     console.log(`| ${k} | ${ids.length} | ${found.find((t) => t.id === best)?.label ?? 'none'} | ${pct(share)} |`);
   }
-  console.log(`\nKnown themes mostly (>= 60% of their items, by first theme) in one computed theme: ${together} of ${knownThemes.length} (target 7 of 9: ${verdict(together >= 7)}).`);
+  // The issue's target, 7 of 9, in proportion for a set of another number of known themes.
+  const target = Math.ceil((knownThemes.length * 7) / 9);
+  console.log(`\nKnown themes mostly (>= 60% of their items, by first theme) in one computed theme: ${together} of ${knownThemes.length} (target ${target} of ${knownThemes.length}: ${verdict(together >= target)}).`);
   const singles = examples.filter((e) => e.theme === null);
   console.log(`Unrelated singles left without a theme: ${singles.filter((e) => !assignments.has(String(e.id))).length} of ${singles.length}.\n`);
 }
 
-function duplicates(): void {
-  const examples = readSet<DuplicateExample>('duplicates.jsonl');
+function duplicates(file: string): void {
+  const examples = readSet<DuplicateExample>(file);
   const index = new SimilarityIndex();
   const items = examples.map((e) => ({ id: String(e.id), title: e.title, content: e.content }));
   for (const item of items) index.add(item);
@@ -102,12 +108,12 @@ function duplicates(): void {
   const distractorsProposed = examples
     .filter((e) => e.role === 'distractor')
     .filter((e) => index.similar(items[examples.indexOf(e)], 1, MIN_SIMILARITY).some(({ id }) => group.get(id) !== null)).length;
-  console.log(`Duplicates: ${examples.length} items (${restatements.length} restatements of ${new Set(restatements.map((e) => e.group)).size} groups).`);
+  console.log(`Duplicates (${file}): ${examples.length} items (${restatements.length} restatements of ${new Set(restatements.map((e) => e.group)).size} groups).`);
   console.log(`- similar(take: 3) holds an item of the restatement's group: ${found} of ${restatements.length} = ${pct(found / restatements.length)} (target 80%: ${verdict(found / restatements.length >= 0.8)})`);
   console.log(`- the first similar item is of its group: ${firstHit} of ${restatements.length} = ${pct(firstHit / restatements.length)}`);
   console.log(`- distractors whose most similar item belongs to a group: ${distractorsProposed} of ${examples.filter((e) => e.role === 'distractor').length}`);
   console.log(`- ${ms.toFixed(2)} ms per question in process.`);
 }
 
-themes();
-duplicates();
+for (const file of tuning ? ['themes-tune.jsonl', 'themes-tune-b.jsonl'] : ['themes.jsonl']) themes(file);
+for (const file of tuning ? ['duplicates-tune.jsonl', 'duplicates-tune-b.jsonl'] : ['duplicates.jsonl']) duplicates(file);

@@ -45,4 +45,41 @@ describe('theme computation', () => {
     expect(dark).toMatchObject({ label: 'Night theme', renamed: true });
     expect(second.assignments.get('i9')).toEqual([dark.id]);
   });
+
+  test('when items name one subject in different words, then they are one theme', () => {
+    const billing = [
+      'We were charged twice for the annual plan',
+      'The invoice shows the wrong company address',
+      'No receipt after paying by card',
+      'Please send the invoice as PDF',
+      'Our payment failed although the bank says it went through',
+      'Billing page lists the old price',
+    ];
+    const mobile = ['The iPhone app crashes at launch', 'Android app closes when I open a photo', 'Tablet app freezes on the board view', 'Mobile app keeps crashing after the update'];
+    const texts = [...billing, ...mobile, 'Gantt bars cannot be dragged', 'Add keyboard shortcuts for the editor'];
+    const { assignments } = computeThemes(texts.map((text, i) => ({ id: `m${i}`, text })), [], counter());
+    const first = (from: number, count: number) => new Set(texts.slice(from, from + count).map((_, i) => assignments.get(`m${from + i}`)?.[0]));
+    const [billingThemes, mobileThemes] = [first(0, billing.length), first(billing.length, mobile.length)];
+    expect(billingThemes.size).toBe(1);
+    expect(mobileThemes.size).toBe(1);
+    expect(billingThemes).not.toContain(undefined);
+    expect(mobileThemes).not.toContain(undefined);
+    expect([...billingThemes][0]).not.toBe([...mobileThemes][0]);
+  });
+
+  test('when a word runs through every area of the product, then it founds no theme of its own', () => {
+    const areas = ['Slack', 'Email', 'Export', 'Webhook', 'Calendar'];
+    const problems = ['stopped working', 'is slow', 'shows an error', 'fails', 'is broken', 'crashes', 'loads forever', 'is wrong'];
+    // As "ticket" in a help desk's feedback: in some items of most areas, and in a few of nothing in particular.
+    const texts = areas.flatMap((area, a) => problems.map((problem, p) => `${area} ${problem}${a < 4 && p < 3 ? ' on every ticket' : ''}`));
+    const singles = ['Gantt colours', 'Keyboard shortcuts', 'Bigger fonts', 'Printing cuts pages', 'Emoji reactions', 'Undo archive', 'Markdown tables', 'Referral discount'];
+    texts.push(...singles.map((single, i) => `${single}${i < 3 ? ' for each ticket' : ''}`), ...Array.from({ length: 14 }, (_, i) => `Unrelated wish number ${'abcdefghijklmn'[i]}${i}`));
+    const { themes, assignments } = computeThemes(texts.map((text, i) => ({ id: `a${i}`, text })), [], counter());
+    expect(themes.map((theme) => theme.label.toLowerCase())).not.toContain('ticket');
+    areas.forEach((_, a) => {
+      const found = new Set(problems.map((_, p) => assignments.get(`a${a * problems.length + p}`)?.[0]));
+      expect(found.size).toBe(1);
+      expect(found).not.toContain(undefined);
+    });
+  });
 });

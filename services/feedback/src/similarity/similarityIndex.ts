@@ -12,7 +12,7 @@ const MAX_CANDIDATE_SHARE = 0.5;
 /**
  * An organization's items as sets of terms (see `textTerms`) with an inverted index, for cosine
  * similarity of binary term vectors weighed by inverse document frequency: two items are similar when
- * they share rare terms ("csv export", "sso") rather than common ones ("slow"). Only the terms of the
+ * they share rare terms ("SAML", "receipt") rather than common ones ("slow"). Only the terms of the
  * item asked about propose candidates (terms of most items are left out of that, not of the score),
  * so a question costs its terms' posting lists, not the organization.
  */
@@ -89,4 +89,4 @@ export class SimilarityIndex {
   }
 }
 
-const termsOf = (item: IndexedItem) => textTerms(`${item.title}. ${item.content}`, { withGeneric: true });
+const termsOf = (item: IndexedItem) => textTerms(`${item.title}. ${item.content}`);

@@ -1,66 +1,12 @@
 import winkNLP, { type ItemToken } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { PHRASES, SAME, SHOWN } from './feedbackConcepts';
 
 /** Tokens, stems and stop words only: the cheapest wink-nlp pipe that tells them (about 0.3 ms a text). */
 const termsNlp = winkNLP(model, []);
 const its = termsNlp.its;
 // wink-nlp's typings declare `its.stem` with the model's add-ons as a parameter, which `out` does not accept; it runs as any other.
 const stemOf = its.stem as unknown as typeof its.normal;
-
-/**
- * Ways of naming one thing in feedback, spelled out before tokens are read so that "can't sign in" and
- * "login fails" share a term, and "freezes" and "crashes" too. General vocabulary of software
- * feedback, written from the product's own domain, not from any evaluation text.
- */
-const PHRASES: Array<[RegExp, string]> = [
-  [/\b(?:log(?:s|ged|ging)?|sign(?:s|ed|ing)?)[ -]?(?:in|on)\b/gi, 'login'],
-  [/\b(?:log(?:s|ged|ging)?|sign(?:s|ed|ing)?)[ -]?(?:out|off)\b/gi, 'logout'],
-  [/\b(?:night|dark)[ -](?:mode|theme)\b|\bdarkmode\b/gi, 'dark mode'],
-  [/\bsingle sign[ -]?on\b/gi, 'sso'],
-  [/\btwo[- ]factor\b|\b2fa\b|\bmfa\b/gi, '2fa'],
-  [/\bmoney back\b/gi, 'refund'],
-  [/\be-?mails?\b/gi, 'email'],
-  [/\bspreadsheets?\b|\bexcel\b|\bxlsx\b/gi, 'spreadsheet'],
-  [/\bread[- ]only\b/gi, 'readonly'],
-  [/\bsign[ -]?ups?\b/gi, 'signup'],
-];
-
-/** Stems that name the same problem or thing, mapped to one. */
-const SAME: Record<string, string> = {
-  freez: 'crash',
-  froze: 'crash',
-  frozen: 'crash',
-  hang: 'crash',
-  hung: 'crash',
-  unrespons: 'crash',
-  lag: 'slow',
-  laggi: 'slow',
-  sluggish: 'slow',
-  latenc: 'slow',
-  signin: 'login',
-  logon: 'login',
-  invoic: 'invoic',
-  bill: 'bill',
-  price: 'price',
-  pricey: 'price',
-  expens: 'price',
-  cost: 'price',
-  phone: 'mobil',
-  iphon: 'mobil',
-  android: 'mobil',
-  io: 'mobil',
-  ipad: 'mobil',
-  tablet: 'mobil',
-  notif: 'notif',
-  notifi: 'notif',
-  alert: 'notif',
-  unsubscrib: 'cancel',
-  translat: 'languag',
-  localis: 'languag',
-  localiz: 'languag',
-  csv: 'csv',
-  pdf: 'pdf',
-};
 
 /**
  * Words of almost any feedback text: they say nothing about what it is about, so they are kept out of
@@ -77,9 +23,11 @@ export const GENERIC_STEMS = new Set(
 );
 
 export interface TermToken {
-  /** Stem after the synonyms above. */
+  /** Stem of the concept the word names (see feedbackConcepts.ts). */
   stem: string;
-  /** The word as written (its case kept), for labels. */
+  /** Stem of the word itself. */
+  word: string;
+  /** The word as written (its case kept), or as a coined word is shown, for labels. */
   surface: string;
   generic: boolean;
 }
@@ -97,33 +45,37 @@ export function contentWords(text: string): Array<TermToken | null> {
     .tokens()
     .each((token: ItemToken) => {
       const normal = (token.out(its.normal) as string).replace(/^'+|'+$/g, '');
-      if (token.out(its.type) !== 'word' || token.out(its.stopWordFlag) || normal.length < 2 || /\d/.test(normal)) {
+      const coined = SHOWN[normal];
+      if (!coined && (token.out(its.type) !== 'word' || token.out(its.stopWordFlag) || normal.length < 2 || /\d/.test(normal))) {
         words.push(null);
         return;
       }
       const raw = token.out(stemOf) as string;
       const stem = SAME[raw] ?? raw;
-      words.push({ stem, surface: token.out() as string, generic: GENERIC_STEMS.has(stem) || GENERIC_STEMS.has(raw) });
+      words.push({ stem, word: raw, surface: coined ?? (token.out() as string), generic: GENERIC_STEMS.has(stem) || GENERIC_STEMS.has(raw) });
     });
   return words;
 }
 
-/** Distinct terms of a text: stems and two-word phrases of neighbouring stems ("csv export"). */
-export function textTerms(text: string, options: { withGeneric: boolean }): string[] {
-  const words = contentWords(text);
+/**
+ * Distinct terms of a text for similarity: the stem of each word and of the concept it names ("receipt"
+ * and billing), filler words included (their rarity weighs them). No two-word phrases: another customer
+ * telling the same problem seldom uses the same pair of words, and phrases would only lengthen the vectors.
+ */
+export function textTerms(text: string): string[] {
   const terms = new Set<string>();
-  words.forEach((word, i) => {
-    if (!word || (word.generic && !options.withGeneric)) return;
+  for (const word of contentWords(text)) {
+    if (!word) continue;
     terms.add(word.stem);
-    const next = words[i + 1];
-    if (next && !next.generic && !word.generic) terms.add(`${word.stem} ${next.stem}`);
-  });
+    terms.add(word.word);
+  }
   return [...terms];
 }
 
-/** How a word is shown (labels, top terms): acronyms and names keep their case ("CSV", "GitHub"), other words are lower case. */
+/** How a word is shown (labels, top terms): acronyms, names and coined words keep their case ("CSV", "GitHub", "Microsoft Teams"), other words are lower case. */
 export const spellingOf = (token: TermToken): string =>
-  /^[A-Z0-9]{2,}$/.test(token.surface) || /^[A-Z][a-z]+[A-Z]/.test(token.surface) ? token.surface : token.surface.toLowerCase();
+  /^[A-Z0-9]{2,}$/.test(token.surface) || /^[A-Z][a-z]+[A-Z]/.test(token.surface) || SHOWN_FORMS.has(token.surface) ? token.surface : token.surface.toLowerCase();
+const SHOWN_FORMS = new Set(Object.values(SHOWN));
 
 /** Counts of spellings per term, to show a term as people write it most often. */
 export class Spellings {

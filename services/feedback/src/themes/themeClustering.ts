@@ -29,15 +29,21 @@ export interface ThemeResult {
 }
 
 /**
- * Stems of symptoms and judgements: every area of a product can be slow or broken, so they describe a
- * theme (and may be among its keywords) but never found one ("slow" would gather slow search and slow
- * dashboards).
+ * Stems of symptoms and judgements, and things of every area of a product: every area can be slow or
+ * broken and has tasks and pages, so they describe a theme (and may be among its keywords, and found
+ * one in a phrase: "recurring tasks") but never found one alone ("slow" would gather slow search and
+ * slow dashboards, "task" anything).
  */
 const SYMPTOMS = new Set(
-  'slow crash fail broken break error load work stop wrong miss lost delay late duplic doubl chang updat fast quick easi hard confus annoy frustrat disappoint happi help click open button page screen way show take'.split(' '),
+  ('slow crash fail broken break error load work stop wrong miss lost delay late duplic doubl chang updat fast quick easi hard confus annoy frustrat disappoint happi help click open button page screen way show take ' +
+    'task project workspac board item list field view edit delet creat person peopl member second')
+    .split(' '),
 );
 
-/** The knobs; chosen on data of the product's own (the demo seed) and hand-written examples, not on evaluation sets. */
+/**
+ * The knobs; chosen on data of the product's own (the demo seed, hand-written examples and the tuning sets
+ * eval/intelligence/themes-tune*.jsonl), not on the evaluation sets.
+ */
 export const THEME_SETTINGS = {
   /** A term founds a theme when this many items hold it (at least), ... */
   minSupport: 3,
@@ -50,6 +56,21 @@ export const THEME_SETTINGS = {
   joinOverlap: 0.5,
   /** ... and its items join the theme's core when at least this share are (so a loose term cannot snowball). */
   coreOverlap: 0.7,
+  /** Weight of a describing keyword (symptom, word of every area) in an item's relevance to a theme. */
+  describerWeight: 0.5,
+  /**
+   * A word is one of every area (it describes, never founds) when it has at least `areaWordMinItems` items
+   * and at least `areaCoverage` of them hold words of `areaMinOthers` or more other areas (each with at least
+   * `areaSizeShare` as many items, `areaMinWithWord` to `areaInsideShare` of them with the word, and with
+   * it in at least as many items as found a theme), none holding `areaLargestShare` of them.
+   */
+  areaWordMinItems: 10,
+  areaCoverage: 0.4,
+  areaMinOthers: 3,
+  areaSizeShare: 0.5,
+  areaMinWithWord: 0.15,
+  areaInsideShare: 0.6,
+  areaLargestShare: 0.4,
   /** A theme needs this many items to be kept. */
   minThemeSize: 3,
   /** A second theme of an item needs this share of the first one's relevance. */
@@ -78,6 +99,78 @@ interface Draft {
 function labelOf(term: string, spellings: Spellings): string {
   const best = spellings.of(term);
   return best.charAt(0).toUpperCase() + best.slice(1);
+}
+
+/** The theme that holds the largest share of `set` in its core, and that share. */
+function closest(set: Set<string>, drafts: Draft[]): { draft?: Draft; overlap: number } {
+  let best: Draft | undefined;
+  let bestOverlap = 0;
+  for (const draft of drafts) {
+    let shared = 0;
+    for (const id of set) if (draft.items.has(id)) shared += 1;
+    if (shared / set.size > bestOverlap) [best, bestOverlap] = [draft, shared / set.size];
+  }
+  return { draft: best, overlap: bestOverlap };
+}
+
+/**
+ * Themes from frequent terms, most frequent first (two-word phrases ahead at equal weight): a term joins
+ * the theme that already holds enough of its items, else founds a new one; describers (symptoms, words of
+ * every area) never found one but describe the theme that holds most of their items.
+ */
+function draftThemes(frequent: Array<[string, Set<string>]>, describers: ReadonlySet<string>, settings: typeof THEME_SETTINGS): Draft[] {
+  // Phrases first at equal weight: "dark mode" should found the theme that "mode" then joins.
+  const weight = (term: string, set: Set<string>) => set.size * (term.includes(' ') ? 1.5 : 1);
+  const ordered = [...frequent].sort(([a, x], [b, y]) => weight(b, y) - weight(a, x) || (a < b ? -1 : 1));
+  const drafts: Draft[] = [];
+  for (const [term, set] of ordered.filter(([t]) => !describers.has(t))) {
+    const { draft, overlap } = closest(set, drafts);
+    if (draft && overlap >= settings.joinOverlap) {
+      draft.keywords.push(term);
+      draft.fit.set(term, overlap);
+      if (overlap >= settings.coreOverlap) for (const id of set) draft.items.add(id);
+    } else {
+      drafts.push({ seed: term, keywords: [term], fit: new Map([[term, 1]]), items: new Set(set) });
+    }
+  }
+  for (const [term, set] of ordered.filter(([t]) => describers.has(t))) {
+    const { draft, overlap } = closest(set, drafts);
+    if (draft && overlap >= settings.joinOverlap) {
+      draft.keywords.push(term);
+      draft.fit.set(term, overlap);
+    }
+  }
+  return drafts;
+}
+
+/**
+ * Whether a word is one of every area of the product ("task" in a project tool, "ticket" in a help desk):
+ * most of its items also hold words of other areas that live on their own (used often, mostly without
+ * it), several of them and none dominant. A theme's own word instead spreads over words that live
+ * inside it ("calendar": "sync", "Google") or over rare ones ("billing": "card", "VAT number").
+ */
+function isAreaWord(
+  term: string,
+  holders: Map<string, Set<string>>,
+  docs: Map<string, Set<string>>,
+  describes: (term: string) => boolean,
+  minSupport: number,
+  settings: typeof THEME_SETTINGS,
+): boolean {
+  const mine = holders.get(term)!;
+  if (term.includes(' ') || mine.size < settings.areaWordMinItems) return false;
+  const together = new Map<string, number>();
+  for (const id of mine) for (const other of docs.get(id)!) if (other !== term && !other.includes(' ')) together.set(other, (together.get(other) ?? 0) + 1);
+  const areas = [...together].filter(([other, shared]) => {
+    const size = holders.get(other)!.size;
+    const inside = shared / size;
+    return !describes(other) && shared >= minSupport && size >= mine.size * settings.areaSizeShare && inside >= settings.areaMinWithWord && inside < settings.areaInsideShare;
+  });
+  if (areas.length < settings.areaMinOthers) return false;
+  const largest = Math.max(...areas.map(([, shared]) => shared)) / mine.size;
+  let covered = 0;
+  for (const id of mine) if (areas.some(([other]) => docs.get(id)!.has(other))) covered += 1;
+  return covered / mine.size >= settings.areaCoverage && largest < settings.areaLargestShare;
 }
 
 /**
@@ -118,54 +211,21 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
   const maxCount = Math.max(minSupport, settings.smallOrganization, n * settings.maxShare);
   const isPhrase = (term: string) => term.includes(' ');
   const symptomatic = (term: string) => term.split(' ').every((stem) => SYMPTOMS.has(stem));
-  const candidates = [...holders]
-    .filter(([term, set]) => set.size >= minSupport && set.size <= maxCount && !symptomatic(term))
-    // Phrases first at equal weight: "dark mode" should found the theme that "mode" then joins.
-    .sort(([a, x], [b, y]) => y.size * (isPhrase(b) ? 1.5 : 1) - x.size * (isPhrase(a) ? 1.5 : 1) || (a < b ? -1 : 1));
+  const frequent = [...holders].filter(([, set]) => set.size >= minSupport && set.size <= maxCount);
+  const termsOf = new Map(docs.map((doc) => [doc.id, doc.terms]));
+  const describers = new Set(frequent.filter(([term]) => symptomatic(term) || isAreaWord(term, holders, termsOf, symptomatic, minSupport, settings)).map(([term]) => term));
+  const drafts = draftThemes(frequent, describers, settings);
 
-  const drafts: Draft[] = [];
-  for (const [term, set] of candidates) {
-    let best: Draft | undefined;
-    let bestOverlap = 0;
-    for (const draft of drafts) {
-      let shared = 0;
-      for (const id of set) if (draft.items.has(id)) shared += 1;
-      const overlap = shared / set.size;
-      if (overlap > bestOverlap) [best, bestOverlap] = [draft, overlap];
-    }
-    if (best && bestOverlap >= settings.joinOverlap) {
-      best.keywords.push(term);
-      best.fit.set(term, bestOverlap);
-      if (bestOverlap >= settings.coreOverlap) for (const id of set) best.items.add(id);
-    } else {
-      drafts.push({ seed: term, keywords: [term], fit: new Map([[term, 1]]), items: new Set(set) });
-    }
-  }
-  for (const [term] of [...holders].filter(([term, set]) => set.size >= minSupport && set.size <= maxCount && symptomatic(term))) {
-    // Symptoms describe the theme that holds most of their items.
-    const set = holders.get(term)!;
-    let best: Draft | undefined;
-    let bestOverlap = 0;
-    for (const draft of drafts) {
-      let shared = 0;
-      for (const id of set) if (draft.items.has(id)) shared += 1;
-      if (shared / set.size > bestOverlap) [best, bestOverlap] = [draft, shared / set.size];
-    }
-    if (best && bestOverlap >= settings.joinOverlap) {
-      best.keywords.push(term);
-      best.fit.set(term, bestOverlap);
-    }
-  }
-
-  // Each item's relevance to each theme: the rarity (idf) of the theme's non-symptom keywords it holds, each
-  // weighed by how well it fits the theme.
-  const idf = (term: string) => Math.log(n / holders.get(term)!.size);
+  // Each item's relevance to each theme: the theme's keywords it holds, each weighed by how often it is
+  // used (a theme's main words, "invoice", outweigh a rare word that founded a small one, "switching") and
+  // by the square of how well it fits the theme (loosely joined words barely count), describers by half.
+  const weight = (term: string) => Math.log(1 + holders.get(term)!.size);
   const relevance = new Map<string, Array<{ draft: Draft; score: number }>>();
   for (const doc of docs) {
     const scores: Array<{ draft: Draft; score: number }> = [];
     for (const draft of drafts) {
       let score = 0;
-      for (const keyword of draft.keywords) if (!symptomatic(keyword) && doc.terms.has(keyword)) score += idf(keyword) * draft.fit.get(keyword)!;
+      for (const keyword of draft.keywords) if (doc.terms.has(keyword)) score += weight(keyword) * draft.fit.get(keyword)! ** 2 * (describers.has(keyword) ? settings.describerWeight : 1);
       if (score > 0) scores.push({ draft, score });
     }
     scores.sort((a, b) => b.score - a.score);
