@@ -58,7 +58,9 @@ const MSG_UPDATE = 'internal/handler/msg_update.go';
  *   recorded kinds make SQL select every match; ORDER BY and LIMIT only when the WHERE is exact.
  * - `QueryParams` gains `ExactSort` and `ExactLimit` (skip + limit), which `find` sets when the backend sees
  *   the whole filter (no dotted keys dropped): backends that ignore them read as before.
- * - The SQLite `Query` uses that pushdown when it applies, else reads as before.
+ * - The SQLite `Query` uses that pushdown when it applies, else reads as before; `InsertAll` adds a table's
+ *   kind triggers before its first documents (a table written before this build is read once, on its first
+ *   query, to record its kinds: on a large table that query and the writes waiting behind it are slow).
  */
 const PUSHDOWN_GO = readFileSync(path.join(__dirname, 'ferretdbPushdown.go'), 'utf8');
 const QUERY_PUSHDOWN: SourcePatch[] = [
@@ -88,6 +90,19 @@ const QUERY_PUSHDOWN: SourcePatch[] = [
       '',
       '\th.L.DebugContext(ctx, fmt.Sprintf("Converted %+v for %+v to %+v.", params, cInfo, qp))',
       '',
+    ].join('\n'),
+  },
+  {
+    file: SQLITE_COLLECTION,
+    from: '\tmeta := c.r.CollectionGet(ctx, c.dbName, c.name)\n\n\terr := db.InTransaction(',
+    to: [
+      '\tmeta := c.r.CollectionGet(ctx, c.dbName, c.name)',
+      '',
+      '\tif err := keepKinds(ctx, db, meta.TableName); err != nil {',
+      '\t\treturn nil, lazyerrors.Error(err)',
+      '\t}',
+      '',
+      '\terr := db.InTransaction(',
     ].join('\n'),
   },
   {

@@ -392,20 +392,28 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	return q + order + " LIMIT ?", append(args, limit), true
 }
 
-// loadKinds reads the table's field kinds, first adding its triggers and recording the kinds of the
-// documents already stored when the table has none (one transaction: no write falls between).
-func loadKinds(ctx context.Context, db *fsql.DB, table string) (map[string]map[string]bool, error) {
+// keepKinds adds the table's kind triggers, and records the kinds of the documents already stored, when
+// the table has none (one transaction: no write falls between). InsertAll calls it before a table's first
+// documents, so only a table written by a build without it is read whole, once, on its first query.
+func keepKinds(ctx context.Context, db *fsql.DB, table string) error {
 	var triggers int
 
 	q := "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? AND name IN (?, ?)"
 	if err := db.QueryRowContext(ctx, q, table, table+"_kinds_i", table+"_kinds_u").Scan(&triggers); err != nil {
-		return nil, err
+		return err
 	}
 
-	if triggers != 2 {
-		if err := addKindTriggers(ctx, db, table); err != nil {
-			return nil, err
-		}
+	if triggers == 2 || pushdownOff {
+		return nil
+	}
+
+	return addKindTriggers(ctx, db, table)
+}
+
+// loadKinds reads the table's field kinds.
+func loadKinds(ctx context.Context, db *fsql.DB, table string) (map[string]map[string]bool, error) {
+	if err := keepKinds(ctx, db, table); err != nil {
+		return nil, err
 	}
 
 	rows, err := db.QueryContext(ctx, fmt.Sprintf("SELECT field, kind FROM %q WHERE tbl = ?", kindsTable), table)
