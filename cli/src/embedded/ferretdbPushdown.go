@@ -441,12 +441,13 @@ func loadKinds(ctx context.Context, db *fsql.DB, table string) (map[string]map[s
 }
 
 // kindsOf selects (table, field, kind) of the top-level fields of the documents in doc (a column of from),
-// from their schema and values.
+// from their schema; a date's digits are counted only for a plain field name (json_extract's path).
 func kindsOf(table, from, doc string) string {
 	return fmt.Sprintf(
-		"SELECT '%s', s.key, (s.value->>'t') || CASE WHEN s.value->>'t' = 'date' AND length(d.value) <> 13 THEN '?' ELSE '' END "+
-			"FROM %sjson_each(%s, '$.\"$s\".p') AS s JOIN json_each(%s) AS d ON d.key = s.key",
-		strings.ReplaceAll(table, "'", "''"), from, doc, doc,
+		"SELECT '%s', key, CASE WHEN value->>'t' <> 'date' THEN value->>'t' "+
+			"WHEN key GLOB '*[^A-Za-z0-9_]*' OR length(json_extract(%s, '$.\"' || key || '\"')) <> 13 THEN 'date?' "+
+			"ELSE 'date' END FROM %sjson_each(%s, '$.\"$s\".p')",
+		strings.ReplaceAll(table, "'", "''"), doc, from, doc,
 	)
 }
 
@@ -463,7 +464,9 @@ func addKindTriggers(ctx context.Context, db *fsql.DB, table string) error {
 			))
 		}
 
+		// Kinds left by a dropped table of the same name go: this table's are recorded from its documents.
 		from := fmt.Sprintf("%q AS t, ", table)
+		stmts = append(stmts, fmt.Sprintf("DELETE FROM %q WHERE tbl = '%s'", kindsTable, strings.ReplaceAll(table, "'", "''")))
 		stmts = append(stmts, fmt.Sprintf("INSERT OR IGNORE INTO %q %s", kindsTable, kindsOf(table, from, "t."+metadata.DefaultColumn)))
 
 		for _, s := range stmts {
