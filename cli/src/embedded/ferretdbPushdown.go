@@ -288,20 +288,25 @@ func text(v any) string {
 	return string(must.NotFail(sjson.MarshalSingleValue(v)))
 }
 
-// orderBy is the ORDER BY clause of sort when SQL orders as MongoDB does: every key a field whose values
-// are all dates (13 digits) or all ObjectIds, or missing (SQL NULL sorts first, as missing does).
-func orderBy(sort *types.Document, kinds map[string]map[string]bool) (string, bool) {
-	parts := make([]string, 0, sort.Len())
+// sortKey is one ORDER BY term.
+type sortKey struct {
+	col, dir string
+}
+
+// orderBy is the ORDER BY of sort when SQL orders as MongoDB does: every key a field whose values are all
+// dates (13 digits) or all ObjectIds, or missing (SQL NULL sorts first, as missing does).
+func orderBy(sort *types.Document, kinds map[string]map[string]bool) ([]sortKey, bool) {
+	res := make([]sortKey, 0, sort.Len())
 	keys, values := sort.Keys(), sort.Values()
 
 	for i, key := range keys {
 		if !pushableField.MatchString(key) {
-			return "", false
+			return nil, false
 		}
 
 		k := kinds[key]
 		if len(k) != 1 || !(k["date"] || k["objectId"]) {
-			return "", false
+			return nil, false
 		}
 
 		dir := ""
@@ -311,13 +316,13 @@ func orderBy(sort *types.Document, kinds map[string]map[string]bool) (string, bo
 		case int64(-1), int32(-1), float64(-1):
 			dir = " DESC"
 		default:
-			return "", false
+			return nil, false
 		}
 
-		parts = append(parts, column(key)+dir)
+		res = append(res, sortKey{col: column(key), dir: dir})
 	}
 
-	return " ORDER BY " + strings.Join(parts, ", "), true
+	return res, true
 }
 
 // pushdownQuery builds the query of Query, or reports false to let Query read as FerretDB does.
@@ -341,9 +346,11 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	where := and(conjs)
 	sel := prepareSelectClause(meta.TableName, params.Comment, false, false)
 
-	order, sorted := "", params.ExactSort.Len() == 0
+	var keys []sortKey
+
+	sorted := params.ExactSort.Len() == 0
 	if !sorted {
-		order, sorted = orderBy(params.ExactSort, kinds)
+		keys, sorted = orderBy(params.ExactSort, kinds)
 	}
 
 	if !t.exact || !sorted || params.ExactLimit <= 0 {
@@ -352,10 +359,11 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 
 	limit := params.ExactLimit
 
-	// A sort after $in: one index read per combination of values, each in index order, merged.
+	// A sort after $in: one index read per combination of values, each in index order, merged by SQLite
+	// (a compound SELECT ordered by its columns reads each arm in order and stops at the limit).
 	branches := [][]atom{nil}
 
-	if order != "" {
+	if len(keys) > 0 {
 		for _, c := range conjs {
 			next := make([][]atom, 0, len(branches)*len(c))
 
@@ -369,8 +377,20 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 		}
 	}
 
+	order := make([]string, len(keys))
+	cols := make([]string, len(keys))
+	positions := make([]string, len(keys))
+
+	for i, k := range keys {
+		order[i], cols[i], positions[i] = k.col+k.dir, ", "+k.col, fmt.Sprint(i+2, k.dir)
+	}
+
 	if len(branches) < 2 || len(branches) > maxBranches {
-		return sel + " WHERE " + where.sql + order + " LIMIT ?", append(where.args, limit), true
+		if len(keys) == 0 {
+			return sel + " WHERE " + where.sql + " LIMIT ?", append(where.args, limit), true
+		}
+
+		return sel + " WHERE " + where.sql + " ORDER BY " + strings.Join(order, ", ") + " LIMIT ?", append(where.args, limit), true
 	}
 
 	arms := make([]string, len(branches))
@@ -383,13 +403,14 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 		}
 
 		w := and(cs)
-		arms[i] = fmt.Sprintf("SELECT * FROM (SELECT %s FROM %q WHERE %s%s LIMIT ?)", metadata.DefaultColumn, meta.TableName, w.sql, order)
-		args = append(append(args, w.args...), limit)
+		arms[i] = fmt.Sprintf("SELECT %s%s FROM %q WHERE %s", metadata.DefaultColumn, strings.Join(cols, ""), meta.TableName, w.sql)
+		args = append(args, w.args...)
 	}
 
-	q := fmt.Sprintf("%s FROM (%s)", strings.TrimSuffix(sel, fmt.Sprintf(" FROM %q", meta.TableName)), strings.Join(arms, " UNION ALL "))
+	compound := strings.Join(arms, " UNION ALL ") + " ORDER BY " + strings.Join(positions, ", ") + " LIMIT ?"
+	q := fmt.Sprintf("%s FROM (%s)", strings.TrimSuffix(sel, fmt.Sprintf(" FROM %q", meta.TableName)), compound)
 
-	return q + order + " LIMIT ?", append(args, limit), true
+	return q, append(args, limit), true
 }
 
 // keepKinds adds the table's kind triggers, and records the kinds of the documents already stored, when
