@@ -179,7 +179,7 @@ export function ferretDbCachePath(): string {
  * `go install ...@version` is not used because it also asks the proxy for the module's version list,
  * which some proxies refuse; downloading the exact version and building it needs only that version.
  * The module archive lacks the version file FerretDB's build expects, so it is written before building,
- * and the `_id` pushdown is patched (see PATCHES).
+ * and the source patches are applied (see PATCHES).
  */
 export async function ensureFerretDb(say: Say): Promise<string> {
   const target = ferretDbCachePath();
