@@ -473,21 +473,25 @@ func kindsOf(table, from, doc string) string {
 }
 
 func addKindTriggers(ctx context.Context, db *fsql.DB, table string) error {
-	return db.InTransaction(ctx, func(tx *fsql.Tx) error {
-		stmts := []string{
-			fmt.Sprintf("CREATE TABLE IF NOT EXISTS %q (tbl TEXT, field TEXT, kind TEXT, PRIMARY KEY (tbl, field, kind)) WITHOUT ROWID", kindsTable),
-		}
+	create := fmt.Sprintf("CREATE TABLE IF NOT EXISTS %q (tbl TEXT, field TEXT, kind TEXT, PRIMARY KEY (tbl, field, kind)) WITHOUT ROWID", kindsTable)
+	if _, err := db.ExecContext(ctx, create); err != nil {
+		return err
+	}
 
-		for suffix, event := range map[string]string{"_kinds_i": "INSERT", "_kinds_u": "UPDATE"} {
+	return db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		// A write first: the transaction takes the write lock (waiting for it) before it reads anything.
+		// Reading first, it would fail at once when another connection wrote in between (SQLITE_BUSY).
+		// Kinds left by a dropped table of the same name go: this table's are recorded from its documents.
+		stmts := []string{fmt.Sprintf("DELETE FROM %q WHERE tbl = '%s'", kindsTable, strings.ReplaceAll(table, "'", "''"))}
+
+		for _, event := range []string{"INSERT", "UPDATE"} {
 			stmts = append(stmts, fmt.Sprintf(
 				"CREATE TRIGGER IF NOT EXISTS %q AFTER %s ON %q BEGIN INSERT OR IGNORE INTO %q %s; END",
-				table+suffix, event, table, kindsTable, kindsOf(table, "", "NEW."+metadata.DefaultColumn),
+				table+"_kinds_"+strings.ToLower(event[:1]), event, table, kindsTable, kindsOf(table, "", "NEW."+metadata.DefaultColumn),
 			))
 		}
 
-		// Kinds left by a dropped table of the same name go: this table's are recorded from its documents.
 		from := fmt.Sprintf("%q AS t, ", table)
-		stmts = append(stmts, fmt.Sprintf("DELETE FROM %q WHERE tbl = '%s'", kindsTable, strings.ReplaceAll(table, "'", "''")))
 		stmts = append(stmts, fmt.Sprintf("INSERT OR IGNORE INTO %q %s", kindsTable, kindsOf(table, from, "t."+metadata.DefaultColumn)))
 
 		for _, s := range stmts {
