@@ -549,7 +549,7 @@ async function database(work: string, cleanups: Array<() => Promise<void>>): Pro
   const binary = await ensureFerretDb(say);
   const server: EmbeddedMongo = await startFerretDb(binary, path.join(work, 'db'), await freePort());
   cleanups.push(() => server.stop());
-  const build = process.env.FERRETDB_BIN ? `FERRETDB_BIN=${process.env.FERRETDB_BIN}` : 'its _id pushdown patched onto the _id index';
+  const build = process.env.FERRETDB_BIN ? `FERRETDB_BIN=${process.env.FERRETDB_BIN}` : 'with our query pushdown patch';
   return { uri: server.uri, kind: `FerretDB ${FERRETDB_VERSION} (SQLite; ${build})`, pid: server.process.pid ?? null };
 }
 

@@ -12,12 +12,12 @@ function workspaces(): string[] {
   return ['shared', 'gateway', 'cli', ...services].filter((dir) => existsSync(path.join(ROOT, dir, 'src')));
 }
 
-/** Copies what `tsc` does not emit but the code reads beside itself at run time (each subgraph's SDL). */
+/** Copies what `tsc` does not emit but the code reads beside itself at run time (each subgraph's SDL, the FerretDB patch's Go file). */
 function copyAssets(from: string, to: string): void {
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = path.join(from, entry.name);
     if (entry.isDirectory()) copyAssets(source, path.join(to, entry.name));
-    else if (entry.name.endsWith('.graphql')) cpSync(source, path.join(to, entry.name));
+    else if (entry.name.endsWith('.graphql') || entry.name.endsWith('.go')) cpSync(source, path.join(to, entry.name));
   }
 }
 

@@ -10,10 +10,12 @@ export class PrivateDatabase {
   private constructor(
     readonly port: number,
     private readonly dataDir: string,
+    private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  static async start(): Promise<PrivateDatabase> {
-    const database = new PrivateDatabase(await freePort(), mkdtempSync(path.join(os.tmpdir(), 'fi-private-db-')));
+  /** `env` adds to the server's environment (FERRETDB_SQLITE_PUSHDOWN=off reads as the stock build does). */
+  static async start(env: NodeJS.ProcessEnv = {}): Promise<PrivateDatabase> {
+    const database = new PrivateDatabase(await freePort(), mkdtempSync(path.join(os.tmpdir(), 'fi-private-db-')), env);
     await database.restart();
     return database;
   }
@@ -28,7 +30,7 @@ export class PrivateDatabase {
   }
 
   async restart(): Promise<void> {
-    this.server = await startFerretDb(process.env.FERRETDB_BIN as string, this.dataDir, this.port);
+    this.server = await startFerretDb(process.env.FERRETDB_BIN as string, this.dataDir, this.port, this.env);
   }
 
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

@@ -1,0 +1,505 @@
+// Added to FerretDB v1.24.2's SQLite backend by the Feedback Intelligence embedded build
+// (cli/src/embedded/ferretdb.ts, which documents why). Without it every query except one by _id reads the
+// whole collection and FerretDB filters and sorts it in Go.
+//
+// Query pushes down a WHERE clause for the parts of the filter it can translate, and, when the WHERE selects
+// exactly the filter's matches, the sort and skip+limit as ORDER BY and LIMIT. FerretDB still applies the
+// whole filter, sort, skip and limit to the rows read, so a WHERE that selects more than the matches only
+// costs time; one that left a match out, or a LIMIT over a WHERE that is not exact, would lose documents.
+//
+// MongoDB's comparisons are type-bracketed (a string never equals an ObjectId; an array matches by its
+// elements; null matches a missing field), while SQL compares the JSON text of a value. So each table has
+// triggers that record which sjson types ("kinds") each top-level field has ever held, and a predicate is
+// pushed only when the field's kinds make the SQL comparison select every match (and it is exact when it
+// selects nothing else).
+//
+// FERRETDB_SQLITE_PUSHDOWN=off turns all of it off (tests compare both).
+
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/FerretDB/FerretDB/internal/backends"
+	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
+	"github.com/FerretDB/FerretDB/internal/handler/sjson"
+	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/fsql"
+	"github.com/FerretDB/FerretDB/internal/util/must"
+)
+
+var pushdownOff = os.Getenv("FERRETDB_SQLITE_PUSHDOWN") == "off"
+
+// kindsTable holds (table, field, kind) for every top-level field a table's documents have held.
+// A date whose milliseconds are not 13 digits (before 2001-09-09) is recorded as "date?": its JSON text
+// does not sort like its value.
+const kindsTable = "_ferretdb_kinds"
+
+// maxBranches bounds the index reads a sorted query is split into (one per combination of $in values).
+const maxBranches = 32
+
+// pushableField is a top-level field name as the indexes write it (`_ferretdb_sjson->"name"`).
+var pushableField = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// atom is one SQL condition and its arguments.
+type atom struct {
+	sql  string
+	args []any
+}
+
+// conj is one conjunct of the filter: a disjunction of atoms (several for $in).
+type conj []atom
+
+func (c conj) atom() atom {
+	if len(c) == 1 {
+		return c[0]
+	}
+
+	parts := make([]string, len(c))
+	var args []any
+
+	for i, a := range c {
+		parts[i] = a.sql
+		args = append(args, a.args...)
+	}
+
+	return atom{sql: "(" + strings.Join(parts, " OR ") + ")", args: args}
+}
+
+func and(conjs []conj) atom {
+	parts := make([]string, len(conjs))
+	var args []any
+
+	for i, c := range conjs {
+		a := c.atom()
+		parts[i] = a.sql
+		args = append(args, a.args...)
+	}
+
+	return atom{sql: strings.Join(parts, " AND "), args: args}
+}
+
+// translator turns a filter into conjuncts; exact turns false once a part is left out or may select
+// documents that do not match.
+type translator struct {
+	kinds map[string]map[string]bool
+	exact bool
+}
+
+func column(field string) string {
+	return fmt.Sprintf("%s->%q", metadata.DefaultColumn, field)
+}
+
+// conjs translates a filter document (an implicit $and).
+func (t *translator) conjs(filter *types.Document) []conj {
+	var res []conj
+
+	keys, values := filter.Keys(), filter.Values()
+
+	for i, key := range keys {
+		switch key {
+		case "$comment":
+		case "$and", "$or":
+			children, ok := values[i].(*types.Array)
+			if !ok || children.Len() == 0 {
+				t.exact = false
+				continue
+			}
+
+			var alts conj
+
+			for j := 0; j < children.Len(); j++ {
+				child, _ := children.Get(j)
+
+				doc, ok := child.(*types.Document)
+				if !ok {
+					t.exact = false
+					alts = nil
+
+					break
+				}
+
+				cs := t.conjs(doc)
+				if key == "$and" {
+					res = append(res, cs...)
+					continue
+				}
+
+				if len(cs) == 0 { // a branch that selects everything: so does the $or
+					alts = nil
+					break
+				}
+
+				alts = append(alts, and(cs))
+			}
+
+			if key == "$or" && alts != nil {
+				a := alts.atom()
+				res = append(res, conj{{sql: "(" + a.sql + ")", args: a.args}})
+			}
+		default:
+			if c := t.field(key, values[i]); c != nil {
+				res = append(res, c...)
+			}
+		}
+	}
+
+	return res
+}
+
+// field translates one field's condition: a value (equality) or a document of operators.
+func (t *translator) field(name string, v any) []conj {
+	kinds := t.kinds[name]
+	if strings.HasPrefix(name, "$") || !pushableField.MatchString(name) || kinds["array"] {
+		t.exact = false
+		return nil
+	}
+
+	ops, ok := v.(*types.Document)
+	if !ok || ops.Len() == 0 || !strings.HasPrefix(ops.Keys()[0], "$") {
+		if c := t.equal(name, kinds, v); c != nil {
+			return []conj{c}
+		}
+
+		return nil
+	}
+
+	var res []conj
+
+	keys, values := ops.Keys(), ops.Values()
+
+	for i, op := range keys {
+		switch op {
+		case "$eq":
+			if c := t.equal(name, kinds, values[i]); c != nil {
+				res = append(res, c)
+			}
+		case "$in":
+			if c := t.in(name, kinds, values[i]); c != nil {
+				res = append(res, c)
+			}
+		case "$gt", "$gte", "$lt", "$lte":
+			if a, ok := t.compare(name, kinds, op, values[i]); ok {
+				res = append(res, conj{a})
+			}
+		default:
+			t.exact = false
+		}
+	}
+
+	return res
+}
+
+func (t *translator) in(name string, kinds map[string]bool, v any) conj {
+	values, ok := v.(*types.Array)
+	if !ok || values.Len() == 0 {
+		t.exact = false
+		return nil
+	}
+
+	var res conj
+
+	seen := map[string]bool{} // a value named twice must not be read twice (see branches in pushdownQuery)
+
+	for j := 0; j < values.Len(); j++ {
+		c := t.equal(name, kinds, must.NotFail(values.Get(j)))
+		if c == nil {
+			return nil
+		}
+
+		for _, a := range c {
+			if key := fmt.Sprint(a.sql, a.args); !seen[key] {
+				seen[key] = true
+				res = append(res, a)
+			}
+		}
+	}
+
+	return res
+}
+
+// equal is the condition of field = v, or nil when it cannot be pushed (no array kind is checked by field).
+func (t *translator) equal(name string, kinds map[string]bool, v any) conj {
+	col := column(name)
+
+	var collide []string
+
+	switch v.(type) {
+	case types.NullType:
+		// null matches a missing field (SQL NULL) and a null (JSON null).
+		return conj{{sql: col + " IS NULL"}, {sql: col + " = 'null'"}}
+	case string:
+		collide = []string{"objectId", "binData", "regex"} // also JSON strings
+	case types.ObjectID:
+		collide = []string{"string", "binData", "regex"}
+	case time.Time:
+		collide = []string{"int", "long", "double", "timestamp"} // also JSON numbers
+	default:
+		t.exact = false
+		return nil
+	}
+
+	for _, k := range collide {
+		if kinds[k] {
+			t.exact = false // selects more than the matches: still a superset
+		}
+	}
+
+	return conj{{sql: col + " = ?", args: []any{text(v)}}}
+}
+
+// compare pushes a date or ObjectId range: their JSON texts (13-digit milliseconds, 24 hex digits) sort
+// as their values do.
+func (t *translator) compare(name string, kinds map[string]bool, op string, v any) (atom, bool) {
+	var kind string
+
+	switch v := v.(type) {
+	case time.Time:
+		if kinds["date?"] || len(text(v)) != 13 {
+			t.exact = false
+			return atom{}, false
+		}
+
+		kind = "date"
+	case types.ObjectID:
+		kind = "objectId"
+	default:
+		t.exact = false
+		return atom{}, false
+	}
+
+	for k := range kinds {
+		if k != kind {
+			t.exact = false // other kinds' texts may compare true: a superset
+		}
+	}
+
+	sqlOp := map[string]string{"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}[op]
+
+	return atom{sql: fmt.Sprintf("%s %s ?", column(name), sqlOp), args: []any{text(v)}}, true
+}
+
+func text(v any) string {
+	return string(must.NotFail(sjson.MarshalSingleValue(v)))
+}
+
+// sortKey is one ORDER BY term.
+type sortKey struct {
+	col, dir string
+}
+
+// orderBy is the ORDER BY of sort when SQL orders as MongoDB does: every key a field whose values are all
+// dates (13 digits) or all ObjectIds, or missing (SQL NULL sorts first, as missing does).
+func orderBy(sort *types.Document, kinds map[string]map[string]bool) ([]sortKey, bool) {
+	res := make([]sortKey, 0, sort.Len())
+	keys, values := sort.Keys(), sort.Values()
+
+	for i, key := range keys {
+		if !pushableField.MatchString(key) {
+			return nil, false
+		}
+
+		k := kinds[key]
+		if len(k) != 1 || !(k["date"] || k["objectId"]) {
+			return nil, false
+		}
+
+		dir := ""
+
+		switch values[i] {
+		case int64(1), int32(1), float64(1):
+		case int64(-1), int32(-1), float64(-1):
+			dir = " DESC"
+		default:
+			return nil, false
+		}
+
+		res = append(res, sortKey{col: column(key), dir: dir})
+	}
+
+	return res, true
+}
+
+// pushdownQuery builds the query of Query, or reports false to let Query read as FerretDB does.
+func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, params *backends.QueryParams) (string, []any, bool) {
+	if pushdownOff || meta.Capped() || params.OnlyRecordIDs || params.Filter.Len() == 0 {
+		return "", nil, false
+	}
+
+	kinds, err := loadKinds(ctx, db, meta.TableName)
+	if err != nil {
+		return "", nil, false
+	}
+
+	t := translator{kinds: kinds, exact: true}
+
+	conjs := t.conjs(params.Filter)
+	if len(conjs) == 0 {
+		return "", nil, false
+	}
+
+	where := and(conjs)
+	sel := prepareSelectClause(meta.TableName, params.Comment, false, false)
+
+	var keys []sortKey
+
+	sorted := params.ExactSort.Len() == 0
+	if !sorted {
+		keys, sorted = orderBy(params.ExactSort, kinds)
+	}
+
+	if !t.exact || !sorted || params.ExactLimit <= 0 {
+		return sel + " WHERE " + where.sql, where.args, true
+	}
+
+	limit := params.ExactLimit
+
+	// A sort after $in: one index read per combination of values, each in index order, merged by SQLite
+	// (a compound SELECT ordered by its columns reads each arm in order and stops at the limit).
+	branches := [][]atom{nil}
+
+	if len(keys) > 0 {
+		for _, c := range conjs {
+			next := make([][]atom, 0, len(branches)*len(c))
+
+			for _, b := range branches {
+				for _, a := range c {
+					next = append(next, append(append([]atom(nil), b...), a))
+				}
+			}
+
+			branches = next
+		}
+	}
+
+	order := make([]string, len(keys))
+	cols := make([]string, len(keys))
+	positions := make([]string, len(keys))
+
+	for i, k := range keys {
+		order[i], cols[i], positions[i] = k.col+k.dir, ", "+k.col, fmt.Sprint(i+2, k.dir)
+	}
+
+	if len(branches) < 2 || len(branches) > maxBranches {
+		if len(keys) == 0 {
+			return sel + " WHERE " + where.sql + " LIMIT ?", append(where.args, limit), true
+		}
+
+		return sel + " WHERE " + where.sql + " ORDER BY " + strings.Join(order, ", ") + " LIMIT ?", append(where.args, limit), true
+	}
+
+	arms := make([]string, len(branches))
+	var args []any
+
+	for i, b := range branches {
+		cs := make([]conj, len(b))
+		for j, a := range b {
+			cs[j] = conj{a}
+		}
+
+		w := and(cs)
+		arms[i] = fmt.Sprintf("SELECT %s%s FROM %q WHERE %s", metadata.DefaultColumn, strings.Join(cols, ""), meta.TableName, w.sql)
+		args = append(args, w.args...)
+	}
+
+	compound := strings.Join(arms, " UNION ALL ") + " ORDER BY " + strings.Join(positions, ", ") + " LIMIT ?"
+	q := fmt.Sprintf("%s FROM (%s)", strings.TrimSuffix(sel, fmt.Sprintf(" FROM %q", meta.TableName)), compound)
+
+	return q, append(args, limit), true
+}
+
+// keepKinds adds the table's kind triggers, and records the kinds of the documents already stored, when
+// the table has none (one transaction: no write falls between). InsertAll calls it before a table's first
+// documents, so only a table written by a build without it is read whole, once, on its first query.
+func keepKinds(ctx context.Context, db *fsql.DB, table string) error {
+	var triggers int
+
+	q := "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? AND name IN (?, ?)"
+	if err := db.QueryRowContext(ctx, q, table, table+"_kinds_i", table+"_kinds_u").Scan(&triggers); err != nil {
+		return err
+	}
+
+	if triggers == 2 || pushdownOff {
+		return nil
+	}
+
+	return addKindTriggers(ctx, db, table)
+}
+
+// loadKinds reads the table's field kinds.
+func loadKinds(ctx context.Context, db *fsql.DB, table string) (map[string]map[string]bool, error) {
+	if err := keepKinds(ctx, db, table); err != nil {
+		return nil, err
+	}
+
+	rows, err := db.QueryContext(ctx, fmt.Sprintf("SELECT field, kind FROM %q WHERE tbl = ?", kindsTable), table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+
+	kinds := map[string]map[string]bool{}
+
+	for rows.Next() {
+		var field, kind string
+		if err := rows.Scan(&field, &kind); err != nil {
+			return nil, err
+		}
+
+		if kinds[field] == nil {
+			kinds[field] = map[string]bool{}
+		}
+
+		kinds[field][kind] = true
+	}
+
+	return kinds, rows.Err()
+}
+
+// kindsOf selects (table, field, kind) of the top-level fields of the documents in doc (a column of from),
+// from their schema; a date's digits are counted only for a plain field name (json_extract's path).
+func kindsOf(table, from, doc string) string {
+	return fmt.Sprintf(
+		"SELECT '%s', key, CASE WHEN value->>'t' <> 'date' THEN value->>'t' "+
+			"WHEN key GLOB '*[^A-Za-z0-9_]*' OR length(json_extract(%s, '$.\"' || key || '\"')) <> 13 THEN 'date?' "+
+			"ELSE 'date' END FROM %sjson_each(%s, '$.\"$s\".p')",
+		strings.ReplaceAll(table, "'", "''"), doc, from, doc,
+	)
+}
+
+func addKindTriggers(ctx context.Context, db *fsql.DB, table string) error {
+	create := fmt.Sprintf("CREATE TABLE IF NOT EXISTS %q (tbl TEXT, field TEXT, kind TEXT, PRIMARY KEY (tbl, field, kind)) WITHOUT ROWID", kindsTable)
+	if _, err := db.ExecContext(ctx, create); err != nil {
+		return err
+	}
+
+	return db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		// A write first: the transaction takes the write lock (waiting for it) before it reads anything.
+		// Reading first, it would fail at once when another connection wrote in between (SQLITE_BUSY).
+		// Kinds left by a dropped table of the same name go: this table's are recorded from its documents.
+		stmts := []string{fmt.Sprintf("DELETE FROM %q WHERE tbl = '%s'", kindsTable, strings.ReplaceAll(table, "'", "''"))}
+
+		for _, event := range []string{"INSERT", "UPDATE"} {
+			stmts = append(stmts, fmt.Sprintf(
+				"CREATE TRIGGER IF NOT EXISTS %q AFTER %s ON %q BEGIN INSERT OR IGNORE INTO %q %s; END",
+				table+"_kinds_"+strings.ToLower(event[:1]), event, table, kindsTable, kindsOf(table, "", "NEW."+metadata.DefaultColumn),
+			))
+		}
+
+		from := fmt.Sprintf("%q AS t, ", table)
+		stmts = append(stmts, fmt.Sprintf("INSERT OR IGNORE INTO %q %s", kindsTable, kindsOf(table, from, "t."+metadata.DefaultColumn)))
+
+		for _, s := range stmts {
+			if _, err := tx.ExecContext(ctx, s); err != nil {
+				return err
+			}
+		}
+
+		return nil
+	})
+}
