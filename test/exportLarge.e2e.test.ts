@@ -10,6 +10,7 @@ import type { ExportJob } from './helpers/exports';
 import { EXPORT_JOB_FIELDS } from './helpers/exports';
 import { eventually, spawnEntry, untilReady, type Spawned } from './helpers/processes';
 import { createKeyIn, signedIdentityFor } from './helpers/keys';
+import { PrivateDatabase } from './helpers/privateDatabase';
 import { ownDatabaseName } from './helpers/stack';
 import { CLI_MAX_TIME_MS } from '@fi/cli';
 
@@ -44,8 +45,7 @@ const START = `mutation($k: String!) { job: startFeedbackExport(apiKey: $k) { ${
 const GET = `query($k: String!, $id: String!) { job: feedbackExportJob(apiKey: $k, id: $id) { ${EXPORT_JOB_FIELDS} } }`;
 
 /** A database of the test's own with `count` feedback items of one organization, and a read-only key of it. */
-async function seeded(count: number, connections: Connection[]) {
-  const uri = process.env.MONGODB_URI as string;
+async function seeded(count: number, connections: Connection[], uri = process.env.MONGODB_URI as string) {
   const database = ownDatabaseName('export_large');
   const feedback = await connectMongo(uri, database, { maxTimeMs: CLI_MAX_TIME_MS });
   connections.push(feedback);
@@ -137,7 +137,8 @@ test('when 100,000 items are exported, then the file holds each exactly once and
   const { job: started } = await gql<{ job: ExportJob }>(url, START, { k: key });
   const done = await settled(url, key, started.id, 600_000);
   const exportSeconds = (Date.now() - exportStarted) / 1000;
-  expect(done).toMatchObject({ status: 'done', count: ITEMS, total: ITEMS, progress: 1 });
+  // A failed job's error and the service's warnings stand beside it in the failure message.
+  expect({ ...done, log: done.status === 'done' ? '' : service.output().slice(-4_000) }).toMatchObject({ status: 'done', count: ITEMS, total: ITEMS, progress: 1, error: null, log: '' });
   expect(await countFile(url, done)).toEqual({ lines: ITEMS, ids: ITEMS });
 
   const peak = memoryOf(pid).peak;
@@ -173,4 +174,37 @@ test('when the service is killed with SIGKILL mid-export and restarted, then the
   expect(await feedback.collection('export_jobs').findOne({ _id: new Types.ObjectId(started.id) })).toMatchObject({ attempts: 1 });
   expect(await countFile(url, done)).toEqual({ lines: count, ids: count });
   expect(written).toBeGreaterThan(0);
+}, 15 * 60_000);
+
+test('when the database stops answering mid-export, then the run gives way and the export resumes where it was once the database answers again', async () => {
+  const count = 20_000;
+  const database = await PrivateDatabase.start();
+  const own: Connection[] = [];
+  try {
+    const { database: name, key, feedback } = await seeded(count, own, database.uri);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    service = await serviceOn(name, port, { MONGODB_URI: database.uri, MONGODB_TIMEOUT_MS: '1000', EXPORT_PAGE_SIZE: '100', EXPORT_LEASE_MS: '2000' });
+    const { job: started } = await gql<{ job: ExportJob }>(url, START, { k: key });
+    await eventually(async () => (await gql<{ job: ExportJob }>(url, GET, { k: key, id: started.id })).job.count > 0, 240_000, 'the first page');
+
+    database.process.kill('SIGSTOP');
+    try {
+      const running = service;
+      await eventually(() => running.output().includes('export interrupted by the database'), 60_000, 'the run to give way');
+    } finally {
+      database.process.kill('SIGCONT');
+    }
+    const done = await settled(url, key, started.id, 600_000);
+
+    expect(done).toMatchObject({ status: 'done', count, total: count, error: null });
+    expect((await feedback.collection('export_jobs').findOne({ _id: new Types.ObjectId(started.id) }))?.attempts).toBeGreaterThanOrEqual(1);
+    expect(await countFile(url, done)).toEqual({ lines: count, ids: count });
+  } finally {
+    service?.child.kill('SIGKILL');
+    await service?.exited;
+    service = null;
+    await Promise.all(own.map((connection) => connection.close().catch(() => undefined)));
+    await database.destroy();
+  }
 }, 15 * 60_000);

@@ -8,13 +8,14 @@ import { formatRows } from './exportFormats';
 import type { ExportJobDocument, ExportJobStore, RecordId } from '../data/exportJobStore';
 import { idBoundAt } from '../data/objectId';
 import type { ExportRecord, ExportSource } from './exportSource';
+import { isDependencyUnavailable, isQueryTimeout } from '../unavailable';
 
 const gzip = promisify(gzipCallback);
 
 /** The export settings, and the database time limit (how long a change may take to land: changesCursor). */
 export type ExportConfig = ConfigOf<typeof exportConfigSchema> & { mongodbMaxTimeMs: number; changesClockMarginMs: number };
 
-/** Runs that ended without finishing (a process died) before the job is failed instead of resumed. */
+/** Runs that ended without finishing (a process died, the database failed) before the job is failed instead of resumed. */
 export const MAX_EXPORT_ATTEMPTS = 3;
 const CLAIM_CANDIDATES = 50;
 /** Expired files are looked for every this many polls (at most once a minute). */
@@ -22,8 +23,13 @@ const SWEEP_EVERY_POLLS = 10;
 const MAX_SWEEP_INTERVAL_MS = 60_000;
 const ENDED_JOB_KEPT_MS = 30 * 86_400_000;
 
-export const INTERRUPTED_TOO_OFTEN = `The export was interrupted ${MAX_EXPORT_ATTEMPTS} times (the service restarted while running it) and was stopped; start a new export`;
+export const INTERRUPTED_TOO_OFTEN = `The export was interrupted ${MAX_EXPORT_ATTEMPTS} times (the service restarted or its database failed while running it) and was stopped; start a new export`;
 const INTERNAL_FAILURE = 'The export failed because of an internal error; start a new export (the error is logged with the job id)';
+
+/** The database failed the work, not the export's own logic: the driver's and the server's errors. */
+function isDatabaseFault(error: unknown): boolean {
+  return isDependencyUnavailable(error) || isQueryTimeout(error) || (error instanceof Error && error.name.startsWith('Mongo'));
+}
 
 /** The run lost its claim (its lease expired and another instance resumed the job): it stops writing. */
 class ClaimLost extends Error {}
@@ -149,6 +155,13 @@ export class ExportWorker {
         log.info('export run stopped; it resumes where it left off');
         // Shutting down: give the claim back so another instance resumes at once instead of after the lease.
         if (!lost) await this.store.release(job, this.owner).catch(() => undefined);
+        return;
+      }
+      if (isDatabaseFault(error)) {
+        // A page the database could not read or write in time (busy, briefly away) costs the run, not the
+        // job: it resumes after its last written page, as after a restart, and counts one attempt.
+        log.warn({ err: error, attempt: job.attempts + 1 }, 'export interrupted by the database; it resumes where it left off');
+        await this.store.release(job, this.owner).catch(() => undefined);
         return;
       }
       log.error({ err: error }, 'export failed');
