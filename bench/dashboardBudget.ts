@@ -51,7 +51,6 @@ async function firstLoads(browser: Browser, origin: string, owner: { email: stri
     apiKeys: await measure(true, '/settings/api-keys', (p) => p.getByRole('table').waitFor()),
     contacts: await measure(true, '/contacts', (p) => p.getByRole('table').waitFor()),
     feedback: await measure(true, '/feedback', (p) => p.getByRole('table').waitFor()),
-    // Its charts are a chunk of their own, fetched on the way: part of this page's first load.
     insights: await measure(true, '/insights', (p) => p.getByRole('img', { name: /Feedback volume/ }).waitFor()),
   };
 }

@@ -1,4 +1,3 @@
-import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { Provider as GraphQLProvider } from 'urql';
 import { RequireSession } from './features/auth/RequireSession';
@@ -9,7 +8,7 @@ import { AccountsPage } from './features/accounts/AccountsPage';
 import { ContactsPage } from './features/contacts/ContactsPage';
 import { FeedbackItemPage } from './features/feedback/FeedbackItemPage';
 import { FeedbackPage } from './features/feedback/FeedbackPage';
-import { StatusMessage } from './features/layout/StatusMessage';
+import InsightsPage from './features/insights/InsightsPage';
 import { AppLayout, NotFoundPage } from './features/layout/AppLayout';
 import { ApiKeysSection } from './features/settings/ApiKeysSection';
 import { AuditLogSection } from './features/settings/AuditLogSection';
@@ -17,9 +16,6 @@ import { MembersSection } from './features/settings/MembersSection';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { WebhooksPage } from './features/webhooks/WebhooksPage';
 import { adminClient } from './lib/adminClient';
-
-// The charts are a chunk of their own, fetched when Insights is first opened.
-const InsightsPage = lazy(() => import('./features/insights/InsightsPage'));
 
 export function App() {
   return (
@@ -40,14 +36,7 @@ export function App() {
               <Route index element={<Navigate to="/settings/api-keys" replace />} />
               <Route path="feedback" element={<FeedbackPage />} />
               <Route path="feedback/:id" element={<FeedbackItemPage />} />
-              <Route
-                path="insights"
-                element={
-                  <Suspense fallback={<StatusMessage>Loading insights…</StatusMessage>}>
-                    <InsightsPage />
-                  </Suspense>
-                }
-              />
+              <Route path="insights" element={<InsightsPage />} />
               <Route path="webhooks" element={<WebhooksPage />} />
               <Route path="contacts" element={<ContactsPage />} />
               <Route path="accounts" element={<AccountsPage />} />
