@@ -1,7 +1,20 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
+import { Dialog } from './Dialog';
 
-/** A secret shown this once (an API key, a webhook signing secret), in a read-only field with a copy button. */
-export function SecretOnce({ secret, label, noun }: { secret: string; label: string; noun: string }) {
+interface SecretOnceProps {
+  title: string;
+  secret: string;
+  /** The read-only field's label. */
+  label: string;
+  /** What the secret is called in sentences ("key", "secret"). */
+  noun: string;
+  onClose: () => void;
+  /** What to know about it, below the field. */
+  children?: ReactNode;
+}
+
+/** A secret shown this once (an API key, a webhook signing secret) in a dialog: a read-only field with a copy button, and Done. */
+export function SecretOnceDialog({ title, secret, label, noun, onClose, children }: SecretOnceProps) {
   const field = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<string | null>(null);
   const copy = async () => {
@@ -15,7 +28,7 @@ export function SecretOnce({ secret, label, noun }: { secret: string; label: str
     }
   };
   return (
-    <>
+    <Dialog title={title} onClose={onClose}>
       <p>Copy the {noun} now and keep it somewhere safe: it is shown only this once.</p>
       <label>
         {label}
@@ -27,6 +40,12 @@ export function SecretOnce({ secret, label, noun }: { secret: string; label: str
       <p role="status" className="hint">
         {copied}
       </p>
-    </>
+      {children}
+      <div className="actions">
+        <button type="button" className="primary" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Dialog>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { ConfirmDialog } from '../../lib/ConfirmDialog';
 import { errorInWords } from '../../lib/errorInWords';
@@ -10,6 +10,7 @@ import { StatusMessage } from '../layout/StatusMessage';
 import type { DirectoryDefinition, DirectoryRecord } from './directoryTypes';
 import { ImportDialog } from './ImportDialog';
 import { RecordDialog } from './RecordDialog';
+import { Pager } from '../../lib/Pager';
 
 const PAGE_SIZE = 25;
 
@@ -33,7 +34,6 @@ export function DirectoryPage<T extends DirectoryRecord>({ directory }: { direct
   const reload = () => reexecute({ requestPolicy: 'network-only' });
   const total = data?.page.total ?? 0;
   const items = data?.page.items ?? [];
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const at = (n: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), ...(n > 1 ? { page: String(n) } : {}) })}`;
 
   const onSearch = (event: FormEvent<HTMLFormElement>) => {
@@ -128,21 +128,7 @@ export function DirectoryPage<T extends DirectoryRecord>({ directory }: { direct
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label={`Pages of ${directory.plural}`}>
-            <p>
-              {(page - 1) * PAGE_SIZE + 1}–{(page - 1) * PAGE_SIZE + items.length} of {total}
-            </p>
-            {page > 1 && (
-              <Link to={at(page - 1)} rel="prev">
-                Previous page
-              </Link>
-            )}
-            {page < pages && (
-              <Link to={at(page + 1)} rel="next">
-                Next page
-              </Link>
-            )}
-          </nav>
+          <Pager label={`Pages of ${directory.plural}`} page={page} pageSize={PAGE_SIZE} shown={items.length} total={total} href={at} />
         </>
       )}
       {(editing?.kind === 'new' || editing?.kind === 'edit') && (

@@ -8,6 +8,8 @@ import { useSignedIn } from '../auth/SessionProvider';
 import { StatusMessage } from '../layout/StatusMessage';
 import { capitalized, CHANGE_STATUSES, FEEDBACK_LIST, SENTIMENTS, STATUS_ACTIONS, STATUSES, THEME_CHOICES } from './feedbackQueries';
 import { TRIAGE_KEYS, useTriageKeys } from './useTriageKeys';
+import { withParams } from '../../lib/searchParams';
+import { Pager } from '../../lib/Pager';
 
 const PAGE_SIZE = 25;
 /** The address's filter parameters, in the order the form shows them. */
@@ -47,30 +49,19 @@ export function FeedbackPage() {
 
   const items = data?.page.items ?? [];
   const total = data?.page.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const reload = () => reexecute({ requestPolicy: 'network-only' });
   const filtered = FILTERS.some((name) => filter(name));
 
-  /** The address with these filters changed; a filter change goes back to the first page. */
-  const withParams = (changes: Partial<Record<Filter | 'page', string | null>>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    if (!('page' in changes)) next.delete('page');
-    return next;
-  };
   const setFilter = (name: Filter, value: string | null) => {
     setSelected(new Set());
     setCurrent(-1);
-    setParams(withParams({ [name]: value }));
+    setParams(withParams(params, { [name]: value }));
   };
   const onSearch = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setSelected(new Set());
-    setParams(withParams({ q: String(form.get('q') ?? '').trim() || null, source: String(form.get('source') ?? '').trim() || null }));
+    setParams(withParams(params, { q: String(form.get('q') ?? '').trim() || null, source: String(form.get('source') ?? '').trim() || null }));
   };
 
   const toggle = (id: string) =>
@@ -250,21 +241,7 @@ export function FeedbackPage() {
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label="Pages of feedback">
-            <p>
-            {(page - 1) * PAGE_SIZE + 1}–{(page - 1) * PAGE_SIZE + items.length} of {total}
-            </p>
-            {page > 1 && (
-              <Link to={`?${withParams({ page: page > 2 ? String(page - 1) : null })}`} rel="prev">
-                Previous page
-              </Link>
-            )}
-            {page < pages && (
-              <Link to={`?${withParams({ page: String(page + 1) })}`} rel="next">
-                Next page
-              </Link>
-            )}
-          </nav>
+          <Pager label="Pages of feedback" page={page} pageSize={PAGE_SIZE} shown={items.length} total={total} href={(n) => `?${withParams(params, { page: n > 1 ? String(n) : null })}`} />
         </>
       )}
       <section aria-labelledby="shortcuts-title" className="shortcuts">

@@ -5,6 +5,7 @@ import { formatTime } from '../../lib/formatTime';
 import { StatusMessage } from '../layout/StatusMessage';
 import { BarList, SentimentLegend, ShareBar, StackedBars } from './charts';
 import { INSIGHT_DETAILS, INSIGHTS, rangeBounds, RANGES, type InsightDetails, type InsightPoint, type Insights } from './insightsQueries';
+import { withParams } from '../../lib/searchParams';
 
 const dayLabel = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const monthLabel = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -26,14 +27,7 @@ export default function InsightsPage() {
   const [{ data, error, fetching }, reexecute] = useQuery({ query: INSIGHTS, variables });
   // Asked once the figures are in: on a busy database the dearer details would slow the charts' read.
   const [details, reexecuteDetails] = useQuery({ query: INSIGHT_DETAILS, variables, pause: !data });
-  const choose = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    setParams(next);
-  };
+  const choose = (changes: Record<string, string | null>) => setParams(withParams(params, changes));
   return (
     <section aria-labelledby="insights-title">
       <div className="section-head">

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { errorInWords } from '../../lib/errorInWords';
 import { formatTime } from '../../lib/formatTime';
@@ -7,6 +7,8 @@ import { canReadAuditLog } from '../auth/roles';
 import { useSignedIn } from '../auth/SessionProvider';
 import { StatusMessage } from '../layout/StatusMessage';
 import { AUDIT_ACTIONS, AUDIT_LOG, dayStart } from './auditQueries';
+import { withParams } from '../../lib/searchParams';
+import { Pager } from '../../lib/Pager';
 
 const PAGE_SIZE = 50;
 /** The address's filter parameters: `from` and `to` are days (YYYY-MM-DD), both included. */
@@ -51,21 +53,11 @@ function AuditLog() {
   const total = data?.auditLog.total ?? 0;
   const filtered = FILTERS.some((name) => filter(name));
 
-  /** The address with these parameters changed; a filter change goes back to the first page. */
-  const withParams = (changes: Partial<Record<Filter | 'page', string | null>>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    if (!('page' in changes)) next.delete('page');
-    return next;
-  };
   const onFilter = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const value = (name: Filter) => String(form.get(name) ?? '').trim() || null;
-    setParams(withParams({ action: value('action'), actor: value('actor'), from: value('from'), to: value('to') }));
+    setParams(withParams(params, { action: value('action'), actor: value('actor'), from: value('from'), to: value('to') }));
   };
 
   return (
@@ -147,21 +139,7 @@ function AuditLog() {
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label="Pages of the audit log">
-            <p>
-              {(page - 1) * PAGE_SIZE + 1}–{(page - 1) * PAGE_SIZE + items.length} of {total}
-            </p>
-            {page > 1 && (
-              <Link to={`?${withParams({ page: page > 2 ? String(page - 1) : null })}`} rel="prev">
-                Newer entries
-              </Link>
-            )}
-            {page * PAGE_SIZE < total && (
-              <Link to={`?${withParams({ page: String(page + 1) })}`} rel="next">
-                Older entries
-              </Link>
-            )}
-          </nav>
+          <Pager label="Pages of the audit log" page={page} pageSize={PAGE_SIZE} shown={items.length} total={total} href={(n) => `?${withParams(params, { page: n > 1 ? String(n) : null })}`} previous="Newer entries" next="Older entries" />
         </>
       )}
     </section>

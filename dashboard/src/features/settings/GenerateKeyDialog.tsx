@@ -3,7 +3,7 @@ import { useMutation } from 'urql';
 import { Dialog } from '../../lib/Dialog';
 import { ErrorLine } from '../../lib/ErrorLine';
 import { errorInWords } from '../../lib/errorInWords';
-import { SecretOnce } from '../../lib/SecretOnce';
+import { SecretOnceDialog } from '../../lib/SecretOnce';
 import { CREATE_API_KEY_MUTATION, type ApiKey } from './apiKeyQueries';
 
 /** Asks for a name and read-only, then shows the secret this once with a copy button. */
@@ -27,16 +27,7 @@ export function GenerateKeyDialog({ onCreated, onClose }: { onCreated: () => voi
   };
 
   if (secret) {
-    return (
-      <Dialog title="Your new API key" onClose={onClose}>
-        <SecretOnce secret={secret} label="New API key" noun="key" />
-        <div className="actions">
-          <button type="button" className="primary" onClick={onClose}>
-            Done
-          </button>
-        </div>
-      </Dialog>
-    );
+    return <SecretOnceDialog title="Your new API key" secret={secret} label="New API key" noun="key" onClose={onClose} />;
   }
   return (
     <Dialog title="Generate API key" onClose={onClose}>

@@ -3,7 +3,7 @@ import { useMutation } from 'urql';
 import { Dialog } from '../../lib/Dialog';
 import { ErrorLine } from '../../lib/ErrorLine';
 import { errorInWords } from '../../lib/errorInWords';
-import { SecretOnce } from '../../lib/SecretOnce';
+import { SecretOnceDialog } from '../../lib/SecretOnce';
 import { ADD_WEBHOOK_ENDPOINT, EVENTS } from './webhookQueries';
 
 /** Asks for the address and the events, then shows the signing secret this once. */
@@ -28,15 +28,9 @@ export function AddEndpointDialog({ onAdded, onClose }: { onAdded: () => void; o
 
   if (secret) {
     return (
-      <Dialog title="Your endpoint's signing secret" onClose={onClose}>
-        <SecretOnce secret={secret} label="Signing secret" noun="secret" />
+      <SecretOnceDialog title="Your endpoint's signing secret" secret={secret} label="Signing secret" noun="secret" onClose={onClose}>
         <p className="hint">Your receiver checks each event's signature with it (Standard Webhooks).</p>
-        <div className="actions">
-          <button type="button" className="primary" onClick={onClose}>
-            Done
-          </button>
-        </div>
-      </Dialog>
+      </SecretOnceDialog>
     );
   }
   const toggle = (type: string) => setEvents((before) => (before.includes(type) ? before.filter((t) => t !== type) : [...before, type]));

@@ -1,9 +1,8 @@
 import { useRef, useState } from 'react';
 import { useMutation } from 'urql';
 import { ConfirmDialog } from '../../lib/ConfirmDialog';
-import { Dialog } from '../../lib/Dialog';
 import { formatTime } from '../../lib/formatTime';
-import { SecretOnce } from '../../lib/SecretOnce';
+import { SecretOnceDialog } from '../../lib/SecretOnce';
 import { ROTATE_WEBHOOK_SECRET, type WebhookEndpoint } from './webhookQueries';
 
 /** Asks before replacing the signing secret, then shows the new one this once, with how long the old one still signs. */
@@ -14,18 +13,12 @@ export function RotateSecretDialog({ endpoint, onRotated, onClose }: { endpoint:
   const showing = useRef(false);
   if (rotated?.secret) {
     return (
-      <Dialog title="Your endpoint's new signing secret" onClose={onClose}>
-        <SecretOnce secret={rotated.secret} label="New signing secret" noun="secret" />
+      <SecretOnceDialog title="Your endpoint's new signing secret" secret={rotated.secret} label="New signing secret" noun="secret" onClose={onClose}>
         <p className="hint">
           Until {formatTime(rotated.previousSecretExpiresAt, 'the overlap ends')} each event is signed with both the old and the new secret, so your receiver can switch
           to the new one without missing an event.
         </p>
-        <div className="actions">
-          <button type="button" className="primary" onClick={onClose}>
-            Done
-          </button>
-        </div>
-      </Dialog>
+      </SecretOnceDialog>
     );
   }
   const run = async () => {
