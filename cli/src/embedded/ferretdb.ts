@@ -46,7 +46,7 @@ const ID_NAMED_ONCE = 'namesIDOnce(params.Filter)';
  *   updates (a theme computation's batch, a seed's counts) took every connection and then waited for one
  *   more to write, so it, and every later request to that database, hung until the client gave up. Each
  *   statement's read is now closed once the statement is done, as `delete` already does.
- * The patch set names the cached binary: a build without them is never mistaken for one with them.
+ * A hash of all patches names the cached binary: a build without them is never mistaken for one with them.
  */
 const MSG_UPDATE = 'internal/handler/msg_update.go';
 
@@ -126,52 +126,52 @@ const QUERY_PUSHDOWN: SourcePatch[] = [
   },
 ];
 
-const PATCHES: { name: string; patches: SourcePatch[] } = {
-  name: `id-pushdown-update-close-query-pushdown-${createHash('sha256').update(JSON.stringify(QUERY_PUSHDOWN)).digest('hex').slice(0, 8)}`,
-  patches: [
-    ...QUERY_PUSHDOWN,
-    { file: MSG_UPDATE, from: '\t\tcloser := iterator.NewMultiCloser()\n\t\tdefer closer.Close()\n', to: '\t\tcloser := iterator.NewMultiCloser()\n' },
-    {
-      file: MSG_UPDATE,
-      from: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
-      to: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n\t\tcloser.Close()\n',
-    },
-    {
-      file: 'internal/backends/sqlite/metadata/metadata.go',
-      from: `IDColumn = DefaultColumn + "->'$._id'"`,
-      to: 'IDColumn = DefaultColumn + `->"_id"`',
-    },
-    { file: SQLITE_COLLECTION, from: idPushdown(LONE_FILTER, 'whereClause'), to: idPushdown(ID_NAMED_ONCE, 'whereClause') },
-    {
-      file: SQLITE_COLLECTION,
-      from: idPushdown(LONE_FILTER, 'filterPushdown = true'),
-      to: idPushdown(ID_NAMED_ONCE, `filterPushdown = ${LONE_FILTER}`),
-    },
-    {
-      file: SQLITE_COLLECTION,
-      from: '// check interfaces\n',
-      to: [
-        '// namesIDOnce reports whether filter has exactly one _id key (a duplicated key cannot be read with Get).',
-        'func namesIDOnce(filter *types.Document) bool {',
-        '\tn := 0',
-        '\tfor _, k := range filter.Keys() {',
-        '\t\tif k == "_id" {',
-        '\t\t\tn++',
-        '\t\t}',
-        '\t}',
-        '',
-        '\treturn n == 1',
-        '}',
-        '',
-        '// check interfaces',
-        '',
-      ].join('\n'),
-    },
-  ],
-};
+const PATCHES: SourcePatch[] = [
+  ...QUERY_PUSHDOWN,
+  { file: MSG_UPDATE, from: '\t\tcloser := iterator.NewMultiCloser()\n\t\tdefer closer.Close()\n', to: '\t\tcloser := iterator.NewMultiCloser()\n' },
+  {
+    file: MSG_UPDATE,
+    from: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
+    to: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n\t\tcloser.Close()\n',
+  },
+  {
+    file: 'internal/backends/sqlite/metadata/metadata.go',
+    from: `IDColumn = DefaultColumn + "->'$._id'"`,
+    to: 'IDColumn = DefaultColumn + `->"_id"`',
+  },
+  { file: SQLITE_COLLECTION, from: idPushdown(LONE_FILTER, 'whereClause'), to: idPushdown(ID_NAMED_ONCE, 'whereClause') },
+  {
+    file: SQLITE_COLLECTION,
+    from: idPushdown(LONE_FILTER, 'filterPushdown = true'),
+    to: idPushdown(ID_NAMED_ONCE, `filterPushdown = ${LONE_FILTER}`),
+  },
+  {
+    file: SQLITE_COLLECTION,
+    from: '// check interfaces\n',
+    to: [
+      '// namesIDOnce reports whether filter has exactly one _id key (a duplicated key cannot be read with Get).',
+      'func namesIDOnce(filter *types.Document) bool {',
+      '\tn := 0',
+      '\tfor _, k := range filter.Keys() {',
+      '\t\tif k == "_id" {',
+      '\t\t\tn++',
+      '\t\t}',
+      '\t}',
+      '',
+      '\treturn n == 1',
+      '}',
+      '',
+      '// check interfaces',
+      '',
+    ].join('\n'),
+  },
+];
+
+/** Names the cached binary by every patch's text, so a build made from other patches is never reused. */
+const PATCH_SET = createHash('sha256').update(JSON.stringify(PATCHES)).digest('hex').slice(0, 12);
 
 export function ferretDbCachePath(): string {
-  return machineCachePath(`ferretdb-${FERRETDB_VERSION}-${PATCHES.name}`);
+  return machineCachePath(`ferretdb-${FERRETDB_VERSION}-patched-${PATCH_SET}`);
 }
 
 /**
@@ -211,7 +211,7 @@ export async function ensureFerretDb(say: Say): Promise<string> {
 }
 
 function applyPatches(buildDir: string): void {
-  for (const { file, from, to } of PATCHES.patches) {
+  for (const { file, from, to } of PATCHES) {
     const full = path.join(buildDir, file);
     if (from === '') {
       writeFileSync(full, to);
