@@ -14,7 +14,7 @@ import type { OrgSimilarity } from './similarity/orgSimilarity';
 import { listThemes } from './themes/feedbackThemes';
 import { createThemeResolvers, themeFigureFields } from './themes/themeResolvers';
 import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
-import { toGraphQL } from './webhooks/webhookResolvers';
+import { toGraphQL, webhookChanges } from './webhooks/webhookResolvers';
 
 export const ONLY_MANAGERS_CHANGE_WEBHOOKS = 'Only owners and admins can add or remove webhook endpoints';
 export const ONLY_MANAGERS_KEEP_WEBHOOKS = "Only owners and admins can re-enable webhook endpoints or rotate their secrets";
@@ -46,6 +46,7 @@ export function createFeedbackAdminResolvers(
   const webhookManager = (ctx: SubgraphContext, refusal = ONLY_MANAGERS_CHANGE_WEBHOOKS) => requireMemberRole(ctx.auth, INTEGRATION_MANAGERS, refusal);
   // A test event or a redelivery sends nothing the endpoint was not meant to get: every writer may.
   const webhookSender = (ctx: SubgraphContext) => requireMemberRole(ctx.auth, DIRECTORY_WRITERS, ONLY_WRITERS_RESEND_WEBHOOKS);
+  const changes = webhookChanges(webhooks);
   const themed = createThemeResolvers(themes);
   const merging = { repository, events: status.events, tombstones };
   const merges = createMergeResolvers(merging);
@@ -77,12 +78,7 @@ export function createFeedbackAdminResolvers(
         ctx.logger.info({ orgId: caller.orgId, status: args.status, requested: args.ids.length, changed: changes.length }, 'feedback statuses changed by a member');
         return changes.length;
       },
-      addWebhookEndpoint: async (_, args, ctx) => {
-        const { orgId } = webhookManager(ctx);
-        const endpoint = await webhooks.add(orgId, args.url, args.events);
-        ctx.logger.info({ endpointId: endpoint.id, orgId }, 'webhook endpoint added by a member');
-        return toGraphQL(endpoint);
-      },
+      addWebhookEndpoint: (_, args, ctx) => changes.add(webhookManager(ctx).orgId, args.url, args.events, ctx.logger, 'member'),
       mergeFeedbackItems: async (_, args, ctx) => {
         const caller = statusCaller(ctx);
         const item = await mergeFeedback(merging, caller.orgId, args.id, args.duplicateIds);
@@ -95,32 +91,11 @@ export function createFeedbackAdminResolvers(
         ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId }, 'feedback unmerged by a member');
         return item;
       },
-      removeWebhookEndpoint: async (_, args, ctx) => {
-        const { orgId } = webhookManager(ctx);
-        await webhooks.remove(orgId, args.id);
-        ctx.logger.info({ endpointId: args.id, orgId }, 'webhook endpoint removed by a member');
-        return true;
-      },
-      sendWebhookTestEvent: (_, args, ctx) => webhooks.sendTest(webhookSender(ctx).orgId, args.endpointId),
-      redeliverWebhookDelivery: async (_, args, ctx) => {
-        const { orgId } = webhookSender(ctx);
-        const delivery = await webhooks.redeliver(orgId, args.id);
-        ctx.logger.info({ deliveryId: args.id, orgId }, 'webhook delivery queued again by a member');
-        return delivery;
-      },
-      enableWebhookEndpoint: async (_, args, ctx) => {
-        const { orgId } = webhookManager(ctx, ONLY_MANAGERS_KEEP_WEBHOOKS);
-        const endpoint = await webhooks.enable(orgId, args.id);
-        ctx.logger.info({ endpointId: args.id, orgId }, 'webhook endpoint enabled again by a member');
-        return toGraphQL(endpoint);
-      },
-      rotateWebhookSecret: async (_, args, ctx) => {
-        const { orgId } = webhookManager(ctx, ONLY_MANAGERS_KEEP_WEBHOOKS);
-        const endpoint = await webhooks.rotateSecret(orgId, args.id);
-        // Never the secret itself.
-        ctx.logger.info({ endpointId: args.id, orgId, previousSecretExpiresAt: endpoint.previousSecretExpiresAt }, 'webhook secret rotated by a member');
-        return toGraphQL(endpoint);
-      },
+      removeWebhookEndpoint: (_, args, ctx) => changes.remove(webhookManager(ctx).orgId, args.id, ctx.logger, 'member'),
+      sendWebhookTestEvent: (_, args, ctx) => changes.sendTest(webhookSender(ctx).orgId, args.endpointId),
+      redeliverWebhookDelivery: (_, args, ctx) => changes.redeliver(webhookSender(ctx).orgId, args.id, ctx.logger, 'member'),
+      enableWebhookEndpoint: (_, args, ctx) => changes.enable(webhookManager(ctx, ONLY_MANAGERS_KEEP_WEBHOOKS).orgId, args.id, ctx.logger, 'member'),
+      rotateWebhookSecret: (_, args, ctx) => changes.rotateSecret(webhookManager(ctx, ONLY_MANAGERS_KEEP_WEBHOOKS).orgId, args.id, ctx.logger, 'member'),
     },
     FeedbackItem: {
       ...feedbackItemFields({ similarity, repository }),

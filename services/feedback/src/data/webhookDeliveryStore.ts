@@ -34,7 +34,7 @@ export interface DeliveryAttempt {
 }
 
 /** What customers see in webhookDeliveries; kept for WEBHOOK_HISTORY_DAYS after it finished. */
-interface DeliveryRecord {
+export interface DeliveryRecord {
   _id: string;
   orgId: string;
   endpointId: string;
@@ -70,8 +70,8 @@ export const deliveryIdOf = (endpointId: string, eventId: string) => `${endpoint
 /** What a delivery needs of its event (a subscribed event, or a test event). */
 export type QueuedEvent = Pick<WebhookEvent, 'id' | 'orgId' | 'occurredAt'> & { type: DeliveryEventType };
 
-/** Why a delivery was not queued again: it is unknown (or another organization's), still queued, or too old to have its body. */
-export type RedeliveryRefusal = 'not_found' | 'pending' | 'no_payload';
+/** Why a delivery was not queued again: it is still queued, or too old to have its body. */
+export type RedeliveryRefusal = 'pending' | 'no_payload';
 
 const toDelivery = (doc: DeliveryRecord): WebhookDelivery => ({
   id: doc._id,
@@ -126,20 +126,19 @@ export class WebhookDeliveryStore {
     }
   }
 
-  /** The delivery `id` if it is the organization's (for the endpoint check before a redelivery). */
-  async find(orgId: string, id: string): Promise<(WebhookDelivery & { endpointId: string }) | null> {
-    const doc = await this.history.findOne({ _id: id }, { projection: { payload: 0 } });
-    return doc && doc.orgId === orgId ? { ...toDelivery(doc), endpointId: doc.endpointId } : null;
+  /** The organization's delivery `id` as stored (with its body), or null. */
+  async find(orgId: string, id: string): Promise<DeliveryRecord | null> {
+    const doc = await this.history.findOne({ _id: id });
+    return doc && doc.orgId === orgId ? doc : null;
   }
 
   /**
-   * Queues a finished delivery once more, as a new piece of work at the end of its endpoint's queue
-   * (same event id and body, a fresh retry window); its history record turns pending again and keeps
-   * the earlier attempts. A delivery still pending is not queued twice.
+   * Queues a finished delivery (as `find` read it) once more, as a new piece of work at the end of its
+   * endpoint's queue (same event id and body, a fresh retry window); its history record turns pending
+   * again and keeps the earlier attempts. A delivery still pending is not queued twice.
    */
-  async redeliver(orgId: string, id: string, now = new Date()): Promise<WebhookDelivery | RedeliveryRefusal> {
-    const doc = await this.history.findOne({ _id: id });
-    if (!doc || doc.orgId !== orgId) return 'not_found';
+  async redeliver(doc: DeliveryRecord, now = new Date()): Promise<WebhookDelivery | RedeliveryRefusal> {
+    const { _id: id, orgId } = doc;
     if (doc.payload === undefined) return 'no_payload';
     // The status is the lock: of two concurrent redeliveries, one turns the record pending.
     const reopened = await this.history.findOneAndUpdate(

@@ -107,8 +107,7 @@ export class WebhookEndpoints {
     const delivery = await this.deliveries.find(orgId, deliveryId);
     if (!delivery) throw notFound(WEBHOOK_DELIVERY_NOT_FOUND);
     await this.enabledEndpoint(orgId, delivery.endpointId);
-    const result = await this.deliveries.redeliver(orgId, deliveryId);
-    if (result === 'not_found') throw notFound(WEBHOOK_DELIVERY_NOT_FOUND);
+    const result = await this.deliveries.redeliver(delivery);
     if (result === 'pending') throw badRequest(DELIVERY_PENDING, { argument: 'id' });
     if (result === 'no_payload') throw badRequest(DELIVERY_BODY_GONE, { argument: 'id' });
     this.hooks.queued?.();

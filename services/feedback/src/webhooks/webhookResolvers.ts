@@ -1,7 +1,8 @@
-import { toPage } from '@fi/shared';
+import { toPage, type Logger } from '@fi/shared';
 import type { MutationResolvers, QueryResolvers } from '../generated/resolvers';
 import type { WebhookEndpoint } from '../data/webhookEndpointStore';
 import type { WebhookEndpoints } from './webhookEndpoints';
+import type { FeedbackContext } from '../feedbackContext';
 
 export const NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS = 'Not authorized to manage webhook endpoints';
 
@@ -12,6 +13,44 @@ export const toGraphQL = (endpoint: WebhookEndpoint & { secret?: string }) => ({
   enabled: endpoint.disabledAt === null,
 });
 
+/** Who asked for a change, in its log line: an API key, or a member in the web application. */
+type By = 'key' | 'member';
+
+/**
+ * The webhook changes both schemas offer, written once: each asks the rules (WebhookEndpoints), logs what
+ * it did (never a secret) and answers in the schemas' shape. The schemas decide only who may.
+ */
+export function webhookChanges(webhooks: WebhookEndpoints) {
+  return {
+    add: async (orgId: string, url: string, events: string[], logger: Logger, by: By) => {
+      const endpoint = await webhooks.add(orgId, url, events);
+      logger.info({ endpointId: endpoint.id, orgId, by }, 'webhook endpoint added');
+      return toGraphQL(endpoint);
+    },
+    remove: async (orgId: string, id: string, logger: Logger, by: By) => {
+      await webhooks.remove(orgId, id);
+      logger.info({ endpointId: id, orgId, by }, 'webhook endpoint removed');
+      return true;
+    },
+    sendTest: (orgId: string, endpointId: string) => webhooks.sendTest(orgId, endpointId),
+    redeliver: async (orgId: string, id: string, logger: Logger, by: By) => {
+      const delivery = await webhooks.redeliver(orgId, id);
+      logger.info({ deliveryId: id, orgId, by }, 'webhook delivery queued again');
+      return delivery;
+    },
+    enable: async (orgId: string, id: string, logger: Logger, by: By) => {
+      const endpoint = await webhooks.enable(orgId, id);
+      logger.info({ endpointId: id, orgId, by }, 'webhook endpoint enabled again');
+      return toGraphQL(endpoint);
+    },
+    rotateSecret: async (orgId: string, id: string, logger: Logger, by: By) => {
+      const endpoint = await webhooks.rotateSecret(orgId, id);
+      logger.info({ endpointId: id, orgId, by, previousSecretExpiresAt: endpoint.previousSecretExpiresAt }, 'webhook secret rotated');
+      return toGraphQL(endpoint);
+    },
+  };
+}
+
 /** Webhook operations: any key of the organization may read, only a writer may change. */
 export function createWebhookResolvers(webhooks: WebhookEndpoints): {
   Query: Pick<QueryResolvers, 'webhookEndpoints' | 'webhookDeliveries'>;
@@ -20,6 +59,8 @@ export function createWebhookResolvers(webhooks: WebhookEndpoints): {
     'addWebhookEndpoint' | 'removeWebhookEndpoint' | 'sendWebhookTestEvent' | 'redeliverWebhookDelivery' | 'enableWebhookEndpoint' | 'rotateWebhookSecret'
   >;
 } {
+  const changes = webhookChanges(webhooks);
+  const writer = (ctx: FeedbackContext, apiKey: string) => ctx.auth.requireWriter(apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
   return {
     Query: {
       webhookEndpoints: async (_, args, ctx) => {
@@ -32,41 +73,12 @@ export function createWebhookResolvers(webhooks: WebhookEndpoints): {
       },
     },
     Mutation: {
-      addWebhookEndpoint: async (_, args, ctx) => {
-        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
-        const endpoint = await webhooks.add(caller.orgId, args.url, args.events);
-        ctx.logger.info({ endpointId: endpoint.id, orgId: caller.orgId }, 'webhook endpoint added');
-        return toGraphQL(endpoint);
-      },
-      removeWebhookEndpoint: async (_, args, ctx) => {
-        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
-        await webhooks.remove(caller.orgId, args.id);
-        ctx.logger.info({ endpointId: args.id, orgId: caller.orgId }, 'webhook endpoint removed');
-        return true;
-      },
-      sendWebhookTestEvent: async (_, args, ctx) => {
-        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
-        return webhooks.sendTest(caller.orgId, args.endpointId);
-      },
-      redeliverWebhookDelivery: async (_, args, ctx) => {
-        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
-        const delivery = await webhooks.redeliver(caller.orgId, args.id);
-        ctx.logger.info({ deliveryId: args.id, orgId: caller.orgId }, 'webhook delivery queued again');
-        return delivery;
-      },
-      enableWebhookEndpoint: async (_, args, ctx) => {
-        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
-        const endpoint = await webhooks.enable(caller.orgId, args.id);
-        ctx.logger.info({ endpointId: args.id, orgId: caller.orgId }, 'webhook endpoint enabled again');
-        return toGraphQL(endpoint);
-      },
-      rotateWebhookSecret: async (_, args, ctx) => {
-        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
-        const endpoint = await webhooks.rotateSecret(caller.orgId, args.id);
-        // Never the secret itself.
-        ctx.logger.info({ endpointId: args.id, orgId: caller.orgId, previousSecretExpiresAt: endpoint.previousSecretExpiresAt }, 'webhook secret rotated');
-        return toGraphQL(endpoint);
-      },
+      addWebhookEndpoint: async (_, args, ctx) => changes.add((await writer(ctx, args.apiKey)).orgId, args.url, args.events, ctx.logger, 'key'),
+      removeWebhookEndpoint: async (_, args, ctx) => changes.remove((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
+      sendWebhookTestEvent: async (_, args, ctx) => changes.sendTest((await writer(ctx, args.apiKey)).orgId, args.endpointId),
+      redeliverWebhookDelivery: async (_, args, ctx) => changes.redeliver((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
+      enableWebhookEndpoint: async (_, args, ctx) => changes.enable((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
+      rotateWebhookSecret: async (_, args, ctx) => changes.rotateSecret((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
     },
   };
 }
