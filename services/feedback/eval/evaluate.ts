@@ -71,7 +71,12 @@ const development = developmentSet.filter((example) => example.split === 'tune')
  * on data the cues were written from, would always trust the cues alone).
  */
 const validation = developmentSet.filter((example) => (example.split as string) === 'validation');
-const tune = [...first, ...independentTune, ...hardTune, ...development];
+/** The fourth round's development sets (README): their tune parts are tuning data; their check parts are only scored. */
+const fourthRoundEnglish = readSet('sentiment-dev2-en.jsonl');
+const fourthRound = [...fourthRoundEnglish.filter((example) => example.split === 'tune'), ...readSet('sentiment-dev3-en.jsonl')];
+const fourthRoundCheck = fourthRoundEnglish.filter((example) => (example.split as string) === 'check');
+const fourthRoundLanguages = readSet('sentiment-dev2-ml.jsonl');
+const tune = [...first, ...independentTune, ...hardTune, ...development, ...fourthRound];
 const args = new Set(process.argv.slice(2));
 const tuneOnly = args.has('--tune-only');
 const report = tuneOnly ? [] : independent.filter((example) => example.split === 'report');
@@ -98,8 +103,8 @@ const classify = (score: number, t: Thresholds): Sentiment =>
   score <= t.negativeAtMost ? 'negative' : score >= t.positiveAtLeast ? 'positive' : 'neutral';
 
 const emptyConfusion = () => Object.fromEntries(LABELS.map((l) => [l, Object.fromEntries(LABELS.map((p) => [p, 0]))])) as Confusion;
-/** The parts of the tuning data, each held to the recall margin on its own: the first set, the independent tune half, the hard tune half. */
-const PARTS = [new Set(first), new Set(independentTune), new Set(hardTune), new Set(development)];
+/** The parts of the tuning data, each held to the recall margin on its own. */
+const PARTS = [new Set(first), new Set(independentTune), new Set(hardTune), new Set(development), new Set(fourthRound)];
 const partOf = (example: Example) => PARTS.findIndex((part) => part.has(example));
 
 function outcome(set: Example[], scores: number[], t: Thresholds): Outcome {
@@ -226,7 +231,8 @@ function tuningGrid(wordWeight: number): Array<Omit<SentimentTuning, keyof Thres
     for (const worstPull of [0.25, 0.5])
       for (const concededWeight of [0.1, 0.25, 0.5])
         for (const decisionWeight of [0.4, 0.6, 0.8])
-          grid.push({ ...fixed, requestProblemFactor, worstPull, concededWeight, decisionWeight, wordWeight });
+          for (const silentWordFactor of [0.4, 0.7, 1])
+            grid.push({ ...fixed, requestProblemFactor, worstPull, concededWeight, decisionWeight, wordWeight, silentWordFactor });
   return grid;
 }
 
@@ -312,7 +318,7 @@ function evaluateRule(): { row: Row; chosen: SentimentTuning } {
   };
 }
 
-const PART_NAMES = ['first', 'independent', 'hard', 'development'];
+const PART_NAMES = ['first', 'independent', 'hard', 'development', 'fourth round'];
 
 /** The service's whole reading, language first, as a new item gets it. */
 const serviceReadings = new Map<Example, FeedbackReading>();
@@ -387,7 +393,8 @@ function main(): void {
   const rule = evaluateRule();
   rows.push(rule.row);
   console.log(
-    `Tuning data: ${tune.length} texts (the first set's ${first.length}, the independent set's tune half, ${independentTune.length}, and the hard English set's tune half, ${hardTune.length}); ` +
+    `Tuning data: ${tune.length} texts (the first set's ${first.length}, the independent set's tune half, ${independentTune.length}, the hard English set's tune half, ${hardTune.length}, ` +
+      `the third round's development set, ${development.length}, and the fourth round's tune parts, ${fourthRound.length}); ` +
       (tuneOnly ? 'report half not computed (--tune-only).' : `report: the independent set's report half, ${report.length} texts.`),
   );
   console.log(
@@ -414,6 +421,7 @@ function main(): void {
     [`independent set, tune half (${independentTune.length})`, independentTune],
     [`hard English set, tune half (${hardTune.length})`, hardTune],
     [`development set (${development.length})`, development],
+    [`fourth round's development sets, tune parts (${fourthRound.length})`, fourthRound],
   ] as const) {
     const o = outcome(set, set.map((e) => ruleScore(e)), SENTIMENT_TUNING);
     console.log(`- ${name}: accuracy ${pct(o.accuracy)}, negative recall ${pct(o.negativeRecall)}, confusion ${matrix(o.confusion)}`);
@@ -422,7 +430,7 @@ function main(): void {
   console.log('\nThe second independent author\'s sets, read as new items are (language first):');
   const hardFigures = (name: string, set: Example[]) => {
     const o = serviceOutcome(set);
-    console.log(`- hard English, ${name} (${set.length}): accuracy ${verdict(o.accuracy, 0.85)}, negative recall ${verdict(o.negativeRecall, 0.85)}`);
+    console.log(`- ${name.startsWith("fourth") ? "English" : "hard English"}, ${name} (${set.length}): accuracy ${verdict(o.accuracy, 0.85)}, negative recall ${verdict(o.negativeRecall, 0.85)}`);
   };
   const languageFigures = (name: string, set: Example[]) => {
     const o = languageOutcome(set);
@@ -433,6 +441,11 @@ function main(): void {
   };
   hardFigures('tune half', hardTune);
   languageFigures('tune half', multilingualTune);
+  console.log("\nThe fourth round's development sets (its author's; the check parts are never tuned on):");
+  hardFigures('fourth round, CHECK part', fourthRoundCheck);
+  languageFigures('fourth round, tune part', fourthRoundLanguages.filter((example) => example.split === 'tune'));
+  languageFigures('fourth round, CHECK part', fourthRoundLanguages.filter((example) => (example.split as string) === 'check'));
+  console.log('');
   if (!tuneOnly) {
     hardFigures('REPORT half', hardReport);
     languageFigures('REPORT half', multilingualReport);

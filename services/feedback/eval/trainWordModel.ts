@@ -1,7 +1,7 @@
 /**
  * npm run eval:train-words: trains the word model of the English sentiment (src/domain/sentiment/wordModel.ts)
  * on the tuning data only (the first set, the independent set's tune half, the hard English set's tune
- * half and the fourth author's development set; never a report half) and writes wordModel.json.
+ * half and the development sets' tune parts; never a report half or a check part) and writes wordModel.json.
  * `-- --cv` prints 5-fold cross-validated figures of the model alone on the hard English tune half instead.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +27,8 @@ export const TRAINING_SETS = {
   independentTune: readSet('sentiment-eval-independent.jsonl').filter((e) => e.split === 'tune'),
   hardTune: readSet('intelligence/sentiment-hard-en.jsonl').filter((e) => e.split === 'tune'),
   development: readSet('sentiment-dev-en.jsonl').filter((e) => e.split === 'tune'),
+  fourthRound: readSet('sentiment-dev2-en.jsonl').filter((e) => e.split === 'tune'),
+  fourthRoundMore: readSet('sentiment-dev3-en.jsonl'),
 };
 
 const CLASS = { negative: 0, neutral: 1, positive: 2 } as const;
@@ -79,7 +81,7 @@ export function train(texts: string[][], labels: number[], l2 = L2): WordModel {
 const argmax = (p: number[]) => p.indexOf(Math.max(...p));
 
 function crossValidate(): void {
-  const others = [...TRAINING_SETS.first, ...TRAINING_SETS.independentTune, ...TRAINING_SETS.development];
+  const others = [...TRAINING_SETS.first, ...TRAINING_SETS.independentTune, ...TRAINING_SETS.development, ...TRAINING_SETS.fourthRound, ...TRAINING_SETS.fourthRoundMore];
   const hard = TRAINING_SETS.hardTune;
   const otherFeatures = others.map(featuresOf);
   const hardFeatures = hard.map(featuresOf);

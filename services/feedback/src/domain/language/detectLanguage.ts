@@ -80,7 +80,8 @@ export function readLanguage(text: string): LanguageReading {
   const [best, second] = scores;
   const english = scores.find(({ language }) => language === 'en')!;
   // English is the default of a feedback inbox; another language needs words of its own, not the model's guess alone.
-  const evident = best.language === 'en' || best.own >= MIN_EVIDENCE;
+  // ... or, in a short text, one of its words that the model's first choice confirms and no English word.
+  const evident = best.language === 'en' || best.own >= MIN_EVIDENCE || (best.own >= 1 && model?.lang === best.language && english.own === 0);
   if (evident && best.score >= MIN_EVIDENCE && best.score - second.score >= MIN_MARGIN) return { language: best.language, foreign: best.language !== 'en' };
   const letters = lower.replace(/[^\p{L}]/gu, '');
   const nonLatin = letters.length > 0 && !/[a-zà-ÿ]/.test(letters);
@@ -88,5 +89,7 @@ export function readLanguage(text: string): LanguageReading {
   const sure = model && (model.accuracy >= MIN_MODEL_ACCURACY || (nonLatin && model.accuracy >= MIN_MODEL_LEAD * (runnerUp?.accuracy ?? 0)));
   const long = nonLatin ? letters.length >= MIN_MODEL_LETTERS : words.length >= MIN_MODEL_WORDS;
   if (other && sure && long && best.score < MIN_EVIDENCE) return { language: model.lang, foreign: true };
-  return { language: null, foreign: nonLatin || (best.own >= MIN_EVIDENCE && english.own < MIN_EVIDENCE) };
+  // Unsure which, but not English: words of a read language, the model agreeing it is one, and no English word.
+  const notEnglish = best.own >= 1 && english.own === 0 && model !== undefined && model.lang !== 'en' && (READ_LANGUAGES as readonly string[]).includes(model.lang);
+  return { language: null, foreign: nonLatin || notEnglish || (best.own >= MIN_EVIDENCE && english.own < MIN_EVIDENCE) };
 }

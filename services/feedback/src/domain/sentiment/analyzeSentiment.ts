@@ -36,6 +36,11 @@ export interface SentimentTuning {
   concededWeight: number;
   /** Weight of the word model's score (`wordModel.ts`, -1 to 1) added to the cues' score. */
   wordWeight: number;
+  /**
+   * Factor on the word model where nothing else reads anything (no cue, no lexicon word): a plain
+   * statement ("I updated the app to 5.2 this morning") shares its words with complaints.
+   */
+  silentWordFactor: number;
   /** Added per committing phrase (renewal, upgrade, more seats), subtracted per leaving one, at most two of each. */
   decisionWeight: number;
   /** Scores at or below are negative. */
@@ -55,8 +60,9 @@ export const SENTIMENT_TUNING: SentimentTuning = {
   concededWeight: 0.1,
   decisionWeight: 0.6,
   wordWeight: 3,
-  negativeAtMost: -0.4475,
-  positiveAtLeast: 0.3045,
+  silentWordFactor: 0.7,
+  negativeAtMost: -0.3765,
+  positiveAtLeast: 0.2525,
 };
 
 const its = sentimentNlp.its;
@@ -129,12 +135,16 @@ export function readSentences(title: string, content: string): TextReading {
 
 /**
  * Every sentence asks or proposes (the problems it names are already damped; a complaint in question form
- * is no request), or says nothing the cues or the lexicon read (a title: "Invoice copy").
+ * is no request), shrugs ("It's okay, nothing special") without naming a problem, or says nothing the cues
+ * or the lexicon read (a title: "Invoice copy").
  */
+const shrugs = ({ cues }: SentenceReading) => cues.lukewarm && cues.problems === 0;
 const onlyAsks = (readings: SentenceReading[]) =>
-  readings.some(({ cues }) => cues.request) &&
+  readings.some((reading) => reading.cues.request || shrugs(reading)) &&
   readings.every(
-    ({ cues, lexicon }) => cues.decisions.leaving === 0 && (cues.request || (lexicon === 0 && cues.problems === 0 && cues.reliefs === 0 && cues.weakProblems === 0)),
+    (reading) =>
+      reading.cues.decisions.leaving === 0 &&
+      (reading.cues.request || shrugs(reading) || (reading.lexicon === 0 && reading.cues.problems === 0 && reading.cues.reliefs === 0 && reading.cues.weakProblems === 0)),
   );
 
 /**
@@ -165,6 +175,8 @@ export function combineSentences(
     let praise = lexicon;
     if (cues.requestOnly) praise *= tuning.requestDamping;
     if (cues.lukewarm && praise > 0) praise *= tuning.lukewarmDamping;
+    // "I don't have strong feelings either way": the lexicon reads the negated word as a complaint.
+    if (cues.lukewarm && cues.problems === 0 && praise < 0) praise = 0;
     if ((cues.problems >= 1 || cues.decisions.leaving > 0 || ironic) && praise > 0) praise *= tuning.praiseBesideProblem;
     if (cues.notOurProblem || cues.denial) praise = Math.max(praise, 0);
     // A weak problem word in a sentence the lexicon finds positive is not a complaint ("much better since the update").
@@ -184,7 +196,8 @@ export function combineSentences(
   // A text that only asks or proposes is neutral unless a cue says otherwise: the words of questions
   // ("stored", "refund policy", "trial") are the words of complaints too.
   // The word model fills in where the cues are silent: the surer the cues, the less the words add.
-  const wordFactor = (onlyAsks(readings) ? tuning.requestProblemFactor : 1) * Math.max(0, 1 - Math.abs(cues));
+  const silent = leaving === 0 && committing === 0 && readings.every(({ lexicon, cues: c }) => lexicon === 0 && c.problems === 0 && c.reliefs === 0 && c.weakProblems === 0);
+  const wordFactor = (onlyAsks(readings) ? tuning.requestProblemFactor : silent ? tuning.silentWordFactor : 1) * Math.max(0, 1 - Math.abs(cues));
   // Irony is praise words meaning the opposite: the words' praise is emptied as the lexicon's is.
   const score = cues + wordFactor * tuning.wordWeight * (ironic ? Math.min(0, learned) : learned);
   return Math.round(clamp(score) * 1000) / 1000;

@@ -29,11 +29,11 @@ export const PRICE_RISE =
  * "When is ... going to work again?". A question ending on "again" or "anymore" asks about a relapse.
  */
 export const COMPLAINING_QUESTION =
-  /^(?:is it (?:normal|expected|intended|supposed to|just me|really)|is this (?:normal|expected|intended|a bug|a known)|am i the only one|is anyone else|has anyone else|does anyone else|what happened to|what is going on with|what is wrong with|how (?:am i|are we|is anyone|are users) supposed to|how long (?:until|before|do (?:i|we) have to|will (?:it|this|we|i)|is (?:it|this) going to)|when (?:is|are|will) (?:\w+ ){1,4}(?:going to )?(?:work|be (?:fixed|working|back|resolved|sorted)))\b|\b(?:again|anymore|any more|any longer)\W*\?*$/;
+  /^(?:is it (?:normal|expected|intended|supposed to|just me|really)|is this (?:normal|expected|intended|a bug|a known)|am i the only one|is anyone else|has anyone else|does anyone else|what happened to|what is going on with|what is wrong with|how (?:am i|are we|is anyone|are users) supposed to|how long (?:does (?:a |the |my |it )?(?:\w+ )?take|until|before|do (?:i|we) have to|will (?:it|this|we|i)|is (?:it|this) going to)|when (?:is|are|will) (?:\w+ ){1,4}(?:going to )?(?:work|be (?:fixed|working|back|resolved|sorted)))\b|\b(?:again|anymore|any more|any longer)\W*\?*$/;
 
 /** Ironic exaggeration that needs no praise word to be read as a complaint. */
 export const IRONY =
-  /^(?:oh )?(?:sure|yeah right)\b|\bbecause (?:everyone|everybody|who does not|nobody|we all) (?:loves?|enjoys?|wants?|likes?)\b|\bsaid (?:no|nobody|no one)\b|\bnew record\b|\bbuild(?:s|ing)? character\b|\bkeeps? (?:life|things|it) interesting\b|\ba (?:whole|full|entire) (?:day|week|month|hour) without\b/;
+  /^(?:oh )?(?:sure|yeah right)\b|\bbecause (?:everyone|everybody|who does not|nobody|we all) (?:loves?|enjoys?|wants?|likes?)\b|\bsaid (?:no|nobody|no one)\b|\bnew record\b|\bis it too much to ask\b|\bbuild(?:s|ing)? character\b|\bkeeps? (?:life|things|it) interesting\b|\ba (?:whole|full|entire) (?:day|week|month|hour) without\b/;
 
 /**
  * Praise that opens a sentence about how something behaves ("Love how...", "Thanks for the update that...",

@@ -97,14 +97,17 @@ export function readForeign(language: ForeignLanguage, text: string, tuning: For
   if (cues.negation.test(lower)) problems += 1;
   if (cues.rhetorical.test(lower)) problems += 1;
   if (cues.sarcasm.test(lower)) problems += 1;
-  const lexicon = lexiconScore(language, text);
+  // As in English: praise words beside a problem or in a mocking text are no praise ("Super, schon wieder...").
+  const lexicon = problems > 0 ? Math.min(0, lexiconScore(language, text)) : lexiconScore(language, text);
   const round = (value: number) => Math.round(Math.max(-1, Math.min(1, value)) * 1000) / 1000;
   if (problems === 0 && (cues.request.test(lower) || cues.lukewarm.test(lower) || (lower.endsWith('?') && !cues.praise.some((p) => p.test(lower))))) {
     return { score: 0, sentiment: 'neutral' };
   }
   const praise = problems > 0 ? 0 : cues.praise.filter((pattern) => pattern.test(lower)).length;
-  if (problems === 0 && praise === 0 && Math.abs(lexicon) < tuning.lexiconAlone) return { score: round(tuning.lexiconWeight * lexicon), sentiment: null };
-  const score = round(tuning.lexiconWeight * lexicon + tuning.cueWeight * (praise - Math.min(problems, 2)));
+  // A renewal or thanks is not undone by a word the lexicon reads as negative ("acabamos de...").
+  const read = praise > 0 ? Math.max(0, lexicon) : lexicon;
+  if (problems === 0 && praise === 0 && Math.abs(lexicon) < tuning.lexiconAlone) return { score: round(tuning.lexiconWeight * read), sentiment: null };
+  const score = round(tuning.lexiconWeight * read + tuning.cueWeight * (praise - Math.min(problems, 2)));
   const sentiment = score <= tuning.negativeAtMost ? 'negative' : score >= tuning.positiveAtLeast ? 'positive' : 'neutral';
   return { score, sentiment };
 }
