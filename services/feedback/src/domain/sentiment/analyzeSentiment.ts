@@ -58,11 +58,11 @@ export const SENTIMENT_TUNING: SentimentTuning = {
   lukewarmDamping: 0,
   worstPull: 0.5,
   concededWeight: 0.1,
-  decisionWeight: 0.6,
-  wordWeight: 3,
-  silentWordFactor: 0.7,
-  negativeAtMost: -0.3765,
-  positiveAtLeast: 0.2525,
+  decisionWeight: 0.8,
+  wordWeight: 4,
+  silentWordFactor: 0.4,
+  negativeAtMost: -0.3965,
+  positiveAtLeast: 0.178,
 };
 
 const its = sentimentNlp.its;
@@ -133,19 +133,20 @@ export function readSentences(title: string, content: string): TextReading {
   return { sentences: readings, words: wordFeatures(tokens) };
 }
 
+/** The sentence says nothing the cues or the lexicon read (a title: "Invoice copy"). */
+const saysNothing = ({ cues, lexicon }: SentenceReading) =>
+  lexicon === 0 && cues.problems === 0 && cues.reliefs === 0 && cues.weakProblems === 0 && cues.decisions.leaving === 0 && cues.decisions.committing === 0;
+
+/** The sentence shrugs ("It's okay, nothing special", "no strong feelings either way") without naming a problem. */
+const shrugs = ({ cues }: SentenceReading) => cues.lukewarm && cues.problems === 0 && cues.decisions.leaving === 0;
+
 /**
  * Every sentence asks or proposes (the problems it names are already damped; a complaint in question form
- * is no request), shrugs ("It's okay, nothing special") without naming a problem, or says nothing the cues
- * or the lexicon read (a title: "Invoice copy").
+ * is no request), or says nothing.
  */
-const shrugs = ({ cues }: SentenceReading) => cues.lukewarm && cues.problems === 0;
 const onlyAsks = (readings: SentenceReading[]) =>
-  readings.some((reading) => reading.cues.request || shrugs(reading)) &&
-  readings.every(
-    (reading) =>
-      reading.cues.decisions.leaving === 0 &&
-      (reading.cues.request || shrugs(reading) || (reading.lexicon === 0 && reading.cues.problems === 0 && reading.cues.reliefs === 0 && reading.cues.weakProblems === 0)),
-  );
+  readings.some(({ cues }) => cues.request) &&
+  readings.every((reading) => reading.cues.decisions.leaving === 0 && (reading.cues.request || saysNothing(reading)));
 
 /**
  * Sentence scores are wink-nlp's lexicon score adjusted by what feedback says without sentiment words
@@ -196,10 +197,15 @@ export function combineSentences(
   // A text that only asks or proposes is neutral unless a cue says otherwise: the words of questions
   // ("stored", "refund policy", "trial") are the words of complaints too.
   // The word model fills in where the cues are silent: the surer the cues, the less the words add.
-  const silent = leaving === 0 && committing === 0 && readings.every(({ lexicon, cues: c }) => lexicon === 0 && c.problems === 0 && c.reliefs === 0 && c.weakProblems === 0);
-  const wordFactor = (onlyAsks(readings) ? tuning.requestProblemFactor : silent ? tuning.silentWordFactor : 1) * Math.max(0, 1 - Math.abs(cues));
-  // Irony is praise words meaning the opposite: the words' praise is emptied as the lexicon's is.
-  const score = cues + wordFactor * tuning.wordWeight * (ironic ? Math.min(0, learned) : learned);
+  // A shrug is a verdict of its own: the words of "fine" and "okay" are those of every kind of text.
+  const shrug = readings.some(shrugs) && readings.every((reading) => shrugs(reading) || saysNothing(reading));
+  const asks = onlyAsks(readings);
+  const silent = readings.every(saysNothing);
+  const textFactor = shrug ? 0 : asks ? tuning.requestProblemFactor : silent ? tuning.silentWordFactor : 1;
+  const wordFactor = textFactor * Math.max(0, 1 - Math.abs(cues));
+  // Irony is praise words meaning the opposite: the words' praise is emptied as the lexicon's is. A request
+  // is no praise either ("Could you send the signed contract...?" has the words of a renewal).
+  const score = cues + wordFactor * tuning.wordWeight * (ironic || asks ? Math.min(0, learned) : learned);
   return Math.round(clamp(score) * 1000) / 1000;
 }
 

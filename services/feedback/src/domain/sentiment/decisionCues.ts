@@ -8,7 +8,7 @@
 
 /** What a customer weighs against the product: competitors, other tools, "options". */
 const OTHER_OPTIONS =
-  '(?:our )?(?:options|alternatives?|competitors?|competing (?:tools?|products?|vendors?|offers?)|(?:other|different|new|replacement|alternative) (?:tools?|options|vendors?|providers?|solutions?|platforms?|products?|apps?|software|systems?)|something (?:else|cheaper|simpler)|another (?:tool|vendor|provider|solution|platform|product|app))';
+  '(?:our )?(?:options|alternatives?|competitors?|competing (?:tools?|products?|vendors?|offers?)|(?:other|different|new|replacement|alternative) (?:tools?|options|vendors?|providers?|solutions?|platforms?|products?|apps?|software|systems?)|something (?:else|cheaper|simpler)|what else is (?:out there|available|on the market)|another (?:tool|vendor|provider|solution|platform|product|app))';
 
 const LEAVING: RegExp[] = [
   // Evaluating a way out, present or future: "weighing our options", "getting quotes from competitors".
@@ -16,15 +16,15 @@ const LEAVING: RegExp[] = [
     `\\b(?:weigh\\w*|explor\\w*|evaluat\\w*|looking (?:at|into|around for)|look (?:at|into|around for)|consider\\w*|reviewing|trialing|trialling|testing|piloting|talking to|talk to|shopping (?:around )?for|get(?:ting)? quotes from|quotes from|(?:open|opened) to)\\s+(?:\\w+\\s+){0,3}?${OTHER_OPTIONS}\\b`,
   ),
   // Leaving verbs with what is left: "phasing the tool out", "consolidate on Planner", "replace you".
-  /\b(?:phas\w* (?:\w+ ){0,4}out|sunset\w* (?:the|this|your)|consolidat\w* (?:on|onto|into|with)|replac\w* (?:you|your (?:tool|product|app|service|platform|software))|(?:mov|migrat|switch)\w* (?:away|off) (?:from )?|take (?:our|my) business elsewhere|(?:look|go)\w* elsewhere|churn\w*|(?:thinking (?:of|about)|considering|plan(?:ning)? to|going to|decided to|will|about to) leav(?:e|ing)|leav\w* (?:you|your (?:tool|product|app|service|platform))\b)/,
+  /\b(?:phas\w* (?:\w+ ){0,4}out|sunset\w* (?:the|this|your)|consolidat\w* (?:on|onto|into|with)|replac\w* (?:you|your (?:tool|product|app|service|platform|software))|(?:mov|migrat|switch)\w* (?:away|off) (?:from )?|(?:mov|migrat|switch|tak)\w* (?:\w+ ){0,2}off (?:the |your |this )?(?:platform|tool|product|app|service)|outgrown (?:it|you|the)|champion (?:has )?(?:left|departed|is leaving)|take (?:our|my) business elsewhere|(?:look|go)\w* elsewhere|churn\w*|(?:thinking (?:of|about)|considering|plan(?:ning)? to|going to|decided to|will|about to) leav(?:e|ing)|leav\w* (?:you|your (?:tool|product|app|service|platform))\b)/,
   // Not staying: "won't be extending", "not sure we will still be customers", "this will be our last year".
-  /\b(?:not|never|no longer|unlikely to) (?:be )?(?:\w+ )?(?:renew|extend|continu|stay)\w*|\bnot sure (?:we|i|the team|they) (?:will|would|can|are going to|want to) (?:still |keep |continue|renew|stay|justify)|\b(?:hard|difficult|harder|impossible) to justify\b|\bbe our last (?:term|year|renewal|contract|cycle|month)\b|\blast (?:term|year|renewal|contract) with (?:you|your)\b/,
+  /\b(?:not|never|no longer|unlikely to) (?:be )?(?:\w+ )?(?:auto-?)?(?:renew|extend|continu|stay)\w*|\bnot sure (?:we|i|the team|they) (?:will|would|can|are going to|want to) (?:still |keep |continue|renew|stay|justify)|\b(?:hard|difficult|harder|impossible) to justify\b|\bbe our last (?:term|year|renewal|contract|cycle|month)\b|\blast (?:term|year|renewal|contract) with (?:you|your)\b/,
   /\b(?:renewal|contract|subscription|account|budget for (?:this|the tool|you)) (?:is |are |has been |was )?(?:now )?(?:under review|on hold|at risk|in question|in doubt|up in the air|being reviewed|being questioned)\b/,
   // Cancelling the account or part of it.
   /\bcancel\w* (?:\w+ ){0,2}(?:subscription|account|plan|contract|membership|renewal|seats?|licen[cs]es?|trial|auto-?renew\w*|premium|pro plan|business plan|enterprise plan|everything)\b|\b(?:turn\w* off|disabl\w*|stop\w*|switch\w* off) (?:the |our |my )?auto-?renew\w*|\b(?:close|delete|terminate|end)\w* (?:my|our) (?:\w+ )?(?:account|subscription|contract|agreement|membership)\b|\bunsubscrib\w*|\bdowngrad\w*|^cancell?ed\b|\bconsolidat\w* (?:\w+ ){0,2}(?:tools|vendors|software|stack|subscriptions)\b|\bon the (?:\w+ )?list (?:to go|to be cut|of (?:cuts|tools to cut))\b|\b(?:will not|probably will not|not going to) be (?:yours|you)\b|\bfound (?:something|another|a better|an alternative|a cheaper)\b/,
   /\b(?:reduc\w*|cut\w*|lower\w*|decreas\w*|scal\w* (?:back|down)) (?:\w+ ){0,4}?(?:seats|licen[cs]es|users|accounts|plan|subscription|spend)\b|\bremov\w* (?:the |our |my |these |those |all )?(?:\d+ )?(?:[\w-]+ ){0,2}(?:add-?ons?|modules?|seats|licen[cs]es)\b/,
   // The tool is not used enough to pay for: the reason behind most cancellations.
-  /\b(?:not (?:really |even )?(?:using|use) (?:it|them|the \w+|this)(?: (?:enough|much|anymore|any more))?|(?:barely|rarely|hardly|no longer) (?:\w+ )?us(?:e|es|ing|ed)\b|do not use (?:it|them) enough|(?:low|poor|dropping|declining) (?:usage|adoption)|usage has (?:dropped|declined|fallen))/,
+  /\b(?:not (?:really |even )?(?:using|use) (?:it|them|the \w+|this)(?: (?:enough|much|anymore|any more))?|(?:barely|rarely|hardly|no longer) (?:\w+ )?us(?:e|es|ing|ed)\b|do not use (?:it|them) enough|(?:low|poor|dropping|declining) (?:usage|adoption)|(?:usage|adoption|logins|activity|engagement) (?:is |has |was )?(?:down|dropped|declined|fallen|fell|falling))/,
 ];
 
 /** Renewals, upgrades and more seats; a negation or a past problem ("since the upgrade") is not one. */

@@ -6,6 +6,7 @@
  */
 import { BUG_FRAME, COMPLAINING_QUESTION, IRONY, MISLED, PRAISE_OPENER, PRICE_RISE, WRONG_BEHAVIOUR } from './complaintForms';
 import { decisionCues, type DecisionCues } from './decisionCues';
+import { ratingCue } from './ratingCues';
 
 /** "arrive" → "arrive|arrives|arrived|arriving"; a phrase inflects its first word. Irregular forms are listed by hand. */
 const inflected = (verbs: string[]) =>
@@ -31,7 +32,7 @@ const PROBLEMS: RegExp[] = [
   // Something does not do its job.
   new RegExp(`\\b(?:not|cannot|unable to|never|no longer|stopped|stops|fails? to|failed to|refuses? to)\\s+(?:\\w+\\s+)?(?:${DUTY_VERBS})\\b`),
   /\b(?:cannot|unable to|no longer)\s+(?:\w+\s+)?(?:use|trust|find|access|reach|contact|see|edit|change|delete|add|create|afford|recommend)\b/,
-  /\bkeeps?\s+(?!getting better|improving|working|getting faster)(?:\w+\s+)?\w+ing\b/,
+  /\bkeeps?\s+(?!getting better|improving|working|getting faster|growing|asking for more)(?:\w+\s+)?\w+ing\b/,
   /\b(?:stop|please fix|fix this|fix it|when will (?:it|this|that) be|no way to|there is no way|nothing (?:has )?(?:arrived|happened|changed|works)|(?:finds|found|shows|returns|does|did|happens) nothing)\b/,
   /\b(?:crash\w*|freez\w*|froze|broken|broke|breaks|breaking|fails|failed|failing|defective|unusable|unresponsive|unreliable|laggy|lagging|glitch\w*|buggy|flaky|(?<!that )stuck(?! with)|leak\w*|disappeared|fell apart|falls? apart|falling apart|locked out|drains?|wrong|dead|throttl\w*|hung up|hangs up|cuts? out|cutting out|drops? out)\b/,
   /\b(?:damaged|cracked|scratched|torn|expired|dirty|smell\w*|cold|rude|noisy|confusing|complicated|clunky|cluttered|difficult|hard to|too many|too much|too expensive|overpriced|over(?:cook|charg)\w*|way too|spam\w*|outdated|garbage|trash|junk|nightmare|tedious|tiring|mediocre|shady|unintuitive|sluggish)\b/,
@@ -122,7 +123,7 @@ const PRAISE =
  * happier", "never disappoints") are praise; the lexicon reads the negated word and scores them negative.
  */
 const NO_PROBLEM =
-  /\b(?:no|zero|without an?y?|not an? single|not one|never had an?y?|never an?)\s+(?:\w+\s+)?(?:problems?|issues?|complaints?|crash\w*|hiccups?|bugs?|regrets?|glitch\w*|errors?(?! message)|downtime|(?:hidden )?fees?|surprises?|fuss|hassle|trouble|headaches?|escalations?)\b|\bnothing (?:to (?:complain|worry) about|wrong|bad)\b|\bcannot complain\b|\bwithout (?:being|feeling|getting|sounding) (?:too |overly )?\w+|\b(?:could not|cannot|could not have) be(?:en)? (?:happier|better|more pleased)\b|\b(?:cannot|could not) fault\b|\bnever (?:disappoints?|lets? (?:me|us) down)\b|\bnot (?:once )?disappointed\b|\bcannot recommend (?:\w+ )?enough\b|\b(?:cannot|could not) (?:imagine |picture )?(?:\w+ing|live|work|do|go back|function|manage) (?:\w+ ){0,3}?without (?:it|this|you|them)\b/g;
+  /\b(?:no|zero|without an?y?|not an? single|not one|never had an?y?|never an?)\s+(?:\w+\s+)?(?:problems?|issues?|complaints?|crash\w*|hiccups?|bugs?|regrets?|glitch\w*|errors?(?! message)|downtime|(?:hidden )?fees?|surprises?|fuss|hassle|trouble|headaches?|escalations?)\b|\bnothing (?:to (?:complain|worry) about|wrong|bad)\b|\bcannot complain\b|\bwithout (?:being|feeling|getting|sounding) (?:too |overly )?\w+|\b(?:could not|cannot|could not have) be(?:en)? (?:happier|better|more pleased)\b|\b(?:cannot|could not) fault\b|\bnever (?:disappoints?|lets? (?:me|us) down)\b|\bnot (?:once )?disappointed\b|\bcannot recommend (?:\w+ )?enough\b|\b(?:cannot|could not) (?:imagine |picture )?(?:\w+ ){1,4}?without (?:it|this|you|them)\b(?! \w+ing)/g;
 /** A problem that is solved ("fixed on Tuesday", "thanks for the quick refund") is praise. */
 const SOLVED =
   /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
@@ -153,7 +154,7 @@ const COUNTERFACTUAL = /\bif (?:it|they|you|only|the \w+) (?:did|does|would|was|
 
 /** A sentence that asks, proposes or wishes as a whole: its sentiment words are not a judgement. */
 const REQUEST_WHOLE =
-  /^(?:any plans?|are there plans|allow|add|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature request|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
+  /^(?:(?:the )?(?:customer|client|prospect|they|user|users) (?:asked|asks|wants|wanted|requested|would like|is asking|are asking)|any plans?|are there plans|allow|add|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature request|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
 /** A request inside a sentence that may also judge ("Great app, but please add a dark mode"). */
 const REQUEST_WITHIN =
   /\b(?:could|can) you (?:please )?(?:add|make|support|include|consider|allow|let|extend|change|update|send|resend|remove|switch|enable)\b|\bplease (?:add|consider|allow|let|make|support|include|change|update|send|resend|remove|switch|use|extend|close|transfer)\b|\bone (?:small |tiny |little |minor )?(?:request|suggestion|wish)\b|\bi (?:only )?wish\b/;
@@ -250,9 +251,10 @@ export function sentenceCues(sentence: string): SentenceCues {
       solved = 1;
       return ' ';
     });
-  const reliefs = denials + solved + (PRAISE.test(rest) ? 1 : 0);
+  const rating = ratingCue(sentence);
+  const reliefs = denials + solved + (PRAISE.test(rest) ? 1 : 0) + (rating > 0 ? 1 : 0);
   const sarcasm = SARCASM.test(sentence) || IRONY.test(sentence);
-  let problems = (rhetorical ? 1 : 0) + (demand || unsolved ? 1 : 0) + (sarcasm ? 1 : 0);
+  let problems = (rhetorical ? 1 : 0) + (demand || unsolved ? 1 : 0) + (sarcasm ? 1 : 0) + (rating < 0 ? 1 : 0);
   for (const pattern of COMPLAINT_FORMS) if (problems < MAX_PROBLEMS && pattern.test(rest)) problems += 1;
   if (ANY_PROBLEM.test(rest)) for (let i = 0; i < PROBLEMS.length && problems < MAX_PROBLEMS; i++) if (PROBLEMS[i].test(rest)) problems += 1;
   let weakProblems = 0;
