@@ -55,7 +55,8 @@ const MSG_UPDATE = 'internal/handler/msg_update.go';
  * but one by `_id` reads the whole collection (at 100,000 feedback items a page took tens of seconds).
  * - `fi_pushdown.go` (new): translates equality, `$in`, null, date and ObjectId ranges, `$and` and `$or` of
  *   top-level fields to a WHERE clause over the same expressions the indexes use, only where the field's
- *   recorded kinds make SQL select every match; ORDER BY and LIMIT only when the WHERE is exact.
+ *   recorded kinds make SQL select every match; ORDER BY and LIMIT only when the WHERE is exact. A `$in`
+ *   becomes an IN list (an OR chain of over 1,000 values exceeded SQLite's expression depth: the query failed).
  * - `QueryParams` gains `ExactSort` and `ExactLimit` (skip + limit), which `find` sets when the backend sees
  *   the whole filter (no dotted keys dropped): backends that ignore them read as before.
  * - The SQLite `Query` uses that pushdown when it applies, else reads as before; `InsertAll` adds a table's
