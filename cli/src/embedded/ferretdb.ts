@@ -127,8 +127,42 @@ const QUERY_PUSHDOWN: SourcePatch[] = [
   },
 ];
 
+/**
+ * An update wrote each document it modified in a transaction of its own (an `updateMany` of 500
+ * kept-count cells, or a bulk write of 500 cell updates: 500 commits). `fi_update_batch.go` (new, which
+ * says how) writes an update command's documents in transactions of up to 100, each statement still
+ * reading what the earlier ones wrote, the command answering once all are written.
+ */
+const UPDATE_BATCH: SourcePatch[] = [
+  { file: 'internal/handler/common/fi_update_batch.go', from: '', to: readFileSync(path.join(__dirname, 'ferretdbUpdateBatch.go'), 'utf8') },
+  {
+    file: 'internal/handler/common/update.go',
+    from: 'func UpdateDocument(ctx context.Context, c backends.Collection, cmd string,',
+    to: 'func updateDocuments(ctx context.Context, c backends.Collection, cmd string,',
+  },
+  {
+    file: MSG_UPDATE,
+    from: '\tmatched, modified, upserted, err := h.updateDocument(connCtx, params)\n',
+    to: [
+      '\tbatchCtx, batch := common.WithUpdateBatch(connCtx)',
+      '\tmatched, modified, upserted, err := h.updateDocument(batchCtx, params)',
+      '',
+      '\tif ferr := batch.Flush(connCtx); ferr != nil && err == nil {',
+      '\t\terr = ferr',
+      '\t}',
+      '',
+    ].join('\n'),
+  },
+  {
+    file: MSG_UPDATE,
+    from: '\t\tres, err := c.Query(ctx, &qp)\n',
+    to: '\t\tif err = common.FlushBefore(ctx, u.Filter); err != nil {\n\t\t\treturn 0, 0, nil, lazyerrors.Error(err)\n\t\t}\n\n\t\tres, err := c.Query(ctx, &qp)\n',
+  },
+];
+
 const PATCHES: SourcePatch[] = [
   ...QUERY_PUSHDOWN,
+  ...UPDATE_BATCH,
   { file: MSG_UPDATE, from: '\t\tcloser := iterator.NewMultiCloser()\n\t\tdefer closer.Close()\n', to: '\t\tcloser := iterator.NewMultiCloser()\n' },
   {
     file: MSG_UPDATE,
