@@ -1,4 +1,4 @@
-import { deltaOf, loadFeedbackConfig, recountOrganization, startFeedbackService, type CountedItem } from '@fi/feedback';
+import { cellKey, deltaOf, loadFeedbackConfig, recountOrganization, startFeedbackService, sumOf, type CountedItem } from '@fi/feedback';
 import { freePort } from '@fi/cli/embedded';
 import { connectMongo, createLogger, type Connection } from '@fi/shared';
 import { createKeyIn, signedIdentityFor } from './helpers/keys';
@@ -78,6 +78,68 @@ describe('kept counts', () => {
       const totals = await gql<{ all: { total: number }; filtered: { total: number } }>(service.url, TOTALS, { k: key, status: 'read' });
       expect(totals.data).toEqual({ all: { total: 2 }, filtered: { total: 1 } });
       expect(await recountOrganization(connection, orgId)).toMatchObject({ items: 2, repairedCells: 0, drift: 0 });
+    } finally {
+      await service.close(1_000);
+      await connection.close();
+    }
+  });
+
+  test('when import batches died mid-insert and mid-count, then the relay counts what each wrote exactly once', async () => {
+    const database = ownDatabaseName('counts');
+    const service = await startFeedbackService(
+      loadFeedbackConfig({ MONGODB_URI: mongodbUri(), MONGODB_DB: database, PORT: '0', AUTH_CACHE_TTL_MS: '0', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY, IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS, ...GRACE }),
+      createLogger('feedback', process.env.TEST_LOG_LEVEL ?? 'silent'),
+    );
+    const connection = await connectMongo(mongodbUri(), database);
+    try {
+      const { key, orgId } = await newKey();
+      const now = new Date();
+      // Each item its own contact: a batch's count spans over a thousand cells, several bulk writes.
+      const item = (batch: string, n: number) => {
+        const email = `p${n}@${batch}${n % 300}.example`;
+        return { _id: new Types.ObjectId(), orgId, source: 'import', title: `${batch} ${n}`, content: 'c', email, emailLower: email, emailDomain: email.split('@')[1], status: 'unread', publishedDate: now, createdAt: now };
+      };
+      const counted = (doc: ReturnType<typeof item>): CountedItem => ({ ...doc, sentiment: null });
+      const items = connection.collection('feedback_items');
+      const outbox = connection.collection<{ _id: string }>('webhook_outbox');
+      const batch = (id: string, docs: Array<ReturnType<typeof item>>, delta: unknown) => ({
+        _id: id,
+        orgId,
+        itemId: docs[docs.length - 1]._id.toHexString(),
+        itemIds: docs.map((doc) => doc._id.toHexString()),
+        type: 'feedback.imported',
+        occurredAt: new Date(Date.now() - 60_000), // past the grace period: its writer is gone
+        deliver: false,
+        delta,
+        doneAt: null,
+      });
+      // Killed amid its insert: 700 of 1,200 items written, nothing counted.
+      const cut = Array.from({ length: 1_200 }, (_, n) => item('cut', n));
+      await items.insertMany(cut.slice(0, 700));
+      await outbox.insertOne(batch('imp_cut', cut, sumOf(cut.map((doc) => [null, counted(doc)]))));
+      // Killed amid its count: every item written, the first 400 of its cells counted.
+      const whole = Array.from({ length: 600 }, (_, n) => item('whole', n));
+      const delta = sumOf(whole.map((doc) => [null, counted(doc)]));
+      await items.insertMany(whole);
+      await outbox.insertOne(batch('imp_whole', whole, delta));
+      await connection.collection('feedback_counts').insertMany(
+        delta.slice(0, 400).map(({ cell, inc, newest }) => ({
+          _id: cellKey(cell) as never,
+          orgId,
+          scope: cell.scope,
+          key: cell.key,
+          ...(cell.source ? { source: cell.source } : {}),
+          c: { unread: { none: inc['unread:none'] } },
+          ...(newest ? { newest } : {}),
+          pending: ['imp_whole'],
+        })),
+      );
+
+      await eventually(async () => (await openChanges(connection)) === 0, 90_000, 'the relay closed both batches');
+      const totals = await gql<{ all: { total: number } }>(service.url, TOTALS, { k: key });
+      expect(totals.data?.all.total).toBe(1_300);
+      expect(await recountOrganization(connection, orgId)).toMatchObject({ items: 1_300, repairedCells: 0, drift: 0 });
+      expect(await connection.collection('feedback_counts').countDocuments({ orgId, 'pending.0': { $exists: true } })).toBe(0);
     } finally {
       await service.close(1_000);
       await connection.close();

@@ -64,7 +64,7 @@ function document(r: Rand, ids: Types.ObjectId[], mixed: boolean): Doc {
 /** One pushable condition (or, now and then, one that is not, which must leave the rest correct). */
 function condition(r: Rand, ids: Types.ObjectId[]): Doc {
   const date = () => new Date(BASE + r.int(42) * DAY - DAY);
-  switch (r.int(11)) {
+  switch (r.int(12)) {
     case 0:
       return { orgId: r.pick(ORGS) };
     case 1:
@@ -87,6 +87,13 @@ function condition(r: Rand, ids: Types.ObjectId[]): Doc {
       const at = date();
       return { $or: [{ createdAt: { $lt: at } }, { createdAt: at, _id: { $lt: r.pick(ids) } }] };
     }
+    case 10:
+      // Longer than SQLite's expression depth (1,000) as an OR chain, with ids that match nothing and a null.
+      return {
+        [r.pick(['_id', 'contactId'])]: {
+          $in: [...Array.from({ length: 1_200 }, () => new Types.ObjectId()), ...ids.filter(() => r.next() < 0.2), ...(r.next() < 0.5 ? [null] : [])],
+        },
+      };
     default:
       return r.pick([{ title: { $regex: 'a' } }, { sentiment: { $exists: false } }, { status: { $ne: 'read' } }, { publishedDate: { $type: 'date' } }]);
   }

@@ -55,7 +55,8 @@ const MSG_UPDATE = 'internal/handler/msg_update.go';
  * but one by `_id` reads the whole collection (at 100,000 feedback items a page took tens of seconds).
  * - `fi_pushdown.go` (new): translates equality, `$in`, null, date and ObjectId ranges, `$and` and `$or` of
  *   top-level fields to a WHERE clause over the same expressions the indexes use, only where the field's
- *   recorded kinds make SQL select every match; ORDER BY and LIMIT only when the WHERE is exact.
+ *   recorded kinds make SQL select every match; ORDER BY and LIMIT only when the WHERE is exact. A `$in`
+ *   becomes an IN list (an OR chain of over 1,000 values exceeded SQLite's expression depth: the query failed).
  * - `QueryParams` gains `ExactSort` and `ExactLimit` (skip + limit), which `find` sets when the backend sees
  *   the whole filter (no dotted keys dropped): backends that ignore them read as before.
  * - The SQLite `Query` uses that pushdown when it applies, else reads as before; `InsertAll` adds a table's
@@ -126,8 +127,42 @@ const QUERY_PUSHDOWN: SourcePatch[] = [
   },
 ];
 
+/**
+ * An update wrote each document it modified in a transaction of its own (an `updateMany` of 500
+ * kept-count cells, or a bulk write of 500 cell updates: 500 commits). `fi_update_batch.go` (new, which
+ * says how) writes an update command's documents in transactions of up to 100, each statement still
+ * reading what the earlier ones wrote, the command answering once all are written.
+ */
+const UPDATE_BATCH: SourcePatch[] = [
+  { file: 'internal/handler/common/fi_update_batch.go', from: '', to: readFileSync(path.join(__dirname, 'ferretdbUpdateBatch.go'), 'utf8') },
+  {
+    file: 'internal/handler/common/update.go',
+    from: 'func UpdateDocument(ctx context.Context, c backends.Collection, cmd string,',
+    to: 'func updateDocuments(ctx context.Context, c backends.Collection, cmd string,',
+  },
+  {
+    file: MSG_UPDATE,
+    from: '\tmatched, modified, upserted, err := h.updateDocument(connCtx, params)\n',
+    to: [
+      '\tbatchCtx, batch := common.WithUpdateBatch(connCtx)',
+      '\tmatched, modified, upserted, err := h.updateDocument(batchCtx, params)',
+      '',
+      '\tif ferr := batch.Flush(connCtx); ferr != nil && err == nil {',
+      '\t\terr = ferr',
+      '\t}',
+      '',
+    ].join('\n'),
+  },
+  {
+    file: MSG_UPDATE,
+    from: '\t\tres, err := c.Query(ctx, &qp)\n',
+    to: '\t\tif err = common.FlushBefore(ctx, u.Filter); err != nil {\n\t\t\treturn 0, 0, nil, lazyerrors.Error(err)\n\t\t}\n\n\t\tres, err := c.Query(ctx, &qp)\n',
+  },
+];
+
 const PATCHES: SourcePatch[] = [
   ...QUERY_PUSHDOWN,
+  ...UPDATE_BATCH,
   { file: MSG_UPDATE, from: '\t\tcloser := iterator.NewMultiCloser()\n\t\tdefer closer.Close()\n', to: '\t\tcloser := iterator.NewMultiCloser()\n' },
   {
     file: MSG_UPDATE,

@@ -43,32 +43,77 @@ const kindsTable = "_ferretdb_kinds"
 // maxBranches bounds the index reads a sorted query is split into (one per combination of $in values).
 const maxBranches = 32
 
+// maxArgs keeps a statement under SQLite's bound on its arguments (SQLITE_MAX_VARIABLE_NUMBER, 32,766),
+// with room for the LIMIT: a longer $in is read as FerretDB reads it.
+const maxArgs = 32000
+
 // pushableField is a top-level field name as the indexes write it (`_ferretdb_sjson->"name"`).
 var pushableField = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// atom is one SQL condition and its arguments.
+// atom is one SQL condition and its arguments; eq names the column of an equality `col = ?`.
 type atom struct {
 	sql  string
 	args []any
+	eq   string
 }
 
 // conj is one conjunct of the filter: a disjunction of atoms (several for $in).
 type conj []atom
 
+// atom joins the conjunct's atoms with OR, the equalities of one column as one IN list: SQLite parses an OR
+// chain as a tree as deep as its length and refuses one deeper than 1,000 (a $in of 1,000 ids), while an IN
+// list of any length is one node.
 func (c conj) atom() atom {
 	if len(c) == 1 {
 		return c[0]
 	}
 
-	parts := make([]string, len(c))
-	var args []any
-
-	for i, a := range c {
-		parts[i] = a.sql
-		args = append(args, a.args...)
+	type part struct {
+		sql  string
+		args []any
+		col  string
 	}
 
-	return atom{sql: "(" + strings.Join(parts, " OR ") + ")", args: args}
+	var parts []*part
+
+	lists := map[string]*part{}
+
+	for _, a := range c {
+		if a.eq == "" {
+			parts = append(parts, &part{sql: a.sql, args: a.args})
+			continue
+		}
+
+		if p := lists[a.eq]; p != nil {
+			p.args = append(p.args, a.args...)
+			continue
+		}
+
+		lists[a.eq] = &part{args: append([]any(nil), a.args...), col: a.eq}
+		parts = append(parts, lists[a.eq])
+	}
+
+	sqls := make([]string, len(parts))
+	var args []any
+
+	for i, p := range parts {
+		switch {
+		case p.col == "":
+			sqls[i] = p.sql
+		case len(p.args) == 1:
+			sqls[i] = p.col + " = ?"
+		default:
+			sqls[i] = p.col + " IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(p.args)), ", ") + ")"
+		}
+
+		args = append(args, p.args...)
+	}
+
+	if len(sqls) == 1 {
+		return atom{sql: sqls[0], args: args}
+	}
+
+	return atom{sql: "(" + strings.Join(sqls, " OR ") + ")", args: args}
 }
 
 func and(conjs []conj) atom {
@@ -250,7 +295,7 @@ func (t *translator) equal(name string, kinds map[string]bool, v any) conj {
 		}
 	}
 
-	return conj{{sql: col + " = ?", args: []any{text(v)}}}
+	return conj{{sql: col + " = ?", args: []any{text(v)}, eq: col}}
 }
 
 // compare pushes a date or ObjectId range: their JSON texts (13-digit milliseconds, 24 hex digits) sort
@@ -344,6 +389,10 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	}
 
 	where := and(conjs)
+	if len(where.args) > maxArgs {
+		return "", nil, false
+	}
+
 	sel := prepareSelectClause(meta.TableName, params.Comment, false, false)
 
 	var keys []sortKey

@@ -5,7 +5,7 @@ export { FeedbackRepository } from './data/feedbackRepository';
 export type { FeedbackRecord } from './data/feedbackItem';
 export { feedbackImporter } from './feedbackImporter';
 export { recountOrganization, recountOrganizations, type RecountReport } from './data/recount';
-export { deltaOf, type CountDelta, type CountedItem } from './domain/countDelta';
+export { cellKey, deltaOf, sumOf, type CountDelta, type CountedItem } from './domain/countDelta';
 export { feedbackKeyBackfill } from './data/feedbackKeyBackfill';
 export { SentimentBackfillStore, type ComputedSentiment } from './data/sentimentBackfillStore';
 export { backfillSentiment } from './domain/sentiment/backfillSentiment';

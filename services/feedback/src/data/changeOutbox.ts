@@ -99,9 +99,10 @@ export class ChangeOutbox {
     await this.collection.updateOne({ _id: id }, { $set: { releasedAt: new Date() } });
   }
 
-  async get(id: string): Promise<RecordedChange | null> {
-    const doc = await this.collection.findOne({ _id: id });
-    return doc ? toChange(doc) : null;
+  /** Whether the change is to be delivered, read alone (an import batch's intent holds thousands of cells and ids). */
+  async wantsDelivery(id: string): Promise<boolean> {
+    const doc = await this.collection.findOne({ _id: id }, { projection: { _id: 0, deliver: 1 } });
+    return doc?.deliver === true;
   }
 
   /** The oldest open changes (bounded). */

@@ -1,4 +1,4 @@
-import type { Collection, Connection } from 'mongoose';
+import { mongo, type Collection, type Connection } from 'mongoose';
 import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
 import { cellKey, splitCountPath, type CellChange, type CellRef, type CellScope, type CountDelta } from '../domain/countDelta';
 
@@ -40,8 +40,25 @@ function serially<T>(connection: Connection, write: () => Promise<T>): Promise<T
   return next;
 }
 
-/** Cells written at once: an import batch's thousands of cells in rounds of this many parallel updates. */
-const CELLS_PER_WRITE = 20;
+/**
+ * Cells per write command: an import batch's thousands of cells go in bulk writes of this many updates
+ * (one round trip each, and each command short enough for a service request's time limit).
+ */
+const CELLS_PER_WRITE = 500;
+
+function* inChunks<T>(items: T[]): Generator<T[]> {
+  for (let start = 0; start < items.length; start += CELLS_PER_WRITE) yield items.slice(start, start + CELLS_PER_WRITE);
+}
+
+/**
+ * Whether a bulk write failed on duplicate keys alone: an upsert met a cell that lists the change already,
+ * or one another change created meanwhile.
+ */
+function onlyDuplicateKeys(error: unknown): boolean {
+  if (!(error instanceof mongo.MongoBulkWriteError)) return isDuplicateKey(error);
+  const failures = [error.writeErrors].flat();
+  return error.err === undefined && failures.length > 0 && failures.every(isDuplicateKey);
+}
 
 /**
  * The kept counts of the feedback service. Each cell update is a single-document write that applies a
@@ -67,57 +84,59 @@ export class CountStore {
 
   /** Applies `delta` as the change `changeId`, once. */
   async apply(changeId: string, delta: CountDelta): Promise<void> {
-    for (let start = 0; start < delta.length; start += CELLS_PER_WRITE) {
-      let todo = delta.slice(start, start + CELLS_PER_WRITE);
+    for (const chunk of inChunks(delta)) {
+      let todo = chunk;
       // A cell created by two changes at once: the loser's upsert meets the winner's insert; again.
-      for (let round = 0; todo.length > 0; round += 1) {
-        if (round === 5) throw new Error('kept counts: a cell could not be written');
-        todo = await this.applyOnce(changeId, todo);
+      for (let fruitless = 0; todo.length > 0; ) {
+        const left = await this.applyOnce(changeId, todo);
+        fruitless = left.length < todo.length ? 0 : fruitless + 1;
+        if (fruitless === 5) throw new Error('kept counts: a cell could not be written');
+        todo = left;
       }
     }
   }
 
-  /** Returns the changes not applied (a duplicate key on a cell that does not list the change yet). */
+  /** Returns the changes not applied yet (their cells do not list the change). */
   private async applyOnce(changeId: string, changes: CellChange[]): Promise<CellChange[]> {
-    // One update per cell, in parallel (the cells of one delta are distinct): FerretDB v1 stops
-    // answering a bulk write of many updates to existing documents, and single updates cost it the same.
-    const clashed = await this.write(() =>
-      Promise.all(
-        changes.map(async (change) => {
-          const { cell, inc, newest } = change;
-          try {
-            await this.collection.updateOne(
-              { _id: cellKey(cell), pending: { $ne: changeId } },
-              {
+    // One update per cell in one bulk write (the cells of one delta are distinct, so their order does
+    // not matter): each update is still a single-document write that applies the change or not.
+    const clashed = await this.write(async () => {
+      try {
+        await this.collection.bulkWrite(
+          changes.map(({ cell, inc, newest }) => ({
+            updateOne: {
+              filter: { _id: cellKey(cell), pending: { $ne: changeId } },
+              update: {
                 $inc: Object.fromEntries(Object.entries(inc).map(([path, n]) => [`c.${splitCountPath(path).join('.')}`, n])),
                 $push: { pending: changeId },
                 $setOnInsert: { orgId: cell.orgId, scope: cell.scope, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) },
                 ...(newest ? { $max: { newest } } : {}),
               },
-              { upsert: true },
-            );
-            return null;
-          } catch (error) {
-            if (!isDuplicateKey(error)) throw error;
-            return change;
-          }
-        }),
-      ),
-    );
-    const retry = clashed.filter((change): change is CellChange => change !== null);
-    if (retry.length === 0) return [];
-    // A duplicate key: the cell lists the change (applied), or another change created it meanwhile.
+              upsert: true,
+            },
+          })),
+          { ordered: false },
+        );
+        return false;
+      } catch (error) {
+        if (!onlyDuplicateKeys(error)) throw error;
+        return true;
+      }
+    });
+    if (!clashed) return [];
+    // Which updates were applied is read from the cells, not from the error: FerretDB v1 stops a bulk
+    // write at its first failure (ordered or not) and reports it at another position.
     const applied = new Set(
-      (await this.collection.find({ _id: { $in: retry.map((change) => cellKey(change.cell)) }, pending: changeId }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id),
+      (await this.collection.find({ _id: { $in: changes.map((change) => cellKey(change.cell)) }, pending: changeId }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id),
     );
-    return retry.filter((change) => !applied.has(cellKey(change.cell)));
+    return changes.filter((change) => !applied.has(cellKey(change.cell)));
   }
 
   /** The change is closed (its intent is marked counted): it leaves the cells' pending lists. */
   async release(changeId: string, delta: CountDelta): Promise<void> {
-    for (let start = 0; start < delta.length; start += CELLS_PER_WRITE) {
-      const chunk = delta.slice(start, start + CELLS_PER_WRITE);
-      await this.write(() => Promise.all(chunk.map(({ cell }) => this.collection.updateOne({ _id: cellKey(cell) }, { $pull: { pending: changeId } }))));
+    for (const chunk of inChunks(delta)) {
+      const ids = chunk.map(({ cell }) => cellKey(cell));
+      await this.write(() => this.collection.updateMany({ _id: { $in: ids } }, { $pull: { pending: changeId } }));
     }
   }
 

@@ -52,7 +52,7 @@ export function changeEvents(
           await outbox.markCounted(change.id);
           await counts.release(change.id, change.delta);
           // A change no endpoint wants is done; one to deliver is closed by the relay once queued.
-          if ((await outbox.get(change.id))?.deliver) await outbox.markReleased(change.id);
+          if (await outbox.wantsDelivery(change.id)) await outbox.markReleased(change.id);
           else await outbox.close(change);
           break;
         } catch (error) {

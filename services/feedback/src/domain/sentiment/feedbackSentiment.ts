@@ -49,6 +49,26 @@ export function readFeedback(title: string, content: string): FeedbackReading {
 }
 
 /**
+ * Readings of recent short texts, so a text written many times (an import's or a seed's repeated
+ * templates: reading one costs about a millisecond, most of a seed's time) is read once. Bounded in
+ * entries and text length; the oldest reading goes first.
+ */
+const recentReadings = new Map<string, FeedbackReading>();
+const RECENT_READINGS = 1_000;
+const REMEMBERED_TEXT_LENGTH = 2_000;
+
+function readRemembered(title: string, content: string): FeedbackReading {
+  if (title.length + content.length > REMEMBERED_TEXT_LENGTH) return readFeedback(title, content);
+  const key = JSON.stringify([title, content]);
+  const remembered = recentReadings.get(key);
+  if (remembered) return remembered;
+  const reading = readFeedback(title, content);
+  if (recentReadings.size >= RECENT_READINGS) recentReadings.delete(recentReadings.keys().next().value as string);
+  recentReadings.set(key, reading);
+  return reading;
+}
+
+/**
  * The sentiment and language a new item is stored with: a provided sentiment always wins; without one,
  * the service reads it from title and content. Every way into the database (the API, the CLI's import
  * and seed, the backfill) goes through here.
@@ -56,7 +76,7 @@ export function readFeedback(title: string, content: string): FeedbackReading {
 export function withSentiment<T extends { title: string; content: string; sentiment?: string }>(
   record: T,
 ): Omit<T, keyof SentimentFields> & SentimentFields {
-  const reading = readFeedback(record.title, record.content);
+  const reading = readRemembered(record.title, record.content);
   if (record.sentiment) return { ...record, sentiment: record.sentiment as Sentiment, sentimentSource: 'provided', language: reading.language };
   if (reading.sentiment === null) {
     const { sentiment: _none, ...rest } = record;

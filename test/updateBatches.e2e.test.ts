@@ -1,0 +1,70 @@
+import { connectMongo, type Connection } from '@fi/shared';
+import { ownDatabaseName } from './helpers/stack';
+
+/**
+ * The embedded build writes the documents an update command modifies in batches (cli/src/embedded/
+ * ferretdbUpdateBatch.go). What an update answers and leaves must stay MongoDB's: each statement reads what
+ * the earlier ones wrote, a multi-document update writes every match, and a failure keeps what came before
+ * it. Asserted on whichever engine the tests run against (MongoDB gives these answers).
+ */
+describe('update commands', () => {
+  let connection: Connection;
+  beforeAll(async () => {
+    connection = await connectMongo(process.env.MONGODB_URI as string, ownDatabaseName('updates'));
+  });
+  afterAll(async () => {
+    await connection.dropDatabase().catch(() => undefined);
+    await connection.close();
+  });
+
+  type Doc = { _id: string; n?: number; m?: number; u?: string };
+  const inc = (_id: string) => ({ updateOne: { filter: { _id }, update: { $inc: { n: 1 } } } });
+
+  test('when a bulk write changes one document several times, updates many and filters on what it wrote, then every statement sees the earlier ones', async () => {
+    const docs = connection.collection<Doc>('several');
+    await docs.insertMany(['a', 'b', 'c'].map((_id) => ({ _id, n: 0 })));
+    await docs.bulkWrite([
+      inc('a'),
+      inc('b'),
+      inc('a'),
+      { updateMany: { filter: {}, update: { $inc: { m: 1 } } } },
+      inc('a'),
+      { updateOne: { filter: { n: 3 }, update: { $inc: { n: 10 } } } },
+      { updateOne: { filter: { _id: 'new' }, update: { $inc: { n: 1 } }, upsert: true } },
+      inc('new'),
+    ]);
+    expect(await docs.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'a', n: 13, m: 1 },
+      { _id: 'b', n: 1, m: 1 },
+      { _id: 'c', n: 0, m: 1 },
+      { _id: 'new', n: 2 },
+    ]);
+  });
+
+  test('when an update matches more documents than one write holds, then it changes each of them once', async () => {
+    const docs = connection.collection<Doc>('many');
+    await docs.insertMany(Array.from({ length: 450 }, (_, i) => ({ _id: `d${i}`, n: i })));
+    const result = await docs.updateMany({ _id: { $in: Array.from({ length: 450 }, (_, i) => `d${i}`) } }, { $inc: { n: 1 } });
+    expect(result.modifiedCount).toBe(450);
+    const all = await docs.find().toArray();
+    expect(all.every((doc) => doc.n === Number(doc._id.slice(1)) + 1)).toBe(true);
+  });
+
+  test('when an ordered bulk write breaks a unique index, then the statements before it are written and the ones after it are not', async () => {
+    const docs = connection.collection<Doc>('unique');
+    await docs.insertMany([
+      { _id: 'a', n: 0 },
+      { _id: 'b', n: 0 },
+      { _id: 'c', n: 0, u: 'x' },
+      { _id: 'd', n: 0, u: 'y' },
+    ]);
+    await docs.createIndex({ u: 1 }, { unique: true, sparse: true });
+    await expect(docs.bulkWrite([inc('a'), inc('b'), { updateOne: { filter: { _id: 'c' }, update: { $set: { u: 'y' } } } }, inc('d')], { ordered: true })).rejects.toThrow();
+    expect(await docs.find({}, { projection: { u: 0 } }).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'a', n: 1 },
+      { _id: 'b', n: 1 },
+      { _id: 'c', n: 0 },
+      { _id: 'd', n: 0 },
+    ]);
+  });
+});
