@@ -181,10 +181,15 @@ export class CountStore {
     });
   }
 
-  /** The cells of an organization in one scope; `keys` narrows them (a range for days). */
+  /** The cells of an organization in one scope (their counts, without the days' theme figures); `keys` narrows them (a range for days). */
   find(orgId: string, scope: CellScope, keys?: { in: string[] } | { from: string; to: string }): Promise<CellDocument[]> {
     const key = keys === undefined ? {} : 'in' in keys ? { key: { $in: keys.in } } : { key: { $gte: keys.from, $lt: keys.to } };
-    return this.collection.find({ orgId, scope, ...key }, { projection: { pending: 0 } }).toArray();
+    return this.collection.find({ orgId, scope, ...key }, { projection: { pending: 0, t: 0 }, maxTimeMS: DEFAULT_MAX_TIME_MS }).toArray();
+  }
+
+  /** The theme figures of an organization's day cells in [from, to) (UTC days). */
+  dayThemes(orgId: string, from: string, to: string): Promise<Array<Pick<CellDocument, 'source' | 't'>>> {
+    return this.collection.find<Pick<CellDocument, 'source' | 't'>>({ orgId, scope: 'day', key: { $gte: from, $lt: to } }, { projection: { _id: 0, source: 1, t: 1 }, maxTimeMS: DEFAULT_MAX_TIME_MS }).toArray();
   }
 
   /** Cells by reference, for a page of contacts or accounts (ids are computed, so this is a key lookup). */

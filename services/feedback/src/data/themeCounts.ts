@@ -58,7 +58,7 @@ export class KeptThemeCounts {
       // No whole day: at most two partial days (or the items from today on), from their items.
       await this.countItems(figures, orgId, source, from, to);
     } else {
-      const cells = await this.cells.find(orgId, 'day', { from: wholeFrom ? utcDay(wholeFrom) : '', to: utcDay(wholeTo) });
+      const cells = await this.cells.dayThemes(orgId, wholeFrom ? utcDay(wholeFrom) : '', utcDay(wholeTo));
       for (const cell of cells) {
         if (source !== undefined && cell.source !== source) continue;
         for (const [id, { count, negative }] of Object.entries(themeFiguresOf(cell))) {
