@@ -188,8 +188,10 @@ export class CountStore {
   }
 
   /** The theme figures of an organization's day cells in [from, to) (UTC days). */
-  dayThemes(orgId: string, from: string, to: string): Promise<Array<Pick<CellDocument, 'source' | 't'>>> {
-    return this.collection.find<Pick<CellDocument, 'source' | 't'>>({ orgId, scope: 'day', key: { $gte: from, $lt: to } }, { projection: { _id: 0, source: 1, t: 1 }, maxTimeMS: DEFAULT_MAX_TIME_MS }).toArray();
+  dayThemes(orgId: string, from: string, to: string): Promise<Array<Pick<CellDocument, 'key' | 'source' | 't'>>> {
+    return this.collection
+      .find<Pick<CellDocument, 'key' | 'source' | 't'>>({ orgId, scope: 'day', key: { $gte: from, $lt: to } }, { projection: { _id: 0, key: 1, source: 1, t: 1 }, maxTimeMS: DEFAULT_MAX_TIME_MS })
+      .toArray();
   }
 
   /** Cells by reference, for a page of contacts or accounts (ids are computed, so this is a key lookup). */

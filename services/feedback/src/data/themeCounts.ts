@@ -10,6 +10,12 @@ export interface ThemeCounts {
   negative: number;
 }
 
+/** A range of publication dates, [from, to); either bound open. */
+export interface Period {
+  from?: Date;
+  to?: Date;
+}
+
 const DAY_MS = 86_400_000;
 /** Marked days counted again per refresh at most (the rest by the next one): five years of five sources. */
 const REFRESH_DAYS = 10_000;
@@ -49,29 +55,45 @@ export class KeptThemeCounts {
     this.cells = new CountStore(connection);
   }
 
-  /** Per-theme figures of the items published in [from, to) (either open), of one source or all. */
-  async counts(orgId: string, source: string | undefined, from: Date | undefined, to: Date | undefined, now = new Date()): Promise<Map<string, ThemeCounts>> {
-    const figures: ThemeFigures = {};
-    const wholeFrom = from && ceilDay(from);
-    const wholeTo = to ? floorDay(to) : floorDay(now);
-    if (wholeFrom && wholeFrom.getTime() >= wholeTo.getTime()) {
-      // No whole day: at most two partial days (or the items from today on), from their items.
-      await this.countItems(figures, orgId, source, from, to);
-    } else {
-      const cells = await this.cells.dayThemes(orgId, wholeFrom ? utcDay(wholeFrom) : '', utcDay(wholeTo));
-      for (const cell of cells) {
+  /**
+   * Per-theme figures of the items published in each period [from, to) (either bound open), of one source
+   * or all. The whole days of every period come from one read of the day cells (a range and its previous
+   * period: one read), the partial days from their items.
+   */
+  async counts(orgId: string, source: string | undefined, periods: Period[], now = new Date()): Promise<Array<Map<string, ThemeCounts>>> {
+    const spans = periods.map(({ from, to }) => {
+      const wholeFrom = from && ceilDay(from);
+      const wholeTo = to ? floorDay(to) : floorDay(now);
+      // No whole day: at most two partial days (or the items from `from` on), from their items.
+      return { from, to, wholeFrom, wholeTo, whole: !wholeFrom || wholeFrom.getTime() < wholeTo.getTime(), figures: {} as ThemeFigures };
+    });
+    const withDays = spans.filter((span) => span.whole);
+    if (withDays.length > 0) {
+      const first = withDays.some((span) => !span.wholeFrom) ? '' : utcDay(new Date(Math.min(...withDays.map((span) => span.wholeFrom!.getTime()))));
+      const last = utcDay(new Date(Math.max(...withDays.map((span) => span.wholeTo.getTime()))));
+      for (const cell of await this.cells.dayThemes(orgId, first, last)) {
         if (source !== undefined && cell.source !== source) continue;
-        for (const [id, { count, negative }] of Object.entries(themeFiguresOf(cell))) {
-          const entry = (figures[id] ??= { count: 0, negative: 0 });
-          entry.count += count;
-          entry.negative += negative;
+        const day = cell.key!;
+        for (const span of withDays) {
+          if ((span.wholeFrom && day < utcDay(span.wholeFrom)) || day >= utcDay(span.wholeTo)) continue;
+          for (const [id, { count, negative }] of Object.entries(themeFiguresOf(cell))) {
+            const entry = (span.figures[id] ??= { count: 0, negative: 0 });
+            entry.count += count;
+            entry.negative += negative;
+          }
         }
       }
-      if (from && wholeFrom && wholeFrom.getTime() !== from.getTime()) await this.countItems(figures, orgId, source, from, wholeFrom);
-      // Without an end, the items from today's start on (today's cell may not be counted yet).
-      if (!to || wholeTo.getTime() !== to.getTime()) await this.countItems(figures, orgId, source, wholeTo, to);
     }
-    return new Map(Object.entries(figures).filter(([, entry]) => entry.count > 0));
+    for (const span of spans) {
+      if (!span.whole) {
+        await this.countItems(span.figures, orgId, source, span.from!, span.to);
+        continue;
+      }
+      if (span.from && span.wholeFrom!.getTime() !== span.from.getTime()) await this.countItems(span.figures, orgId, source, span.from, span.wholeFrom!);
+      // Without an end, the items from today's start on (today's cell may not be counted yet).
+      if (!span.to || span.wholeTo.getTime() !== span.to.getTime()) await this.countItems(span.figures, orgId, source, span.wholeTo, span.to);
+    }
+    return spans.map((span) => new Map(Object.entries(span.figures).filter(([, entry]) => entry.count > 0)));
   }
 
   /** Adds the themes of the items published in [from, to) (to open: from on), through the (organization, [source,] status, sentiment, date) index. */

@@ -2,7 +2,7 @@ import { Schema, Types, type Connection, type Model } from 'mongoose';
 import { buildIndexes, DEFAULT_MAX_TIME_MS } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { ComputedTheme, PreviousTheme } from '../themes/themeClustering';
-import { KeptThemeCounts, type ThemeCounts } from './themeCounts';
+import { KeptThemeCounts, type Period, type ThemeCounts } from './themeCounts';
 
 export type { ThemeCounts } from './themeCounts';
 
@@ -252,9 +252,9 @@ export class ThemeStore {
     };
   }
 
-  /** Items and negative items per theme in the range (or [from, to)), from the kept day figures (see data/themeCounts). */
-  counts(orgId: string, range: ThemeRange, from = range.from, to = range.to): Promise<Map<string, ThemeCounts>> {
-    return this.kept.counts(orgId, range.source, from, to);
+  /** Items and negative items per theme in each period, of the range's source, from the kept day figures (see data/themeCounts). */
+  counts(orgId: string, source: string | undefined, periods: Period[]): Promise<Array<Map<string, ThemeCounts>>> {
+    return this.kept.counts(orgId, source, periods);
   }
 
   /** The newest items of a theme in the range. */
