@@ -1,4 +1,6 @@
 import { type Databases, seedOrganization } from '@fi/cli';
+import { Types } from 'mongoose';
+import { recountOrganization, ThemeStore } from '@fi/feedback';
 import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
 
 /**
@@ -17,6 +19,8 @@ export interface ScaleRow {
 export interface ScaleResults {
   sizes: number[];
   seedSeconds: Record<number, number>;
+  /** Seconds from the end of seeding until the theme worker had computed the themes and counted every day. */
+  themeSeconds: Record<number, number>;
   rows: ScaleRow[];
 }
 
@@ -34,6 +38,9 @@ interface Read {
   body: (i: number, key: string, context: { cursor: string }) => { query: string; variables: Record<string, unknown> };
   small?: boolean;
 }
+
+/** What the insights page asks for: the range's figures, the previous period's, the terms and the rising themes. */
+const INSIGHTS = 'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackInsights(apiKey: $k, from: $f, to: $t) { total previous { total } topTerms { term } risingThemes { count } } }';
 
 const midnight = (daysAgo: number) => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - daysAgo * DAY_MS).toISOString();
 
@@ -56,17 +63,56 @@ const READS: Read[] = [
   {
     name: '`feedbackInsights`, 30 days',
     small: true,
-    body: (i, k) => ({ query: 'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackInsights(apiKey: $k, from: $f, to: $t) { total topTerms { term } } }', variables: { k, f: midnight(30 + i), t: midnight(i) } }),
+    body: (i, k) => ({ query: INSIGHTS, variables: { k, f: midnight(30 + i), t: midnight(i) } }),
   },
   {
     name: '`feedbackInsights`, 366 days',
-    body: (i, k) => ({ query: 'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackInsights(apiKey: $k, from: $f, to: $t) { total topTerms { term } } }', variables: { k, f: midnight(365 + i), t: midnight(i - 1) } }),
+    body: (i, k) => ({ query: INSIGHTS, variables: { k, f: midnight(365 + i), t: midnight(i - 1) } }),
+  },
+  {
+    name: '`feedbackThemes`, 366 days',
+    body: (i, k) => ({
+      query: 'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackThemes(apiKey: $k, from: $f, to: $t) { total items { label count negative previousCount } } }',
+      variables: { k, f: midnight(365 + i), t: midnight(i - 1) },
+    }),
   },
   {
     name: '`addFeedbackItem`',
     body: (i, k) => ({ query: 'mutation($k: String!, $t: String!) { addFeedbackItem(apiKey: $k, input: { source: "api", title: $t, content: "Bench item" }) { id } }', variables: { k, t: `Bench ${Date.now()} ${i}` } }),
   },
 ];
+
+/**
+ * Waits until the theme worker has computed the organization's themes from its items as they are and
+ * counted every marked day (what a reader sees a minute after a change); returns the seconds it took.
+ */
+async function themesSettled(store: ThemeStore, orgId: string): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const run = await store.run(orgId);
+    if (run?.fingerprint === (await store.fingerprint(orgId)) && !(await store.countsStale(orgId, run))) return Math.round((Date.now() - started) / 100) / 10;
+    if (Date.now() - started > 30 * 60_000) throw new Error(`the themes of ${orgId} were not computed within 30 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+/**
+ * `--clone`: grows the organization by copying its items (text, dates, sources, status, sentiment,
+ * emails and themes as seeded and computed) under new ids, in batches of `insertMany`, then recounts it
+ * as an upgrade counts items stored around the API. A quicker way to 100,000 items than seeding them
+ * (about 30 minutes here); the theme worker then computes and counts as after any import.
+ */
+async function cloneItems(db: Databases, orgId: string, copies: number): Promise<void> {
+  const items = db.feedback.collection('feedback_items');
+  const originals = await items.find({ orgId }).toArray();
+  for (let copy = 0; copy < copies; copy += 1) {
+    for (let start = 0; start < originals.length; start += 2_000) {
+      // Without the originals' change ids: a copy was not written by their changes.
+      await items.insertMany(originals.slice(start, start + 2_000).map(({ webhookEventIds: _changes, ...doc }) => ({ ...doc, _id: new Types.ObjectId() })));
+    }
+  }
+  await recountOrganization(db.feedback, orgId);
+}
 
 /** Median of the request times, or the error code of a failed request. */
 async function time(post: Post, url: string, bodies: Array<{ query: string; variables: Record<string, unknown> }>): Promise<number | string> {
@@ -90,6 +136,7 @@ export async function scaleBench(
   profile: { contacts: number; accounts: number },
   post: Post,
   say: (line: string) => void,
+  clone = false,
 ): Promise<ScaleResults> {
   const keyService = new KeyService(await openRepositories(db.identity));
   const keys = async (orgId: string) => {
@@ -100,7 +147,8 @@ export async function scaleBench(
   const smallKeys = await keys(SMALL);
   const quiet = { result: say, info: say };
   await seedOrganization(SMALL, { feedback: SMALL_ITEMS, contacts: 100, accounts: 20 }, db, quiet, { seed: 7 });
-  const results: ScaleResults = { sizes, seedSeconds: {}, rows: [] };
+  const themes = new ThemeStore(db.feedback);
+  const results: ScaleResults = { sizes, seedSeconds: {}, themeSeconds: {}, rows: [] };
   const row = (read: string) => {
     let found = results.rows.find((r) => r.read === read);
     if (!found) results.rows.push((found = { read, bySize: {} }));
@@ -109,10 +157,14 @@ export async function scaleBench(
   let seeded = 0;
   for (const size of sizes) {
     const started = Date.now();
-    await seedOrganization(BIG, { feedback: size - seeded, contacts: profile.contacts, accounts: profile.accounts }, db, quiet, { feedbackOnly: seeded > 0 });
+    if (clone && seeded > 0) await cloneItems(db, BIG, size / seeded - 1);
+    else await seedOrganization(BIG, { feedback: size - seeded, contacts: profile.contacts, accounts: profile.accounts }, db, quiet, { feedbackOnly: seeded > 0 });
     results.seedSeconds[size] = Math.round((Date.now() - started) / 100) / 10;
-    say(`Seeded ${BIG} to ${size.toLocaleString('en')} items in ${results.seedSeconds[size]} s`);
+    say(`${clone && seeded > 0 ? 'Cloned' : 'Seeded'} ${BIG} to ${size.toLocaleString('en')} items in ${results.seedSeconds[size]} s`);
     seeded = size;
+    await themesSettled(themes, SMALL);
+    results.themeSeconds[size] = await themesSettled(themes, BIG);
+    say(`Themes of ${BIG} computed and counted ${results.themeSeconds[size]} s after its seeding`);
     const first = JSON.parse(await post(url, JSON.stringify({ query: 'query($k: String!) { feedbackItems(apiKey: $k) { nextCursor } }', variables: { k: bigKeys[0] } }))) as {
       data?: { feedbackItems: { nextCursor: string } };
     };
@@ -130,7 +182,7 @@ export async function scaleBench(
   return results;
 }
 
-export function scaleMarkdown(results: ScaleResults, machine: string): string {
+export function scaleMarkdown(results: ScaleResults, machine: string, clone = false): string {
   const [first, last] = [results.sizes[0], results.sizes[results.sizes.length - 1]];
   const cell = (value: number | string | undefined) => (typeof value === 'number' ? `${value} ms` : (value ?? '-'));
   const growth = (r: ScaleRow) => {
@@ -148,6 +200,7 @@ export function scaleMarkdown(results: ScaleResults, machine: string): string {
     `|---|${results.sizes.map(() => '---|').join('')}---|`,
     ...results.rows.map((r) => `| ${r.read} | ${results.sizes.map((size) => cell(r.bySize[size])).join(' | ')} | ${growth(r)} |`),
     '',
-    `Seeding: ${results.sizes.map((size) => `to ${size.toLocaleString('en')} items ${results.seedSeconds[size]} s`).join(', ')}.`,
+    `${clone ? 'Seeding the first size, then copying its items (`--clone`, with a recount)' : 'Seeding'}: ${results.sizes.map((size) => `to ${size.toLocaleString('en')} items ${results.seedSeconds[size]} s`).join(', ')}.`,
+    `Themes computed and their days counted by the theme worker after seeding (the reads wait for it): ${results.sizes.map((size) => `${size.toLocaleString('en')} items ${results.themeSeconds[size]} s`).join(', ')}.`,
   ].join('\n');
 }

@@ -1,4 +1,5 @@
 import mongoose, { Types } from 'mongoose';
+import { ThemeStore } from '@fi/feedback';
 import { eventually } from './helpers/processes';
 import { insertAccounts, insertContacts } from './helpers/fixtures';
 import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
@@ -143,12 +144,17 @@ test('when the API lists, filters, searches, pages, links, summarises and change
       ['query($k: String!) { accountItems(apiKey: $k) { items { feedbackSummary { total unread lastFeedbackAt } contacts { total } } } }', {}],
       ['query($k: String!) { feedbackInsights(apiKey: $k, from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z") { total topTerms { term } } }', {}],
       ['query($k: String!) { feedbackInsights(apiKey: $k, from: "2026-01-01T06:00:00Z", to: "2026-12-31T06:00:00Z", source: "api") { total } }', {}],
+      ['query($k: String!) { feedbackInsights(apiKey: $k, from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z") { previous { total } risingThemes { count } } }', {}],
+      ['query($k: String!) { feedbackThemes(apiKey: $k, from: "2026-01-01T06:00:00Z", to: "2026-12-31T06:00:00Z", source: "api") { total items { count } } }', {}],
+      ['query($k: String!) { feedbackThemes(apiKey: $k) { total items { count } } }', {}],
     ];
     for (const [query] of reads) expect((await stack.gql(query, { k: key })).body.errors).toBeUndefined();
     const first = await stack.gql<{ feedbackItems: { nextCursor: string } }>('query($k: String!) { feedbackItems(apiKey: $k, take: 1) { nextCursor } }', { k: key });
     expect((await stack.gql('query($k: String!, $a: String) { feedbackItems(apiKey: $k, take: 1, after: $a) { total } }', { k: key, a: first.body.data!.feedbackItems.nextCursor })).body.errors).toBeUndefined();
     expect((await stack.gql('mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "read") { id } }', { k: key, id: ids[0] })).body.errors).toBeUndefined();
     expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id: ids[1] })).body.errors).toBeUndefined();
+    // The theme worker's count of the days the writes marked (in this process, so that its calls are captured).
+    await new ThemeStore(await stack.connect('feedback')).refreshCounts(orgId);
     // The relay closes the changes (its reads of the outbox and the items are captured too).
     await eventually(() => calls.some((call) => call.collection === 'webhook_outbox' && call.method === 'deleteOne'), 20_000, 'the relay closed a change');
   } finally {

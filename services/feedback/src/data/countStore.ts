@@ -1,5 +1,5 @@
 import { mongo, type Collection, type Connection } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
+import { DEFAULT_MAX_TIME_MS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
 import { cellKey, splitCountPath, type CellChange, type CellRef, type CellScope, type CountDelta } from '../domain/countDelta';
 
 /** One kept cell (see domain/countDelta): counts by `c.<status>.<sentiment>`. */
@@ -14,7 +14,35 @@ export interface CellDocument {
   newest?: Date | null;
   /** Ids of the changes applied to this cell whose change is not yet closed: what makes a repeat a no-op. */
   pending?: string[];
+  /**
+   * Day cells: the day's items per theme, as counted from the items when the cell was last refreshed (see
+   * data/themeCounts). A list rather than an object keyed by theme id: FerretDB v1 takes the `$set` of an
+   * embedded document whose keys changed but whose values did not for no change (measured), a list it compares whole.
+   */
+  t?: ThemeRow[];
+  /** Day cells: changes applied since `t` was counted (a change or a theme assignment sets it, a refresh clears it). */
+  dirty?: boolean;
+  /** Day cells: how many changes were ever applied (a refresh clears `dirty` only when none came while it counted). */
+  v?: number;
 }
+
+/** Items and negative items by theme id. */
+export type ThemeFigures = Record<string, { count: number; negative: number }>;
+
+export interface ThemeRow {
+  theme: string;
+  count: number;
+  negative: number;
+}
+
+const themeRows = (figures: ThemeFigures): ThemeRow[] =>
+  Object.entries(figures)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([theme, { count, negative }]) => ({ theme, count, negative }));
+
+/** A day cell's theme figures. */
+export const themeFiguresOf = (cell: Pick<CellDocument, 't'> | undefined): ThemeFigures =>
+  Object.fromEntries((cell?.t ?? []).map(({ theme, count, negative }) => [theme, { count, negative }]));
 
 const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
@@ -80,6 +108,7 @@ export class CountStore {
 
   async ensureIndexes(): Promise<void> {
     await this.collection.createIndex({ orgId: 1, scope: 1, key: 1 }, INDEX_BUILD_TIME_LIMIT);
+    await this.collection.createIndex({ orgId: 1, scope: 1, dirty: 1 }, INDEX_BUILD_TIME_LIMIT);
   }
 
   /** Applies `delta` as the change `changeId`, once. */
@@ -99,7 +128,8 @@ export class CountStore {
   /** Returns the changes not applied yet (their cells do not list the change). */
   private async applyOnce(changeId: string, changes: CellChange[]): Promise<CellChange[]> {
     // One update per cell in one bulk write (the cells of one delta are distinct, so their order does
-    // not matter): each update is still a single-document write that applies the change or not.
+    // not matter): each update is still a single-document write that applies the change or not. A day's
+    // theme figures are counted from its items: a change to a day cell marks the day for a recount.
     const clashed = await this.write(async () => {
       try {
         await this.collection.bulkWrite(
@@ -107,8 +137,9 @@ export class CountStore {
             updateOne: {
               filter: { _id: cellKey(cell), pending: { $ne: changeId } },
               update: {
-                $inc: Object.fromEntries(Object.entries(inc).map(([path, n]) => [`c.${splitCountPath(path).join('.')}`, n])),
+                $inc: { ...Object.fromEntries(Object.entries(inc).map(([path, n]) => [`c.${splitCountPath(path).join('.')}`, n])), ...(cell.scope === 'day' ? { v: 1 } : {}) },
                 $push: { pending: changeId },
+                ...(cell.scope === 'day' ? { $set: { dirty: true } } : {}),
                 $setOnInsert: { orgId: cell.orgId, scope: cell.scope, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) },
                 ...(newest ? { $max: { newest } } : {}),
               },
@@ -145,10 +176,40 @@ export class CountStore {
     await this.write(() => this.collection.updateOne({ _id: cellKey(cell) }, { $set: { newest } }));
   }
 
-  /** The cells of an organization in one scope; `keys` narrows them (a range for days). */
+  /** Marks an organization's day cells (those of `days`, or all) for a recount of their theme figures. */
+  async markDays(orgId: string, days?: string[]): Promise<void> {
+    if (days?.length === 0) return;
+    await this.write(() => this.collection.updateMany({ orgId, scope: 'day', ...(days ? { key: { $in: days } } : {}) }, { $set: { dirty: true }, $inc: { v: 1 } }));
+  }
+
+  /** Day cells whose theme figures are to be counted again (at most `limit`). */
+  dirtyDays(orgId: string, limit: number): Promise<Array<Pick<CellDocument, '_id' | 'key' | 'source'> & { v: number }>> {
+    // A marked cell always has `v`: every mark increments it.
+    return this.collection.find<Pick<CellDocument, '_id' | 'key' | 'source'> & { v: number }>({ orgId, scope: 'day', dirty: true }, { projection: { key: 1, source: 1, v: 1 }, limit, maxTimeMS: DEFAULT_MAX_TIME_MS }).toArray();
+  }
+
+  /**
+   * Stores a day's theme figures counted from its items after reading the cell at version `v`: the mark
+   * is cleared only when no change came meanwhile (one that did is counted again by the next refresh).
+   */
+  async setThemes(id: string, v: number, t: ThemeFigures): Promise<void> {
+    await this.write(async () => {
+      const cleared = await this.collection.updateOne({ _id: id, v }, { $set: { t: themeRows(t), dirty: false } });
+      if (cleared.matchedCount === 0) await this.collection.updateOne({ _id: id }, { $set: { t: themeRows(t) } });
+    });
+  }
+
+  /** The cells of an organization in one scope (their counts, without the days' theme figures); `keys` narrows them (a range for days). */
   find(orgId: string, scope: CellScope, keys?: { in: string[] } | { from: string; to: string }): Promise<CellDocument[]> {
     const key = keys === undefined ? {} : 'in' in keys ? { key: { $in: keys.in } } : { key: { $gte: keys.from, $lt: keys.to } };
-    return this.collection.find({ orgId, scope, ...key }, { projection: { pending: 0 } }).toArray();
+    return this.collection.find({ orgId, scope, ...key }, { projection: { pending: 0, t: 0 }, maxTimeMS: DEFAULT_MAX_TIME_MS }).toArray();
+  }
+
+  /** The theme figures of an organization's day cells in [from, to) (UTC days). */
+  dayThemes(orgId: string, from: string, to: string): Promise<Array<Pick<CellDocument, 'key' | 'source' | 't'>>> {
+    return this.collection
+      .find<Pick<CellDocument, 'key' | 'source' | 't'>>({ orgId, scope: 'day', key: { $gte: from, $lt: to } }, { projection: { _id: 0, key: 1, source: 1, t: 1 }, maxTimeMS: DEFAULT_MAX_TIME_MS })
+      .toArray();
   }
 
   /** Cells by reference, for a page of contacts or accounts (ids are computed, so this is a key lookup). */
@@ -162,16 +223,28 @@ export class CountStore {
     return this.collection.find({ orgId }, { projection: { pending: 0 } }).toArray();
   }
 
-  /** Replaces a cell's figures (a recount's repair); `null` removes the cell. */
-  async replace(cell: CellRef, figures: Pick<CellDocument, 'c' | 'newest'> | null): Promise<void> {
+  /**
+   * Replaces a cell's figures (a recount's repair); `null` removes the cell. The counts are set count by
+   * count, those of `previous` that are gone set to 0: FerretDB v1 takes the `$set` of an embedded document
+   * whose keys changed but whose values did not (an item moved from positive to negative) for no change.
+   */
+  async replace(cell: CellRef, figures: (Pick<CellDocument, 'c' | 'newest'> & { t?: ThemeFigures }) | null, previous?: Pick<CellDocument, 'c'>): Promise<void> {
     if (figures === null) {
       await this.write(() => this.collection.deleteOne({ _id: cellKey(cell) }));
       return;
     }
+    const counts: Record<string, number> = {};
+    for (const [status, bySentiment] of Object.entries(previous?.c ?? {})) for (const sentiment of Object.keys(bySentiment)) counts[`c.${status}.${sentiment}`] = 0;
+    for (const [status, bySentiment] of Object.entries(figures.c)) for (const [sentiment, n] of Object.entries(bySentiment)) counts[`c.${status}.${sentiment}`] = n;
     await this.write(() =>
       this.collection.updateOne(
         { _id: cellKey(cell) },
-        { $set: { c: figures.c, newest: figures.newest ?? null }, $setOnInsert: { orgId: cell.orgId, scope: cell.scope, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) } },
+        {
+          $set: { ...counts, newest: figures.newest ?? null, ...(cell.scope === 'day' ? { t: themeRows(figures.t ?? {}), dirty: true } : {}) },
+          // A day's theme figures repaired from a read that a theme computation may have overtaken: marked, so the theme worker counts them again.
+          ...(cell.scope === 'day' ? { $inc: { v: 1 } } : {}),
+          $setOnInsert: { orgId: cell.orgId, scope: cell.scope, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) },
+        },
         { upsert: true },
       ),
     );

@@ -85,27 +85,38 @@ export class InsightsStore {
     return { orgId, ...(query.source !== undefined ? { source: query.source } : {}), status: ANY_STATUS, sentiment, publishedDate: { $gte: from, $lt: to } };
   }
 
-  async period(orgId: string, query: InsightsQuery, from = query.from, to = query.to): Promise<PeriodFigures> {
-    const shifted = { ...query, from, to };
-    const tally = new PeriodTally(shifted);
-    if (from.getTime() % DAY_MS === 0 && to.getTime() % DAY_MS === 0) {
-      for (const cell of await this.counts.find(orgId, 'day', { from: utcDay(from), to: utcDay(to) })) {
+  /**
+   * The figures of each period ([from, to) with the query's source and interval). Periods of whole UTC days
+   * come from one read of the day cells (a range and its previous period: one read, as the embedded engine
+   * reads an organization's day cells whatever the key range); the others are counted from their items.
+   */
+  async periods(orgId: string, query: InsightsQuery, periods: Array<{ from: Date; to: Date }>): Promise<PeriodFigures[]> {
+    const tallies = periods.map(({ from, to }) => ({ from, to, tally: new PeriodTally({ ...query, from, to }), whole: from.getTime() % DAY_MS === 0 && to.getTime() % DAY_MS === 0 }));
+    const whole = tallies.filter((period) => period.whole);
+    if (whole.length > 0) {
+      const first = utcDay(new Date(Math.min(...whole.map((period) => period.from.getTime()))));
+      const last = utcDay(new Date(Math.max(...whole.map((period) => period.to.getTime()))));
+      for (const cell of await this.counts.find(orgId, 'day', { from: first, to: last })) {
         if (query.source !== undefined && cell.source !== query.source) continue;
         const day = new Date(`${cell.key}T00:00:00.000Z`);
-        for (const [status, bySentiment] of Object.entries(cell.c ?? {})) {
-          for (const [sentiment, n] of Object.entries(bySentiment)) if (n !== 0) tally.add(day, cell.source ?? '', status, sentiment, n);
+        for (const { from, to, tally } of whole) {
+          if (day < from || day >= to) continue;
+          for (const [status, bySentiment] of Object.entries(cell.c ?? {})) {
+            for (const [sentiment, n] of Object.entries(bySentiment)) if (n !== 0) tally.add(day, cell.source ?? '', status, sentiment, n);
+          }
         }
       }
-      return tally.finish();
     }
-    const cursor = this.model
-      .find(this.match(orgId, query, from, to), { _id: 0, publishedDate: 1, source: 1, status: 1, sentiment: 1 })
-      .lean<Pick<FeedbackDocument, 'publishedDate' | 'source' | 'status' | 'sentiment'>>()
-      .maxTimeMS(DEFAULT_MAX_TIME_MS)
-      .batchSize(5_000)
-      .cursor();
-    for await (const item of cursor) tally.add(item.publishedDate, item.source, item.status, item.sentiment ?? NO_SENTIMENT, 1);
-    return tally.finish();
+    for (const { from, to, tally } of tallies.filter((period) => !period.whole)) {
+      const cursor = this.model
+        .find(this.match(orgId, query, from, to), { _id: 0, publishedDate: 1, source: 1, status: 1, sentiment: 1 })
+        .lean<Pick<FeedbackDocument, 'publishedDate' | 'source' | 'status' | 'sentiment'>>()
+        .maxTimeMS(DEFAULT_MAX_TIME_MS)
+        .batchSize(5_000)
+        .cursor();
+      for await (const item of cursor) tally.add(item.publishedDate, item.source, item.status, item.sentiment ?? NO_SENTIMENT, 1);
+    }
+    return tallies.map(({ tally }) => tally.finish());
   }
 
   /** Terms of the newest negative items in the range (at most TOP_TERMS_SAMPLE texts, streamed). */

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
-import { addTo, countPath, splitCountPath, type CellChange } from '../domain/countDelta';
-import { CountStore, type CellDocument } from './countStore';
+import { addTo, cellKey, countPath, splitCountPath, utcDay, type CellChange } from '../domain/countDelta';
+import { CountStore, themeFiguresOf, type CellDocument, type ThemeFigures } from './countStore';
+import { addThemes } from './themeCounts';
 import { countedOf, toItem } from './feedbackItem';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 
@@ -19,6 +20,15 @@ const countsOf = (c: CellDocument['c'] | undefined) => {
   return flat;
 };
 
+/** How far two days' theme figures are apart (items and negative items per theme). */
+const themeDrift = (have: ThemeFigures, want: ThemeFigures) => {
+  let off = 0;
+  for (const id of new Set([...Object.keys(have), ...Object.keys(want)])) {
+    off += Math.abs((have[id]?.count ?? 0) - (want[id]?.count ?? 0)) + Math.abs((have[id]?.negative ?? 0) - (want[id]?.negative ?? 0));
+  }
+  return off;
+};
+
 const nested = (inc: Record<string, number>) => {
   const c: CellDocument['c'] = {};
   for (const [path, n] of Object.entries(inc)) {
@@ -30,17 +40,22 @@ const nested = (inc: Record<string, number>) => {
 
 /**
  * Counts an organization's items from scratch (one streamed read of its items) and rewrites every kept
- * cell that differs, reporting the drift it repaired. Writes made while it runs may be overwritten:
+ * cell that differs (with the theme figures of day cells), reporting the drift it repaired. Writes made while it runs may be overwritten:
  * run it when the organization's writes are paused, or run it again until it reports no drift.
  */
 export async function recountOrganization(connection: Connection, orgId: string): Promise<RecountReport> {
   const counts = new CountStore(connection);
   const computed = new Map<string, CellChange>();
+  // The theme figures of each day cell (see data/themeCounts), by cell key.
+  const themes = new Map<string, ThemeFigures>();
   let items = 0;
   const cursor = feedbackModel(connection).find({ orgId }).lean<FeedbackDocument>().batchSize(5_000).cursor();
   for await (const doc of cursor) {
     items += 1;
     addTo(computed, countedOf(toItem(doc)), 1);
+    const day = cellKey({ scope: 'day', orgId, key: utcDay(doc.publishedDate), source: doc.source });
+    if (!themes.has(day)) themes.set(day, {});
+    if (doc.themeIds) addThemes(themes.get(day)!, doc.themeIds, doc.sentiment);
   }
   const stored = new Map((await counts.allOf(orgId)).map((cell) => [cell._id, cell]));
   const report: RecountReport = { items, cells: computed.size, repairedCells: 0, drift: 0 };
@@ -51,15 +66,17 @@ export async function recountOrganization(connection: Connection, orgId: string)
     const want = countsOf(nested(change.inc));
     let off = 0;
     for (const path of new Set([...have.keys(), ...want.keys()])) off += Math.abs((have.get(path) ?? 0) - (want.get(path) ?? 0));
+    const t = themes.get(key) ?? {};
+    if (change.cell.scope === 'day') off += themeDrift(themeFiguresOf(cell), t);
     const newestOff = (change.newest?.getTime() ?? null) !== (cell?.newest?.getTime() ?? null);
     if (off === 0 && !newestOff && cell) continue;
     report.repairedCells += 1;
     report.drift += off;
-    await counts.replace(change.cell, { c: nested(change.inc), newest: change.newest ?? null });
+    await counts.replace(change.cell, { c: nested(change.inc), newest: change.newest ?? null, t }, cell);
   }
   // Cells no item is counted in any more.
   for (const cell of stored.values()) {
-    const off = [...countsOf(cell.c).values()].reduce((sum, n) => sum + Math.abs(n), 0);
+    const off = [...countsOf(cell.c).values()].reduce((sum, n) => sum + Math.abs(n), 0) + themeDrift(themeFiguresOf(cell), {});
     if (off > 0) report.repairedCells += 1;
     report.drift += off;
     await counts.replace({ scope: cell.scope, orgId, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) }, null);

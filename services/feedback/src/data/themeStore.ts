@@ -2,6 +2,9 @@ import { Schema, Types, type Connection, type Model } from 'mongoose';
 import { buildIndexes, DEFAULT_MAX_TIME_MS } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { ComputedTheme, PreviousTheme } from '../themes/themeClustering';
+import { KeptThemeCounts, type Period, type ThemeCounts } from './themeCounts';
+
+export type { ThemeCounts } from './themeCounts';
 
 export interface ThemeDocument {
   /** The theme's id, kept across recomputations while the theme persists. */
@@ -25,6 +28,8 @@ export interface ThemeRunDocument {
   fingerprint?: string;
   /** An instance computing the themes holds the run until then (so two instances do not both compute). */
   leaseUntil?: Date;
+  /** True once every day of the organization was marked for its kept theme figures (an upgrade's first count). */
+  themeCountsKept?: boolean;
 }
 
 export interface Theme {
@@ -32,11 +37,6 @@ export interface Theme {
   orgId: string;
   label: string;
   keywords: string[];
-}
-
-export interface ThemeCounts {
-  count: number;
-  negative: number;
 }
 
 export interface ThemeRange {
@@ -61,9 +61,17 @@ const themeSchema = new Schema<ThemeDocument>(
 themeSchema.index({ orgId: 1, active: 1 });
 
 const runSchema = new Schema<ThemeRunDocument>(
-  { _id: { type: String, required: true }, computedAt: Date, fingerprint: String, leaseUntil: Date },
+  { _id: { type: String, required: true }, computedAt: Date, fingerprint: String, leaseUntil: Date, themeCountsKept: Boolean },
   { collection: 'feedback_theme_runs', versionKey: false },
 );
+
+/** An item as a theme computation sees it. */
+export interface ThemedItem {
+  id: string;
+  text: string;
+  themeIds: string[];
+  publishedDate: Date;
+}
 
 const toTheme = (doc: ThemeDocument): Theme => ({ id: doc._id, orgId: doc.orgId, label: doc.label, keywords: doc.keywords });
 
@@ -81,8 +89,10 @@ export class ThemeStore {
   readonly themes: Model<ThemeDocument>;
   private readonly runs: Model<ThemeRunDocument>;
   private readonly items: Model<FeedbackDocument>;
+  private readonly kept: KeptThemeCounts;
 
   constructor(connection: Connection) {
+    this.kept = new KeptThemeCounts(connection);
     this.themes = connection.models.FeedbackTheme ?? connection.model<ThemeDocument>('FeedbackTheme', themeSchema);
     this.runs = connection.models.FeedbackThemeRun ?? connection.model<ThemeRunDocument>('FeedbackThemeRun', runSchema);
     this.items = feedbackModel(connection);
@@ -131,18 +141,40 @@ export class ThemeStore {
     await this.runs.updateOne({ _id: orgId }, { $set: { computedAt, fingerprint }, $unset: { leaseUntil: 1 } });
   }
 
+  /** Gives the run's lease back without a computation (after a refresh of the kept theme figures only). */
+  async release(orgId: string): Promise<void> {
+    await this.runs.updateOne({ _id: orgId }, { $unset: { leaseUntil: 1 } });
+  }
+
+  /** True when some day's kept theme figures are to be counted again (or were never counted). */
+  async countsStale(orgId: string, run: ThemeRunDocument | null): Promise<boolean> {
+    return !run?.themeCountsKept || (await this.kept.hasMarked(orgId));
+  }
+
+  /**
+   * Counts the marked days' theme figures again from their items (every day, the first time); the run's
+   * lease holder only, so that a computation's marks are counted after its writes. Returns the days counted.
+   */
+  async refreshCounts(orgId: string): Promise<number> {
+    const run = await this.run(orgId);
+    if (!run?.themeCountsKept) await this.kept.mark(orgId);
+    const days = await this.kept.refresh(orgId);
+    if (!run?.themeCountsKept) await this.runs.updateOne({ _id: orgId }, { $set: { themeCountsKept: true } }, { upsert: true });
+    return days;
+  }
+
   /** The newest `limit` items of the organization (id, text, current themes), read in `_id` pages. */
-  async itemsOf(orgId: string, limit: number, pageSize = 2_000): Promise<Array<{ id: string; text: string; themeIds: string[] }>> {
-    const result: Array<{ id: string; text: string; themeIds: string[] }> = [];
+  async itemsOf(orgId: string, limit: number, pageSize = 2_000): Promise<ThemedItem[]> {
+    const result: ThemedItem[] = [];
     let before: Types.ObjectId | null = null;
     while (result.length < limit) {
-      const docs: Array<Pick<FeedbackDocument, '_id' | 'title' | 'content' | 'themeIds'>> = await this.items.collection
+      const docs: Array<Pick<FeedbackDocument, '_id' | 'title' | 'content' | 'themeIds' | 'publishedDate'>> = await this.items.collection
         .find(
           { orgId, ...(before ? { _id: { $lt: before } } : {}) },
-          { projection: { title: 1, content: 1, themeIds: 1 }, sort: { _id: -1 }, limit: Math.min(pageSize, limit - result.length), maxTimeMS: DEFAULT_MAX_TIME_MS },
+          { projection: { title: 1, content: 1, themeIds: 1, publishedDate: 1 }, sort: { _id: -1 }, limit: Math.min(pageSize, limit - result.length), maxTimeMS: DEFAULT_MAX_TIME_MS },
         )
         .toArray() as never;
-      for (const doc of docs) result.push({ id: doc._id.toHexString(), text: `${doc.title}. ${doc.content}`, themeIds: doc.themeIds ?? [] });
+      for (const doc of docs) result.push({ id: doc._id.toHexString(), text: `${doc.title}. ${doc.content}`, themeIds: doc.themeIds ?? [], publishedDate: doc.publishedDate });
       if (docs.length < pageSize) break;
       before = docs[docs.length - 1]._id;
     }
@@ -159,9 +191,11 @@ export class ThemeStore {
 
   /**
    * Stores a computation: its themes (the others become inactive), then the theme ids of the items
-   * whose themes changed, in batches.
+   * whose themes changed, in batches, their days marked for the kept theme figures first (so that a
+   * computation cut off midway leaves them marked; the lease holder counts them again after its writes).
    */
-  async save(orgId: string, themes: ComputedTheme[], changes: Array<{ id: string; after: string[] }>, now: Date): Promise<void> {
+  async save(orgId: string, themes: ComputedTheme[], changes: Array<{ id: string; after: string[]; publishedDate: Date }>, now: Date): Promise<void> {
+    await this.kept.mark(orgId, changes.map((change) => change.publishedDate));
     const ids = themes.map((theme) => theme.id);
     if (themes.length > 0) {
       await this.themes.bulkWrite(
@@ -209,32 +243,18 @@ export class ThemeStore {
     return doc ? toTheme(doc) : null;
   }
 
-  private match(orgId: string, range: ThemeRange, from = range.from, to = range.to) {
+  private match(orgId: string, range: ThemeRange) {
     return {
       orgId,
       themeIds: { $exists: true },
-      ...(from || to ? { publishedDate: { ...(from ? { $gte: from } : {}), ...(to ? { $lt: to } : {}) } } : {}),
+      ...(range.from || range.to ? { publishedDate: { ...(range.from ? { $gte: range.from } : {}), ...(range.to ? { $lt: range.to } : {}) } } : {}),
       ...(range.source !== undefined ? { source: range.source } : {}),
     };
   }
 
-  /**
-   * Items and negative items per theme in the range. The theme ids and sentiment of the matching items
-   * are streamed and counted here: FerretDB v1 does not unwind arrays in `$group`, and memory holds the
-   * counters only.
-   */
-  async counts(orgId: string, range: ThemeRange, from = range.from, to = range.to): Promise<Map<string, ThemeCounts>> {
-    const counts = new Map<string, ThemeCounts>();
-    const cursor = this.items.collection.find(this.match(orgId, range, from, to), { projection: { _id: 0, themeIds: 1, sentiment: 1 }, batchSize: 5_000, maxTimeMS: DEFAULT_MAX_TIME_MS });
-    for await (const doc of cursor) {
-      for (const id of (doc.themeIds as string[] | undefined) ?? []) {
-        const entry = counts.get(id) ?? { count: 0, negative: 0 };
-        entry.count += 1;
-        if (doc.sentiment === 'negative') entry.negative += 1;
-        counts.set(id, entry);
-      }
-    }
-    return counts;
+  /** Items and negative items per theme in each period, of the range's source, from the kept day figures (see data/themeCounts). */
+  counts(orgId: string, source: string | undefined, periods: Period[]): Promise<Array<Map<string, ThemeCounts>>> {
+    return this.kept.counts(orgId, source, periods);
   }
 
   /** The newest items of a theme in the range. */

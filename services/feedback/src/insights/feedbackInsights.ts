@@ -4,15 +4,18 @@ import type { InsightsStore, PeriodFigures } from '../data/insightsStore';
 import type { FeedbackInsightsResolvers } from '../generated/resolvers';
 import { parseInsightsArgs } from './insightsQuery';
 
+const DAY_MS = 86_400_000;
+
 /** Rising themes listed at most. */
 export const RISING_THEMES = 5;
 
 type RisingThemes = Array<{ theme: ThemeView; count: number; previousCount: number }>;
 
 /**
- * The range's own figures, read at once, and the parts a request may not ask for, read only when asked
- * (each at most once per answer): the previous period, the negative feedback's terms (the dearest read)
- * and the themes that grew. A page showing volume and sentiment does not wait for the terms.
+ * The range's own figures, read at once (with the previous period's, for a range of whole days), and the
+ * parts a request may not ask for, read only when asked (each at most once per answer): the previous
+ * period of a range with a time of day, the negative feedback's terms (the dearest read) and the themes
+ * that grew. A page showing volume and sentiment does not wait for the terms.
  */
 export interface FeedbackInsights extends PeriodFigures {
   interval: string;
@@ -36,11 +39,15 @@ export async function feedbackInsights(
 ): Promise<FeedbackInsights> {
   const query = parseInsightsArgs(args);
   const length = query.to.getTime() - query.from.getTime();
-  const current = await store.period(orgId, query);
+  const previousPeriod = { from: new Date(query.from.getTime() - length), to: query.from };
+  // A range of whole days reads its previous period's cells with its own (one read); one with a time of
+  // day counts its items, the previous period's only when asked.
+  const whole = query.from.getTime() % DAY_MS === 0 && query.to.getTime() % DAY_MS === 0;
+  const [current, previous] = await store.periods(orgId, query, whole ? [query, previousPeriod] : [query]);
   return {
     ...current,
     interval: query.interval,
-    previous: once(() => store.period(orgId, query, new Date(query.from.getTime() - length), query.from)),
+    previous: once(async () => previous ?? (await store.periods(orgId, query, [previousPeriod]))[0]),
     topTerms: once(() => store.topTerms(orgId, query)),
     risingThemes: once(async () => {
       const themed = await listThemes(themes, orgId, { from: query.from, to: query.to, source: query.source, take: MAX_THEMES_TAKE });

@@ -35,9 +35,9 @@ export async function listThemes(
   if (from && from.getTime() >= to.getTime()) throw badRequest('from must be before to', { argument: 'from' });
   const range: ThemeRange = { from, to, source: args.source ?? undefined };
   const previousFrom = from ? new Date(from.getTime() - (to.getTime() - from.getTime())) : undefined;
-  const [current, previous, run] = await Promise.all([
-    store.counts(orgId, range),
-    previousFrom ? store.counts(orgId, range, previousFrom, from) : Promise.resolve(new Map<string, ThemeCounts>()),
+  // The range and its previous period in one read of the kept day figures.
+  const [[current, previous = new Map<string, ThemeCounts>()], run] = await Promise.all([
+    store.counts(orgId, range.source, previousFrom ? [{ from, to }, { from: previousFrom, to: from }] : [{ from, to }]),
     store.run(orgId),
   ]);
   const themes = await store.byIds(orgId, [...current.keys()]);

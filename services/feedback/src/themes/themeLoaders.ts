@@ -21,7 +21,7 @@ export function createThemeLoaders(store: ThemeStore): ThemeLoaders {
       { cacheKeyFn: ({ orgId, id }) => `${orgId}\n${id}` },
     ),
     allTimeCounts(orgId) {
-      if (!counts.has(orgId)) counts.set(orgId, store.counts(orgId, {}));
+      if (!counts.has(orgId)) counts.set(orgId, store.counts(orgId, undefined, [{}]).then(([all]) => all));
       return counts.get(orgId)!;
     },
   };
