@@ -42,14 +42,19 @@ async function newKey(): Promise<{ key: string; orgId: string }> {
 
 const openChanges = (connection: Connection) => connection.collection('webhook_outbox').countDocuments({ doneAt: null });
 
+/** A feedback service on a database of its own whose relay counts orphaned intents soon, and a connection to that database. */
+async function startWithShortGrace() {
+  const database = ownDatabaseName('counts');
+  const service = await startFeedbackService(
+    loadFeedbackConfig({ MONGODB_URI: mongodbUri(), MONGODB_DB: database, PORT: '0', AUTH_CACHE_TTL_MS: '0', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY, IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS, ...GRACE }),
+    createLogger('feedback', process.env.TEST_LOG_LEVEL ?? 'silent'),
+  );
+  return { service, connection: await connectMongo(mongodbUri(), database) };
+}
+
 describe('kept counts', () => {
   test('when writers died between their writes and their counts, then the relay counts each change exactly once', async () => {
-    const database = ownDatabaseName('counts');
-    const service = await startFeedbackService(
-      loadFeedbackConfig({ MONGODB_URI: mongodbUri(), MONGODB_DB: database, PORT: '0', AUTH_CACHE_TTL_MS: '0', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY, IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS, ...GRACE }),
-      createLogger('feedback', process.env.TEST_LOG_LEVEL ?? 'silent'),
-    );
-    const connection = await connectMongo(mongodbUri(), database);
+    const { service, connection } = await startWithShortGrace();
     try {
       const { key, orgId } = await newKey();
       const ids: string[] = [];
@@ -85,12 +90,7 @@ describe('kept counts', () => {
   });
 
   test('when import batches died mid-insert and mid-count, then the relay counts what each wrote exactly once', async () => {
-    const database = ownDatabaseName('counts');
-    const service = await startFeedbackService(
-      loadFeedbackConfig({ MONGODB_URI: mongodbUri(), MONGODB_DB: database, PORT: '0', AUTH_CACHE_TTL_MS: '0', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY, IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS, ...GRACE }),
-      createLogger('feedback', process.env.TEST_LOG_LEVEL ?? 'silent'),
-    );
-    const connection = await connectMongo(mongodbUri(), database);
+    const { service, connection } = await startWithShortGrace();
     try {
       const { key, orgId } = await newKey();
       const now = new Date();
