@@ -41,7 +41,8 @@ export async function runIntelligenceBench(uri: string, redisUrl: string, say: (
     // The computation itself (reading texts, grouping, naming) on 10,000 items, in process...
     const texts = (await db.feedback.collection('feedback_items').find({ orgId: big.orgId }, { projection: { title: 1, content: 1 } }).toArray()).map((doc) => ({
       id: (doc._id as Types.ObjectId).toHexString(),
-      text: `${doc.title as string}. ${doc.content as string}`,
+      title: doc.title as string,
+      text: doc.content as string,
     }));
     let started = performance.now();
     const computed = computeThemes(texts, [], () => `th_${new Types.ObjectId().toHexString()}`);

@@ -1,6 +1,6 @@
 import { type Databases, seedOrganization } from '@fi/cli';
 import { Types } from 'mongoose';
-import { recountOrganization, ThemeStore } from '@fi/feedback';
+import { recountOrganization, SearchIndexStore, ThemeStore } from '@fi/feedback';
 import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
 
 /**
@@ -21,7 +21,20 @@ export interface ScaleResults {
   seedSeconds: Record<number, number>;
   /** Seconds from the end of seeding until the theme worker had computed the themes and counted every day. */
   themeSeconds: Record<number, number>;
+  /** The search indexer at each size: see searchSettled. */
+  searchIndex: Record<number, SearchIndexFigures>;
   rows: ScaleRow[];
+}
+
+interface SearchIndexFigures {
+  /** Seconds from the end of seeding until every item was indexed (the newest wait SEARCH_INDEX_GRACE_MS). */
+  seconds: number;
+  /** Items indexed since the previous size, and the indexer's working time for them. */
+  items: number;
+  workMs: number;
+  /** The organization's index: posting documents, and bytes of postings' chunks and of blocks' ids. */
+  postings: number;
+  bytes: number;
 }
 
 const BIG = 'bench-scale';
@@ -32,10 +45,16 @@ const DAY_MS = 86_400_000;
 
 type Post = (url: string, body: string) => Promise<string>;
 
+/** What the reads need from the organization: a first page's cursor, its largest themes' ids. */
+interface ReadContext {
+  cursor: string;
+  themes: string[];
+}
+
 interface Read {
   name: string;
   /** The i-th variant of the request (0..2), for an organization's key. */
-  body: (i: number, key: string, context: { cursor: string }) => { query: string; variables: Record<string, unknown> };
+  body: (i: number, key: string, context: ReadContext) => { query: string; variables: Record<string, unknown> };
   small?: boolean;
 }
 
@@ -50,6 +69,7 @@ const READS: Read[] = [
   { name: '`sentiment` filter', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, sentiment: $s) { total items { id } } }', variables: { k, s: ['negative', 'positive', 'neutral'][i] } }) },
   { name: '`source` filter', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, source: $s) { total items { id } } }', variables: { k, s: ['email', 'api', 'slack'][i] } }) },
   { name: '`search` (3+ characters)', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, search: $s) { total items { id } } }', variables: { k, s: ['export', 'billing', 'login'][i] } }) },
+  { name: '`theme` filter', body: (i, k, { themes }) => ({ query: 'query($k: String!, $t: String) { feedbackItems(apiKey: $k, theme: $t) { total items { id } } }', variables: { k, t: themes[i % themes.length] } }) },
   { name: '`after` cursor page', body: (_, k, { cursor }) => ({ query: 'query($k: String!, $a: String) { feedbackItems(apiKey: $k, after: $a) { total items { id } } }', variables: { k, a: cursor } }) },
   { name: 'deep `skip` (item 5,000)', body: (i, k) => ({ query: 'query($k: String!, $s: Int) { feedbackItems(apiKey: $k, skip: $s) { total items { id } } }', variables: { k, s: 5_000 + 50 * i } }) },
   {
@@ -92,6 +112,25 @@ async function themesSettled(store: ThemeStore, orgId: string): Promise<number> 
     const run = await store.run(orgId);
     if (run?.fingerprint === (await store.fingerprint(orgId)) && !(await store.countsStale(orgId, run))) return Math.round((Date.now() - started) / 100) / 10;
     if (Date.now() - started > 30 * 60_000) throw new Error(`the themes of ${orgId} were not computed within 30 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+/**
+ * Waits until the search indexer has indexed the organization's newest item (every item older than its
+ * grace is indexed as soon as the indexer reaches it; the newest wait for the grace), and reads what it
+ * took: its working time and the index's size.
+ */
+async function searchSettled(store: SearchIndexStore, orgId: string, before: { items: number; workMs: number }): Promise<SearchIndexFigures> {
+  const started = Date.now();
+  const newest = await store.newestId(orgId);
+  for (;;) {
+    const state = await store.state(orgId);
+    if (newest && state?.watermark && state.watermark >= newest) {
+      const size = await store.sizeOf(orgId);
+      return { seconds: Math.round((Date.now() - started) / 100) / 10, items: state.next - before.items, workMs: state.workMs - before.workMs, postings: size.postings, bytes: size.postingBytes + size.items * 12 };
+    }
+    if (Date.now() - started > 30 * 60_000) throw new Error(`the search index of ${orgId} did not catch up within 30 minutes`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }
@@ -148,7 +187,8 @@ export async function scaleBench(
   const quiet = { result: say, info: say };
   await seedOrganization(SMALL, { feedback: SMALL_ITEMS, contacts: 100, accounts: 20 }, db, quiet, { seed: 7 });
   const themes = new ThemeStore(db.feedback);
-  const results: ScaleResults = { sizes, seedSeconds: {}, themeSeconds: {}, rows: [] };
+  const search = new SearchIndexStore(db.feedback);
+  const results: ScaleResults = { sizes, seedSeconds: {}, themeSeconds: {}, searchIndex: {}, rows: [] };
   const row = (read: string) => {
     let found = results.rows.find((r) => r.read === read);
     if (!found) results.rows.push((found = { read, bySize: {} }));
@@ -156,6 +196,7 @@ export async function scaleBench(
   };
   let seeded = 0;
   for (const size of sizes) {
+    const indexedBefore = (await search.state(BIG)) ?? { next: 0, workMs: 0 };
     const started = Date.now();
     if (clone && seeded > 0) await cloneItems(db, BIG, size / seeded - 1);
     else await seedOrganization(BIG, { feedback: size - seeded, contacts: profile.contacts, accounts: profile.accounts }, db, quiet, { feedbackOnly: seeded > 0 });
@@ -165,16 +206,23 @@ export async function scaleBench(
     await themesSettled(themes, SMALL);
     results.themeSeconds[size] = await themesSettled(themes, BIG);
     say(`Themes of ${BIG} computed and counted ${results.themeSeconds[size]} s after its seeding`);
+    const indexed = (results.searchIndex[size] = await searchSettled(search, BIG, { items: indexedBefore.next, workMs: indexedBefore.workMs }));
+    say(`Search index of ${BIG} caught up ${indexed.seconds} s after the themes: ${indexed.items} items in ${indexed.workMs} ms of indexing, ${indexed.postings} posting documents, ${indexed.bytes} bytes`);
     const first = JSON.parse(await post(url, JSON.stringify({ query: 'query($k: String!) { feedbackItems(apiKey: $k) { nextCursor } }', variables: { k: bigKeys[0] } }))) as {
       data?: { feedbackItems: { nextCursor: string } };
     };
     const cursor = first.data?.feedbackItems.nextCursor ?? '';
+    const largest = JSON.parse(await post(url, JSON.stringify({ query: 'query($k: String!) { feedbackThemes(apiKey: $k, take: 3) { items { id } } }', variables: { k: bigKeys[0] } }))) as {
+      data?: { feedbackThemes: { items: Array<{ id: string }> } };
+    };
+    const themeIds = largest.data?.feedbackThemes.items.map((theme) => theme.id) ?? [];
+    if (themeIds.length === 0) throw new Error(`${BIG} has no themes after the theme worker settled`);
     for (const read of READS) {
-      const median = await time(post, url, [0, 1, 2].map((i) => read.body(i, bigKeys[i], { cursor })));
+      const median = await time(post, url, [0, 1, 2].map((i) => read.body(i, bigKeys[i], { cursor, themes: themeIds })));
       row(read.name).bySize[size] = median;
       say(`${size.toLocaleString('en')} items, ${read.name}: ${median}${typeof median === 'number' ? ' ms' : ''}`);
       if (read.small) {
-        const small = await time(post, url, [0, 1, 2].map((i) => read.body(i, smallKeys[i], { cursor })));
+        const small = await time(post, url, [0, 1, 2].map((i) => read.body(i, smallKeys[i], { cursor, themes: themeIds })));
         row(`${read.name}, a ${SMALL_ITEMS.toLocaleString('en')}-item organization beside it`).bySize[size] = small;
       }
     }
@@ -202,5 +250,12 @@ export function scaleMarkdown(results: ScaleResults, machine: string, clone = fa
     '',
     `${clone ? 'Seeding the first size, then copying its items (`--clone`, with a recount)' : 'Seeding'}: ${results.sizes.map((size) => `to ${size.toLocaleString('en')} items ${results.seedSeconds[size]} s`).join(', ')}.`,
     `Themes computed and their days counted by the theme worker after seeding (the reads wait for it): ${results.sizes.map((size) => `${size.toLocaleString('en')} items ${results.themeSeconds[size]} s`).join(', ')}.`,
+    `Search index (the reads wait for it to hold every item): ${results.sizes
+      .map((size) => {
+        const figures = results.searchIndex[size];
+        const perItem = (figures.workMs / Math.max(1, figures.items)).toFixed(2);
+        return `${size.toLocaleString('en')} items: ${figures.items.toLocaleString('en')} indexed in ${(figures.workMs / 1000).toFixed(1)} s of the indexer's work (${perItem} ms an item), caught up ${figures.seconds} s after the themes; ${figures.postings.toLocaleString('en')} posting documents, ${Math.round(figures.bytes / size)} bytes an item`;
+      })
+      .join('; ')}.`,
   ].join('\n');
 }

@@ -1,5 +1,5 @@
 import mongoose, { Types } from 'mongoose';
-import { ThemeStore } from '@fi/feedback';
+import { indexOrganization, recomputeThemes, SearchIndexStore, ThemeStore } from '@fi/feedback';
 import { eventually } from './helpers/processes';
 import { insertAccounts, insertContacts } from './helpers/fixtures';
 import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
@@ -13,7 +13,8 @@ import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
  * fails here, naming the shape.
  */
 
-const COLLECTIONS = ['feedback_items', 'feedback_counts', 'webhook_outbox', 'contacts', 'accounts'];
+const SEARCH_COLLECTIONS = ['feedback_search_state', 'feedback_search_blocks', 'feedback_search_postings'];
+const COLLECTIONS = ['feedback_items', 'feedback_counts', 'webhook_outbox', ...SEARCH_COLLECTIONS, 'contacts', 'accounts'];
 const DATABASES = { feedback: ownDatabaseName('indexes_feedback'), contacts: ownDatabaseName('indexes_contacts'), accounts: ownDatabaseName('indexes_accounts') };
 
 interface Shape {
@@ -147,14 +148,24 @@ test('when the API lists, filters, searches, pages, links, summarises and change
       ['query($k: String!) { feedbackInsights(apiKey: $k, from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z") { previous { total } risingThemes { count } } }', {}],
       ['query($k: String!) { feedbackThemes(apiKey: $k, from: "2026-01-01T06:00:00Z", to: "2026-12-31T06:00:00Z", source: "api") { total items { count } } }', {}],
       ['query($k: String!) { feedbackThemes(apiKey: $k) { total items { count } } }', {}],
+      [`query($k: String!) { feedbackItem(apiKey: $k, id: "${ids[2]}") { similar(take: 3) { score } } }`, {}],
     ];
     for (const [query] of reads) expect((await stack.gql(query, { k: key })).body.errors).toBeUndefined();
     const first = await stack.gql<{ feedbackItems: { nextCursor: string } }>('query($k: String!) { feedbackItems(apiKey: $k, take: 1) { nextCursor } }', { k: key });
     expect((await stack.gql('query($k: String!, $a: String) { feedbackItems(apiKey: $k, take: 1, after: $a) { total } }', { k: key, a: first.body.data!.feedbackItems.nextCursor })).body.errors).toBeUndefined();
     expect((await stack.gql('mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "read") { id } }', { k: key, id: ids[0] })).body.errors).toBeUndefined();
     expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id: ids[1] })).body.errors).toBeUndefined();
-    // The theme worker's count of the days the writes marked (in this process, so that its calls are captured).
-    await new ThemeStore(await stack.connect('feedback')).refreshCounts(orgId);
+    // A theme computation and the worker's count of the days the writes marked (in this process, so that
+    // its calls are captured).
+    await recomputeThemes(new ThemeStore(await stack.connect('feedback')), orgId);
+    // The search indexer's pass over the items (in this process, taking items up to now) and a search it serves.
+    const search = new SearchIndexStore(await stack.connect('feedback'));
+    expect(await search.lease(orgId, 'indexes-test', 60_000)).toBe(true);
+    expect(await indexOrganization(search, orgId, { graceMs: 0 }, () => new Date(Date.now() + 2_000))).toBeGreaterThan(0);
+    await search.release(orgId, 'indexes-test');
+    await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, { apiKey: key, input: { source: 'api', title: 'Export later', content: 'Found by regex until indexed' } });
+    const searched = await stack.gql<{ feedbackItems: { total: number } }>('query($k: String!) { feedbackItems(apiKey: $k, search: "export", status: "unread", after: null, skip: 1) { total items { id } } }', { k: key });
+    expect(searched.body.data!.feedbackItems.total).toBe(2);
     // The relay closes the changes (its reads of the outbox and the items are captured too).
     await eventually(() => calls.some((call) => call.collection === 'webhook_outbox' && call.method === 'deleteOne'), 20_000, 'the relay closed a change');
   } finally {
@@ -162,7 +173,7 @@ test('when the API lists, filters, searches, pages, links, summarises and change
   }
 
   const indexes = new Map<string, Array<Array<[string, number]>>>();
-  for (const [database, names] of [['feedback', ['feedback_items', 'feedback_counts', 'webhook_outbox']], ['contacts', ['contacts']], ['accounts', ['accounts']]] as const) {
+  for (const [database, names] of [['feedback', ['feedback_items', 'feedback_counts', 'webhook_outbox', ...SEARCH_COLLECTIONS]], ['contacts', ['contacts']], ['accounts', ['accounts']]] as const) {
     const connection = await stack.connect(database);
     for (const name of names) {
       indexes.set(name, (await connection.collection(name).indexes()).map((index) => Object.entries(index.key as Record<string, number>)));

@@ -2,10 +2,10 @@ import { connectMongo, type Connection } from '@fi/shared';
 import { ownDatabaseName } from './helpers/stack';
 
 /**
- * The embedded build writes the documents an update command modifies in batches (cli/src/embedded/
- * ferretdbUpdateBatch.go). What an update answers and leaves must stay MongoDB's: each statement reads what
- * the earlier ones wrote, a multi-document update writes every match, and a failure keeps what came before
- * it. Asserted on whichever engine the tests run against (MongoDB gives these answers).
+ * The embedded build writes the documents an update command modifies or upserts in batches (cli/src/
+ * embedded/ferretdbUpdateBatch.go). What an update answers and leaves must stay MongoDB's: each statement
+ * reads what the earlier ones wrote, a multi-document update writes every match, an upsert inserts once,
+ * and a failure keeps what came before it. Asserted on whichever engine the tests run against (MongoDB gives these answers).
  */
 describe('update commands', () => {
   let connection: Connection;
@@ -17,7 +17,7 @@ describe('update commands', () => {
     await connection.close();
   });
 
-  type Doc = { _id: string; n?: number; m?: number; u?: string };
+  type Doc = { _id: string; n?: number; m?: number; u?: string; tags?: string | string[]; pending?: string[] };
   const inc = (_id: string) => ({ updateOne: { filter: { _id }, update: { $inc: { n: 1 } } } });
 
   test('when a bulk write changes one document several times, updates many and filters on what it wrote, then every statement sees the earlier ones', async () => {
@@ -65,6 +65,35 @@ describe('update commands', () => {
       { _id: 'b', n: 1 },
       { _id: 'c', n: 0 },
       { _id: 'd', n: 0 },
+    ]);
+  });
+
+  test('when a bulk write upserts new documents between updates of existing ones, over more than one write, then each is inserted or updated once and reads find the new ones', async () => {
+    const docs = connection.collection<Doc>('upserts');
+    await docs.insertMany(Array.from({ length: 150 }, (_, i) => ({ _id: `old${i}`, n: 0, tags: 'a' })));
+    // An array where the collection held only strings: a read by `tags` must know the new kind to find them.
+    const upsert = (i: number) => ({ updateOne: { filter: { _id: `new${i}` }, update: { $inc: { n: 1 }, $setOnInsert: { tags: ['a', 'b'] } }, upsert: true } });
+    const result = await docs.bulkWrite(Array.from({ length: 150 }, (_, i) => [upsert(i), inc(`old${i}`)]).flat());
+    expect([result.upsertedCount, result.modifiedCount]).toEqual([150, 150]);
+    const all = await docs.find().toArray();
+    expect(all).toHaveLength(300);
+    expect(all.every((doc) => doc.n === 1)).toBe(true);
+    expect(await docs.countDocuments({ tags: 'a' })).toBe(300);
+    expect((await docs.find({ tags: 'b' }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id).sort()).toEqual(Array.from({ length: 150 }, (_, i) => `new${i}`).sort());
+  });
+
+  test('when an ordered bulk write upserts a document that exists (its filter missed it), then the statements before it are written and the ones after it are not', async () => {
+    const docs = connection.collection<Doc>('clash');
+    await docs.insertMany([
+      { _id: 'a', n: 0, pending: ['c1'] },
+      { _id: 'b', n: 0 },
+    ]);
+    const counted = (_id: string) => ({ updateOne: { filter: { _id, pending: { $ne: 'c1' } }, update: { $inc: { n: 1 }, $push: { pending: 'c1' } }, upsert: true } });
+    await expect(docs.bulkWrite([counted('new1'), inc('b'), counted('a'), counted('new2'), inc('b')], { ordered: true })).rejects.toThrow(/duplicate key/);
+    expect(await docs.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'a', n: 0, pending: ['c1'] },
+      { _id: 'b', n: 1 },
+      { _id: 'new1', n: 1, pending: ['c1'] },
     ]);
   });
 });

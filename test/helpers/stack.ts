@@ -73,6 +73,9 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     // The background theme computation visits every organization of its database: only the tests of
     // themes turn it on, on a database of their own.
     THEMES_INTERVAL_MS: '0',
+    // The search indexer too (searches then match every item by regex, as the unindexed tail): the
+    // tests of the index run its passes themselves.
+    SEARCH_INDEX_INTERVAL_MS: '0',
     // Bulkheads queue a request only briefly; tests that send bursts from one organization or key on a
     // loaded machine must not be refused for the machine's slowness. Tests about the bulkheads set their own.
     ORG_QUEUE_WAIT_MS: '30000',

@@ -8,10 +8,12 @@
 // costs time; one that left a match out, or a LIMIT over a WHERE that is not exact, would lose documents.
 //
 // MongoDB's comparisons are type-bracketed (a string never equals an ObjectId; an array matches by its
-// elements; null matches a missing field), while SQL compares the JSON text of a value. So each table has
-// triggers that record which sjson types ("kinds") each top-level field has ever held, and a predicate is
+// elements; null matches a missing field), while SQL compares the JSON text of a value. So the kinds table
+// records which sjson types ("kinds") each top-level field of a table has ever held, and a predicate is
 // pushed only when the field's kinds make the SQL comparison select every match (and it is exact when it
-// selects nothing else).
+// selects nothing else). An inserted document's kinds are recorded in Go, in the insert's transaction
+// (recordKinds); an updated one's by the table's update trigger, whose presence also says that the kinds
+// are complete (keepKinds).
 //
 // FERRETDB_SQLITE_PUSHDOWN=off turns all of it off (tests compare both).
 
@@ -22,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +49,12 @@ const maxBranches = 32
 // maxArgs keeps a statement under SQLite's bound on its arguments (SQLITE_MAX_VARIABLE_NUMBER, 32,766),
 // with room for the LIMIT: a longer $in is read as FerretDB reads it.
 const maxArgs = 32000
+
+// plainKey is a field name whose date the kinds check for 13 digits (json_extract's path takes it as is).
+var plainKey = regexp.MustCompile(`^[A-Za-z0-9_]*$`)
+
+// maxKindRows bounds the rows of one insert into the kinds table (3 arguments each, under maxArgs).
+const maxKindRows = 1000
 
 // pushableField is a top-level field name as the indexes write it (`_ferretdb_sjson->"name"`).
 var pushableField = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -200,8 +209,18 @@ func (t *translator) conjs(filter *types.Document) []conj {
 // field translates one field's condition: a value (equality) or a document of operators.
 func (t *translator) field(name string, v any) []conj {
 	kinds := t.kinds[name]
-	if strings.HasPrefix(name, "$") || !pushableField.MatchString(name) || kinds["array"] {
+	if strings.HasPrefix(name, "$") || !pushableField.MatchString(name) {
 		t.exact = false
+		return nil
+	}
+
+	if kinds["array"] {
+		t.exact = false
+
+		if c := t.element(name, v); c != nil {
+			return []conj{c}
+		}
+
 		return nil
 	}
 
@@ -298,6 +317,24 @@ func (t *translator) equal(name string, kinds map[string]bool, v any) conj {
 	return conj{{sql: col + " = ?", args: []any{text(v)}, eq: col}}
 }
 
+// element is the condition of a string equality on a field that has held arrays (a theme's items: an
+// array matches when one of its elements equals the value), or nil. json_each reads an array's elements, or
+// a scalar as itself; it selects every match and may select more (an ObjectId element or an embedded
+// document whose text equals the string), never exact, so FerretDB filters the rows read. No index serves
+// it: SQLite evaluates it on the rows the other conditions select.
+func (t *translator) element(name string, v any) conj {
+	if ops, ok := v.(*types.Document); ok && ops.Len() == 1 && ops.Keys()[0] == "$eq" {
+		v = must.NotFail(ops.Get("$eq"))
+	}
+
+	s, ok := v.(string)
+	if !ok {
+		return nil
+	}
+
+	return conj{{sql: fmt.Sprintf("EXISTS (SELECT 1 FROM json_each(%s) WHERE json_each.value = ?)", column(name)), args: []any{s}}}
+}
+
 // compare pushes a date or ObjectId range: their JSON texts (13-digit milliseconds, 24 hex digits) sort
 // as their values do.
 func (t *translator) compare(name string, kinds map[string]bool, op string, v any) (atom, bool) {
@@ -370,27 +407,43 @@ func orderBy(sort *types.Document, kinds map[string]map[string]bool) ([]sortKey,
 	return res, true
 }
 
-// pushdownQuery builds the query of Query, or reports false to let Query read as FerretDB does.
-func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, params *backends.QueryParams) (string, []any, bool) {
+// pushdownQuery builds the query of Query and reports true, or reports false to let Query read as FerretDB
+// does. Its third result says the query answers one row without fields per match, for a caller that only
+// counts (CountOnly) when the WHERE selects exactly the matches.
+func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, params *backends.QueryParams) (string, []any, bool, bool) {
 	if pushdownOff || meta.Capped() || params.OnlyRecordIDs || params.Filter.Len() == 0 {
-		return "", nil, false
+		return "", nil, false, false
+	}
+
+	// A filter that names one _id (a string or an ObjectId) is read by that _id alone, as Query reads it
+	// without the pushdown (at most one row): the kinds need not be read (each of a bulk write's updates
+	// by _id read them).
+	if namesIDOnce(params.Filter) {
+		switch must.NotFail(params.Filter.Get("_id")).(type) {
+		case string, types.ObjectID:
+			return "", nil, false, false
+		}
 	}
 
 	kinds, err := loadKinds(ctx, db, meta.TableName)
 	if err != nil {
-		return "", nil, false
+		return "", nil, false, false
 	}
 
 	t := translator{kinds: kinds, exact: true}
 
 	conjs := t.conjs(params.Filter)
 	if len(conjs) == 0 {
-		return "", nil, false
+		return "", nil, false, false
 	}
 
 	where := and(conjs)
 	if len(where.args) > maxArgs {
-		return "", nil, false
+		return "", nil, false, false
+	}
+
+	if params.CountOnly && t.exact {
+		return fmt.Sprintf("SELECT 0 AS %s FROM %q WHERE %s", metadata.RecordIDColumn, meta.TableName, where.sql), where.args, true, true
 	}
 
 	sel := prepareSelectClause(meta.TableName, params.Comment, false, false)
@@ -403,7 +456,7 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	}
 
 	if !t.exact || !sorted || params.ExactLimit <= 0 {
-		return sel + " WHERE " + where.sql, where.args, true
+		return sel + " WHERE " + where.sql, where.args, false, true
 	}
 
 	limit := params.ExactLimit
@@ -436,10 +489,10 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 
 	if len(branches) < 2 || len(branches) > maxBranches {
 		if len(keys) == 0 {
-			return sel + " WHERE " + where.sql + " LIMIT ?", append(where.args, limit), true
+			return sel + " WHERE " + where.sql + " LIMIT ?", append(where.args, limit), false, true
 		}
 
-		return sel + " WHERE " + where.sql + " ORDER BY " + strings.Join(order, ", ") + " LIMIT ?", append(where.args, limit), true
+		return sel + " WHERE " + where.sql + " ORDER BY " + strings.Join(order, ", ") + " LIMIT ?", append(where.args, limit), false, true
 	}
 
 	arms := make([]string, len(branches))
@@ -459,25 +512,76 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	compound := strings.Join(arms, " UNION ALL ") + " ORDER BY " + strings.Join(positions, ", ") + " LIMIT ?"
 	q := fmt.Sprintf("%s FROM (%s)", strings.TrimSuffix(sel, fmt.Sprintf(" FROM %q", meta.TableName)), compound)
 
-	return q, append(args, limit), true
+	return q, append(args, limit), false, true
 }
 
-// keepKinds adds the table's kind triggers, and records the kinds of the documents already stored, when
+// keepKinds adds the table's update trigger, and records the kinds of the documents already stored, when
 // the table has none (one transaction: no write falls between). InsertAll calls it before a table's first
-// documents, so only a table written by a build without it is read whole, once, on its first query.
+// documents, so only a table written by a build without it is read whole, once, on its first query. A
+// table of the build that recorded inserts by a trigger too keeps its kinds and loses that trigger.
 func keepKinds(ctx context.Context, db *fsql.DB, table string) error {
-	var triggers int
+	var update, insert int
 
-	q := "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? AND name IN (?, ?)"
-	if err := db.QueryRowContext(ctx, q, table, table+"_kinds_i", table+"_kinds_u").Scan(&triggers); err != nil {
+	q := "SELECT count(*) FILTER (WHERE name = ?), count(*) FILTER (WHERE name = ?) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?"
+	if err := db.QueryRowContext(ctx, q, table+"_kinds_u", table+"_kinds_i", table).Scan(&update, &insert); err != nil {
 		return err
 	}
 
-	if triggers == 2 || pushdownOff {
+	switch {
+	case update == 1 && insert == 0:
 		return nil
+	case pushdownOff:
+		// Inserts record their kinds in this table all the same; the kinds are recorded anew from the
+		// documents when the pushdown is next on.
+		_, err := db.ExecContext(ctx, createKindsTable)
+		return err
+	case update == 1:
+		_, err := db.ExecContext(ctx, fmt.Sprintf("DROP TRIGGER IF EXISTS %q", table+"_kinds_i"))
+		return err
+	default:
+		return addKindTriggers(ctx, db, table)
+	}
+}
+
+// recordKinds records the kinds of docs' top-level fields (as kindsOf reads them from a stored document)
+// in tx, the transaction that inserts them. A trigger did this, parsing each document's JSON again.
+func recordKinds(ctx context.Context, tx *fsql.Tx, table string, docs []*types.Document) error {
+	seen := map[[2]string]bool{}
+
+	var rows [][2]string
+
+	for _, doc := range docs {
+		keys, values := doc.Keys(), doc.Values()
+
+		for i, key := range keys {
+			kind := sjson.GetTypeOfValue(values[i])
+			if t, ok := values[i].(time.Time); ok && (!plainKey.MatchString(key) || len(strconv.FormatInt(t.UnixMilli(), 10)) != 13) {
+				kind = "date?"
+			}
+
+			if row := [2]string{key, kind}; !seen[row] {
+				seen[row] = true
+				rows = append(rows, row)
+			}
+		}
 	}
 
-	return addKindTriggers(ctx, db, table)
+	for len(rows) > 0 {
+		chunk := rows[:min(len(rows), maxKindRows)]
+		rows = rows[len(chunk):]
+
+		args := make([]any, 0, 3*len(chunk))
+		for _, row := range chunk {
+			args = append(args, table, row[0], row[1])
+		}
+
+		q := fmt.Sprintf("INSERT OR IGNORE INTO %q (tbl, field, kind) VALUES %s", kindsTable, strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(chunk)), ", "))
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return err
+		}
+	}
+
+	return nil
 }
 
 // loadKinds reads the table's field kinds.
@@ -521,9 +625,10 @@ func kindsOf(table, from, doc string) string {
 	)
 }
 
+var createKindsTable = fmt.Sprintf("CREATE TABLE IF NOT EXISTS %q (tbl TEXT, field TEXT, kind TEXT, PRIMARY KEY (tbl, field, kind)) WITHOUT ROWID", kindsTable)
+
 func addKindTriggers(ctx context.Context, db *fsql.DB, table string) error {
-	create := fmt.Sprintf("CREATE TABLE IF NOT EXISTS %q (tbl TEXT, field TEXT, kind TEXT, PRIMARY KEY (tbl, field, kind)) WITHOUT ROWID", kindsTable)
-	if _, err := db.ExecContext(ctx, create); err != nil {
+	if _, err := db.ExecContext(ctx, createKindsTable); err != nil {
 		return err
 	}
 
@@ -531,13 +636,13 @@ func addKindTriggers(ctx context.Context, db *fsql.DB, table string) error {
 		// A write first: the transaction takes the write lock (waiting for it) before it reads anything.
 		// Reading first, it would fail at once when another connection wrote in between (SQLITE_BUSY).
 		// Kinds left by a dropped table of the same name go: this table's are recorded from its documents.
-		stmts := []string{fmt.Sprintf("DELETE FROM %q WHERE tbl = '%s'", kindsTable, strings.ReplaceAll(table, "'", "''"))}
-
-		for _, event := range []string{"INSERT", "UPDATE"} {
-			stmts = append(stmts, fmt.Sprintf(
-				"CREATE TRIGGER IF NOT EXISTS %q AFTER %s ON %q BEGIN INSERT OR IGNORE INTO %q %s; END",
-				table+"_kinds_"+strings.ToLower(event[:1]), event, table, kindsTable, kindsOf(table, "", "NEW."+metadata.DefaultColumn),
-			))
+		stmts := []string{
+			fmt.Sprintf("DELETE FROM %q WHERE tbl = '%s'", kindsTable, strings.ReplaceAll(table, "'", "''")),
+			fmt.Sprintf("DROP TRIGGER IF EXISTS %q", table+"_kinds_i"),
+			fmt.Sprintf(
+				"CREATE TRIGGER IF NOT EXISTS %q AFTER UPDATE ON %q BEGIN INSERT OR IGNORE INTO %q %s; END",
+				table+"_kinds_u", table, kindsTable, kindsOf(table, "", "NEW."+metadata.DefaultColumn),
+			),
 		}
 
 		from := fmt.Sprintf("%q AS t, ", table)

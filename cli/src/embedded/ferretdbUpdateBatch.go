@@ -1,7 +1,8 @@
 // Added to FerretDB v1.24.2's handler by the Feedback Intelligence embedded build (cli/src/embedded/ferretdb.ts).
-// FerretDB wrote each document an update modified in a transaction of its own: an updateMany of 500
-// documents, or an update command of 500 statements, committed 500 times. The documents an update command
-// modifies are now written in transactions of up to updateBatch documents:
+// FerretDB wrote each document an update modified, or an upsert inserted, in a transaction of its own: an
+// updateMany of 500 documents, or an update command of 500 statements, committed 500 times. The documents
+// an update command modifies or inserts are now written in transactions of up to updateBatch documents, in
+// the order the statements wrote them (the SQLite backend's UpdateAll inserts those marked New):
 //   - a statement's read first writes what the command holds, unless the statement names one _id that it
 //     does not hold (then nothing held can match), so every statement reads what the earlier ones wrote;
 //   - the command answers only once everything is written; what was modified before an error is written
@@ -26,6 +27,7 @@ const updateBatch = 100
 type UpdateBatch struct {
 	c    backends.Collection
 	docs []*types.Document
+	news []bool // news[i]: docs[i] is an upsert's new document
 	ids  map[string]bool
 }
 
@@ -85,15 +87,15 @@ func (b *UpdateBatch) Flush(ctx context.Context) error {
 		return nil
 	}
 
-	docs := b.docs
-	b.docs, b.ids = nil, map[string]bool{}
+	docs, news := b.docs, b.news
+	b.docs, b.news, b.ids = nil, nil, map[string]bool{}
 
-	if _, err := b.c.UpdateAll(ctx, &backends.UpdateAllParams{Docs: docs}); err == nil || len(docs) == 1 {
+	if _, err := b.c.UpdateAll(ctx, &backends.UpdateAllParams{Docs: docs, New: news}); err == nil || len(docs) == 1 {
 		return err
 	}
 
-	for _, doc := range docs {
-		if _, err := b.c.UpdateAll(ctx, &backends.UpdateAllParams{Docs: []*types.Document{doc}}); err != nil {
+	for i, doc := range docs {
+		if _, err := b.c.UpdateAll(ctx, &backends.UpdateAllParams{Docs: []*types.Document{doc}, New: news[i : i+1]}); err != nil {
 			return err
 		}
 	}
@@ -101,40 +103,56 @@ func (b *UpdateBatch) Flush(ctx context.Context) error {
 	return nil
 }
 
-// batchedCollection hands UpdateAll's documents to the batch.
+// batchedCollection hands the documents of UpdateAll and of an upsert's InsertAll to the batch.
 type batchedCollection struct {
 	backends.Collection
 	b *UpdateBatch
 }
 
 func (c *batchedCollection) UpdateAll(ctx context.Context, params *backends.UpdateAllParams) (*backends.UpdateAllResult, error) {
+	if err := c.hold(ctx, params.Docs, false); err != nil {
+		return nil, err
+	}
+
+	return &backends.UpdateAllResult{Updated: int32(len(params.Docs))}, nil
+}
+
+// InsertAll holds an upsert's new document: a duplicate _id fails when the batch is written, and the
+// command fails then, with what the statements before it wrote written and nothing after, as before.
+func (c *batchedCollection) InsertAll(ctx context.Context, params *backends.InsertAllParams) (*backends.InsertAllResult, error) {
+	if err := c.hold(ctx, params.Docs, true); err != nil {
+		return nil, err
+	}
+
+	return new(backends.InsertAllResult), nil
+}
+
+func (c *batchedCollection) hold(ctx context.Context, docs []*types.Document, isNew bool) error {
 	b := c.b
 	b.c = c.Collection // one command, one collection
 
-	for _, doc := range params.Docs {
+	for _, doc := range docs {
 		key := idKey(field(doc, "_id"))
 		if key == "" || b.ids[key] { // an _id without a key, or held twice: written before it is held again
 			if err := b.Flush(ctx); err != nil {
-				return nil, err
+				return err
 			}
 		}
 
-		b.docs = append(b.docs, doc)
+		b.docs, b.news = append(b.docs, doc), append(b.news, isNew)
 		if key != "" {
 			b.ids[key] = true
 		}
 	}
 
-	res := &backends.UpdateAllResult{Updated: int32(len(params.Docs))}
-
 	if len(b.docs) < updateBatch {
-		return res, nil
+		return nil
 	}
 
-	return res, b.Flush(ctx)
+	return b.Flush(ctx)
 }
 
-// UpdateDocument is FerretDB's, with the documents it modifies written through the command's batch (or a
+// UpdateDocument is FerretDB's, with the documents it modifies or inserts written through the command's batch (or a
 // batch of its own, written before it returns).
 func UpdateDocument(ctx context.Context, c backends.Collection, cmd string, iter types.DocumentsIterator, param *Update) (*UpdateResult, error) { //nolint:lll // for readability
 	b, _ := ctx.Value(updateBatchKey{}).(*UpdateBatch)

@@ -6,7 +6,8 @@
  * every method gets its thresholds (and the rule its weights) from the tuning data only. The figures
  * that count are on the report half of the independent set, which nobody looks at while tuning:
  * `--tune-only` prints the tuning figures and never computes the report half, and `--errors` lists the
- * rule's mistakes on the tuning data, for working on the rule.
+ * rule's mistakes on the tuning data, for working on the rule. `--set FILE.jsonl` (repeatable) scores only
+ * that file of the same format, aggregates only (`serviceFigures.ts`), for sets held out from all of this.
  *
  * The candidates other than wink-nlp are not dependencies of the service: they install from
  * `candidates/package-lock.json` on first run.
@@ -26,17 +27,11 @@ import {
 import { wordScore } from '../src/domain/sentiment/wordModel';
 import { train } from './trainWordModel';
 import { sentimentNlp } from '../src/domain/sentiment/englishNlp';
-import { readFeedback, type FeedbackReading } from '../src/domain/sentiment/feedbackSentiment';
+import { languageOutcome, printFileFigures, serviceOutcome, serviceReading, type LabelledText } from './serviceFigures';
 
-interface Example {
+interface Example extends LabelledText {
   id: number | string;
   split: 'tune' | 'report';
-  label: Sentiment;
-  /** Absent in the second independent author's sets, which have content only. */
-  title?: string;
-  content: string;
-  /** The language of a multilingual text, as its author wrote it. */
-  lang?: string;
 }
 
 const LABELS: Sentiment[] = ['negative', 'neutral', 'positive'];
@@ -77,8 +72,11 @@ const fourthRound = [...fourthRoundEnglish.filter((example) => example.split ===
 const fourthRoundCheck = fourthRoundEnglish.filter((example) => (example.split as string) === 'check');
 const fourthRoundLanguages = readSet('sentiment-dev2-ml.jsonl');
 const tune = [...first, ...independentTune, ...hardTune, ...development, ...fourthRound];
-const args = new Set(process.argv.slice(2));
-const tuneOnly = args.has('--tune-only');
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+/** Files given with `--set FILE`: scored on their own, nothing else computed (see `printFileFigures`). */
+const extraSets = argv.flatMap((arg, i) => (arg === '--set' && argv[i + 1] ? [argv[i + 1]] : []));
+const tuneOnly = args.has('--tune-only') || extraSets.length > 0;
 const report = tuneOnly ? [] : independent.filter((example) => example.split === 'report');
 const hardReport = tuneOnly ? [] : hard.filter((example) => example.split === 'report');
 const multilingualReport = tuneOnly ? [] : multilingual.filter((example) => example.split === 'report');
@@ -282,7 +280,7 @@ function heldOutWordScores(): Map<Example, number> {
 }
 
 /** Weights of the word model tried; each gets the best other knobs on the tuning data, then the validation part decides. */
-const WORD_WEIGHTS = [0, 0.5, 1, 1.5, 2, 2.5, 3, 4];
+const WORD_WEIGHTS = [0, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5];
 
 function bestTuning(wordWeight: number, heldOut: Map<Example, number>): SentimentTuning {
   let best: { tuning: SentimentTuning; rank: Rank } | undefined;
@@ -320,56 +318,6 @@ function evaluateRule(): { row: Row; chosen: SentimentTuning } {
 
 const PART_NAMES = ['first', 'independent', 'hard', 'development', 'fourth round'];
 
-/** The service's whole reading, language first, as a new item gets it. */
-const serviceReadings = new Map<Example, FeedbackReading>();
-const serviceReading = (example: Example) => {
-  if (!serviceReadings.has(example)) serviceReadings.set(example, readFeedback(titleOf(example), example.content));
-  return serviceReadings.get(example)!;
-};
-
-interface LanguageOutcome {
-  texts: number;
-  /** The author's language named. */
-  identified: number;
-  /** The sentiment is the label or null (no reading rather than a wrong one). */
-  rightOrNull: number;
-  right: number;
-  negatives: number;
-  caught: number;
-}
-
-/** The service on texts of another language: language named, sentiment right or absent. */
-function languageOutcome(set: Example[]): LanguageOutcome {
-  const o: LanguageOutcome = { texts: set.length, identified: 0, rightOrNull: 0, right: 0, negatives: 0, caught: 0 };
-  for (const example of set) {
-    const { language, sentiment } = serviceReading(example);
-    if (language === example.lang) o.identified += 1;
-    if (sentiment === null || sentiment === example.label) o.rightOrNull += 1;
-    if (sentiment === example.label) o.right += 1;
-    if (example.label === 'negative') {
-      o.negatives += 1;
-      if (sentiment === 'negative') o.caught += 1;
-    }
-  }
-  return o;
-}
-
-/** The service's sentiment (language first: an English text read as another language is a miss) on English texts. */
-const serviceOutcome = (set: Example[]) => {
-  let right = 0;
-  let negatives = 0;
-  let caught = 0;
-  for (const example of set) {
-    const { sentiment } = serviceReading(example);
-    if (sentiment === example.label) right += 1;
-    if (example.label === 'negative') {
-      negatives += 1;
-      if (sentiment === 'negative') caught += 1;
-    }
-  }
-  return { accuracy: right / set.length, negativeRecall: caught / negatives };
-};
-
 /** The service's mistakes on the tuning data, negatives first; the report halves are never listed. */
 function printErrors(): void {
   const wrong = tune
@@ -388,6 +336,10 @@ function printErrors(): void {
 }
 
 function main(): void {
+  if (extraSets.length > 0) {
+    for (const file of extraSets) printFileFigures(file);
+    return;
+  }
   const methods = [...candidateMethods(), winkAlone];
   const rows = (['accuracy only', 'recall target first'] as const).flatMap((objective) => methods.map((method) => evaluate(method, objective)));
   const rule = evaluateRule();

@@ -2,11 +2,13 @@
  * npm run eval:intelligence: themes and similar items on the second independent author's sets
  * (intelligence/README.md). Neither method was tuned on them: both were built on the demo seed's feedback
  * and hand-written examples, and this script scores them as they are, once.
- * `npm run eval:intelligence -- --tune` scores the tuning sets instead (themes-tune.jsonl,
+ * `npm run eval:intelligence -- --tune` scores the tuning sets instead (themes-tune*.jsonl,
  * duplicates-tune.jsonl, written by the methods' developer), the only ones the methods are tuned on.
+ * `npm run eval:intelligence -- --themes path.jsonl` scores only that themes file (same format as
+ * themes.jsonl; a path relative to the working directory), printing figures and labels, never its texts.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SimilarityIndex } from '../src/similarity/similarityIndex';
 import { MIN_SIMILARITY } from '../src/similarity/similarFeedback';
 import { computeThemes } from '../src/themes/themeClustering';
@@ -25,22 +27,26 @@ interface DuplicateExample {
   content: string;
 }
 
-const readSet = <T>(file: string): T[] =>
-  readFileSync(join(__dirname, 'intelligence', file), 'utf8')
+/** A set of intelligence/ by its name, or any file by its path. */
+const readSet = <T>(file: string, path = join(__dirname, 'intelligence', file)): T[] =>
+  readFileSync(path, 'utf8')
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as T);
 /** Which sets are scored: the tuning sets with `--tune`, else the held-out evaluation sets. */
 const tuning = process.argv.includes('--tune');
+const themesArg = process.argv.indexOf('--themes');
+const extraThemes = themesArg >= 0 ? process.argv[themesArg + 1] : undefined;
+if (themesArg >= 0 && !extraThemes) throw new Error('--themes needs the path of a themes file');
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
-function themes(file: string): void {
-  const examples = readSet<ThemeExample>(file);
+function themes(file: string, path?: string): void {
+  const examples = readSet<ThemeExample>(file, path);
   const started = performance.now();
   let n = 0;
   const { themes: found, assignments } = computeThemes(
-    examples.map((e) => ({ id: String(e.id), text: `${e.title}. ${e.content}` })),
+    examples.map((e) => ({ id: String(e.id), title: e.title, text: e.content })),
     [],
     () => `t${(n += 1)}`,
   );
@@ -115,5 +121,10 @@ function duplicates(file: string): void {
   console.log(`- ${ms.toFixed(2)} ms per question in process.`);
 }
 
-for (const file of tuning ? ['themes-tune.jsonl', 'themes-tune-b.jsonl'] : ['themes.jsonl']) themes(file);
-for (const file of tuning ? ['duplicates-tune.jsonl', 'duplicates-tune-b.jsonl'] : ['duplicates.jsonl']) duplicates(file);
+if (extraThemes) {
+  const path = resolve(process.env.INIT_CWD ?? process.cwd(), extraThemes);
+  themes(path, path);
+} else {
+  for (const file of tuning ? ['themes-tune.jsonl', 'themes-tune-b.jsonl', 'themes-tune-c.jsonl', 'themes-tune-d.jsonl'] : ['themes.jsonl']) themes(file);
+  for (const file of tuning ? ['duplicates-tune.jsonl', 'duplicates-tune-b.jsonl'] : ['duplicates.jsonl']) duplicates(file);
+}

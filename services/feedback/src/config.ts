@@ -10,6 +10,18 @@ export const feedbackConfigSchema = {
     default: 20_000,
     parse: parse.int(0, 3_600_000),
   },
+  searchIndexIntervalMs: {
+    env: 'SEARCH_INDEX_INTERVAL_MS',
+    doc: 'how often each instance adds new feedback to the search index (0: never, for instances that only answer requests; searches then match the unindexed items by regex)',
+    default: 5_000,
+    parse: parse.int(0, 3_600_000),
+  },
+  searchIndexGraceMs: {
+    env: 'SEARCH_INDEX_GRACE_MS',
+    doc: 'age of the newest items the search indexer takes: longer than any write of an item takes, so none commits behind it (younger items are matched by regex)',
+    default: 60_000,
+    parse: parse.int(0, 3_600_000),
+  },
 };
 
 export type FeedbackConfig = ConfigOf<typeof feedbackConfigSchema>;

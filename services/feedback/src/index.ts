@@ -18,3 +18,5 @@ export { recomputeThemes } from './themes/themeWorker';
 export { computeThemes } from './themes/themeClustering';
 export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export/feedbackExport';
 export { FeedbackTombstones } from './data/feedbackTombstones';
+export { SearchIndexStore } from './data/searchIndexStore';
+export { indexOrganization, startSearchIndexer } from './search/searchIndexer';

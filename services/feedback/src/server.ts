@@ -20,6 +20,8 @@ import { createDuplicateLoader } from './merges/duplicateLoader';
 import { OrgSimilarity } from './similarity/orgSimilarity';
 import { createThemeLoaders } from './themes/themeLoaders';
 import { startThemeWorker } from './themes/themeWorker';
+import { startSearchIndexer } from './search/searchIndexer';
+import { SearchIndexStore } from './data/searchIndexStore';
 import { startWebhooks } from './webhooks/webhooks';
 
 export const FEEDBACK_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
@@ -49,6 +51,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         const themes = new ThemeStore(connection);
         await themes.ensureIndexes();
         const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
+        const searchIndexer = config.searchIndexIntervalMs > 0 ? startSearchIndexer(new SearchIndexStore(connection), config.searchIndexIntervalMs, config.searchIndexGraceMs, logger) : null;
         const exportJobs = await startFeedbackExports(connection, tombstones, webhooks.announce, config, logger);
         const statuses = new FeedbackStatusStore(connection);
         const insights = new InsightsStore(connection);
@@ -81,7 +84,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           close: async () => {
             clearInterval(purgeTimer);
             await exportJobs.close();
-            await Promise.all([webhooks.close(), themeWorker?.close()]);
+            await Promise.all([webhooks.close(), themeWorker?.close(), searchIndexer?.close()]);
           },
         };
       },

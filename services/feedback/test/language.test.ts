@@ -51,6 +51,14 @@ describe('sentiment in the text’s language', () => {
     expect(record.sentiment).toBeUndefined();
   });
 
+  test('when a question in another language runs over several sentences, then it may be a polite complaint: no sentiment rather than neutral', () => {
+    // Neither sentence names a problem the German cues know, so "neutral" would be a guess.
+    const record = withSentiment({ title: '', content: 'Guten Tag, wir haben letzte Woche die Rechnung für März bekommen. Können Sie die Positionen noch einmal prüfen?' });
+    expect(record).toMatchObject({ sentimentSource: 'uncertain', language: 'de' });
+    expect(record.sentiment).toBeUndefined();
+    expect(readFeedback('', 'Gibt es eine deutsche Version?')).toMatchObject({ language: 'de', sentiment: 'neutral' });
+  });
+
   test('when a client provides a sentiment, then it is kept and the language is still read', () => {
     expect(withSentiment({ title: 'Merci', content: 'Merci pour la mise à jour de ce matin', sentiment: 'neutral' })).toMatchObject({
       sentiment: 'neutral',

@@ -1,4 +1,5 @@
 import { analyzeSentiment } from '../src/domain/sentiment';
+import { scoreSentiment } from '../src/domain/sentiment/analyzeSentiment';
 import { contrastClauses } from '../src/domain/sentiment/contrast';
 import { decisionCues } from '../src/domain/sentiment/decisionCues';
 import { normalizeSentence, sentenceCues } from '../src/domain/sentiment/feedbackCues';
@@ -11,6 +12,12 @@ describe('decisions about the account', () => {
     expect(decisionCues(normalizeSentence("We won't be continuing after the pilot.")).leaving).toBeGreaterThan(0);
     expect(decisionCues(normalizeSentence('Please turn off auto-renewal for our workspace.')).leaving).toBeGreaterThan(0);
     expect(decisionCues(normalizeSentence('Our renewal is on hold until the board meets.')).leaving).toBeGreaterThan(0);
+  });
+
+  test('when a customer says calmly that the team is migrating or closing its workspace, then it is leaving', () => {
+    expect(decisionCues(normalizeSentence('The team prefers Notion, so we are migrating.')).leaving).toBe(1);
+    expect(decisionCues(normalizeSentence('We are migrating to the annual plan next month.')).leaving).toBe(0);
+    expect(decisionCues(normalizeSentence("We'd like to close our workspace at the end of this billing cycle.")).leaving).toBe(1);
   });
 
   test('when seats go from more to fewer, then it is leaving; from fewer to more, committing', () => {
@@ -78,5 +85,19 @@ describe('mixed texts are judged by their verdict', () => {
   test('when a text only asks, then the word model does not make it a complaint', () => {
     expect(analyzeSentiment('', 'Is our data stored in Frankfurt?').sentiment).toBe('neutral');
     expect(analyzeSentiment('', 'Could you send the signed contract to our legal team?').sentiment).toBe('neutral');
+  });
+
+  test('when a short feature request is an imperative or a title, then it is neutral whatever its words', () => {
+    for (const title of ['Add dark mode', 'Export to PDF please', 'Make the sidebar collapsible', 'Show the total hours on the invoice']) {
+      expect(analyzeSentiment(title, '').sentiment).toBe('neutral');
+    }
+    // "Dark" names the feature, not a verdict.
+    expect(analyzeSentiment('Dark mode schedule', 'Could dark mode follow the operating system setting automatically?').sentiment).toBe('neutral');
+  });
+
+  test('when a title only names the topic, then it does not dilute what the text says', () => {
+    const content = 'The new billing page makes our invoices and seat counts easy to follow.';
+    expect(scoreSentiment('Invoices', content)).toBe(scoreSentiment('', content));
+    expect(analyzeSentiment('Dark mode at last', 'Dark mode looks fantastic, my eyes thank you during late shifts.').sentiment).toBe('positive');
   });
 });

@@ -82,4 +82,29 @@ describe('theme computation', () => {
       expect(found).not.toContain(undefined);
     });
   });
+
+  test('when an item names a theme in its title and mentions another in passing, then it is only in the one its title names', () => {
+    const titled = [
+      ...TEXTS.slice(0, 8).map((text, i) => ({ id: `i${i}`, title: text, text: 'Seen by several of us this week.' })),
+      { id: 'x', title: 'Dark mode hides the toolbar icons', text: 'We found it while checking a CSV export late at night.' },
+      { id: 'y', title: 'Keyboard shortcut for the sidebar', text: 'Like the one the CSV export has.' },
+    ];
+    const { themes, assignments } = computeThemes(titled, [], counter());
+    const dark = themes.find((theme) => theme.label === 'Dark mode')!.id;
+    expect(assignments.get('x')).toEqual([dark]);
+    expect(assignments.get('y')).toEqual([themes.find((theme) => theme.label === 'CSV export')!.id]);
+  });
+
+  test('when most of a theme says its word with the same other word in either order, then that phrase names it', () => {
+    const texts = [
+      'Email notifications arrive a day late',
+      'Email notifications go to spam',
+      'Too many notification emails every morning',
+      'Notification emails have no unsubscribe link',
+      'The email digest is empty',
+      'Email replies are not threaded',
+    ];
+    const { themes } = computeThemes(texts.map((text, i) => ({ id: `e${i}`, text })), [], counter());
+    expect(themes.map((theme) => theme.label)).toEqual(['Email notifications']);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Model, mongo, Types } from 'mongoose';
-import { EXPORT_CURSOR_OPTIONS, EXPORT_READ_OPTIONS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
+import { EXPORT_CURSOR_OPTIONS, EXPORT_READ_OPTIONS } from '@fi/shared';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import { feedbackFilter } from './feedbackList';
 import type { FeedbackDocument } from './feedbackModel';
@@ -20,7 +20,8 @@ export function feedbackExportReads(model: Model<FeedbackDocument>, removals: Fe
   const range = (after: Types.ObjectId | null, upTo: Types.ObjectId): IdRange => (after ? { $gt: after, $lte: upTo } : { $lte: upTo });
   return {
     async ensureIndexes(): Promise<void> {
-      await Promise.all([model.collection.createIndex({ orgId: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT), removals.ensureIndexes()]);
+      // The keyset pages' (organization, _id) index is the model's own (data/feedbackModel.ts).
+      await removals.ensureIndexes();
     },
     count: (orgId: string, filter: FeedbackExportFilter, bound: Types.ObjectId, snapshotAt: Date) =>
       model.collection.countDocuments(selection(orgId, filter, { $lte: bound }, snapshotAt), EXPORT_READ_OPTIONS),

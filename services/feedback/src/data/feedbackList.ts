@@ -7,6 +7,7 @@ import type { FeedbackDocument } from './feedbackModel';
 import { toItem, type FeedbackItem } from './feedbackItem';
 import type { CountStore } from './countStore';
 import { totalOf } from './feedbackTotals';
+import type { SearchScope } from '../search/indexedSearch';
 
 export interface FeedbackPage {
   items: FeedbackItem[];
@@ -62,14 +63,50 @@ export function isAfter(doc: Pick<FeedbackDocument, 'createdAt' | '_id'>, positi
 
 export const cursorOf = (doc: Pick<FeedbackDocument, 'createdAt' | '_id'>) => encodeCursor({ createdAt: doc.createdAt, id: doc._id.toHexString() });
 
-/** One page: reads one item more than asked, so it knows whether a next page exists. */
-export async function listFeedback(model: Model<FeedbackDocument>, counts: CountStore, orgId: string, query: FeedbackQuery): Promise<FeedbackPage> {
+/** Values of one `_id: {$in}` (the embedded engine pushes lists up to 32,000 values down to SQL). */
+const IDS_PER_QUERY = 10_000;
+
+/**
+ * A search served by the index as filters of disjoint sets of items: the indexed matches (by `_id`, in
+ * lists of at most IDS_PER_QUERY) with the filters the request gives, and the unindexed tail (after the
+ * watermark) with today's regex. The read of the items checks that each match is still live and passes
+ * the filters. The matches' filter names neither the organization (the ids are the organization's: its
+ * index holds only its items) nor every status and sentiment as lists do: the `_id` index is the one that
+ * serves it, and an engine that plans by the other fields would walk the organization's items instead
+ * (the embedded engine did: 3-5 s at 100,000 items for a page of 8,000 matches, 0.3 s by `_id`).
+ */
+function searchParts(orgId: string, query: FeedbackQuery, scope: SearchScope): Array<FilterQuery<FeedbackDocument>> {
+  const { orgId: _org, status, sentiment, ...given } = feedbackFilter(orgId, { ...query, search: undefined });
+  const filtered: FilterQuery<FeedbackDocument> = { ...given, ...(query.status ? { status } : {}), ...(query.sentiment ? { sentiment } : {}) };
+  const parts: Array<FilterQuery<FeedbackDocument>> = [];
+  const ids = scope.ids.map((id) => new Types.ObjectId(id));
+  for (let at = 0; at < ids.length; at += IDS_PER_QUERY) parts.push({ ...filtered, _id: { $in: ids.slice(at, at + IDS_PER_QUERY) } });
+  parts.push({ ...feedbackFilter(orgId, query), _id: { $gt: new Types.ObjectId(scope.watermark) } });
+  return parts;
+}
+
+const newestFirst = (a: FeedbackDocument, b: FeedbackDocument) => b.createdAt.getTime() - a.createdAt.getTime() || (a._id.toHexString() < b._id.toHexString() ? 1 : -1);
+
+/** The items `skip` to `skip + limit` of the union of disjoint filters, newest first. */
+async function newestOf(model: Model<FeedbackDocument>, filters: Array<FilterQuery<FeedbackDocument>>, skip: number, limit: number): Promise<FeedbackDocument[]> {
+  if (filters.length === 1) return model.find(filters[0]).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<FeedbackDocument[]>();
+  const lists = await Promise.all(filters.map((filter) => model.find(filter).sort(NEWEST_FIRST).limit(skip + limit).lean<FeedbackDocument[]>()));
+  return lists.flat().sort(newestFirst).slice(skip, skip + limit);
+}
+
+/**
+ * One page: reads one item more than asked, so it knows whether a next page exists. A search the index
+ * answers (`scope`, see search/indexedSearch.ts) reads its matches by id; `total` is then the sum of
+ * the parts' exact counts.
+ */
+export async function listFeedback(model: Model<FeedbackDocument>, counts: CountStore, orgId: string, query: FeedbackQuery, scope: SearchScope | null = null): Promise<FeedbackPage> {
   const filter = feedbackFilter(orgId, query);
+  const parts = scope ? searchParts(orgId, query, scope) : [filter];
   const { skip, take } = query.page;
-  const pageFilter = query.after ? { $and: [filter, afterPosition(query.after)] } : filter;
+  const pageParts = query.after ? parts.map((part) => ({ $and: [part, afterPosition(query.after!)] })) : parts;
   const [docs, total] = await Promise.all([
-    take === 0 ? Promise.resolve([] as FeedbackDocument[]) : model.find(pageFilter).sort(NEWEST_FIRST).skip(skip).limit(take + 1).lean<FeedbackDocument[]>(),
-    totalOf(model, counts, orgId, query, filter),
+    take === 0 ? Promise.resolve([] as FeedbackDocument[]) : newestOf(model, pageParts, skip, take + 1),
+    scope ? Promise.all(parts.map((part) => model.countDocuments(part))).then((totals) => totals.reduce((sum, n) => sum + n, 0)) : totalOf(model, counts, orgId, query, filter),
   ]);
   const page = docs.slice(0, take);
   return {

@@ -72,6 +72,10 @@ feedbackSchema.index({ orgId: 1, source: 1, status: 1, sentiment: 1, publishedDa
 feedbackSchema.index({ orgId: 1, emailLower: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1, publishedDate: -1 });
 feedbackSchema.index({ orgId: 1, emailLower: 1, publishedDate: -1 });
 feedbackSchema.index({ orgId: 1, emailDomain: 1, publishedDate: -1 });
+// An organization's items in id order: the theme computation's newest items, the similarity index's
+// pages, exports' keyset pages, the search indexer's reads after its watermark and a search's unindexed
+// tail (search/searchIndexer.ts).
+feedbackSchema.index({ orgId: 1, _id: 1 });
 // The sentiment backfill's keyset pages (items without one, in _id order).
 feedbackSchema.index({ orgId: 1, sentiment: 1, _id: 1 });
 // A theme's items in the list's order (feedbackItems(theme:)) and its examples.

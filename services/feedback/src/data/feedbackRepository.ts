@@ -4,6 +4,8 @@ import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import { countedOf, documentOf, storedFields, toItem, type FeedbackItem, type FeedbackRecord } from './feedbackItem';
 import { sumOf, type CellRef, type CountDelta } from '../domain/countDelta';
+import { SearchIndexStore } from './searchIndexStore';
+import { searchScope } from '../search/indexedSearch';
 import { feedbackFilter, listFeedback, NEWEST_FIRST, type FeedbackPage } from './feedbackList';
 import { cellCount, CountStore, type CellDocument } from './countStore';
 
@@ -24,18 +26,21 @@ export interface ItemForChange {
 export class FeedbackRepository {
   private readonly records: OrgScopedRepository<FeedbackDocument, FeedbackItem>;
   private readonly counts: CountStore;
+  private readonly search: SearchIndexStore;
 
   constructor(connection: Connection) {
     this.records = new OrgScopedRepository(feedbackModel(connection), toItem);
     this.counts = new CountStore(connection);
+    this.search = new SearchIndexStore(connection);
   }
 
   async ensureIndexes(): Promise<void> {
-    await Promise.all([this.records.ensureIndexes(), this.counts.ensureIndexes()]);
+    await Promise.all([this.records.ensureIndexes(), this.counts.ensureIndexes(), this.search.ensureIndexes()]);
   }
 
-  list(orgId: string, query: FeedbackQuery): Promise<FeedbackPage> {
-    return listFeedback(this.records.model, this.counts, orgId, query);
+  /** A page of the organization's items; a search of three or more characters is served by the search index. */
+  async list(orgId: string, query: FeedbackQuery): Promise<FeedbackPage> {
+    return listFeedback(this.records.model, this.counts, orgId, query, await searchScope(this.search, orgId, query.search));
   }
 
   findById(orgIds: string | Iterable<string>, id: string): Promise<FeedbackItem | null> {

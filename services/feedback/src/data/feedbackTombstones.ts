@@ -1,6 +1,9 @@
 import { Tombstones, type Connection, type TombstoneDocument } from '@fi/shared';
 import type { FeedbackItem } from './feedbackItem';
 
+/** The collection of feedback tombstones (the search index also reads merged items there). */
+export const FEEDBACK_TOMBSTONES = 'feedback_tombstones';
+
 /** A merged duplicate as the API reads it: the item as it was, and the item it was merged into. */
 export type MergedItem = FeedbackItem & { duplicateOf: string };
 
@@ -17,7 +20,7 @@ const mergedItemOf = ({ _id, removedAt: _removedAt, kind: _kind, mergedInto, ...
  */
 export class FeedbackTombstones extends Tombstones {
   constructor(connection: Connection) {
-    super(connection, 'feedback_tombstones');
+    super(connection, FEEDBACK_TOMBSTONES);
   }
 
   async findMerged(orgId: string, id: string): Promise<MergedItem | null> {

@@ -98,11 +98,15 @@ export class KeptThemeCounts {
 
   /** Adds the themes of the items published in [from, to) (to open: from on), through the (organization, [source,] status, sentiment, date) index. */
   private async countItems(figures: ThemeFigures, orgId: string, source: string | undefined, from: Date, to: Date | undefined): Promise<void> {
+    for await (const doc of this.themedItems(orgId, source, from, to)) addThemes(figures, doc.themeIds, doc.sentiment);
+  }
+
+  private async *themedItems(orgId: string, source: string | undefined, from: Date, to: Date | undefined): AsyncGenerator<ThemedItem> {
     const cursor = this.items.collection.find(
       { orgId, ...(source !== undefined ? { source } : {}), status: ANY_STATUS, sentiment: ANY_SENTIMENT, publishedDate: { $gte: from, ...(to ? { $lt: to } : {}) }, themeIds: { $exists: true } },
-      { projection: { _id: 0, themeIds: 1, sentiment: 1 }, batchSize: 5_000, maxTimeMS: DEFAULT_MAX_TIME_MS },
+      { projection: { _id: 0, themeIds: 1, sentiment: 1, source: 1, publishedDate: 1 }, batchSize: 5_000, maxTimeMS: DEFAULT_MAX_TIME_MS },
     );
-    for await (const doc of cursor) addThemes(figures, (doc.themeIds as string[] | undefined) ?? [], doc.sentiment as string | null | undefined);
+    for await (const doc of cursor) yield { themeIds: (doc.themeIds as string[] | undefined) ?? [], sentiment: doc.sentiment as string | null | undefined, source: doc.source as string, day: utcDay(doc.publishedDate as Date) };
   }
 
   /** Marks the days of these publication dates (or every day of the organization) to be counted again. */
@@ -114,16 +118,49 @@ export class KeptThemeCounts {
     return (await this.cells.dirtyDays(orgId, 1)).length > 0;
   }
 
-  /** Counts the marked days of the organization again from their items; returns how many. */
+  /**
+   * Counts the marked days of the organization again from their items; returns how many. Marked days are
+   * read in windows of up to REFRESH_WINDOW_DAYS consecutive days, every source at once (one index-served
+   * read per window instead of one per day and source: after a bulk import or a recount every day is
+   * marked), and their figures written in one bulk write per window.
+   */
   async refresh(orgId: string): Promise<number> {
     // Read once: a day changed while it was counted stays marked, for the next pass.
     const days = await this.cells.dirtyDays(orgId, REFRESH_DAYS);
-    for (const cell of days) {
-      const start = new Date(`${cell.key}T00:00:00.000Z`);
-      const figures: ThemeFigures = {};
-      await this.countItems(figures, orgId, cell.source, start, new Date(start.getTime() + DAY_MS));
-      await this.cells.setThemes(cell._id, cell.v, figures);
+    for (const window of dayWindows(days)) {
+      const start = new Date(`${window[0].key}T00:00:00.000Z`);
+      const end = new Date(new Date(`${window[window.length - 1].key}T00:00:00.000Z`).getTime() + DAY_MS);
+      const figures = new Map(window.map((cell) => [`${cell.key} ${cell.source}`, {} as ThemeFigures]));
+      for await (const item of this.themedItems(orgId, undefined, start, end)) {
+        const cell = figures.get(`${item.day} ${item.source}`);
+        if (cell) addThemes(cell, item.themeIds, item.sentiment);
+      }
+      await this.cells.setThemes(window.map((cell) => ({ id: cell._id, v: cell.v, t: figures.get(`${cell.key} ${cell.source}`)! })));
     }
     return days.length;
   }
+}
+
+interface ThemedItem {
+  themeIds: string[];
+  sentiment: string | null | undefined;
+  source: string;
+  /** UTC day of publishedDate (YYYY-MM-DD). */
+  day: string;
+}
+
+/** Marked days per read: a week at most, so one read stays well inside its time limit at an organization's busiest. */
+const REFRESH_WINDOW_DAYS = 7;
+
+/** Marked day cells grouped by day into windows spanning at most REFRESH_WINDOW_DAYS days, in day order. */
+function dayWindows<C extends { key?: string }>(cells: C[]): C[][] {
+  const sorted = [...cells].sort((a, b) => (a.key! < b.key! ? -1 : a.key! > b.key! ? 1 : 0));
+  const windows: C[][] = [];
+  for (const cell of sorted) {
+    const current = windows[windows.length - 1];
+    const opened = current && new Date(`${current[0].key}T00:00:00.000Z`).getTime();
+    if (current && new Date(`${cell.key}T00:00:00.000Z`).getTime() - opened! < REFRESH_WINDOW_DAYS * DAY_MS) current.push(cell);
+    else windows.push([cell]);
+  }
+  return windows;
 }

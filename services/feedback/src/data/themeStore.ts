@@ -3,6 +3,7 @@ import { buildIndexes, DEFAULT_MAX_TIME_MS } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { ComputedTheme, PreviousTheme } from '../themes/themeClustering';
 import { KeptThemeCounts, type Period, type ThemeCounts } from './themeCounts';
+import { CountStore } from './countStore';
 
 export type { ThemeCounts } from './themeCounts';
 
@@ -65,9 +66,10 @@ const runSchema = new Schema<ThemeRunDocument>(
   { collection: 'feedback_theme_runs', versionKey: false },
 );
 
-/** An item as a theme computation sees it. */
+/** An item as a theme computation sees it: its title apart, as it names what the item is about. */
 export interface ThemedItem {
   id: string;
+  title: string;
   text: string;
   themeIds: string[];
   publishedDate: Date;
@@ -90,9 +92,11 @@ export class ThemeStore {
   private readonly runs: Model<ThemeRunDocument>;
   private readonly items: Model<FeedbackDocument>;
   private readonly kept: KeptThemeCounts;
+  private readonly cells: CountStore;
 
   constructor(connection: Connection) {
     this.kept = new KeptThemeCounts(connection);
+    this.cells = new CountStore(connection);
     this.themes = connection.models.FeedbackTheme ?? connection.model<ThemeDocument>('FeedbackTheme', themeSchema);
     this.runs = connection.models.FeedbackThemeRun ?? connection.model<ThemeRunDocument>('FeedbackThemeRun', runSchema);
     this.items = feedbackModel(connection);
@@ -102,10 +106,9 @@ export class ThemeStore {
     await Promise.all([buildIndexes(this.themes), buildIndexes(this.runs)]);
   }
 
-  /** Organizations that have feedback (a `$group`, not `distinct`: FerretDB v1's distinct takes no time limit). */
-  async organizations(): Promise<string[]> {
-    const rows = await this.items.aggregate<{ _id: string }>([{ $group: { _id: '$orgId' } }]).option({ maxTimeMS: DEFAULT_MAX_TIME_MS }).exec();
-    return rows.map((row) => row._id).sort();
+  /** Organizations that have feedback (see CountStore.organizations). */
+  organizations(): Promise<string[]> {
+    return this.cells.organizations();
   }
 
   /** The organization's item count and newest id: when they are unchanged, so are its themes. */
@@ -163,7 +166,7 @@ export class ThemeStore {
     return days;
   }
 
-  /** The newest `limit` items of the organization (id, text, current themes), read in `_id` pages. */
+  /** The newest `limit` items of the organization (id, title, text, current themes), read in `_id` pages. */
   async itemsOf(orgId: string, limit: number, pageSize = 2_000): Promise<ThemedItem[]> {
     const result: ThemedItem[] = [];
     let before: Types.ObjectId | null = null;
@@ -174,7 +177,7 @@ export class ThemeStore {
           { projection: { title: 1, content: 1, themeIds: 1, publishedDate: 1 }, sort: { _id: -1 }, limit: Math.min(pageSize, limit - result.length), maxTimeMS: DEFAULT_MAX_TIME_MS },
         )
         .toArray() as never;
-      for (const doc of docs) result.push({ id: doc._id.toHexString(), text: `${doc.title}. ${doc.content}`, themeIds: doc.themeIds ?? [], publishedDate: doc.publishedDate });
+      for (const doc of docs) result.push({ id: doc._id.toHexString(), title: doc.title, text: doc.content, themeIds: doc.themeIds ?? [], publishedDate: doc.publishedDate });
       if (docs.length < pageSize) break;
       before = docs[docs.length - 1]._id;
     }

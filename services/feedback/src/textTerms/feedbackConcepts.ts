@@ -44,6 +44,7 @@ export const SHOWN: Record<string, string> = { twofactor: '2FA', msteams: 'Micro
 const CONCEPTS: Record<string, string[]> = {
   bill: ['invoic', 'bill', 'charg', 'overcharg', 'payment', 'pay', 'paid', 'receipt', 'refund', 'subscript', 'prorat', 'vat'],
   price: ['price', 'pricey', 'expens', 'cost', 'pricing'],
+  discount: ['discount', 'coupon', 'promo', 'voucher'],
   dashboard: ['dashboard', 'report', 'chart', 'widget', 'analyt', 'graph', 'kpi', 'overview'],
   mobil: ['mobil', 'phone', 'smartphon', 'iphon', 'android', 'io', 'ipad', 'tablet', 'samsung', 'pixel', 'galaxi'],
   crash: ['crash', 'freez', 'froze', 'frozen', 'hang', 'hung', 'unrespons'],

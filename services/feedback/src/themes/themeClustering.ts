@@ -2,6 +2,8 @@ import { contentWords, spellingOf, Spellings } from '../textTerms/feedbackTerms'
 
 export interface ThemeInput {
   id: string;
+  /** The item's title, when it has one (it names what the item is about); `text` is then the rest. */
+  title?: string;
   text: string;
 }
 
@@ -71,12 +73,16 @@ export const THEME_SETTINGS = {
   areaMinWithWord: 0.15,
   areaInsideShare: 0.6,
   areaLargestShare: 0.4,
+  /** An item is in a theme only when it holds one of its keywords of at least this fit (a defining word, not a loose one). */
+  coreFit: 0.7,
   /** A theme needs this many items to be kept. */
   minThemeSize: 3,
   /** A second theme of an item needs this share of the first one's relevance. */
-  secondThemeShare: 0.8,
+  secondThemeShare: 0.9,
   /** A theme is named by a phrase among its keywords held by at least this share of its seed's items. */
   phraseLabelShare: 0.5,
+  /** ... else by a phrase of its seed and another word (in either order) held by at least this share of its items. */
+  pairLabelShare: 0.3,
   /** A theme keeps the id of a previous one whose items it shares by at least this Jaccard index. */
   sameThemeJaccard: 0.3,
 };
@@ -84,6 +90,8 @@ export const THEME_SETTINGS = {
 interface Doc {
   id: string;
   terms: Set<string>;
+  /** Terms of its title (all its terms when it has none). */
+  titled: Set<string>;
 }
 
 interface Draft {
@@ -111,6 +119,32 @@ function closest(set: Set<string>, drafts: Draft[]): { draft?: Draft; overlap: n
     if (shared / set.size > bestOverlap) [best, bestOverlap] = [draft, shared / set.size];
   }
   return { draft: best, overlap: bestOverlap };
+}
+
+/**
+ * The phrase of `seed` and one other word, in either order ("email notifications", "notification
+ * emails"), that most of the items hold, when at least `share` of them do: a single word's theme is
+ * better named by what is said of it ("Calendar sync", not "Calendar"). Written as the order most used.
+ */
+function commonPhrase(seed: string, items: string[], terms: Map<string, Set<string>>, minSupport: number, share: number): string | undefined {
+  if (seed.includes(' ')) return undefined;
+  const partners = new Map<string, { items: number; forms: Map<string, number> }>();
+  for (const id of items) {
+    const seen = new Set<string>();
+    for (const term of terms.get(id)!) {
+      const [first, second] = term.split(' ');
+      if (second === undefined || first === second || (first !== seed && second !== seed)) continue;
+      const partner = first === seed ? second : first;
+      let found = partners.get(partner);
+      if (!found) partners.set(partner, (found = { items: 0, forms: new Map() }));
+      found.forms.set(term, (found.forms.get(term) ?? 0) + 1);
+      if (!seen.has(partner)) found.items += 1;
+      seen.add(partner);
+    }
+  }
+  const [best] = [...partners.values()].sort((a, b) => b.items - a.items);
+  if (!best || best.items < Math.max(minSupport, items.length * share)) return undefined;
+  return [...best.forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0];
 }
 
 /**
@@ -182,9 +216,8 @@ function isAreaWord(
  */
 export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], newId: () => string, settings = THEME_SETTINGS): ThemeResult {
   const spellings = new Spellings();
-  const docs: Doc[] = items.map(({ id, text }) => {
+  const termsOf = (text: string, terms = new Set<string>()) => {
     const words = contentWords(text);
-    const terms = new Set<string>();
     words.forEach((word, i) => {
       if (!word || word.generic) return;
       const next = words[i + 1];
@@ -195,7 +228,15 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
         spellings.add(term, spelling);
       }
     });
-    return { id, terms };
+    return terms;
+  };
+  const docs: Doc[] = items.map(({ id, title, text }) => {
+    if (title === undefined) {
+      const terms = termsOf(text);
+      return { id, terms, titled: terms };
+    }
+    const titled = termsOf(title);
+    return { id, terms: termsOf(text, new Set(titled)), titled };
   });
 
   const holders = new Map<string, Set<string>>();
@@ -212,8 +253,8 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
   const isPhrase = (term: string) => term.includes(' ');
   const symptomatic = (term: string) => term.split(' ').every((stem) => SYMPTOMS.has(stem));
   const frequent = [...holders].filter(([, set]) => set.size >= minSupport && set.size <= maxCount);
-  const termsOf = new Map(docs.map((doc) => [doc.id, doc.terms]));
-  const describers = new Set(frequent.filter(([term]) => symptomatic(term) || isAreaWord(term, holders, termsOf, symptomatic, minSupport, settings)).map(([term]) => term));
+  const docTerms = new Map(docs.map((doc) => [doc.id, doc.terms]));
+  const describers = new Set(frequent.filter(([term]) => symptomatic(term) || isAreaWord(term, holders, docTerms, symptomatic, minSupport, settings)).map(([term]) => term));
   const drafts = draftThemes(frequent, describers, settings);
 
   // Each item's relevance to each theme: the theme's keywords it holds, each weighed by how often it is
@@ -223,11 +264,24 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
   const relevance = new Map<string, Array<{ draft: Draft; score: number }>>();
   for (const doc of docs) {
     const scores: Array<{ draft: Draft; score: number }> = [];
+    const named = new Set<Draft>();
     for (const draft of drafts) {
       let score = 0;
-      for (const keyword of draft.keywords) if (doc.terms.has(keyword)) score += weight(keyword) * draft.fit.get(keyword)! ** 2 * (describers.has(keyword) ? settings.describerWeight : 1);
-      if (score > 0) scores.push({ draft, score });
+      let core = false;
+      for (const keyword of draft.keywords) {
+        if (!doc.terms.has(keyword)) continue;
+        const fit = draft.fit.get(keyword)!;
+        score += weight(keyword) * fit ** 2 * (describers.has(keyword) ? settings.describerWeight : 1);
+        if (describers.has(keyword) || fit < settings.coreFit) continue;
+        core = true;
+        if (doc.titled.has(keyword)) named.add(draft);
+      }
+      // An item shares a theme's concept when it holds one of the words that define it, not only loose or describing ones.
+      if (score > 0 && core) scores.push({ draft, score });
     }
+    // The title says what an item is about: when it names themes, a theme its text only mentions in
+    // passing ("... or customers email us") is not the item's.
+    if (named.size > 0) scores.splice(0, scores.length, ...scores.filter(({ draft }) => named.has(draft)));
     scores.sort((a, b) => b.score - a.score);
     const kept = scores.filter(({ score }, i) => i === 0 || (i === 1 && score >= scores[0].score * settings.secondThemeShare));
     if (kept.length > 0) relevance.set(doc.id, kept);
@@ -264,7 +318,10 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
     const shown = draft.keywords.slice(0, 10).map((keyword) => spellings.of(keyword));
     const keepOld = old && (old.renamed || old.keywords.some((keyword) => shown.includes(keyword) && keyword.charAt(0).toUpperCase() + keyword.slice(1) === old.label));
     // A two-word phrase names a theme better than its single word ("CSV export", not "CSV") when it is common enough.
-    const named = draft.keywords.find((k) => isPhrase(k) && !symptomatic(k) && holders.get(k)!.size >= holders.get(draft.seed)!.size * settings.phraseLabelShare) ?? draft.seed;
+    const named =
+      draft.keywords.find((k) => isPhrase(k) && !symptomatic(k) && holders.get(k)!.size >= holders.get(draft.seed)!.size * settings.phraseLabelShare) ??
+      commonPhrase(draft.seed, members.get(draft)!, docTerms, minSupport, settings.pairLabelShare) ??
+      draft.seed;
     let label = keepOld ? old.label : labelOf(named, spellings);
     if (!keepOld && labels.has(label)) label = `${label} (${labelOf(draft.keywords.find((k) => k !== draft.seed) ?? draft.seed, spellings).toLowerCase()})`;
     labels.add(label);

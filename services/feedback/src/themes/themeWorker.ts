@@ -1,3 +1,4 @@
+import { runPasses, type BackgroundWorker } from '../backgroundPasses';
 import { newObjectIdHex, type Logger } from '@fi/shared';
 import { computeThemes } from './themeClustering';
 import type { ThemeStore } from '../data/themeStore';
@@ -31,12 +32,10 @@ export async function recomputeThemes(store: ThemeStore, orgId: string, now = ne
  * kept theme figures of the changed days counted again. With the default interval, an item is in the
  * themes, and a change in the theme figures of whole days, within about a minute.
  */
-export function startThemeWorker(store: ThemeStore, intervalMs: number, logger: Logger): { close(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  let closed = false;
-  const pass = async () => {
+export function startThemeWorker(store: ThemeStore, intervalMs: number, logger: Logger): BackgroundWorker {
+  const pass = async (closed: () => boolean) => {
     for (const orgId of await store.organizations()) {
-      if (closed) return;
+      if (closed()) return;
       const run = await store.run(orgId);
       const themesStale = run?.fingerprint !== (await store.fingerprint(orgId));
       if (!themesStale && !(await store.countsStale(orgId, run))) continue;
@@ -51,20 +50,5 @@ export function startThemeWorker(store: ThemeStore, intervalMs: number, logger: 
       }
     }
   };
-  const tick = () => {
-    if (running || closed) return;
-    running = pass()
-      .catch((error: unknown) => logger.warn({ err: error }, 'feedback theme computation failed'))
-      .finally(() => (running = null));
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPasses(intervalMs, pass, (error) => logger.warn({ err: error }, 'feedback theme computation failed'));
 }

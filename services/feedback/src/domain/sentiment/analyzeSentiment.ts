@@ -49,6 +49,11 @@ export interface SentimentTuning {
   positiveAtLeast: number;
 }
 
+/**
+ * Chosen by the fourth round's grid. The fifth round's grid picks worst pull 0.25, decision weight 0.6 and
+ * thresholds -0.3235 / 0.201 instead; not adopted, because it reads "It's fine." and plain statements as
+ * negative and is worse on the check parts (docs/intelligence.md, fifth round).
+ */
 export const SENTIMENT_TUNING: SentimentTuning = {
   problemWeight: 0.6,
   reliefWeight: 0.6,
@@ -110,12 +115,20 @@ function readClauses(sentence: string, clauses: Clause[]): SentenceReading[] {
 }
 
 /**
+ * Names of features whose words the lexicon reads as judgements: "dark mode" is a feature, not a dark
+ * verdict ("Could dark mode follow the system setting?" was read as a complaint), so the text is read
+ * with a word the lexicon has no sentiment for in its place.
+ */
+const FEATURE_NAMES = /\bdark(?=[ -](?:mode|theme|themes|modes|ui|skin)\b)/gi;
+const FEATURE_NAME_READ_AS = 'night';
+
+/**
  * The tuning-independent, costly part: wink-nlp reads the text once; only the clauses of a contrast
  * ("..., but ...") are read again, each on its own, for their lexicon scores.
  */
 export function readSentences(title: string, content: string): TextReading {
   const readings: SentenceReading[] = [];
-  const doc = sentimentNlp.readDoc(feedbackText(title, content));
+  const doc = sentimentNlp.readDoc(feedbackText(title, content).replace(FEATURE_NAMES, FEATURE_NAME_READ_AS));
   doc
     .sentences()
     .each((sentence: ItemSentence) => {
@@ -170,7 +183,10 @@ export function combineSentences(
   let worst = 0;
   let leaving = 0;
   let committing = 0;
-  for (const { lexicon, cues, conceded } of readings) {
+  // A sentence that says nothing (a title such as "Mobile widgets", a plain statement of context) is no
+  // neutral verdict: it would only dilute what the other sentences say.
+  const speaking = readings.every(saysNothing) ? readings : readings.filter((reading) => !saysNothing(reading));
+  for (const { lexicon, cues, conceded } of speaking) {
     leaving += cues.decisions.leaving;
     committing += cues.decisions.committing;
     let praise = lexicon;
@@ -201,7 +217,10 @@ export function combineSentences(
   const shrug = readings.some(shrugs) && readings.every((reading) => shrugs(reading) || saysNothing(reading));
   const asks = onlyAsks(readings);
   const silent = readings.every(saysNothing);
-  const textFactor = shrug ? 0 : asks ? tuning.requestProblemFactor : silent ? tuning.silentWordFactor : 1;
+  // A request that names no problem and asks no question is neutral whatever its words ("Show the total
+  // hours on the invoice" shares its words with billing complaints); a question may complain without a cue.
+  const asksPlainly = asks && readings.every(({ cues }) => !cues.question && cues.problems === 0 && cues.weakProblems === 0);
+  const textFactor = shrug || asksPlainly ? 0 : asks ? tuning.requestProblemFactor : silent ? tuning.silentWordFactor : 1;
   const wordFactor = textFactor * Math.max(0, 1 - Math.abs(cues));
   // Irony is praise words meaning the opposite: the words' praise is emptied as the lexicon's is. A request
   // is no praise either ("Could you send the signed contract...?" has the words of a renewal).

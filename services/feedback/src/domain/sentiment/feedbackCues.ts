@@ -53,7 +53,7 @@ const PROBLEMS: RegExp[] = [
   /\b(?:no|zero|never got an?y?)\s+(?:response|reply|replies|answers?|solution|fix|update|refund|help|follow-?up)s?\b/,
   /\b(?:nobody|no one)\s+(?:\w+\s+)?(?:answer|repl|respond|help|call|came|care|read|tell|will)\w*/,
   /\b(?:ignored|waiting|waited|on hold)\b/,
-  /\b(?:late|delayed|overdue|lost|deleted|duplicates?|outage|(?:production|site|server|app|service|system|website|api|everything) (?:is |was |are |has been |went )?down)\b/,
+  /\b(?:late(?! (?:shifts?|nights?|evenings?|hours|afternoons?)\b)|delayed|overdue|lost|deleted|duplicates?|outage|(?:production|site|server|app|service|system|website|api|everything) (?:is |was |are |has been |went )?down)\b/,
   // What the customer sees instead of the product working.
   /\b(?:blank|white|empty|black) (?:page|screen)\b|\berror (?:page|screen)\b|\b(?:is|are|was|were|comes? out|came out|render\w*|load\w*|shows? up|appear\w*|print\w*|export\w*) (?:\w+ )?(?:empty|blank)\b/,
   /\b(?:get|gets|getting|got|see|seeing|shows?|showing|throws?|throwing|returns?|returning|gives?|giving) (?:an? |the |these )?(?:\w+ )?(?:errors?|timeouts?|[45]\d\ds?|[45]\d\d (?:errors?|responses?|status|codes?))\b/,
@@ -126,7 +126,7 @@ const NO_PROBLEM =
   /\b(?:no|zero|without an?y?|not an? single|not one|never had an?y?|never an?)\s+(?:\w+\s+)?(?:problems?|issues?|complaints?|crash\w*|hiccups?|bugs?|regrets?|glitch\w*|errors?(?! message)|downtime|(?:hidden )?fees?|surprises?|fuss|hassle|trouble|headaches?|escalations?)\b|\bnothing (?:to (?:complain|worry) about|wrong|bad)\b|\bcannot complain\b|\bwithout (?:being|feeling|getting|sounding) (?:too |overly )?\w+|\b(?:could not|cannot|could not have) be(?:en)? (?:happier|better|more pleased)\b|\b(?:cannot|could not) fault\b|\bnever (?:disappoints?|lets? (?:me|us) down)\b|\bnot (?:once )?disappointed\b|\bcannot recommend (?:\w+ )?enough\b|\b(?:cannot|could not) (?:imagine |picture )?(?:\w+ ){1,4}?without (?:it|this|you|them)\b(?! \w+ing)/g;
 /** A problem that is solved ("fixed on Tuesday", "thanks for the quick refund") is praise. */
 const SOLVED =
-  /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
+  /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong|duplicate|double|extra)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
 const UNSOLVED = /\b(?:not|never|still)\s+(?:\w+\s+)?(?:solved|resolved|fixed|sorted)\b|\b(?:get|have|be) (?:it |this |that |them )?fixed\b|\bis there a fix\b/;
 
 /** A problem word naming a feature or a topic ("crash reports", "refund policy", "error messages in the importer"). */
@@ -154,7 +154,7 @@ const COUNTERFACTUAL = /\bif (?:it|they|you|only|the \w+) (?:did|does|would|was|
 
 /** A sentence that asks, proposes or wishes as a whole: its sentiment words are not a judgement. */
 const REQUEST_WHOLE =
-  /^(?:(?:the )?(?:customer|client|prospect|they|user|users) (?:asked|asks|wants|wanted|requested|would like|is asking|are asking)|any plans?|are there plans|allow|add|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature request|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
+  /^(?:(?:the )?(?:customer|client|prospect|they|user|users) (?:asked|asks|wants|wanted|requested|would like|is asking|are asking)|any plans?|are there plans|allow|add|make|enable|provide|offer|introduce|implement|bring back|show|display|give us|give me|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature request|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
 /** A request inside a sentence that may also judge ("Great app, but please add a dark mode"). */
 const REQUEST_WITHIN =
   /\b(?:could|can) you (?:please )?(?:add|make|support|include|consider|allow|let|extend|change|update|send|resend|remove|switch|enable)\b|\bplease (?:add|consider|allow|let|make|support|include|change|update|send|resend|remove|switch|use|extend|close|transfer)\b|\bone (?:small |tiny |little |minor )?(?:request|suggestion|wish)\b|\bi (?:only )?wish\b/;
@@ -170,6 +170,8 @@ export interface SentenceCues {
   request: boolean;
   /** The whole sentence is a question or request, so its sentiment words are not a judgement either. */
   requestOnly: boolean;
+  /** The sentence ends with a question mark (a question may still complain without a cue: "Is it normal...?"). */
+  question: boolean;
   /** Ironic praise: the praise of the whole text means the opposite. */
   sarcasm: boolean;
   /** The sentence says the product is merely okay. */
@@ -265,6 +267,7 @@ export function sentenceCues(sentence: string): SentenceCues {
     reliefs,
     request,
     requestOnly: request && whole,
+    question,
     sarcasm,
     lukewarm: LUKEWARM.test(sentence),
     denial: denials > 0,

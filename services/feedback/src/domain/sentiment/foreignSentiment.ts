@@ -39,9 +39,11 @@ export const FOREIGN_TUNING = {
   cueWeight: 0.6,
   /**
    * Without any cue of the language's feedback, the lexicon alone decides only when it is at least this
-   * sure; otherwise the reading abstains (null) rather than guess.
+   * sure; otherwise the reading abstains (null) rather than guess. A question or request whose lexicon is
+   * this negative is no plain question either. Its lexicons are noisy ("crasht" and "trava" read as
+   * praise), so the bar is high: 0.5 let single misread words decide.
    */
-  lexiconAlone: 0.5,
+  lexiconAlone: 0.75,
   negativeAtMost: -0.25,
   positiveAtLeast: 0.25,
 };
@@ -84,10 +86,14 @@ function lexiconScore(language: ForeignLanguage, text: string): number {
   return hits === 0 ? 0 : Math.max(-1, Math.min(1, sum / hits));
 }
 
+/** Sentences of a text: ends of sentence followed by more text. */
+const sentenceCount = (text: string) => 1 + (text.match(/[.!?]+\s+(?=\S)/g)?.length ?? 0);
+
 /**
  * A text in one of the foreign languages read: its feedback cues (problems, churn, sarcasm, praise,
- * renewals) and nlp.js's lexicon. A question, request or "it is okay" without a problem is neutral; a
- * text with no cue at all is read from the lexicon only when the lexicon is sure, else not at all.
+ * renewals) and nlp.js's lexicon. "It is okay" and a one-sentence question or request without a problem
+ * are neutral (a longer one is not read); a text with no cue at all is read from the lexicon only when the
+ * lexicon is sure, else not at all.
  */
 export function readForeign(language: ForeignLanguage, text: string, tuning: ForeignTuning = FOREIGN_TUNING): ForeignReading {
   const cues = FOREIGN_CUES[language];
@@ -100,8 +106,14 @@ export function readForeign(language: ForeignLanguage, text: string, tuning: For
   // As in English: praise words beside a problem or in a mocking text are no praise ("Super, schon wieder...").
   const lexicon = problems > 0 ? Math.min(0, lexiconScore(language, text)) : lexiconScore(language, text);
   const round = (value: number) => Math.round(Math.max(-1, Math.min(1, value)) * 1000) / 1000;
-  if (problems === 0 && (cues.request.test(lower) || cues.lukewarm.test(lower) || (lower.endsWith('?') && !cues.praise.some((p) => p.test(lower))))) {
-    return { score: 0, sentiment: 'neutral' };
+  if (problems === 0 && cues.lukewarm.test(lower)) return { score: 0, sentiment: 'neutral' };
+  if (problems === 0 && (cues.request.test(lower) || (lower.endsWith('?') && !cues.praise.some((p) => p.test(lower))))) {
+    // A question or request is neutral when it is only that: one sentence whose words the lexicon does
+    // not find negative. A longer one, or one with negative words, may be a polite complaint whose problem
+    // no cue of the language names ("..., seit Montag ... Könnten Sie das prüfen?"): no reading rather than
+    // a wrong one.
+    const plainAsk = lexicon > -tuning.lexiconAlone && sentenceCount(lower) === 1;
+    return { score: 0, sentiment: plainAsk ? 'neutral' : null };
   }
   const praise = problems > 0 ? 0 : cues.praise.filter((pattern) => pattern.test(lower)).length;
   // A renewal or thanks is not undone by a word the lexicon reads as negative ("acabamos de...").

@@ -1,0 +1,265 @@
+import { Schema, Types, type Connection, type Model, type mongo } from 'mongoose';
+import { buildIndexes } from '@fi/shared';
+import { feedbackModel, type FeedbackDocument } from './feedbackModel';
+import { FEEDBACK_TOMBSTONES } from './feedbackTombstones';
+import { CountStore } from './countStore';
+import type { Posting } from '../search/searchMatches';
+
+/** One organization's indexing: how far it got, and which instance indexes it now. */
+interface SearchStateDocument {
+  _id: string;
+  /** Sequence numbers assigned and indexed: items 0..next-1. */
+  next: number;
+  /** Every item with a smaller or equal `_id` is indexed (or was removed first); none after it is. */
+  watermark?: Types.ObjectId;
+  /** Milliseconds the indexer spent on the organization's batches so far (what indexing costs). */
+  workMs?: number;
+  leaseUntil?: Date;
+  holder?: string;
+}
+
+/** A block: the item ids of `count` sequence numbers from `block * BLOCK_SIZE`, 12 bytes each. */
+interface SearchBlockDocument {
+  _id: string;
+  orgId: string;
+  block: number;
+  count: number;
+  ids: Buffer;
+}
+
+/** One trigram's occurrences in one block: chunks appended by the passes that filled the block. */
+interface SearchPostingDocument {
+  _id: string;
+  orgId: string;
+  gram: string;
+  block: number;
+  chunks: Buffer[];
+}
+
+/** An organization's indexing as searches and the indexer see it (ids as hex strings). */
+export interface SearchState {
+  next: number;
+  watermark: string | null;
+  workMs: number;
+}
+
+/** An item's searchable fields as the indexer reads them (live or merged). */
+export type IndexedText = { id: string } & Partial<Pick<FeedbackDocument, 'title' | 'content' | 'author' | 'email'>>;
+
+type TextDocument = Pick<FeedbackDocument, '_id' | 'title' | 'content' | 'author' | 'email'>;
+const textOf = ({ _id, ...fields }: TextDocument): IndexedText => ({ id: _id.toHexString(), ...fields });
+const objectId = (hex: string) => new Types.ObjectId(hex);
+
+const TEXT_FIELDS = { title: 1, content: 1, author: 1, email: 1 } as const;
+/** Posting documents per bulk write. */
+const WRITE_BATCH = 500;
+
+const stateSchema = new Schema<SearchStateDocument>(
+  { _id: { type: String, required: true }, next: { type: Number, required: true }, watermark: Schema.Types.ObjectId, workMs: Number, leaseUntil: Date, holder: String },
+  { collection: 'feedback_search_state', versionKey: false },
+);
+const blockSchema = new Schema<SearchBlockDocument>(
+  { _id: { type: String, required: true }, orgId: { type: String, required: true }, block: { type: Number, required: true }, count: { type: Number, required: true }, ids: { type: Buffer, required: true } },
+  { collection: 'feedback_search_blocks', versionKey: false },
+);
+const postingSchema = new Schema<SearchPostingDocument>(
+  { _id: { type: String, required: true }, orgId: { type: String, required: true }, gram: { type: String, required: true }, block: { type: Number, required: true }, chunks: { type: [Buffer], default: [] } },
+  { collection: 'feedback_search_postings', versionKey: false },
+);
+// A term's postings in one read: the organization and the term's trigrams.
+postingSchema.index({ orgId: 1, gram: 1 });
+blockSchema.index({ orgId: 1, block: 1 });
+
+// Keys that sort nothing and need no index of their own beside the primary key (written by key).
+const blockKey = (orgId: string, block: number) => JSON.stringify([orgId, block]);
+const postingKey = (orgId: string, gram: string, block: number) => JSON.stringify([orgId, gram, block]);
+
+/** Bytes of a Binary as the driver hands it back (a Binary, or a Buffer). */
+const bytesOf = (value: unknown): Buffer => {
+  const binary = value as { buffer?: Uint8Array };
+  return binary.buffer instanceof Uint8Array && !(value instanceof Uint8Array) ? Buffer.from(binary.buffer) : Buffer.from(value as Uint8Array);
+};
+
+const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
+
+/**
+ * The search index of feedback items (`feedback_search_state`, `feedback_search_blocks`,
+ * `feedback_search_postings`): written by the search indexer only (search/searchIndexer.ts), read by
+ * searches. See docs/scale.md, "Search".
+ */
+export class SearchIndexStore {
+  private readonly states: Model<SearchStateDocument>;
+  private readonly blocks: Model<SearchBlockDocument>;
+  private readonly postings: Model<SearchPostingDocument>;
+  private readonly items: Model<FeedbackDocument>;
+  private readonly cells: CountStore;
+  private readonly tombstones: mongo.Collection;
+
+  constructor(connection: Connection) {
+    this.states = connection.models.FeedbackSearchState ?? connection.model<SearchStateDocument>('FeedbackSearchState', stateSchema);
+    this.blocks = connection.models.FeedbackSearchBlock ?? connection.model<SearchBlockDocument>('FeedbackSearchBlock', blockSchema);
+    this.postings = connection.models.FeedbackSearchPosting ?? connection.model<SearchPostingDocument>('FeedbackSearchPosting', postingSchema);
+    this.items = feedbackModel(connection);
+    this.cells = new CountStore(connection);
+    this.tombstones = connection.collection(FEEDBACK_TOMBSTONES);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await Promise.all([buildIndexes(this.postings), buildIndexes(this.blocks)]);
+  }
+
+  async state(orgId: string): Promise<SearchState | null> {
+    const doc = await this.states.findById(orgId, { next: 1, watermark: 1, workMs: 1 }).lean<SearchStateDocument>();
+    return doc ? { next: doc.next, watermark: doc.watermark?.toHexString() ?? null, workMs: doc.workMs ?? 0 } : null;
+  }
+
+  /** Takes (or keeps) the organization's indexing for `leaseMs` unless another instance holds it. */
+  async lease(orgId: string, holder: string, leaseMs: number, now = new Date()): Promise<boolean> {
+    try {
+      const taken = await this.states.findOneAndUpdate(
+        { _id: orgId, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lt: now } }, { holder }] },
+        { $set: { leaseUntil: new Date(now.getTime() + leaseMs), holder }, $setOnInsert: { next: 0 } },
+        { upsert: true, new: true },
+      );
+      return taken !== null;
+    } catch (error) {
+      // Another instance created the state first: it holds the lease.
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async release(orgId: string, holder: string): Promise<void> {
+    await this.states.updateOne({ _id: orgId, holder }, { $unset: { leaseUntil: 1, holder: 1 } });
+  }
+
+  /** Records that items up to `next` (and every `_id` up to `watermark`) are indexed, unless another pass did. */
+  async advance(orgId: string, from: number, next: number, watermark: string, workMs = 0): Promise<boolean> {
+    try {
+      // The first pass of an organization may find no state (its lease creates one; a pass run by hand does not).
+      const result = await this.states.updateOne({ _id: orgId, next: from }, { $set: { next, watermark: objectId(watermark) }, $inc: { workMs } }, { upsert: from === 0 });
+      return result.matchedCount + result.upsertedCount === 1;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  /** The ids a block holds (12 bytes each), or null when it was never written. */
+  async blockIds(orgId: string, block: number): Promise<Buffer | null> {
+    const doc = await this.blocks.findById(blockKey(orgId, block), { ids: 1 }).lean<SearchBlockDocument>();
+    return doc ? bytesOf(doc.ids) : null;
+  }
+
+  /** The blocks' id lists, by block. */
+  async blocksOf(orgId: string, blocks: number[]): Promise<Map<number, Buffer>> {
+    if (blocks.length === 0) return new Map();
+    const docs = await this.blocks.find({ _id: { $in: blocks.map((block) => blockKey(orgId, block)) } }, { block: 1, ids: 1 }).lean<SearchBlockDocument[]>();
+    return new Map(docs.map((doc) => [doc.block, bytesOf(doc.ids)]));
+  }
+
+  /**
+   * Writes a block's ids, now `count` of them, when it still holds `expected` (none: a new block). This
+   * claims the new sequence numbers: false when another pass claimed them first.
+   */
+  async claimBlock(orgId: string, block: number, expected: number, count: number, ids: Buffer): Promise<boolean> {
+    const _id = blockKey(orgId, block);
+    if (expected === 0) {
+      try {
+        await this.blocks.collection.insertOne({ _id, orgId, block, count, ids } as never);
+        return true;
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+    }
+    const result = await this.blocks.updateOne({ _id, count: expected }, { $set: { count, ids } });
+    return result.matchedCount === 1;
+  }
+
+  /**
+   * Adds one chunk per trigram to the block's postings. A new block's postings do not exist yet (its
+   * ids were just claimed, before any posting): they are inserted, far cheaper than upserts; a block
+   * that fills up gets its chunks appended.
+   */
+  async addPostings(orgId: string, block: number, chunks: Map<string, Buffer>, fresh: boolean): Promise<void> {
+    const entries = [...chunks];
+    for (let at = 0; at < entries.length; at += WRITE_BATCH) {
+      const batch = entries.slice(at, at + WRITE_BATCH);
+      if (fresh) {
+        try {
+          await this.postings.collection.insertMany(
+            batch.map(([gram, chunk]) => ({ _id: postingKey(orgId, gram, block), orgId, gram, block, chunks: [chunk] }) as never),
+            { ordered: false },
+          );
+          continue;
+        } catch (error) {
+          // A pass cut off after some of a new block's postings: append to what it wrote.
+          if (!isDuplicateKey(error)) throw error;
+        }
+      }
+      const appends = batch.map(([gram, chunk]) => ({
+        updateOne: { filter: { _id: postingKey(orgId, gram, block) }, update: { $push: { chunks: chunk }, $setOnInsert: { orgId, gram, block } }, upsert: true },
+      }));
+      await this.postings.bulkWrite(appends, { ordered: false });
+    }
+  }
+
+  /** Every posting of the organization for these trigrams, whatever the block. */
+  async postingsOf(orgId: string, grams: string[]): Promise<Posting[]> {
+    const docs = await this.postings.find({ orgId, gram: { $in: grams } }, { gram: 1, block: 1, chunks: 1 }).lean<SearchPostingDocument[]>();
+    return docs.map((doc) => ({ gram: doc.gram, block: doc.block, chunks: doc.chunks.map(bytesOf) }));
+  }
+
+  /**
+   * The organization's items after `after` up to `upTo` in `_id` order, at most `limit`, with the items
+   * merged meanwhile (a merge keeps the item as a tombstone and an unmerge puts it back under its id):
+   * items, then merged tombstones, then items again, so an item moved either way during the reads is
+   * seen in one of them, in `_id` order. Ids are hex strings (`upTo` may be any, such as a time's).
+   */
+  async textsAfter(orgId: string, after: string | null, upTo: string, limit: number): Promise<IndexedText[]> {
+    const range = (to: Types.ObjectId) => ({ orgId, _id: { ...(after ? { $gt: objectId(after) } : {}), $lte: to } });
+    const first = await this.items.find(range(objectId(upTo)), TEXT_FIELDS).sort({ _id: 1 }).limit(limit).lean<TextDocument[]>();
+    const through = first.length === limit ? first[first.length - 1]._id : objectId(upTo);
+    const merged = (await this.tombstones.find({ ...range(through), kind: 'merged' }, { projection: TEXT_FIELDS }).toArray()) as unknown as TextDocument[];
+    const again = await this.items.find(range(through), TEXT_FIELDS).lean<TextDocument[]>();
+    const byId = new Map<string, IndexedText>();
+    for (const doc of [...first, ...merged, ...again]) byId.set(doc._id.toHexString(), textOf(doc));
+    return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  /** The texts of these items (live or merged), for a pass resumed after a crash. */
+  async textsOf(orgId: string, ids: string[]): Promise<IndexedText[]> {
+    const filter = { orgId, _id: { $in: ids.map(objectId) } };
+    const [live, merged] = await Promise.all([
+      this.items.find(filter, TEXT_FIELDS).lean<TextDocument[]>(),
+      this.tombstones.find(filter, { projection: TEXT_FIELDS }).toArray() as unknown as Promise<TextDocument[]>,
+    ]);
+    return [...live, ...merged].map(textOf);
+  }
+
+  /** True when the organization has items after `after` up to `upTo` (one indexed read: work for a pass). */
+  async hasItemsAfter(orgId: string, after: string | null, upTo: string): Promise<boolean> {
+    return (await this.items.exists({ orgId, _id: { ...(after ? { $gt: objectId(after) } : {}), $lte: objectId(upTo) } })) !== null;
+  }
+
+  /** The organizations that have feedback (see CountStore.organizations). */
+  organizations(): Promise<string[]> {
+    return this.cells.organizations();
+  }
+
+  /** The organization's newest item id (the bench waits until the index reaches it). */
+  async newestId(orgId: string): Promise<string | null> {
+    return (await this.items.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: Types.ObjectId }>())?._id.toHexString() ?? null;
+  }
+
+  /** Sizes of the organization's index, for the bench: documents and bytes of postings and blocks. */
+  async sizeOf(orgId: string): Promise<{ postings: number; postingBytes: number; blocks: number; items: number }> {
+    const [postings, blocks] = await Promise.all([
+      this.postings.find({ orgId }, { chunks: 1 }).lean<SearchPostingDocument[]>(),
+      this.blocks.find({ orgId }, { count: 1 }).lean<SearchBlockDocument[]>(),
+    ]);
+    const postingBytes = postings.reduce((sum, doc) => sum + doc.chunks.reduce((bytes, chunk) => bytes + bytesOf(chunk).length, 0), 0);
+    return { postings: postings.length, postingBytes, blocks: blocks.length, items: blocks.reduce((sum, doc) => sum + doc.count, 0) };
+  }
+}

@@ -1,0 +1,122 @@
+import { runPasses, type BackgroundWorker } from '../backgroundPasses';
+import { newObjectIdHex, type Logger } from '@fi/shared';
+import type { IndexedText, SearchIndexStore } from '../data/searchIndexStore';
+import { BLOCK_SIZE, decodeIds, encodeChunk, encodeIds, type Occurrence } from './postingCodec';
+import { gramPositions, itemText } from './searchText';
+
+/** An instance indexing an organization holds it this long, renewed at every batch. */
+const LEASE_MS = 2 * 60_000;
+/** The organization list is read at most this often (see CountStore.organizations). */
+const ORGANIZATIONS_EVERY_MS = 60_000;
+
+export interface IndexerOptions {
+  /** Items younger than this are left to the next pass (see indexOrganization). */
+  graceMs: number;
+  /** Stops between batches when it answers true (the service is closing). */
+  stopped?: () => boolean;
+}
+
+/** The greatest `_id` (hex) a pass takes: the first of the second of now minus the grace. */
+const upToOf = (now: Date, graceMs: number) => `${Math.floor((now.getTime() - graceMs) / 1000).toString(16).padStart(8, '0')}${'0'.repeat(16)}`;
+
+/** The chunks of one batch: per trigram, the batch's items holding it, in sequence order. */
+function chunksOf(block: number, first: number, texts: IndexedText[]): Map<string, Buffer> {
+  const byGram = new Map<string, Occurrence[]>();
+  texts.forEach((text, i) => {
+    for (const [gram, positions] of gramPositions(itemText(text))) {
+      const occurrences = byGram.get(gram);
+      const occurrence = { seq: first + i, positions };
+      if (occurrences) occurrences.push(occurrence);
+      else byGram.set(gram, [occurrence]);
+    }
+  });
+  return new Map([...byGram].map(([gram, occurrences]) => [gram, encodeChunk(block, occurrences)]));
+}
+
+/**
+ * Indexes one organization's new items (the caller holds its lease): reads them in `_id` order after the
+ * watermark, up to the `_id` of now minus the grace (a write takes far less, so no item with a smaller
+ * `_id` can still commit after the pass has gone by it), assigns them the next sequence numbers, and
+ * writes per batch: the block's ids first (the claim on the sequence numbers: a second instance's claim
+ * of the same numbers fails), then one posting chunk per trigram, then the new watermark. A pass cut off
+ * after its claim leaves the block holding more ids than the state: the next pass indexes those ids again
+ * with the same numbers (a chunk written twice decodes to the same positions). Returns the items indexed.
+ */
+export async function indexOrganization(store: SearchIndexStore, orgId: string, options: IndexerOptions, now = () => new Date()): Promise<number> {
+  let state = (await store.state(orgId)) ?? { next: 0, watermark: null, workMs: 0 };
+  let indexed = 0;
+  // A pass cut off between its claim and its watermark.
+  const open = Math.floor(state.next / BLOCK_SIZE);
+  const started = Date.now();
+  const claimed = decodeIds((await store.blockIds(orgId, open)) ?? Buffer.alloc(0));
+  const inBlock = state.next - open * BLOCK_SIZE;
+  if (claimed.length > inBlock) {
+    const ids = claimed.slice(inBlock);
+    const found = new Map((await store.textsOf(orgId, ids)).map((text) => [text.id, text]));
+    // An item removed since is indexed as empty text: its number stays taken, and it matches nothing.
+    const texts = ids.map((id) => found.get(id) ?? { id });
+    await store.addPostings(orgId, open, chunksOf(open, state.next, texts), false);
+    const last = ids[ids.length - 1];
+    if (!(await store.advance(orgId, state.next, state.next + ids.length, last, Date.now() - started))) return indexed;
+    state = { ...state, next: state.next + ids.length, watermark: last };
+    indexed += ids.length;
+  }
+  while (!options.stopped?.()) {
+    const upTo = upToOf(now(), options.graceMs);
+    if (state.watermark && state.watermark >= upTo) break;
+    const batchStarted = Date.now();
+    const block = Math.floor(state.next / BLOCK_SIZE);
+    const room = (block + 1) * BLOCK_SIZE - state.next;
+    const read = await store.textsAfter(orgId, state.watermark, upTo, room);
+    // Merged items read beside the live ones may overflow the block: the rest waits for the next batch.
+    const texts = read.slice(0, room);
+    if (texts.length === 0) break;
+    // No item between the last one read and `upTo` can commit any more (the grace): the watermark may
+    // be either; the last item's keeps every later item in the tail even under a clock set ahead.
+    const through = texts[texts.length - 1].id;
+    const inThisBlock = state.next - block * BLOCK_SIZE;
+    const before = inThisBlock === 0 ? [] : decodeIds((await store.blockIds(orgId, block)) ?? Buffer.alloc(0)).slice(0, inThisBlock);
+    const ids = encodeIds([...before, ...texts.map((text) => text.id)]);
+    if (!(await store.claimBlock(orgId, block, inThisBlock, inThisBlock + texts.length, ids))) break;
+    await store.addPostings(orgId, block, chunksOf(block, state.next, texts), inThisBlock === 0);
+    if (!(await store.advance(orgId, state.next, state.next + texts.length, through, Date.now() - batchStarted))) break;
+    state = { ...state, next: state.next + texts.length, watermark: through };
+    indexed += texts.length;
+    if (read.length < room) break;
+  }
+  return indexed;
+}
+
+/**
+ * Keeps every organization's search index current in the background: every `intervalMs`, each
+ * organization's new items older than the grace are indexed by whichever instance takes its lease first.
+ * Searches match the items after the watermark by regex meanwhile, so the index never hides an item.
+ */
+export function startSearchIndexer(store: SearchIndexStore, intervalMs: number, graceMs: number, logger: Logger): BackgroundWorker {
+  const holder = newObjectIdHex();
+  let organizations: { at: number; ids: string[] } | null = null;
+  const pass = async (closed: () => boolean) => {
+    if (!organizations || Date.now() - organizations.at > ORGANIZATIONS_EVERY_MS) organizations = { at: Date.now(), ids: await store.organizations() };
+    for (const orgId of organizations.ids) {
+      if (closed()) return;
+      // Two reads per organization without new items; a lease (a write) only when there is work.
+      const state = await store.state(orgId);
+      if (!(await store.hasItemsAfter(orgId, state?.watermark ?? null, upToOf(new Date(), graceMs)))) continue;
+      if (!(await store.lease(orgId, holder, LEASE_MS))) continue;
+      const started = Date.now();
+      let renewed = Date.now();
+      const stopped = () => {
+        if (closed()) return true;
+        // Renewing is a write: once a quarter of the lease at most.
+        if (Date.now() - renewed > LEASE_MS / 4) {
+          renewed = Date.now();
+          void store.lease(orgId, holder, LEASE_MS).catch(() => undefined);
+        }
+        return false;
+      };
+      const items = await indexOrganization(store, orgId, { graceMs, stopped }).finally(() => store.release(orgId, holder));
+      if (items > 0) logger.info({ orgId, items, ms: Date.now() - started }, 'feedback search index updated');
+    }
+  };
+  return runPasses(intervalMs, pass, (error) => logger.warn({ err: error }, 'feedback search indexing failed'));
+}

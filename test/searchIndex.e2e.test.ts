@@ -1,0 +1,184 @@
+import { Types, type Connection } from 'mongoose';
+import { indexOrganization, SearchIndexStore, startSearchIndexer } from '@fi/feedback';
+import { createLogger, escapeRegExp } from '@fi/shared';
+import { eventually } from './helpers/processes';
+import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
+import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
+
+/**
+ * `feedbackItems(search:)` served by the search index answers exactly what the regex over the items
+ * answers (the oracle below reads the items with that regex), with every filter, `after` and `skip`,
+ * through removals, merges and unmerges, for items not indexed yet, across organizations, and after an
+ * indexing pass cut off midway or run twice at once.
+ */
+
+const MERGE = 'mutation($k: String!, $id: String!, $ids: [String!]!) { mergeFeedbackItems(apiKey: $k, id: $id, duplicateIds: $ids) { id } }';
+const UNMERGE = 'mutation($k: String!, $id: String!) { unmergeFeedbackItem(apiKey: $k, id: $id) { id } }';
+const STATUS = 'mutation($k: String!, $id: String!, $s: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: $s) { id } }';
+const LIST = `query($k: String!, $search: String, $status: String, $sentiment: String, $source: String, $publishedAfter: DateTime, $publishedBefore: DateTime, $take: Int, $skip: Int, $after: String) {
+  feedbackItems(apiKey: $k, search: $search, status: $status, sentiment: $sentiment, source: $source, publishedAfter: $publishedAfter, publishedBefore: $publishedBefore, take: $take, skip: $skip, after: $after) { total items { id } nextCursor }
+}`;
+
+const WORDS = ['Export', 'export fails', 'EXPORTS', 'report', 'porter', 'Ölfeld', 'ölfeld', 'naïve', 'naive', 'a.b*c', '(x)', 'exp ort', 'Straße', 'café', 'CAFÉ', 'login', 'billing'];
+const TERMS = ['export', 'EXPORT', 'xport fa', 'rt fai', 'port', 'ölf', 'ÖLFELD', 'naï', 'a.b*c', '(x)', 'zzz', '.example', 'straße', 'CAFÉ', 'cafe', 'ex', 'é', 'ogin b'];
+const SOURCES = ['api', 'email', 'chat'];
+const SENTIMENTS = ['positive', 'neutral', 'negative'];
+
+interface Filters {
+  status?: string;
+  sentiment?: string;
+  source?: string;
+  publishedAfter?: string;
+  publishedBefore?: string;
+  take?: number;
+  skip?: number;
+}
+
+interface Page {
+  total: number;
+  items: Array<{ id: string }>;
+  nextCursor: string | null;
+}
+
+let stack: Stack;
+let feedback: Connection;
+let store: SearchIndexStore;
+// A seeded generator, so a failure repeats.
+let seed = 7;
+const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+const pick = <T>(values: T[]) => values[Math.floor(random() * values.length)];
+
+beforeAll(async () => {
+  // No background indexing: the tests run passes themselves, in this process.
+  stack = await startStack({ SEARCH_INDEX_INTERVAL_MS: '0' }, { databases: { feedback: ownDatabaseName('search') } });
+  feedback = await stack.connect('feedback');
+  store = new SearchIndexStore(feedback);
+});
+afterAll(() => stack.close());
+
+/** A pass that takes every item created so far (their `_id`s' seconds are before "now"). */
+const indexAll = (orgId: string, on = store) => indexOrganization(on, orgId, { graceMs: 0 }, () => new Date(Date.now() + 2_000));
+
+async function addItems(key: string, count: number, extra: Partial<Record<'title' | 'content', string>> = {}): Promise<string[]> {
+  const ids: string[] = [];
+  for (let n = 0; n < count; n += 1) {
+    const input = { source: pick(SOURCES), sentiment: pick(SENTIMENTS), title: `${pick(WORDS)} ${pick(WORDS)}`, content: `${pick(WORDS)}${pick(WORDS)} ${pick(WORDS)}`, author: random() < 0.5 ? pick(WORDS) : undefined, email: `${pick(['ada', 'bob', 'exporter'])}@x.example`, ...extra };
+    const created = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, { apiKey: key, input });
+    expect(created.body.errors).toBeUndefined();
+    ids.push(created.body.data!.addFeedbackItem.id);
+  }
+  return ids;
+}
+
+/** What today's regex answers, read from the items themselves. */
+async function oracle(orgId: string, term: string, filters: Filters): Promise<{ total: number; ids: string[] }> {
+  const pattern = new RegExp(escapeRegExp(term), 'i');
+  const filter: Record<string, unknown> = { orgId, $or: ['title', 'content', 'author', 'email'].map((field) => ({ [field]: pattern })) };
+  for (const field of ['status', 'sentiment', 'source'] as const) if (filters[field]) filter[field] = filters[field];
+  if (filters.publishedAfter || filters.publishedBefore) {
+    filter.publishedDate = { ...(filters.publishedAfter ? { $gte: new Date(filters.publishedAfter) } : {}), ...(filters.publishedBefore ? { $lt: new Date(filters.publishedBefore) } : {}) };
+  }
+  const docs = await feedback.collection('feedback_items').find(filter, { projection: { _id: 1 }, sort: { createdAt: -1, _id: -1 } }).toArray();
+  return { total: docs.length, ids: docs.map((doc) => doc._id.toHexString()) };
+}
+
+async function list(key: string, variables: Record<string, unknown>): Promise<Page> {
+  const response = await stack.gql<{ feedbackItems: Page }>(LIST, { k: key, ...variables });
+  expect(response.body.errors).toBeUndefined();
+  return response.body.data!.feedbackItems;
+}
+
+/** Every term with every filter, `skip`, and a page after a cursor, against the oracle. */
+async function expectSameAnswers(key: string, orgId: string, filterSets: Filters[], terms = TERMS): Promise<void> {
+  for (const term of terms) {
+    for (const filters of filterSets) {
+      const expected = await oracle(orgId, term, filters);
+      const page = await list(key, { search: term, ...filters });
+      const skip = filters.skip ?? 0;
+      expect({ term, filters, total: page.total, ids: page.items.map((item) => item.id) }).toEqual({ term, filters, total: expected.total, ids: expected.ids.slice(skip, skip + (filters.take ?? 50)) });
+    }
+    const first = await list(key, { search: term, take: 2 });
+    if (first.nextCursor) {
+      const next = await list(key, { search: term, take: 3, after: first.nextCursor });
+      const expected = await oracle(orgId, term, {});
+      expect({ term, total: next.total, ids: next.items.map((item) => item.id) }).toEqual({ term, total: expected.total, ids: expected.ids.slice(2, 5) });
+    }
+  }
+}
+
+test('when a search is served by the index, then it answers exactly what the regex answers, with every filter, through removals, merges, unmerges and unindexed items', async () => {
+  const { key, orgId } = await stack.createKey();
+  const other = await stack.createKey();
+  const ids = await addItems(key, 30);
+  const mid = new Date().toISOString();
+  ids.push(...(await addItems(key, 20)));
+  const otherIds = await addItems(other.key, 10);
+  for (const id of ids.slice(0, 20)) expect((await stack.gql(STATUS, { k: key, id, s: pick(['read', 'archived']) })).body.errors).toBeUndefined();
+  // An item merged before the indexer passes it is indexed from its tombstone: found once unmerged.
+  expect((await stack.gql(MERGE, { k: key, id: ids[10], ids: [ids[11]] })).body.errors).toBeUndefined();
+
+  expect(await indexAll(orgId)).toBe(50);
+  expect(await indexAll(other.orgId)).toBe(10);
+  expect(await store.state(orgId)).toMatchObject({ next: 50 });
+  const filterSets: Filters[] = [{}, { status: 'unread' }, { status: 'read', sentiment: 'negative' }, { sentiment: 'positive' }, { source: 'email' }, { publishedAfter: mid }, { publishedBefore: mid, source: 'api' }, { take: 3, skip: 2 }, { take: 0 }];
+  await expectSameAnswers(key, orgId, filterSets);
+
+  // Removed and merged items leave the answers; unmerged ones come back; new items (after the watermark) are found.
+  expect((await stack.gql(UNMERGE, { k: key, id: ids[11] })).body.errors).toBeUndefined();
+  for (const id of ids.slice(40, 43)) expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id })).body.errors).toBeUndefined();
+  expect((await stack.gql(MERGE, { k: key, id: ids[20], ids: [ids[21], ids[22]] })).body.errors).toBeUndefined();
+  const tail = await addItems(key, 5, { title: 'export late' });
+  await expectSameAnswers(key, orgId, [{}, { status: 'unread', take: 4, skip: 1 }, { publishedAfter: mid }]);
+  expect((await list(key, { search: 'export late' })).items.map((item) => item.id).sort()).toEqual([...tail].sort());
+
+  // The merged item is unmerged after the index passed it: found again, by the index.
+  expect((await stack.gql(UNMERGE, { k: key, id: ids[21] })).body.errors).toBeUndefined();
+  expect(await indexAll(orgId)).toBe(5);
+  await expectSameAnswers(key, orgId, [{}, { sentiment: 'neutral' }, { take: 2, skip: 3 }]);
+
+  // Organizations never see each other's items.
+  const answered = new Set((await list(key, { search: 'example', take: 100 })).items.map((item) => item.id));
+  expect(otherIds.filter((id) => answered.has(id))).toEqual([]);
+  await expectSameAnswers(other.key, other.orgId, [{}], ['export', 'example']);
+});
+
+test('when an indexing pass is cut off after claiming its items, or its lease is lost, then every item is indexed once and found', async () => {
+  const { key, orgId } = await stack.createKey();
+  await addItems(key, 12);
+  // A store that fails after the claim, before any posting: the pass is cut off there.
+  const failing = Object.create(store) as SearchIndexStore;
+  failing.addPostings = () => Promise.reject(new Error('cut off'));
+  await expect(indexAll(orgId, failing)).rejects.toThrow('cut off');
+  expect(await store.state(orgId)).toBeNull();
+  await addItems(key, 3);
+  // One instance holds the organization; another takes it only once the lease ran out.
+  expect(await store.lease(orgId, 'first', 60_000)).toBe(true);
+  expect(await store.lease(orgId, 'second', 60_000)).toBe(false);
+  expect(await store.lease(orgId, 'second', 60_000, new Date(Date.now() + 61_000))).toBe(true);
+  // The pass resumes the claimed items under their numbers, then takes the new ones.
+  expect(await indexAll(orgId)).toBe(15);
+  expect(await store.state(orgId)).toMatchObject({ next: 15 });
+  // A pass that lost its lease midway finds its claim taken and stops: nothing is indexed twice.
+  const blockIds = await store.blockIds(orgId, 0);
+  expect(await store.claimBlock(orgId, 0, 12, 13, blockIds!)).toBe(false);
+  expect(await store.advance(orgId, 12, 13, new Types.ObjectId().toHexString())).toBe(false);
+  const blocks = await feedback.collection('feedback_search_blocks').find({ orgId }).toArray();
+  const stored = blocks.flatMap((block) => Array.from({ length: block.count as number }, (_, i) => Buffer.from((block.ids as { buffer: Uint8Array }).buffer.subarray(i * 12, i * 12 + 12)).toString('hex')));
+  expect(new Set(stored).size).toBe(15);
+  await expectSameAnswers(key, orgId, [{}, { take: 2, skip: 1 }], ['export', 'port', 'billing', 'zzz']);
+});
+
+test('when the background indexer runs, then it catches up with the organization and searches use it', async () => {
+  const { key, orgId } = await stack.createKey();
+  const ids = await addItems(key, 6, { content: 'billing export' });
+  const indexer = startSearchIndexer(store, 100, 0, createLogger('test', 'silent'));
+  try {
+    await eventually(async () => (await store.state(orgId))?.next === 6, 30_000, 'the indexer took the items');
+  } finally {
+    await indexer.close();
+  }
+  const state = await store.state(orgId);
+  expect(state!.watermark! >= ids[5]).toBe(true);
+  expect(new Types.ObjectId(ids[5]).getTimestamp().getTime()).toBeLessThanOrEqual(Date.now());
+  await expectSameAnswers(key, orgId, [{}, { status: 'unread' }], ['billing export', 'export', 'lling']);
+});
