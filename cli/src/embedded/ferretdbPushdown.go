@@ -13,7 +13,8 @@
 // pushed only when the field's kinds make the SQL comparison select every match (and it is exact when it
 // selects nothing else). An inserted document's kinds are recorded in Go, in the insert's transaction
 // (recordKinds); an updated one's by the table's update trigger, whose presence also says that the kinds
-// are complete (keepKinds).
+// are complete (keepKinds). An array's elements are recorded too, as "[]" and their kind ("[]string"): a
+// string equality on a field whose arrays held only strings is exact (see element).
 //
 // FERRETDB_SQLITE_PUSHDOWN=off turns all of it off (tests compare both).
 
@@ -38,7 +39,8 @@ import (
 
 var pushdownOff = os.Getenv("FERRETDB_SQLITE_PUSHDOWN") == "off"
 
-// kindsTable holds (table, field, kind) for every top-level field a table's documents have held.
+// kindsTable holds (table, field, kind) for every top-level field a table's documents have held, and
+// (table, field, "[]" + kind) for the elements of its arrays.
 // A date whose milliseconds are not 13 digits (before 2001-09-09) is recorded as "date?": its JSON text
 // does not sort like its value.
 const kindsTable = "_ferretdb_kinds"
@@ -52,6 +54,14 @@ const maxArgs = 32000
 
 // plainKey is a field name whose date the kinds check for 13 digits (json_extract's path takes it as is).
 var plainKey = regexp.MustCompile(`^[A-Za-z0-9_]*$`)
+
+// kindsTrigger suffixes the name of a table's update trigger. A table whose trigger has another name (a build
+// that did not record the kinds of array elements) has its kinds recorded anew from its documents, once.
+const kindsTrigger = "_kinds_e"
+
+// oldKindsTriggers are the triggers of earlier builds: the update trigger without element kinds, and the
+// insert trigger of the build that recorded inserts by a trigger too.
+var oldKindsTriggers = []string{"_kinds_u", "_kinds_i"}
 
 // maxKindRows bounds the rows of one insert into the kinds table (3 arguments each, under maxArgs).
 const maxKindRows = 1000
@@ -215,11 +225,11 @@ func (t *translator) field(name string, v any) []conj {
 	}
 
 	if kinds["array"] {
-		t.exact = false
-
-		if c := t.element(name, v); c != nil {
+		if c := t.element(name, kinds, v); c != nil {
 			return []conj{c}
 		}
+
+		t.exact = false
 
 		return nil
 	}
@@ -319,10 +329,12 @@ func (t *translator) equal(name string, kinds map[string]bool, v any) conj {
 
 // element is the condition of a string equality on a field that has held arrays (a theme's items: an
 // array matches when one of its elements equals the value), or nil. json_each reads an array's elements, or
-// a scalar as itself; it selects every match and may select more (an ObjectId element or an embedded
-// document whose text equals the string), never exact, so FerretDB filters the rows read. No index serves
-// it: SQLite evaluates it on the rows the other conditions select.
-func (t *translator) element(name string, v any) conj {
+// a scalar as itself; it selects every match. It is exact when the field has held only arrays, strings and
+// nulls, and its arrays only strings (an empty one records no element): otherwise an ObjectId or an
+// embedded document whose text equals the string, or an array nested in one, may be selected too, and
+// FerretDB filters the rows read. No index serves it: SQLite evaluates it on the rows the other conditions
+// select.
+func (t *translator) element(name string, kinds map[string]bool, v any) conj {
 	if ops, ok := v.(*types.Document); ok && ops.Len() == 1 && ops.Keys()[0] == "$eq" {
 		v = must.NotFail(ops.Get("$eq"))
 	}
@@ -330,6 +342,14 @@ func (t *translator) element(name string, v any) conj {
 	s, ok := v.(string)
 	if !ok {
 		return nil
+	}
+
+	for k := range kinds {
+		switch k {
+		case "array", "string", "null", "[]string":
+		default:
+			t.exact = false
+		}
 	}
 
 	return conj{{sql: fmt.Sprintf("EXISTS (SELECT 1 FROM json_each(%s) WHERE json_each.value = ?)", column(name)), args: []any{s}}}
@@ -517,26 +537,23 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 
 // keepKinds adds the table's update trigger, and records the kinds of the documents already stored, when
 // the table has none (one transaction: no write falls between). InsertAll calls it before a table's first
-// documents, so only a table written by a build without it is read whole, once, on its first query. A
-// table of the build that recorded inserts by a trigger too keeps its kinds and loses that trigger.
+// documents, so only a table written by a build without it (or with an earlier trigger, see kindsTrigger)
+// is read whole, once, on its first query.
 func keepKinds(ctx context.Context, db *fsql.DB, table string) error {
-	var update, insert int
+	var current, old int
 
-	q := "SELECT count(*) FILTER (WHERE name = ?), count(*) FILTER (WHERE name = ?) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?"
-	if err := db.QueryRowContext(ctx, q, table+"_kinds_u", table+"_kinds_i", table).Scan(&update, &insert); err != nil {
+	q := "SELECT count(*) FILTER (WHERE name = ?), count(*) FILTER (WHERE name IN (?, ?)) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?"
+	if err := db.QueryRowContext(ctx, q, table+kindsTrigger, table+oldKindsTriggers[0], table+oldKindsTriggers[1], table).Scan(&current, &old); err != nil {
 		return err
 	}
 
 	switch {
-	case update == 1 && insert == 0:
+	case current == 1 && old == 0:
 		return nil
 	case pushdownOff:
 		// Inserts record their kinds in this table all the same; the kinds are recorded anew from the
 		// documents when the pushdown is next on.
 		_, err := db.ExecContext(ctx, createKindsTable)
-		return err
-	case update == 1:
-		_, err := db.ExecContext(ctx, fmt.Sprintf("DROP TRIGGER IF EXISTS %q", table+"_kinds_i"))
 		return err
 	default:
 		return addKindTriggers(ctx, db, table)
@@ -559,9 +576,19 @@ func recordKinds(ctx context.Context, tx *fsql.Tx, table string, docs []*types.D
 				kind = "date?"
 			}
 
-			if row := [2]string{key, kind}; !seen[row] {
-				seen[row] = true
-				rows = append(rows, row)
+			add := func(row [2]string) {
+				if !seen[row] {
+					seen[row] = true
+					rows = append(rows, row)
+				}
+			}
+
+			add([2]string{key, kind})
+
+			if a, ok := values[i].(*types.Array); ok {
+				for j := 0; j < a.Len(); j++ {
+					add([2]string{key, "[]" + sjson.GetTypeOfValue(must.NotFail(a.Get(j)))})
+				}
 			}
 		}
 	}
@@ -615,13 +642,18 @@ func loadKinds(ctx context.Context, db *fsql.DB, table string) (map[string]map[s
 }
 
 // kindsOf selects (table, field, kind) of the top-level fields of the documents in doc (a column of from),
-// from their schema; a date's digits are counted only for a plain field name (json_extract's path).
+// from their schema; a date's digits are counted only for a plain field name (json_extract's path). The
+// elements of an array field add (table, field, "[]" + kind).
 func kindsOf(table, from, doc string) string {
+	tbl := strings.ReplaceAll(table, "'", "''")
+
 	return fmt.Sprintf(
 		"SELECT '%s', key, CASE WHEN value->>'t' <> 'date' THEN value->>'t' "+
 			"WHEN key GLOB '*[^A-Za-z0-9_]*' OR length(json_extract(%s, '$.\"' || key || '\"')) <> 13 THEN 'date?' "+
-			"ELSE 'date' END FROM %sjson_each(%s, '$.\"$s\".p')",
-		strings.ReplaceAll(table, "'", "''"), doc, from, doc,
+			"ELSE 'date' END FROM %sjson_each(%s, '$.\"$s\".p') "+
+			"UNION SELECT '%s', f.key, '[]' || (e.value->>'t') FROM %sjson_each(%s, '$.\"$s\".p') AS f, json_each(f.value, '$.i') AS e "+
+			"WHERE f.value->>'t' = 'array'",
+		tbl, doc, from, doc, tbl, from, doc,
 	)
 }
 
@@ -638,12 +670,16 @@ func addKindTriggers(ctx context.Context, db *fsql.DB, table string) error {
 		// Kinds left by a dropped table of the same name go: this table's are recorded from its documents.
 		stmts := []string{
 			fmt.Sprintf("DELETE FROM %q WHERE tbl = '%s'", kindsTable, strings.ReplaceAll(table, "'", "''")),
-			fmt.Sprintf("DROP TRIGGER IF EXISTS %q", table+"_kinds_i"),
-			fmt.Sprintf(
-				"CREATE TRIGGER IF NOT EXISTS %q AFTER UPDATE ON %q BEGIN INSERT OR IGNORE INTO %q %s; END",
-				table+"_kinds_u", table, kindsTable, kindsOf(table, "", "NEW."+metadata.DefaultColumn),
-			),
 		}
+
+		for _, suffix := range oldKindsTriggers {
+			stmts = append(stmts, fmt.Sprintf("DROP TRIGGER IF EXISTS %q", table+suffix))
+		}
+
+		stmts = append(stmts, fmt.Sprintf(
+			"CREATE TRIGGER IF NOT EXISTS %q AFTER UPDATE ON %q BEGIN INSERT OR IGNORE INTO %q %s; END",
+			table+kindsTrigger, table, kindsTable, kindsOf(table, "", "NEW."+metadata.DefaultColumn),
+		))
 
 		from := fmt.Sprintf("%q AS t, ", table)
 		stmts = append(stmts, fmt.Sprintf("INSERT OR IGNORE INTO %q %s", kindsTable, kindsOf(table, from, "t."+metadata.DefaultColumn)))
