@@ -59,6 +59,9 @@ const MSG_AGGREGATE = 'internal/handler/msg_aggregate.go';
  *   top-level fields to a WHERE clause over the same expressions the indexes use, only where the field's
  *   recorded kinds make SQL select every match; ORDER BY and LIMIT only when the WHERE is exact. A `$in`
  *   becomes an IN list (an OR chain of over 1,000 values exceeded SQLite's expression depth: the query failed).
+ * - `fi_elements.go` (new): keeps the string elements of the array fields a collection's indexes name in a
+ *   table beside it, as MongoDB's multikey indexes do, so an equality on one (a theme's items) reads its
+ *   documents by `_id` instead of testing every row the other conditions select.
  * - `QueryParams` gains `ExactSort` and `ExactLimit` (skip + limit), which `find` sets when the backend sees
  *   the whole filter (no dotted keys dropped): backends that ignore them read as before.
  * - The SQLite `Query` uses that pushdown when it applies (not for a filter naming one `_id`: that one row
@@ -71,6 +74,7 @@ const MSG_AGGREGATE = 'internal/handler/msg_aggregate.go';
 const PUSHDOWN_GO = readFileSync(path.join(__dirname, 'ferretdbPushdown.go'), 'utf8');
 const QUERY_PUSHDOWN: SourcePatch[] = [
   { file: 'internal/backends/sqlite/fi_pushdown.go', from: '', to: PUSHDOWN_GO },
+  { file: 'internal/backends/sqlite/fi_elements.go', from: '', to: readFileSync(path.join(__dirname, 'ferretdbElements.go'), 'utf8') },
   {
     file: 'internal/backends/collection.go',
     from: 'type QueryParams struct {\n\tFilter *types.Document\n\tSort   *types.Document\n\tLimit  int64\n',
@@ -113,12 +117,12 @@ const QUERY_PUSHDOWN: SourcePatch[] = [
     to: [
       '\tmeta := c.r.CollectionGet(ctx, c.dbName, c.name)',
       '',
-      '\tif err := keepKinds(ctx, db, meta.TableName); err != nil {',
+      '\tif _, err := keepKinds(ctx, db, meta); err != nil {',
       '\t\treturn nil, lazyerrors.Error(err)',
       '\t}',
       '',
       '\terr := db.InTransaction(ctx, func(tx *fsql.Tx) error {',
-      '\t\tif err := recordKinds(ctx, tx, meta.TableName, params.Docs); err != nil {',
+      '\t\tif err := recordInserts(ctx, tx, meta.TableName, params.Docs); err != nil {',
       '\t\t\treturn lazyerrors.Error(err)',
       '\t\t}',
       '',

@@ -14,7 +14,8 @@
 // selects nothing else). An inserted document's kinds are recorded in Go, in the insert's transaction
 // (recordKinds); an updated one's by the table's update trigger, whose presence also says that the kinds
 // are complete (keepKinds). An array's elements are recorded too, as "[]" and their kind ("[]string"): a
-// string equality on a field whose arrays held only strings is exact (see element).
+// string equality on a field whose arrays held only strings is exact (see element). An indexed array
+// field's string elements are kept in a table beside it (fi_elements.go).
 //
 // FERRETDB_SQLITE_PUSHDOWN=off turns all of it off (tests compare both).
 
@@ -25,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,8 +58,9 @@ const maxArgs = 32000
 var plainKey = regexp.MustCompile(`^[A-Za-z0-9_]*$`)
 
 // kindsTrigger suffixes the name of a table's update trigger. A table whose trigger has another name (a build
-// that did not record the kinds of array elements) has its kinds recorded anew from its documents, once.
-const kindsTrigger = "_kinds_e"
+// that did not record the kinds of array elements, nor keep elements) has its kinds and elements recorded
+// anew from its documents, once.
+const kindsTrigger = "_kinds_m"
 
 // oldKindsTriggers are the triggers of earlier builds: the update trigger without element kinds, and the
 // insert trigger of the build that recorded inserts by a trigger too.
@@ -69,11 +72,13 @@ const maxKindRows = 1000
 // pushableField is a top-level field name as the indexes write it (`_ferretdb_sjson->"name"`).
 var pushableField = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// atom is one SQL condition and its arguments; eq names the column of an equality `col = ?`.
+// atom is one SQL condition and its arguments; eq names the column of an equality `col = ?`; element is
+// the (field, value) of an indexed element equality (fi_elements.go).
 type atom struct {
-	sql  string
-	args []any
-	eq   string
+	sql     string
+	args    []any
+	eq      string
+	element *[2]string
 }
 
 // conj is one conjunct of the filter: a disjunction of atoms (several for $in).
@@ -153,6 +158,10 @@ func and(conjs []conj) atom {
 type translator struct {
 	kinds map[string]map[string]bool
 	exact bool
+
+	// table and the fields whose elements it keeps (fi_elements.go).
+	table    string
+	elements []string
 }
 
 func column(field string) string {
@@ -225,6 +234,10 @@ func (t *translator) field(name string, v any) []conj {
 	}
 
 	if kinds["array"] {
+		if c := t.indexedElement(name, kinds, v); c != nil {
+			return []conj{c}
+		}
+
 		if c := t.element(name, kinds, v); c != nil {
 			return []conj{c}
 		}
@@ -445,12 +458,12 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 		}
 	}
 
-	kinds, err := loadKinds(ctx, db, meta.TableName)
+	kinds, elements, err := loadKinds(ctx, db, meta)
 	if err != nil {
 		return "", nil, false, false
 	}
 
-	t := translator{kinds: kinds, exact: true}
+	t := translator{kinds: kinds, exact: true, table: meta.TableName, elements: elements}
 
 	conjs := t.conjs(params.Filter)
 	if len(conjs) == 0 {
@@ -462,11 +475,20 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 		return "", nil, false, false
 	}
 
-	if params.CountOnly && t.exact {
-		return fmt.Sprintf("SELECT 0 AS %s FROM %q WHERE %s", metadata.RecordIDColumn, meta.TableName, where.sql), where.args, true, true
+	from := fmt.Sprintf(" FROM %q", meta.TableName)
+	sel := prepareSelectClause(meta.TableName, params.Comment, false, false)
+
+	// An indexed element equality reads its documents first, by _id, and sorts those (no branches below).
+	rest, joined, joinedWhere, first := elementsFirst(meta.TableName, conjs)
+	if first {
+		conjs, where = rest, joinedWhere
+		sel = strings.TrimSuffix(sel, from) + joined
+		from = joined
 	}
 
-	sel := prepareSelectClause(meta.TableName, params.Comment, false, false)
+	if params.CountOnly && t.exact {
+		return fmt.Sprintf("SELECT 0 AS %s%s WHERE %s", metadata.RecordIDColumn, from, where.sql), where.args, true, true
+	}
 
 	var keys []sortKey
 
@@ -485,7 +507,7 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	// (a compound SELECT ordered by its columns reads each arm in order and stops at the limit).
 	branches := [][]atom{nil}
 
-	if len(keys) > 0 {
+	if len(keys) > 0 && !first {
 		for _, c := range conjs {
 			next := make([][]atom, 0, len(branches)*len(c))
 
@@ -536,32 +558,61 @@ func pushdownQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 }
 
 // keepKinds adds the table's update trigger, and records the kinds of the documents already stored, when
-// the table has none (one transaction: no write falls between). InsertAll calls it before a table's first
-// documents, so only a table written by a build without it (or with an earlier trigger, see kindsTrigger)
-// is read whole, once, on its first query.
-func keepKinds(ctx context.Context, db *fsql.DB, table string) error {
+// the table has none (one transaction: no write falls between); and keeps the elements of the fields the
+// collection's indexes name (fi_elements.go), built anew when they are other fields. It returns those
+// fields. InsertAll calls it before a table's first documents, so only a table written by a build without
+// it (or with an earlier trigger, see kindsTrigger) is read whole, once, on its first query, and a table
+// once more after an index names another field.
+func keepKinds(ctx context.Context, db *fsql.DB, meta *metadata.Collection) ([]string, error) {
+	table, fields := meta.TableName, elementFields(meta)
+
 	var current, old int
 
 	q := "SELECT count(*) FILTER (WHERE name = ?), count(*) FILTER (WHERE name IN (?, ?)) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?"
 	if err := db.QueryRowContext(ctx, q, table+kindsTrigger, table+oldKindsTriggers[0], table+oldKindsTriggers[1], table).Scan(&current, &old); err != nil {
-		return err
+		return nil, err
 	}
 
-	switch {
-	case current == 1 && old == 0:
-		return nil
-	case pushdownOff:
-		// Inserts record their kinds in this table all the same; the kinds are recorded anew from the
-		// documents when the pushdown is next on.
-		_, err := db.ExecContext(ctx, createKindsTable)
-		return err
-	default:
-		return addKindTriggers(ctx, db, table)
+	kindsKept := current == 1 && old == 0
+	if kindsKept {
+		stored, found, err := storedElementFields(ctx, db, table)
+		if err != nil {
+			return nil, err
+		}
+
+		if found && slices.Equal(stored, fields) {
+			return fields, nil
+		}
 	}
+
+	if pushdownOff {
+		// Inserts record their kinds (and elements, once kept) all the same; the kinds are recorded anew from
+		// the documents when the pushdown is next on.
+		for _, s := range []string{createKindsTable, createElementsTable} {
+			if _, err := db.ExecContext(ctx, s); err != nil {
+				return nil, err
+			}
+		}
+
+		return nil, nil
+	}
+
+	return fields, addKindTriggers(ctx, db, table, fields, kindsKept)
 }
 
-// recordKinds records the kinds of docs' top-level fields (as kindsOf reads them from a stored document)
-// in tx, the transaction that inserts them. A trigger did this, parsing each document's JSON again.
+// recordInserts records the kinds of docs' top-level fields (as kindsOf reads them from a stored document)
+// and the elements of their kept array fields (fi_elements.go) in tx, the transaction that inserts them. A
+// trigger did this, parsing each document's JSON again.
+func recordInserts(ctx context.Context, tx *fsql.Tx, table string, docs []*types.Document) error {
+	// The kinds first: a write, so the transaction holds the write lock when it reads the kept fields.
+	if err := recordKinds(ctx, tx, table, docs); err != nil {
+		return err
+	}
+
+	return recordElements(ctx, tx, table, docs)
+}
+
+// recordKinds records the kinds of docs' top-level fields in tx.
 func recordKinds(ctx context.Context, tx *fsql.Tx, table string, docs []*types.Document) error {
 	seen := map[[2]string]bool{}
 
@@ -611,15 +662,16 @@ func recordKinds(ctx context.Context, tx *fsql.Tx, table string, docs []*types.D
 	return nil
 }
 
-// loadKinds reads the table's field kinds.
-func loadKinds(ctx context.Context, db *fsql.DB, table string) (map[string]map[string]bool, error) {
-	if err := keepKinds(ctx, db, table); err != nil {
-		return nil, err
+// loadKinds reads the table's field kinds, and the fields whose elements it keeps.
+func loadKinds(ctx context.Context, db *fsql.DB, meta *metadata.Collection) (map[string]map[string]bool, []string, error) {
+	elements, err := keepKinds(ctx, db, meta)
+	if err != nil {
+		return nil, nil, err
 	}
 
-	rows, err := db.QueryContext(ctx, fmt.Sprintf("SELECT field, kind FROM %q WHERE tbl = ?", kindsTable), table)
+	rows, err := db.QueryContext(ctx, fmt.Sprintf("SELECT field, kind FROM %q WHERE tbl = ?", kindsTable), meta.TableName)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rows.Close()
 
@@ -628,7 +680,7 @@ func loadKinds(ctx context.Context, db *fsql.DB, table string) (map[string]map[s
 	for rows.Next() {
 		var field, kind string
 		if err := rows.Scan(&field, &kind); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 
 		if kinds[field] == nil {
@@ -638,7 +690,7 @@ func loadKinds(ctx context.Context, db *fsql.DB, table string) (map[string]map[s
 		kinds[field][kind] = true
 	}
 
-	return kinds, rows.Err()
+	return kinds, elements, rows.Err()
 }
 
 // kindsOf selects (table, field, kind) of the top-level fields of the documents in doc (a column of from),
@@ -659,30 +711,36 @@ func kindsOf(table, from, doc string) string {
 
 var createKindsTable = fmt.Sprintf("CREATE TABLE IF NOT EXISTS %q (tbl TEXT, field TEXT, kind TEXT, PRIMARY KEY (tbl, field, kind)) WITHOUT ROWID", kindsTable)
 
-func addKindTriggers(ctx context.Context, db *fsql.DB, table string) error {
-	if _, err := db.ExecContext(ctx, createKindsTable); err != nil {
-		return err
+// addKindTriggers records the table's kinds anew unless kindsKept, and builds the elements of fields anew,
+// in one transaction.
+func addKindTriggers(ctx context.Context, db *fsql.DB, table string, fields []string, kindsKept bool) error {
+	for _, s := range []string{createKindsTable, createElementsTable} {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return err
+		}
 	}
 
 	return db.InTransaction(ctx, func(tx *fsql.Tx) error {
 		// A write first: the transaction takes the write lock (waiting for it) before it reads anything.
 		// Reading first, it would fail at once when another connection wrote in between (SQLITE_BUSY).
-		// Kinds left by a dropped table of the same name go: this table's are recorded from its documents.
-		stmts := []string{
-			fmt.Sprintf("DELETE FROM %q WHERE tbl = '%s'", kindsTable, strings.ReplaceAll(table, "'", "''")),
+		stmts := []string{fmt.Sprintf("INSERT OR REPLACE INTO %q (tbl, fields) VALUES ('%s', '%s')", elementsTable, strings.ReplaceAll(table, "'", "''"), strings.Join(fields, ","))}
+
+		if !kindsKept {
+			// Kinds left by a dropped table of the same name go: this table's are recorded from its documents.
+			stmts = append(stmts, fmt.Sprintf("DELETE FROM %q WHERE tbl = '%s'", kindsTable, strings.ReplaceAll(table, "'", "''")))
+
+			for _, suffix := range oldKindsTriggers {
+				stmts = append(stmts, fmt.Sprintf("DROP TRIGGER IF EXISTS %q", table+suffix))
+			}
+
+			stmts = append(stmts, fmt.Sprintf(
+				"CREATE TRIGGER IF NOT EXISTS %q AFTER UPDATE ON %q BEGIN INSERT OR IGNORE INTO %q %s; END",
+				table+kindsTrigger, table, kindsTable, kindsOf(table, "", "NEW."+metadata.DefaultColumn),
+			))
+
+			from := fmt.Sprintf("%q AS t, ", table)
+			stmts = append(stmts, fmt.Sprintf("INSERT OR IGNORE INTO %q %s", kindsTable, kindsOf(table, from, "t."+metadata.DefaultColumn)))
 		}
-
-		for _, suffix := range oldKindsTriggers {
-			stmts = append(stmts, fmt.Sprintf("DROP TRIGGER IF EXISTS %q", table+suffix))
-		}
-
-		stmts = append(stmts, fmt.Sprintf(
-			"CREATE TRIGGER IF NOT EXISTS %q AFTER UPDATE ON %q BEGIN INSERT OR IGNORE INTO %q %s; END",
-			table+kindsTrigger, table, kindsTable, kindsOf(table, "", "NEW."+metadata.DefaultColumn),
-		))
-
-		from := fmt.Sprintf("%q AS t, ", table)
-		stmts = append(stmts, fmt.Sprintf("INSERT OR IGNORE INTO %q %s", kindsTable, kindsOf(table, from, "t."+metadata.DefaultColumn)))
 
 		for _, s := range stmts {
 			if _, err := tx.ExecContext(ctx, s); err != nil {
@@ -690,6 +748,6 @@ func addKindTriggers(ctx context.Context, db *fsql.DB, table string) error {
 			}
 		}
 
-		return nil
+		return buildElements(ctx, tx, table, fields)
 	})
 }

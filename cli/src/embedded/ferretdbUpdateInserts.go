@@ -21,7 +21,7 @@ import (
 )
 
 // prepareNew does for the documents to insert what InsertAll does before writing: it creates the
-// collection (a concurrent drop may have removed it) and its kind triggers (outside the transaction:
+// collection (a concurrent drop may have removed it) and its kind and element triggers (outside the transaction:
 // adding them takes the write lock).
 func (c *collection) prepareNew(ctx context.Context, params *backends.UpdateAllParams) error {
 	inserts := false
@@ -37,7 +37,9 @@ func (c *collection) prepareNew(ctx context.Context, params *backends.UpdateAllP
 		return lazyerrors.Error(err)
 	}
 
-	return keepKinds(ctx, c.r.DatabaseGetExisting(ctx, c.dbName), c.r.CollectionGet(ctx, c.dbName, c.name).TableName)
+	_, err := keepKinds(ctx, c.r.DatabaseGetExisting(ctx, c.dbName), c.r.CollectionGet(ctx, c.dbName, c.name))
+
+	return err
 }
 
 // insertNew inserts doc in tx when params marks it new; it reports whether it did.
@@ -46,7 +48,7 @@ func insertNew(ctx context.Context, tx *fsql.Tx, meta *metadata.Collection, para
 		return false, nil
 	}
 
-	if err := recordKinds(ctx, tx, meta.TableName, []*types.Document{doc}); err != nil {
+	if err := recordInserts(ctx, tx, meta.TableName, []*types.Document{doc}); err != nil {
 		return true, lazyerrors.Error(err)
 	}
 
