@@ -392,8 +392,21 @@ export interface EmbeddedMongo {
  * SQLite's statement journals (the pages a statement changed, kept to undo it alone: every insert of many
  * documents, every write that fires the kind triggers) spill to a temporary file past 64 KiB; in memory
  * they cost no write calls (8% of FerretDB's CPU during a seed, with the files' other writes 13%).
+ * Checkpoints every 10,000 pages of WAL (40 MB) rather than 1,000: an index page rewritten by many commits
+ * is copied into the database once per checkpoint, not once per 4 MB of WAL (checkpoints took 7% of
+ * FerretDB's CPU in a seed; a seed of 100,000 items 83 s of its CPU, now 74 s). Commits are as durable as
+ * before: a checkpoint only moves committed pages from the WAL into the database file.
  */
-const SQLITE_URL_PARAMS = '?_pragma=temp_store(memory)';
+const SQLITE_URL_PARAMS = '?_pragma=temp_store(memory)&_pragma=wal_autocheckpoint(10000)';
+
+/**
+ * Documents per insert transaction (and per INSERT statement): FerretDB's own option, 100 by default, so a
+ * seed's 100,000 items took 1,000 commits, each writing the pages of the items' 12 indexes it changed to the
+ * WAL and syncing it. At 1,000 an index page takes ten times the inserts per commit (a seed of 100,000
+ * items: FerretDB 68 s of CPU and 77 s in all, now 60 s and 61 s). A batch that fails (a duplicate key) is
+ * still inserted one document at a time up to the failing one, as before.
+ */
+const INSERT_BATCH = 1_000;
 
 /** Starts FerretDB on SQLite files in `dataDir`, listening on loopback only; `env` adds to its environment. */
 export async function startFerretDb(binary: string, dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<EmbeddedMongo> {
@@ -406,6 +419,7 @@ export async function startFerretDb(binary: string, dataDir: string, port: numbe
       `--listen-addr=127.0.0.1:${port}`,
       `--state-dir=${dataDir}`,
       '--telemetry=disable',
+      `--test-batch-size=${INSERT_BATCH}`,
       '--debug-addr=-',
       '--log-level=error',
     ],

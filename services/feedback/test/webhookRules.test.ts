@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { ChangeVerdicts } from '../src/webhooks/changeVerdicts';
 import { nextAttemptAt, retryDelayMs } from '../src/webhooks/retrySchedule';
 import { newSigningSecret, parseSecretKey, SecretBox } from '../src/webhooks/secretBox';
 import { checkTarget, refusalOf } from '../src/webhooks/targetPolicy';
@@ -90,5 +91,23 @@ describe('SecretBox', () => {
 
   test('when the key is base64 of 32 bytes, then it is accepted', () => {
     expect(parseSecretKey(Buffer.alloc(32, 7).toString('base64'))).toEqual(Buffer.alloc(32, 7));
+  });
+});
+
+describe('ChangeVerdicts.pastGrace', () => {
+  const noItems = { changeEvidence: () => Promise.resolve(null), deltaOfExisting: () => Promise.resolve([]) };
+  const verdicts = new ChangeVerdicts(noItems, 60_000);
+  const now = new Date('2026-01-01T12:00:00Z');
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+
+  test('when a change is older than the grace period, then its writer is done with it', () => {
+    expect(verdicts.pastGrace({ occurredAt: ago(61_000) }, now)).toBe(true);
+    expect(verdicts.pastGrace({ occurredAt: ago(59_000) }, now)).toBe(false);
+  });
+
+  test('when its writer still holds it (a large import batch), then it is not past grace until the hold ends', () => {
+    expect(verdicts.pastGrace({ occurredAt: ago(300_000), heldUntil: ago(-1_000) }, now)).toBe(false);
+    expect(verdicts.pastGrace({ occurredAt: ago(300_000), heldUntil: ago(1_000) }, now)).toBe(true);
+    expect(verdicts.pastGrace({ occurredAt: ago(30_000), heldUntil: ago(1_000) }, now)).toBe(false);
   });
 });

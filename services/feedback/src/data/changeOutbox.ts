@@ -24,6 +24,8 @@ interface OutboxDocument {
   deliver?: boolean;
   delta?: CountDelta;
   itemIds?: string[];
+  /** See Change.heldUntil: the relay reads the intent only after it (absent: at once). */
+  heldUntil?: Date | null;
   /** Set when the change is known to have happened although its document may be gone. */
   ready?: boolean;
   enqueuedAt?: Date;
@@ -71,6 +73,7 @@ export class ChangeOutbox {
         deliver,
         delta: change.delta,
         ...(change.itemIds ? { itemIds: change.itemIds } : {}),
+        ...(change.heldUntil ? { heldUntil: change.heldUntil } : {}),
         doneAt: null,
       });
     } catch (error) {
@@ -105,9 +108,18 @@ export class ChangeOutbox {
     return doc?.deliver === true;
   }
 
-  /** The oldest open changes (bounded). */
-  async pending(limit: number): Promise<RecordedChange[]> {
-    const docs = await this.collection.find({ doneAt: null }).sort({ occurredAt: 1, _id: 1 }).limit(limit).toArray();
+  /**
+   * The oldest open changes (bounded), without those still held by their writer (`heldUntil`): an import
+   * batch's intent (megabytes of ids and cells) is not read again and again while its writer is at work.
+   * Two conditions every engine pushes down (null, a date range): the embedded one then never decodes such
+   * an intent, only SQLite reads its `heldUntil`.
+   */
+  async pending(limit: number, now = new Date()): Promise<RecordedChange[]> {
+    const docs = await this.collection
+      .find({ doneAt: null, $or: [{ heldUntil: null }, { heldUntil: { $lte: now } }] })
+      .sort({ occurredAt: 1, _id: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toChange);
   }
 
@@ -142,6 +154,7 @@ function toChange(doc: OutboxDocument): RecordedChange {
     ...(doc.data ? { data: doc.data } : {}),
     delta: doc.delta ?? [],
     ...(doc.itemIds ? { itemIds: doc.itemIds } : {}),
+    ...(doc.heldUntil ? { heldUntil: doc.heldUntil } : {}),
     // Counted by its writer means written (markCounted sets ready too).
     ready: doc.ready === true || doc.countedAt !== undefined,
     deliver: doc.deliver !== false,

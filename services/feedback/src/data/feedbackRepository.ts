@@ -23,6 +23,9 @@ export interface ItemForChange {
   webhookEventIds: string[] | undefined;
 }
 
+/** Ids per read of a batch's items (the embedded engine pushes a `$in` of up to 32,000 down). */
+const IDS_PER_READ = 10_000;
+
 export class FeedbackRepository {
   private readonly records: OrgScopedRepository<FeedbackDocument, FeedbackItem>;
   private readonly counts: CountStore;
@@ -101,10 +104,17 @@ export class FeedbackRepository {
     return this.records.existingIds(ids);
   }
 
-  /** The delta of the items among `itemIds` that exist (an import batch that died midway). */
+  /**
+   * The delta of the items among `itemIds` that exist (an import batch that died midway), read by `_id` in
+   * chunks: the embedded engine reads a `$in` of over 32,000 values as a whole collection (a seed's batch
+   * holds 50,000).
+   */
   async deltaOfExisting(orgId: string, itemIds: string[]): Promise<CountDelta> {
     const ids = itemIds.flatMap((id) => objectIdOrNull(id) ?? []);
-    const docs = await this.records.model.collection.find<FeedbackDocument>({ _id: { $in: ids } }).toArray();
+    const docs: FeedbackDocument[] = [];
+    for (let start = 0; start < ids.length; start += IDS_PER_READ) {
+      docs.push(...(await this.records.model.collection.find<FeedbackDocument>({ _id: { $in: ids.slice(start, start + IDS_PER_READ) } }).toArray()));
+    }
     return sumOf(docs.filter((doc) => doc.orgId === orgId).map((doc) => [null, countedOf(toItem(doc))]));
   }
 

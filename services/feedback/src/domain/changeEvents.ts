@@ -19,6 +19,12 @@ export interface Change {
   delta: CountDelta;
   /** Every item of an import batch, to count what a batch that died midway did write. */
   itemIds?: string[];
+  /**
+   * Until when the change is left to its writer, whatever the relay's grace period: an import batch takes
+   * longer to write and count than one item. The relay does not read it before (an import batch's intent
+   * holds megabytes of ids and cells), so it suits only changes no endpoint receives.
+   */
+  heldUntil?: Date;
 }
 
 /**

@@ -50,8 +50,8 @@ export class ChangeVerdicts {
     return 'drop';
   }
 
-  /** Whether the change's writer is certainly done with it (written and counted, or given up). */
-  pastGrace(change: Pick<Change, 'occurredAt'>, now = new Date()): boolean {
-    return now.getTime() - change.occurredAt.getTime() > this.graceMs;
+  /** Whether the change's writer is certainly done with it (written and counted, or given up): past the grace period and what it held. */
+  pastGrace(change: Pick<Change, 'occurredAt' | 'heldUntil'>, now = new Date()): boolean {
+    return now.getTime() - change.occurredAt.getTime() > this.graceMs && (change.heldUntil === undefined || now > change.heldUntil);
   }
 }
