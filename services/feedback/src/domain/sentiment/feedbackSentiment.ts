@@ -1,6 +1,7 @@
 import { readLanguage } from '../language/detectLanguage';
 import { analyzeSentiment, feedbackText, type Sentiment } from './analyzeSentiment';
 import { isForeignReadable, readForeign } from './foreignSentiment';
+import { rememberRecent } from '../../textTerms/recentTexts';
 
 /**
  * provided: by the client; computed: by the service, in the text's language; unsupported-language:
@@ -50,23 +51,13 @@ export function readFeedback(title: string, content: string): FeedbackReading {
 
 /**
  * Readings of recent short texts, so a text written many times (an import's or a seed's repeated
- * templates: reading one costs about a millisecond, most of a seed's time) is read once. Bounded in
- * entries and text length; the oldest reading goes first.
+ * templates: reading one costs about a millisecond, most of a seed's time) is read once.
  */
-const recentReadings = new Map<string, FeedbackReading>();
-const RECENT_READINGS = 1_000;
-const REMEMBERED_TEXT_LENGTH = 2_000;
-
-function readRemembered(title: string, content: string): FeedbackReading {
-  if (title.length + content.length > REMEMBERED_TEXT_LENGTH) return readFeedback(title, content);
-  const key = JSON.stringify([title, content]);
-  const remembered = recentReadings.get(key);
-  if (remembered) return remembered;
-  const reading = readFeedback(title, content);
-  if (recentReadings.size >= RECENT_READINGS) recentReadings.delete(recentReadings.keys().next().value as string);
-  recentReadings.set(key, reading);
-  return reading;
-}
+const readRemembered = rememberRecent(
+  ({ title, content }: { title: string; content: string }) => readFeedback(title, content),
+  ({ title, content }) => (title.length + content.length > 2_000 ? null : JSON.stringify([title, content])),
+  1_000,
+);
 
 /**
  * The sentiment and language a new item is stored with: a provided sentiment always wins; without one,
@@ -76,7 +67,7 @@ function readRemembered(title: string, content: string): FeedbackReading {
 export function withSentiment<T extends { title: string; content: string; sentiment?: string }>(
   record: T,
 ): Omit<T, keyof SentimentFields> & SentimentFields {
-  const reading = readRemembered(record.title, record.content);
+  const reading = readRemembered(record);
   if (record.sentiment) return { ...record, sentiment: record.sentiment as Sentiment, sentimentSource: 'provided', language: reading.language };
   if (reading.sentiment === null) {
     const { sentiment: _none, ...rest } = record;
