@@ -56,8 +56,13 @@ export class ChangeOutbox {
     this.collection = connection.collection<OutboxDocument>('webhook_outbox');
   }
 
+  /**
+   * Open changes oldest first, held ones apart (see pending): `heldUntil` before the sort, so that
+   * `{doneAt: null, heldUntil: null}` (every change but an import batch) is read in order; the few held
+   * batches past their hold are sorted apart. `doneAt` alone (the backlog's count, the purge) is its prefix.
+   */
   async ensureIndexes(): Promise<void> {
-    await this.collection.createIndex({ doneAt: 1, occurredAt: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT);
+    await this.collection.createIndex({ doneAt: 1, heldUntil: 1, occurredAt: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT);
   }
 
   /** Writes the change durably before it is applied; a repeat of the same id is a no-op. */
