@@ -193,20 +193,11 @@ func recordElements(ctx context.Context, tx *fsql.Tx, table string, docs []*type
 	return flush()
 }
 
-// indexedElement is the condition of a string equality on a kept array field, or nil: the documents whose
+// indexedElement is the condition of field = s on a kept array field, or nil: the documents whose
 // _id the elements table lists for it. It is exact when the field has held only arrays and nulls (a scalar
 // string is not kept), and marked so that a query can read the elements first (see pushdownQuery).
-func (t *translator) indexedElement(name string, kinds map[string]bool, v any) conj {
+func (t *translator) indexedElement(name string, kinds map[string]bool, s string) conj {
 	if !slices.Contains(t.elements, name) {
-		return nil
-	}
-
-	if ops, ok := v.(*types.Document); ok && ops.Len() == 1 && ops.Keys()[0] == "$eq" {
-		v = must.NotFail(ops.Get("$eq"))
-	}
-
-	s, ok := v.(string)
-	if !ok {
 		return nil
 	}
 

@@ -234,17 +234,19 @@ func (t *translator) field(name string, v any) []conj {
 	}
 
 	if kinds["array"] {
-		if c := t.indexedElement(name, kinds, v); c != nil {
+		// On a field that has held arrays only a string equality is pushed: as its kept elements, or else
+		// as json_each over each row.
+		s, ok := stringEquality(v)
+		if !ok {
+			t.exact = false
+			return nil
+		}
+
+		if c := t.indexedElement(name, kinds, s); c != nil {
 			return []conj{c}
 		}
 
-		if c := t.element(name, kinds, v); c != nil {
-			return []conj{c}
-		}
-
-		t.exact = false
-
-		return nil
+		return []conj{t.element(name, kinds, s)}
 	}
 
 	ops, ok := v.(*types.Document)
@@ -340,23 +342,25 @@ func (t *translator) equal(name string, kinds map[string]bool, v any) conj {
 	return conj{{sql: col + " = ?", args: []any{text(v)}, eq: col}}
 }
 
-// element is the condition of a string equality on a field that has held arrays (a theme's items: an
-// array matches when one of its elements equals the value), or nil. json_each reads an array's elements, or
-// a scalar as itself; it selects every match. It is exact when the field has held only arrays, strings and
-// nulls, and its arrays only strings (an empty one records no element): otherwise an ObjectId or an
-// embedded document whose text equals the string, or an array nested in one, may be selected too, and
-// FerretDB filters the rows read. No index serves it: SQLite evaluates it on the rows the other conditions
-// select.
-func (t *translator) element(name string, kinds map[string]bool, v any) conj {
+// stringEquality is the string v or {$eq: string} compares with.
+func stringEquality(v any) (string, bool) {
 	if ops, ok := v.(*types.Document); ok && ops.Len() == 1 && ops.Keys()[0] == "$eq" {
 		v = must.NotFail(ops.Get("$eq"))
 	}
 
 	s, ok := v.(string)
-	if !ok {
-		return nil
-	}
 
+	return s, ok
+}
+
+// element is the condition of a string equality on a field that has held arrays (a theme's items: an
+// array matches when one of its elements equals the value). json_each reads an array's elements, or
+// a scalar as itself; it selects every match. It is exact when the field has held only arrays, strings and
+// nulls, and its arrays only strings (an empty one records no element): otherwise an ObjectId or an
+// embedded document whose text equals the string, or an array nested in one, may be selected too, and
+// FerretDB filters the rows read. No index serves it: SQLite evaluates it on the rows the other conditions
+// select.
+func (t *translator) element(name string, kinds map[string]bool, s string) conj {
 	for k := range kinds {
 		switch k {
 		case "array", "string", "null", "[]string":
