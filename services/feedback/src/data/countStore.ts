@@ -1,6 +1,6 @@
 import { mongo, type Collection, type Connection } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
-import { cellKey, splitCountPath, type CellChange, type CellRef, type CellScope, type CountDelta } from '../domain/countDelta';
+import { DAY_MS, cellKey, splitCountPath, type CellChange, type CellRef, type CellScope, type CountDelta } from '../domain/countDelta';
 
 /** One kept cell (see domain/countDelta): counts by `c.<status>.<sentiment>`. */
 export interface CellDocument {
@@ -44,7 +44,6 @@ const themeRows = (figures: ThemeFigures): ThemeRow[] =>
 export const themeFiguresOf = (cell: Pick<CellDocument, 't'> | undefined): ThemeFigures =>
   Object.fromEntries((cell?.t ?? []).map(({ theme, count, negative }) => [theme, { count, negative }]));
 
-const DAY_MS = 86_400_000;
 const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
 /** Day ranges up to this long are read as a list of their days (two years and their previous period). */
 const MAX_LISTED_DAYS = 1_500;

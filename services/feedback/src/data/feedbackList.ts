@@ -63,8 +63,11 @@ export function isAfter(doc: Pick<FeedbackDocument, 'createdAt' | '_id'>, positi
 
 export const cursorOf = (doc: Pick<FeedbackDocument, 'createdAt' | '_id'>) => encodeCursor({ createdAt: doc.createdAt, id: doc._id.toHexString() });
 
-/** Values of one `_id: {$in}` (the embedded engine pushes lists up to 32,000 values down to SQL). */
-const IDS_PER_QUERY = 10_000;
+/**
+ * Values of one `_id: {$in}`: the embedded engine pushes lists of up to 32,000 values down to SQL and
+ * reads a longer one as the whole collection.
+ */
+export const IDS_PER_QUERY = 10_000;
 
 /**
  * A search served by the index as filters of disjoint sets of items: the indexed matches (by `_id`, in

@@ -6,7 +6,7 @@ import { countedOf, documentOf, storedFields, toItem, type FeedbackItem, type Fe
 import { sumOf, type CellRef, type CountDelta } from '../domain/countDelta';
 import { SearchIndexStore } from './searchIndexStore';
 import { searchScope } from '../search/indexedSearch';
-import { feedbackFilter, listFeedback, NEWEST_FIRST, type FeedbackPage } from './feedbackList';
+import { feedbackFilter, IDS_PER_QUERY, listFeedback, NEWEST_FIRST, type FeedbackPage } from './feedbackList';
 import { cellCount, CountStore, type CellDocument } from './countStore';
 
 export interface AuthorStats {
@@ -22,9 +22,6 @@ export interface ItemForChange {
   item: FeedbackItem;
   webhookEventIds: string[] | undefined;
 }
-
-/** Ids per read of a batch's items (the embedded engine pushes a `$in` of up to 32,000 down). */
-const IDS_PER_READ = 10_000;
 
 export class FeedbackRepository {
   private readonly records: OrgScopedRepository<FeedbackDocument, FeedbackItem>;
@@ -106,14 +103,13 @@ export class FeedbackRepository {
 
   /**
    * The delta of the items among `itemIds` that exist (an import batch that died midway), read by `_id` in
-   * chunks: the embedded engine reads a `$in` of over 32,000 values as a whole collection (a seed's batch
-   * holds 50,000).
+   * chunks of IDS_PER_QUERY (a seed's batch holds 50,000).
    */
   async deltaOfExisting(orgId: string, itemIds: string[]): Promise<CountDelta> {
     const ids = itemIds.flatMap((id) => objectIdOrNull(id) ?? []);
     const docs: FeedbackDocument[] = [];
-    for (let start = 0; start < ids.length; start += IDS_PER_READ) {
-      docs.push(...(await this.records.model.collection.find<FeedbackDocument>({ _id: { $in: ids.slice(start, start + IDS_PER_READ) } }).toArray()));
+    for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+      docs.push(...(await this.records.model.collection.find<FeedbackDocument>({ _id: { $in: ids.slice(start, start + IDS_PER_QUERY) } }).toArray()));
     }
     return sumOf(docs.filter((doc) => doc.orgId === orgId).map((doc) => [null, countedOf(toItem(doc))]));
   }

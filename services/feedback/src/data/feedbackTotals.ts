@@ -1,10 +1,9 @@
 import type { FilterQuery, Model } from 'mongoose';
-import { utcDay } from '../domain/countDelta';
+import { DAY_MS, utcDay } from '../domain/countDelta';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import { cellCount, type CellDocument, type CountStore } from './countStore';
 import type { FeedbackDocument } from './feedbackModel';
 
-const DAY_MS = 86_400_000;
 const startOfDay = (date: Date) => new Date(Math.floor(date.getTime() / DAY_MS) * DAY_MS);
 const isMidnight = (date: Date) => date.getTime() % DAY_MS === 0;
 

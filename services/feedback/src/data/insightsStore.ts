@@ -1,6 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
-import { NO_SENTIMENT, utcDay } from '../domain/countDelta';
+import { DAY_MS, NO_SENTIMENT, utcDay } from '../domain/countDelta';
 import { bucketIndexer, bucketStarts, type InsightsQuery } from '../insights/insightsQuery';
 import { TermCounter } from '../insights/topTerms';
 import { CountStore } from './countStore';
@@ -10,7 +10,6 @@ import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 /** Negative items whose text feeds topTerms: the newest this many in the range. */
 export const TOP_TERMS_SAMPLE = 2_000;
 const TOP_TERMS = 10;
-const DAY_MS = 86_400_000;
 
 export interface Point {
   start: Date;

@@ -1,6 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
-import { utcDay } from '../domain/countDelta';
+import { DAY_MS, utcDay } from '../domain/countDelta';
 import { CountStore, themeFiguresOf, type ThemeFigures } from './countStore';
 import { ANY_SENTIMENT, ANY_STATUS } from './feedbackList';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
@@ -16,7 +16,6 @@ export interface Period {
   to?: Date;
 }
 
-const DAY_MS = 86_400_000;
 /** Marked days counted again per refresh at most (the rest by the next one): five years of five sources. */
 const REFRESH_DAYS = 10_000;
 

@@ -47,6 +47,9 @@ export const countPath = (status: string, sentiment: string | null | undefined) 
 /** The status and sentiment of a count path. */
 export const splitCountPath = (path: string) => path.split(':') as [string, string];
 
+/** One UTC day, the span of a day cell. */
+export const DAY_MS = 86_400_000;
+
 export const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 
 export const cellKey = (cell: CellRef) => JSON.stringify([cell.scope, cell.orgId, cell.key, cell.source ?? null]);

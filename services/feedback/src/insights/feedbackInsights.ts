@@ -3,8 +3,8 @@ import type { ThemeStore } from '../data/themeStore';
 import type { InsightsStore, PeriodFigures } from '../data/insightsStore';
 import type { FeedbackInsightsResolvers } from '../generated/resolvers';
 import { parseInsightsArgs } from './insightsQuery';
+import { DAY_MS } from '../domain/countDelta';
 
-const DAY_MS = 86_400_000;
 
 /** Rising themes listed at most. */
 export const RISING_THEMES = 5;

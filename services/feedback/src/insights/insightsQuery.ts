@@ -1,11 +1,11 @@
 import { badRequest } from '@fi/shared';
+import { DAY_MS } from '../domain/countDelta';
 
 export const INTERVALS = ['day', 'week', 'month'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
 /** Longest range one request may ask for. */
 export const MAX_RANGE_DAYS = 366;
-const DAY_MS = 86_400_000;
 
 export interface InsightsQuery {
   from: Date;
