@@ -166,6 +166,9 @@ test('when the API lists, filters, searches, pages, links, summarises and change
     await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, { apiKey: key, input: { source: 'api', title: 'Export later', content: 'Found by regex until indexed' } });
     const searched = await stack.gql<{ feedbackItems: { total: number } }>('query($k: String!) { feedbackItems(apiKey: $k, search: "export", status: "unread", after: null, skip: 1) { total items { id } } }', { k: key });
     expect(searched.body.data!.feedbackItems.total).toBe(2);
+    // A search the index answers alone: its gone items proven (kept counts, the tail, removals) and its page read by id.
+    const alone = await stack.gql<{ feedbackItems: { total: number } }>('query($k: String!) { feedbackItems(apiKey: $k, search: "export", skip: 1) { total items { id } } }', { k: key });
+    expect(alone.body.errors).toBeUndefined();
     // The relay closes the changes (its reads of the outbox and the items are captured too).
     await eventually(() => calls.some((call) => call.collection === 'webhook_outbox' && call.method === 'deleteOne'), 20_000, 'the relay closed a change');
   } finally {

@@ -1,5 +1,5 @@
 import { Types, type Connection } from 'mongoose';
-import { indexOrganization, SearchIndexStore, startSearchIndexer } from '@fi/feedback';
+import { backfillTimes, indexOrganization, SearchIndexStore, startSearchIndexer } from '@fi/feedback';
 import { createLogger, escapeRegExp } from '@fi/shared';
 import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
@@ -159,8 +159,8 @@ test('when an indexing pass is cut off after claiming its items, or its lease is
   expect(await indexAll(orgId)).toBe(15);
   expect(await store.state(orgId)).toMatchObject({ next: 15 });
   // A pass that lost its lease midway finds its claim taken and stops: nothing is indexed twice.
-  const blockIds = await store.blockIds(orgId, 0);
-  expect(await store.claimBlock(orgId, 0, 12, 13, blockIds!)).toBe(false);
+  const claimed = (await store.block(orgId, 0))!;
+  expect(await store.claimBlock(orgId, 0, 12, 13, claimed.ids, claimed.times)).toBe(false);
   expect(await store.advance(orgId, 12, 13, new Types.ObjectId().toHexString())).toBe(false);
   const blocks = await feedback.collection('feedback_search_blocks').find({ orgId }).toArray();
   const stored = blocks.flatMap((block) => Array.from({ length: block.count as number }, (_, i) => Buffer.from((block.ids as { buffer: Uint8Array }).buffer.subarray(i * 12, i * 12 + 12)).toString('hex')));
@@ -181,4 +181,66 @@ test('when the background indexer runs, then it catches up with the organization
   expect(state!.watermark! >= ids[5]).toBe(true);
   expect(new Types.ObjectId(ids[5]).getTimestamp().getTime()).toBeLessThanOrEqual(Date.now());
   await expectSameAnswers(key, orgId, [{}, { status: 'unread' }], ['billing export', 'export', 'lling']);
+});
+
+/** How many searches the feedback service answered by each path so far. */
+async function searchPaths(): Promise<Record<'index' | 'matches' | 'regex', number>> {
+  const text = await (await fetch(`${stack.subgraphs.feedback.url}/metrics`)).text();
+  const count = (path: string) => Number(new RegExp(`^fi_feedback_searches_total\\{[^}]*path="${path}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return { index: count('index'), matches: count('matches'), regex: count('regex') };
+}
+
+/** Runs `work` and returns how many searches each path answered meanwhile. */
+async function pathsOf(work: () => Promise<void>): Promise<Record<'index' | 'matches' | 'regex', number>> {
+  const before = await searchPaths();
+  await work();
+  const after = await searchPaths();
+  return { index: after.index - before.index, matches: after.matches - before.matches, regex: after.regex - before.regex };
+}
+
+test('when a search has no other filter, then the index alone answers it, its gone items proven from the gone list once their tombstones are purged; what it cannot prove is read from the items', async () => {
+  const { key, orgId } = await stack.createKey();
+  const ids = await addItems(key, 24);
+  expect(await indexAll(orgId)).toBe(24);
+  const alone: Filters[] = [{}, { take: 3, skip: 2 }, { take: 0 }, { skip: 20 }];
+  const terms = ['export', 'port', 'ölf', 'example', 'zzz'];
+  // Five with `{}`, `skip`, `take: 0` and `skip` past the end each, and the cursor pages: all by the index.
+  const first = await pathsOf(() => expectSameAnswers(key, orgId, alone, terms));
+  expect(first.matches).toBe(0);
+  expect(first.index).toBeGreaterThanOrEqual(terms.length * alone.length);
+
+  // Removed and merged items: found among the removals not recorded yet, then in the gone list.
+  for (const id of ids.slice(0, 3)) expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id })).body.errors).toBeUndefined();
+  expect((await stack.gql(MERGE, { k: key, id: ids[3], ids: [ids[4], ids[5]] })).body.errors).toBeUndefined();
+  expect((await pathsOf(() => expectSameAnswers(key, orgId, alone, terms))).matches).toBe(0);
+  await indexAll(orgId);
+  expect((await store.state(orgId))!.gone).toHaveLength(5);
+  // Deletions' tombstones are purged after 30 days: the gone list still proves them.
+  await feedback.collection('feedback_tombstones').deleteMany({ orgId, kind: 'deleted' });
+  expect((await pathsOf(() => expectSameAnswers(key, orgId, alone, terms))).matches).toBe(0);
+  // An unmerged item is live again though the gone list names it.
+  expect((await stack.gql(UNMERGE, { k: key, id: ids[4] })).body.errors).toBeUndefined();
+  expect((await pathsOf(() => expectSameAnswers(key, orgId, alone, terms))).matches).toBe(0);
+  // Another filter needs the items' fields: the items answer it (and the index the check's first page, without it).
+  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{ status: 'unread' }], ['zzz']))).toEqual({ index: 1, matches: 1, regex: 0 });
+
+  // A removal whose tombstone went before the gone list recorded it cannot be proven: the items answer
+  // (every item's email holds "example": the page, the first page of two and the page after its cursor).
+  expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id: ids[6] })).body.errors).toBeUndefined();
+  await feedback.collection('feedback_tombstones').deleteOne({ _id: new Types.ObjectId(ids[6]) });
+  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}], ['example']))).toEqual({ index: 0, matches: 3, regex: 0 });
+});
+
+test('when an index was written before it kept times, then its searches read the matches until the times are filled in, and the index answers alike after', async () => {
+  const { key, orgId } = await stack.createKey();
+  await addItems(key, 10);
+  expect(await indexAll(orgId)).toBe(10);
+  await feedback.collection('feedback_search_blocks').updateMany({ orgId }, { $unset: { times: '' } });
+  // A pass appends to the untimed block without times.
+  await addItems(key, 4);
+  expect(await indexAll(orgId)).toBe(4);
+  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}], ['example']))).toEqual({ index: 0, matches: 3, regex: 0 });
+  expect(await backfillTimes(store, orgId)).toBe(1);
+  expect(await backfillTimes(store, orgId)).toBe(0);
+  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}, { take: 4, skip: 5 }], ['example', 'export']))).toMatchObject({ matches: 0 });
 });

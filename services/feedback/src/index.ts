@@ -20,3 +20,4 @@ export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export/feedback
 export { FeedbackTombstones } from './data/feedbackTombstones';
 export { SearchIndexStore } from './data/searchIndexStore';
 export { indexOrganization, startSearchIndexer } from './search/searchIndexer';
+export { backfillTimes } from './search/timesBackfill';

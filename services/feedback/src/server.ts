@@ -21,6 +21,7 @@ import { OrgSimilarity } from './similarity/orgSimilarity';
 import { createThemeLoaders } from './themes/themeLoaders';
 import { startThemeWorker } from './themes/themeWorker';
 import { startSearchIndexer } from './search/searchIndexer';
+import { createSearchMetrics } from './search/searchMetrics';
 import { SearchIndexStore } from './data/searchIndexStore';
 import { startWebhooks } from './webhooks/webhooks';
 
@@ -36,7 +37,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
       name: 'feedback',
       schemaPath: FEEDBACK_SCHEMA_PATH,
       async setUp(connection, registry) {
-        const repository = new FeedbackRepository(connection);
+        const repository = new FeedbackRepository(connection, createSearchMetrics(registry));
         const idempotency = new IdempotencyStore(connection);
         const tombstones = new FeedbackTombstones(connection);
         await Promise.all([repository.ensureIndexes(), idempotency.ensureIndexes(), tombstones.ensureIndexes()]);

@@ -7,7 +7,7 @@ import type { FeedbackDocument } from './feedbackModel';
 import { toItem, type FeedbackItem } from './feedbackItem';
 import type { CountStore } from './countStore';
 import { totalOf } from './feedbackTotals';
-import type { SearchScope } from '../search/indexedSearch';
+import { scopeIds, type SearchScope } from '../search/indexedSearch';
 
 export interface FeedbackPage {
   items: FeedbackItem[];
@@ -82,9 +82,9 @@ function searchParts(orgId: string, query: FeedbackQuery, scope: SearchScope): A
   const { orgId: _org, status, sentiment, ...given } = feedbackFilter(orgId, { ...query, search: undefined });
   const filtered: FilterQuery<FeedbackDocument> = { ...given, ...(query.status ? { status } : {}), ...(query.sentiment ? { sentiment } : {}) };
   const parts: Array<FilterQuery<FeedbackDocument>> = [];
-  const ids = scope.ids.map((id) => new Types.ObjectId(id));
+  const ids = scopeIds(scope).map((id) => new Types.ObjectId(id));
   for (let at = 0; at < ids.length; at += IDS_PER_QUERY) parts.push({ ...filtered, _id: { $in: ids.slice(at, at + IDS_PER_QUERY) } });
-  parts.push({ ...feedbackFilter(orgId, query), _id: { $gt: new Types.ObjectId(scope.watermark) } });
+  parts.push({ ...feedbackFilter(orgId, query), _id: { $gt: new Types.ObjectId(scope.state.watermark) } });
   return parts;
 }
 

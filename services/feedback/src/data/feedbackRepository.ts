@@ -6,6 +6,8 @@ import { countedOf, documentOf, storedFields, toItem, type FeedbackItem, type Fe
 import { sumOf, type CellRef, type CountDelta } from '../domain/countDelta';
 import { SearchIndexStore } from './searchIndexStore';
 import { searchScope } from '../search/indexedSearch';
+import { indexedSearchPage } from './indexedSearchPage';
+import type { SearchPath } from '../search/searchMetrics';
 import { feedbackFilter, IDS_PER_QUERY, listFeedback, NEWEST_FIRST, type FeedbackPage } from './feedbackList';
 import { cellCount, CountStore, type CellDocument } from './countStore';
 
@@ -28,7 +30,11 @@ export class FeedbackRepository {
   private readonly counts: CountStore;
   private readonly search: SearchIndexStore;
 
-  constructor(connection: Connection) {
+  /** `searched` hears how each search was answered (the service's metrics). */
+  constructor(
+    connection: Connection,
+    private readonly searched: (path: SearchPath) => void = () => undefined,
+  ) {
     this.records = new OrgScopedRepository(feedbackModel(connection), toItem);
     this.counts = new CountStore(connection);
     this.search = new SearchIndexStore(connection);
@@ -38,9 +44,15 @@ export class FeedbackRepository {
     await Promise.all([this.records.ensureIndexes(), this.counts.ensureIndexes(), this.search.ensureIndexes()]);
   }
 
-  /** A page of the organization's items; a search of three or more characters is served by the search index. */
+  /**
+   * A page of the organization's items; a search of three or more characters is served by the search
+   * index: by the index alone when it can (search/indexedSearchPage.ts), else by reading its matches.
+   */
   async list(orgId: string, query: FeedbackQuery): Promise<FeedbackPage> {
-    return listFeedback(this.records.model, this.counts, orgId, query, await searchScope(this.search, orgId, query.search));
+    const scope = await searchScope(this.search, orgId, query.search);
+    const indexed = scope && (await indexedSearchPage(this.records.model, this.counts, this.search, orgId, query, scope));
+    if (query.search !== undefined) this.searched(indexed ? 'index' : scope ? 'matches' : 'regex');
+    return indexed ?? listFeedback(this.records.model, this.counts, orgId, query, scope);
   }
 
   findById(orgIds: string | Iterable<string>, id: string): Promise<FeedbackItem | null> {

@@ -1,9 +1,11 @@
 import { Schema, Types, type Connection, type Model, type mongo } from 'mongoose';
-import { buildIndexes } from '@fi/shared';
+import { buildIndexes, newObjectIdHex, type ChangePosition } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
-import { FEEDBACK_TOMBSTONES } from './feedbackTombstones';
+import { FEEDBACK_TOMBSTONES, FeedbackTombstones } from './feedbackTombstones';
 import { CountStore } from './countStore';
 import type { Posting } from '../search/searchMatches';
+import { BlockCache, type StoredBlock } from '../search/blockCache';
+import { BLOCK_SIZE } from '../search/postingCodec';
 
 /** One organization's indexing: how far it got, and which instance indexes it now. */
 interface SearchStateDocument {
@@ -16,6 +18,11 @@ interface SearchStateDocument {
   workMs?: number;
   leaseUntil?: Date;
   holder?: string;
+  /** Names this index: a state created again (an index rebuilt) has another, so no cached block of the old one is used. */
+  epoch?: string;
+  /** Sequence numbers of indexed items that left the live items (removed or merged), Int32 LE each: from the tombstones up to `goneAfter`. */
+  gone?: Buffer;
+  goneAfter?: { at: Date; id: string };
 }
 
 /** A block: the item ids of `count` sequence numbers from `block * BLOCK_SIZE`, 12 bytes each. */
@@ -25,6 +32,8 @@ interface SearchBlockDocument {
   block: number;
   count: number;
   ids: Buffer;
+  /** Each item's createdAt (milliseconds, Float64 LE): a block written before they were kept has none. */
+  times?: Buffer;
 }
 
 /** One trigram's occurrences in one block: chunks appended by the passes that filled the block. */
@@ -41,25 +50,48 @@ export interface SearchState {
   next: number;
   watermark: string | null;
   workMs: number;
+  epoch: string;
+  /** Indexed items recorded as gone (see SearchStateDocument.gone), and the last removal recorded. */
+  gone: number[];
+  goneAfter: ChangePosition | null;
+}
+
+/** A removal (tombstone) in the order the gone list records them. */
+export interface Removal {
+  id: string;
+  at: Date;
 }
 
 /** An item's searchable fields as the indexer reads them (live or merged). */
-export type IndexedText = { id: string } & Partial<Pick<FeedbackDocument, 'title' | 'content' | 'author' | 'email'>>;
+export type IndexedText = { id: string } & Partial<Pick<FeedbackDocument, 'title' | 'content' | 'author' | 'email' | 'createdAt'>>;
 
-type TextDocument = Pick<FeedbackDocument, '_id' | 'title' | 'content' | 'author' | 'email'>;
+type TextDocument = Pick<FeedbackDocument, '_id' | 'title' | 'content' | 'author' | 'email' | 'createdAt'>;
 const textOf = ({ _id, ...fields }: TextDocument): IndexedText => ({ id: _id.toHexString(), ...fields });
 const objectId = (hex: string) => new Types.ObjectId(hex);
 
-const TEXT_FIELDS = { title: 1, content: 1, author: 1, email: 1 } as const;
+const TEXT_FIELDS = { title: 1, content: 1, author: 1, email: 1, createdAt: 1 } as const;
+/** Bytes of full blocks kept in memory per store: about 80 bytes an item, so some 800,000 items. */
+const BLOCK_CACHE_BYTES = 64 * 1024 * 1024;
+const NO_REMOVAL: ChangePosition = { at: new Date(0), id: '0'.repeat(24) };
 /** Posting documents per bulk write. */
 const WRITE_BATCH = 500;
 
 const stateSchema = new Schema<SearchStateDocument>(
-  { _id: { type: String, required: true }, next: { type: Number, required: true }, watermark: Schema.Types.ObjectId, workMs: Number, leaseUntil: Date, holder: String },
+  {
+    _id: { type: String, required: true },
+    next: { type: Number, required: true },
+    watermark: Schema.Types.ObjectId,
+    workMs: Number,
+    leaseUntil: Date,
+    holder: String,
+    epoch: String,
+    gone: Buffer,
+    goneAfter: { type: { at: Date, id: String }, _id: false },
+  },
   { collection: 'feedback_search_state', versionKey: false },
 );
 const blockSchema = new Schema<SearchBlockDocument>(
-  { _id: { type: String, required: true }, orgId: { type: String, required: true }, block: { type: Number, required: true }, count: { type: Number, required: true }, ids: { type: Buffer, required: true } },
+  { _id: { type: String, required: true }, orgId: { type: String, required: true }, block: { type: Number, required: true }, count: { type: Number, required: true }, ids: { type: Buffer, required: true }, times: Buffer },
   { collection: 'feedback_search_blocks', versionKey: false },
 );
 const postingSchema = new Schema<SearchPostingDocument>(
@@ -82,6 +114,8 @@ const bytesOf = (value: unknown): Buffer => {
 
 const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
+const storedOf = (doc: SearchBlockDocument): StoredBlock => ({ block: doc.block, count: doc.count, ids: bytesOf(doc.ids), times: doc.times ? bytesOf(doc.times) : null });
+
 /**
  * The search index of feedback items (`feedback_search_state`, `feedback_search_blocks`,
  * `feedback_search_postings`): written by the search indexer only (search/searchIndexer.ts), read by
@@ -94,6 +128,8 @@ export class SearchIndexStore {
   private readonly items: Model<FeedbackDocument>;
   private readonly cells: CountStore;
   private readonly tombstones: mongo.Collection;
+  private readonly removals: FeedbackTombstones;
+  private readonly cache = new BlockCache(BLOCK_CACHE_BYTES);
 
   constructor(connection: Connection) {
     this.states = connection.models.FeedbackSearchState ?? connection.model<SearchStateDocument>('FeedbackSearchState', stateSchema);
@@ -102,6 +138,7 @@ export class SearchIndexStore {
     this.items = feedbackModel(connection);
     this.cells = new CountStore(connection);
     this.tombstones = connection.collection(FEEDBACK_TOMBSTONES);
+    this.removals = new FeedbackTombstones(connection);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -109,8 +146,17 @@ export class SearchIndexStore {
   }
 
   async state(orgId: string): Promise<SearchState | null> {
-    const doc = await this.states.findById(orgId, { next: 1, watermark: 1, workMs: 1 }).lean<SearchStateDocument>();
-    return doc ? { next: doc.next, watermark: doc.watermark?.toHexString() ?? null, workMs: doc.workMs ?? 0 } : null;
+    const doc = await this.states.findById(orgId, { next: 1, watermark: 1, workMs: 1, epoch: 1, gone: 1, goneAfter: 1 }).lean<SearchStateDocument>();
+    if (!doc) return null;
+    const gone = doc.gone ? bytesOf(doc.gone) : Buffer.alloc(0);
+    return {
+      next: doc.next,
+      watermark: doc.watermark?.toHexString() ?? null,
+      workMs: doc.workMs ?? 0,
+      epoch: doc.epoch ?? '',
+      gone: Array.from({ length: gone.length / 4 }, (_, i) => gone.readInt32LE(i * 4)),
+      goneAfter: doc.goneAfter ?? null,
+    };
   }
 
   /** Takes (or keeps) the organization's indexing for `leaseMs` unless another instance holds it. */
@@ -118,7 +164,7 @@ export class SearchIndexStore {
     try {
       const taken = await this.states.findOneAndUpdate(
         { _id: orgId, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lt: now } }, { holder }] },
-        { $set: { leaseUntil: new Date(now.getTime() + leaseMs), holder }, $setOnInsert: { next: 0 } },
+        { $set: { leaseUntil: new Date(now.getTime() + leaseMs), holder }, $setOnInsert: { next: 0, epoch: newObjectIdHex() } },
         { upsert: true, new: true },
       );
       return taken !== null;
@@ -137,7 +183,11 @@ export class SearchIndexStore {
   async advance(orgId: string, from: number, next: number, watermark: string, workMs = 0): Promise<boolean> {
     try {
       // The first pass of an organization may find no state (its lease creates one; a pass run by hand does not).
-      const result = await this.states.updateOne({ _id: orgId, next: from }, { $set: { next, watermark: objectId(watermark) }, $inc: { workMs } }, { upsert: from === 0 });
+      const result = await this.states.updateOne(
+        { _id: orgId, next: from },
+        { $set: { next, watermark: objectId(watermark) }, $inc: { workMs }, $setOnInsert: { epoch: newObjectIdHex() } },
+        { upsert: from === 0 },
+      );
       return result.matchedCount + result.upsertedCount === 1;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
@@ -145,35 +195,54 @@ export class SearchIndexStore {
     }
   }
 
-  /** The ids a block holds (12 bytes each), or null when it was never written. */
-  async blockIds(orgId: string, block: number): Promise<Buffer | null> {
-    const doc = await this.blocks.findById(blockKey(orgId, block), { ids: 1 }).lean<SearchBlockDocument>();
-    return doc ? bytesOf(doc.ids) : null;
-  }
-
-  /** The blocks' id lists, by block. */
-  async blocksOf(orgId: string, blocks: number[]): Promise<Map<number, Buffer>> {
-    if (blocks.length === 0) return new Map();
-    const docs = await this.blocks.find({ _id: { $in: blocks.map((block) => blockKey(orgId, block)) } }, { block: 1, ids: 1 }).lean<SearchBlockDocument[]>();
-    return new Map(docs.map((doc) => [doc.block, bytesOf(doc.ids)]));
+  /** A block as stored (its ids, 12 bytes each, and their createdAt), or null when it was never written. */
+  async block(orgId: string, block: number): Promise<StoredBlock | null> {
+    const doc = await this.blocks.findById(blockKey(orgId, block), { block: 1, count: 1, ids: 1, times: 1 }).lean<SearchBlockDocument>();
+    return doc ? storedOf(doc) : null;
   }
 
   /**
-   * Writes a block's ids, now `count` of them, when it still holds `expected` (none: a new block). This
-   * claims the new sequence numbers: false when another pass claimed them first.
+   * Every block of the index `state` describes, by number. Full blocks never change (a pass writes the
+   * next one): they are kept in memory under the index's epoch, and only the open one and those not kept
+   * are read.
    */
-  async claimBlock(orgId: string, block: number, expected: number, count: number, ids: Buffer): Promise<boolean> {
+  async allBlocks(orgId: string, state: Pick<SearchState, 'next' | 'epoch'>): Promise<Map<number, StoredBlock>> {
+    const found = new Map<number, StoredBlock>();
+    const missing: string[] = [];
+    const keyOf = (block: number) => `${orgId}\u0000${state.epoch}\u0000${block}`;
+    for (let block = 0; block * BLOCK_SIZE < state.next; block += 1) {
+      const kept = this.cache.get(keyOf(block));
+      if (kept) found.set(block, kept);
+      else missing.push(blockKey(orgId, block));
+    }
+    if (missing.length > 0) {
+      const docs = await this.blocks.find({ _id: { $in: missing } }, { block: 1, count: 1, ids: 1, times: 1 }).lean<SearchBlockDocument[]>();
+      for (const doc of docs) {
+        const block = storedOf(doc);
+        found.set(block.block, block);
+        if (block.count === BLOCK_SIZE) this.cache.set(keyOf(block.block), block);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Writes a block's ids and times (none for a block begun without them), now `count` of each, when it
+   * still holds `expected` (none: a new block). This claims the new sequence numbers: false when another pass claimed them first.
+   */
+  async claimBlock(orgId: string, block: number, expected: number, count: number, ids: Buffer, times: Buffer | null): Promise<boolean> {
     const _id = blockKey(orgId, block);
+    const timed = times ? { times } : {};
     if (expected === 0) {
       try {
-        await this.blocks.collection.insertOne({ _id, orgId, block, count, ids } as never);
+        await this.blocks.collection.insertOne({ _id, orgId, block, count, ids, ...timed } as never);
         return true;
       } catch (error) {
         if (isDuplicateKey(error)) return false;
         throw error;
       }
     }
-    const result = await this.blocks.updateOne({ _id, count: expected }, { $set: { count, ids } });
+    const result = await this.blocks.updateOne({ _id, count: expected }, { $set: { count, ids, ...timed } });
     return result.matchedCount === 1;
   }
 
@@ -246,6 +315,53 @@ export class SearchIndexStore {
   /** The organizations that have feedback (see CountStore.organizations). */
   organizations(): Promise<string[]> {
     return this.cells.organizations();
+  }
+
+  /** Up to `limit` of the organization's blocks written before times were kept. */
+  async untimedBlocks(orgId: string, limit: number): Promise<StoredBlock[]> {
+    const docs = await this.blocks.find({ orgId, times: { $exists: false } }, { block: 1, count: 1, ids: 1 }).sort({ block: 1 }).limit(limit).lean<SearchBlockDocument[]>();
+    return docs.map(storedOf);
+  }
+
+  /** The createdAt (milliseconds) of these items, live or in a tombstone. */
+  async createdAtOf(orgId: string, ids: string[]): Promise<Map<string, number>> {
+    const filter = { orgId, _id: { $in: ids.map(objectId) } };
+    const [live, gone] = await Promise.all([
+      this.items.find(filter, { createdAt: 1 }).lean<Array<{ _id: Types.ObjectId; createdAt: Date }>>(),
+      this.tombstones.find(filter, { projection: { createdAt: 1 } }).toArray() as unknown as Promise<Array<{ _id: Types.ObjectId; createdAt?: Date }>>,
+    ]);
+    return new Map([...gone, ...live].flatMap((doc) => (doc.createdAt ? [[doc._id.toHexString(), new Date(doc.createdAt).getTime()] as const] : [])));
+  }
+
+  /** Gives a block its times while it still holds `count` ids. */
+  async setTimes(orgId: string, block: number, count: number, times: Buffer): Promise<boolean> {
+    return (await this.blocks.updateOne({ _id: blockKey(orgId, block), count }, { $set: { times } })).matchedCount === 1;
+  }
+
+  /** Removals (tombstones) of the organization after `from` and before `before`, oldest first (at most `limit`). */
+  async removalsAfter(orgId: string, from: ChangePosition | null, before: Date, limit: number): Promise<Removal[]> {
+    return (await this.removals.removedAfter(orgId, from ?? NO_REMOVAL, before, limit)).map(({ id, at }) => ({ id, at }));
+  }
+
+  /** Records the gone list (sequence numbers) as of the removal `after`, unless another pass moved it meanwhile. */
+  async recordGone(orgId: string, previous: ChangePosition | null, gone: number[], after: ChangePosition): Promise<boolean> {
+    const bytes = Buffer.alloc(gone.length * 4);
+    gone.forEach((seq, i) => bytes.writeInt32LE(seq, i * 4));
+    const unchanged = previous ? { 'goneAfter.at': previous.at, 'goneAfter.id': previous.id } : { goneAfter: { $exists: false } };
+    const result = await this.states.updateOne({ _id: orgId, ...unchanged }, { $set: { gone: bytes, goneAfter: { at: after.at, id: after.id } } });
+    return result.matchedCount === 1;
+  }
+
+  /** Which of these ids are the organization's live items. */
+  async liveAmong(orgId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const docs = await this.items.find({ orgId, _id: { $in: ids.map(objectId) } }, { _id: 1 }).lean<Array<{ _id: Types.ObjectId }>>();
+    return new Set(docs.map((doc) => doc._id.toHexString()));
+  }
+
+  /** The organization's live items after `watermark` (not indexed yet). */
+  liveAfter(orgId: string, watermark: string): Promise<number> {
+    return this.items.countDocuments({ orgId, _id: { $gt: objectId(watermark) } });
   }
 
   /** The organization's newest item id (the bench waits until the index reaches it). */

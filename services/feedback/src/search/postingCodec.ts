@@ -39,33 +39,61 @@ export function encodeChunk(block: number, occurrences: Occurrence[]): Buffer {
   return Buffer.from(bytes);
 }
 
+/** Reads a chunk's varints: a cursor over its bytes. */
+function varints(chunk: Uint8Array) {
+  let offset = 0;
+  return {
+    more: () => offset < chunk.length,
+    next: () => {
+      let value = 0;
+      let scale = 1;
+      for (;;) {
+        const byte = chunk[offset++];
+        value += (byte & 0x7f) * scale;
+        if (byte < 0x80) return value;
+        scale *= 0x80;
+      }
+    },
+    /** Steps over `count` varints without reading their values. */
+    skip: (count: number) => {
+      for (let left = count; left > 0; offset += 1) if (chunk[offset] < 0x80) left -= 1;
+    },
+  };
+}
+
+/** The positions of one occurrence, the cursor standing on its count. */
+function positionsOf(cursor: ReturnType<typeof varints>): number[] {
+  const count = cursor.next();
+  const positions: number[] = new Array(count);
+  let at = 0;
+  for (let i = 0; i < count; i += 1) {
+    at += cursor.next();
+    positions[i] = at;
+  }
+  return positions;
+}
+
 /**
  * Adds a chunk's occurrences to `into` (sequence number -> positions). A chunk written twice (a pass
  * resumed after a crash writes its chunks again) gives the same positions again: they replace them.
  */
 export function decodeChunk(block: number, chunk: Uint8Array, into: Map<number, number[]>): void {
-  let offset = 0;
-  const next = () => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = chunk[offset++];
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 0x80;
-    }
-  };
+  const cursor = varints(chunk);
   let seq = block * BLOCK_SIZE;
-  while (offset < chunk.length) {
-    seq += next();
-    const count = next();
-    const positions: number[] = new Array(count);
-    let at = 0;
-    for (let i = 0; i < count; i += 1) {
-      at += next();
-      positions[i] = at;
-    }
-    into.set(seq, positions);
+  while (cursor.more()) {
+    seq += cursor.next();
+    into.set(seq, positionsOf(cursor));
+  }
+}
+
+/** Calls `found` with the positions of the chunk's occurrences whose sequence numbers `wanted` holds; steps over the others. */
+export function scanChunk(block: number, chunk: Uint8Array, wanted: ReadonlyMap<number, unknown>, found: (seq: number, positions: number[]) => void): void {
+  const cursor = varints(chunk);
+  let seq = block * BLOCK_SIZE;
+  while (cursor.more()) {
+    seq += cursor.next();
+    if (wanted.has(seq)) found(seq, positionsOf(cursor));
+    else cursor.skip(cursor.next());
   }
 }
 
@@ -79,4 +107,18 @@ export function decodeIds(bytes: Uint8Array): string[] {
   const ids: string[] = [];
   for (let at = 0; at + ID_BYTES <= bytes.length; at += ID_BYTES) ids.push(Buffer.from(bytes.subarray(at, at + ID_BYTES)).toString('hex'));
   return ids;
+}
+
+const TIME_BYTES = 8;
+
+/** A block's createdAt times (milliseconds), in sequence order: Float64 LE, exact for any date. */
+export function encodeTimes(times: number[]): Buffer {
+  const bytes = Buffer.alloc(times.length * TIME_BYTES);
+  times.forEach((time, i) => bytes.writeDoubleLE(time, i * TIME_BYTES));
+  return bytes;
+}
+
+export function decodeTimes(bytes: Uint8Array): number[] {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Array.from({ length: Math.floor(buffer.length / TIME_BYTES) }, (_, i) => buffer.readDoubleLE(i * TIME_BYTES));
 }

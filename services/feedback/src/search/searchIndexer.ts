@@ -1,8 +1,10 @@
 import { runPasses, type BackgroundWorker } from '../backgroundPasses';
 import { newObjectIdHex, type Logger } from '@fi/shared';
 import type { IndexedText, SearchIndexStore } from '../data/searchIndexStore';
-import { BLOCK_SIZE, decodeIds, encodeChunk, encodeIds, type Occurrence } from './postingCodec';
+import { BLOCK_SIZE, decodeIds, decodeTimes, encodeChunk, encodeIds, encodeTimes, type Occurrence } from './postingCodec';
 import { gramPositions, itemText } from './searchText';
+import { hasRemovalsToRecord, recordRemovals } from './goneRecorder';
+import { backfillTimes } from './timesBackfill';
 
 /** An instance indexing an organization holds it this long, renewed at every batch. */
 const LEASE_MS = 2 * 60_000;
@@ -18,6 +20,8 @@ export interface IndexerOptions {
 
 /** The greatest `_id` (hex) a pass takes: the first of the second of now minus the grace. */
 const upToOf = (now: Date, graceMs: number) => `${Math.floor((now.getTime() - graceMs) / 1000).toString(16).padStart(8, '0')}${'0'.repeat(16)}`;
+/** Removals stamped before this are recorded in the gone list (a removal takes far less than the grace). */
+const removedBefore = (now: Date, graceMs: number) => new Date(now.getTime() - graceMs);
 
 /** The chunks of one batch: per trigram, the batch's items holding it, in sequence order. */
 function chunksOf(block: number, first: number, texts: IndexedText[]): Map<string, Buffer> {
@@ -40,15 +44,16 @@ function chunksOf(block: number, first: number, texts: IndexedText[]): Map<strin
  * writes per batch: the block's ids first (the claim on the sequence numbers: a second instance's claim
  * of the same numbers fails), then one posting chunk per trigram, then the new watermark. A pass cut off
  * after its claim leaves the block holding more ids than the state: the next pass indexes those ids again
- * with the same numbers (a chunk written twice decodes to the same positions). Returns the items indexed.
+ * with the same numbers (a chunk written twice decodes to the same positions). Then it records the
+ * organization's removals in the gone list (see goneRecorder.ts). Returns the items indexed.
  */
 export async function indexOrganization(store: SearchIndexStore, orgId: string, options: IndexerOptions, now = () => new Date()): Promise<number> {
-  let state = (await store.state(orgId)) ?? { next: 0, watermark: null, workMs: 0 };
+  let state = (await store.state(orgId)) ?? { next: 0, watermark: null, workMs: 0, epoch: '', gone: [], goneAfter: null };
   let indexed = 0;
   // A pass cut off between its claim and its watermark.
   const open = Math.floor(state.next / BLOCK_SIZE);
   const started = Date.now();
-  const claimed = decodeIds((await store.blockIds(orgId, open)) ?? Buffer.alloc(0));
+  const claimed = decodeIds((await store.block(orgId, open))?.ids ?? Buffer.alloc(0));
   const inBlock = state.next - open * BLOCK_SIZE;
   if (claimed.length > inBlock) {
     const ids = claimed.slice(inBlock);
@@ -75,33 +80,46 @@ export async function indexOrganization(store: SearchIndexStore, orgId: string, 
     // be either; the last item's keeps every later item in the tail even under a clock set ahead.
     const through = texts[texts.length - 1].id;
     const inThisBlock = state.next - block * BLOCK_SIZE;
-    const before = inThisBlock === 0 ? [] : decodeIds((await store.blockIds(orgId, block)) ?? Buffer.alloc(0)).slice(0, inThisBlock);
+    const stored = inThisBlock === 0 ? null : await store.block(orgId, block);
+    const before = decodeIds(stored?.ids ?? Buffer.alloc(0)).slice(0, inThisBlock);
+    // A block written before times were kept stays without them (its searches read the items instead).
+    const beforeTimes = stored && !stored.times ? null : decodeTimes(stored?.times ?? Buffer.alloc(0)).slice(0, inThisBlock);
     const ids = encodeIds([...before, ...texts.map((text) => text.id)]);
-    if (!(await store.claimBlock(orgId, block, inThisBlock, inThisBlock + texts.length, ids))) break;
+    const times = beforeTimes ? encodeTimes([...beforeTimes, ...texts.map((text) => text.createdAt?.getTime() ?? 0)]) : null;
+    if (!(await store.claimBlock(orgId, block, inThisBlock, inThisBlock + texts.length, ids, times))) break;
     await store.addPostings(orgId, block, chunksOf(block, state.next, texts), inThisBlock === 0);
     if (!(await store.advance(orgId, state.next, state.next + texts.length, through, Date.now() - batchStarted))) break;
     state = { ...state, next: state.next + texts.length, watermark: through };
     indexed += texts.length;
     if (read.length < room) break;
   }
+  if (options.stopped?.()) return indexed;
+  const current = await store.state(orgId);
+  if (current) await recordRemovals(store, orgId, current, removedBefore(now(), options.graceMs));
   return indexed;
 }
 
 /**
  * Keeps every organization's search index current in the background: every `intervalMs`, each
- * organization's new items older than the grace are indexed by whichever instance takes its lease first.
+ * organization's new items and removals older than the grace are indexed by whichever instance takes its
+ * lease first, and blocks written before times were kept get them.
  * Searches match the items after the watermark by regex meanwhile, so the index never hides an item.
  */
 export function startSearchIndexer(store: SearchIndexStore, intervalMs: number, graceMs: number, logger: Logger): BackgroundWorker {
   const holder = newObjectIdHex();
   let organizations: { at: number; ids: string[] } | null = null;
+  // Organizations whose blocks all have their times: blocks are written with them, so once is enough.
+  const timed = new Set<string>();
   const pass = async (closed: () => boolean) => {
     if (!organizations || Date.now() - organizations.at > ORGANIZATIONS_EVERY_MS) organizations = { at: Date.now(), ids: await store.organizations() };
     for (const orgId of organizations.ids) {
       if (closed()) return;
-      // Two reads per organization without new items; a lease (a write) only when there is work.
+      // Three reads per organization without new items or removals; a lease (a write) only when there is work.
       const state = await store.state(orgId);
-      if (!(await store.hasItemsAfter(orgId, state?.watermark ?? null, upToOf(new Date(), graceMs)))) continue;
+      const now = new Date();
+      const untimed = !timed.has(orgId) && (await store.untimedBlocks(orgId, 1)).length > 0;
+      if (!untimed) timed.add(orgId);
+      if (!untimed && !(await store.hasItemsAfter(orgId, state?.watermark ?? null, upToOf(now, graceMs))) && !(await hasRemovalsToRecord(store, orgId, state, removedBefore(now, graceMs)))) continue;
       if (!(await store.lease(orgId, holder, LEASE_MS))) continue;
       const started = Date.now();
       let renewed = Date.now();
@@ -114,7 +132,10 @@ export function startSearchIndexer(store: SearchIndexStore, intervalMs: number, 
         }
         return false;
       };
-      const items = await indexOrganization(store, orgId, { graceMs, stopped }).finally(() => store.release(orgId, holder));
+      const items = await (async () => {
+        if (untimed) await backfillTimes(store, orgId);
+        return indexOrganization(store, orgId, { graceMs, stopped });
+      })().finally(() => store.release(orgId, holder));
       if (items > 0) logger.info({ orgId, items, ms: Date.now() - started }, 'feedback search index updated');
     }
   };

@@ -1,4 +1,4 @@
-import { decodeChunk } from './postingCodec';
+import { decodeChunk, scanChunk } from './postingCodec';
 
 /** A posting document as read: one trigram's chunks for one block. */
 export interface Posting {
@@ -7,40 +7,46 @@ export interface Posting {
   chunks: Uint8Array[];
 }
 
+const byteLength = (chunks: Uint8Array[]) => chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+
 /**
  * The sequence numbers (below `indexed`) of the items holding the term whose trigrams are `grams`: an item
  * matches at position p when every trigram t[i..i+3) starts at p + i. Per block, the rarest trigram's
- * items are the candidates, and each candidate's start positions are narrowed trigram by trigram.
+ * items (fewest bytes) are decoded as the candidates with their possible starts; the other trigrams'
+ * chunks are only scanned, their positions read for candidates alone, narrowing the starts. Common
+ * trigrams ("por", "ort") hold most of the bytes, so nothing is built for their other items.
  */
 export function matchedSeqs(grams: Array<{ gram: string; offset: number }>, postings: Posting[], indexed: number): number[] {
-  const blocks = new Map<number, Map<string, Map<number, number[]>>>();
+  const blocks = new Map<number, Map<string, Uint8Array[]>>();
   for (const { gram, block, chunks } of postings) {
     let byGram = blocks.get(block);
     if (!byGram) blocks.set(block, (byGram = new Map()));
-    const occurrences = byGram.get(gram) ?? new Map<number, number[]>();
-    for (const chunk of chunks) decodeChunk(block, chunk, occurrences);
-    byGram.set(gram, occurrences);
+    byGram.set(gram, [...(byGram.get(gram) ?? []), ...chunks]);
   }
   const matched: number[] = [];
-  for (const byGram of blocks.values()) {
-    const lists = grams.map(({ gram, offset }) => ({ offset, occurrences: byGram.get(gram) }));
-    if (lists.some(({ occurrences }) => !occurrences)) continue;
-    const ordered = (lists as Array<{ offset: number; occurrences: Map<number, number[]> }>).sort((a, b) => a.occurrences.size - b.occurrences.size);
+  for (const [block, byGram] of blocks) {
+    if (grams.some(({ gram }) => !byGram.has(gram))) continue;
+    const ordered = [...grams].sort((a, b) => byteLength(byGram.get(a.gram)!) - byteLength(byGram.get(b.gram)!));
     const [rarest, ...rest] = ordered;
-    for (const [seq, positions] of rarest.occurrences) {
-      if (seq >= indexed) continue;
-      let starts = positions.map((position) => position - rarest.offset);
-      for (const { offset, occurrences } of rest) {
-        const at = occurrences.get(seq);
-        if (!at || starts.length === 0) {
-          starts = [];
-          break;
-        }
-        const here = new Set(at);
-        starts = starts.filter((start) => here.has(start + offset));
+    const occurrences = new Map<number, number[]>();
+    for (const chunk of byGram.get(rarest.gram)!) decodeChunk(block, chunk, occurrences);
+    const starts = new Map<number, number[]>();
+    for (const [seq, positions] of occurrences) if (seq < indexed) starts.set(seq, positions.map((position) => position - rarest.offset));
+    for (const { gram, offset } of rest) {
+      // A candidate the trigram does not hold at all is out, as is one none of whose starts it confirms.
+      const seen = new Set<number>();
+      for (const chunk of byGram.get(gram)!) {
+        scanChunk(block, chunk, starts, (seq, positions) => {
+          seen.add(seq);
+          const kept = starts.get(seq)!.filter((start) => positions.includes(start + offset));
+          if (kept.length > 0) starts.set(seq, kept);
+          else starts.delete(seq);
+        });
       }
-      if (starts.length > 0) matched.push(seq);
+      for (const seq of starts.keys()) if (!seen.has(seq)) starts.delete(seq);
+      if (starts.size === 0) break;
     }
+    matched.push(...starts.keys());
   }
   return matched.sort((a, b) => a - b);
 }
