@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { type Databases, openDatabases, seedOrganization } from '@fi/cli';
-import { scaleBench, scaleMarkdown } from './scale';
+import { scaleBench, scaleMarkdown, searchPathsOf } from './scale';
 import { fairShareBench, fairShareMarkdown } from './fairShare';
 import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFerretDb } from '@fi/cli/embedded';
 import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
     if (values.scale) {
       // Only the reads of a growing organization, through our gateway (see bench/scale.ts).
       const sizes = values.quick ? [1_000, 10_000] : [10_000, 100_000];
-      const scale = await scaleBench(ours.url, db, sizes, profile, post, say, values.clone);
+      const scale = await scaleBench(ours.url, db, sizes, profile, post, say, () => searchPathsOf(subgraphs.feedback.url.replace(/\/graphql$/, '')), values.clone);
       const table = scaleMarkdown(scale, Object.entries(machine(kind)).filter(([name]) => !name.startsWith('@')).map(([name, value]) => `${name} ${value}`).join(', '), values.clone);
       mkdirSync(path.join(__dirname, 'results'), { recursive: true });
       writeFileSync(path.join(__dirname, 'results', `latest-scale${values.quick ? '-quick' : ''}${values.clone ? '-clone' : ''}.md`), `${table}\n`);

@@ -23,7 +23,18 @@ export interface ScaleResults {
   themeSeconds: Record<number, number>;
   /** The search indexer at each size: see searchSettled. */
   searchIndex: Record<number, SearchIndexFigures>;
+  /** How the search row's requests were answered at each size (fi_feedback_searches_total). */
+  searchPaths: Record<number, SearchPaths>;
   rows: ScaleRow[];
+}
+
+type SearchPaths = Record<'index' | 'matches' | 'regex', number>;
+
+/** The feedback service's searches so far, by how they were answered. */
+export async function searchPathsOf(feedbackUrl: string): Promise<SearchPaths> {
+  const text = await (await fetch(`${feedbackUrl}/metrics`)).text();
+  const count = (path: string) => Number(new RegExp(`^fi_feedback_searches_total\\{[^}]*path="${path}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { index: count('index'), matches: count('matches'), regex: count('regex') };
 }
 
 interface SearchIndexFigures {
@@ -61,6 +72,8 @@ interface Read {
 /** What the insights page asks for: the range's figures, the previous period's, the terms and the rising themes. */
 const INSIGHTS = 'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackInsights(apiKey: $k, from: $f, to: $t) { total previous { total } topTerms { term } risingThemes { count } } }';
 
+const SEARCH_READ = '`search` (3+ characters)';
+
 const midnight = (daysAgo: number) => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - daysAgo * DAY_MS).toISOString();
 
 const READS: Read[] = [
@@ -68,7 +81,7 @@ const READS: Read[] = [
   { name: '`status` filter', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, status: $s) { total items { id } } }', variables: { k, s: ['unread', 'read', 'archived'][i] } }) },
   { name: '`sentiment` filter', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, sentiment: $s) { total items { id } } }', variables: { k, s: ['negative', 'positive', 'neutral'][i] } }) },
   { name: '`source` filter', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, source: $s) { total items { id } } }', variables: { k, s: ['email', 'api', 'slack'][i] } }) },
-  { name: '`search` (3+ characters)', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, search: $s) { total items { id } } }', variables: { k, s: ['export', 'billing', 'login'][i] } }) },
+  { name: SEARCH_READ, body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, search: $s) { total items { id } } }', variables: { k, s: ['export', 'billing', 'login'][i] } }) },
   { name: '`theme` filter', body: (i, k, { themes }) => ({ query: 'query($k: String!, $t: String) { feedbackItems(apiKey: $k, theme: $t) { total items { id } } }', variables: { k, t: themes[i % themes.length] } }) },
   { name: '`after` cursor page', body: (_, k, { cursor }) => ({ query: 'query($k: String!, $a: String) { feedbackItems(apiKey: $k, after: $a) { total items { id } } }', variables: { k, a: cursor } }) },
   { name: 'deep `skip` (item 5,000)', body: (i, k) => ({ query: 'query($k: String!, $s: Int) { feedbackItems(apiKey: $k, skip: $s) { total items { id } } }', variables: { k, s: 5_000 + 50 * i } }) },
@@ -175,6 +188,7 @@ export async function scaleBench(
   profile: { contacts: number; accounts: number },
   post: Post,
   say: (line: string) => void,
+  searchPaths: () => Promise<SearchPaths>,
   clone = false,
 ): Promise<ScaleResults> {
   const keyService = new KeyService(await openRepositories(db.identity));
@@ -188,7 +202,7 @@ export async function scaleBench(
   await seedOrganization(SMALL, { feedback: SMALL_ITEMS, contacts: 100, accounts: 20 }, db, quiet, { seed: 7 });
   const themes = new ThemeStore(db.feedback);
   const search = new SearchIndexStore(db.feedback);
-  const results: ScaleResults = { sizes, seedSeconds: {}, themeSeconds: {}, searchIndex: {}, rows: [] };
+  const results: ScaleResults = { sizes, seedSeconds: {}, themeSeconds: {}, searchIndex: {}, searchPaths: {}, rows: [] };
   const row = (read: string) => {
     let found = results.rows.find((r) => r.read === read);
     if (!found) results.rows.push((found = { read, bySize: {} }));
@@ -218,7 +232,10 @@ export async function scaleBench(
     const themeIds = largest.data?.feedbackThemes.items.map((theme) => theme.id) ?? [];
     if (themeIds.length === 0) throw new Error(`${BIG} has no themes after the theme worker settled`);
     for (const read of READS) {
+      const pathsBefore = await searchPaths();
       const median = await time(post, url, [0, 1, 2].map((i) => read.body(i, bigKeys[i], { cursor, themes: themeIds })));
+      const pathsAfter = await searchPaths();
+      if (read.name === SEARCH_READ) results.searchPaths[size] = { index: pathsAfter.index - pathsBefore.index, matches: pathsAfter.matches - pathsBefore.matches, regex: pathsAfter.regex - pathsBefore.regex };
       row(read.name).bySize[size] = median;
       say(`${size.toLocaleString('en')} items, ${read.name}: ${median}${typeof median === 'number' ? ' ms' : ''}`);
       if (read.small) {
@@ -255,6 +272,12 @@ export function scaleMarkdown(results: ScaleResults, machine: string, clone = fa
         const figures = results.searchIndex[size];
         const perItem = (figures.workMs / Math.max(1, figures.items)).toFixed(2);
         return `${size.toLocaleString('en')} items: ${figures.items.toLocaleString('en')} indexed in ${(figures.workMs / 1000).toFixed(1)} s of the indexer's work (${perItem} ms an item), caught up ${figures.seconds} s after the themes; ${figures.postings.toLocaleString('en')} posting documents, ${Math.round(figures.bytes / size)} bytes an item`;
+      })
+      .join('; ')}.`,
+    `The search row's requests, by how the feedback service answered them (the index alone, its matches read from the items, a regex): ${results.sizes
+      .map((size) => {
+        const paths = results.searchPaths[size];
+        return `${size.toLocaleString('en')} items: ${paths ? `${paths.index} / ${paths.matches} / ${paths.regex}` : '-'}`;
       })
       .join('; ')}.`,
   ].join('\n');
