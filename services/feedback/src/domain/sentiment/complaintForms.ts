@@ -6,7 +6,7 @@
 
 /** Who made a promise to the customer; quoting them in feedback is nearly always to say it was broken. */
 const CLAIM_SOURCE =
-  '(?:your|the) (?:pricing page|website|web site|site|sales (?:team|rep|person|guy|people|call|deck)|account (?:manager|executive|rep)|rep|demo|docs|documentation|marketing|landing page|ads?|advert\\w*|listing|brochure|contract|sla|product page|feature page|comparison (?:page|table)|launch (?:post|blog|email|announcement)|announcement|release notes|onboarding (?:call|team)|app store (?:page|listing|description))';
+  '(?:your|the) (?:pricing page|onboarding (?:specialist|manager|consultant)|implementation (?:team|consultant|partner)|(?:customer )?success (?:manager|team)|csm|website|web site|site|sales (?:team|rep|person|guy|people|call|deck)|account (?:manager|executive|rep)|rep|demo|docs|documentation|marketing|landing page|ads?|advert\\w*|listing|brochure|contract|sla|product page|feature page|comparison (?:page|table)|launch (?:post|blog|email|announcement)|announcement|release notes|onboarding (?:call|team)|app store (?:page|listing|description))';
 
 export const MISLED = new RegExp(
   `\\b${CLAIM_SOURCE} (?:clearly |explicitly |specifically |still )?(?:says|said|claims?|claimed|states?|stated|promis\\w*|list\\w*|show\\w*|mention\\w*|made it (?:look|sound|seem)|advertis\\w*|guarantee\\w*|describ\\w*|told|confirm\\w*|impl\\w*|suggest\\w*)|` +
@@ -33,14 +33,15 @@ export const COMPLAINING_QUESTION =
 
 /** Ironic exaggeration that needs no praise word to be read as a complaint. */
 export const IRONY =
-  /^(?:oh )?(?:sure|yeah right)\b|\bbecause (?:everyone|everybody|who does not|nobody|we all) (?:loves?|enjoys?|wants?|likes?)\b|\bsaid (?:no|nobody|no one)\b|\bnew record\b|\bis it too much to ask\b|\bbuild(?:s|ing)? character\b|\bkeeps? (?:life|things|it) interesting\b|\ba (?:whole|full|entire) (?:day|week|month|hour) without\b/;
+  /^(?:oh )?(?:sure|yeah right)\b|\bbecause (?:everyone|everybody|who does not|nobody|we all) (?:loves?|enjoys?|wants?|likes?)\b|\bsaid (?:no|nobody|no one)\b|\bnew record\b|\b(?:would )?recommend (?:it )?if you (?:enjoy|like|love)\b|\bis it too much to ask\b|\bbuild(?:s|ing)? character\b|\bkeeps? (?:life|things|it) interesting\b|\ba (?:whole|full|entire) (?:day|week|month|hour) without\b/;
 
 /**
  * Praise that opens a sentence about how something behaves ("Love how...", "Thanks for the update that...",
- * "Kudos to whoever..."): ironic when the text reports a problem, sincere otherwise.
+ * "Kudos to whoever...") or as an interjection ("Wonderful, the sync finished."): ironic when the text reports
+ * a problem, sincere otherwise.
  */
 export const PRAISE_OPENER =
-  /^(?:(?:i |we )?(?:just |really |absolutely |so |truly )?(?:love|adore|appreciate|enjoy)|amazing|incredible|impressive|great|brilliant|fantastic|wonderful|so glad|glad|kudos|bravo|well done|great job|good job|nice job|way to go|congrat\w*|thanks|thank you)\b[^.!?]*?\b(?:how|that|the way|whoever|when|i get to|we get to)\b/;
+  /^(?:oh )?(?:great|wonderful|fantastic|brilliant|perfect|lovely|awesome|amazing|nice|super|excellent|splendid|marvell?ous)\s*[,!]|^(?:(?:i |we )?(?:just |really |absolutely |so |truly )?(?:love|adore|appreciate|enjoy)|amazing|incredible|impressive|great|brilliant|fantastic|wonderful|so glad|glad|kudos|bravo|well done|great job|good job|nice job|way to go|congrat\w*|thanks|thank you)\b[^.!?]*?\b(?:how|that|the way|whoever|when|i get to|we get to)\b/;
 
 /** Where and when a bug happens: the frame of a bug report, counted weakly (neutral texts use it too). */
 export const BUG_FRAME =
