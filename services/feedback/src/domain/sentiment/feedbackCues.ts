@@ -42,8 +42,9 @@ const PROBLEMS: RegExp[] = [
   new RegExp(`\\bnone of (?:the|our|my|them|these|those)\\s+(?:\\w+\\s+){0,2}(?:have |has |are |is |were |was |will |seem to |seems to )?(?:${DUTY_VERBS})\\b`),
   // Time lost to the product: "I spend an hour a day clicking", "one by one".
   /\b(?:spend|spent|spending|waste|wasting|lose|losing) (?:an?|\d+|two|three|several|half an?|hours?|whole) (?:\w+ )?(?:hours?|minutes?|days?|mornings?|afternoons?|evenings?)\b|\bone by one\b/,
-  // Another product named beside this one: a customer weighing a way out ("a colleague recommended another app").
-  /\b(?:another|a different|a competing|a rival|a cheaper) (?:app|tool|vendor|provider|product|platform|solution|service)\b/,
+  // Another product named beside this one: a customer weighing a way out ("a colleague recommended another app"),
+  // not one the customer comes from ("migrating from another tool").
+  /(?<!from )\b(?:another|a different|a competing|a rival|a cheaper) (?:app|tool|vendor|provider|product|platform|solution|service)\b/,
   // It happens again and again, or lasts.
   /\b(?:every|each)\s+(?:single\s+|other\s+|few\s+|couple of\s+|\d+\s+|one\s+|two\s+|three\s+|five\s+|ten\s+)?(?:minute|hour|click|page|session|login)s?\b/,
   /\b(?:over and over|again and again|(?:second|third|fourth|fifth) time|(?:two|three|four|five|several|many) times(?! over)|for (?:\d+|two|three|four|five|six|several) (?:days|weeks|months))\b/,
@@ -186,6 +187,8 @@ export interface SentenceCues {
   decisions: DecisionCues;
   /** Praise opening a sentence about how something behaves ("Love how..."): ironic if the text reports a problem. */
   praiseOpener: boolean;
+  /** Only a greeting or thanks ("Thanks in advance.", "Kind regards"): manners, not a verdict, beside other sentences. */
+  courtesy: boolean;
 }
 
 /** Contractions and texting spellings, spelled out in one pass. */
@@ -217,6 +220,9 @@ export function normalizeSentence(text: string): string {
     )
     .trim();
 }
+
+const COURTESY =
+  /^(?:hi|hello|hey|dear \w+|(?:many |a lot of )?thanks?(?: you)?(?: (?:so much|a lot|very much))?(?: in advance)?|thx|cheers|(?:kind |best |warm )?regards|have a (?:nice|good|great) (?:day|weekend))\W*$/;
 
 /** One scan instead of one per pattern: most sentences report no problem. */
 const ANY_PROBLEM = anyOf(PROBLEMS);
@@ -276,5 +282,6 @@ export function sentenceCues(sentence: string): SentenceCues {
     notOurProblem: NOT_OUR_PROBLEM.test(sentence),
     decisions: decidedHere(sentence, question, problems),
     praiseOpener: PRAISE_OPENER.test(sentence),
+    courtesy: COURTESY.test(sentence),
   };
 }
