@@ -33,7 +33,7 @@ export const COMPLAINING_QUESTION =
 
 /** Ironic exaggeration that needs no praise word to be read as a complaint. */
 export const IRONY =
-  /^(?:oh )?(?:sure|yeah right)\b|\bbecause (?:everyone|everybody|who does not|nobody|we all) (?:loves?|enjoys?|wants?|likes?)\b|\bsaid (?:no|nobody|no one)\b|\bnew record\b|\b(?:would )?recommend (?:it )?if you (?:enjoy|like|love)\b|\bis it too much to ask\b|\bbuild(?:s|ing)? character\b|\bkeeps? (?:life|things|it) interesting\b|\ba (?:whole|full|entire) (?:day|week|month|hour) without\b/;
+  /^(?:oh )?(?:sure|yeah right)\b|\bbecause (?:everyone|everybody|who does not|nobody|we all) (?:loves?|enjoys?|wants?|likes?)\b|\bsaid (?:no|nobody|no one)\b|\bnew record\b|\b(?:recommend(?: it)?|ever|great|perfect|ideal|brilliant) if you (?:enjoy|like|love) [\w-]+ing\b|\bis it too much to ask\b|\bbuild(?:s|ing)? character\b|\bkeeps? (?:life|things|it) interesting\b|\ba (?:whole|full|entire) (?:day|week|month|hour) without\b/;
 
 /**
  * Praise that opens a sentence about how something behaves ("Love how...", "Thanks for the update that...",
