@@ -243,8 +243,12 @@ export function combineSentences(
   const textFactor = shrug || asksPlainly ? 0 : asks ? tuning.requestProblemFactor : silent ? tuning.silentWordFactor : 1;
   const wordFactor = textFactor * Math.max(0, 1 - Math.abs(cues));
   // Irony is praise words meaning the opposite: the words' praise is emptied as the lexicon's is. A request
-  // is no praise either ("Could you send the signed contract...?" has the words of a renewal).
-  const score = cues + wordFactor * tuning.wordWeight * (ironic || asks ? Math.min(0, learned) : learned);
+  // is no praise either ("Could you send the signed contract...?" has the words of a renewal). A denial in a
+  // text that reports no problem is praise in the words of complaints ("couldn't run the studio without it
+  // anymore", "not a single crash"): their complaint is emptied as the lexicon's is.
+  const denies = !reportsProblem && readings.some(({ cues }) => cues.denial);
+  const read = ironic || asks ? Math.min(0, learned) : denies ? Math.max(0, learned) : learned;
+  const score = cues + wordFactor * tuning.wordWeight * read;
   return Math.round(clamp(score) * 1000) / 1000;
 }
 

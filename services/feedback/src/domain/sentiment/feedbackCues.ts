@@ -132,9 +132,12 @@ const SOLVED =
   /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong|duplicate|double|extra)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
 const UNSOLVED = /\b(?:not|never|still)\s+(?:\w+\s+)?(?:solved|resolved|fixed|sorted)\b|\b(?:get|have|be) (?:it |this |that |them )?fixed\b|\bis there a fix\b/;
 
-/** A problem word naming a feature or a topic ("crash reports", "refund policy", "error messages in the importer"). */
+/**
+ * A problem word naming a feature or a topic ("crash reports", "refund policy", "error messages in the importer",
+ * "a log of failed imports").
+ */
 const TOPIC =
-  /\b(?:crash|error|bug|refund|duplicate|issue|failure|spam)s? (?:reports?|reporting|logs?|detection|button|policy|policies|process|rates?|handling|tracking|tracker|codes?|filter|folder|section|form|settings?)\b/g;
+  /\b(?:crash|error|bug|refund|duplicate|issue|failure|spam)s? (?:reports?|reporting|logs?|detection|button|policy|policies|process|rates?|handling|tracking|tracker|codes?|filter|folder|section|form|settings?)\b|(?<=\b(?:logs?|reports?|lists?|history|records?) )of (?:failed|broken|crashed|lost|deleted|duplicated?|rejected)\b/g;
 
 /** The problems of this sentence are the customer's own or another product's ("my mistake", "the previous app"). */
 const NOT_OUR_PROBLEM =
