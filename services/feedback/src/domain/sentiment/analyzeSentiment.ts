@@ -167,7 +167,7 @@ export function readSentences(title: string, content: string): TextReading {
 const saysNothing = ({ cues, lexicon }: SentenceReading) =>
   lexicon === 0 && cues.problems === 0 && cues.reliefs === 0 && cues.weakProblems === 0 && cues.decisions.leaving === 0 && cues.decisions.committing === 0;
 
-/** Says nothing, or only greets or thanks beside the sentences that speak ("Could you...? Thanks in advance."). */
+/** The sentence says something, and more than a greeting or thanks ("Could you...? Thanks in advance." only asks). */
 const adds = (reading: SentenceReading) => !saysNothing(reading) && !reading.cues.courtesy;
 
 /** The sentence shrugs ("It's okay, nothing special", "no strong feelings either way") without naming a problem. */
