@@ -147,6 +147,14 @@ const NOT_OUR_PROBLEM =
 const LUKEWARM =
   /^(?:it is |it was |that is |overall |all in all )?(?:fine|okay|ok|alright|decent|average|acceptable)\b|\b(?:fine for|okay for|does the job|as expected|some not so much|about what (?:i|we) expected|nothing special|nothing more|mid-range|it works(?= i guess|\W*$)|nothing (?:amazing|great|terrible)|no strong (?:feelings|opinions?)|either way|could be better)\b|\bsome (?:\w+ )?(?:are|is) (?:good|great|fine|nice)\b.*\b(?:others?|some|the rest) (?:are not|need|could|is not)\b/;
 
+/**
+ * A note for information ("FYI, ...", "Noted, thanks", "Forwarding this to...", "in case it helps"): it passes
+ * facts on and judges nothing, so, like a shrug, only a cue can make it a verdict. Not "Call notes: ...": account
+ * notes carry the customer's verdict ("Call notes: customer very happy...").
+ */
+const FOR_INFORMATION =
+  /^(?:fyi|for your information|for the record|noted|(?:just )?(?:confirming|letting you know)|heads up|forwarding|reposting|for anyone wondering)\b|\bin case (?:it|that|this) (?:helps|matters|is useful)\b/;
+
 /** A question that is a complaint ("Why is it still...?", "How is it possible that...?"). */
 const RHETORICAL =
   /^(?:why (?:is|are|was|were|does|do|did|can|cannot|will|would|has|have|should|must)|how come|how is it possible|how is this|how many (?:more )?times|(?:is|does) anyone(?! (?:know|here|using|use|have (?:any )?(?:experience|tips|advice)|tried|aware))|is there anyone|what is the point|where is my|where are my|where did (?:the|my|our|it|they)|who (?:decided|thought|approved|designed|came up)|did (?:anyone|anybody|no one|you|nobody) (?:even |actually |ever )?(?:test|check|try|read|look|think))\b/;
@@ -180,7 +188,7 @@ export interface SentenceCues {
   question: boolean;
   /** Ironic praise: the praise of the whole text means the opposite. */
   sarcasm: boolean;
-  /** The sentence says the product is merely okay. */
+  /** The sentence says the product is merely okay, or only passes information on. */
   lukewarm: boolean;
   /** The sentence's negative words are denied ("no crashes", "could not be happier"). */
   denial: boolean;
@@ -280,7 +288,7 @@ export function sentenceCues(sentence: string): SentenceCues {
     requestOnly: request && whole,
     question,
     sarcasm,
-    lukewarm: LUKEWARM.test(sentence),
+    lukewarm: LUKEWARM.test(sentence) || FOR_INFORMATION.test(sentence),
     denial: denials > 0,
     notOurProblem: NOT_OUR_PROBLEM.test(sentence),
     decisions: decidedHere(sentence, question, problems),
