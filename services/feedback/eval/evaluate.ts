@@ -71,7 +71,10 @@ const fourthRoundEnglish = readSet('sentiment-dev2-en.jsonl');
 const fourthRound = [...fourthRoundEnglish.filter((example) => example.split === 'tune'), ...readSet('sentiment-dev3-en.jsonl')];
 const fourthRoundCheck = fourthRoundEnglish.filter((example) => (example.split as string) === 'check');
 const fourthRoundLanguages = readSet('sentiment-dev2-ml.jsonl');
-const tune = [...first, ...independentTune, ...hardTune, ...development, ...fourthRound];
+/** The third held-out sets (heldout-3/README.md): scored once in the fifth round, tuning data from the sixth on. */
+const thirdHeldOut = readSet('heldout-3/sentiment-hard-en-3.jsonl');
+const thirdHeldOutLanguages = readSet('heldout-3/sentiment-multilingual-3.jsonl');
+const tune = [...first, ...independentTune, ...hardTune, ...development, ...fourthRound, ...thirdHeldOut];
 const argv = process.argv.slice(2);
 const args = new Set(argv);
 /** Files given with `--set FILE`: scored on their own, nothing else computed (see `printFileFigures`). */
@@ -102,7 +105,7 @@ const classify = (score: number, t: Thresholds): Sentiment =>
 
 const emptyConfusion = () => Object.fromEntries(LABELS.map((l) => [l, Object.fromEntries(LABELS.map((p) => [p, 0]))])) as Confusion;
 /** The parts of the tuning data, each held to the recall margin on its own. */
-const PARTS = [new Set(first), new Set(independentTune), new Set(hardTune), new Set(development), new Set(fourthRound)];
+const PARTS = [new Set(first), new Set(independentTune), new Set(hardTune), new Set(development), new Set(fourthRound), new Set(thirdHeldOut)];
 const partOf = (example: Example) => PARTS.findIndex((part) => part.has(example));
 
 function outcome(set: Example[], scores: number[], t: Thresholds): Outcome {
@@ -316,7 +319,7 @@ function evaluateRule(): { row: Row; chosen: SentimentTuning } {
   };
 }
 
-const PART_NAMES = ['first', 'independent', 'hard', 'development', 'fourth round'];
+const PART_NAMES = ['first', 'independent', 'hard', 'development', 'fourth round', 'third held-out'];
 
 /** The service's mistakes on the tuning data, negatives first; the report halves are never listed. */
 function printErrors(): void {
@@ -328,8 +331,8 @@ function printErrors(): void {
   for (const { e, reading } of wrong) {
     console.log(`${e.label} -> ${reading.sentiment} (${reading.score}, ${reading.language}) [${PART_NAMES[partOf(e)]} #${e.id}] ${titleOf(e)} | ${e.content}`);
   }
-  console.log('\nIts errors on the multilingual tuning half (language named, sentiment):');
-  for (const e of multilingualTune) {
+  console.log('\nIts errors on the multilingual tuning data (language named, sentiment):');
+  for (const e of [...multilingualTune, ...thirdHeldOutLanguages]) {
     const { language, sentiment, score } = serviceReading(e);
     if (language !== e.lang || sentiment !== e.label) console.log(`${e.lang} ${e.label} -> ${language} ${sentiment} (${score}) [#${e.id}] ${e.content}`);
   }
@@ -346,7 +349,7 @@ function main(): void {
   rows.push(rule.row);
   console.log(
     `Tuning data: ${tune.length} texts (the first set's ${first.length}, the independent set's tune half, ${independentTune.length}, the hard English set's tune half, ${hardTune.length}, ` +
-      `the third round's development set, ${development.length}, and the fourth round's tune parts, ${fourthRound.length}); ` +
+      `the third round's development set, ${development.length}, the fourth round's tune parts, ${fourthRound.length}, and the third held-out set, ${thirdHeldOut.length}); ` +
       (tuneOnly ? 'report half not computed (--tune-only).' : `report: the independent set's report half, ${report.length} texts.`),
   );
   console.log(
@@ -374,6 +377,7 @@ function main(): void {
     [`hard English set, tune half (${hardTune.length})`, hardTune],
     [`development set (${development.length})`, development],
     [`fourth round's development sets, tune parts (${fourthRound.length})`, fourthRound],
+    [`third held-out hard English set, tuning since the sixth round (${thirdHeldOut.length})`, thirdHeldOut],
   ] as const) {
     const o = outcome(set, set.map((e) => ruleScore(e)), SENTIMENT_TUNING);
     console.log(`- ${name}: accuracy ${pct(o.accuracy)}, negative recall ${pct(o.negativeRecall)}, confusion ${matrix(o.confusion)}`);
@@ -397,6 +401,7 @@ function main(): void {
   hardFigures('fourth round, CHECK part', fourthRoundCheck);
   languageFigures('fourth round, tune part', fourthRoundLanguages.filter((example) => example.split === 'tune'));
   languageFigures('fourth round, CHECK part', fourthRoundLanguages.filter((example) => (example.split as string) === 'check'));
+  languageFigures('third held-out set, tuning since the sixth round', thirdHeldOutLanguages);
   console.log('');
   if (!tuneOnly) {
     hardFigures('REPORT half', hardReport);

@@ -1,7 +1,8 @@
 /**
  * npm run eval:train-words: trains the word model of the English sentiment (src/domain/sentiment/wordModel.ts)
  * on the tuning data only (the first set, the independent set's tune half, the hard English set's tune
- * half and the development sets' tune parts; never a report half or a check part) and writes wordModel.json.
+ * half, the development sets' tune parts and, since the sixth round, the third held-out set; never a report half
+ * or a check part) and writes wordModel.json.
  * `-- --cv` prints 5-fold cross-validated figures of the model alone on the hard English tune half instead.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ export const TRAINING_SETS = {
   development: readSet('sentiment-dev-en.jsonl').filter((e) => e.split === 'tune'),
   fourthRound: readSet('sentiment-dev2-en.jsonl').filter((e) => e.split === 'tune'),
   fourthRoundMore: readSet('sentiment-dev3-en.jsonl'),
+  thirdHeldOut: readSet('heldout-3/sentiment-hard-en-3.jsonl'),
 };
 
 const CLASS = { negative: 0, neutral: 1, positive: 2 } as const;

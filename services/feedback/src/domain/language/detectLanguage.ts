@@ -7,15 +7,17 @@ export type ReadLanguage = (typeof READ_LANGUAGES)[number];
 
 /**
  * Frequent words of feedback that the stop-word lists lack (English's list has no "no" or "not", the
- * Spanish one no "muy"): courtesy, negation, intensifiers and the verbs of reports.
+ * Spanish one no "muy"): courtesy, negation, intensifiers, the verbs of reports, and the words of short
+ * praise that only one language spells so ("empfehlenswert", "efficace", "recomendo"), which otherwise
+ * left a three-word review unnamed and read by the English rule.
  */
 const FEEDBACK_WORDS: Record<ReadLanguage, string[]> = {
   en: 'no not so please thanks thank just why everything nothing it\'s i\'m don\'t doesn\'t can\'t won\'t isn\'t didn\'t again works since already really'.split(' '),
-  de: 'nicht kein keine sehr danke bitte immer noch schon seit funktioniert leider warum'.split(' '),
-  fr: 'pas plus très merci bonjour toujours depuis fonctionne marche pourquoi vous nous'.split(' '),
-  es: 'muy gracias hola no funciona todavía desde siempre por qué pero también está'.split(' '),
-  pt: 'não muito obrigado obrigada olá ainda desde sempre funciona está também mas'.split(' '),
-  nl: 'niet geen heel erg bedankt alsjeblieft nog steeds sinds werkt waarom'.split(' '),
+  de: 'nicht kein keine sehr danke bitte immer noch schon seit funktioniert leider warum einfach empfehlenswert zufrieden klasse schnell'.split(' '),
+  fr: 'pas plus très merci bonjour toujours depuis fonctionne marche pourquoi vous nous rapide efficace facile outil logiciel'.split(' '),
+  es: 'muy gracias hola no funciona todavía desde siempre por qué pero también está herramienta recomiendo porfa tenéis podéis'.split(' '),
+  pt: 'não muito obrigado obrigada olá ainda desde sempre funciona está também mas recomendo adorei ferramenta equipe ótimo ótima você vocês'.split(' '),
+  nl: 'niet geen heel erg bedankt alsjeblieft nog steeds sinds werkt waarom makkelijk handig snel fijn gebruiken'.split(' '),
   it: 'non molto grazie ciao ancora sempre funziona perché anche però'.split(' '),
 };
 

@@ -1,8 +1,9 @@
 import type { SENTIMENTS } from '../feedbackValues';
 import type { ItemSentence, ItemToken } from 'wink-nlp';
 import { sentimentNlp } from './englishNlp';
-import { contrastClauses, opensVerdict, type Clause } from './contrast';
+import { concedesItself, contrastClauses, opensVerdict, type Clause } from './contrast';
 import { MAX_PROBLEMS, normalizeSentence, sentenceCues, type SentenceCues } from './feedbackCues';
+import { leadingScore } from './ratingCues';
 import { wordFeatures, wordScore } from './wordModel';
 
 export type Sentiment = (typeof SENTIMENTS)[number];
@@ -115,12 +116,23 @@ function readClauses(sentence: string, clauses: Clause[]): SentenceReading[] {
 }
 
 /**
- * Names of features whose words the lexicon reads as judgements: "dark mode" is a feature, not a dark
- * verdict ("Could dark mode follow the system setting?" was read as a complaint), so the text is read
- * with a word the lexicon has no sentiment for in its place.
+ * Names of features and topics whose words the lexicon reads as judgements: "dark mode" is a feature, not
+ * a dark verdict ("Could dark mode follow the system setting?" was read as a complaint), "best practices"
+ * a topic, not praise; the text is read with a word the lexicon has no sentiment for in its place.
  */
-const FEATURE_NAMES = /\bdark(?=[ -](?:mode|theme|themes|modes|ui|skin)\b)/gi;
-const FEATURE_NAME_READ_AS = 'night';
+const TOPIC_NAMES: Array<[RegExp, string]> = [
+  [/\bdark(?=[ -](?:mode|theme|themes|modes|ui|skin)\b)/gi, 'night'],
+  [/\bbest(?=[ -]practices?\b)/gi, 'common'],
+];
+const withoutVerdictWords = (text: string) => TOPIC_NAMES.reduce((read, [name, readAs]) => read.replace(name, readAs), text);
+
+/** A score opening the text ("9. Makes my job easier", "3 - we are testing..."): a problem or praise of its first sentence. */
+function addLeadingScore(text: string, readings: SentenceReading[]): void {
+  const score = leadingScore(text);
+  const first = readings[0];
+  if (score < 0) first.cues.problems = Math.min(first.cues.problems + 1, MAX_PROBLEMS);
+  if (score > 0) first.cues.reliefs += 1;
+}
 
 /**
  * The tuning-independent, costly part: wink-nlp reads the text once; only the clauses of a contrast
@@ -128,7 +140,8 @@ const FEATURE_NAME_READ_AS = 'night';
  */
 export function readSentences(title: string, content: string): TextReading {
   const readings: SentenceReading[] = [];
-  const doc = sentimentNlp.readDoc(feedbackText(title, content).replace(FEATURE_NAMES, FEATURE_NAME_READ_AS));
+  const whole = withoutVerdictWords(feedbackText(title, content));
+  const doc = sentimentNlp.readDoc(whole);
   doc
     .sentences()
     .each((sentence: ItemSentence) => {
@@ -136,11 +149,15 @@ export function readSentences(title: string, content: string): TextReading {
       if (opensVerdict(text)) for (const reading of readings) reading.conceded = true;
       const clauses = contrastClauses(text);
       if (clauses.length === 1) {
-        readings.push({ lexicon: sentence.out(its.sentiment) as number, cues: sentenceCues(normalizeSentence(text)), conceded: false });
+        const normalized = normalizeSentence(text);
+        readings.push({ lexicon: sentence.out(its.sentiment) as number, cues: sentenceCues(normalized), conceded: concedesItself(normalized) });
         return;
       }
       readings.push(...readClauses(text, clauses));
     });
+  // A nitpick beside other sentences ("..., minor thing") is no verdict; a text of nitpicks only has its verdict in them.
+  if (readings.every(({ conceded }) => conceded)) for (const reading of readings) reading.conceded = false;
+  if (readings.length > 0) addLeadingScore(normalizeSentence(whole), readings);
   const tokens: ItemToken[] = [];
   doc.tokens().each((token: ItemToken) => tokens.push(token));
   return { sentences: readings, words: wordFeatures(tokens) };
@@ -149,6 +166,9 @@ export function readSentences(title: string, content: string): TextReading {
 /** The sentence says nothing the cues or the lexicon read (a title: "Invoice copy"). */
 const saysNothing = ({ cues, lexicon }: SentenceReading) =>
   lexicon === 0 && cues.problems === 0 && cues.reliefs === 0 && cues.weakProblems === 0 && cues.decisions.leaving === 0 && cues.decisions.committing === 0;
+
+/** The sentence says something, and more than a greeting or thanks ("Could you...? Thanks in advance." only asks). */
+const adds = (reading: SentenceReading) => !saysNothing(reading) && !reading.cues.courtesy;
 
 /** The sentence shrugs ("It's okay, nothing special", "no strong feelings either way") without naming a problem. */
 const shrugs = ({ cues }: SentenceReading) => cues.lukewarm && cues.problems === 0 && cues.decisions.leaving === 0;
@@ -159,7 +179,7 @@ const shrugs = ({ cues }: SentenceReading) => cues.lukewarm && cues.problems ===
  */
 const onlyAsks = (readings: SentenceReading[]) =>
   readings.some(({ cues }) => cues.request) &&
-  readings.every((reading) => reading.cues.decisions.leaving === 0 && (reading.cues.request || saysNothing(reading)));
+  readings.every((reading) => reading.cues.decisions.leaving === 0 && (reading.cues.request || !adds(reading)));
 
 /**
  * Sentence scores are wink-nlp's lexicon score adjusted by what feedback says without sentiment words
@@ -185,7 +205,7 @@ export function combineSentences(
   let committing = 0;
   // A sentence that says nothing (a title such as "Mobile widgets", a plain statement of context) is no
   // neutral verdict: it would only dilute what the other sentences say.
-  const speaking = readings.every(saysNothing) ? readings : readings.filter((reading) => !saysNothing(reading));
+  const speaking = readings.some(adds) ? readings.filter(adds) : readings;
   for (const { lexicon, cues, conceded } of speaking) {
     leaving += cues.decisions.leaving;
     committing += cues.decisions.committing;
@@ -214,7 +234,7 @@ export function combineSentences(
   // ("stored", "refund policy", "trial") are the words of complaints too.
   // The word model fills in where the cues are silent: the surer the cues, the less the words add.
   // A shrug is a verdict of its own: the words of "fine" and "okay" are those of every kind of text.
-  const shrug = readings.some(shrugs) && readings.every((reading) => shrugs(reading) || saysNothing(reading));
+  const shrug = readings.some(shrugs) && readings.every((reading) => shrugs(reading) || !adds(reading));
   const asks = onlyAsks(readings);
   const silent = readings.every(saysNothing);
   // A request that names no problem and asks no question is neutral whatever its words ("Show the total
@@ -223,8 +243,12 @@ export function combineSentences(
   const textFactor = shrug || asksPlainly ? 0 : asks ? tuning.requestProblemFactor : silent ? tuning.silentWordFactor : 1;
   const wordFactor = textFactor * Math.max(0, 1 - Math.abs(cues));
   // Irony is praise words meaning the opposite: the words' praise is emptied as the lexicon's is. A request
-  // is no praise either ("Could you send the signed contract...?" has the words of a renewal).
-  const score = cues + wordFactor * tuning.wordWeight * (ironic || asks ? Math.min(0, learned) : learned);
+  // is no praise either ("Could you send the signed contract...?" has the words of a renewal). A denial in a
+  // text that reports no problem is praise in the words of complaints ("couldn't run the studio without it
+  // anymore", "not a single crash"): their complaint is emptied as the lexicon's is.
+  const denies = !reportsProblem && readings.some(({ cues }) => cues.denial);
+  const read = ironic || asks ? Math.min(0, learned) : denies ? Math.max(0, learned) : learned;
+  const score = cues + wordFactor * tuning.wordWeight * read;
   return Math.round(clamp(score) * 1000) / 1000;
 }
 

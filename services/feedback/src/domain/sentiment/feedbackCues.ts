@@ -22,7 +22,7 @@ const inflected = (verbs: string[]) =>
 /** Verbs of something that should happen: after a negation, the customer reports a failure. */
 const DUTY_VERBS = `${inflected(
   'work load open save sync connect start launch run arrive respond answer reply valid rely receive show display appear update help fix resolve solve refund send match finish complete export import upload download print play install exist charge process support allow accept recognize recognise'.split(' '),
-)}|${inflected(['log in', 'sign in', 'go through', 'add up', 'make sense', 'free up', 'get back', 'hear back', 'call back', 'come back'])}|replied|running|logged in|logging in|sent|came|come|heard back|let`;
+)}|${inflected(['log in', 'sign in', 'go through', 'add up', 'make sense', 'free up', 'get back', 'hear back', 'call back', 'come back'])}|replied|replies|running|logged in|logging in|sent|came|come|heard back|let`;
 
 /** One pattern matching where any of the patterns does. */
 const anyOf = (patterns: RegExp[]) => new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'));
@@ -34,7 +34,7 @@ const PROBLEMS: RegExp[] = [
   /\b(?:cannot|unable to|no longer)\s+(?:\w+\s+)?(?:use|trust|find|access|reach|contact|see|edit|change|delete|add|create|afford|recommend)\b/,
   /\bkeeps?\s+(?!getting better|improving|working|getting faster|growing|asking for more)(?:\w+\s+)?\w+ing\b/,
   /\b(?:stop|please fix|fix this|fix it|when will (?:it|this|that) be|no way to|there is no way|nothing (?:has )?(?:arrived|happened|changed|works)|(?:finds|found|shows|returns|does|did|happens) nothing)\b/,
-  /\b(?:crash\w*|freez\w*|froze|broken|broke|breaks|breaking|fails|failed|failing|defective|unusable|unresponsive|unreliable|laggy|lagging|glitch\w*|buggy|flaky|(?<!that )stuck(?! with)|leak\w*|disappeared|fell apart|falls? apart|falling apart|locked out|drains?|wrong|dead|throttl\w*|hung up|hangs up|cuts? out|cutting out|drops? out)\b/,
+  /\b(?:crash\w*|freez\w*|froze|broken|broke|breaks|breaking|fails|failed|failing|defective|unusable|unresponsive|unreliable|laggy|lagging|glitch\w*|buggy|flaky|(?<!that )stuck(?! with)|leak\w*|unanswered|break (?:something|everything|things|stuff)|(?:login|log-in|redirect|sign-in|boot|reboot|infinite|endless) loop|disappeared|fell apart|falls? apart|falling apart|locked out|drain(?:s|ing)?|wrong|dead|throttl\w*|hung up|hangs up|cuts? out|cutting out|drops? out)\b/,
   /\b(?:damaged|cracked|scratched|torn|expired|dirty|smell\w*|cold|rude|noisy|confusing|complicated|clunky|cluttered|difficult|hard to|too many|too much|too expensive|overpriced|over(?:cook|charg)\w*|way too|spam\w*|outdated|garbage|trash|junk|nightmare|tedious|tiring|mediocre|shady|unintuitive|sluggish)\b/,
   /\b(?:used to (?:be|work|love)|expected (?:much |a lot |far |way )?(?:more|better)|needs? (?:a lot of|a lot more|more|much more|serious|some) work|^seriously\b|(?:paying|charged|billed) for (?:\w+ ){0,3}(?:we|i|that we|that i) (?:removed|cancel\w*|deleted|do not use|never used|no longer)|supposed to|tired of|sick of|fed up|gave up|give up|giving up|step backwards?|unfortunately|sadly)\b/,
   /\b(?:cost|costing|costs|lost|losing) (?:us |me )?(?:\w+ )?(?:sales|money|customers|clients|orders|data|time|hours|days|work)\b/,
@@ -42,18 +42,19 @@ const PROBLEMS: RegExp[] = [
   new RegExp(`\\bnone of (?:the|our|my|them|these|those)\\s+(?:\\w+\\s+){0,2}(?:have |has |are |is |were |was |will |seem to |seems to )?(?:${DUTY_VERBS})\\b`),
   // Time lost to the product: "I spend an hour a day clicking", "one by one".
   /\b(?:spend|spent|spending|waste|wasting|lose|losing) (?:an?|\d+|two|three|several|half an?|hours?|whole) (?:\w+ )?(?:hours?|minutes?|days?|mornings?|afternoons?|evenings?)\b|\bone by one\b/,
-  // Another product named beside this one: a customer weighing a way out ("a colleague recommended another app").
-  /\b(?:another|a different|a competing|a rival|a cheaper) (?:app|tool|vendor|provider|product|platform|solution|service)\b/,
+  // Another product named beside this one: a customer weighing a way out ("a colleague recommended another app"),
+  // not one the customer comes from ("migrating from another tool").
+  /(?<!from )\b(?:another|a different|a competing|a rival|a cheaper) (?:app|tool|vendor|provider|product|platform|solution|service)\b/,
   // It happens again and again, or lasts.
   /\b(?:every|each)\s+(?:single\s+|other\s+|few\s+|couple of\s+|\d+\s+|one\s+|two\s+|three\s+|five\s+|ten\s+)?(?:minute|hour|click|page|session|login)s?\b/,
-  /\b(?:over and over|again and again|(?:second|third|fourth|fifth) time|(?:two|three|four|five|several|many) times|for (?:\d+|two|three|four|five|six|several) (?:days|weeks|months))\b/,
+  /\b(?:over and over|again and again|(?:second|third|fourth|fifth) time|(?:two|three|four|five|several|many) times(?! over)|for (?:\d+|two|three|four|five|six|several) (?:days|weeks|months))\b/,
   /^(?:twice|three times|yet again|once again)\W*$/,
   /\bstill\s+(?:\w+\s+)?(?:no|not|waiting|broken|missing|open|unresolved|locked|down|empty|wrong|pending|stuck|the same|happening|charg\w*|hav\w*|crash\w*|fail\w*)\b/,
   /\bsame (?:problem|issue|error)\b|(?:^|, )same (?:thing|result)\W*$/,
   /\b(?:no|zero|never got an?y?)\s+(?:response|reply|replies|answers?|solution|fix|update|refund|help|follow-?up)s?\b/,
   /\b(?:nobody|no one)\s+(?:\w+\s+)?(?:answer|repl|respond|help|call|came|care|read|tell|will)\w*/,
   /\b(?:ignored|waiting|waited|on hold)\b/,
-  /\b(?:late(?! (?:shifts?|nights?|evenings?|hours|afternoons?)\b)|delayed|overdue|lost|deleted|duplicates?|outage|(?:production|site|server|app|service|system|website|api|everything) (?:is |was |are |has been |went )?down)\b/,
+  /\b(?:late(?! (?:shifts?|nights?|evenings?|hours|afternoons?)\b)|delayed|overdue|lost|deleted|duplicat(?:e|es|ed)|outage|(?:production|site|server|app|service|system|website|api|everything) (?:is |was |are |has been |went )?down)\b/,
   // What the customer sees instead of the product working.
   /\b(?:blank|white|empty|black) (?:page|screen)\b|\berror (?:page|screen)\b|\b(?:is|are|was|were|comes? out|came out|render\w*|load\w*|shows? up|appear\w*|print\w*|export\w*) (?:\w+ )?(?:empty|blank)\b/,
   /\b(?:get|gets|getting|got|see|seeing|shows?|showing|throws?|throwing|returns?|returning|gives?|giving) (?:an? |the |these )?(?:\w+ )?(?:errors?|timeouts?|[45]\d\ds?|[45]\d\d (?:errors?|responses?|status|codes?))\b/,
@@ -61,6 +62,8 @@ const PROBLEMS: RegExp[] = [
   /^(?:it|they|this|that|which) (?:was|is|were|are|did|does|has|have) not\W*$|, (?:\w+ ){1,2}(?:is|are|was|were) not\W*$|\bblock(?:s|ing|ed) (?:us|our|me|my|the|all|every|their|them|him|her)\b/,
   /\bnot as (?:described|advertised|expected|pictured|promised|shown)\b|\b(?:than|of the) advertised\b|\b(?:more|longer|slower) than (?:it|they|that) should\b/,
   /\bwithout (?:any |a |my |our )?(?:warning|notice|notification|reminder|consent|permission|asking|explanation|reading|looking|checking|reason)\b/,
+  // Nothing where something was expected ("search returns no results"), or an answer that took days.
+  /\b(?:has|have|had|returns?|returned|shows?|showed|gives?|gave|finds?|found|contains?|lists?|brings? up) (?:no|zero|0) (?:results?|entries|records|rows|data|items|matches|events|hits)\b|\b(?:replied|responded|answered|got back(?: to (?:me|us))?|came back|(?:got|received|had) (?:a |an |the |their |our |first )?(?:reply|response|answer|callback)) (?:only )?(?:after|in) (?:\d+|two|three|four|five|six|seven|eight|nine|ten|several) (?:full )?(?:days|weeks)\b/,
   // Money the customer wants back.
   /\b(?:refund(?!s? (?:policy|policies|process|terms|period|window))|money back|overcharg\w*|hidden fees?|compensation|took (?:my|our) money)\b/,
   /\b(?:charged|billed|charging)\s+(?:\w+\s+)?(?:twice|again|after|even though|although|anyway|without|double|for a|for the wrong)\b/,
@@ -72,7 +75,7 @@ const PROBLEMS: RegExp[] = [
   /\b(?:(?:started|starting|begun|began|running|run|doing|signed up for) (?:a )?(?:trial|pilot|evaluation) (?:of|with) (?:another|a different|a competing|an alternative|other)|evaluating (?:other|another|alternatives|competitors|a competitor)|(?:moving|switching|migrating|move|switch|migrate|moved|switched|migrated) (?:\w+ )?(?:over )?(?:to|away) (?:another|a different|a competitor|an alternative|from you)|competitors? (?:offers?|does|has|is cheaper)|(?:not|never|unlikely to|no longer) (?:going to |planning to |plan to |be )?renew\w*|renewal is (?:at risk|unlikely|in doubt|on hold)|(?:reconsider\w*|review\w*) (?:our|the) (?:subscription|contract|plan|renewal)|pull(?:ing)? the plug)\b/,
   /\b(?:(?:parallel|side-by-side) (?:pilot|trial|evaluation)|(?:pilot|trial|evaluation|poc) (?:with|of) (?!your?\b|the\b|our\b|this\b|it\b)\w+|(?:already )?(?:moved|switched|migrated) to (?!the (?:new|next|latest|annual|business|pro|enterprise|team)\b)\w+|(?:move|moving|switch|switching|go|going|migrate|migrating) (?:\w+ )?(?:to|over to) (?:something|another|a (?:different|cheaper)|elsewhere)|go elsewhere|(?:replacement|alternative|other) vendors|shortlist of (?:replacement|alternative|other)|(?:will|we will|we'll) follow unless|unless something changes)\b/,
   /\b(?:terminat\w* (?:the|our|my|this) (?:agreement|contract|subscription|account)|end (?:our|my|the) (?:subscription|contract|agreement|account)|(?:going|decided|plan|planning|want|wants|would like) to (?:cancel|leave|unsubscribe)|(?:will|we will|i will) cancel|cancel at the end|unsubscribed|not (?:be )?renewing|dropping (?:the )?[\w-]+ (?:add-on|addon|module|plan|seats|licen[cs]es)|cut (?:from|down to|back to) \w+|budget cuts?|low adoption|remove (?:the )?\d+ (?:\w+ )?(?:licen[cs]es|seats|users)|downgrad\w*|not for us|not worth (?:the|it)|(?:delete|close) (?:my|our) account)\b/,
-  /\b(?:(?:we|i) (?:were|was) (?:assured|promised|told|sold)|(?:were|was) (?:promised|advertised) (?:as|to|that)|bait and switch|vaporware|not what (?:was|you) (?:advertised|promised|sold|demoed|showed)|not the product (?:we|i) (?:got|bought|paid for|were sold)|would not have (?:upgraded|bought|signed|paid|subscribed)|(?:sold|promised) to us|promised (?:\w+ ){0,4}(?:were|was|would be)|(?:the|your) (?:demo|roadmap|sales (?:rep|team|call)|account manager|onboarding call) (?:showed|said|promised|confirmed|listed))\b/,
+  /(?:^|\b(?:we|i) )(?:were|was) (?:assured|promised|told|sold)\b|\b(?:(?:was|were|is|are) (?:presented|marketed|pitched|sold) as|(?:were|was) (?:promised|advertised) (?:as|to|that)|bait and switch|vaporware|not what (?:was|you) (?:advertised|promised|sold|demoed|showed)|not the product (?:we|i) (?:got|bought|paid for|were sold)|would not have (?:upgraded|bought|signed|paid|subscribed)|(?:sold|promised) to us|promised (?:\w+ ){0,4}(?:were|was|would be)|(?:the|your) (?:demo|roadmap|sales (?:rep|team|call)|account manager|onboarding call) (?:showed|said|promised|confirmed|listed))\b/,
   /\b(?:nothing happens|(?:page|screen|window|report|export|dashboard|field|list)s? (?:is |are |stays |goes |went |comes up )?(?:blank|empty)|regardless of (?:the|my|our) (?:\w+ )?(?:setting|settings|choice|preference|option)|expected:|expected (?:result|behaviou?r)|actual (?:result|behaviou?r)|steps to reproduce|snaps? (?:\w+ )?back|jumps? (?:\w+ )?back|typeerror|exception|stack ?trace|stays? (?:on|at) (?:the )?(?:\w+ )?(?:loader|spinner|loading)|had to (?:use|restart|reinstall|re-?enter|wait|call|contact|redo|retype|reload|refresh)|(?:saved|shown|displayed|exported|imported|rendered|stored|appears?|shows? up) as (?:question marks|gibberish|garbage|boxes|zeros?)|rejected|(?:created|sent|shown|showing|shows?|appears?|listed|counted|imported|posted|billed|duplicated|emailed|notified) (?:\w+ ){0,4}twice)\b/,
   // What the software does wrong, said flatly ("the export drops the last row").
   /\b(?:drops|dropped|skips|skipped|truncat\w*|cuts? off|ignores|resets|reverts|reverted|overwrites|overwritten|miscalculat\w*|off by (?:one|\d+)|mismatch\w*|incorrect\w*|inaccurate|garbled|corrupt\w*|times? out|timed out|timing out|spins? forever|(?:never|does not) (?:finish|finishes|load|loads|end|ends|complete|completes)|logs? (?:me|us|you) out|double[- ]count\w*|out of sync)\b/,
@@ -98,7 +101,7 @@ const WEAK_PROBLEMS: RegExp[] = [
  * search), "Oh great", a best feature that is a way out, "when it works, which is rarely".
  */
 const SARCASM = anyOf([
-  /"(?:improved|new|quick|fast|smart|unlimited|free|premium|upgraded?|update|fix|fixed|support|service|help|helpful|easy|simple|feature|improvement|secure|instant|priority|friendly)"/,
+  /"(?:improved|new|quick|fast|smart|unlimited|free|premium|upgraded?|resolved|solved|done|working|update|fix|fixed|support|service|help|helpful|easy|simple|feature|improvement|secure|instant|priority|friendly)"/,
   /^oh,? (?:good|great|wonderful|brilliant|perfect|joy|nice|lovely|fantastic|cool|wow|yay)\b/,
   /^(?:oh )?(?:great|good|wonderful|brilliant|perfect|wow|thanks|fantastic|amazing|awesome|lovely|nice|excellent)\W+(?:\w+\s+){0,3}(?:another|again|only)\b/,
   /\bbest (?:feature|part|thing)\b.*\b(?:uninstall|spinner|loading|log ?out|exit|cancel|re-?enter|retyp|waiting|logg(?:ed|ing) (?:in|out))\w*/,
@@ -111,12 +114,12 @@ const SARCASM = anyOf([
   /\bpaying (?:\w+ )?for (?:loading|spinners|bugs|downtime|errors|crashes|outages|a (?:loading|spinner|blank))\b/,
   // Praise opening a sentence whose rest says nothing happened: "Fantastic support: four emails, zero replies."
   /^(?:fantastic|great|amazing|excellent|wonderful|brilliant|stellar|superb|top-notch|outstanding) (?:\w+ ){0,2}(?:service|support|job|work|experience)\W+.*\b(?:zero|no|none|nobody|not a single|never)\b/,
-  /^(?:oh )?(?:yay|woohoo|hooray)\b|^(?:brilliant|great|genius|wonderful|fantastic|nice|lovely|clever) (?:idea|move|decision|call|touch) to\b|^(?:nice|great|good|lovely|glad) to see\b.*\b(?:again|went up|gone up|removed|gone|broke|broken)\b|\bexactly what (?:everyone|everybody|we all|nobody|no one) (?:wanted|needed|asked for)\b|\btoo productive\b|\b(?:bugs|crashes|outages|downtime) (?:are|is) worth\b/,
+  /^(?:oh )?(?:yay|woohoo|hooray)\b|^(?:brilliant|great|genius|wonderful|fantastic|nice|lovely|clever) (?:idea|move|decision|call|touch) to\b|^(?:nice|great|good|lovely|glad) to see\b.*\b(?:again|went up|gone up|removed|gone|broke|broken)\b|\bexactly what (?:everyone|everybody|we all|nobody|no one) (?:wanted|needed|asked for)\b|^nothing says [\w -]+ like\b|\btoo productive\b|\b(?:bugs|crashes|outages|downtime) (?:are|is) worth\b/,
 ]);
 
 /** Praise idioms of reviews that a word lexicon scores as neutral, and praise words it does not know. */
 const PRAISE =
-  /\b(?:life ?saver|game ?changer|(?:five|5|six|6) stars|highly recommend\w*|recommended|would (?:buy|stay|come|order) again|exceeded (?:my |our |all )?expectations|worth every (?:penny|cent|dollar|euro)|(?:well )?worth (?:it|the (?:money|price|upgrade|wait))|does exactly what|exactly what (?:i|we) (?:needed|wanted|asked for|was looking for|were looking for|were missing|was missing)|exactly what (?:a|an|the) \w+(?: \w+)? should be|the one that stuck|should have (?:done|switched|upgraded|bought|started|moved) (?:it |this |that )?(?:months|years|weeks|long) (?:ago|before|earlier)|you get what you pay for|(?<!not |never |less |un)(?:solid|reliable|rock[- ]solid)|saves? (?:me|us) (?:a lot|hours|time|an hour)|above and beyond|not looked back|never looked back|(?:it )?just works|(?:runs?|running|works?|working) smoothly|works like a charm|keep (?:it|up the (?:good|great) work)|(?:so |much )(?:easier|faster|smoother)|nailed|intuitive|painless|effortless\w*|patient|clearly|stellar|snappy|polished|reference customer|looking forward to (?:it|using|the)|(?:everything|all) (?:i|we) (?:need|needed|wanted|could ask for)|the only one (?:we|i) (?:stuck with|kept|trust|still use))\b|(?<!(?:not|never|no longer|unlikely to|to) )\b(?:renewed|renewing|(?:will|happy to|glad to|decided to) renew) (?:for|our|the|again|another|with)\b|\b(?:upgraded|upgrading|moved up) (?:to|our|the|from)\b|^renewed\b|\b(?:signed|sign|signing) the renewal\b|(?<!(?:not|never|no longer) )\brenewing (?:and|for|our|the|with)\b|\b(?:buying|buy|purchas\w*|bought) (?:the )?(?:annual|yearly|enterprise|business|pro|team|paid) (?:plan|licen[cs]e|subscription|tier)|\bfrom the (?:free|trial|starter|basic) (?:tier|plan|version) to\b|\badd(?:ing)? (?:\d+|two|three|four|five|ten|twenty) more (?:seats|licen[cs]es|users)\b|\bexpanding (?:it )?to\b|\badditional (?:users|seats|licen[cs]es)\b|\b(?:added|adding|bought|buying|ordered) (?:\d+|another|more|extra) (?:more |extra )?(?:seats|licen[cs]es|users|accounts)\b|\b(?:expand\w*|extend\w*|roll\w* (?:it )?out) (?:to|across) (?:the |our |another |two |three |all )?(?:\w+ )?(?:team|teams|department|office|company|org|organization)s?\b/;
+  /\b(?:life ?saver|game ?changer|(?:five|5|six|6) stars|highly recommend\w*|recommended|would (?:buy|stay|come|order) again|exceeded (?:my |our |all )?expectations|worth every (?:penny|cent|dollar|euro)|(?:well )?worth (?:it|the (?:money|price|upgrade|wait))|does exactly what|exactly what (?:i|we) (?:needed|wanted|asked for|was looking for|were looking for|were missing|was missing)|exactly what (?:a|an|the) \w+(?: \w+)? should be|the one that stuck|should have (?:done|switched|upgraded|bought|started|moved) (?:it |this |that )?(?:months|years|weeks|long) (?:ago|before|earlier)|you get what you pay for|(?<!not |never |less |un)(?:solid|reliable|rock[- ]solid)|sav(?:e|es|ed|ing) (?:me|us) (?:a lot|hours|time|an hour|(?:an? |the )?(?:entire |whole |full )?(?:afternoon|morning|day|week))|makes? (?:my|our|their|his|her) (?:job|jobs|life|lives|work|day) (?:so |much |a lot |way )?(?:easier|simpler|better)|(?:cut|halved|reduced|slashed) (?:our |my |the |their )?(?:[\w-]+ ){0,3}(?:time|hours|effort|workload)(?: \w+)? (?:in half|by (?:half|\d+ ?%))|time (?:dropped|went down|fell) from|better than (?:anything|ever|any other)|(?<!not (?:so |very |that |really )?)(?:super |very |really |so )?easy to (?:use|set up|learn|navigate)|recommending (?:it|this|you|them) to|paid for (?:itself|the subscription)|(?:cannot|could not) imagine going back|shout-?out|(?:become|is|are) (?:now |absolutely |truly )?(?:essential|indispensable) (?:for|to) (?:us|me|our)|above and beyond|not looked back|never looked back|(?:it )?just works|(?:runs?|running|works?|working) smoothly|works like a charm|keep (?:it|up the (?:good|great) work)|(?:so |much )(?:easier|faster|smoother)|nailed|intuitive|painless|effortless\w*|patient|clearly|stellar|snappy|polished|reference customer|looking forward to (?:it|using|the)|(?:everything|all) (?:i|we) (?:need|needed|wanted|could ask for)|the only one (?:we|i) (?:stuck with|kept|trust|still use))\b|(?<!(?:not|never|no longer|unlikely to|to) )\b(?:renewed|renewing|(?:will|happy to|glad to|decided to) renew) (?:for|our|the|again|another|with)\b|\b(?:upgraded|upgrading|moved up) (?:to|our|the|from)\b|^renewed\b|\b(?:signed|sign|signing) the renewal\b|(?<!(?:not|never|no longer) )\brenewing (?:and|for|our|the|with)\b|\b(?:buying|buy|purchas\w*|bought) (?:the )?(?:annual|yearly|enterprise|business|pro|team|paid) (?:plan|licen[cs]e|subscription|tier)|\bfrom the (?:free|trial|starter|basic) (?:tier|plan|version) to\b|\badd(?:ing)? (?:\d+|two|three|four|five|ten|twenty) more (?:seats|licen[cs]es|users)\b|\bexpanding (?:it )?to\b|\badditional (?:users|seats|licen[cs]es)\b|\b(?:added|adding|bought|buying|ordered) (?:\d+|another|more|extra) (?:more |extra )?(?:seats|licen[cs]es|users|accounts)\b|\b(?:expand\w*|extend\w*|roll\w* (?:it )?out) (?:to|across) (?:the |our |another |two |three |all )?(?:\w+ )?(?:team|teams|department|office|company|org|organization)s?\b/;
 
 /**
  * A problem that is denied ("no crashes", "without a hiccup") and praise by negation ("could not be
@@ -129,9 +132,12 @@ const SOLVED =
   /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong|duplicate|double|extra)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
 const UNSOLVED = /\b(?:not|never|still)\s+(?:\w+\s+)?(?:solved|resolved|fixed|sorted)\b|\b(?:get|have|be) (?:it |this |that |them )?fixed\b|\bis there a fix\b/;
 
-/** A problem word naming a feature or a topic ("crash reports", "refund policy", "error messages in the importer"). */
+/**
+ * A problem word naming a feature or a topic ("crash reports", "refund policy", "error messages in the importer",
+ * "a log of failed imports").
+ */
 const TOPIC =
-  /\b(?:crash|error|bug|refund|duplicate|issue|failure|spam)s? (?:reports?|reporting|logs?|detection|button|policy|policies|process|rates?|handling|tracking|tracker|codes?|filter|folder|section|form|settings?)\b/g;
+  /\b(?:crash|error|bug|refund|duplicate|issue|failure|spam)s? (?:reports?|reporting|logs?|detection|button|policy|policies|process|rates?|handling|tracking|tracker|codes?|filter|folder|section|form|settings?)\b|(?<=\b(?:logs?|reports?|lists?|history|records?) )of (?:failed|broken|crashed|lost|deleted|duplicated?|rejected)\b/g;
 
 /** The problems of this sentence are the customer's own or another product's ("my mistake", "the previous app"). */
 const NOT_OUR_PROBLEM =
@@ -141,20 +147,28 @@ const NOT_OUR_PROBLEM =
 const LUKEWARM =
   /^(?:it is |it was |that is |overall |all in all )?(?:fine|okay|ok|alright|decent|average|acceptable)\b|\b(?:fine for|okay for|does the job|as expected|some not so much|about what (?:i|we) expected|nothing special|nothing more|mid-range|it works(?= i guess|\W*$)|nothing (?:amazing|great|terrible)|no strong (?:feelings|opinions?)|either way|could be better)\b|\bsome (?:\w+ )?(?:are|is) (?:good|great|fine|nice)\b.*\b(?:others?|some|the rest) (?:are not|need|could|is not)\b/;
 
+/**
+ * A note for information ("FYI, ...", "Noted, thanks", "Forwarding this to...", "in case it helps"): it passes
+ * facts on and judges nothing, so, like a shrug, only a cue can make it a verdict. Not "Call notes: ...": account
+ * notes carry the customer's verdict ("Call notes: customer very happy...").
+ */
+const FOR_INFORMATION =
+  /^(?:fyi|for your information|for the record|noted|(?:just )?(?:confirming|letting you know)|heads up|forwarding|reposting|for anyone wondering)\b|\bin case (?:it|that|this) (?:helps|matters|is useful)\b/;
+
 /** A question that is a complaint ("Why is it still...?", "How is it possible that...?"). */
 const RHETORICAL =
-  /^(?:why (?:is|are|was|were|does|do|did|can|cannot|will|would|has|have|should|must)|how come|how is it possible|how is this|how many (?:more )?times|is anyone|does anyone|is there anyone|what is the point|where is my|where are my|where did (?:the|my|our|it|they)|who (?:decided|thought|approved|designed|came up)|did (?:anyone|anybody|no one|you|nobody) (?:even |actually |ever )?(?:test|check|try|read|look|think))\b/;
+  /^(?:why (?:is|are|was|were|does|do|did|can|cannot|will|would|has|have|should|must)|how come|how is it possible|how is this|how many (?:more )?times|(?:is|does) anyone(?! (?:know|here|using|use|have (?:any )?(?:experience|tips|advice)|tried|aware))|is there anyone|what is the point|where is my|where are my|where did (?:the|my|our|it|they)|who (?:decided|thought|approved|designed|came up)|did (?:anyone|anybody|no one|you|nobody) (?:even |actually |ever )?(?:test|check|try|read|look|think))\b/;
 
 /** A demand addressed to the company is a complaint even when it is phrased as a request. */
 const DEMAND =
-  /\b(?:is there a reason|any reason why|(?:look|looking) into why|check why|explain why|any idea why|any (?:update|news|progress) on (?:the|my|our|this)|how much longer|when will (?:this|it|that|the \w+) (?:be fixed|work|be resolved|be back))\b|\bplease (?:fix|refund|cancel)\b|\bstop the (?:extra )?(?:billing|charges|charging)\b|\bfix (?:this|it)\b|\b(?:want|need|demand|expect) (?:a |my |our |the )?(?:full )?(?:refund|money back)\b|\brefund (?:me|us|my|our|the)\b|\bcancel (?:my|our)\b/;
+  /\b(?:is there a reason|any reason why|(?:look|looking) into why|check why|explain why|any idea why|any (?:update|news|progress) on (?:the|my|our|this)|how much longer|when will (?:this|it|that|the \w+) (?:be fixed|work|be resolved|be back))\b|\b(?:please|kindly) (?:fix|refund|cancel|correct)\b|^fix\b|\b(?:correct|investigate) (?:this|it)\b|\bstop the (?:extra )?(?:billing|charges|charging)\b|\bfix (?:this|it)\b|\b(?:want|need|demand|expect) (?:a |my |our |the )?(?:full )?(?:refund|money back)\b|\brefund (?:me|us|my|our|the)\b|\bcancel (?:my|our)\b/;
 
 /** "Would be great if it did not crash": a wish whose condition is the problem. */
 const COUNTERFACTUAL = /\bif (?:it|they|you|only|the \w+) (?:did|does|would|was|were|could|had) not\b|\bif only\b/;
 
 /** A sentence that asks, proposes or wishes as a whole: its sentiment words are not a judgement. */
 const REQUEST_WHOLE =
-  /^(?:(?:the )?(?:customer|client|prospect|they|user|users) (?:asked|asks|wants|wanted|requested|would like|is asking|are asking)|any plans?|are there plans|allow|add|make|enable|provide|offer|introduce|implement|bring back|show|display|give us|give me|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature request|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
+  /^(?:(?:the )?(?:customer|client|prospect|they|user|users) (?:asked|asks|wants|wanted|requested|would like|is asking|are asking)|any plans?|are there plans|allow|add|make|enable|provide|offer|introduce|implement|bring back|show|display|give us|give me|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature (?:request|idea|suggestion|wish)|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
 /** A request inside a sentence that may also judge ("Great app, but please add a dark mode"). */
 const REQUEST_WITHIN =
   /\b(?:could|can) you (?:please )?(?:add|make|support|include|consider|allow|let|extend|change|update|send|resend|remove|switch|enable)\b|\bplease (?:add|consider|allow|let|make|support|include|change|update|send|resend|remove|switch|use|extend|close|transfer)\b|\bone (?:small |tiny |little |minor )?(?:request|suggestion|wish)\b|\bi (?:only )?wish\b/;
@@ -174,7 +188,7 @@ export interface SentenceCues {
   question: boolean;
   /** Ironic praise: the praise of the whole text means the opposite. */
   sarcasm: boolean;
-  /** The sentence says the product is merely okay. */
+  /** The sentence says the product is merely okay, or only passes information on. */
   lukewarm: boolean;
   /** The sentence's negative words are denied ("no crashes", "could not be happier"). */
   denial: boolean;
@@ -184,6 +198,8 @@ export interface SentenceCues {
   decisions: DecisionCues;
   /** Praise opening a sentence about how something behaves ("Love how..."): ironic if the text reports a problem. */
   praiseOpener: boolean;
+  /** Only a greeting or thanks ("Thanks in advance.", "Kind regards"): manners, not a verdict, beside other sentences. */
+  courtesy: boolean;
 }
 
 /** Contractions and texting spellings, spelled out in one pass. */
@@ -216,6 +232,9 @@ export function normalizeSentence(text: string): string {
     .trim();
 }
 
+const COURTESY =
+  /^(?:hi|hello|hey|dear \w+|(?:many |a lot of )?thanks?(?: you)?(?: (?:so much|a lot|very much))?(?: in advance)?|thx|cheers|(?:kind |best |warm )?regards|have a (?:nice|good|great) (?:day|weekend))\W*$/;
+
 /** One scan instead of one per pattern: most sentences report no problem. */
 const ANY_PROBLEM = anyOf(PROBLEMS);
 
@@ -232,8 +251,12 @@ function decidedHere(sentence: string, question: boolean, problems: number): Dec
   return problems > 0 ? { ...decided, committing: 0 } : decided;
 }
 
+/** A question typed without its question mark ("how do i export one board to csv", "whats the difference between..."). */
+const UNMARKED_QUESTION =
+  /^(?:how (?:do|can|does|would|to)|what(?:s| is| are| does)|where (?:is|are|do|can)|is there|are there|can (?:i|we|you)|do (?:you|i|we)|does (?:it|the|this))\b[^.!?]*$/;
+
 export function sentenceCues(sentence: string): SentenceCues {
-  const question = sentence.endsWith('?') && !/[?!]{2,}$/.test(sentence);
+  const question = (sentence.endsWith('?') && !/[?!]{2,}$/.test(sentence)) || UNMARKED_QUESTION.test(sentence);
   const rhetorical = RHETORICAL.test(sentence) || (question && COMPLAINING_QUESTION.test(sentence));
   const demand = COUNTERFACTUAL.test(sentence) || DEMAND.test(sentence);
   const whole = question || REQUEST_WHOLE.test(sentence);
@@ -269,10 +292,11 @@ export function sentenceCues(sentence: string): SentenceCues {
     requestOnly: request && whole,
     question,
     sarcasm,
-    lukewarm: LUKEWARM.test(sentence),
+    lukewarm: LUKEWARM.test(sentence) || FOR_INFORMATION.test(sentence),
     denial: denials > 0,
     notOurProblem: NOT_OUR_PROBLEM.test(sentence),
     decisions: decidedHere(sentence, question, problems),
     praiseOpener: PRAISE_OPENER.test(sentence),
+    courtesy: COURTESY.test(sentence),
   };
 }

@@ -9,6 +9,22 @@ const OUT_OF = /\b(\d{1,2})\s*(?:\/|out of)\s*(5|10)\b/;
 const STARS = /\b([1-5]|one|two|three|four|five)[- ]stars?\b|^(★+)/;
 const WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5 };
 
+/**
+ * A bare number opening a text ("9. Makes my job easier", "3 - we are testing another tool", "10, ..."): the
+ * score of an NPS survey's comment, on its 0-10 scale. Not the first step of a numbered list. Without the word
+ * "NPS" it is read more cautiously: 5 and 6 come with shrugs as often as with complaints ("6. Does the job.").
+ */
+const LEADING_SCORE = /^(\d{1,2})\s*(?:[.,:)]|\s[-—–]|[—–])\s+\S/;
+const LIST_STEP = /[.!?]\s+\d{1,2}[.)]\s/;
+
+/** -1 for a low score (0-4), 1 for a promoter's (9-10), 0 otherwise (on a whole text normalized by `normalizeSentence`). */
+export function leadingScore(text: string): -1 | 0 | 1 {
+  const opening = LEADING_SCORE.exec(text);
+  if (!opening || LIST_STEP.test(text)) return 0;
+  const score = Number(opening[1]);
+  return score > 10 ? 0 : score <= 4 ? -1 : score >= 9 ? 1 : 0;
+}
+
 /** -1 for a low score, 1 for a high one, 0 for a middle score or none (on a sentence normalized by `normalizeSentence`). */
 export function ratingCue(sentence: string): -1 | 0 | 1 {
   const nps = NPS.exec(sentence);
