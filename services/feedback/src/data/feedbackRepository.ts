@@ -5,8 +5,8 @@ import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import { countedOf, documentOf, storedFields, toItem, type FeedbackItem, type FeedbackRecord } from './feedbackItem';
 import { sumOf, type CellRef, type CountDelta } from '../domain/countDelta';
 import { SearchIndexStore } from './searchIndexStore';
-import { searchScope } from '../search/indexedSearch';
-import { indexedSearchPage } from './indexedSearchPage';
+import { indexedState, searchScope } from '../search/indexedSearch';
+import { indexedSearchPage, indexedSearchReads } from './indexedSearchPage';
 import type { SearchPath } from '../search/searchMetrics';
 import { feedbackFilter, IDS_PER_QUERY, listFeedback, NEWEST_FIRST, type FeedbackPage } from './feedbackList';
 import { cellCount, CountStore, type CellDocument } from './countStore';
@@ -49,8 +49,12 @@ export class FeedbackRepository {
    * index: by the index alone when it can (search/indexedSearchPage.ts), else by reading its matches.
    */
   async list(orgId: string, query: FeedbackQuery): Promise<FeedbackPage> {
-    const scope = await searchScope(this.search, orgId, query.search);
-    const indexed = scope && (await indexedSearchPage(this.records.model, this.counts, this.search, orgId, query, scope));
+    const state = await indexedState(this.search, orgId, query.search);
+    // The reads of an answer by the index alone need only its state: they go beside the scope's.
+    const [scope, reads] = state
+      ? await Promise.all([searchScope(this.search, orgId, query.search!, state), indexedSearchReads(this.records.model, this.counts, this.search, orgId, query, state)])
+      : [null, null];
+    const indexed = scope && reads && (await indexedSearchPage(this.search, this.records.model, orgId, query, scope, reads));
     if (query.search !== undefined) this.searched(indexed ? 'index' : scope ? 'matches' : 'regex');
     return indexed ?? listFeedback(this.records.model, this.counts, orgId, query, scope);
   }

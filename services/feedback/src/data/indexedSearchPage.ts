@@ -1,13 +1,13 @@
 import { Types, type FilterQuery, type Model } from 'mongoose';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
-import type { SearchScope } from '../search/indexedSearch';
+import type { IndexedState, SearchScope } from '../search/indexedSearch';
 import { newestIndexed } from '../search/indexedOrder';
 import type { CountStore } from './countStore';
 import { afterPosition, cursorOf, feedbackFilter, NEWEST_FIRST, type FeedbackPage } from './feedbackList';
 import type { FeedbackDocument } from './feedbackModel';
 import { toItem } from './feedbackItem';
 import { totalOf } from './feedbackTotals';
-import type { SearchIndexStore } from './searchIndexStore';
+import type { Removal, SearchIndexStore } from './searchIndexStore';
 
 /** Removals not in the gone list yet that a search looks up itself; with more it reads the matches instead. */
 const RECENT_REMOVALS = 1_000;
@@ -17,50 +17,34 @@ const FAR_FUTURE = new Date(8.64e15);
 const searchOnly = (query: FeedbackQuery) =>
   query.status === undefined && query.sentiment === undefined && query.source === undefined && query.theme === undefined && !query.publishedAfter && !query.publishedBefore;
 
-/**
- * The index's gone items (removed or merged), proven complete: the gone list with the removals stamped
- * after it, less the items live again (unmerged), must be exactly as many as the index holds beyond the
- * organization's live items (its kept counts, less the live items not indexed yet). Null when they differ:
- * a count not settled yet (a write in flight, an import held), or a removal whose tombstone was purged
- * before the gone list recorded it.
- */
-async function provenGone(model: Model<FeedbackDocument>, counts: CountStore, store: SearchIndexStore, orgId: string, query: FeedbackQuery, scope: SearchScope): Promise<Set<number> | null> {
-  const { state, blocks } = scope;
-  const [live, notIndexed, recent] = await Promise.all([
-    totalOf(model, counts, orgId, { page: query.page }, { orgId }),
-    store.liveAfter(orgId, state.watermark),
-    store.removalsAfter(orgId, state.goneAfter, FAR_FUTURE, RECENT_REMOVALS),
-  ]);
-  if (recent.length === RECENT_REMOVALS) return null;
-  const gone = new Set(state.gone);
-  for (const removal of recent) {
-    const seq = removal.id <= state.watermark ? blocks.seqOf(removal.id) : null;
-    if (seq !== null) gone.add(seq);
-  }
-  const idOf = new Map([...gone].map((seq) => [blocks.idOf(seq) ?? '', seq]));
-  for (const id of await store.liveAmong(orgId, [...idOf.keys()])) gone.delete(idOf.get(id)!);
-  return gone.size === state.next - (live - notIndexed) ? gone : null;
+/** What an answer by the index alone reads beside the scope: it needs only the index's state. */
+export interface IndexedReads {
+  /** The organization's live items (kept counts), and those after the watermark. */
+  live: number;
+  notIndexed: number;
+  /** Removals stamped after the gone list (RECENT_REMOVALS at most). */
+  recent: Removal[];
+  /** The unindexed tail's page (`skip + take + 1` newest, after the cursor) and its matches. */
+  tailDocs: FeedbackDocument[];
+  tailTotal: number;
 }
 
-/**
- * A page of a search served by the index alone, or null when it cannot be (another filter, blocks without
- * times, gone items not proven): `total` counts the live matches from the index and the unindexed tail's
- * from the items, and the page reads only its own items, chosen by the createdAt the index keeps. So its
- * cost follows the number of matches in memory, not reads of every match.
- */
-export async function indexedSearchPage(
+/** The reads of an answer by the index alone, or null when the query has another filter. */
+export async function indexedSearchReads(
   model: Model<FeedbackDocument>,
   counts: CountStore,
   store: SearchIndexStore,
   orgId: string,
   query: FeedbackQuery,
-  scope: SearchScope,
-): Promise<FeedbackPage | null> {
-  if (!searchOnly(query) || !scope.blocks.timed) return null;
+  state: IndexedState,
+): Promise<IndexedReads | null> {
+  if (!searchOnly(query)) return null;
   const { skip, take } = query.page;
-  const tail: FilterQuery<FeedbackDocument> = { ...feedbackFilter(orgId, query), _id: { $gt: new Types.ObjectId(scope.state.watermark) } };
-  const [gone, tailDocs, tailTotal] = await Promise.all([
-    provenGone(model, counts, store, orgId, query, scope),
+  const tail: FilterQuery<FeedbackDocument> = { ...feedbackFilter(orgId, query), _id: { $gt: new Types.ObjectId(state.watermark) } };
+  const [live, notIndexed, recent, tailDocs, tailTotal] = await Promise.all([
+    totalOf(model, counts, orgId, { page: query.page }, { orgId }),
+    store.liveAfter(orgId, state.watermark),
+    store.removalsAfter(orgId, state.goneAfter, FAR_FUTURE, RECENT_REMOVALS),
     model
       .find(query.after ? { $and: [tail, afterPosition(query.after)] } : tail)
       .sort(NEWEST_FIRST)
@@ -68,10 +52,43 @@ export async function indexedSearchPage(
       .lean<FeedbackDocument[]>(),
     model.countDocuments(tail),
   ]);
+  return { live, notIndexed, recent, tailDocs, tailTotal };
+}
+
+/**
+ * The index's gone items (removed or merged), proven complete: the gone list with the removals stamped
+ * after it, less the items live again (unmerged), must be exactly as many as the index holds beyond the
+ * organization's live items (its kept counts, less the live items not indexed yet). Null when they differ:
+ * a count not settled yet (a write in flight, an import held), or a removal whose tombstone was purged
+ * before the gone list recorded it.
+ */
+async function provenGone(store: SearchIndexStore, orgId: string, scope: SearchScope, reads: IndexedReads): Promise<Set<number> | null> {
+  const { state, blocks } = scope;
+  if (reads.recent.length === RECENT_REMOVALS) return null;
+  const gone = new Set(state.gone);
+  for (const removal of reads.recent) {
+    const seq = removal.id <= state.watermark ? blocks.seqOf(removal.id) : null;
+    if (seq !== null) gone.add(seq);
+  }
+  const idOf = new Map([...gone].map((seq) => [blocks.idOf(seq) ?? '', seq]));
+  for (const id of await store.liveAmong(orgId, [...idOf.keys()])) gone.delete(idOf.get(id)!);
+  return gone.size === state.next - (reads.live - reads.notIndexed) ? gone : null;
+}
+
+/**
+ * A page of a search served by the index alone, or null when it cannot be (blocks without times, gone
+ * items not proven): `total` counts the live matches from the index and the unindexed tail's from the
+ * items, and the page reads only its own items, chosen by the createdAt the index keeps. So its cost
+ * follows the number of matches in memory, not reads of every match.
+ */
+export async function indexedSearchPage(store: SearchIndexStore, model: Model<FeedbackDocument>, orgId: string, query: FeedbackQuery, scope: SearchScope, reads: IndexedReads): Promise<FeedbackPage | null> {
+  if (!scope.blocks.timed) return null;
+  const gone = await provenGone(store, orgId, scope, reads);
   if (!gone) return null;
+  const { skip, take } = query.page;
   const live = scope.seqs.filter((seq) => !gone.has(seq));
   // One more than asked tells whether a next page exists; none is read for `take: 0`.
-  const window = newestIndexed(scope.blocks, live, tailDocs, query.after, skip, take === 0 ? 0 : take + 1);
+  const window = newestIndexed(scope.blocks, live, reads.tailDocs, query.after, skip, take === 0 ? 0 : take + 1);
   const wanted = window.filter((entry) => entry.doc === undefined).map((entry) => new Types.ObjectId(entry.id));
   const read = wanted.length === 0 ? [] : await model.find({ orgId, _id: { $in: wanted } }).lean<FeedbackDocument[]>();
   const byId = new Map(read.map((doc) => [doc._id.toHexString(), doc]));
@@ -79,5 +96,5 @@ export async function indexedSearchPage(
   // An item removed since the gone items were proven: the items' own answer is the exact one.
   if (docs.some((doc) => doc === undefined)) return null;
   const page = (docs as FeedbackDocument[]).slice(0, take);
-  return { items: page.map(toItem), total: live.length + tailTotal, nextCursor: docs.length > take ? cursorOf(page[page.length - 1]) : null };
+  return { items: page.map(toItem), total: live.length + reads.tailTotal, nextCursor: docs.length > take ? cursorOf(page[page.length - 1]) : null };
 }

@@ -70,8 +70,8 @@ const textOf = ({ _id, ...fields }: TextDocument): IndexedText => ({ id: _id.toH
 const objectId = (hex: string) => new Types.ObjectId(hex);
 
 const TEXT_FIELDS = { title: 1, content: 1, author: 1, email: 1, createdAt: 1 } as const;
-/** Bytes of full blocks kept in memory per store: about 80 bytes an item, so some 800,000 items. */
-const BLOCK_CACHE_BYTES = 64 * 1024 * 1024;
+/** Bytes of full blocks kept in memory per store (the service has two: its searches and its indexer): about 80 bytes an item, so some 400,000 items. */
+const BLOCK_CACHE_BYTES = 32 * 1024 * 1024;
 const NO_REMOVAL: ChangePosition = { at: new Date(0), id: '0'.repeat(24) };
 /** Posting documents per bulk write. */
 const WRITE_BATCH = 500;
