@@ -85,6 +85,19 @@ describe('matching', () => {
     expect(termGrams('abc')).toEqual([{ gram: 'abc', offset: 0 }]);
   });
 
+  test('when a term is longer than three characters, then its trigrams cover every character, the first and the last always among them', () => {
+    expect(termGrams('export')).toEqual([
+      { gram: 'exp', offset: 0 },
+      { gram: 'ort', offset: 3 },
+    ]);
+    expect(termGrams('Billing')!.map(({ offset }) => offset)).toEqual([0, 3, 4]);
+    expect(termGrams('login')!.map(({ gram }) => gram)).toEqual(['log', 'gin']);
+    for (const length of [3, 4, 5, 6, 7, 8, 9, 10, 17]) {
+      const covered = new Set(termGrams('x'.repeat(length))!.flatMap(({ offset }) => [offset, offset + 1, offset + 2]));
+      expect([length, covered.size, Math.max(...covered)]).toEqual([length, length, length - 1]);
+    }
+  });
+
   test('when sequence numbers are at or beyond the indexed count, then they are not matched', () => {
     const postings = postingsOf(items);
     expect(matchedSeqs(termGrams('export')!, postings, 0)).toEqual([]);

@@ -54,11 +54,18 @@ export function gramPositions(chars: string[]): Map<string, number[]> {
   return grams;
 }
 
-/** A term's trigrams with their offsets in the term, or null when the index cannot answer it. */
+/**
+ * The trigrams a term is matched by, with their offsets in the term, or null when the index cannot answer
+ * it. Not all of them: the first, every third after it, and the last, so that every character of the term
+ * is in one. An item holding each of these at position p + offset holds the term's every character there,
+ * so it holds the term; and the trigrams in between, often the commonest ("por" and "ort" of "export"),
+ * are neither read nor scanned.
+ */
 export function termGrams(term: string): Array<{ gram: string; offset: number }> | null {
   const chars = foldedChars(term);
   if (chars.length < GRAM_LENGTH || chars.includes(FIELD_SEPARATOR)) return null;
-  const grams: Array<{ gram: string; offset: number }> = [];
-  for (let offset = 0; offset + GRAM_LENGTH <= chars.length; offset += 1) grams.push({ gram: chars[offset] + chars[offset + 1] + chars[offset + 2], offset });
-  return grams;
+  const last = chars.length - GRAM_LENGTH;
+  const offsets = new Set<number>([last]);
+  for (let offset = 0; offset < last; offset += GRAM_LENGTH) offsets.add(offset);
+  return [...offsets].sort((a, b) => a - b).map((offset) => ({ gram: chars[offset] + chars[offset + 1] + chars[offset + 2], offset }));
 }
