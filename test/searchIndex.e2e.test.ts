@@ -181,6 +181,16 @@ test('when the background indexer runs, then it catches up with the organization
   expect(state!.watermark! >= ids[5]).toBe(true);
   expect(new Types.ObjectId(ids[5]).getTimestamp().getTime()).toBeLessThanOrEqual(Date.now());
   await expectSameAnswers(key, orgId, [{}, { status: 'unread' }], ['billing export', 'export', 'lling']);
+
+  // An organization with removals and no new items: the indexer records them in the gone list.
+  for (const id of ids.slice(0, 2)) expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id })).body.errors).toBeUndefined();
+  const recorder = startSearchIndexer(store, 100, 0, createLogger('test', 'silent'));
+  try {
+    await eventually(async () => (await store.state(orgId))?.gone.length === 2, 30_000, 'the indexer recorded the removals');
+  } finally {
+    await recorder.close();
+  }
+  expect((await pathsOf(() => expectSameAnswers(key, orgId, [{}], ['billing export']))).matches).toBe(0);
 });
 
 /** How many searches the feedback service answered by each path so far. */
