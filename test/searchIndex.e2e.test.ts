@@ -191,6 +191,38 @@ test('when the background indexer runs, then it catches up with the organization
     await recorder.close();
   }
   expect((await pathsOf(() => expectSameAnswers(key, orgId, [{}], ['billing export']))).matches).toBe(0);
+
+  // The newest items merged or deleted before any pass indexed them, and no newer item: the merged one is
+  // indexed from its tombstone and recorded, the deleted one never indexed; neither holds the gone list.
+  const [merged, deleted] = await addItems(key, 2, { content: 'billing export' });
+  expect((await stack.gql(MERGE, { k: key, id: ids[5], ids: [merged] })).body.errors).toBeUndefined();
+  expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id: deleted })).body.errors).toBeUndefined();
+  const catcher = startSearchIndexer(store, 100, 0, createLogger('test', 'silent'));
+  try {
+    await eventually(async () => (await store.state(orgId))?.merged.length === 1, 30_000, 'the indexer indexed and recorded the merged item');
+  } finally {
+    await catcher.close();
+  }
+  expect(await store.state(orgId)).toMatchObject({ next: 7, gone: [expect.any(Number), expect.any(Number)] });
+  expect((await store.removalsAfter(orgId, (await store.state(orgId))!.goneAfter, new Date(Date.now() + 60_000), 10)).length).toBe(0);
+  expect((await pathsOf(() => expectSameAnswers(key, orgId, [{}], ['billing export']))).matches).toBe(0);
+});
+
+test('when a full block gets its times, then searches see them; a block claimed without times loses those a backfill gave meanwhile', async () => {
+  const orgId = `blocks-${new Types.ObjectId().toHexString()}`;
+  const idsOf = (count: number) => Buffer.concat(Array.from({ length: count }, () => Buffer.from(new Types.ObjectId().toHexString(), 'hex')));
+  const full = 4_096;
+  expect(await store.claimBlock(orgId, 0, 0, full, idsOf(full), null)).toBe(true);
+  const state = { next: full + 10, epoch: 'test' };
+  expect((await store.allBlocks(orgId, state)).get(0)!.times).toBeNull();
+  expect(await store.setTimes(orgId, 0, full, Buffer.alloc(full * 8))).toBe(true);
+  // A full block is kept in memory only with its times: read again, it has them.
+  expect((await store.allBlocks(orgId, state)).get(0)!.times).toHaveLength(full * 8);
+  // A pass that lost its lease appends to a block without times after another instance's backfill.
+  expect(await store.claimBlock(orgId, 1, 0, 10, idsOf(10), null)).toBe(true);
+  expect(await store.setTimes(orgId, 1, 10, Buffer.alloc(80))).toBe(true);
+  expect(await store.claimBlock(orgId, 1, 10, 12, idsOf(12), null)).toBe(true);
+  expect((await store.block(orgId, 1))!.times).toBeNull();
 });
 
 /** How many searches the feedback service answered by each path so far. */
@@ -224,7 +256,7 @@ test('when a search has no other filter, then the index alone answers it, its go
   expect((await stack.gql(MERGE, { k: key, id: ids[3], ids: [ids[4], ids[5]] })).body.errors).toBeUndefined();
   expect((await pathsOf(() => expectSameAnswers(key, orgId, alone, terms))).matches).toBe(0);
   await indexAll(orgId);
-  expect((await store.state(orgId))!.gone).toHaveLength(5);
+  expect(await store.state(orgId)).toMatchObject({ gone: [expect.any(Number), expect.any(Number), expect.any(Number)], merged: [expect.any(Number), expect.any(Number)] });
   // Deletions' tombstones are purged after 30 days: the gone list still proves them.
   await feedback.collection('feedback_tombstones').deleteMany({ orgId, kind: 'deleted' });
   expect((await pathsOf(() => expectSameAnswers(key, orgId, alone, terms))).matches).toBe(0);

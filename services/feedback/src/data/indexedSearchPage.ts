@@ -11,6 +11,8 @@ import type { Removal, SearchIndexStore } from './searchIndexStore';
 
 /** Removals not in the gone list yet that a search looks up itself; with more it reads the matches instead. */
 const RECENT_REMOVALS = 1_000;
+/** Merged and recent removals whose liveness a search reads at most (an unmerge can bring one back). */
+const CHECKED_AT_MOST = 10_000;
 const FAR_FUTURE = new Date(8.64e15);
 
 /** Only `search` (with `skip`, `take` and `after`): other filters need the items' fields, which the index does not hold. */
@@ -56,22 +58,25 @@ export async function indexedSearchReads(
 }
 
 /**
- * The index's gone items (removed or merged), proven complete: the gone list with the removals stamped
- * after it, less the items live again (unmerged), must be exactly as many as the index holds beyond the
- * organization's live items (its kept counts, less the live items not indexed yet). Null when they differ:
- * a count not settled yet (a write in flight, an import held), or a removal whose tombstone was purged
- * before the gone list recorded it.
+ * The index's gone items (deleted or merged), proven complete: the gone list's deleted items, its merged
+ * ones and the removals stamped after it that the index holds, less those live again (an unmerge, a
+ * removal that failed), must be exactly as many as the index holds beyond the organization's live items
+ * (its kept counts, less the live items not indexed yet). Null when they differ: a count not settled yet (a
+ * write in flight, an import held), or a removal whose tombstone was purged before the gone list recorded
+ * it; or when more than CHECKED_AT_MOST items would need their liveness read.
  */
 async function provenGone(store: SearchIndexStore, orgId: string, scope: SearchScope, reads: IndexedReads): Promise<Set<number> | null> {
   const { state, blocks } = scope;
   if (reads.recent.length === RECENT_REMOVALS) return null;
-  const gone = new Set(state.gone);
+  const uncertain = new Set(state.merged);
   for (const removal of reads.recent) {
     const seq = removal.id <= state.watermark ? blocks.seqOf(removal.id) : null;
-    if (seq !== null) gone.add(seq);
+    if (seq !== null) uncertain.add(seq);
   }
-  const idOf = new Map([...gone].map((seq) => [blocks.idOf(seq) ?? '', seq]));
-  for (const id of await store.liveAmong(orgId, [...idOf.keys()])) gone.delete(idOf.get(id)!);
+  if (uncertain.size > CHECKED_AT_MOST) return null;
+  const idOf = new Map([...uncertain].map((seq) => [blocks.idOf(seq) ?? '', seq]));
+  for (const id of await store.liveAmong(orgId, [...idOf.keys()])) uncertain.delete(idOf.get(id)!);
+  const gone = new Set([...state.gone, ...uncertain]);
   return gone.size === state.next - (reads.live - reads.notIndexed) ? gone : null;
 }
 

@@ -6,6 +6,7 @@ import { CountStore } from './countStore';
 import type { Posting } from '../search/searchMatches';
 import { BlockCache, type StoredBlock } from '../search/blockCache';
 import { BLOCK_SIZE } from '../search/postingCodec';
+import { IDS_PER_QUERY } from './feedbackList';
 
 /** One organization's indexing: how far it got, and which instance indexes it now. */
 interface SearchStateDocument {
@@ -20,8 +21,12 @@ interface SearchStateDocument {
   holder?: string;
   /** Names this index: a state created again (an index rebuilt) has another, so no cached block of the old one is used. */
   epoch?: string;
-  /** Sequence numbers of indexed items that left the live items (removed or merged), Int32 LE each: from the tombstones up to `goneAfter`. */
+  /**
+   * The gone list, from the tombstones up to `goneAfter`: sequence numbers (Int32 LE each) of indexed items
+   * deleted (for good: `gone`) and merged (`merged`: an unmerge brings one back, so searches check them).
+   */
   gone?: Buffer;
+  merged?: Buffer;
   goneAfter?: { at: Date; id: string };
 }
 
@@ -51,16 +56,32 @@ export interface SearchState {
   watermark: string | null;
   workMs: number;
   epoch: string;
-  /** Indexed items recorded as gone (see SearchStateDocument.gone), and the last removal recorded. */
+  /** Indexed items recorded as deleted and as merged (see SearchStateDocument.gone), and the last removal recorded. */
   gone: number[];
+  merged: number[];
   goneAfter: ChangePosition | null;
 }
+
+/** The gone list as recorded (see SearchStateDocument.gone). */
+export type GoneList = Pick<SearchState, 'gone' | 'merged'>;
 
 /** A removal (tombstone) in the order the gone list records them. */
 export interface Removal {
   id: string;
   at: Date;
+  kind: 'deleted' | 'merged';
 }
+
+const seqsOf = (bytes: Buffer | undefined): number[] => {
+  const buffer = bytes ? bytesOf(bytes) : Buffer.alloc(0);
+  return Array.from({ length: buffer.length / 4 }, (_, i) => buffer.readInt32LE(i * 4));
+};
+
+const seqBytes = (seqs: number[]): Buffer => {
+  const bytes = Buffer.alloc(seqs.length * 4);
+  seqs.forEach((seq, i) => bytes.writeInt32LE(seq, i * 4));
+  return bytes;
+};
 
 /** An item's searchable fields as the indexer reads them (live or merged). */
 export type IndexedText = { id: string } & Partial<Pick<FeedbackDocument, 'title' | 'content' | 'author' | 'email' | 'createdAt'>>;
@@ -70,7 +91,7 @@ const textOf = ({ _id, ...fields }: TextDocument): IndexedText => ({ id: _id.toH
 const objectId = (hex: string) => new Types.ObjectId(hex);
 
 const TEXT_FIELDS = { title: 1, content: 1, author: 1, email: 1, createdAt: 1 } as const;
-/** Bytes of full blocks kept in memory per store (the service has two: its searches and its indexer): about 80 bytes an item, so some 400,000 items. */
+/** Bytes of full blocks kept in memory per store (the service has two: its searches and its indexer): 20 bytes an item, so some 1.6 million items. */
 const BLOCK_CACHE_BYTES = 32 * 1024 * 1024;
 const NO_REMOVAL: ChangePosition = { at: new Date(0), id: '0'.repeat(24) };
 /** Posting documents per bulk write. */
@@ -86,6 +107,7 @@ const stateSchema = new Schema<SearchStateDocument>(
     holder: String,
     epoch: String,
     gone: Buffer,
+    merged: Buffer,
     goneAfter: { type: { at: Date, id: String }, _id: false },
   },
   { collection: 'feedback_search_state', versionKey: false },
@@ -146,15 +168,15 @@ export class SearchIndexStore {
   }
 
   async state(orgId: string): Promise<SearchState | null> {
-    const doc = await this.states.findById(orgId, { next: 1, watermark: 1, workMs: 1, epoch: 1, gone: 1, goneAfter: 1 }).lean<SearchStateDocument>();
+    const doc = await this.states.findById(orgId, { next: 1, watermark: 1, workMs: 1, epoch: 1, gone: 1, merged: 1, goneAfter: 1 }).lean<SearchStateDocument>();
     if (!doc) return null;
-    const gone = doc.gone ? bytesOf(doc.gone) : Buffer.alloc(0);
     return {
       next: doc.next,
       watermark: doc.watermark?.toHexString() ?? null,
       workMs: doc.workMs ?? 0,
       epoch: doc.epoch ?? '',
-      gone: Array.from({ length: gone.length / 4 }, (_, i) => gone.readInt32LE(i * 4)),
+      gone: seqsOf(doc.gone),
+      merged: seqsOf(doc.merged),
       goneAfter: doc.goneAfter ?? null,
     };
   }
@@ -220,7 +242,8 @@ export class SearchIndexStore {
       for (const doc of docs) {
         const block = storedOf(doc);
         found.set(block.block, block);
-        if (block.count === BLOCK_SIZE) this.cache.set(keyOf(block.block), block);
+        // A block without times changes when they are filled in (see timesBackfill.ts).
+        if (block.count === BLOCK_SIZE && block.times) this.cache.set(keyOf(block.block), block);
       }
     }
     return found;
@@ -232,17 +255,17 @@ export class SearchIndexStore {
    */
   async claimBlock(orgId: string, block: number, expected: number, count: number, ids: Buffer, times: Buffer | null): Promise<boolean> {
     const _id = blockKey(orgId, block);
-    const timed = times ? { times } : {};
     if (expected === 0) {
       try {
-        await this.blocks.collection.insertOne({ _id, orgId, block, count, ids, ...timed } as never);
+        await this.blocks.collection.insertOne({ _id, orgId, block, count, ids, ...(times ? { times } : {}) } as never);
         return true;
       } catch (error) {
         if (isDuplicateKey(error)) return false;
         throw error;
       }
     }
-    const result = await this.blocks.updateOne({ _id, count: expected }, { $set: { count, ids, ...timed } });
+    // Without times (a block begun without them) the block has none, whatever a backfill wrote meanwhile.
+    const result = await this.blocks.updateOne({ _id, count: expected }, times ? { $set: { count, ids, times } } : { $set: { count, ids }, $unset: { times: '' } });
     return result.matchedCount === 1;
   }
 
@@ -323,14 +346,17 @@ export class SearchIndexStore {
     return docs.map(storedOf);
   }
 
-  /** The createdAt (milliseconds) of these items, live or in a tombstone. */
+  /**
+   * The createdAt (milliseconds) of these items, live or in a tombstone: items, then tombstones, then items
+   * again, so an item merged or unmerged during the reads is seen in one of them (as textsAfter does).
+   */
   async createdAtOf(orgId: string, ids: string[]): Promise<Map<string, number>> {
     const filter = { orgId, _id: { $in: ids.map(objectId) } };
-    const [live, gone] = await Promise.all([
-      this.items.find(filter, { createdAt: 1 }).lean<Array<{ _id: Types.ObjectId; createdAt: Date }>>(),
-      this.tombstones.find(filter, { projection: { createdAt: 1 } }).toArray() as unknown as Promise<Array<{ _id: Types.ObjectId; createdAt?: Date }>>,
-    ]);
-    return new Map([...gone, ...live].flatMap((doc) => (doc.createdAt ? [[doc._id.toHexString(), new Date(doc.createdAt).getTime()] as const] : [])));
+    const live = () => this.items.find(filter, { createdAt: 1 }).lean<Array<{ _id: Types.ObjectId; createdAt: Date }>>();
+    const first = await live();
+    const gone = (await this.tombstones.find(filter, { projection: { createdAt: 1 } }).toArray()) as unknown as Array<{ _id: Types.ObjectId; createdAt?: Date }>;
+    const again = await live();
+    return new Map([...gone, ...first, ...again].flatMap((doc) => (doc.createdAt ? [[doc._id.toHexString(), new Date(doc.createdAt).getTime()] as const] : [])));
   }
 
   /** Gives a block its times while it still holds `count` ids. */
@@ -340,23 +366,27 @@ export class SearchIndexStore {
 
   /** Removals (tombstones) of the organization after `from` and before `before`, oldest first (at most `limit`). */
   async removalsAfter(orgId: string, from: ChangePosition | null, before: Date, limit: number): Promise<Removal[]> {
-    return (await this.removals.removedAfter(orgId, from ?? NO_REMOVAL, before, limit)).map(({ id, at }) => ({ id, at }));
+    return this.removals.removedAfter(orgId, from ?? NO_REMOVAL, before, limit);
   }
 
-  /** Records the gone list (sequence numbers) as of the removal `after`, unless another pass moved it meanwhile. */
-  async recordGone(orgId: string, previous: ChangePosition | null, gone: number[], after: ChangePosition): Promise<boolean> {
-    const bytes = Buffer.alloc(gone.length * 4);
-    gone.forEach((seq, i) => bytes.writeInt32LE(seq, i * 4));
+  /** Records the gone list as of the removal `after`, unless another pass moved it meanwhile. */
+  async recordGone(orgId: string, previous: ChangePosition | null, list: GoneList, after: ChangePosition): Promise<boolean> {
     const unchanged = previous ? { 'goneAfter.at': previous.at, 'goneAfter.id': previous.id } : { goneAfter: { $exists: false } };
-    const result = await this.states.updateOne({ _id: orgId, ...unchanged }, { $set: { gone: bytes, goneAfter: { at: after.at, id: after.id } } });
+    const result = await this.states.updateOne(
+      { _id: orgId, ...unchanged },
+      { $set: { gone: seqBytes(list.gone), merged: seqBytes(list.merged), goneAfter: { at: after.at, id: after.id } } },
+    );
     return result.matchedCount === 1;
   }
 
-  /** Which of these ids are the organization's live items. */
+  /** Which of these ids are the organization's live items (read IDS_PER_QUERY at a time). */
   async liveAmong(orgId: string, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const docs = await this.items.find({ orgId, _id: { $in: ids.map(objectId) } }, { _id: 1 }).lean<Array<{ _id: Types.ObjectId }>>();
-    return new Set(docs.map((doc) => doc._id.toHexString()));
+    const live = new Set<string>();
+    for (let at = 0; at < ids.length; at += IDS_PER_QUERY) {
+      const docs = await this.items.find({ orgId, _id: { $in: ids.slice(at, at + IDS_PER_QUERY).map(objectId) } }, { _id: 1 }).lean<Array<{ _id: Types.ObjectId }>>();
+      for (const doc of docs) live.add(doc._id.toHexString());
+    }
+    return live;
   }
 
   /** The organization's live items after `watermark` (not indexed yet). */

@@ -22,7 +22,7 @@ export class IndexBlocks {
 
   /** True when every number's id and time are at hand (blocks written before times were kept have none). */
   get timed(): boolean {
-    return this.blocks.every((block) => Boolean(block?.times));
+    return this.blocks.every((block) => block?.times && block.times.length / TIME_BYTES >= block.ids.length / ID_BYTES);
   }
 
   private at(seq: number): { block: StoredBlock; i: number } | null {

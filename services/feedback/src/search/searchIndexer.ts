@@ -48,7 +48,7 @@ function chunksOf(block: number, first: number, texts: IndexedText[]): Map<strin
  * organization's removals in the gone list (see goneRecorder.ts). Returns the items indexed.
  */
 export async function indexOrganization(store: SearchIndexStore, orgId: string, options: IndexerOptions, now = () => new Date()): Promise<number> {
-  let state = (await store.state(orgId)) ?? { next: 0, watermark: null, workMs: 0, epoch: '', gone: [], goneAfter: null };
+  let state = (await store.state(orgId)) ?? { next: 0, watermark: null, workMs: 0, epoch: '', gone: [], merged: [], goneAfter: null };
   let indexed = 0;
   // A pass cut off between its claim and its watermark.
   const open = Math.floor(state.next / BLOCK_SIZE);
@@ -82,8 +82,10 @@ export async function indexOrganization(store: SearchIndexStore, orgId: string, 
     const inThisBlock = state.next - block * BLOCK_SIZE;
     const stored = inThisBlock === 0 ? null : await store.block(orgId, block);
     const before = decodeIds(stored?.ids ?? Buffer.alloc(0)).slice(0, inThisBlock);
-    // A block written before times were kept stays without them (its searches read the items instead).
-    const beforeTimes = stored && !stored.times ? null : decodeTimes(stored?.times ?? Buffer.alloc(0)).slice(0, inThisBlock);
+    // A block without times for all its items (written before times were kept) stays without them until
+    // the backfill gives them (its searches read the items meanwhile).
+    const storedTimes = decodeTimes(stored?.times ?? Buffer.alloc(0));
+    const beforeTimes = storedTimes.length < inThisBlock ? null : storedTimes.slice(0, inThisBlock);
     const ids = encodeIds([...before, ...texts.map((text) => text.id)]);
     const times = beforeTimes ? encodeTimes([...beforeTimes, ...texts.map((text) => text.createdAt?.getTime() ?? 0)]) : null;
     if (!(await store.claimBlock(orgId, block, inThisBlock, inThisBlock + texts.length, ids, times))) break;
