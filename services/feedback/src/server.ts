@@ -22,7 +22,6 @@ import { createThemeLoaders } from './themes/themeLoaders';
 import { startThemeWorker } from './themes/themeWorker';
 import { startSearchIndexer } from './search/searchIndexer';
 import { createSearchMetrics } from './search/searchMetrics';
-import { SearchIndexStore } from './data/searchIndexStore';
 import { startWebhooks } from './webhooks/webhooks';
 
 export const FEEDBACK_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
@@ -52,7 +51,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         const themes = new ThemeStore(connection);
         await themes.ensureIndexes();
         const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
-        const searchIndexer = config.searchIndexIntervalMs > 0 ? startSearchIndexer(new SearchIndexStore(connection), config.searchIndexIntervalMs, config.searchIndexGraceMs, logger) : null;
+        const searchIndexer = config.searchIndexIntervalMs > 0 ? startSearchIndexer(repository.search, config.searchIndexIntervalMs, config.searchIndexGraceMs, logger) : null;
         const exportJobs = await startFeedbackExports(connection, tombstones, webhooks.announce, config, logger);
         const statuses = new FeedbackStatusStore(connection);
         const insights = new InsightsStore(connection);

@@ -28,7 +28,8 @@ export interface ItemForChange {
 export class FeedbackRepository {
   private readonly records: OrgScopedRepository<FeedbackDocument, FeedbackItem>;
   private readonly counts: CountStore;
-  private readonly search: SearchIndexStore;
+  /** The search index, shared with the service's indexer so that both keep one set of blocks in memory. */
+  readonly search: SearchIndexStore;
 
   /** `searched` hears how each search was answered (the service's metrics). */
   constructor(

@@ -91,7 +91,7 @@ const textOf = ({ _id, ...fields }: TextDocument): IndexedText => ({ id: _id.toH
 const objectId = (hex: string) => new Types.ObjectId(hex);
 
 const TEXT_FIELDS = { title: 1, content: 1, author: 1, email: 1, createdAt: 1 } as const;
-/** Bytes of full blocks kept in memory per store (the service has two: its searches and its indexer): 20 bytes an item, so some 1.6 million items. */
+/** Bytes of full blocks kept in memory (one store per service, its searches' and its indexer's): 20 bytes an item, so some 1.6 million items. */
 const BLOCK_CACHE_BYTES = 32 * 1024 * 1024;
 const NO_REMOVAL: ChangePosition = { at: new Date(0), id: '0'.repeat(24) };
 /** Posting documents per bulk write. */
@@ -320,14 +320,20 @@ export class SearchIndexStore {
     return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
-  /** The texts of these items (live or merged), for a pass resumed after a crash. */
+  /**
+   * The texts (and createdAt) of these items, live or in a tombstone, for a pass resumed after a crash and
+   * for the times backfill: items, then tombstones, then items again, so an item merged or unmerged during
+   * the reads is seen in one of them (as textsAfter does).
+   */
   async textsOf(orgId: string, ids: string[]): Promise<IndexedText[]> {
     const filter = { orgId, _id: { $in: ids.map(objectId) } };
-    const [live, merged] = await Promise.all([
-      this.items.find(filter, TEXT_FIELDS).lean<TextDocument[]>(),
-      this.tombstones.find(filter, { projection: TEXT_FIELDS }).toArray() as unknown as Promise<TextDocument[]>,
-    ]);
-    return [...live, ...merged].map(textOf);
+    const live = () => this.items.find(filter, TEXT_FIELDS).lean<TextDocument[]>();
+    const first = await live();
+    const gone = (await this.tombstones.find(filter, { projection: TEXT_FIELDS }).toArray()) as unknown as TextDocument[];
+    const again = await live();
+    const byId = new Map<string, IndexedText>();
+    for (const doc of [...gone, ...first, ...again]) byId.set(doc._id.toHexString(), textOf(doc));
+    return [...byId.values()];
   }
 
   /** True when the organization has items after `after` up to `upTo` (one indexed read: work for a pass). */
@@ -344,19 +350,6 @@ export class SearchIndexStore {
   async untimedBlocks(orgId: string, limit: number): Promise<StoredBlock[]> {
     const docs = await this.blocks.find({ orgId, times: { $exists: false } }, { block: 1, count: 1, ids: 1 }).sort({ block: 1 }).limit(limit).lean<SearchBlockDocument[]>();
     return docs.map(storedOf);
-  }
-
-  /**
-   * The createdAt (milliseconds) of these items, live or in a tombstone: items, then tombstones, then items
-   * again, so an item merged or unmerged during the reads is seen in one of them (as textsAfter does).
-   */
-  async createdAtOf(orgId: string, ids: string[]): Promise<Map<string, number>> {
-    const filter = { orgId, _id: { $in: ids.map(objectId) } };
-    const live = () => this.items.find(filter, { createdAt: 1 }).lean<Array<{ _id: Types.ObjectId; createdAt: Date }>>();
-    const first = await live();
-    const gone = (await this.tombstones.find(filter, { projection: { createdAt: 1 } }).toArray()) as unknown as Array<{ _id: Types.ObjectId; createdAt?: Date }>;
-    const again = await live();
-    return new Map([...gone, ...first, ...again].flatMap((doc) => (doc.createdAt ? [[doc._id.toHexString(), new Date(doc.createdAt).getTime()] as const] : [])));
   }
 
   /** Gives a block its times while it still holds `count` ids. */
