@@ -84,8 +84,20 @@ function searchParts(orgId: string, query: FeedbackQuery, scope: SearchScope): A
   const parts: Array<FilterQuery<FeedbackDocument>> = [];
   const ids = scopeIds(scope).map((id) => new Types.ObjectId(id));
   for (let at = 0; at < ids.length; at += IDS_PER_QUERY) parts.push({ ...filtered, _id: { $in: ids.slice(at, at + IDS_PER_QUERY) } });
-  parts.push({ ...feedbackFilter(orgId, query), _id: { $gt: new Types.ObjectId(scope.state.watermark) } });
+  parts.push(unindexedFilter(orgId, query, scope.state.watermark));
   return parts;
+}
+
+/** The list's filters over the items the search index does not hold yet (after its watermark), with today's regex. */
+export const unindexedFilter = (orgId: string, query: FeedbackQuery, watermark: string): FilterQuery<FeedbackDocument> => ({
+  ...feedbackFilter(orgId, query),
+  _id: { $gt: new Types.ObjectId(watermark) },
+});
+
+/** The page of `docs` (read one more than `take`, so a next page shows) and its `total`. */
+export function pageOf(docs: FeedbackDocument[], take: number, total: number): FeedbackPage {
+  const page = docs.slice(0, take);
+  return { items: page.map(toItem), total, nextCursor: docs.length > take ? cursorOf(page[page.length - 1]) : null };
 }
 
 const newestFirst = (a: FeedbackDocument, b: FeedbackDocument) => b.createdAt.getTime() - a.createdAt.getTime() || (a._id.toHexString() < b._id.toHexString() ? 1 : -1);
@@ -111,10 +123,5 @@ export async function listFeedback(model: Model<FeedbackDocument>, counts: Count
     take === 0 ? Promise.resolve([] as FeedbackDocument[]) : newestOf(model, pageParts, skip, take + 1),
     scope ? Promise.all(parts.map((part) => model.countDocuments(part))).then((totals) => totals.reduce((sum, n) => sum + n, 0)) : totalOf(model, counts, orgId, query, filter),
   ]);
-  const page = docs.slice(0, take);
-  return {
-    items: page.map(toItem),
-    total,
-    nextCursor: docs.length > take ? cursorOf(page[page.length - 1]) : null,
-  };
+  return pageOf(docs, take, total);
 }

@@ -1,11 +1,10 @@
-import { Types, type FilterQuery, type Model } from 'mongoose';
+import { Types, type Model } from 'mongoose';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import type { IndexedState, SearchScope } from '../search/indexedSearch';
 import { newestIndexed } from '../search/indexedOrder';
 import type { CountStore } from './countStore';
-import { afterPosition, cursorOf, feedbackFilter, NEWEST_FIRST, type FeedbackPage } from './feedbackList';
+import { afterPosition, NEWEST_FIRST, pageOf, unindexedFilter, type FeedbackPage } from './feedbackList';
 import type { FeedbackDocument } from './feedbackModel';
-import { toItem } from './feedbackItem';
 import { totalOf } from './feedbackTotals';
 import type { Removal, SearchIndexStore } from './searchIndexStore';
 
@@ -42,7 +41,7 @@ export async function indexedSearchReads(
 ): Promise<IndexedReads | null> {
   if (!searchOnly(query)) return null;
   const { skip, take } = query.page;
-  const tail: FilterQuery<FeedbackDocument> = { ...feedbackFilter(orgId, query), _id: { $gt: new Types.ObjectId(state.watermark) } };
+  const tail = unindexedFilter(orgId, query, state.watermark);
   const [live, notIndexed, recent, tailDocs, tailTotal] = await Promise.all([
     totalOf(model, counts, orgId, { page: query.page }, { orgId }),
     store.liveAfter(orgId, state.watermark),
@@ -100,6 +99,5 @@ export async function indexedSearchPage(store: SearchIndexStore, model: Model<Fe
   const docs = window.map((entry) => entry.doc ?? byId.get(entry.id));
   // An item removed since the gone items were proven: the items' own answer is the exact one.
   if (docs.some((doc) => doc === undefined)) return null;
-  const page = (docs as FeedbackDocument[]).slice(0, take);
-  return { items: page.map(toItem), total: live.length + reads.tailTotal, nextCursor: docs.length > take ? cursorOf(page[page.length - 1]) : null };
+  return pageOf(docs as FeedbackDocument[], take, live.length + reads.tailTotal);
 }
