@@ -7,7 +7,7 @@
  * `npm run eval:intelligence -- --themes path.jsonl` scores only that themes file (same format as
  * themes.jsonl; a path relative to the working directory), printing figures and labels, never its texts.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SimilarityIndex } from '../src/similarity/similarityIndex';
 import { MIN_SIMILARITY } from '../src/similarity/similarFeedback';
@@ -37,7 +37,12 @@ const readSet = <T>(file: string, path = join(__dirname, 'intelligence', file)):
 const tuning = process.argv.includes('--tune');
 const themesArg = process.argv.indexOf('--themes');
 const extraThemes = themesArg >= 0 ? process.argv[themesArg + 1] : undefined;
-if (themesArg >= 0 && !extraThemes) throw new Error('--themes needs the path of a themes file');
+const extraThemesPath = extraThemes && resolve(process.env.INIT_CWD ?? process.cwd(), extraThemes);
+const usageError = themesArg < 0 ? undefined : !extraThemesPath ? '--themes needs the path of a themes file' : existsSync(extraThemesPath) ? undefined : `${extraThemesPath}: no such file`;
+if (usageError) {
+  console.error(usageError);
+  process.exit(1);
+}
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
@@ -121,9 +126,8 @@ function duplicates(file: string): void {
   console.log(`- ${ms.toFixed(2)} ms per question in process.`);
 }
 
-if (extraThemes) {
-  const path = resolve(process.env.INIT_CWD ?? process.cwd(), extraThemes);
-  themes(path, path);
+if (extraThemesPath) {
+  themes(extraThemesPath, extraThemesPath);
 } else {
   for (const file of tuning ? ['themes-tune.jsonl', 'themes-tune-b.jsonl', 'themes-tune-c.jsonl', 'themes-tune-d.jsonl'] : ['themes.jsonl']) themes(file);
   for (const file of tuning ? ['duplicates-tune.jsonl', 'duplicates-tune-b.jsonl'] : ['duplicates.jsonl']) duplicates(file);
