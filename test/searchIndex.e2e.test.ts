@@ -1,5 +1,5 @@
 import { Types, type Connection } from 'mongoose';
-import { backfillTimes, indexOrganization, SearchIndexStore, startSearchIndexer } from '@fi/feedback';
+import { backfillTimes, feedbackImporter, indexOrganization, SearchIndexStore, startSearchIndexer } from '@fi/feedback';
 import { createLogger, escapeRegExp } from '@fi/shared';
 import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
@@ -285,4 +285,28 @@ test('when an index was written before it kept times, then its searches read the
   expect(await backfillTimes(store, orgId)).toBe(1);
   expect(await backfillTimes(store, orgId)).toBe(0);
   expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}, { take: 4, skip: 5 }], ['example', 'export']))).toMatchObject({ matches: 0 });
+});
+
+test('when an import batch is still being written while newer items are indexed, then no pass goes past its ids, and every item of it is indexed once it is written', async () => {
+  const { key, orgId } = await stack.createKey();
+  await addItems(key, 2);
+  expect(await indexAll(orgId)).toBe(2);
+  const count = 20_000;
+  const importFeedback = await feedbackImporter(feedback, () => undefined);
+  const at = new Date();
+  const records = Array.from({ length: count }, (_, i) => ({ source: 'api', title: `Zebrafish ${i}`, content: 'imported', status: 'unread', publishedDate: at, createdAt: at }));
+  const imported = importFeedback(orgId, records);
+  let since: Date | null = null;
+  await eventually(async () => (since = await store.openImportSince(orgId)) !== null, 20_000, 'the batch recorded');
+  // An API item made in a later second than the batch's ids, indexed by a pass while the batch is written:
+  // the pass stops before the batch, so the items it commits after the pass are not left behind.
+  await eventually(() => Math.floor(Date.now() / 1000) > Math.floor(since!.getTime() / 1000), 5_000, 'the next second');
+  await addItems(key, 1, { content: 'zebrafish alone' });
+  await indexAll(orgId);
+  expect(await store.openImportSince(orgId)).not.toBeNull();
+  expect(await imported).toBe(count);
+  expect(await store.openImportSince(orgId)).toBeNull();
+  await indexAll(orgId);
+  expect(await store.state(orgId)).toMatchObject({ next: 2 + count + 1 });
+  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}, { take: 3, skip: 19_990 }], ['zebrafish']))).toMatchObject({ matches: 0, regex: 0 });
 });

@@ -43,6 +43,9 @@ interface OutboxDocument {
 /** `counted`: nothing is left to count (counted, or recorded before counts were kept); `ready`: known to have happened. */
 export type RecordedChange = Change & { ready: boolean; deliver: boolean; enqueued: boolean; counted: boolean; released: boolean };
 
+/** Open import batches read at most (each is one CLI or API import in progress). */
+const OPEN_IMPORTS_READ = 1_000;
+
 const keptAfterClose = (type: ChangeType) => type === 'feedback.created' || type === 'feedback.deleted';
 
 /**
@@ -126,6 +129,20 @@ export class ChangeOutbox {
       .limit(limit)
       .toArray();
     return docs.map(toChange);
+  }
+
+  /**
+   * When the organization's oldest import batch still open was recorded, or null: its writer may still be
+   * committing items whose ids were made then (the search indexer stops before them). Only batches are held
+   * (`heldUntil`), and few are open at once: they are read without their ids and picked here.
+   */
+  async oldestOpenImport(orgId: string): Promise<Date | null> {
+    const open = await this.collection
+      .find({ doneAt: null, heldUntil: { $gt: new Date(0) } }, { projection: { _id: 0, orgId: 1, occurredAt: 1 } })
+      .limit(OPEN_IMPORTS_READ)
+      .toArray();
+    const times = open.filter((doc) => doc.orgId === orgId).map((doc) => doc.occurredAt.getTime());
+    return times.length > 0 ? new Date(Math.min(...times)) : null;
   }
 
   depth(): Promise<number> {

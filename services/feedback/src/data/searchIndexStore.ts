@@ -3,6 +3,7 @@ import { buildIndexes, newObjectIdHex, type ChangePosition } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import { FEEDBACK_TOMBSTONES, FeedbackTombstones } from './feedbackTombstones';
 import { CountStore } from './countStore';
+import { ChangeOutbox } from './changeOutbox';
 import type { Posting } from '../search/searchMatches';
 import { BlockCache, type StoredBlock } from '../search/blockCache';
 import { BLOCK_SIZE } from '../search/postingCodec';
@@ -151,6 +152,7 @@ export class SearchIndexStore {
   private readonly cells: CountStore;
   private readonly tombstones: mongo.Collection;
   private readonly removals: FeedbackTombstones;
+  private readonly outbox: ChangeOutbox;
   private readonly cache = new BlockCache(BLOCK_CACHE_BYTES);
 
   constructor(connection: Connection) {
@@ -161,6 +163,7 @@ export class SearchIndexStore {
     this.cells = new CountStore(connection);
     this.tombstones = connection.collection(FEEDBACK_TOMBSTONES);
     this.removals = new FeedbackTombstones(connection);
+    this.outbox = new ChangeOutbox(connection);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -339,6 +342,11 @@ export class SearchIndexStore {
   /** True when the organization has items after `after` up to `upTo` (one indexed read: work for a pass). */
   async hasItemsAfter(orgId: string, after: string | null, upTo: string): Promise<boolean> {
     return (await this.items.exists({ orgId, _id: { ...(after ? { $gt: objectId(after) } : {}), $lte: objectId(upTo) } })) !== null;
+  }
+
+  /** When the organization's oldest import batch still being written began (see ChangeOutbox.oldestOpenImport). */
+  openImportSince(orgId: string): Promise<Date | null> {
+    return this.outbox.oldestOpenImport(orgId);
   }
 
   /** The organizations that have feedback (see CountStore.organizations). */

@@ -18,8 +18,22 @@ export interface IndexerOptions {
   stopped?: () => boolean;
 }
 
+/** The first `_id` (hex) of the second of this time. */
+const idOfSecond = (at: number) => `${Math.floor(at / 1000).toString(16).padStart(8, '0')}${'0'.repeat(16)}`;
 /** The greatest `_id` (hex) a pass takes: the first of the second of now minus the grace. */
-const upToOf = (now: Date, graceMs: number) => `${Math.floor((now.getTime() - graceMs) / 1000).toString(16).padStart(8, '0')}${'0'.repeat(16)}`;
+const upToOf = (now: Date, graceMs: number) => idOfSecond(now.getTime() - graceMs);
+/**
+ * ... and never one an import batch still being written may commit behind: a batch's ids are made just before
+ * it is recorded, and its writer may take longer than the grace (50,000 items: minutes on a busy machine).
+ * Two seconds spare for the making of its ids.
+ */
+async function upToNow(store: SearchIndexStore, orgId: string, now: Date, graceMs: number): Promise<string> {
+  const upTo = upToOf(now, graceMs);
+  const importing = await store.openImportSince(orgId);
+  if (!importing) return upTo;
+  const beforeImport = idOfSecond(importing.getTime() - 2_000);
+  return beforeImport < upTo ? beforeImport : upTo;
+}
 /** Removals stamped before this are recorded in the gone list (a removal takes far less than the grace). */
 const removedBefore = (now: Date, graceMs: number) => new Date(now.getTime() - graceMs);
 
@@ -40,7 +54,8 @@ function chunksOf(block: number, first: number, texts: IndexedText[]): Map<strin
 /**
  * Indexes one organization's new items (the caller holds its lease): reads them in `_id` order after the
  * watermark, up to the `_id` of now minus the grace (a write takes far less, so no item with a smaller
- * `_id` can still commit after the pass has gone by it), assigns them the next sequence numbers, and
+ * `_id` can still commit after the pass has gone by it) and before any import batch still being written,
+ * assigns them the next sequence numbers, and
  * writes per batch: the block's ids first (the claim on the sequence numbers: a second instance's claim
  * of the same numbers fails), then one posting chunk per trigram, then the new watermark. A pass cut off
  * after its claim leaves the block holding more ids than the state: the next pass indexes those ids again
@@ -67,7 +82,7 @@ export async function indexOrganization(store: SearchIndexStore, orgId: string, 
     indexed += ids.length;
   }
   while (!options.stopped?.()) {
-    const upTo = upToOf(now(), options.graceMs);
+    const upTo = await upToNow(store, orgId, now(), options.graceMs);
     if (state.watermark && state.watermark >= upTo) break;
     const batchStarted = Date.now();
     const block = Math.floor(state.next / BLOCK_SIZE);
