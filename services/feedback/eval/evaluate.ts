@@ -74,7 +74,10 @@ const fourthRoundLanguages = readSet('sentiment-dev2-ml.jsonl');
 /** The third held-out sets (heldout-3/README.md): scored once in the fifth round, tuning data from the sixth on. */
 const thirdHeldOut = readSet('heldout-3/sentiment-hard-en-3.jsonl');
 const thirdHeldOutLanguages = readSet('heldout-3/sentiment-multilingual-3.jsonl');
-const tune = [...first, ...independentTune, ...hardTune, ...development, ...fourthRound, ...thirdHeldOut];
+/** The fourth and fifth held-out sets (heldout-4/, heldout-5/ README.md): scored once each, tuning data from the seventh round on. */
+const laterHeldOut = [...readSet('heldout-4/sentiment-hard-en-4.jsonl'), ...readSet('heldout-5/sentiment-hard-en-5.jsonl')];
+const fourthHeldOutLanguages = readSet('heldout-4/sentiment-multilingual-4.jsonl');
+const tune = [...first, ...independentTune, ...hardTune, ...development, ...fourthRound, ...thirdHeldOut, ...laterHeldOut];
 const argv = process.argv.slice(2);
 const args = new Set(argv);
 /** Files given with `--set FILE`: scored on their own, nothing else computed (see `printFileFigures`). */
@@ -105,7 +108,7 @@ const classify = (score: number, t: Thresholds): Sentiment =>
 
 const emptyConfusion = () => Object.fromEntries(LABELS.map((l) => [l, Object.fromEntries(LABELS.map((p) => [p, 0]))])) as Confusion;
 /** The parts of the tuning data, each held to the recall margin on its own. */
-const PARTS = [new Set(first), new Set(independentTune), new Set(hardTune), new Set(development), new Set(fourthRound), new Set(thirdHeldOut)];
+const PARTS = [new Set(first), new Set(independentTune), new Set(hardTune), new Set(development), new Set(fourthRound), new Set(thirdHeldOut), new Set(laterHeldOut)];
 const partOf = (example: Example) => PARTS.findIndex((part) => part.has(example));
 
 function outcome(set: Example[], scores: number[], t: Thresholds): Outcome {
@@ -319,7 +322,7 @@ function evaluateRule(): { row: Row; chosen: SentimentTuning } {
   };
 }
 
-const PART_NAMES = ['first', 'independent', 'hard', 'development', 'fourth round', 'third held-out'];
+const PART_NAMES = ['first', 'independent', 'hard', 'development', 'fourth round', 'third held-out', 'fourth or fifth held-out'];
 
 /** The service's mistakes on the tuning data, negatives first; the report halves are never listed. */
 function printErrors(): void {
@@ -332,7 +335,7 @@ function printErrors(): void {
     console.log(`${e.label} -> ${reading.sentiment} (${reading.score}, ${reading.language}) [${PART_NAMES[partOf(e)]} #${e.id}] ${titleOf(e)} | ${e.content}`);
   }
   console.log('\nIts errors on the multilingual tuning data (language named, sentiment):');
-  for (const e of [...multilingualTune, ...thirdHeldOutLanguages]) {
+  for (const e of [...multilingualTune, ...thirdHeldOutLanguages, ...fourthHeldOutLanguages]) {
     const { language, sentiment, score } = serviceReading(e);
     if (language !== e.lang || sentiment !== e.label) console.log(`${e.lang} ${e.label} -> ${language} ${sentiment} (${score}) [#${e.id}] ${e.content}`);
   }
@@ -349,7 +352,7 @@ function main(): void {
   rows.push(rule.row);
   console.log(
     `Tuning data: ${tune.length} texts (the first set's ${first.length}, the independent set's tune half, ${independentTune.length}, the hard English set's tune half, ${hardTune.length}, ` +
-      `the third round's development set, ${development.length}, the fourth round's tune parts, ${fourthRound.length}, and the third held-out set, ${thirdHeldOut.length}); ` +
+      `the third round's development set, ${development.length}, the fourth round's tune parts, ${fourthRound.length}, the third held-out set, ${thirdHeldOut.length}, and the fourth and fifth, ${laterHeldOut.length}); ` +
       (tuneOnly ? 'report half not computed (--tune-only).' : `report: the independent set's report half, ${report.length} texts.`),
   );
   console.log(
@@ -378,6 +381,7 @@ function main(): void {
     [`development set (${development.length})`, development],
     [`fourth round's development sets, tune parts (${fourthRound.length})`, fourthRound],
     [`third held-out hard English set, tuning since the sixth round (${thirdHeldOut.length})`, thirdHeldOut],
+    [`fourth and fifth held-out hard English sets, tuning since the seventh round (${laterHeldOut.length})`, laterHeldOut],
   ] as const) {
     const o = outcome(set, set.map((e) => ruleScore(e)), SENTIMENT_TUNING);
     console.log(`- ${name}: accuracy ${pct(o.accuracy)}, negative recall ${pct(o.negativeRecall)}, confusion ${matrix(o.confusion)}`);
@@ -402,6 +406,7 @@ function main(): void {
   languageFigures('fourth round, tune part', fourthRoundLanguages.filter((example) => example.split === 'tune'));
   languageFigures('fourth round, CHECK part', fourthRoundLanguages.filter((example) => (example.split as string) === 'check'));
   languageFigures('third held-out set, tuning since the sixth round', thirdHeldOutLanguages);
+  languageFigures('fourth held-out set, tuning since the seventh round', fourthHeldOutLanguages);
   console.log('');
   if (!tuneOnly) {
     hardFigures('REPORT half', hardReport);

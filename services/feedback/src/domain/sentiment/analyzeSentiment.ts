@@ -237,9 +237,10 @@ export function combineSentences(
   const shrug = readings.some(shrugs) && readings.every((reading) => shrugs(reading) || !adds(reading));
   const asks = onlyAsks(readings);
   const silent = readings.every(saysNothing);
-  // A request that names no problem and asks no question is neutral whatever its words ("Show the total
-  // hours on the invoice" shares its words with billing complaints); a question may complain without a cue.
-  const asksPlainly = asks && readings.every(({ cues }) => !cues.question && cues.problems === 0 && cues.weakProblems === 0);
+  // A request or question that names no problem is neutral whatever its words ("Show the total hours on the
+  // invoice", "If I pause my subscription, do my presets stay?" share their words with complaints); a question
+  // that complains says so with a cue (a problem word, "why...", "is there any reason..."), and keeps its words.
+  const asksPlainly = asks && readings.every(({ cues }) => cues.problems === 0 && cues.weakProblems === 0);
   const textFactor = shrug || asksPlainly ? 0 : asks ? tuning.requestProblemFactor : silent ? tuning.silentWordFactor : 1;
   const wordFactor = textFactor * Math.max(0, 1 - Math.abs(cues));
   // Irony is praise words meaning the opposite: the words' praise is emptied as the lexicon's is. A request

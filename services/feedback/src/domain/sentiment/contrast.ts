@@ -42,9 +42,12 @@ export function contrastClauses(sentence: string): Clause[] {
 
 export const opensVerdict = (sentence: string) => VERDICT_OPENER.test(sentence.trim());
 
-/** A sentence that calls itself a nitpick ("The plugin is a little slow, minor thing") concedes beside the others. */
+/**
+ * A sentence that calls itself a nitpick ("The plugin is a little slow, minor thing", "..., that's all", "but no big
+ * deal") concedes beside the others.
+ */
 const NITPICK =
-  /\b(?:(?:minor|small|tiny|little) (?:thing|gripe|nitpick|niggle|point|quibble)|(?:my |the )?only (?:complaint|gripe|nitpick|niggle|downside|minus)|nitpick\w*|niggle|quibble)\b/;
+  /\b(?:(?:minor|small|tiny|little) (?:thing|gripe|nitpick|niggle|point|quibble)|(?:my |the )?only (?:complaint|gripe|nitpick|niggle|downside|minus)|nitpick\w*|niggle|quibble|no big deal|not a (?:big deal|deal-?breaker)|(?:we|i) can live with (?:it|that))\b|, that is all\W*$/;
 
 /** On a sentence normalized by `normalizeSentence`. */
 export const concedesItself = (sentence: string) => NITPICK.test(sentence);

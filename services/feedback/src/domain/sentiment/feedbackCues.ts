@@ -4,7 +4,7 @@
  * complaints a support team must not miss. Each pattern runs on one sentence normalized by
  * `normalizeSentence`. They describe kinds of phrases, not texts of the evaluation sets.
  */
-import { BUG_FRAME, COMPLAINING_QUESTION, IRONY, MISLED, PRAISE_OPENER, PRICE_RISE, WRONG_BEHAVIOUR } from './complaintForms';
+import { BUG_FRAME, COMPLAINING_QUESTION, IRONY, MISLED, PRAISE_OPENER, PRICE_RISE, REPORTED_IRONY, WRONG_BEHAVIOUR } from './complaintForms';
 import { decisionCues, type DecisionCues } from './decisionCues';
 import { ratingCue } from './ratingCues';
 
@@ -34,8 +34,8 @@ const PROBLEMS: RegExp[] = [
   /\b(?:cannot|unable to|no longer)\s+(?:\w+\s+)?(?:use|trust|find|access|reach|contact|see|edit|change|delete|add|create|afford|recommend)\b/,
   /\bkeeps?\s+(?!getting better|improving|working|getting faster|growing|asking for more)(?:\w+\s+)?\w+ing\b/,
   /\b(?:stop|please fix|fix this|fix it|when will (?:it|this|that) be|no way to|there is no way|nothing (?:has )?(?:arrived|happened|changed|works)|(?:finds|found|shows|returns|does|did|happens) nothing)\b/,
-  /\b(?:crash\w*|freez\w*|froze|broken|broke|breaks|breaking|fails|failed|failing|defective|unusable|unresponsive|unreliable|laggy|lagging|glitch\w*|buggy|flaky|(?<!that )stuck(?! with)|leak\w*|unanswered|break (?:something|everything|things|stuff)|(?:login|log-in|redirect|sign-in|boot|reboot|infinite|endless) loop|disappeared|fell apart|falls? apart|falling apart|locked out|drain(?:s|ing)?|wrong|dead|throttl\w*|hung up|hangs up|cuts? out|cutting out|drops? out)\b/,
-  /\b(?:damaged|cracked|scratched|torn|expired|dirty|smell\w*|cold|rude|noisy|confusing|complicated|clunky|cluttered|difficult|hard to|too many|too much|too expensive|overpriced|over(?:cook|charg)\w*|way too|spam\w*|outdated|garbage|trash|junk|nightmare|tedious|tiring|mediocre|shady|unintuitive|sluggish)\b/,
+  /\b(?:crash\w*|freez\w*|froze|broken|broke|breaks|breaking|fails|failed|failing|defective|unusable|unresponsive|unreliable|laggy|lagging|glitch\w*|buggy|flaky|(?<!that )stuck(?! with)|leak\w*|unanswered|break (?:something|everything|things|stuff)|(?:login|log-in|redirect|sign-in|boot|reboot|infinite|endless) loop|disappeared|fell apart|falls? apart|falling apart|locked out|drain(?:s|ing)?|stall(?:s|ed|ing)?|wrong|dead|throttl\w*|hung up|hangs up|cuts? out|cutting out|drops? out)\b/,
+  /\b(?:damaged|cracked|scratched|torn|expired|dirty|smell\w*|cold(?![- ](?:storage|start|chain|brew|call|email|outreach))|rude|noisy|confusing|complicated|clunky|cluttered|difficult|hard to|too many|too much|too expensive|overpriced|over(?:cook|charg)\w*|way too|spam\w*|outdated|garbage|trash|junk|nightmare|tedious|tiring|mediocre|shady|unintuitive|sluggish)\b/,
   /\b(?:used to (?:be|work|love)|expected (?:much |a lot |far |way )?(?:more|better)|needs? (?:a lot of|a lot more|more|much more|serious|some) work|^seriously\b|(?:paying|charged|billed) for (?:\w+ ){0,3}(?:we|i|that we|that i) (?:removed|cancel\w*|deleted|do not use|never used|no longer)|supposed to|tired of|sick of|fed up|gave up|give up|giving up|step backwards?|unfortunately|sadly)\b/,
   /\b(?:cost|costing|costs|lost|losing) (?:us |me )?(?:\w+ )?(?:sales|money|customers|clients|orders|data|time|hours|days|work)\b/,
   // Nothing of a kind works: "none of our exports have worked".
@@ -47,7 +47,7 @@ const PROBLEMS: RegExp[] = [
   /(?<!from )\b(?:another|a different|a competing|a rival|a cheaper) (?:app|tool|vendor|provider|product|platform|solution|service)\b/,
   // It happens again and again, or lasts.
   /\b(?:every|each)\s+(?:single\s+|other\s+|few\s+|couple of\s+|\d+\s+|one\s+|two\s+|three\s+|five\s+|ten\s+)?(?:minute|hour|click|page|session|login)s?\b/,
-  /\b(?:over and over|again and again|(?:second|third|fourth|fifth) time|(?:two|three|four|five|several|many) times(?! over)|for (?:\d+|two|three|four|five|six|several) (?:days|weeks|months))\b/,
+  /\b(?:over and over|again and again|(?:second|third|fourth|fifth) time|(?:two|three|four|five|several|many) times(?! over)|(?<!(?:renew\w*|signed|extended|contract|subscription|plan|term|commitment|licen[cs]e|prepaid|paid|trial|free) )for (?:\d+|two|three|four|five|six|several) (?:days|weeks|months))\b/,
   /^(?:twice|three times|yet again|once again)\W*$/,
   /\bstill\s+(?:\w+\s+)?(?:no|not|waiting|broken|missing|open|unresolved|locked|down|empty|wrong|pending|stuck|the same|happening|charg\w*|hav\w*|crash\w*|fail\w*)\b/,
   /\bsame (?:problem|issue|error)\b|(?:^|, )same (?:thing|result)\W*$/,
@@ -72,15 +72,15 @@ const PROBLEMS: RegExp[] = [
   /\b(?:thinking|considering|think) (?:of |about )?(?:leaving|switching|cancel\w*|moving|alternatives)\b|\blooking (?:at|for) (?:alternatives|other (?:tools|options|providers|vendors)|another (?:tool|provider|vendor|app))\b/,
   /\b(?:deleting|deleted|uninstall\w*|removing) (?:the|this|your) app\b|\buninstalled\b|\bnever (?:again|ordering|buying|using|coming back)\b/,
   // The customer is evaluating a way out, or will not renew: churn said calmly.
-  /\b(?:(?:started|starting|begun|began|running|run|doing|signed up for) (?:a )?(?:trial|pilot|evaluation) (?:of|with) (?:another|a different|a competing|an alternative|other)|evaluating (?:other|another|alternatives|competitors|a competitor)|(?:moving|switching|migrating|move|switch|migrate|moved|switched|migrated) (?:\w+ )?(?:over )?(?:to|away) (?:another|a different|a competitor|an alternative|from you)|competitors? (?:offers?|does|has|is cheaper)|(?:not|never|unlikely to|no longer) (?:going to |planning to |plan to |be )?renew\w*|renewal is (?:at risk|unlikely|in doubt|on hold)|(?:reconsider\w*|review\w*) (?:our|the) (?:subscription|contract|plan|renewal)|pull(?:ing)? the plug)\b/,
-  /\b(?:(?:parallel|side-by-side) (?:pilot|trial|evaluation)|(?:pilot|trial|evaluation|poc) (?:with|of) (?!your?\b|the\b|our\b|this\b|it\b)\w+|(?:already )?(?:moved|switched|migrated) to (?!the (?:new|next|latest|annual|business|pro|enterprise|team)\b)\w+|(?:move|moving|switch|switching|go|going|migrate|migrating) (?:\w+ )?(?:to|over to) (?:something|another|a (?:different|cheaper)|elsewhere)|go elsewhere|(?:replacement|alternative|other) vendors|shortlist of (?:replacement|alternative|other)|(?:will|we will|we'll) follow unless|unless something changes)\b/,
+  /\b(?:(?:started|starting|begun|began|running|run|doing|signed up for) (?:a )?(?:trial|pilot|evaluation) (?:of|with) (?:another|a different|a competing|an alternative|other)|evaluating (?:other|another|alternatives|competitors|a competitor)|(?:moving|switching|migrating|move|switch|migrate|moved|switched|migrated) (?:\w+ )?(?:over )?(?:to|away) (?:another|a different|a competitor|an alternative|from you)(?! (?:team|department|role|position|job|office|project|shift)\b)|competitors? (?:offers?|does|has|is cheaper)|(?:not|never|unlikely to|no longer) (?:going to |planning to |plan to |be )?renew\w*|renewal is (?:at risk|unlikely|in doubt|on hold)|(?:reconsider\w*|review\w*) (?:our|the) (?:subscription|contract|plan|renewal)|pull(?:ing)? the plug)\b/,
+  /\b(?:(?:parallel|side-by-side) (?:pilot|trial|evaluation)|(?:pilot|trial|evaluation|poc) (?:with|of) (?!your?\b|the\b|our\b|this\b|it\b)\w+|(?:already )?(?:moved|switched|migrated) to (?!the (?:new|next|latest|annual|business|pro|enterprise|team)\b)\w+|(?:move|moving|switch|switching|go|going|migrate|migrating) (?:\w+ )?(?:to|over to) (?:something|another|a (?:different|cheaper)|elsewhere)(?! (?:team|department|role|position|job|office|project|shift)\b)|go elsewhere|(?:replacement|alternative|other) vendors|shortlist of (?:replacement|alternative|other)|(?:will|we will|we'll) follow unless|unless something changes)\b/,
   /\b(?:terminat\w* (?:the|our|my|this) (?:agreement|contract|subscription|account)|end (?:our|my|the) (?:subscription|contract|agreement|account)|(?:going|decided|plan|planning|want|wants|would like) to (?:cancel|leave|unsubscribe)|(?:will|we will|i will) cancel|cancel at the end|unsubscribed|not (?:be )?renewing|dropping (?:the )?[\w-]+ (?:add-on|addon|module|plan|seats|licen[cs]es)|cut (?:from|down to|back to) \w+|budget cuts?|low adoption|remove (?:the )?\d+ (?:\w+ )?(?:licen[cs]es|seats|users)|downgrad\w*|not for us|not worth (?:the|it)|(?:delete|close) (?:my|our) account)\b/,
   /(?:^|\b(?:we|i) )(?:were|was) (?:assured|promised|told|sold)\b|\b(?:(?:was|were|is|are) (?:presented|marketed|pitched|sold) as|(?:were|was) (?:promised|advertised) (?:as|to|that)|bait and switch|vaporware|not what (?:was|you) (?:advertised|promised|sold|demoed|showed)|not the product (?:we|i) (?:got|bought|paid for|were sold)|would not have (?:upgraded|bought|signed|paid|subscribed)|(?:sold|promised) to us|promised (?:\w+ ){0,4}(?:were|was|would be)|(?:the|your) (?:demo|roadmap|sales (?:rep|team|call)|account manager|onboarding call) (?:showed|said|promised|confirmed|listed))\b/,
   /\b(?:nothing happens|(?:page|screen|window|report|export|dashboard|field|list)s? (?:is |are |stays |goes |went |comes up )?(?:blank|empty)|regardless of (?:the|my|our) (?:\w+ )?(?:setting|settings|choice|preference|option)|expected:|expected (?:result|behaviou?r)|actual (?:result|behaviou?r)|steps to reproduce|snaps? (?:\w+ )?back|jumps? (?:\w+ )?back|typeerror|exception|stack ?trace|stays? (?:on|at) (?:the )?(?:\w+ )?(?:loader|spinner|loading)|had to (?:use|restart|reinstall|re-?enter|wait|call|contact|redo|retype|reload|refresh)|(?:saved|shown|displayed|exported|imported|rendered|stored|appears?|shows? up) as (?:question marks|gibberish|garbage|boxes|zeros?)|rejected|(?:created|sent|shown|showing|shows?|appears?|listed|counted|imported|posted|billed|duplicated|emailed|notified) (?:\w+ ){0,4}twice)\b/,
   // What the software does wrong, said flatly ("the export drops the last row").
   /\b(?:drops|dropped|skips|skipped|truncat\w*|cuts? off|ignores|resets|reverts|reverted|overwrites|overwritten|miscalculat\w*|off by (?:one|\d+)|mismatch\w*|incorrect\w*|inaccurate|garbled|corrupt\w*|times? out|timed out|timing out|spins? forever|(?:never|does not) (?:finish|finishes|load|loads|end|ends|complete|completes)|logs? (?:me|us|you) out|double[- ]count\w*|out of sync)\b/,
   // Judgements a lexicon scores weakly or not at all.
-  /\b(?:unacceptable|waste of|wasted|misleading|misled|cheated|let down|harder|more difficult|not what (?:we|i) (?:paid|signed up) for|downhill|a mess|regret\w*|worse|slow|slower|so slow|painfully|even (?:slower|worse|buggier|harder|more (?:confusing|expensive|complicated|annoying))|cannot stand|can not stand|annoying|frustrat\w*|disappoint\w*|a joke|cannot believe (?:how|that|this|they|you|it|what))\b/,
+  /\b(?:unacceptable|waste of|wasted|misleading|misled|cheated|(?:felt |was |were |been )?(?:baited|tricked|duped|scammed|conned)|let down|harder|more difficult|not what (?:we|i) (?:paid|signed up) for|downhill|a mess|regret\w*|worse|slow|slower|so slow|painfully|even (?:slower|worse|buggier|harder|more (?:confusing|expensive|complicated|annoying))|cannot stand|can not stand|annoying|frustrat\w*|disappoint\w*|a joke|cannot believe (?:how|that|this|they|you|it|what))\b/,
   // Sarcasm idioms: praise words that mean the opposite.
   /\b(?:said nobody ever|said no one ever|just what i needed|is really something|whoever (?:decided|thought|designed|came up|approved))\b/,
   /\bthanks? (?:you )?(?:a lot )?for (?:nothing|removing|breaking|deleting|ruining|the surprise|wasting|moving|hiding|changing (?:\w+ )?again)\b/,
@@ -122,14 +122,22 @@ const PRAISE =
   /\b(?:life ?saver|game ?changer|(?:five|5|six|6) stars|highly recommend\w*|recommended|would (?:buy|stay|come|order) again|exceeded (?:my |our |all )?expectations|worth every (?:penny|cent|dollar|euro)|(?:well )?worth (?:it|the (?:money|price|upgrade|wait))|does exactly what|exactly what (?:i|we) (?:needed|wanted|asked for|was looking for|were looking for|were missing|was missing)|exactly what (?:a|an|the) \w+(?: \w+)? should be|the one that stuck|should have (?:done|switched|upgraded|bought|started|moved) (?:it |this |that )?(?:months|years|weeks|long) (?:ago|before|earlier)|you get what you pay for|(?<!not |never |less |un)(?:solid|reliable|rock[- ]solid)|sav(?:e|es|ed|ing) (?:me|us) (?:a lot|hours|time|an hour|(?:an? |the )?(?:entire |whole |full )?(?:afternoon|morning|day|week))|makes? (?:my|our|their|his|her) (?:job|jobs|life|lives|work|day) (?:so |much |a lot |way )?(?:easier|simpler|better)|(?:cut|halved|reduced|slashed) (?:our |my |the |their )?(?:[\w-]+ ){0,3}(?:time|hours|effort|workload)(?: \w+)? (?:in half|by (?:half|\d+ ?%))|time (?:dropped|went down|fell) from|better than (?:anything|ever|any other)|(?<!not (?:so |very |that |really )?)(?:super |very |really |so )?easy to (?:use|set up|learn|navigate)|recommending (?:it|this|you|them) to|paid for (?:itself|the subscription)|(?:cannot|could not) imagine going back|shout-?out|(?:become|is|are) (?:now |absolutely |truly )?(?:essential|indispensable) (?:for|to) (?:us|me|our)|above and beyond|not looked back|never looked back|(?:it )?just works|(?:runs?|running|works?|working) smoothly|works like a charm|keep (?:it|up the (?:good|great) work)|(?:so |much )(?:easier|faster|smoother)|nailed|intuitive|painless|effortless\w*|patient|clearly|stellar|snappy|polished|reference customer|looking forward to (?:it|using|the)|(?:everything|all) (?:i|we) (?:need|needed|wanted|could ask for)|the only one (?:we|i) (?:stuck with|kept|trust|still use))\b|(?<!(?:not|never|no longer|unlikely to|to) )\b(?:renewed|renewing|(?:will|happy to|glad to|decided to) renew) (?:for|our|the|again|another|with)\b|\b(?:upgraded|upgrading|moved up) (?:to|our|the|from)\b|^renewed\b|\b(?:signed|sign|signing) the renewal\b|(?<!(?:not|never|no longer) )\brenewing (?:and|for|our|the|with)\b|\b(?:buying|buy|purchas\w*|bought) (?:the )?(?:annual|yearly|enterprise|business|pro|team|paid) (?:plan|licen[cs]e|subscription|tier)|\bfrom the (?:free|trial|starter|basic) (?:tier|plan|version) to\b|\badd(?:ing)? (?:\d+|two|three|four|five|ten|twenty) more (?:seats|licen[cs]es|users)\b|\bexpanding (?:it )?to\b|\badditional (?:users|seats|licen[cs]es)\b|\b(?:added|adding|bought|buying|ordered) (?:\d+|another|more|extra) (?:more |extra )?(?:seats|licen[cs]es|users|accounts)\b|\b(?:expand\w*|extend\w*|roll\w* (?:it )?out) (?:to|across) (?:the |our |another |two |three |all )?(?:\w+ )?(?:team|teams|department|office|company|org|organization)s?\b/;
 
 /**
+ * Praise said as what the product did for the customer or as thanks to it, which the lexicon scores weakly:
+ * "spot on", "credit goes to", "really appreciate that...", "love that I can...", "not looking back", "smoother
+ * than any...", "set it up in 15 minutes", a count cut "by about a third" or "in half".
+ */
+const PRAISE_OF_OUTCOMES =
+  /\b(?:spot on|credit (?:goes )?to (?:you|your|the)|hats off to|(?:really |truly |genuinely |so )?appreciate (?:that|how|the way|being able|the fact)|love (?:that|how|being able) (?:i|we|you|it|they|the|my|our|to)|(?:not|never) (?:looking|going) back|would (?:never|not) go back|(?:better|smoother|easier|faster|simpler) than (?:anything|ever|any)|(?:set (?:it|this|everything|us|them|the \w+) up|up and running|got started) in (?:under |about |just |only |less than )?(?:\d+|a few|five|ten|fifteen|twenty|two|three) (?:minutes|mins?)|(?:cut|halved|reduced|slashed|lowered) (?:[\w-]+ ){0,5}?(?:by (?:about |roughly |around |nearly |almost |more than |over )?(?:half|a third|a quarter|\d+ ?%)|in half))\b/;
+
+/**
  * A problem that is denied ("no crashes", "without a hiccup") and praise by negation ("could not be
  * happier", "never disappoints") are praise; the lexicon reads the negated word and scores them negative.
  */
 const NO_PROBLEM =
-  /\b(?:no|zero|without an?y?|not an? single|not one|never had an?y?|never an?)\s+(?:\w+\s+)?(?:problems?|issues?|complaints?|crash\w*|hiccups?|bugs?|regrets?|glitch\w*|errors?(?! message)|downtime|(?:hidden )?fees?|surprises?|fuss|hassle|trouble|headaches?|escalations?)\b|\bnothing (?:to (?:complain|worry) about|wrong|bad)\b|\bcannot complain\b|\bwithout (?:being|feeling|getting|sounding) (?:too |overly )?\w+|\b(?:could not|cannot|could not have) be(?:en)? (?:happier|better|more pleased)\b|\b(?:cannot|could not) fault\b|\bnever (?:disappoints?|lets? (?:me|us) down)\b|\bnot (?:once )?disappointed\b|\bcannot recommend (?:\w+ )?enough\b|\b(?:cannot|could not) (?:imagine |picture )?(?:\w+ ){1,4}?without (?:it|this|you|them)\b(?! \w+ing)/g;
-/** A problem that is solved ("fixed on Tuesday", "thanks for the quick refund") is praise. */
+  /\b(?:no|zero|without an?y?|not an? single|not one|never had an?y?|never an?)\s+(?:\w+\s+)?(?:problems?|issues?|complaints?|crash\w*|hiccups?|bugs?|regrets?|glitch\w*|errors?(?! message)|downtime|(?:hidden )?fees?|surprises?|fuss|hassle|trouble|headaches?|escalations?)\b|\bnothing (?:to (?:complain|worry) about|wrong|bad)\b|\bcannot complain\b|\bwithout (?:being|feeling|getting|sounding) (?:too |overly )?\w+|\b(?:could not|cannot|could not have) be(?:en)? (?:happier|better|more pleased)\b|\b(?:cannot|could not) fault\b|\bnever (?:disappoints?|lets? (?:me|us) down)\b|\bnot (?:once )?disappointed\b|\bcannot recommend (?:\w+ )?enough\b|\b(?:have not|has not|never) (?:once )?(?:missed|forgotten|lost) (?:a|an|one|any|a single)\b|\b(?:cannot|could not) (?:imagine |picture )?(?:\w+ ){1,4}?without (?:it|this|you|them)\b(?! \w+ing)/g;
+/** A problem that is solved ("fixed on Tuesday", "thanks for the quick refund") or a cost that dropped is praise. */
 const SOLVED =
-  /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong|duplicate|double|extra)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
+  /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong|duplicate|double|extra)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|(?:bills?|costs?|spend|fees|churn|no-shows?|errors|mistakes|complaints|tickets|wait times?|turnover) (?:have |has )?(?:dropped|fell|fallen|gone down|went down|decreased|halved)|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
 const UNSOLVED = /\b(?:not|never|still)\s+(?:\w+\s+)?(?:solved|resolved|fixed|sorted)\b|\b(?:get|have|be) (?:it |this |that |them )?fixed\b|\bis there a fix\b/;
 
 /**
@@ -145,7 +153,15 @@ const NOT_OUR_PROBLEM =
 
 /** Words that are a verdict of "it is okay": the lexicon scores them as praise. */
 const LUKEWARM =
-  /^(?:it is |it was |that is |overall |all in all )?(?:fine|okay|ok|alright|decent|average|acceptable)\b|\b(?:fine for|okay for|does the job|as expected|some not so much|about what (?:i|we) expected|nothing special|nothing more|mid-range|it works(?= i guess|\W*$)|nothing (?:amazing|great|terrible)|no strong (?:feelings|opinions?)|either way|could be better)\b|\bsome (?:\w+ )?(?:are|is) (?:good|great|fine|nice)\b.*\b(?:others?|some|the rest) (?:are not|need|could|is not)\b/;
+  /^(?:it is |its |it was |that is |overall |all in all )?(?:roughly |about |pretty |fairly |just )?(?:fine|okay|ok|alright|decent|average|acceptable)\b|\b(?:fine for|okay for|does the job|as expected|some not so much|about what (?:i|we) expected|nothing special|nothing more|mid-range|it works(?= i guess|\W*$)|(?:works|does the job) for what (?:we|i) need|nothing (?:amazing|great|terrible)|no strong (?:feelings|opinions?)|either way|could be better)\b|\bsome (?:\w+ )?(?:are|is) (?:good|great|fine|nice)\b.*\b(?:others?|some|the rest) (?:are not|need|could|is not)\b/;
+
+/**
+ * A verdict that weighs both sides and lands in the middle ("not the best, not the worst", "neither impressed nor
+ * disappointed", "some days it is quick, some days it is slow", "middle of the road", "three stars"): a shrug in
+ * words the lexicon reads as praise and complaint at once, so its problem words are not reported either.
+ */
+const BALANCED =
+  /\bneither (?:\w+ ){1,3}?nor \w+|\bnot (?:the |that |too |so |very |really )?(?:best|great|good|amazing|perfect|bad|terrible|awful|worst|horrible)\b(?: \w+){0,6},? (?:and |but |yet )?(?:not|nor) (?:the |that |too |so |very |really )?(?:worst|best|terrible|bad|awful|amazing|great|good|horrible)\b(?: either)?|\bsome (?:days|weeks|months|mornings|times|things|features|parts|bits)\b[^,.;]*[,;] (?:and |but |while |other )?(?:some|others?)\b[^,.;]*|\bmiddle of the road\b|\bbalances? (?:itself )?out\b|\b(?:would|will) not (?:rave|gush)\b|^(?:i am |we are |feeling |i feel )?neutral\b|\bneutral (?:on|about)\b|\bon the fence\b|\bso-so\b|^meh\b|\b(?:three|3)[- ]stars?\b|\b3 ?(?:\/|out of) ?5\b|\b(?:enough|an?) (?:\w+ )?opinion\b/g;
 
 /**
  * A note for information ("FYI, ...", "Noted, thanks", "Forwarding this to...", "in case it helps"): it passes
@@ -157,21 +173,21 @@ const FOR_INFORMATION =
 
 /** A question that is a complaint ("Why is it still...?", "How is it possible that...?"). */
 const RHETORICAL =
-  /^(?:why (?:is|are|was|were|does|do|did|can|cannot|will|would|has|have|should|must)|how come|how is it possible|how is this|how many (?:more )?times|(?:is|does) anyone(?! (?:know|here|using|use|have (?:any )?(?:experience|tips|advice)|tried|aware))|is there anyone|what is the point|where is my|where are my|where did (?:the|my|our|it|they)|who (?:decided|thought|approved|designed|came up)|did (?:anyone|anybody|no one|you|nobody) (?:even |actually |ever )?(?:test|check|try|read|look|think))\b/;
+  /^(?:why (?:is|are|was|were|does|do|did|can|cannot|will|would|has|have|should|must)|how come|how (?:hard|difficult|complicated) (?:can|could) it (?:possibly )?be|how is it possible|how is this|how many (?:more )?times|(?:is|does) anyone(?! (?:know|here|using|use|have (?:any )?(?:experience|tips|advice)|tried|aware))|is there anyone|what is the point|where is my|where are my|where did (?:the|my|our|it|they)|who (?:decided|thought|approved|designed|came up)|did (?:anyone|anybody|no one|you|nobody) (?:even |actually |ever )?(?:test|check|try|read|look|think))\b/;
 
 /** A demand addressed to the company is a complaint even when it is phrased as a request. */
 const DEMAND =
-  /\b(?:is there a reason|any reason why|(?:look|looking) into why|check why|explain why|any idea why|any (?:update|news|progress) on (?:the|my|our|this)|how much longer|when will (?:this|it|that|the \w+) (?:be fixed|work|be resolved|be back))\b|\b(?:please|kindly) (?:fix|refund|cancel|correct)\b|^fix\b|\b(?:correct|investigate) (?:this|it)\b|\bstop the (?:extra )?(?:billing|charges|charging)\b|\bfix (?:this|it)\b|\b(?:want|need|demand|expect) (?:a |my |our |the )?(?:full )?(?:refund|money back)\b|\brefund (?:me|us|my|our|the)\b|\bcancel (?:my|our)\b/;
+  /\b(?:is there (?:a|any) reason|any reason why|(?:look|looking) into why|(?:check|checking|explain|explaining|investigate|investigating|find out|tell (?:me|us)|asked|asks|asking|wondered|wants to know|wanted to know) why|any idea why|any (?:update|news|progress) on (?:the|my|our|this)|how much longer|when will (?:this|it|that|the \w+) (?:be fixed|work|be resolved|be back))\b|\b(?:please|kindly) (?:fix|refund|cancel|correct)\b|^fix\b|\b(?:correct|investigate) (?:this|it)\b|\bstop the (?:extra )?(?:billing|charges|charging)\b|\bfix (?:this|it)\b|\b(?:want|need|demand|expect) (?:a |my |our |the )?(?:full )?(?:refund|money back)\b|\brefund (?:me|us|my|our|the)\b|\bcancel (?:my|our)\b/;
 
 /** "Would be great if it did not crash": a wish whose condition is the problem. */
 const COUNTERFACTUAL = /\bif (?:it|they|you|only|the \w+) (?:did|does|would|was|were|could|had) not\b|\bif only\b/;
 
 /** A sentence that asks, proposes or wishes as a whole: its sentiment words are not a judgement. */
 const REQUEST_WHOLE =
-  /^(?:(?:the )?(?:customer|client|prospect|they|user|users) (?:asked|asks|wants|wanted|requested|would like|is asking|are asking)|any plans?|are there plans|allow|add|make|enable|provide|offer|introduce|implement|bring back|show|display|give us|give me|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature (?:request|idea|suggestion|wish)|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
+  /^(?:(?:the )?(?:customer|client|prospect|they|user|users) (?:asked|asks|wants|wanted|requested|would like|is asking|are asking)|any plans?|are there plans|allow|add|make|enable|provide|offer|introduce|implement|bring back|show|display|give us|give me|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|kindly|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature (?:request|idea|suggestion|wish)|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
 /** A request inside a sentence that may also judge ("Great app, but please add a dark mode"). */
 const REQUEST_WITHIN =
-  /\b(?:could|can) you (?:please )?(?:add|make|support|include|consider|allow|let|extend|change|update|send|resend|remove|switch|enable)\b|\bplease (?:add|consider|allow|let|make|support|include|change|update|send|resend|remove|switch|use|extend|close|transfer)\b|\bone (?:small |tiny |little |minor )?(?:request|suggestion|wish)\b|\bi (?:only )?wish\b/;
+  /\b(?:could|can) you (?:please )?(?:add|make|support|include|consider|allow|let|extend|change|update|send|resend|remove|switch|enable)\b|\b(?:please|kindly) (?:add|consider|allow|let|make|support|include|change|update|send|resend|remove|switch|use|extend|close|transfer|deactivate|activate|rename|reassign|set up|merge)\b|\bone (?:small |tiny |little |minor )?(?:request|suggestion|wish)\b|\bi (?:only )?wish\b/;
 
 export interface SentenceCues {
   /** Problems the customer reports (each kind of phrase counts 1, up to `MAX_PROBLEMS`). */
@@ -265,20 +281,25 @@ export function sentenceCues(sentence: string): SentenceCues {
   const unsolved = UNSOLVED.test(sentence);
   let denials = 0;
   let solved = 0;
+  let balanced = false;
   let rest = sentence
     .replace(NO_PROBLEM, () => {
       denials += 1;
       return ' ';
     })
-    .replace(TOPIC, ' ');
+    .replace(TOPIC, ' ')
+    .replace(BALANCED, () => {
+      balanced = true;
+      return ' ';
+    });
   if (!unsolved)
     rest = rest.replace(SOLVED, () => {
       solved = 1;
       return ' ';
     });
   const rating = ratingCue(sentence);
-  const reliefs = denials + solved + (PRAISE.test(rest) ? 1 : 0) + (rating > 0 ? 1 : 0);
-  const sarcasm = SARCASM.test(sentence) || IRONY.test(sentence);
+  const reliefs = denials + solved + (PRAISE.test(rest) || PRAISE_OF_OUTCOMES.test(rest) ? 1 : 0) + (rating > 0 ? 1 : 0);
+  const sarcasm = SARCASM.test(sentence) || IRONY.test(sentence) || REPORTED_IRONY.test(sentence);
   let problems = (rhetorical ? 1 : 0) + (demand || unsolved ? 1 : 0) + (sarcasm ? 1 : 0) + (rating < 0 ? 1 : 0);
   for (const pattern of COMPLAINT_FORMS) if (problems < MAX_PROBLEMS && pattern.test(rest)) problems += 1;
   if (ANY_PROBLEM.test(rest)) for (let i = 0; i < PROBLEMS.length && problems < MAX_PROBLEMS; i++) if (PROBLEMS[i].test(rest)) problems += 1;
@@ -292,7 +313,7 @@ export function sentenceCues(sentence: string): SentenceCues {
     requestOnly: request && whole,
     question,
     sarcasm,
-    lukewarm: LUKEWARM.test(sentence) || FOR_INFORMATION.test(sentence),
+    lukewarm: balanced || LUKEWARM.test(sentence) || FOR_INFORMATION.test(sentence),
     denial: denials > 0,
     notOurProblem: NOT_OUR_PROBLEM.test(sentence),
     decisions: decidedHere(sentence, question, problems),
