@@ -344,9 +344,9 @@ export class SearchIndexStore {
     return (await this.items.exists({ orgId, _id: { ...(after ? { $gt: objectId(after) } : {}), $lte: objectId(upTo) } })) !== null;
   }
 
-  /** When the organization's oldest import batch still being written began (see ChangeOutbox.oldestOpenImport). */
-  openImportSince(orgId: string): Promise<Date | null> {
-    return this.outbox.oldestOpenImport(orgId);
+  /** When each organization's oldest import batch still being written began (see ChangeOutbox.oldestOpenImports). */
+  openImports(): Promise<Map<string, Date>> {
+    return this.outbox.oldestOpenImports();
   }
 
   /** The organizations that have feedback (see CountStore.organizations). */

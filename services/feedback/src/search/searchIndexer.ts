@@ -5,6 +5,7 @@ import { BLOCK_SIZE, decodeIds, decodeTimes, encodeChunk, encodeIds, encodeTimes
 import { gramPositions, itemText } from './searchText';
 import { hasRemovalsToRecord, recordRemovals } from './goneRecorder';
 import { backfillTimes } from './timesBackfill';
+import { openImportsReader, type OpenImportSince } from './openImports';
 
 /** An instance indexing an organization holds it this long, renewed at every batch. */
 const LEASE_MS = 2 * 60_000;
@@ -16,6 +17,8 @@ export interface IndexerOptions {
   graceMs: number;
   /** Stops between batches when it answers true (the service is closing). */
   stopped?: () => boolean;
+  /** Where the open import batches are read (kept a while by the background indexer); by default at every batch. */
+  openImportSince?: OpenImportSince;
 }
 
 /** The first `_id` (hex) of the second of this time. */
@@ -27,9 +30,9 @@ const upToOf = (now: Date, graceMs: number) => idOfSecond(now.getTime() - graceM
  * it is recorded, and its writer may take longer than the grace (50,000 items: minutes on a busy machine).
  * Two seconds spare for the making of its ids.
  */
-async function upToNow(store: SearchIndexStore, orgId: string, now: Date, graceMs: number): Promise<string> {
+async function upToNow(openImportSince: OpenImportSince, orgId: string, now: Date, graceMs: number): Promise<string> {
   const upTo = upToOf(now, graceMs);
-  const importing = await store.openImportSince(orgId);
+  const importing = await openImportSince(orgId);
   if (!importing) return upTo;
   const beforeImport = idOfSecond(importing.getTime() - 2_000);
   return beforeImport < upTo ? beforeImport : upTo;
@@ -65,6 +68,7 @@ function chunksOf(block: number, first: number, texts: IndexedText[]): Map<strin
 export async function indexOrganization(store: SearchIndexStore, orgId: string, options: IndexerOptions, now = () => new Date()): Promise<number> {
   let state = (await store.state(orgId)) ?? { next: 0, watermark: null, workMs: 0, epoch: '', gone: [], merged: [], goneAfter: null };
   let indexed = 0;
+  const openImportSince = options.openImportSince ?? openImportsReader(store, 0);
   // A pass cut off between its claim and its watermark.
   const open = Math.floor(state.next / BLOCK_SIZE);
   const started = Date.now();
@@ -82,7 +86,7 @@ export async function indexOrganization(store: SearchIndexStore, orgId: string, 
     indexed += ids.length;
   }
   while (!options.stopped?.()) {
-    const upTo = await upToNow(store, orgId, now(), options.graceMs);
+    const upTo = await upToNow(openImportSince, orgId, now(), options.graceMs);
     if (state.watermark && state.watermark >= upTo) break;
     const batchStarted = Date.now();
     const block = Math.floor(state.next / BLOCK_SIZE);
@@ -124,6 +128,7 @@ export async function indexOrganization(store: SearchIndexStore, orgId: string, 
  */
 export function startSearchIndexer(store: SearchIndexStore, intervalMs: number, graceMs: number, logger: Logger): BackgroundWorker {
   const holder = newObjectIdHex();
+  const openImportSince = openImportsReader(store, graceMs / 2);
   let organizations: { at: number; ids: string[] } | null = null;
   // Organizations whose blocks all have their times: blocks are written with them, so once is enough.
   const timed = new Set<string>();
@@ -151,7 +156,7 @@ export function startSearchIndexer(store: SearchIndexStore, intervalMs: number, 
       };
       const items = await (async () => {
         if (untimed) await backfillTimes(store, orgId);
-        return indexOrganization(store, orgId, { graceMs, stopped });
+        return indexOrganization(store, orgId, { graceMs, stopped, openImportSince });
       })().finally(() => store.release(orgId, holder));
       if (items > 0) logger.info({ orgId, items, ms: Date.now() - started }, 'feedback search index updated');
     }
