@@ -7,8 +7,9 @@
  * `npm run eval:intelligence -- --themes path.jsonl` scores only that themes file (same format as
  * themes.jsonl; a path relative to the working directory), printing figures and labels, never its texts.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { givenPath } from './givenPath';
 import { SimilarityIndex } from '../src/similarity/similarityIndex';
 import { MIN_SIMILARITY } from '../src/similarity/similarFeedback';
 import { computeThemes } from '../src/themes/themeClustering';
@@ -37,12 +38,11 @@ const readSet = <T>(file: string, path = join(__dirname, 'intelligence', file)):
 const tuning = process.argv.includes('--tune');
 const themesArg = process.argv.indexOf('--themes');
 const extraThemes = themesArg >= 0 ? process.argv[themesArg + 1] : undefined;
-const extraThemesPath = extraThemes && resolve(process.env.INIT_CWD ?? process.cwd(), extraThemes);
-const usageError = themesArg < 0 ? undefined : !extraThemesPath ? '--themes needs the path of a themes file' : existsSync(extraThemesPath) ? undefined : `${extraThemesPath}: no such file`;
-if (usageError) {
-  console.error(usageError);
+if (themesArg >= 0 && !extraThemes) {
+  console.error('--themes needs the path of a themes file');
   process.exit(1);
 }
+const extraThemesPath = extraThemes && givenPath(extraThemes);
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 

@@ -3,8 +3,8 @@
  * that language). Aggregates only: nothing here prints a text, so a held-out file can be scored without
  * anyone reading its texts or its errors.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { givenPath } from './givenPath';
 import { readFeedback, type FeedbackReading } from '../src/domain/sentiment/feedbackSentiment';
 import type { Sentiment } from '../src/domain/sentiment/analyzeSentiment';
 
@@ -88,14 +88,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
  * language named, sentiment right or null, and wrong.
  */
 export function printFileFigures(file: string): void {
-  // npm runs scripts from the root; a path is meant from where the command was typed.
-  const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
-  if (!existsSync(path)) {
-    console.error(`${path}: no such file`);
-    process.exitCode = 1;
-    return;
-  }
-  const texts = readFileSync(path, 'utf8')
+  const texts = readFileSync(givenPath(file), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as LabelledText);
