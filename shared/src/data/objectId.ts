@@ -19,5 +19,12 @@ export function newObjectIdHex(): string {
  * start with their creation second), every record created in a later second a larger one.
  */
 export function idBoundAt(at: Date): Types.ObjectId {
-  return new Types.ObjectId(`${Math.floor(at.getTime() / 1000).toString(16).padStart(8, '0')}${'f'.repeat(16)}`);
+  return new Types.ObjectId(`${secondHex(at)}${'f'.repeat(16)}`);
 }
+
+/** The smallest id of the second `at` falls in (hex): every record created in an earlier second has a smaller one. */
+export function firstIdHexAt(at: Date): string {
+  return `${secondHex(at)}${'0'.repeat(16)}`;
+}
+
+const secondHex = (at: Date) => Math.floor(at.getTime() / 1000).toString(16).padStart(8, '0');

@@ -1,5 +1,5 @@
 import { runPasses, type BackgroundWorker } from '../backgroundPasses';
-import { newObjectIdHex, type Logger } from '@fi/shared';
+import { firstIdHexAt, newObjectIdHex, type Logger } from '@fi/shared';
 import type { IndexedText, SearchIndexStore } from '../data/searchIndexStore';
 import { BLOCK_SIZE, decodeIds, decodeTimes, encodeChunk, encodeIds, encodeTimes, type Occurrence } from './postingCodec';
 import { gramPositions, itemText } from './searchText';
@@ -21,10 +21,8 @@ export interface IndexerOptions {
   openImportSince?: OpenImportSince;
 }
 
-/** The first `_id` (hex) of the second of this time. */
-const idOfSecond = (at: number) => `${Math.floor(at / 1000).toString(16).padStart(8, '0')}${'0'.repeat(16)}`;
 /** The greatest `_id` (hex) a pass takes: the first of the second of now minus the grace. */
-const upToOf = (now: Date, graceMs: number) => idOfSecond(now.getTime() - graceMs);
+const upToOf = (now: Date, graceMs: number) => firstIdHexAt(new Date(now.getTime() - graceMs));
 /**
  * ... and never one an import batch still being written may commit behind: a batch's ids are made just before
  * it is recorded, and its writer may take longer than the grace (50,000 items: minutes on a busy machine).
@@ -34,7 +32,7 @@ async function upToNow(openImportSince: OpenImportSince, orgId: string, now: Dat
   const upTo = upToOf(now, graceMs);
   const importing = await openImportSince(orgId);
   if (!importing) return upTo;
-  const beforeImport = idOfSecond(importing.getTime() - 2_000);
+  const beforeImport = firstIdHexAt(new Date(importing.getTime() - 2_000));
   return beforeImport < upTo ? beforeImport : upTo;
 }
 /** Removals stamped before this are recorded in the gone list (a removal takes far less than the grace). */
