@@ -297,16 +297,41 @@ test('when an import batch is still being written while newer items are indexed,
   const records = Array.from({ length: count }, (_, i) => ({ source: 'api', title: `Zebrafish ${i}`, content: 'imported', status: 'unread', publishedDate: at, createdAt: at }));
   const imported = importFeedback(orgId, records);
   let since: Date | null = null;
-  await eventually(async () => (since = (await store.openImports()).get(orgId) ?? null) !== null, 20_000, 'the batch recorded');
+  await eventually(async () => (since = (await store.openImports()).oldest.get(orgId) ?? null) !== null, 20_000, 'the batch recorded');
   // An API item made in a later second than the batch's ids, indexed by a pass while the batch is written:
   // the pass stops before the batch, so the items it commits after the pass are not left behind.
   await eventually(() => Math.floor(Date.now() / 1000) > Math.floor(since!.getTime() / 1000), 5_000, 'the next second');
   await addItems(key, 1, { content: 'zebrafish alone' });
   await indexAll(orgId);
-  expect((await store.openImports()).has(orgId)).toBe(true);
+  expect((await store.openImports()).oldest.has(orgId)).toBe(true);
   expect(await imported).toBe(count);
-  expect((await store.openImports()).has(orgId)).toBe(false);
+  expect((await store.openImports()).oldest.has(orgId)).toBe(false);
   await indexAll(orgId);
   expect(await store.state(orgId)).toMatchObject({ next: 2 + count + 1 });
   expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}, { take: 3, skip: 19_990 }], ['zebrafish']))).toMatchObject({ matches: 0, regex: 0 });
+});
+
+test('when more import batches are open than are read, then the oldest are read and every organization left unread is bounded by the newest one read', async () => {
+  // Held intents as import batches record them, dated before anything else of this database so they are the oldest.
+  const outbox = feedback.collection('webhook_outbox');
+  const orgs = ['000000000000000000000a01', '000000000000000000000a02', '000000000000000000000a03'];
+  const began = orgs.map((_, i) => new Date(Date.UTC(2001, 0, 1 + i)));
+  const heldUntil = new Date(Date.now() + 3_600_000);
+  const ids = orgs.map((orgId, i) => `test-open-import-${orgId}-${i}`);
+  await outbox.insertMany(
+    orgs.map((orgId, i) => ({ _id: ids[i] as unknown as Types.ObjectId, orgId, itemId: 'batch', type: 'feedback.created', occurredAt: began[i], heldUntil, doneAt: null })),
+  );
+  try {
+    const cut = await store.openImports(2);
+    expect([...cut.oldest]).toEqual([
+      [orgs[0], began[0]],
+      [orgs[1], began[1]],
+    ]);
+    expect(cut.unreadFrom).toEqual(began[1]);
+    const whole = await store.openImports();
+    expect(whole.oldest.get(orgs[2])).toEqual(began[2]);
+    expect(whole.unreadFrom).toBeNull();
+  } finally {
+    await outbox.deleteMany({ _id: { $in: ids as unknown as Types.ObjectId[] } });
+  }
 });

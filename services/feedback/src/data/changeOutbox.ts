@@ -40,6 +40,15 @@ interface OutboxDocument {
   doneAt?: Date | null;
 }
 
+/**
+ * Each organization's oldest import batch still open. When more batches were open than were read,
+ * `unreadFrom` is when the newest one read began: every batch left unread began then or later.
+ */
+export interface OpenImports {
+  oldest: Map<string, Date>;
+  unreadFrom: Date | null;
+}
+
 /** `counted`: nothing is left to count (counted, or recorded before counts were kept); `ready`: known to have happened. */
 export type RecordedChange = Change & { ready: boolean; deliver: boolean; enqueued: boolean; counted: boolean; released: boolean };
 
@@ -135,16 +144,18 @@ export class ChangeOutbox {
    * When each organization's oldest import batch still open was recorded: its writer may still be committing
    * items whose ids were made then (the search indexer stops before them). Only batches are held
    * (`heldUntil`), and few are open at once; each is read whole by the embedded engine (about 0.2 s for
-   * 50,000 ids), so its readers keep the answer a while (see search/openImports.ts).
+   * 50,000 ids), so its readers keep the answer a while (see search/openImports.ts). Oldest first, so that
+   * past `limit` an organization none of whose batches was read is still bounded (`unreadFrom`).
    */
-  async oldestOpenImports(): Promise<Map<string, Date>> {
+  async oldestOpenImports(limit = OPEN_IMPORTS_READ): Promise<OpenImports> {
     const open = await this.collection
       .find({ doneAt: null, heldUntil: { $gt: new Date(0) } }, { projection: { _id: 0, orgId: 1, occurredAt: 1 } })
-      .limit(OPEN_IMPORTS_READ)
+      .sort({ occurredAt: 1 })
+      .limit(limit)
       .toArray();
     const oldest = new Map<string, Date>();
-    for (const { orgId, occurredAt } of open) if (!oldest.has(orgId) || occurredAt < oldest.get(orgId)!) oldest.set(orgId, occurredAt);
-    return oldest;
+    for (const { orgId, occurredAt } of open) if (!oldest.has(orgId)) oldest.set(orgId, occurredAt);
+    return { oldest, unreadFrom: open.length === limit ? open[limit - 1].occurredAt : null };
   }
 
   depth(): Promise<number> {

@@ -3,7 +3,7 @@ import { buildIndexes, newObjectIdHex, type ChangePosition } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import { FEEDBACK_TOMBSTONES, FeedbackTombstones } from './feedbackTombstones';
 import { CountStore } from './countStore';
-import { ChangeOutbox } from './changeOutbox';
+import { ChangeOutbox, type OpenImports } from './changeOutbox';
 import type { Posting } from '../search/searchMatches';
 import { BlockCache, type StoredBlock } from '../search/blockCache';
 import { BLOCK_SIZE } from '../search/postingCodec';
@@ -345,8 +345,8 @@ export class SearchIndexStore {
   }
 
   /** When each organization's oldest import batch still being written began (see ChangeOutbox.oldestOpenImports). */
-  openImports(): Promise<Map<string, Date>> {
-    return this.outbox.oldestOpenImports();
+  openImports(limit?: number): Promise<OpenImports> {
+    return this.outbox.oldestOpenImports(limit);
   }
 
   /** The organizations that have feedback (see CountStore.organizations). */

@@ -1,3 +1,4 @@
+import type { OpenImports } from '../data/changeOutbox';
 import type { SearchIndexStore } from '../data/searchIndexStore';
 
 /** When an organization's oldest import batch still being written began, or null. */
@@ -9,9 +10,9 @@ export type OpenImportSince = (orgId: string) => Promise<Date | null>;
  * than the grace, so with `maxAgeMs` under the grace those ids are beyond the pass anyway.
  */
 export function openImportsReader(store: SearchIndexStore, maxAgeMs: number): OpenImportSince {
-  let last: { at: number; open: Map<string, Date> } | null = null;
+  let last: { at: number; open: OpenImports } | null = null;
   return async (orgId) => {
     if (!last || Date.now() - last.at >= maxAgeMs) last = { at: Date.now(), open: await store.openImports() };
-    return last.open.get(orgId) ?? null;
+    return last.open.oldest.get(orgId) ?? last.open.unreadFrom;
   };
 }
