@@ -13,6 +13,8 @@ const THEMES = `query($apiKey: String!, $from: DateTime, $to: DateTime, $source:
 const ITEM_THEMES = `query($apiKey: String!, $id: String!) { feedbackItem(apiKey: $apiKey, id: $id) { id themes { id label count } } }`;
 const BY_THEME = `query($apiKey: String!, $theme: String) { feedbackItems(apiKey: $apiKey, theme: $theme, take: 100) { total items { id themes { id } } } }`;
 const RENAME = `mutation($apiKey: String!, $id: String!, $label: String!) { renameFeedbackTheme(apiKey: $apiKey, id: $id, label: $label) { id label count } }`;
+const MERGE = `mutation($apiKey: String!, $id: String!, $themeIds: [String!]!) { mergeFeedbackThemes(apiKey: $apiKey, id: $id, themeIds: $themeIds) { id label } }`;
+const UNMERGE = `mutation($apiKey: String!, $id: String!) { unmergeFeedbackThemes(apiKey: $apiKey, id: $id) { id label } }`;
 
 interface Theme {
   id: string;
@@ -190,6 +192,65 @@ describe('feedback themes', () => {
     const item = (await stack.gql<{ feedbackItem: { themes: Array<{ id: string }> } }>(ITEM_THEMES, { apiKey: other.key, id: otherItem })).body.data!.feedbackItem;
     expect(item.themes.some((theme) => mineIds.has(theme.id))).toBe(false);
     expect((await themes(key)).items.map((theme) => theme.label)).not.toContain('Hijacked');
+  });
+});
+
+describe('merged themes', () => {
+  const countOf = (list: ThemeList, id: string) => list.items.find((theme) => theme.id === id)?.count;
+  const firstThemeOf = async (apiKey: string, id: string) =>
+    (await stack.gql<{ feedbackItem: { themes: Array<{ id: string }> } }>(ITEM_THEMES, { apiKey, id })).body.data!.feedbackItem.themes[0]?.id;
+
+  test('when a person merges two themes, then their items stay in one theme under its id and label through later computations, and an unmerge gives the other back', async () => {
+    const { key } = await stack.createKey();
+    const ids = await seed(key);
+    const before = await themes(key);
+    const csv = before.items.find((theme) => theme.label === 'CSV export')!;
+    const dark = before.items.find((theme) => theme.label === 'Dark mode')!;
+    const merged = await stack.gql<{ mergeFeedbackThemes: { id: string; label: string } }>(MERGE, { apiKey: key, id: csv.id, themeIds: [dark.id, dark.id] });
+    expect(merged.body.errors).toBeUndefined();
+    expect(merged.body.data!.mergeFeedbackThemes).toEqual({ id: csv.id, label: 'CSV export' });
+    await eventually(async () => countOf(await themes(key), csv.id) === csv.count + dark.count, 60_000, 'the merge computed');
+    expect(countOf(await themes(key), dark.id)).toBeUndefined();
+    for (const id of ids.dark) expect(await firstThemeOf(key, id)).toBe(csv.id);
+
+    // A later computation would split them again by their words; the merge holds.
+    const added = await add(key, 'Dark mode schedule', 'Dark mode should follow the system setting at sunset.');
+    await eventually(async () => countOf(await themes(key), csv.id) === csv.count + dark.count + 1, 60_000, 'the new item in the merged theme');
+    const after = await themes(key);
+    expect(after.items.find((theme) => theme.id === csv.id)!.label).toBe('CSV export');
+    expect(countOf(after, dark.id)).toBeUndefined();
+    expect(await firstThemeOf(key, added)).toBe(csv.id);
+
+    const unmerged = await stack.gql<{ unmergeFeedbackThemes: { id: string } }>(UNMERGE, { apiKey: key, id: csv.id });
+    expect(unmerged.body.errors).toBeUndefined();
+    await eventually(async () => countOf(await themes(key), dark.id) === dark.count + 1, 60_000, 'the merged theme back');
+    const apart = await themes(key);
+    expect(countOf(apart, csv.id)).toBe(csv.count);
+    expect(apart.items.find((theme) => theme.id === dark.id)!.label).toBe('Dark mode');
+    for (const id of [...ids.dark, added]) expect(await firstThemeOf(key, id)).toBe(dark.id);
+  });
+
+  test('when a merge is refused, then the error names why, and another organization can merge none of these themes', async () => {
+    const { key, orgId } = await stack.createKey();
+    await seed(key);
+    const [first, second, third] = (await themes(key)).items;
+    const merge = async (apiKey: string, id: string, themeIds: string[]) => (await stack.gql(MERGE, { apiKey, id, themeIds })).body.errors?.[0];
+    const reader = await stack.createKey({ orgId, readOnly: true });
+    expect((await merge(reader.key, first.id, [second.id]))?.extensions?.code).toBe('FORBIDDEN');
+    expect((await stack.gql(UNMERGE, { apiKey: reader.key, id: first.id })).body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(await merge(key, first.id, [])).toMatchObject({ message: 'themeIds must name 1 to 20 themes (got 0)', extensions: { code: 'BAD_REQUEST' } });
+    expect((await merge(key, first.id, Array.from({ length: 21 }, (_, i) => `th_${i}`)))?.extensions?.code).toBe('BAD_REQUEST');
+    expect(await merge(key, first.id, [first.id])).toMatchObject({ message: 'themeIds must not name the theme they are merged into' });
+    expect(await merge(key, first.id, [second.id, 'th_unknown'])).toMatchObject({ message: 'Theme not found: 1 of themeIds', extensions: { code: 'NOT_FOUND' } });
+    expect((await merge(key, 'th_unknown', [second.id]))?.extensions?.code).toBe('NOT_FOUND');
+
+    const other = await stack.createKey();
+    await add(other.key, 'Slack posts twice', 'The Slack integration posts every update twice.');
+    expect((await merge(other.key, first.id, [second.id]))?.extensions?.code).toBe('NOT_FOUND');
+    expect((await stack.gql(UNMERGE, { apiKey: other.key, id: first.id })).body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+
+    expect(await merge(key, first.id, [second.id])).toBeUndefined();
+    expect(await merge(key, second.id, [third.id])).toMatchObject({ message: 'the theme is itself merged into another one: merge into that one' });
   });
 });
 

@@ -46,6 +46,26 @@ describe('theme computation', () => {
     expect(second.assignments.get('i9')).toEqual([dark.id]);
   });
 
+  test('when a person merged a theme into another, then it joins it, and so does the part a later computation splits off it', () => {
+    const first = computeThemes(items, [], counter());
+    const csv = first.themes.find((theme) => theme.label === 'CSV export')!;
+    const dark = first.themes.find((theme) => theme.label === 'Dark mode')!;
+    const membersOf = (result: typeof first, id: string) => [...result.assignments].filter(([, ids]) => ids.includes(id)).map(([item]) => item);
+    const previous = (result: typeof first): PreviousTheme[] => result.themes.map((theme) => ({ ...theme, members: membersOf(result, theme.id) }));
+    const withMerge = previous(first).map((theme) => (theme.id === dark.id ? { ...theme, mergedInto: csv.id } : theme));
+    const second = computeThemes(items, withMerge, counter());
+    expect(second.themes.map((theme) => theme.id)).toEqual([csv.id]);
+    expect([4, 5, 6, 7].map((i) => second.assignments.get(`i${i}`))).toEqual([[csv.id], [csv.id], [csv.id], [csv.id]]);
+    // The merged theme has no items left; its split-off part is a new theme most of whose items the target holds.
+    const more = [...items, { id: 'i9', text: 'Dark mode should follow the system setting' }];
+    const mergedAway: PreviousTheme = { ...dark, members: [], mergedInto: csv.id };
+    const third = computeThemes(more, [...previous(second), mergedAway], counter());
+    expect(third.themes.map((theme) => theme.id)).toEqual([csv.id]);
+    expect(membersOf(third, csv.id).sort()).toEqual(['i0', 'i1', 'i2', 'i3', 'i4', 'i5', 'i6', 'i7', 'i9']);
+    // Without the merge, the same items are two themes again.
+    expect(computeThemes(more, previous(second), counter()).themes).toHaveLength(2);
+  });
+
   test('when items name one subject in different words, then they are one theme', () => {
     const billing = [
       'We were charged twice for the annual plan',

@@ -17,6 +17,10 @@ export interface ThemeDocument {
   keywords: string[];
   /** False once a recomputation no longer finds it (kept so that a rename is not lost while it is gone). */
   active: boolean;
+  /** Set when a person merged it into that theme: computations keep its items there (themes/mergedThemes.ts). */
+  mergedInto?: string;
+  /** Its items when it was merged: an unmerge finds it again by them, with its id and label. */
+  formerMembers?: string[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -31,6 +35,8 @@ export interface ThemeRunDocument {
   leaseUntil?: Date;
   /** True once every day of the organization was marked for its kept theme figures (an upgrade's first count). */
   themeCountsKept?: boolean;
+  /** When a person last merged or unmerged its themes: part of the fingerprint, so that they are computed again. */
+  mergedAt?: Date;
 }
 
 export interface Theme {
@@ -54,6 +60,8 @@ const themeSchema = new Schema<ThemeDocument>(
     renamed: { type: Boolean, required: true },
     keywords: { type: [String], default: [] },
     active: { type: Boolean, required: true },
+    mergedInto: String,
+    formerMembers: { type: [String], default: undefined },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
@@ -62,7 +70,7 @@ const themeSchema = new Schema<ThemeDocument>(
 themeSchema.index({ orgId: 1, active: 1 });
 
 const runSchema = new Schema<ThemeRunDocument>(
-  { _id: { type: String, required: true }, computedAt: Date, fingerprint: String, leaseUntil: Date, themeCountsKept: Boolean },
+  { _id: { type: String, required: true }, computedAt: Date, fingerprint: String, leaseUntil: Date, themeCountsKept: Boolean, mergedAt: Date },
   { collection: 'feedback_theme_runs', versionKey: false },
 );
 
@@ -82,6 +90,9 @@ const toTheme = (doc: ThemeDocument): Theme => ({ id: doc._id, orgId: doc.orgId,
  * update (MongoDB finds it by primary key), so a large batch would outlive the time limit there.
  */
 const WRITE_BATCH = 100;
+
+/** Themes are computed from an organization's newest items up to this many (see docs/intelligence.md). */
+export const MAX_THEMED_ITEMS = 10_000;
 
 /**
  * Themes of organizations (`feedback_themes`), their runs (`feedback_theme_runs`), and the theme ids
@@ -111,13 +122,14 @@ export class ThemeStore {
     return this.cells.organizations();
   }
 
-  /** The organization's item count and newest id: when they are unchanged, so are its themes. */
+  /** The organization's item count and newest id, and when its themes were last merged: when they are unchanged, so are its themes. */
   async fingerprint(orgId: string): Promise<string> {
-    const [count, newest] = await Promise.all([
+    const [count, newest, run] = await Promise.all([
       this.items.countDocuments({ orgId }).maxTimeMS(DEFAULT_MAX_TIME_MS),
       this.items.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<{ _id: Types.ObjectId }>(),
+      this.run(orgId),
     ]);
-    return `${count}:${newest?._id.toHexString() ?? ''}`;
+    return `${count}:${newest?._id.toHexString() ?? ''}${run?.mergedAt ? `:${run.mergedAt.getTime()}` : ''}`;
   }
 
   async run(orgId: string): Promise<ThemeRunDocument | null> {
@@ -189,7 +201,14 @@ export class ThemeStore {
     const docs = await this.themes.find({ orgId }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeDocument[]>();
     const members = new Map<string, string[]>();
     for (const item of items) for (const id of item.themeIds) members.set(id, [...(members.get(id) ?? []), item.id]);
-    return docs.map((doc) => ({ id: doc._id, label: doc.label, renamed: doc.renamed, keywords: doc.keywords, members: members.get(doc._id) ?? [] }));
+    return docs.map((doc) => ({
+      id: doc._id,
+      label: doc.label,
+      renamed: doc.renamed,
+      keywords: doc.keywords,
+      members: members.get(doc._id) ?? (doc.mergedInto ? [] : (doc.formerMembers ?? [])),
+      ...(doc.mergedInto ? { mergedInto: doc.mergedInto } : {}),
+    }));
   }
 
   /**
@@ -206,7 +225,11 @@ export class ThemeStore {
           updateOne: {
             filter: { _id: theme.id, orgId },
             // A rename made during the computation wins: the label is only set while nobody renamed it.
-            update: { $set: { keywords: theme.keywords, active: true, updatedAt: now }, $setOnInsert: { orgId, createdAt: now, renamed: false, label: theme.label } },
+            update: {
+              $set: { keywords: theme.keywords, active: true, updatedAt: now },
+              $unset: { formerMembers: 1 },
+              $setOnInsert: { orgId, createdAt: now, renamed: false, label: theme.label },
+            },
             upsert: true,
           },
         })),
@@ -244,6 +267,52 @@ export class ThemeStore {
       .maxTimeMS(DEFAULT_MAX_TIME_MS)
       .lean<ThemeDocument>();
     return doc ? toTheme(doc) : null;
+  }
+
+  /**
+   * Records that `ids` are merged into `id` (themes merged into them move along), remembering their items,
+   * and has the organization's themes computed again; null when `id` is not an active theme of the
+   * organization. The merge itself happens in that computation (themes/mergedThemes.ts).
+   */
+  async merge(orgId: string, id: string, ids: string[], now = new Date()): Promise<Theme | null> {
+    const target = await this.themes.findOne({ _id: id, orgId, active: true }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeDocument>();
+    if (!target) return null;
+    const members = await Promise.all(
+      ids.map(async (themeId) => {
+        const items = await this.items.find({ orgId, themeIds: themeId }, { _id: 1 }).limit(MAX_THEMED_ITEMS).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<Array<{ _id: Types.ObjectId }>>();
+        return items.map((item) => item._id.toHexString());
+      }),
+    );
+    await this.themes.updateMany({ orgId, mergedInto: { $in: ids } }, { $set: { mergedInto: id, updatedAt: now } });
+    await this.themes.bulkWrite(
+      ids.map((themeId, i) => ({ updateOne: { filter: { _id: themeId, orgId }, update: { $set: { mergedInto: id, formerMembers: members[i], updatedAt: now } } } })),
+      { ordered: false },
+    );
+    await this.recomputeSoon(orgId, now);
+    return toTheme(target);
+  }
+
+  /** Separates the themes merged into `id` at the next computation; null when it is not an active theme of the organization. */
+  async unmerge(orgId: string, id: string, now = new Date()): Promise<Theme | null> {
+    const target = await this.themes.findOne({ _id: id, orgId, active: true }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeDocument>();
+    if (!target) return null;
+    await this.themes.updateMany({ orgId, mergedInto: id }, { $unset: { mergedInto: 1 }, $set: { updatedAt: now } });
+    await this.recomputeSoon(orgId, now);
+    return toTheme(target);
+  }
+
+  /** The themes of the organization that are merged into others, with the theme each is merged into. */
+  async mergedInto(orgId: string, ids: string[]): Promise<Map<string, string>> {
+    const docs = await this.themes.find({ orgId, _id: { $in: ids }, mergedInto: { $exists: true } }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeDocument[]>();
+    return new Map(docs.map((doc) => [doc._id, doc.mergedInto!]));
+  }
+
+  /**
+   * Changes the organization's fingerprint, so that the worker's next pass computes its themes (also when
+   * a computation under way, which read the fingerprint before, finishes after this).
+   */
+  private async recomputeSoon(orgId: string, now: Date): Promise<void> {
+    await this.runs.updateOne({ _id: orgId }, { $set: { mergedAt: now } }, { upsert: true });
   }
 
   private match(orgId: string, range: ThemeRange) {

@@ -311,6 +311,13 @@ export type Mutation = {
    */
   mergeFeedbackItems: FeedbackItem;
   /**
+   * Merges other themes into this one (writers only), for an area the computation splits in two
+   * ("Player" and "Embed"): at the worker's next pass (within about a minute) their items are in this
+   * theme, and every later computation keeps them there, under this theme's id and label. `themeIds`: 1 to
+   * 20 other active themes of the organization (NOT_FOUND otherwise); themes merged into those move along.
+   */
+  mergeFeedbackThemes: FeedbackTheme;
+  /**
    * Sends a delivered or failed delivery again (writers only): the same event id (webhook-id) and body,
    * queued as a new attempt with a fresh retry window; its earlier attempts stay listed. BAD_REQUEST while
    * it is pending or when its endpoint is disabled; NOT_FOUND for an unknown id.
@@ -341,6 +348,11 @@ export type Mutation = {
   startFeedbackExport: ExportJob;
   /** Puts a merged duplicate back exactly as it was before its merge (writers only); an item that is not merged is returned as it is. */
   unmergeFeedbackItem: FeedbackItem;
+  /**
+   * Separates the themes merged into this one (writers only): at the worker's next pass the computation
+   * groups their items again as it finds them, and a merged theme it finds again gets back its id and label.
+   */
+  unmergeFeedbackThemes: FeedbackTheme;
   /** Sets an item's status (unread, read or archived); setting the current status changes nothing. */
   updateFeedbackItemStatus: FeedbackItem;
   /**
@@ -374,6 +386,13 @@ export type MutationMergeFeedbackItemsArgs = {
   apiKey: Scalars['String']['input'];
   duplicateIds: Array<Scalars['String']['input']>;
   id: Scalars['String']['input'];
+};
+
+
+export type MutationMergeFeedbackThemesArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+  themeIds: Array<Scalars['String']['input']>;
 };
 
 
@@ -422,6 +441,12 @@ export type MutationStartFeedbackExportArgs = {
 
 
 export type MutationUnmergeFeedbackItemArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationUnmergeFeedbackThemesArgs = {
   apiKey: Scalars['String']['input'];
   id: Scalars['String']['input'];
 };
@@ -988,6 +1013,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'apiKey' | 'events' | 'url'>>;
   enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'apiKey' | 'id'>>;
   mergeFeedbackItems?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationMergeFeedbackItemsArgs, 'apiKey' | 'duplicateIds' | 'id'>>;
+  mergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationMergeFeedbackThemesArgs, 'apiKey' | 'id' | 'themeIds'>>;
   redeliverWebhookDelivery?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookDeliveryArgs, 'apiKey' | 'id'>>;
   removeFeedbackItem?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveFeedbackItemArgs, 'apiKey' | 'id'>>;
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'apiKey' | 'id'>>;
@@ -996,6 +1022,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   sendWebhookTestEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendWebhookTestEventArgs, 'apiKey' | 'endpointId'>>;
   startFeedbackExport?: Resolver<ResolversTypes['ExportJob'], ParentType, ContextType, RequireFields<MutationStartFeedbackExportArgs, 'apiKey' | 'format'>>;
   unmergeFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackItemArgs, 'apiKey' | 'id'>>;
+  unmergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackThemesArgs, 'apiKey' | 'id'>>;
   updateFeedbackItemStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemStatusArgs, 'apiKey' | 'id' | 'status'>>;
   updateFeedbackItemsStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemsStatusArgs, 'apiKey' | 'ids' | 'status'>>;
 };

@@ -5,6 +5,7 @@ export const MAX_THEMES_TAKE = 100;
 export const MAX_EXAMPLES = 20;
 export const MAX_LABEL_LENGTH = 100;
 export const THEME_NOT_FOUND = 'Theme not found';
+export const MAX_MERGED_THEMES = 20;
 
 /** A theme as the API shows it: with its figures in a range (all items when it has none). */
 export interface ThemeView extends Theme {
@@ -54,6 +55,33 @@ export async function renameTheme(store: ThemeStore, orgId: string, id: string, 
     throw badRequest(`label must be 1 to ${MAX_LABEL_LENGTH} characters (got ${trimmed.length} after trimming)`, { argument: 'label' });
   }
   const theme = await store.rename(orgId, id, trimmed);
+  if (!theme) throw notFound(THEME_NOT_FOUND);
+  return { ...theme, range: {} };
+}
+
+/**
+ * Merges themes of the organization into an active one of it (see ThemeStore.merge): 1 to 20 others,
+ * not the theme itself, each an active theme of the organization; a theme already merged into another
+ * cannot take others (they would go where it goes).
+ */
+export async function mergeThemes(store: ThemeStore, orgId: string, id: string, themeIds: string[]): Promise<ThemeView> {
+  const others = [...new Set(themeIds)];
+  if (others.length === 0 || others.length > MAX_MERGED_THEMES) {
+    throw badRequest(`themeIds must name 1 to ${MAX_MERGED_THEMES} themes (got ${others.length})`, { argument: 'themeIds' });
+  }
+  if (others.includes(id)) throw badRequest('themeIds must not name the theme they are merged into', { argument: 'themeIds' });
+  const found = new Set((await store.byIds(orgId, others)).map((theme) => theme.id));
+  const unknown = others.filter((other) => !found.has(other)).length;
+  if (unknown > 0) throw notFound(`${THEME_NOT_FOUND}: ${unknown} of themeIds`);
+  if ((await store.mergedInto(orgId, [id])).has(id)) throw badRequest('the theme is itself merged into another one: merge into that one', { argument: 'id' });
+  const theme = await store.merge(orgId, id, others);
+  if (!theme) throw notFound(THEME_NOT_FOUND);
+  return { ...theme, range: {} };
+}
+
+/** Separates the themes merged into an active theme of the organization (see ThemeStore.unmerge). */
+export async function unmergeThemes(store: ThemeStore, orgId: string, id: string): Promise<ThemeView> {
+  const theme = await store.unmerge(orgId, id);
   if (!theme) throw notFound(THEME_NOT_FOUND);
   return { ...theme, range: {} };
 }

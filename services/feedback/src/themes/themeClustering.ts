@@ -1,4 +1,5 @@
 import { contentWords, spellingOf, Spellings } from '../textTerms/feedbackTerms';
+import { foldMerged } from './mergedThemes';
 
 export interface ThemeInput {
   id: string;
@@ -15,6 +16,8 @@ export interface PreviousTheme {
   keywords: string[];
   /** Items that had it. */
   members: string[];
+  /** The theme a person merged it into (see mergedThemes.ts). */
+  mergedInto?: string;
 }
 
 export interface ComputedTheme {
@@ -85,6 +88,8 @@ export const THEME_SETTINGS = {
   pairLabelShare: 0.3,
   /** A theme keeps the id of a previous one whose items it shares by at least this Jaccard index. */
   sameThemeJaccard: 0.3,
+  /** A theme joins one a person merged others into when at least this share of its items were in it. */
+  mergedShare: 0.5,
 };
 
 interface Doc {
@@ -309,10 +314,15 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
     matched.set(draft, old);
     taken.add(old.id);
   }
+  const folded = foldMerged(kept, matched, previous, (draft) => members.get(draft)!, settings.mergedShare);
+  for (const [draft, into] of folded) {
+    const held = new Set(members.get(into));
+    members.get(into)!.push(...members.get(draft)!.filter((id) => !held.has(id)));
+  }
 
   const themes = new Map<Draft, ComputedTheme>();
   const labels = new Set<string>();
-  for (const draft of kept.sort((a, b) => members.get(b)!.length - members.get(a)!.length || (a.seed < b.seed ? -1 : 1))) {
+  for (const draft of kept.filter((draft) => !folded.has(draft)).sort((a, b) => members.get(b)!.length - members.get(a)!.length || (a.seed < b.seed ? -1 : 1))) {
     const old = matched.get(draft);
     // A label a person gave, or the one already shown while its term still describes the theme, stays.
     const shown = draft.keywords.slice(0, 10).map((keyword) => spellings.of(keyword));
@@ -329,8 +339,8 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
   }
   const assignments = new Map<string, string[]>();
   for (const [id, scores] of relevance) {
-    const ids = scores.map(({ draft }) => themes.get(draft)?.id).filter((themeId): themeId is string => themeId !== undefined);
-    if (ids.length > 0) assignments.set(id, ids);
+    const ids = scores.map(({ draft }) => themes.get(folded.get(draft) ?? draft)?.id).filter((themeId): themeId is string => themeId !== undefined);
+    if (ids.length > 0) assignments.set(id, [...new Set(ids)]);
   }
   return { themes: [...themes.values()], assignments };
 }

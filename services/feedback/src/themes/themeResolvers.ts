@@ -1,10 +1,11 @@
 import type { FeedbackContext } from '../feedbackContext';
 import { toItem } from '../data/feedbackItem';
 import type { Resolvers } from '../generated/resolvers';
-import { checkExamplesTake, listThemes, renameTheme, type ThemeView } from './feedbackThemes';
+import { checkExamplesTake, listThemes, mergeThemes, renameTheme, unmergeThemes, type ThemeView } from './feedbackThemes';
 import type { Theme, ThemeStore } from '../data/themeStore';
 
 export const NOT_AUTHORIZED_TO_RENAME = 'Not authorized to rename themes';
+export const NOT_AUTHORIZED_TO_MERGE = 'Not authorized to merge themes';
 
 /** Figures of a theme seen outside feedbackThemes: all of its items, no previous period. */
 async function figuresOf(theme: ThemeView, ctx: FeedbackContext) {
@@ -22,7 +23,7 @@ export const themeFigureFields = {
 
 export function createThemeResolvers(store: ThemeStore): Pick<Resolvers, 'FeedbackTheme'> & {
   Query: Pick<NonNullable<Resolvers['Query']>, 'feedbackThemes'>;
-  Mutation: Pick<NonNullable<Resolvers['Mutation']>, 'renameFeedbackTheme'>;
+  Mutation: Pick<NonNullable<Resolvers['Mutation']>, 'renameFeedbackTheme' | 'mergeFeedbackThemes' | 'unmergeFeedbackThemes'>;
   FeedbackItem: Pick<NonNullable<Resolvers['FeedbackItem']>, 'themes'>;
 } {
   return {
@@ -37,6 +38,18 @@ export function createThemeResolvers(store: ThemeStore): Pick<Resolvers, 'Feedba
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_RENAME);
         const theme = await renameTheme(store, caller.orgId, args.id, args.label);
         ctx.logger.info({ orgId: caller.orgId, themeId: theme.id }, 'feedback theme renamed');
+        return theme;
+      },
+      mergeFeedbackThemes: async (_, args, ctx) => {
+        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MERGE);
+        const theme = await mergeThemes(store, caller.orgId, args.id, args.themeIds);
+        ctx.logger.info({ orgId: caller.orgId, themeId: theme.id, merged: args.themeIds.length }, 'feedback themes merged');
+        return theme;
+      },
+      unmergeFeedbackThemes: async (_, args, ctx) => {
+        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MERGE);
+        const theme = await unmergeThemes(store, caller.orgId, args.id);
+        ctx.logger.info({ orgId: caller.orgId, themeId: theme.id }, 'feedback themes unmerged');
         return theme;
       },
     },

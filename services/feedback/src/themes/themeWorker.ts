@@ -1,10 +1,8 @@
 import { runPasses, type BackgroundWorker } from '../backgroundPasses';
 import { newObjectIdHex, type Logger } from '@fi/shared';
 import { computeThemes } from './themeClustering';
-import type { ThemeStore } from '../data/themeStore';
+import { MAX_THEMED_ITEMS, type ThemeStore } from '../data/themeStore';
 
-/** Themes are computed from an organization's newest items up to this many (see docs/intelligence.md). */
-export const MAX_THEMED_ITEMS = 10_000;
 /** An instance computing an organization's themes holds its run this long at most. */
 const LEASE_MS = 5 * 60_000;
 
