@@ -112,17 +112,22 @@ function readClauses(sentence: string, clauses: Clause[]): SentenceReading[] {
   const verdict = readings.find(({ conceded }) => !conceded)!;
   const asksOnly = verdict.cues.requestOnly && verdict.cues.problems === 0 && verdict.cues.decisions.leaving === 0;
   if (asksOnly) for (const reading of readings) reading.conceded = false;
+  // A commitment conceded before a complaint sets the complaint up ("We would like to continue, but the price went up").
+  if (verdict.cues.problems > 0) for (const reading of readings) if (reading.conceded) reading.cues.decisions.committing = 0;
   return readings;
 }
 
 /**
  * Names of features and topics whose words the lexicon reads as judgements: "dark mode" is a feature, not
  * a dark verdict ("Could dark mode follow the system setting?" was read as a complaint), "best practices"
- * a topic, not praise; the text is read with a word the lexicon has no sentiment for in its place.
+ * a topic, not praise, an "outstanding invoice" an unpaid one, "the default" a setting, not a missed payment; the
+ * text is read with a word the lexicon has no sentiment for in its place.
  */
 const TOPIC_NAMES: Array<[RegExp, string]> = [
   [/\bdark(?=[ -](?:mode|theme|themes|modes|ui|skin)\b)/gi, 'night'],
   [/\bbest(?=[ -]practices?\b)/gi, 'common'],
+  [/\boutstanding(?= (?:invoices?|balances?|amounts?|payments?|bills?|fees|items|tickets|tasks|questions|orders)\b)/gi, 'open'],
+  [/\b(the|by|as|a|our|their|your|my|to) default\b/gi, '$1 standard'],
 ];
 const withoutVerdictWords = (text: string) => TOPIC_NAMES.reduce((read, [name, readAs]) => read.replace(name, readAs), text);
 
@@ -246,8 +251,9 @@ export function combineSentences(
   // Irony is praise words meaning the opposite: the words' praise is emptied as the lexicon's is. A request
   // is no praise either ("Could you send the signed contract...?" has the words of a renewal). A denial in a
   // text that reports no problem is praise in the words of complaints ("couldn't run the studio without it
-  // anymore", "not a single crash"): their complaint is emptied as the lexicon's is.
-  const denies = !reportsProblem && readings.some(({ cues }) => cues.denial);
+  // anymore", "not a single crash"), and so is a text whose only problem words are the customer's own ("a typo in our
+  // own config, not your issue"): their complaint is emptied as the lexicon's is.
+  const denies = !reportsProblem && readings.some(({ cues }) => cues.denial || (cues.notOurProblem && cues.weakProblems > 0));
   const read = ironic || asks ? Math.min(0, learned) : denies ? Math.max(0, learned) : learned;
   const score = cues + wordFactor * tuning.wordWeight * read;
   return Math.round(clamp(score) * 1000) / 1000;

@@ -12,8 +12,11 @@ export interface Clause {
   conceded: boolean;
 }
 
-/** "but" that does not contrast: "not only ... but also", "nothing but", "all but". */
-const BUT = /(?:,|;|\s-)?\s+(?:but|however|yet)\s+(?!also\b|not\b)(?=\S+\s+\S+)/gi;
+/**
+ * "but" that does not contrast: "not only ... but also", "nothing but", "all but", and a balance ending on "either"
+ * ("no complaints, but no enthusiasm either"), which `feedbackCues` reads whole as a shrug.
+ */
+const BUT = /(?:,|;|\s-)?\s+(?:but|however|yet)\s+(?!also\b|not\b)(?![^.!?]*\beither\W*$)(?=\S+\s+\S+)/gi;
 const NOT_CONTRAST_BEFORE = /\b(?:nothing|anything|all|not only|everything)$/i;
 const OPENING_CONCESSION = /^(?:although|though|even though|while|whilst|despite|apart from|aside from|other than|except for)\b([^,]{3,}),\s*(\S.*)$/is;
 const TRAILING_CONCESSION = /^(.*\S)\s*,\s*(?:although|though|even though|even if|except (?:that|for))\b(.{3,})$/is;
@@ -47,7 +50,7 @@ export const opensVerdict = (sentence: string) => VERDICT_OPENER.test(sentence.t
  * deal") concedes beside the others.
  */
 const NITPICK =
-  /\b(?:(?:minor|small|tiny|little) (?:thing|gripe|nitpick|niggle|point|quibble)|(?:my |the )?only (?:complaint|gripe|nitpick|niggle|downside|minus)|nitpick\w*|niggle|quibble|no big deal|not a (?:big deal|deal-?breaker)|(?:we|i) can live with (?:it|that))\b|, that is all\W*$/;
+  /\b(?:(?:minor|small|tiny|little) (?:thing|gripe|nitpick|niggle|point|quibble)|(?:my |the )?only (?:complaint|gripe|nitpick|niggle|downside|minus)|nitpick\w*|niggle|quibble|no big deal|not a (?:big deal|deal-?breaker)|(?:we|i) can live with (?:it|that)|(?:my |the )?only wish|would be (?:perfect|flawless|ideal|even better) if)\b|, that is all\W*$/;
 
 /** On a sentence normalized by `normalizeSentence`. */
 export const concedesItself = (sentence: string) => NITPICK.test(sentence);

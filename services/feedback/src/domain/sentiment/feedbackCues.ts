@@ -70,7 +70,7 @@ const PROBLEMS: RegExp[] = [
   /\bcancel\w*\s+(?:my|our|the)\s+(?:subscription|account|order|plan|booking)\b|\bcancel\w*\s+(?:immediately|now)\b|^cancell?(?:ing|ed)\W*$/,
   // The customer is leaving.
   /\b(?:thinking|considering|think) (?:of |about )?(?:leaving|switching|cancel\w*|moving|alternatives)\b|\blooking (?:at|for) (?:alternatives|other (?:tools|options|providers|vendors)|another (?:tool|provider|vendor|app))\b/,
-  /\b(?:deleting|deleted|uninstall\w*|removing) (?:the|this|your) app\b|\buninstalled\b|\bnever (?:again|ordering|buying|using|coming back)\b/,
+  /\b(?:deleting|deleted|uninstall\w*|removing) (?:the|this|your) app\b|\buninstalled\b|\b(?:never|not) (?:\w+ )?(?:again|order\w*|buy\w*|us(?:e|ing)|com(?:e|ing) back|book\w*) again\b|\bnever (?:again|ordering|buying|using|coming back)\b/,
   // The customer is evaluating a way out, or will not renew: churn said calmly.
   /\b(?:(?:started|starting|begun|began|running|run|doing|signed up for) (?:a )?(?:trial|pilot|evaluation) (?:of|with) (?:another|a different|a competing|an alternative|other)|evaluating (?:other|another|alternatives|competitors|a competitor)|(?:moving|switching|migrating|move|switch|migrate|moved|switched|migrated) (?:\w+ )?(?:over )?(?:to|away) (?:another|a different|a competitor|an alternative|from you)(?! (?:team|department|role|position|job|office|project|shift)\b)|competitors? (?:offers?|does|has|is cheaper)|(?:not|never|unlikely to|no longer) (?:going to |planning to |plan to |be )?renew\w*|renewal is (?:at risk|unlikely|in doubt|on hold)|(?:reconsider\w*|review\w*) (?:our|the) (?:subscription|contract|plan|renewal)|pull(?:ing)? the plug)\b/,
   /\b(?:(?:parallel|side-by-side) (?:pilot|trial|evaluation)|(?:pilot|trial|evaluation|poc) (?:with|of) (?!your?\b|the\b|our\b|this\b|it\b)\w+|(?:already )?(?:moved|switched|migrated) to (?!the (?:new|next|latest|annual|business|pro|enterprise|team)\b)\w+|(?:move|moving|switch|switching|go|going|migrate|migrating) (?:\w+ )?(?:to|over to) (?:something|another|a (?:different|cheaper)|elsewhere)(?! (?:team|department|role|position|job|office|project|shift)\b)|go elsewhere|(?:replacement|alternative|other) vendors|shortlist of (?:replacement|alternative|other)|(?:will|we will|we'll) follow unless|unless something changes)\b/,
@@ -78,11 +78,11 @@ const PROBLEMS: RegExp[] = [
   /(?:^|\b(?:we|i) )(?:were|was) (?:assured|promised|told|sold)\b|\b(?:(?:was|were|is|are) (?:presented|marketed|pitched|sold) as|(?:were|was) (?:promised|advertised) (?:as|to|that)|bait and switch|vaporware|not what (?:was|you) (?:advertised|promised|sold|demoed|showed)|not the product (?:we|i) (?:got|bought|paid for|were sold)|would not have (?:upgraded|bought|signed|paid|subscribed)|(?:sold|promised) to us|promised (?:\w+ ){0,4}(?:were|was|would be)|(?:the|your) (?:demo|roadmap|sales (?:rep|team|call)|account manager|onboarding call) (?:showed|said|promised|confirmed|listed))\b/,
   /\b(?:nothing happens|(?:page|screen|window|report|export|dashboard|field|list)s? (?:is |are |stays |goes |went |comes up )?(?:blank|empty)|regardless of (?:the|my|our) (?:\w+ )?(?:setting|settings|choice|preference|option)|expected:|expected (?:result|behaviou?r)|actual (?:result|behaviou?r)|steps to reproduce|snaps? (?:\w+ )?back|jumps? (?:\w+ )?back|typeerror|exception|stack ?trace|stays? (?:on|at) (?:the )?(?:\w+ )?(?:loader|spinner|loading)|had to (?:use|restart|reinstall|re-?enter|wait|call|contact|redo|retype|reload|refresh)|(?:saved|shown|displayed|exported|imported|rendered|stored|appears?|shows? up) as (?:question marks|gibberish|garbage|boxes|zeros?)|rejected|(?:created|sent|shown|showing|shows?|appears?|listed|counted|imported|posted|billed|duplicated|emailed|notified) (?:\w+ ){0,4}twice)\b/,
   // What the software does wrong, said flatly ("the export drops the last row").
-  /\b(?:drops|dropped|skips|skipped|truncat\w*|cuts? off|ignores|resets|reverts|reverted|overwrites|overwritten|miscalculat\w*|off by (?:one|\d+)|mismatch\w*|incorrect\w*|inaccurate|garbled|corrupt\w*|times? out|timed out|timing out|spins? forever|(?:never|does not) (?:finish|finishes|load|loads|end|ends|complete|completes)|logs? (?:me|us|you) out|double[- ]count\w*|out of sync)\b/,
+  /\b(?:drops|dropped(?! (?:(?:it|them|him|her|me|us|(?:the|my|our) \w+) )?(?:off|at|in|into)\b| from\b)|skips|skipped|truncat\w*|cuts? off|ignores|resets|reverts|reverted|overwrites|overwritten|miscalculat\w*|off by (?:one|\d+)|mismatch\w*|incorrect\w*|inaccurate|garbled|corrupt\w*|times? out|timed out|timing out|spins? forever|(?:never|does not) (?:finish|finishes|load|loads|end|ends|complete|completes)|logs? (?:me|us|you) out|double[- ]count\w*|out of sync)\b/,
   // Judgements a lexicon scores weakly or not at all.
   /\b(?:unacceptable|waste of|wasted|misleading|misled|cheated|(?:felt |was |were |been )?(?:baited|tricked|duped|scammed|conned)|let down|harder|more difficult|not what (?:we|i) (?:paid|signed up) for|downhill|a mess|regret\w*|worse|slow|slower|so slow|painfully|even (?:slower|worse|buggier|harder|more (?:confusing|expensive|complicated|annoying))|cannot stand|can not stand|annoying|frustrat\w*|disappoint\w*|a joke|cannot believe (?:how|that|this|they|you|it|what))\b/,
   // Sarcasm idioms: praise words that mean the opposite.
-  /\b(?:said nobody ever|said no one ever|just what i needed|is really something|whoever (?:decided|thought|designed|came up|approved))\b/,
+  /\b(?:said nobody ever|said no one ever|just what i needed|is really something|whoever (?:decided|thought|designed|came up|approved)(?![^.]*\bdeserves?\b))\b/,
   /\bthanks? (?:you )?(?:a lot )?for (?:nothing|removing|breaking|deleting|ruining|the surprise|wasting|moving|hiding|changing (?:\w+ )?again)\b/,
 ];
 
@@ -101,7 +101,9 @@ const WEAK_PROBLEMS: RegExp[] = [
  * search), "Oh great", a best feature that is a way out, "when it works, which is rarely".
  */
 const SARCASM = anyOf([
-  /"(?:improved|new|quick|fast|smart|unlimited|free|premium|upgraded?|resolved|solved|done|working|update|fix|fixed|support|service|help|helpful|easy|simple|feature|improvement|secure|instant|priority|friendly)"/,
+  /"(?:improved|new|quick|fast|smart|unlimited|free|premium|upgraded?|resolved|solved|done|working|update|fix|fixed|support|service|help|helpful|easy|simple|feature|improvement|secure|instant|priority|friendly|ad-free|hassle-free|all-inclusive|seamless|guaranteed|lifetime|real-time|24\/7)"/,
+  // In single quotes only claims: 'New', 'Update' or 'Free' there are as often the labels of buttons and plans.
+  /(?<![a-z])'(?:improved|quick|fast|smart|unlimited|premium|resolved|solved|working|fixed|helpful|easy|simple|feature|improvement|secure|instant|priority|friendly|ad-free|hassle-free|all-inclusive|seamless|guaranteed|lifetime|real-time|24\/7)'(?![a-z])/,
   /^oh,? (?:good|great|wonderful|brilliant|perfect|joy|nice|lovely|fantastic|cool|wow|yay)\b/,
   /^(?:oh )?(?:great|good|wonderful|brilliant|perfect|wow|thanks|fantastic|amazing|awesome|lovely|nice|excellent)\W+(?:\w+\s+){0,3}(?:another|again|only)\b/,
   /\bbest (?:feature|part|thing)\b.*\b(?:uninstall|spinner|loading|log ?out|exit|cancel|re-?enter|retyp|waiting|logg(?:ed|ing) (?:in|out))\w*/,
@@ -114,12 +116,12 @@ const SARCASM = anyOf([
   /\bpaying (?:\w+ )?for (?:loading|spinners|bugs|downtime|errors|crashes|outages|a (?:loading|spinner|blank))\b/,
   // Praise opening a sentence whose rest says nothing happened: "Fantastic support: four emails, zero replies."
   /^(?:fantastic|great|amazing|excellent|wonderful|brilliant|stellar|superb|top-notch|outstanding) (?:\w+ ){0,2}(?:service|support|job|work|experience)\W+.*\b(?:zero|no|none|nobody|not a single|never)\b/,
-  /^(?:oh )?(?:yay|woohoo|hooray)\b|^(?:brilliant|great|genius|wonderful|fantastic|nice|lovely|clever) (?:idea|move|decision|call|touch) to\b|^(?:nice|great|good|lovely|glad) to see\b.*\b(?:again|went up|gone up|removed|gone|broke|broken)\b|\bexactly what (?:everyone|everybody|we all|nobody|no one) (?:wanted|needed|asked for)\b|^nothing says [\w -]+ like\b|\btoo productive\b|\b(?:bugs|crashes|outages|downtime) (?:are|is) worth\b/,
+  /^(?:oh )?(?:yay|woohoo|hooray)\b|^(?:brilliant|great|genius|wonderful|fantastic|nice|lovely|clever) (?:idea|move|decision|call|touch) to\b|^(?:nice|great|good|lovely|glad) to see\b.*\b(?:again|went up|gone up|removed|gone|broke|broken)\b|\bexactly what (?:everyone|everybody|we all|nobody|no one) (?:wanted|needed|asked for)\b|^nothing says [\w '"-]+ like\b|^(?:nice|good|great|kind|thoughtful|lovely|sweet|classy) of (?:you|them|him|her|the \w+) to (?:mention|tell|warn|let|inform|say|announce)\b.*\b(?:after|once|too late)\b|\btoo productive\b|\b(?:bugs|crashes|outages|downtime) (?:are|is) worth\b/,
 ]);
 
 /** Praise idioms of reviews that a word lexicon scores as neutral, and praise words it does not know. */
 const PRAISE =
-  /\b(?:life ?saver|game ?changer|(?:five|5|six|6) stars|highly recommend\w*|recommended|would (?:buy|stay|come|order) again|exceeded (?:my |our |all )?expectations|worth every (?:penny|cent|dollar|euro)|(?:well )?worth (?:it|the (?:money|price|upgrade|wait))|does exactly what|exactly what (?:i|we) (?:needed|wanted|asked for|was looking for|were looking for|were missing|was missing)|exactly what (?:a|an|the) \w+(?: \w+)? should be|the one that stuck|should have (?:done|switched|upgraded|bought|started|moved) (?:it |this |that )?(?:months|years|weeks|long) (?:ago|before|earlier)|you get what you pay for|(?<!not |never |less |un)(?:solid|reliable|rock[- ]solid)|sav(?:e|es|ed|ing) (?:me|us) (?:a lot|hours|time|an hour|(?:an? |the )?(?:entire |whole |full )?(?:afternoon|morning|day|week))|makes? (?:my|our|their|his|her) (?:job|jobs|life|lives|work|day) (?:so |much |a lot |way )?(?:easier|simpler|better)|(?:cut|halved|reduced|slashed) (?:our |my |the |their )?(?:[\w-]+ ){0,3}(?:time|hours|effort|workload)(?: \w+)? (?:in half|by (?:half|\d+ ?%))|time (?:dropped|went down|fell) from|better than (?:anything|ever|any other)|(?<!not (?:so |very |that |really )?)(?:super |very |really |so )?easy to (?:use|set up|learn|navigate)|recommending (?:it|this|you|them) to|paid for (?:itself|the subscription)|(?:cannot|could not) imagine going back|shout-?out|(?:become|is|are) (?:now |absolutely |truly )?(?:essential|indispensable) (?:for|to) (?:us|me|our)|above and beyond|not looked back|never looked back|(?:it )?just works|(?:runs?|running|works?|working) smoothly|works like a charm|keep (?:it|up the (?:good|great) work)|(?:so |much )(?:easier|faster|smoother)|nailed|intuitive|painless|effortless\w*|patient|clearly|stellar|snappy|polished|reference customer|looking forward to (?:it|using|the)|(?:everything|all) (?:i|we) (?:need|needed|wanted|could ask for)|the only one (?:we|i) (?:stuck with|kept|trust|still use))\b|(?<!(?:not|never|no longer|unlikely to|to) )\b(?:renewed|renewing|(?:will|happy to|glad to|decided to) renew) (?:for|our|the|again|another|with)\b|\b(?:upgraded|upgrading|moved up) (?:to|our|the|from)\b|^renewed\b|\b(?:signed|sign|signing) the renewal\b|(?<!(?:not|never|no longer) )\brenewing (?:and|for|our|the|with)\b|\b(?:buying|buy|purchas\w*|bought) (?:the )?(?:annual|yearly|enterprise|business|pro|team|paid) (?:plan|licen[cs]e|subscription|tier)|\bfrom the (?:free|trial|starter|basic) (?:tier|plan|version) to\b|\badd(?:ing)? (?:\d+|two|three|four|five|ten|twenty) more (?:seats|licen[cs]es|users)\b|\bexpanding (?:it )?to\b|\badditional (?:users|seats|licen[cs]es)\b|\b(?:added|adding|bought|buying|ordered) (?:\d+|another|more|extra) (?:more |extra )?(?:seats|licen[cs]es|users|accounts)\b|\b(?:expand\w*|extend\w*|roll\w* (?:it )?out) (?:to|across) (?:the |our |another |two |three |all )?(?:\w+ )?(?:team|teams|department|office|company|org|organization)s?\b/;
+  /\b(?:life ?saver|game ?changer|(?:five|5|six|6) stars|highly recommend\w*|recommended|would (?:buy|stay|come|order) again|exceeded (?:my |our |all )?expectations|worth every (?:penny|cent|dollar|euro)|(?:well )?worth (?:it|the (?:money|price|upgrade|wait))|does exactly what|exactly what (?:i|we) (?:needed|wanted|asked for|was looking for|were looking for|were missing|was missing)|exactly what (?:a|an|the) \w+(?: \w+)? should be|the one that stuck|should have (?:done|switched|upgraded|bought|started|moved) (?:it |this |that )?(?:months|years|weeks|long) (?:ago|before|earlier)|you get what you pay for|(?<!not |never |less |un)(?:solid|reliable|rock[- ]solid)|sav(?:e|es|ed|ing) (?:me|us) (?:a lot|hours|time|an hour|(?:an? |the )?(?:entire |whole |full )?(?:afternoon|morning|day|week))|makes? (?:my|our|their|his|her) (?:job|jobs|life|lives|work|day) (?:so |much |a lot |way )?(?:easier|simpler|better)|(?:cut|halved|reduced|slashed) (?:our |my |the |their )?(?:[\w-]+ ){0,3}(?:time|hours|effort|workload)(?: \w+)? (?:in half|by (?:half|\d+ ?%))|time(?:-to-[\w-]+)? (?:dropped|went down|fell|came down|is down) from|better than (?:anything|ever|any other)|(?<!not (?:so |very |that |really )?)(?:super |very |really |so )?easy to (?:use|set up|learn|navigate)|recommending (?:it|this|you|them) to|paid for (?:itself|the subscription)|(?:cannot|could not) imagine going back|shout-?out|(?:become|is|are) (?:now |absolutely |truly )?(?:essential|indispensable) (?:for|to) (?:us|me|our)|above and beyond|not looked back|never looked back|(?:it )?just works|(?:runs?|running|works?|working) smoothly|works like a charm|keep (?:it|up the (?:good|great) work)|(?:so |much )(?:easier|faster|smoother)|nailed|intuitive|painless|effortless\w*|seamless\w*|patient|clearly|stellar|snappy|polished|reference customer|looking forward to (?:it|using|the)|(?:everything|all) (?:i|we) (?:need|needed|wanted|could ask for)|the only one (?:we|i) (?:stuck with|kept|trust|still use))\b|(?<!(?:not|never|no longer|unlikely to|to) )\b(?:renewed|renewing|(?:will|happy to|glad to|decided to) renew) (?:for|our|the|again|another|with)\b|\b(?:upgraded|upgrading|moved up) (?:to|our|the|from)\b|^renewed\b|\b(?:signed|sign|signing) the renewal\b|(?<!(?:not|never|no longer) )\brenewing (?:and|for|our|the|with)\b|\b(?:buying|buy|purchas\w*|bought) (?:the )?(?:annual|yearly|enterprise|business|pro|team|paid) (?:plan|licen[cs]e|subscription|tier)|\bfrom the (?:free|trial|starter|basic) (?:tier|plan|version) to\b|\badd(?:ing)? (?:\d+|two|three|four|five|ten|twenty) more (?:seats|licen[cs]es|users)\b|\bexpanding (?:it )?to\b|\badditional (?:users|seats|licen[cs]es)\b|\b(?:added|adding|bought|buying|ordered) (?:\d+|another|more|extra) (?:more |extra )?(?:seats|licen[cs]es|users|accounts)\b|\b(?:expand\w*|extend\w*|roll\w* (?:it )?out) (?:to|across) (?:the |our |another |two |three |all )?(?:\w+ )?(?:team|teams|department|office|company|org|organization)s?\b/;
 
 /**
  * Praise said as what the product did for the customer or as thanks to it, which the lexicon scores weakly:
@@ -130,22 +132,36 @@ const PRAISE_OF_OUTCOMES =
   /\b(?:spot on|credit (?:goes )?to (?:you|your|the)|hats off to|(?:really |truly |genuinely |so )?appreciate (?:that|how|the way|being able|the fact)|love (?:that|how|being able) (?:i|we|you|it|they|the|my|our|to)|(?:not|never) (?:looking|going) back|would (?:never|not) go back|(?:better|smoother|easier|faster|simpler) than (?:anything|ever|any)|(?:set (?:it|this|everything|us|them|the \w+) up|up and running|got started) in (?:under |about |just |only |less than )?(?:\d+|a few|five|ten|fifteen|twenty|two|three) (?:minutes|mins?)|(?:cut|halved|reduced|slashed|lowered) (?:[\w-]+ ){0,5}?(?:by (?:about |roughly |around |nearly |almost |more than |over )?(?:half|a third|a quarter|\d+ ?%)|in half))\b/;
 
 /**
+ * Praise said as what the customer will do or got: coming back ("will use again", "would book again", "would
+ * recomend"), money or a day saved ("saved us nearly 300 euros", "saves my commute", "how much it saved us"), a chore
+ * done in minutes ("picked up a car in 2 minutes"), what was wanted at last ("finally I can see..."), praise through a
+ * word of fear or excess ("scarily accurate", "insanely fast"), the maker's reward ("deserves a raise").
+ */
+const PRAISE_OF_RESULTS =
+  /\b(?:(?:will|would|shall) (?:definitely |certainly |happily |gladly |absolutely |100% )?(?:use|book|buy|stay|come|order|rent|shop|fly|travel|return|go|choose|pick) (?:\w+ ){0,2}?again|would (?:definitely |highly |totally |absolutely |100% )?(?:recomm?end|recommed)|sav(?:e|es|ed|ing) (?:me|us|them|him|her) (?:nearly |about |almost |over |more than |around |roughly )?(?:[$€£]\s?\d[\d,.]*|\d[\d,.]* ?(?:euros?|dollars?|pounds?|bucks|k)|a (?:fortune|bundle|small fortune)|money|hundreds|thousands)|sav(?:e|es|ed|ing) (?:my|our|their) (?:commute|day|days|life|lives|sanity|bacon|skin|weekends?|mornings?|evenings?|business|workflow|season)|how much (?:[\w-]+ ){0,3}(?:saved|helped|means|meant to) (?:us|me)|(?:picked up|booked|checked (?:in|out)|signed up|sorted|paid|ordered|onboarded|rebooked|renewed) (?:[\w-]+ ){0,4}?in (?:under |about |just |only |less than |barely )?(?:\d+|a few|two|three|five|ten) (?:minutes|mins?|seconds|secs?|clicks|taps)|finally (?:i|we|you|they) (?:can|could|have|get)|(?:scar(?:il)?y|insanely|ridiculously|stupidly|absurdly|freakishly|dangerously|crazy|unreasonably) (?:good|accurate|fast|quick|easy|smooth|simple|reliable|cheap|useful|addictive|well|precise|helpful)|deserves? (?:a |an )?(?:raise|medal|award|promotion|bonus|prize|pay rise))\b/;
+
+/** Flat praise of a quality: "the sound is stunning", "it looks gorgeous". */
+const FLAT_PRAISE =
+  /\b(?:is|are|was|were|looks?|looked|sounds?|sounded|feels?|felt) (?:absolutely |simply |just |really |truly |so |incredibly )?(?:stunning|gorgeous|superb|flawless|phenomenal|outstanding|top-notch|excellent|fantastic|amazing|incredible|brilliant|beautiful|wonderful|fabulous|spectacular|impeccable)\b/;
+
+/**
  * A problem that is denied ("no crashes", "without a hiccup") and praise by negation ("could not be
  * happier", "never disappoints") are praise; the lexicon reads the negated word and scores them negative.
  */
 const NO_PROBLEM =
-  /\b(?:no|zero|without an?y?|not an? single|not one|never had an?y?|never an?)\s+(?:\w+\s+)?(?:problems?|issues?|complaints?|crash\w*|hiccups?|bugs?|regrets?|glitch\w*|errors?(?! message)|downtime|(?:hidden )?fees?|surprises?|fuss|hassle|trouble|headaches?|escalations?)\b|\bnothing (?:to (?:complain|worry) about|wrong|bad)\b|\bcannot complain\b|\bwithout (?:being|feeling|getting|sounding) (?:too |overly )?\w+|\b(?:could not|cannot|could not have) be(?:en)? (?:happier|better|more pleased)\b|\b(?:cannot|could not) fault\b|\bnever (?:disappoints?|lets? (?:me|us) down)\b|\bnot (?:once )?disappointed\b|\bcannot recommend (?:\w+ )?enough\b|\b(?:have not|has not|never) (?:once )?(?:missed|forgotten|lost) (?:a|an|one|any|a single)\b|\b(?:cannot|could not) (?:imagine |picture )?(?:\w+ ){1,4}?without (?:it|this|you|them)\b(?! \w+ing)/g;
+  /\b(?:no|zero|without an?y?|not an? single|not one|never had an?y?|never an?)\s+(?:\w+\s+)?(?:problems?|issues?|complaints?|crash\w*|hiccups?|bugs?|regrets?|glitch\w*|errors?(?! message)|downtime|(?:hidden )?fees?|surprises?|fuss|hassle|trouble|headaches?|escalations?)\b|\bnothing (?:to (?:complain|worry) about|wrong|bad)\b|\bcannot complain\b|\bwithout (?:being|feeling|getting|sounding) (?:too |overly )?\w+|\b(?:could not|cannot|could not have) be(?:en)? (?:happier|better|more pleased)\b|\b(?:cannot|could not) fault\b|\bnever (?:disappoints?|lets? (?:me|us) down)\b|\bnever (?:looked|been|felt|sounded|worked|run|ran|performed|played|read) (?:so |this )?(?:better|smoother|faster|easier|sharper|cleaner|nicer)\b|\bnot (?:once )?disappointed\b|\bcannot recommend (?:\w+ )?enough\b|\b(?:have not|has not|never) (?:once )?(?:missed|forgotten|lost) (?:a|an|one|any|a single)\b|\b(?:cannot|could not) (?:imagine |picture )?(?:\w+ ){1,4}?without (?:it|this|you|them)\b(?! \w+ing)/g;
 /** A problem that is solved ("fixed on Tuesday", "thanks for the quick refund") or a cost that dropped is praise. */
 const SOLVED =
   /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong|duplicate|double|extra)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|(?:bills?|costs?|spend|fees|churn|no-shows?|errors|mistakes|complaints|tickets|wait times?|turnover) (?:have |has )?(?:dropped|fell|fallen|gone down|went down|decreased|halved)|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
-const UNSOLVED = /\b(?:not|never|still)\s+(?:\w+\s+)?(?:solved|resolved|fixed|sorted)\b|\b(?:get|have|be) (?:it |this |that |them )?fixed\b|\bis there a fix\b/;
+const UNSOLVED = /\b(?:not|never|still)\s+(?:\w+\s+)?(?:solved|resolved|fixed|sorted)\b|\b(?:get|have|be|need|needs|want|wants) (?:it |this |that |them )?fixed\b|\bis there a fix\b/;
 
 /**
  * A problem word naming a feature or a topic ("crash reports", "refund policy", "error messages in the importer",
- * "a log of failed imports").
+ * "a log of failed imports"), or a customer's pause of the plan or a business's own state ("freeze my membership", "a
+ * hiring freeze"): no frozen screen.
  */
 const TOPIC =
-  /\b(?:crash|error|bug|refund|duplicate|issue|failure|spam)s? (?:reports?|reporting|logs?|detection|button|policy|policies|process|rates?|handling|tracking|tracker|codes?|filter|folder|section|form|settings?)\b|(?<=\b(?:logs?|reports?|lists?|history|records?) )of (?:failed|broken|crashed|lost|deleted|duplicated?|rejected)\b/g;
+  /\b(?:freeze|freezing|pause|pausing) (?:my|our|the|a|their) (?:\w+ )?(?:membership|subscription|plan|contract)\b|\b(?:hiring|budget|price|pricing|code|spending|recruitment|pay|headcount) freeze\b|\b(?:crash|error|bug|refund|duplicate|issue|failure|spam)s? (?:reports?|reporting|logs?|detection|button|policy|policies|process|rates?|handling|tracking|tracker|codes?|filter|folder|section|form|settings?)\b|(?<=\b(?:logs?|reports?|lists?|history|records?) )of (?:failed|broken|crashed|lost|deleted|duplicated?|rejected)\b/g;
 
 /** The problems of this sentence are the customer's own or another product's ("my mistake", "the previous app"). */
 const NOT_OUR_PROBLEM =
@@ -153,15 +169,16 @@ const NOT_OUR_PROBLEM =
 
 /** Words that are a verdict of "it is okay": the lexicon scores them as praise. */
 const LUKEWARM =
-  /^(?:it is |its |it was |that is |overall |all in all )?(?:roughly |about |pretty |fairly |just )?(?:fine|okay|ok|alright|decent|average|acceptable)\b|\b(?:fine for|okay for|does the job|as expected|some not so much|about what (?:i|we) expected|nothing special|nothing more|mid-range|it works(?= i guess|\W*$)|(?:works|does the job) for what (?:we|i) need|nothing (?:amazing|great|terrible)|no strong (?:feelings|opinions?)|either way|could be better)\b|\bsome (?:\w+ )?(?:are|is) (?:good|great|fine|nice)\b.*\b(?:others?|some|the rest) (?:are not|need|could|is not)\b/;
+  /^(?:\d{1,2} ?[-.:,] ?)?(?:it is |its |it was |that is |overall |all in all )?(?:roughly |about |pretty |fairly |just )?(?:fine|okay|ok|alright|decent|average|acceptable)\b|\b(?:fine for|okay for|does the job|as expected|some not so much|about what (?:i|we|you) (?:would |had )?expect(?:ed)?|(?:is|are|was|were) (?:just |pretty |fairly |mostly )?(?:fine|okay|ok|alright|average|decent|acceptable)(?=\W*$|, (?!but\b))|nothing special|nothing more|mid-range|you get (?:out of it )?what you put in|it is what it is|it works(?= i guess|\W*$)|(?:works|does the job) for what (?:we|i) need|nothing (?:amazing|great|terrible)|no strong (?:feelings|opinions?)|either way|could be better)\b|\bsome (?:\w+ )?(?:are|is) (?:good|great|fine|nice)\b.*\b(?:others?|some|the rest) (?:are not|need|could|is not)\b/;
 
 /**
  * A verdict that weighs both sides and lands in the middle ("not the best, not the worst", "neither impressed nor
- * disappointed", "some days it is quick, some days it is slow", "middle of the road", "three stars"): a shrug in
- * words the lexicon reads as praise and complaint at once, so its problem words are not reported either.
+ * disappointed", "some days it is quick, some days it is slow", "middle of the road", "three stars", "some lessons are
+ * better than others", "no complaints, but no praise either", "not leaving, just pausing"): a shrug in words the
+ * lexicon reads as praise and complaint at once, so its problem words are not reported, nor its denials.
  */
 const BALANCED =
-  /\bneither (?:\w+ ){1,3}?nor \w+|\bnot (?:the |that |too |so |very |really )?(?:best|great|good|amazing|perfect|bad|terrible|awful|worst|horrible)\b(?: \w+){0,6},? (?:and |but |yet )?(?:not|nor) (?:the |that |too |so |very |really )?(?:worst|best|terrible|bad|awful|amazing|great|good|horrible)\b(?: either)?|\bsome (?:days|weeks|months|mornings|times|things|features|parts|bits)\b[^,.;]*[,;] (?:and |but |while |other )?(?:some|others?)\b[^,.;]*|\bmiddle of the road\b|\bbalances? (?:itself )?out\b|\b(?:would|will) not (?:rave|gush)\b|^(?:i am |we are |feeling |i feel )?neutral\b|\bneutral (?:on|about)\b|\bon the fence\b|\bso-so\b|^meh\b|\b(?:three|3)[- ]stars?\b|\b3 ?(?:\/|out of) ?5\b|\b(?:enough|an?) (?:\w+ )?opinion\b/g;
+  /\bneither (?:\w+ ){1,3}?nor \w+|\bnot (?:the |that |too |so |very |really )?(?:best|great|good|amazing|perfect|bad|terrible|awful|worst|horrible)\b(?: \w+){0,6},? (?:and |but |yet )?(?:not|nor) (?:the |that |too |so |very |really )?(?:worst|best|terrible|bad|awful|amazing|great|good|horrible)\b(?: either)?|\bsome (?:days|weeks|months|mornings|times|things|features|parts|bits)\b[^,.;]*[,;] (?:and |but |while |other )?(?:some|others?)\b[^,.;]*|\bmiddle of the road\b|\bbalances? (?:itself )?out\b|\b(?:would|will) not (?:rave|gush)\b|^(?:i am |we are |feeling |i feel )?neutral\b|\bneutral (?:on|about)\b|\bon the fence\b|\bso-so\b|^meh\b|\b(?:three|3)[- ]stars?\b|\b3 ?(?:\/|out of) ?5\b|\b(?:enough|an?) (?:\w+ )?opinion\b|\bsome (?:[\w-]+ ){1,2}(?:are|is|were|was|work|works|feel|feels) (?:\w+ )?(?:better|worse|stronger|weaker|more \w+|less \w+) than others\b|\bnot (?:leaving|cancell?ing|quitting|switching|churning|complaining|unhappy|angry|upset)\W+(?:just|only|simply)\b|\bno (?:\w+ ){0,2}(?:complaints?|incidents?|issues?|problems?)\b[^.;]*?\bno (?:\w+ ){0,2}(?:praise|enthusiasm|excitement|compliments?)\b(?: either)?/g;
 
 /**
  * A note for information ("FYI, ...", "Noted, thanks", "Forwarding this to...", "in case it helps"): it passes
@@ -170,6 +187,9 @@ const BALANCED =
  */
 const FOR_INFORMATION =
   /^(?:fyi|for your information|for the record|noted|(?:just )?(?:confirming|letting you know)|heads up|forwarding|reposting|for anyone wondering)\b|\bin case (?:it|that|this) (?:helps|matters|is useful)\b/;
+
+/** What might have happened ("Letting you know in case the failed-payment email went out"): no problem reported. */
+const IN_CASE = /\bin case\b[^,;:.!?]*/g;
 
 /** A question that is a complaint ("Why is it still...?", "How is it possible that...?"). */
 const RHETORICAL =
@@ -184,7 +204,7 @@ const COUNTERFACTUAL = /\bif (?:it|they|you|only|the \w+) (?:did|does|would|was|
 
 /** A sentence that asks, proposes or wishes as a whole: its sentiment words are not a judgement. */
 const REQUEST_WHOLE =
-  /^(?:(?:the )?(?:customer|client|prospect|they|user|users) (?:asked|asks|wants|wanted|requested|would like|is asking|are asking)|any plans?|are there plans|allow|add|make|enable|provide|offer|introduce|implement|bring back|show|display|give us|give me|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|kindly|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature (?:request|idea|suggestion|wish)|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
+  /^(?:(?:i am|we are) (?:formally |hereby |now )?(?:requesting|writing to (?:request|ask))|(?:the )?(?:customer|client|prospect|they|user|users) (?:asked|asks|wants|wanted|requested|would like|is asking|are asking)|any plans?|are there plans|allow|add|make|enable|provide|offer|introduce|implement|bring back|show|display|give us|give me|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|kindly|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature (?:request|idea|suggestion|wish)|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
 /** A request inside a sentence that may also judge ("Great app, but please add a dark mode"). */
 const REQUEST_WITHIN =
   /\b(?:could|can) you (?:please )?(?:add|make|support|include|consider|allow|let|extend|change|update|send|resend|remove|switch|enable)\b|\b(?:please|kindly) (?:add|consider|allow|let|make|support|include|change|update|send|resend|remove|switch|use|extend|close|transfer|deactivate|activate|rename|reassign|set up|merge)\b|\bone (?:small |tiny |little |minor )?(?:request|suggestion|wish)\b|\bi (?:only )?wish\b/;
@@ -248,8 +268,13 @@ export function normalizeSentence(text: string): string {
     .trim();
 }
 
-const COURTESY =
-  /^(?:hi|hello|hey|dear \w+|(?:many |a lot of )?thanks?(?: you)?(?: (?:so much|a lot|very much))?(?: in advance)?|thx|cheers|(?:kind |best |warm )?regards|have a (?:nice|good|great) (?:day|weekend))\W*$/;
+/**
+ * Greetings, thanks and the patience of a request ("No rush, any time this month is fine", "a written answer is
+ * fine"), alone or one after another: manners, not a verdict.
+ */
+const COURTESY_PART =
+  '(?:hi|hello|hey|dear \\w+|(?:many |a lot of )?thanks?(?: you)?(?: (?:so much|a lot|very much))?(?: in advance)?|thx|cheers|(?:kind |best |warm )?regards|have a (?:nice|good|great) (?:day|weekend)|no (?:rush|hurry)|take your time|whenever you (?:can|get a chance|have (?:a moment|time))|(?:any ?time|whenever|either|(?:an? |the )?(?:[\\w-]+ )?(?:answer|reply|response|email|call|update)) (?:[\\w-]+ ){0,3}?(?:is|works|would be) (?:fine|ok|okay))';
+const COURTESY = new RegExp(`^${COURTESY_PART}(?:\\W+${COURTESY_PART})*\\W*$`);
 
 /** One scan instead of one per pattern: most sentences report no problem. */
 const ANY_PROBLEM = anyOf(PROBLEMS);
@@ -277,32 +302,37 @@ export function sentenceCues(sentence: string): SentenceCues {
   const demand = COUNTERFACTUAL.test(sentence) || DEMAND.test(sentence);
   const whole = question || REQUEST_WHOLE.test(sentence);
   const request = !rhetorical && !demand && (whole || REQUEST_WITHIN.test(sentence));
-  // Remove denied and solved problems and topic words first so that "no crashes" is not counted as a crash.
+  // Remove denied and solved problems, topic words and what only might have happened first so that "no crashes" is
+  // not counted as a crash; a balance before them, so that its "no complaints" is no denial.
   const unsolved = UNSOLVED.test(sentence);
   let denials = 0;
   let solved = 0;
   let balanced = false;
   let rest = sentence
+    .replace(BALANCED, () => {
+      balanced = true;
+      return ' ';
+    })
     .replace(NO_PROBLEM, () => {
       denials += 1;
       return ' ';
     })
     .replace(TOPIC, ' ')
-    .replace(BALANCED, () => {
-      balanced = true;
-      return ' ';
-    });
+    .replace(IN_CASE, ' ');
   if (!unsolved)
     rest = rest.replace(SOLVED, () => {
       solved = 1;
       return ' ';
     });
   const rating = ratingCue(sentence);
-  const reliefs = denials + solved + (PRAISE.test(rest) || PRAISE_OF_OUTCOMES.test(rest) ? 1 : 0) + (rating > 0 ? 1 : 0);
+  const praised = PRAISE.test(rest) || PRAISE_OF_OUTCOMES.test(rest) || PRAISE_OF_RESULTS.test(rest);
+  let reliefs = denials + solved + (praised ? 1 : 0) + (rating > 0 ? 1 : 0);
   const sarcasm = SARCASM.test(sentence) || IRONY.test(sentence) || REPORTED_IRONY.test(sentence);
   let problems = (rhetorical ? 1 : 0) + (demand || unsolved ? 1 : 0) + (sarcasm ? 1 : 0) + (rating < 0 ? 1 : 0);
   for (const pattern of COMPLAINT_FORMS) if (problems < MAX_PROBLEMS && pattern.test(rest)) problems += 1;
   if (ANY_PROBLEM.test(rest)) for (let i = 0; i < PROBLEMS.length && problems < MAX_PROBLEMS; i++) if (PROBLEMS[i].test(rest)) problems += 1;
+  // Flat praise beside a problem may be the set-up of the complaint ("The new layout is gorgeous, and it hides...").
+  if (!praised && problems === 0 && FLAT_PRAISE.test(rest)) reliefs += 1;
   let weakProblems = 0;
   if (problems === 0 && reliefs === 0) for (const pattern of WEAK_PROBLEMS) if (pattern.test(rest)) weakProblems += 0.5;
   return {
