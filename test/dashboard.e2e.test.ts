@@ -15,6 +15,7 @@ import { FAST_WEBHOOKS, LIST_ENDPOINTS } from './helpers/webhookQueries';
 // serves the built page on the API's origin. Controls are found by role and label, as people and
 // screen readers find them. Each page's screenshot goes to docs/screenshots/ (docs/dashboard.md).
 const SCREENSHOTS = path.resolve(__dirname, '../docs/screenshots');
+const ITEM_THEMES = 'query($k: String!, $id: String!) { feedbackItem(apiKey: $k, id: $id) { themes { id label } } }';
 
 let stack: Stack;
 let browser: Browser;
@@ -38,7 +39,8 @@ beforeAll(async () => {
   // AUTH_CACHE_TTL_MS=0: a revoked key is refused at once, so the test need not wait out the cache.
   // Webhooks may go to a receiver on loopback (the Webhooks page's test), as the webhook tests allow.
   // The service logs: in development the identity service logs single-use links instead of mailing them.
-  stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0', ...FAST_WEBHOOKS }, { logSink: logs });
+  // THEMES_INTERVAL_MS=1000: a merge of themes shows within a second or two, not the default 20.
+  stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0', THEMES_INTERVAL_MS: '1000', ...FAST_WEBHOOKS }, { logSink: logs });
   origin = stack.gateway.url;
   members = new MemberService(await openRepositories(await stack.connect('identity')));
   ({ orgId, key: orgKey } = await stack.createKey());
@@ -480,6 +482,36 @@ test('insights draw volume, sentiment, sources and terms as charts for a range k
   await phone.goto('/insights');
   await phone.getByRole('img', { name: /Feedback volume per day/ }).waitFor();
   await screenshot(phone, 'insights-phone');
+});
+
+test('a member merges two themes on the insights page, the feedback service keeps them together, and Undo separates them', async () => {
+  const member = await addMember('member');
+  const [zephyr] = await addFeedback(
+    ['fails at night', 'skips attachments', 'is slow to start', 'needs a retry button'].map((text) => ({ title: `Zephyr sync ${text}`, content: `The zephyr sync ${text}.` })),
+  );
+  const [quokka] = await addFeedback(
+    ['is blank', 'shows old numbers', 'could be resizable', 'flickers'].map((text) => ({ title: `Quokka widget ${text}`, content: `The quokka widget ${text}.` })),
+  );
+  const themeOf = async (id: string) =>
+    (await stack.gql<{ feedbackItem: { themes: Array<{ id: string; label: string }> } }>(ITEM_THEMES, { k: orgKey, id })).body.data?.feedbackItem.themes[0] ?? null;
+  let into: { id: string; label: string } | null = null;
+  let from: { id: string; label: string } | null = null;
+  await eventually(async () => Boolean((into = await themeOf(zephyr.id)) && (from = await themeOf(quokka.id))), 60_000, 'both themes computed');
+
+  const page = await newPage();
+  await signIn(page, member);
+  await page.goto('/insights');
+  await page.getByText('Merge themes').click();
+  await page.getByLabel('Merge', { exact: true }).selectOption({ label: from!.label });
+  await page.getByLabel('into', { exact: true }).selectOption({ label: into!.label });
+  await page.getByRole('button', { name: 'Merge…' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Merge' }).click();
+  await page.getByRole('status').filter({ hasText: `“${from!.label}” is merged into “${into!.label}”` }).waitFor();
+  await eventually(async () => (await themeOf(quokka.id))?.id === into!.id, 30_000, 'the merged theme computed');
+
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await eventually(async () => (await themeOf(quokka.id))?.id === from!.id, 30_000, 'the theme separated again');
+  expect((await themeOf(zephyr.id))?.id).toBe(into!.id);
 });
 
 test('a viewer reads the inbox without triage controls, and the feedback service refuses a status change a viewer sends anyway', async () => {

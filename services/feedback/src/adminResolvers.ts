@@ -11,7 +11,7 @@ import { feedbackItemFields } from './feedbackItemFields';
 import type { Resolvers } from './generated/adminResolvers';
 import { feedbackInsights, feedbackInsightsFields } from './insights/feedbackInsights';
 import type { OrgSimilarity } from './similarity/orgSimilarity';
-import { listThemes } from './themes/feedbackThemes';
+import { listThemes, mergeThemes, unmergeThemes } from './themes/feedbackThemes';
 import { createThemeResolvers, themeFigureFields } from './themes/themeResolvers';
 import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
 import { toGraphQL, webhookChanges } from './webhooks/webhookResolvers';
@@ -30,7 +30,8 @@ function statusCaller(ctx: SubgraphContext): StatusCaller {
 
 /**
  * The admin schema (admin.graphql): the web application's signed-in members read the inbox, an item, the
- * insights and themes, change statuses, and keep webhook endpoints, through the same functions as the public API.
+ * insights and themes, change statuses, merge items and themes, and keep webhook endpoints, through the same
+ * functions as the public API.
  */
 export function createFeedbackAdminResolvers(
   repository: FeedbackRepository,
@@ -90,6 +91,18 @@ export function createFeedbackAdminResolvers(
         const item = await unmergeFeedback(merging, caller.orgId, args.id);
         ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId }, 'feedback unmerged by a member');
         return item;
+      },
+      mergeFeedbackThemes: async (_, args, ctx) => {
+        const caller = statusCaller(ctx);
+        const theme = await mergeThemes(themes, caller.orgId, args.id, args.themeIds);
+        ctx.logger.info({ themeId: args.id, orgId: caller.orgId, merged: args.themeIds.length }, 'feedback themes merged by a member');
+        return theme;
+      },
+      unmergeFeedbackThemes: async (_, args, ctx) => {
+        const caller = statusCaller(ctx);
+        const theme = await unmergeThemes(themes, caller.orgId, args.id);
+        ctx.logger.info({ themeId: args.id, orgId: caller.orgId }, 'feedback themes unmerged by a member');
+        return theme;
       },
       removeWebhookEndpoint: (_, args, ctx) => changes.remove(webhookManager(ctx).orgId, args.id, ctx.logger, 'member'),
       sendWebhookTestEvent: (_, args, ctx) => changes.sendTest(webhookSender(ctx).orgId, args.endpointId),

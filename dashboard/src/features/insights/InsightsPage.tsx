@@ -6,6 +6,9 @@ import { StatusMessage } from '../layout/StatusMessage';
 import { BarList, SentimentLegend, ShareBar, StackedBars } from './charts';
 import { INSIGHT_DETAILS, INSIGHTS, rangeBounds, RANGES, type InsightDetails, type InsightPoint, type Insights } from './insightsQueries';
 import { withParams } from '../../lib/searchParams';
+import { canChangeDirectory } from '../auth/roles';
+import { useSignedIn } from '../auth/SessionProvider';
+import { ThemeMerge } from './ThemeMerge';
 
 const dayLabel = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const monthLabel = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -92,6 +95,7 @@ function detailsPending(details: DetailsState, what: string) {
 function Figures({ insights, details, label }: { insights: Insights; details: DetailsState; label: string }) {
   const topTerms = details.data?.feedbackInsights.topTerms ?? [];
   const themes = details.data?.feedbackThemes ?? { computedAt: null, items: [] };
+  const canChange = canChangeDirectory(useSignedIn().member.role);
   const change = insights.total - insights.previous.total;
   const { positive, neutral, negative, none } = insights.bySentiment;
   return (
@@ -184,6 +188,7 @@ function Figures({ insights, details, label }: { insights: Insights; details: De
                 })}
               />
               {themes.computedAt && <p className="hint">Themes computed {formatTime(themes.computedAt)}.</p>}
+              {canChange && themes.items.length > 1 && <ThemeMerge themes={themes.items} />}
             </>
           ))}
         </article>

@@ -77,3 +77,17 @@ export function rangeBounds(range: Range, now = Date.now()): { from: string; to:
   const to = Math.ceil(now / DAY_MS) * DAY_MS;
   return { from: new Date(to - range.days * DAY_MS).toISOString(), to: new Date(to).toISOString() };
 }
+
+/** Merges a theme into another (the feedback service computes the themes again within a minute). */
+export const MERGE_THEMES = gql<{ mergeFeedbackThemes: { id: string } }, { id: string; themeIds: string[] }>`
+  mutation MergeThemes($id: String!, $themeIds: [String!]!) {
+    mergeFeedbackThemes(id: $id, themeIds: $themeIds) { id }
+  }
+`;
+
+/** Separates the themes merged into one. */
+export const UNMERGE_THEMES = gql<{ unmergeFeedbackThemes: { id: string } }, { id: string }>`
+  mutation UnmergeThemes($id: String!) {
+    unmergeFeedbackThemes(id: $id) { id }
+  }
+`;

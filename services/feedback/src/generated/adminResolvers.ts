@@ -141,6 +141,8 @@ export type Mutation = {
   enableWebhookEndpoint: WebhookEndpoint;
   /** Merges duplicates into the item `id`, with the public mergeFeedbackItems' rules. Owners, admins and members. */
   mergeFeedbackItems: FeedbackItem;
+  /** Merges other themes into the theme `id`, with the public mergeFeedbackThemes' rules. Owners, admins and members. */
+  mergeFeedbackThemes: FeedbackTheme;
   /** Sends a delivered or failed delivery again (same event id and body), with the public redeliverWebhookDelivery's rules. Owners, admins and members. */
   redeliverWebhookDelivery: WebhookDelivery;
   /** Removes an endpoint and its delivery history; NOT_FOUND for an unknown id. Owners and admins. */
@@ -157,6 +159,8 @@ export type Mutation = {
   sendWebhookTestEvent: WebhookDelivery;
   /** Puts a merged duplicate back exactly as it was, with the public unmergeFeedbackItem's rules. Owners, admins and members. */
   unmergeFeedbackItem: FeedbackItem;
+  /** Separates the themes merged into the theme `id`, with the public unmergeFeedbackThemes' rules. Owners, admins and members. */
+  unmergeFeedbackThemes: FeedbackTheme;
 };
 
 
@@ -189,6 +193,12 @@ export type MutationMergeFeedbackItemsArgs = {
 };
 
 
+export type MutationMergeFeedbackThemesArgs = {
+  id: Scalars['String']['input'];
+  themeIds: Array<Scalars['String']['input']>;
+};
+
+
 export type MutationRedeliverWebhookDeliveryArgs = {
   id: Scalars['String']['input'];
 };
@@ -210,6 +220,11 @@ export type MutationSendWebhookTestEventArgs = {
 
 
 export type MutationUnmergeFeedbackItemArgs = {
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationUnmergeFeedbackThemesArgs = {
   id: Scalars['String']['input'];
 };
 
@@ -576,11 +591,13 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   changeFeedbackStatuses?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusesArgs, 'ids' | 'status'>>;
   enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'id'>>;
   mergeFeedbackItems?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationMergeFeedbackItemsArgs, 'duplicateIds' | 'id'>>;
+  mergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationMergeFeedbackThemesArgs, 'id' | 'themeIds'>>;
   redeliverWebhookDelivery?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookDeliveryArgs, 'id'>>;
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'id'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
   sendWebhookTestEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendWebhookTestEventArgs, 'endpointId'>>;
   unmergeFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackItemArgs, 'id'>>;
+  unmergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackThemesArgs, 'id'>>;
 };
 
 export type QueryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
