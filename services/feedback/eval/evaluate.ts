@@ -75,13 +75,15 @@ const fourthRoundLanguages = readSet('sentiment-dev2-ml.jsonl');
 const thirdHeldOut = readSet('heldout-3/sentiment-hard-en-3.jsonl');
 const thirdHeldOutLanguages = readSet('heldout-3/sentiment-multilingual-3.jsonl');
 /**
- * The fourth, fifth and sixth held-out sets (heldout-4/, heldout-5/, heldout-6/ README.md): scored once each, tuning data
- * from the seventh round on (the sixth from the eighth).
+ * The fourth to eighth held-out sets (heldout-4/ ... heldout-8/ README.md): scored once each, tuning data from the
+ * seventh round on (the sixth from the eighth, the seventh and eighth from the ninth).
  */
 const laterHeldOut = [
   ...readSet('heldout-4/sentiment-hard-en-4.jsonl'),
   ...readSet('heldout-5/sentiment-hard-en-5.jsonl'),
   ...readSet('heldout-6/sentiment-hard-en-6.jsonl'),
+  ...readSet('heldout-7/sentiment-hard-en-7.jsonl'),
+  ...readSet('heldout-8/sentiment-hard-en-8.jsonl'),
 ];
 const fourthHeldOutLanguages = readSet('heldout-4/sentiment-multilingual-4.jsonl');
 const tune = [...first, ...independentTune, ...hardTune, ...development, ...fourthRound, ...thirdHeldOut, ...laterHeldOut];
@@ -329,7 +331,7 @@ function evaluateRule(): { row: Row; chosen: SentimentTuning } {
   };
 }
 
-const PART_NAMES = ['first', 'independent', 'hard', 'development', 'fourth round', 'third held-out', 'fourth, fifth or sixth held-out'];
+const PART_NAMES = ['first', 'independent', 'hard', 'development', 'fourth round', 'third held-out', 'fourth to eighth held-out'];
 
 /** The service's mistakes on the tuning data, negatives first; the report halves are never listed. */
 function printErrors(): void {
@@ -359,7 +361,7 @@ function main(): void {
   rows.push(rule.row);
   console.log(
     `Tuning data: ${tune.length} texts (the first set's ${first.length}, the independent set's tune half, ${independentTune.length}, the hard English set's tune half, ${hardTune.length}, ` +
-      `the third round's development set, ${development.length}, the fourth round's tune parts, ${fourthRound.length}, the third held-out set, ${thirdHeldOut.length}, and the fourth, fifth and sixth, ${laterHeldOut.length}); ` +
+      `the third round's development set, ${development.length}, the fourth round's tune parts, ${fourthRound.length}, the third held-out set, ${thirdHeldOut.length}, and the fourth to eighth, ${laterHeldOut.length}); ` +
       (tuneOnly ? 'report half not computed (--tune-only).' : `report: the independent set's report half, ${report.length} texts.`),
   );
   console.log(
@@ -388,7 +390,7 @@ function main(): void {
     [`development set (${development.length})`, development],
     [`fourth round's development sets, tune parts (${fourthRound.length})`, fourthRound],
     [`third held-out hard English set, tuning since the sixth round (${thirdHeldOut.length})`, thirdHeldOut],
-    [`fourth, fifth and sixth held-out hard English sets, tuning since the seventh and eighth rounds (${laterHeldOut.length})`, laterHeldOut],
+    [`fourth to eighth held-out hard English sets, tuning since the seventh, eighth and ninth rounds (${laterHeldOut.length})`, laterHeldOut],
   ] as const) {
     const o = outcome(set, set.map((e) => ruleScore(e)), SENTIMENT_TUNING);
     console.log(`- ${name}: accuracy ${pct(o.accuracy)}, negative recall ${pct(o.negativeRecall)}, confusion ${matrix(o.confusion)}`);

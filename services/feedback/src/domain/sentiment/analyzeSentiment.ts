@@ -1,7 +1,7 @@
 import type { SENTIMENTS } from '../feedbackValues';
 import type { ItemSentence, ItemToken } from 'wink-nlp';
 import { sentimentNlp } from './englishNlp';
-import { concedesItself, contrastClauses, opensVerdict, type Clause } from './contrast';
+import { concedesItself, contrastClauses, fearsFirst, opensVerdict, type Clause } from './contrast';
 import { MAX_PROBLEMS, normalizeSentence, sentenceCues, type SentenceCues } from './feedbackCues';
 import { leadingScore } from './ratingCues';
 import { wordFeatures, wordScore } from './wordModel';
@@ -112,6 +112,11 @@ function readClauses(sentence: string, clauses: Clause[]): SentenceReading[] {
   const verdict = readings.find(({ conceded }) => !conceded)!;
   const asksOnly = verdict.cues.requestOnly && verdict.cues.problems === 0 && verdict.cues.decisions.leaving === 0;
   if (asksOnly) for (const reading of readings) reading.conceded = false;
+  // A fear conceded before a verdict that names no problem was proved wrong ("I was worried..., but it was clear").
+  if (verdict.cues.problems === 0 && readings.some(({ conceded }, i) => conceded && fearsFirst(normalizeSentence(clauses[i].text)))) {
+    verdict.cues.reliefs += 1;
+    verdict.cues.denial = true;
+  }
   // A commitment conceded before a complaint sets the complaint up ("We would like to continue, but the price went up").
   if (verdict.cues.problems > 0) for (const reading of readings) if (reading.conceded) reading.cues.decisions.committing = 0;
   return readings;
@@ -140,6 +145,17 @@ function addLeadingScore(text: string, readings: SentenceReading[]): void {
 }
 
 /**
+ * Thanks to someone in a sentence that names no problem makes the other sentences the story of the help ("Thanks to Ana
+ * in support. I had lost a whole evening to the pairing; she sorted it in ten minutes."): their problems are the past
+ * the thanks are for, so they are conceded, unless the text leaves or mocks.
+ */
+function concedeStoryOfHelp(readings: SentenceReading[]): void {
+  const thanks = readings.some(({ cues, conceded }) => cues.gratitude && cues.problems === 0 && !conceded);
+  if (!thanks || readings.some(({ cues }) => cues.sarcasm || cues.decisions.leaving > 0)) return;
+  for (const reading of readings) if (!reading.cues.gratitude) reading.conceded = true;
+}
+
+/**
  * The tuning-independent, costly part: wink-nlp reads the text once; only the clauses of a contrast
  * ("..., but ...") are read again, each on its own, for their lexicon scores.
  */
@@ -160,6 +176,7 @@ export function readSentences(title: string, content: string): TextReading {
       }
       readings.push(...readClauses(text, clauses));
     });
+  concedeStoryOfHelp(readings);
   // A nitpick beside other sentences ("..., minor thing") is no verdict; a text of nitpicks only has its verdict in them.
   if (readings.every(({ conceded }) => conceded)) for (const reading of readings) reading.conceded = false;
   if (readings.length > 0) addLeadingScore(normalizeSentence(whole), readings);

@@ -52,5 +52,16 @@ export const opensVerdict = (sentence: string) => VERDICT_OPENER.test(sentence.t
 const NITPICK =
   /\b(?:(?:minor|small|tiny|little) (?:thing|gripe|nitpick|niggle|point|quibble)|(?:my |the )?only (?:complaint|gripe|nitpick|niggle|downside|minus)|nitpick\w*|niggle|quibble|no big deal|not a (?:big deal|deal-?breaker)|(?:we|i) can live with (?:it|that)|(?:my |the )?only wish|would be (?:perfect|flawless|ideal|even better) if)\b|, that is all\W*$/;
 
+/**
+ * A fear or low expectation conceded before the verdict ("I was worried the video would be awful, but...", "Didn't
+ * expect much from a parking app, but...", "Not usually one for apps that nag, but..."): a verdict that names no
+ * problem after it is a relief, the fear proved wrong.
+ */
+const FEAR =
+  /^(?:i|we) (?:was|were|had been|am|are) (?:a bit |a little |really |so |quite |honestly )?(?:worried|afraid|nervous|scared|anxious|sceptical|skeptical|dreading|doubtful|not sure)\b|^(?:i |we )?(?:did not|do not|never) (?:expect|think) (?:much|a lot|it would)|^not usually (?:one|a fan) for\b|^(?:i |we )?(?:had|have) (?:my |our |some )?doubts\b/;
+
+/** On a sentence normalized by `normalizeSentence`. */
+export const fearsFirst = (clause: string) => FEAR.test(clause);
+
 /** On a sentence normalized by `normalizeSentence`. */
 export const concedesItself = (sentence: string) => NITPICK.test(sentence);

@@ -28,6 +28,10 @@ const LEAVING: RegExp[] = [
   /\b(?:reduc\w*|cut\w*|lower\w*|decreas\w*|scal\w* (?:back|down)) (?:\w+ ){0,4}?(?:seats|licen[cs]es|users|accounts|plan|subscription|spend)\b|\bremov\w* (?:the |our |my |these |those |all )?(?:\d+ )?(?:[\w-]+ ){0,2}(?:add-?ons?|modules?|seats|licen[cs]es)\b/,
   // The tool is not used enough to pay for: the reason behind most cancellations.
   /\b(?:not (?:really |even )?(?:using|use) (?:it|them|the \w+|this)(?: (?:enough|much|anymore|any more))?|(?:barely|rarely|hardly|no longer) (?:\w+ )?us(?:e|es|ing|ed)\b|do not use (?:it|them) enough|(?:low|poor|dropping|declining) (?:usage|adoption)|(?:usage|adoption|logins|activity|engagement) (?:is |has |was )?(?:down|dropped|declined|fallen|fell|falling))/,
+  // Churn said calmly, as a choice already made or a comparison under way: "decided to go with a different app", "plan
+  // to switch apps", "comparing us with a cheaper provider", "on a competitor trial", "jumping ship", "moved everything
+  // to plain files", "done with this app", moving to a broker or to someone's own app, "unless we can match the price".
+  /\b(?:go|going|gone|went) with (?:a different|another|a competing|a cheaper|a rival)\b|\b(?:switch|chang)\w* (?:apps|providers|vendors|tools|platforms|suppliers|banks|insurers)\b|\bcompar\w* us (?:with|to|against)\b|\b(?:on |with )?(?:a |the )?competitor(?:'s)? (?:trial|pilot|offer|quote)\b|\bjump\w* ship\b|\b(?:mov|migrat|switch|transferr?)\w* (?:ever(?:y)?thing|all (?:of )?(?:our|my|the) [\w-]+) (?:over )?(?:to|onto) (?!(?:the |our |your )?(?:new|next|latest|same|annual|yearly|pro|premium|business|enterprise)\b)|\b(?:i am|im|we are) (?:so |completely |totally )?done with (?:this|the|your|you)\b|\b(?:mov|switch|migrat|transferr?|go|went|gone)\w* (?:[\w-]+ ){0,6}?(?:back )?(?:to|onto) (?:a |an |the |their |our |my )?(?:[\w'-]+ ){0,3}?(?:own (?:app|website|site|portal|tool|system|platform|service)|broker|competitor|rival)\b|\bunless (?:we|you) (?:can )?match\b/,
 ];
 
 /** Renewals, upgrades and more seats; a negation or a past problem ("since the upgrade") is not one. */
@@ -49,6 +53,10 @@ COMMITTING.push(
   /(?<!(?:not|never|no longer|unlikely to|before|until|whether to|if we) )\b(?:intention to|intend to|intends to|want to|wants to|would like to|agreed to|agree to|committed to|expect to|expects to) (?:renew\b|continue (?:on|with|using)\b|stay (?:on|with)\b)|\b(?:and|please|kindly|to) (?:bill|invoice|charge) (?:us |me |it )?(?:annually|yearly)\b/,
   // More of the product for more of the business: "add two more stores", "three additional locations", "a pilot converted into a full licence".
   /\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|a hundred) (?:more|extra|additional) (?:[\w-]+ ){0,2}?(?:seats|licen[cs]es|users|stores|locations|sites|clinics|branches|offices|depots|warehouses|facilities|teams|departments|workspaces|accounts|drivers|learners|agents|domains|mailboxes|vehicles|properties|venues|devices)\b|\bconvert\w* (?:our |the |this |my )?(?:pilot|trial|poc|proof of concept|free (?:plan|tier|account)) (?:in)?to (?:a |the )?(?:full|paid|annual|yearly|production|enterprise)\b|\bupgrade (?:my|the|our) (?:[\w-]+ ){0,2}from\b|\b(?:upgrad|mov|switch|go)\w* (?:\w+ ){0,2}from (?:the )?(?:free|trial|starter|basic|lite|standard|essentials?|team|growth) (?:plan |tier )?to (?:the )?(?:pro|professional|business|enterprise|premium|scale|plus|unlimited|growth|team)\b/,
+  // Commitments said flatly or asked for: "upsold to Pro", "went annual", "resubscribed", "please renew our policy",
+  // "agreed to extend the contract", "add the new branch to our contract", "upgrade my account to Premium", "expanding
+  // monitoring to the remaining sites".
+  /\b(?:upsold|upsell\w*|resubscrib\w*|re-subscrib\w*)\b|\b(?:went|gone|going|switched|moved) annual\b|\bplease renew\b|(?<!(?:not|never) )\brenewe?d (?:my|our) (?:[\w-]+ )?(?:subscription|plan|policy|contract|membership|cover|licen[cs]e)\b|\bagree(?:d|s)? to (?:extend|renew|expand|upgrade)\b|(?<!\b(?:i|we|you) )\badd (?:[\w-]+ ){1,4}to (?:our|my|the) (?:[\w-]+ )?(?:contract|membership|plan|subscription|licen[cs]e)\b|\bupgrade (?:my|our) (?:account|plan|subscription|membership)\b|\bexpand\w* (?:[\w-]+ ){0,2}to (?:the )?(?:remaining|rest of|other|all)\b/,
 );
 
 /** "from 50 seats to 20": fewer is leaving, more is committing, whatever the verb. */

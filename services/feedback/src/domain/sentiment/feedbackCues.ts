@@ -47,7 +47,7 @@ const PROBLEMS: RegExp[] = [
   /(?<!from )\b(?:another|a different|a competing|a rival|a cheaper) (?:app|tool|vendor|provider|product|platform|solution|service)\b/,
   // It happens again and again, or lasts.
   /\b(?:every|each)\s+(?:single\s+|other\s+|few\s+|couple of\s+|\d+\s+|one\s+|two\s+|three\s+|five\s+|ten\s+)?(?:minute|hour|click|page|session|login)s?\b/,
-  /\b(?:over and over|again and again|(?:second|third|fourth|fifth) time|(?:two|three|four|five|several|many) times(?! over)|(?<!(?:renew\w*|signed|extended|contract|subscription|plan|term|commitment|licen[cs]e|prepaid|paid|trial|free) )for (?:\d+|two|three|four|five|six|several) (?:days|weeks|months))\b/,
+  /\b(?:over and over|again and again|(?:second|third|fourth|fifth) time|(?:two|three|four|five|several|many) times(?! over)|(?<!(?:renew\w*|signed|extended|contract|subscription|plan|term|commitment|licen[cs]e|prepaid|paid|trial|free|flat|steady|stable|unchanged) )for (?:\d+|two|three|four|five|six|several) (?:days|weeks|months))\b/,
   /^(?:twice|three times|yet again|once again)\W*$/,
   /\bstill\s+(?:\w+\s+)?(?:no|not|waiting|broken|missing|open|unresolved|locked|down|empty|wrong|pending|stuck|the same|happening|charg\w*|hav\w*|crash\w*|fail\w*)\b/,
   /\bsame (?:problem|issue|error)\b|(?:^|, )same (?:thing|result)\W*$/,
@@ -135,10 +135,20 @@ const PRAISE_OF_OUTCOMES =
  * Praise said as what the customer will do or got: coming back ("will use again", "would book again", "would
  * recomend"), money or a day saved ("saved us nearly 300 euros", "saves my commute", "how much it saved us"), a chore
  * done in minutes ("picked up a car in 2 minutes"), what was wanted at last ("finally I can see..."), praise through a
- * word of fear or excess ("scarily accurate", "insanely fast"), the maker's reward ("deserves a raise").
+ * word of fear or excess ("scarily accurate", "insanely fast"), the maker's reward ("deserves a raise"), expectations
+ * beaten ("better than I expected", "surprisingly decent"), a harm spared ("saved me from running out"), a hard time made
+ * easier, "finally an app that...", "cannot ask for more".
  */
 const PRAISE_OF_RESULTS =
-  /\b(?:(?:will|would|shall) (?:definitely |certainly |happily |gladly |absolutely |100% )?(?:use|book|buy|stay|come|order|rent|shop|fly|travel|return|go|choose|pick) (?:\w+ ){0,2}?again|would (?:definitely |highly |totally |absolutely |100% )?(?:recomm?end|recommed)|sav(?:e|es|ed|ing) (?:me|us|them|him|her) (?:nearly |about |almost |over |more than |around |roughly )?(?:[$€£]\s?\d[\d,.]*|\d[\d,.]* ?(?:euros?|dollars?|pounds?|bucks|k)|a (?:fortune|bundle|small fortune)|money|hundreds|thousands)|sav(?:e|es|ed|ing) (?:my|our|their) (?:commute|day|days|life|lives|sanity|bacon|skin|weekends?|mornings?|evenings?|business|workflow|season)|how much (?:[\w-]+ ){0,3}(?:saved|helped|means|meant to) (?:us|me)|(?:picked up|booked|checked (?:in|out)|signed up|sorted|paid|ordered|onboarded|rebooked|renewed) (?:[\w-]+ ){0,4}?in (?:under |about |just |only |less than |barely )?(?:\d+|a few|two|three|five|ten) (?:minutes|mins?|seconds|secs?|clicks|taps)|finally (?:i|we|you|they) (?:can|could|have|get)|(?:scar(?:il)?y|insanely|ridiculously|stupidly|absurdly|freakishly|dangerously|crazy|unreasonably) (?:good|accurate|fast|quick|easy|smooth|simple|reliable|cheap|useful|addictive|well|precise|helpful)|deserves? (?:a |an )?(?:raise|medal|award|promotion|bonus|prize|pay rise))\b/;
+  /\b(?:(?:will|wil|would|shall) (?:definitely |certainly |happily |gladly |absolutely |100% )?(?:use|book|buy|stay|come|order|rent|shop|fly|travel|return|go|choose|pick) (?:\w+ ){0,2}?again|would (?:definitely |highly |totally |absolutely |100% )?(?:recomm?end|recommed)|sav(?:e|es|ed|ing) (?:me|us|them|him|her) (?:nearly |about |almost |over |more than |around |roughly )?(?:[$€£]\s?\d[\d,.]*|\d[\d,.]* ?(?:euros?|dollars?|pounds?|bucks|k)|a (?:fortune|bundle|small fortune)|money|hundreds|thousands)|sav(?:e|es|ed|ing) (?:my|our|their) (?:commute|day|days|life|lives|sanity|bacon|skin|weekends?|mornings?|evenings?|business|workflow|season)|how much (?:[\w-]+ ){0,3}(?:saved|helped|means|meant to) (?:us|me)|(?:picked up|booked|checked (?:in|out)|signed up|sorted|paid|ordered|onboarded|rebooked|renewed) (?:[\w-]+ ){0,4}?in (?:under |about |just |only |less than |barely )?(?:\d+|a few|two|three|five|ten) (?:minutes|mins?|seconds|secs?|clicks|taps)|finally (?:i|we|you|they) (?:can|could|have|get)|(?:scar(?:il)?y|insanely|ridiculously|stupidly|absurdly|freakishly|dangerously|crazy|unreasonably) (?:good|accurate|fast|quick|easy|smooth|simple|reliable|cheap|useful|addictive|well|precise|helpful)|deserves? (?:a |an )?(?:raise|medal|award|promotion|bonus|prize|pay rise)|(?:better|more) than (?:i|we) (?:had )?(?:expected|thought|hoped)|surprisingly (?:good|decent|easy|smooth|quick|fast|clear|useful|helpful|accurate)|(?:did not|never) (?:think|thought|expect|expected) (?:that|this|it) (?:was|would be) possible|sav(?:e|es|ed|ing) (?:me|us|them|him|her) (?:from|a|an) |(?:made|makes|making) (?:[\w-]+ ){1,5}?(?:far |much |a lot |so |way )?(?:less (?:stressful|painful|scary)|easier|calmer|simpler|smoother)|finall?y (?:an?|one) (?:[\w-]+ ){0,2}?(?:app|tool|service|site|platform|product) (?:that|where|which)|(?:cannot|could not) (?:ask|wish) for (?:more|better|anything more)|what more (?:could|can) (?:you|i|we|anyone) (?:ask|wish) for)\b/;
+
+/**
+ * Thanks to someone, or praise said as a sign-off ("just wanted to say thank you", "pass my thanks on to...", "thanks to
+ * Ana in support", "grateful", "good work", "fair play", "not a complaint for once"): the verdict of a story of help.
+ * "We would be grateful if..." only asks.
+ */
+const GRATITUDE =
+  /\b(?:(?:just )?want(?:ed)? to say (?:a (?:big |huge |quick )?)?(?:thanks|thank you)|pass(?:ing)? (?:on )?(?:my|our) (?:thanks|gratitude)|(?:my|our) (?:thanks|gratitude) (?:go |goes )?to|(?:thanks|thank you|kudos|credit|props) to (?!you\b)\w+ (?:in|on|from|at|for|and|who)|(?<!\bbe (?:so |very |really |most |extremely )?)grateful(?! if)|good work|fair play|not a (?:problem report|complaint|bug report) for once)\b/;
 
 /** Flat praise of a quality: "the sound is stunning", "it looks gorgeous". */
 const FLAT_PRAISE =
@@ -149,10 +159,10 @@ const FLAT_PRAISE =
  * happier", "never disappoints") are praise; the lexicon reads the negated word and scores them negative.
  */
 const NO_PROBLEM =
-  /\b(?:no|zero|without an?y?|not an? single|not one|never had an?y?|never an?)\s+(?:\w+\s+)?(?:problems?|issues?|complaints?|crash\w*|hiccups?|bugs?|regrets?|glitch\w*|errors?(?! message)|downtime|(?:hidden )?fees?|surprises?|fuss|hassle|trouble|headaches?|escalations?)\b|\bnothing (?:to (?:complain|worry) about|wrong|bad)\b|\bcannot complain\b|\bwithout (?:being|feeling|getting|sounding) (?:too |overly )?\w+|\b(?:could not|cannot|could not have) be(?:en)? (?:happier|better|more pleased)\b|\b(?:cannot|could not) fault\b|\bnever (?:disappoints?|lets? (?:me|us) down)\b|\bnever (?:looked|been|felt|sounded|worked|run|ran|performed|played|read) (?:so |this )?(?:better|smoother|faster|easier|sharper|cleaner|nicer)\b|\bnot (?:once )?disappointed\b|\bcannot recommend (?:\w+ )?enough\b|\b(?:have not|has not|never) (?:once )?(?:missed|forgotten|lost) (?:a|an|one|any|a single)\b|\b(?:cannot|could not) (?:imagine |picture )?(?:\w+ ){1,4}?without (?:it|this|you|them)\b(?! \w+ing)/g;
+  /\b(?:no|zero|without an?y?|not an? single|not one|never had an?y?|never an?)\s+(?:\w+\s+)?(?:problems?|issues?|complaints?|crash\w*|hiccups?|bugs?|regrets?|glitch\w*|errors?(?! message)|downtime|(?:hidden )?fees?|surprises?|fuss|hassle|trouble|headaches?|escalations?)\b|\bnothing (?:to (?:complain|worry) about|wrong|bad)\b|\bcannot complain\b|\bwithout (?:being|feeling|getting|sounding) (?:too |overly )?\w+|\b(?:could not|cannot|could not have) be(?:en)? (?:happier|better|more pleased)\b|\b(?:cannot|could not) fault\b|\bnever (?:disappoints?|lets? (?:me|us) down)\b|\bnever (?:looked|been|felt|sounded|worked|run|ran|performed|played|read) (?:so |this )?(?:better|smoother|faster|easier|sharper|cleaner|nicer)\b|\bnot (?:once )?disappointed\b|\bcannot recomm?end (?:\w+ )?enough\b|\b(?:have not|has not|never) (?:once )?(?:missed|forgotten|lost) (?:a|an|one|any|a single)\b|\b(?:cannot|could not) (?:imagine |picture )?(?:\w+ ){1,4}?without (?:it|this|you|them)\b(?! \w+ing)/g;
 /** A problem that is solved ("fixed on Tuesday", "thanks for the quick refund") or a cost that dropped is praise. */
 const SOLVED =
-  /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong|duplicate|double|extra)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|(?:bills?|costs?|spend|fees|churn|no-shows?|errors|mistakes|complaints|tickets|wait times?|turnover) (?:have |has )?(?:dropped|fell|fallen|gone down|went down|decreased|halved)|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
+  /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong|duplicate|double|extra)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|(?:bills?|costs?|spend|fees|churn|no-shows?|errors|mistakes|complaints|tickets|wait times?|turnover) (?:have |has )?(?:dropped|fell|fallen|gone down|went down|decreased|halved)|(?<!\b(?:not|never|yet to|still)\b[^.]{0,15})(?:got|received|had) (?:my|our|the) (?:full )?refund|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
 const UNSOLVED = /\b(?:not|never|still)\s+(?:\w+\s+)?(?:solved|resolved|fixed|sorted)\b|\b(?:get|have|be|need|needs|want|wants) (?:it |this |that |them )?fixed\b|\bis there a fix\b/;
 
 /**
@@ -165,7 +175,7 @@ const TOPIC =
 
 /** The problems of this sentence are the customer's own or another product's ("my mistake", "the previous app"). */
 const NOT_OUR_PROBLEM =
-  /\b(?:my|our) (?:own )?(?:mistake|fault)\b|\bon (?:my|our) (?:side|end)\b|\baccidentally\b|\b(?:previous|old|former|other) (?:app|tool|provider|vendor|system|platform|software|solution)\b/;
+  /\b(?:my|our) (?:own )?(?:mistake|fault)\b|\bon (?:my|our) (?:side|end)\b|\baccidentally\b|\bby (?:accident|mistake)\b|\bnot (?:your|the (?:app|shop|site|company|service)'?s?) (?:doing|fault|problem|issue)\b|\b(?:i|we) will not be (?:able|around|available|reachable)\b|\b(?:previous|old|former|other) (?:app|tool|provider|vendor|system|platform|software|solution)\b/;
 
 /** Words that are a verdict of "it is okay": the lexicon scores them as praise. */
 const LUKEWARM =
@@ -181,15 +191,27 @@ const BALANCED =
   /\bneither (?:\w+ ){1,3}?nor \w+|\bnot (?:the |that |too |so |very |really )?(?:best|great|good|amazing|perfect|bad|terrible|awful|worst|horrible)\b(?: \w+){0,6},? (?:and |but |yet )?(?:not|nor) (?:the |that |too |so |very |really )?(?:worst|best|terrible|bad|awful|amazing|great|good|horrible)\b(?: either)?|\bsome (?:days|weeks|months|mornings|times|things|features|parts|bits)\b[^,.;]*[,;] (?:and |but |while |other )?(?:some|others?)\b[^,.;]*|\bmiddle of the road\b|\bbalances? (?:itself )?out\b|\b(?:would|will) not (?:rave|gush)\b|^(?:i am |we are |feeling |i feel )?neutral\b|\bneutral (?:on|about)\b|\bon the fence\b|\bso-so\b|^meh\b|\b(?:three|3)[- ]stars?\b|\b3 ?(?:\/|out of) ?5\b|\b(?:enough|an?) (?:\w+ )?opinion\b|\bsome (?:[\w-]+ ){1,2}(?:are|is|were|was|work|works|feel|feels) (?:\w+ )?(?:better|worse|stronger|weaker|more \w+|less \w+) than others\b|\bnot (?:leaving|cancell?ing|quitting|switching|churning|complaining|unhappy|angry|upset)\W+(?:just|only|simply)\b|\bno (?:\w+ ){0,2}(?:complaints?|incidents?|issues?|problems?)\b[^.;]*?\bno (?:\w+ ){0,2}(?:praise|enthusiasm|excitement|compliments?)\b(?: either)?/g;
 
 /**
+ * A notice of changed details or of an absence ("new point of contact", "is now the admin contact", "our new address",
+ * "on parental leave until March", "I will be travelling without internet"), and the quiet account note ("usage
+ * steady", "nothing raised", "no open tickets"): facts passed on, whatever words they use.
+ */
+const NOTICE =
+  /\bnew (?:registered |billing |delivery |postal |office |email |main )?(?:address|point of contact|contact|phone number|email address|account holder|admin)\b|\b(?:is|are) now (?:the|our|their) (?:new )?(?:[\w-]+ )?(?:contact|admin|owner|account holder|point of contact|lead)\b|\b(?:is|am|are|will be) (?:away |off )?on (?:parental |maternity |paternity |annual |sick |medical )?leave\b|\b(?:i|we) will be (?:away|travell?ing|offline|out of (?:the )?(?:office|country))\b|\busage (?:is |has been )?(?:steady|flat|stable|unchanged)\b|\bnothing (?:raised|to report)\b|\bno open (?:tickets|issues|cases|requests)\b/;
+
+/**
  * A note for information ("FYI, ...", "Noted, thanks", "Forwarding this to...", "in case it helps"): it passes
  * facts on and judges nothing, so, like a shrug, only a cue can make it a verdict. Not "Call notes: ...": account
  * notes carry the customer's verdict ("Call notes: customer very happy...").
  */
-const FOR_INFORMATION =
-  /^(?:fyi|for your information|for the record|noted|(?:just )?(?:confirming|letting you know)|heads up|forwarding|reposting|for anyone wondering)\b|\bin case (?:it|that|this) (?:helps|matters|is useful)\b/;
+const FOR_INFORMATION = new RegExp(
+  `^(?:fyi|for your information|for (?:the|your|our) records?|noted|(?:just )?(?:confirming|letting you know)|heads up|forwarding|reposting|for anyone (?:wondering|searching|deciding|else|looking)|just so (?:people|you|everyone|others) know)\\b|\\bin case (?:it|that|this) (?:helps|matters|is useful)\\b|${NOTICE.source}`,
+);
 
-/** What might have happened ("Letting you know in case the failed-payment email went out"): no problem reported. */
-const IN_CASE = /\bin case\b[^,;:.!?]*/g;
+/**
+ * What might have happened ("Letting you know in case the failed-payment email went out") and what the customer lets go
+ * ("the old address can be deleted"): no problem reported.
+ */
+const WHAT_MAY_HAPPEN = /\bin case\b[^,;:.!?]*|\b(?:can|could|should|may) (?:now )?be (?:deleted|removed|archived|closed)\b/g;
 
 /** A question that is a complaint ("Why is it still...?", "How is it possible that...?"). */
 const RHETORICAL =
@@ -204,10 +226,10 @@ const COUNTERFACTUAL = /\bif (?:it|they|you|only|the \w+) (?:did|does|would|was|
 
 /** A sentence that asks, proposes or wishes as a whole: its sentiment words are not a judgement. */
 const REQUEST_WHOLE =
-  /^(?:(?:i am|we are) (?:formally |hereby |now )?(?:requesting|writing to (?:request|ask))|(?:the )?(?:customer|client|prospect|they|user|users) (?:asked|asks|wants|wanted|requested|would like|is asking|are asking)|any plans?|are there plans|allow|add|make|enable|provide|offer|introduce|implement|bring back|show|display|give us|give me|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|kindly|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature (?:request|idea|suggestion|wish)|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
+  /^(?:(?:i am|we are) (?:formally |hereby |now )?(?:requesting|writing to (?:request|ask))|(?:the )?(?:customer|client|prospect|they|user|users) (?:asked|asks|wants|wanted|requested|would like|is asking|are asking)|(?:asked|asks|wants|wanted|requested) (?:for|a|an|to|the|if|whether)|(?:change|update|remove|delete|transfer|move|merge|rename|assign|reassign|address) (?:my|our|the|all|this|these|ownership)|set (?:my|our)|any plans?|are there plans|allow|add|make|enable|provide|offer|introduce|implement|bring back|show|display|give us|give me|let us|let me|support for|we need|we would like|i would like|it would|would (?:love|like|be)|could(?! not)|can|please|kindly|a way to|an? option to|the option to|the ability to|ability to|option to|idea|suggestion|request|feature (?:request|idea|suggestion|wish)|ideally|consider|happy to|glad to|just wondering|wondering|i wonder|not sure (?:if|whether|how|what))\b|\bplease\W*$|\bwould (?:also )?be (?:a |an )?(?:nice|great|helpful|useful|handy|good|cool|ideal|welcome)\b|\bit would help\b|^(?:we|i) would (?:love|like|appreciate) (?:a|an|to|some|it|the|if)\b|\bwould (?:love|like) to (?:see|have)\b|\bjust (?:wondering|a question|asking|curious)\b/;
 /** A request inside a sentence that may also judge ("Great app, but please add a dark mode"). */
 const REQUEST_WITHIN =
-  /\b(?:could|can) you (?:please )?(?:add|make|support|include|consider|allow|let|extend|change|update|send|resend|remove|switch|enable)\b|\b(?:please|kindly) (?:add|consider|allow|let|make|support|include|change|update|send|resend|remove|switch|use|extend|close|transfer|deactivate|activate|rename|reassign|set up|merge)\b|\bone (?:small |tiny |little |minor )?(?:request|suggestion|wish)\b|\bi (?:only )?wish\b/;
+  /\b(?:could|can) you (?:please )?(?:add|make|support|include|consider|allow|let|extend|change|update|send|resend|remove|switch|enable)\b|\b(?:please|kindly) (?:add|consider|allow|let|make|support|include|change|update|send|resend|remove|switch|use|extend|close|transfer|deactivate|activate|rename|reassign|set up|merge|address|delete|note|confirm|forward|move|renew)\b|\b(?:can|could|should|may) (?:now )?be (?:deleted|removed|archived|closed)\b|\bone (?:small |tiny |little |minor )?(?:request|suggestion|wish)\b|\bi (?:only )?wish\b/;
 
 export interface SentenceCues {
   /** Problems the customer reports (each kind of phrase counts 1, up to `MAX_PROBLEMS`). */
@@ -236,6 +258,8 @@ export interface SentenceCues {
   praiseOpener: boolean;
   /** Only a greeting or thanks ("Thanks in advance.", "Kind regards"): manners, not a verdict, beside other sentences. */
   courtesy: boolean;
+  /** Thanks to someone or praise as a sign-off (`GRATITUDE`): the verdict of a story of help. */
+  gratitude: boolean;
 }
 
 /** Contractions and texting spellings, spelled out in one pass. */
@@ -301,7 +325,8 @@ export function sentenceCues(sentence: string): SentenceCues {
   const rhetorical = RHETORICAL.test(sentence) || (question && COMPLAINING_QUESTION.test(sentence));
   const demand = COUNTERFACTUAL.test(sentence) || DEMAND.test(sentence);
   const whole = question || REQUEST_WHOLE.test(sentence);
-  const request = !rhetorical && !demand && (whole || REQUEST_WITHIN.test(sentence));
+  // "Please pass on our thanks" asks only in form.
+  const request = !rhetorical && !demand && !GRATITUDE.test(sentence) && (whole || REQUEST_WITHIN.test(sentence));
   // Remove denied and solved problems, topic words and what only might have happened first so that "no crashes" is
   // not counted as a crash; a balance before them, so that its "no complaints" is no denial.
   const unsolved = UNSOLVED.test(sentence);
@@ -318,14 +343,15 @@ export function sentenceCues(sentence: string): SentenceCues {
       return ' ';
     })
     .replace(TOPIC, ' ')
-    .replace(IN_CASE, ' ');
+    .replace(WHAT_MAY_HAPPEN, ' ');
   if (!unsolved)
     rest = rest.replace(SOLVED, () => {
       solved = 1;
       return ' ';
     });
   const rating = ratingCue(sentence);
-  const praised = PRAISE.test(rest) || PRAISE_OF_OUTCOMES.test(rest) || PRAISE_OF_RESULTS.test(rest);
+  const gratitude = GRATITUDE.test(rest);
+  const praised = gratitude || PRAISE.test(rest) || PRAISE_OF_OUTCOMES.test(rest) || PRAISE_OF_RESULTS.test(rest);
   let reliefs = denials + solved + (praised ? 1 : 0) + (rating > 0 ? 1 : 0);
   const sarcasm = SARCASM.test(sentence) || IRONY.test(sentence) || REPORTED_IRONY.test(sentence);
   let problems = (rhetorical ? 1 : 0) + (demand || unsolved ? 1 : 0) + (sarcasm ? 1 : 0) + (rating < 0 ? 1 : 0);
@@ -349,5 +375,6 @@ export function sentenceCues(sentence: string): SentenceCues {
     decisions: decidedHere(sentence, question, problems),
     praiseOpener: PRAISE_OPENER.test(sentence),
     courtesy: COURTESY.test(sentence),
+    gratitude,
   };
 }
