@@ -335,3 +335,30 @@ test('when more import batches are open than are read, then the oldest are read 
     await outbox.deleteMany({ _id: { $in: ids as unknown as Types.ObjectId[] } });
   }
 });
+
+test('when an organization has new items only behind an import batch still being written, then the background indexer takes no lease for it', async () => {
+  const importing = await stack.createKey();
+  const busy = await stack.createKey();
+  const outbox = feedback.collection('webhook_outbox');
+  const intent = `test-open-import-${importing.orgId}` as unknown as Types.ObjectId;
+  // A batch recorded before the organization's item, still held by its writer.
+  const heldUntil = new Date(Date.now() + 3_600_000);
+  await outbox.insertOne({ _id: intent, orgId: importing.orgId, itemId: 'batch', type: 'feedback.created', occurredAt: new Date(Date.now() - 5_000), heldUntil, doneAt: null });
+  try {
+    await addItems(importing.key, 1);
+    await addItems(busy.key, 1);
+    const indexer = startSearchIndexer(store, 100, 0, createLogger('test', 'silent'));
+    try {
+      await eventually(async () => (await store.state(busy.orgId))?.next === 1, 30_000, 'the other organization indexed');
+      // A later pass: the first one, which visited both organizations, is over.
+      await addItems(busy.key, 1);
+      await eventually(async () => (await store.state(busy.orgId))?.next === 2, 30_000, 'a later pass');
+      // A lease would have written the organization's state.
+      expect(await store.state(importing.orgId)).toBeNull();
+    } finally {
+      await indexer.close();
+    }
+  } finally {
+    await outbox.deleteOne({ _id: intent });
+  }
+});

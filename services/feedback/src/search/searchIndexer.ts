@@ -134,12 +134,15 @@ export function startSearchIndexer(store: SearchIndexStore, intervalMs: number, 
     if (!organizations || Date.now() - organizations.at > ORGANIZATIONS_EVERY_MS) organizations = { at: Date.now(), ids: await store.organizations() };
     for (const orgId of organizations.ids) {
       if (closed()) return;
-      // Three reads per organization without new items or removals; a lease (a write) only when there is work.
+      // Three reads per organization without new items or removals (the open import batches are read every half
+      // grace for all of them); a lease (a write) only when there is work.
       const state = await store.state(orgId);
       const now = new Date();
       const untimed = !timed.has(orgId) && (await store.untimedBlocks(orgId, 1)).length > 0;
       if (!untimed) timed.add(orgId);
-      if (!untimed && !(await store.hasItemsAfter(orgId, state?.watermark ?? null, upToOf(now, graceMs))) && !(await hasRemovalsToRecord(store, orgId, state, removedBefore(now, graceMs)))) continue;
+      // Up to where a pass would stop (before an import batch still being written), so that no lease is taken for items a pass may not index yet.
+      const upTo = await upToNow(openImportSince, orgId, now, graceMs);
+      if (!untimed && !(await store.hasItemsAfter(orgId, state?.watermark ?? null, upTo)) && !(await hasRemovalsToRecord(store, orgId, state, removedBefore(now, graceMs)))) continue;
       if (!(await store.lease(orgId, holder, LEASE_MS))) continue;
       const started = Date.now();
       let renewed = Date.now();
