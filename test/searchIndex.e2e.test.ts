@@ -316,10 +316,11 @@ test('when more import batches are open than are read, then the oldest are read 
   const outbox = feedback.collection('webhook_outbox');
   const orgs = ['000000000000000000000a01', '000000000000000000000a02', '000000000000000000000a03'];
   const began = orgs.map((_, i) => new Date(Date.UTC(2001, 0, 1 + i)));
-  const heldUntil = new Date(Date.now() + 3_600_000);
-  const ids = orgs.map((orgId, i) => `test-open-import-${orgId}-${i}`);
+  // Ids, holds and insertion newest first, so that only a read in the order of their recording finds the oldest.
+  const heldUntil = (i: number) => new Date(Date.now() + 3_600_000 - i * 60_000);
+  const ids = orgs.map((_, i) => `test-open-import-${orgs.length - i}`);
   await outbox.insertMany(
-    orgs.map((orgId, i) => ({ _id: ids[i] as unknown as Types.ObjectId, orgId, itemId: 'batch', type: 'feedback.created', occurredAt: began[i], heldUntil, doneAt: null })),
+    orgs.map((orgId, i) => ({ _id: ids[i] as unknown as Types.ObjectId, orgId, itemId: 'batch', type: 'feedback.created', occurredAt: began[i], heldUntil: heldUntil(i), doneAt: null })).reverse(),
   );
   try {
     const cut = await store.openImports(2);
