@@ -44,6 +44,8 @@ export interface Theme {
   orgId: string;
   label: string;
   keywords: string[];
+  /** The theme a person merged it into: it is listed until the next computation folds it in. */
+  mergedInto?: string;
 }
 
 export interface ThemeRange {
@@ -83,7 +85,7 @@ export interface ThemedItem {
   publishedDate: Date;
 }
 
-const toTheme = (doc: ThemeDocument): Theme => ({ id: doc._id, orgId: doc.orgId, label: doc.label, keywords: doc.keywords });
+const toTheme = (doc: ThemeDocument): Theme => ({ id: doc._id, orgId: doc.orgId, label: doc.label, keywords: doc.keywords, ...(doc.mergedInto ? { mergedInto: doc.mergedInto } : {}) });
 
 /**
  * Items whose themes are written per round trip: small, because FerretDB v1 scans the collection for each
@@ -122,12 +124,15 @@ export class ThemeStore {
     return this.cells.organizations();
   }
 
-  /** The organization's item count and newest id, and when its themes were last merged: when they are unchanged, so are its themes. */
-  async fingerprint(orgId: string): Promise<string> {
+  /**
+   * The organization's item count and newest id, and when its themes were last merged (from its run, read
+   * here unless the caller has it): when they are unchanged, so are its themes.
+   */
+  async fingerprint(orgId: string, knownRun?: ThemeRunDocument | null): Promise<string> {
     const [count, newest, run] = await Promise.all([
       this.items.countDocuments({ orgId }).maxTimeMS(DEFAULT_MAX_TIME_MS),
       this.items.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<{ _id: Types.ObjectId }>(),
-      this.run(orgId),
+      knownRun === undefined ? this.run(orgId) : knownRun,
     ]);
     return `${count}:${newest?._id.toHexString() ?? ''}${run?.mergedAt ? `:${run.mergedAt.getTime()}` : ''}`;
   }
@@ -271,12 +276,10 @@ export class ThemeStore {
 
   /**
    * Records that `ids` are merged into `id` (themes merged into them move along), remembering their items,
-   * and has the organization's themes computed again; null when `id` is not an active theme of the
-   * organization. The merge itself happens in that computation (themes/mergedThemes.ts).
+   * and has the organization's themes computed again (the caller checked the themes are the organization's).
+   * The merge itself happens in that computation (themes/mergedThemes.ts).
    */
-  async merge(orgId: string, id: string, ids: string[], now = new Date()): Promise<Theme | null> {
-    const target = await this.themes.findOne({ _id: id, orgId, active: true }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeDocument>();
-    if (!target) return null;
+  async merge(orgId: string, id: string, ids: string[], now = new Date()): Promise<void> {
     const members = await Promise.all(
       ids.map(async (themeId) => {
         const items = await this.items.find({ orgId, themeIds: themeId }, { _id: 1 }).limit(MAX_THEMED_ITEMS).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<Array<{ _id: Types.ObjectId }>>();
@@ -289,7 +292,6 @@ export class ThemeStore {
       { ordered: false },
     );
     await this.recomputeSoon(orgId, now);
-    return toTheme(target);
   }
 
   /** Separates the themes merged into `id` at the next computation; null when it is not an active theme of the organization. */
@@ -299,12 +301,6 @@ export class ThemeStore {
     await this.themes.updateMany({ orgId, mergedInto: id }, { $unset: { mergedInto: 1 }, $set: { updatedAt: now } });
     await this.recomputeSoon(orgId, now);
     return toTheme(target);
-  }
-
-  /** The themes of the organization that are merged into others, with the theme each is merged into. */
-  async mergedInto(orgId: string, ids: string[]): Promise<Map<string, string>> {
-    const docs = await this.themes.find({ orgId, _id: { $in: ids }, mergedInto: { $exists: true } }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeDocument[]>();
-    return new Map(docs.map((doc) => [doc._id, doc.mergedInto!]));
   }
 
   /**

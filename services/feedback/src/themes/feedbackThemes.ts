@@ -70,13 +70,12 @@ export async function mergeThemes(store: ThemeStore, orgId: string, id: string, 
     throw badRequest(`themeIds must name 1 to ${MAX_MERGED_THEMES} themes (got ${others.length})`, { argument: 'themeIds' });
   }
   if (others.includes(id)) throw badRequest('themeIds must not name the theme they are merged into', { argument: 'themeIds' });
-  const found = new Set((await store.byIds(orgId, others)).map((theme) => theme.id));
-  const unknown = others.filter((other) => !found.has(other)).length;
-  if (unknown > 0) throw notFound(`${THEME_NOT_FOUND}: ${unknown} of themeIds`);
-  if ((await store.mergedInto(orgId, [id])).has(id)) throw badRequest('the theme is itself merged into another one: merge into that one', { argument: 'id' });
-  const theme = await store.merge(orgId, id, others);
-  if (!theme) throw notFound(THEME_NOT_FOUND);
-  return { ...theme, range: {} };
+  const [target, ...found] = await store.byIds(orgId, [id, ...others]);
+  if (target?.id !== id) throw notFound(THEME_NOT_FOUND);
+  if (found.length < others.length) throw notFound(`${THEME_NOT_FOUND}: ${others.length - found.length} of themeIds`);
+  if (target.mergedInto) throw badRequest('the theme is itself merged into another one: merge into that one', { argument: 'id' });
+  await store.merge(orgId, id, others);
+  return { ...target, range: {} };
 }
 
 /** Separates the themes merged into an active theme of the organization (see ThemeStore.unmerge). */

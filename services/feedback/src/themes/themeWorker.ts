@@ -35,7 +35,7 @@ export function startThemeWorker(store: ThemeStore, intervalMs: number, logger: 
     for (const orgId of await store.organizations()) {
       if (closed()) return;
       const run = await store.run(orgId);
-      const themesStale = run?.fingerprint !== (await store.fingerprint(orgId));
+      const themesStale = run?.fingerprint !== (await store.fingerprint(orgId, run));
       if (!themesStale && !(await store.countsStale(orgId, run))) continue;
       if (!(await store.lease(orgId, LEASE_MS))) continue;
       const started = Date.now();
