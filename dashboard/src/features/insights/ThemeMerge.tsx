@@ -28,11 +28,6 @@ export function ThemeMerge({ themes }: { themes: ThemeFigures[] }) {
     setFailure(result.error ? errorInWords(result.error) : null);
     if (!result.error) setMerged(null);
   };
-  const choices = themes.map((theme) => (
-    <option key={theme.id} value={theme.id}>
-      {theme.label}
-    </option>
-  ));
   return (
     <details className="theme-merge">
       <summary>Merge themes</summary>
@@ -45,18 +40,8 @@ export function ThemeMerge({ themes }: { themes: ThemeFigures[] }) {
           setAsking(true);
         }}
       >
-        <div className="filter">
-          <label htmlFor="merge-from">Merge</label>
-          <select id="merge-from" value={from} onChange={(event) => setFrom(event.target.value)}>
-            {choices}
-          </select>
-        </div>
-        <div className="filter">
-          <label htmlFor="merge-into">into</label>
-          <select id="merge-into" value={into} onChange={(event) => setInto(event.target.value)}>
-            {choices}
-          </select>
-        </div>
+        <ThemeChoice id="merge-from" label="Merge" themes={themes} value={from} onChange={setFrom} />
+        <ThemeChoice id="merge-into" label="into" themes={themes} value={into} onChange={setInto} />
         <button type="submit" disabled={from === into}>
           Merge…
         </button>
@@ -89,5 +74,20 @@ export function ThemeMerge({ themes }: { themes: ThemeFigures[] }) {
         </ConfirmDialog>
       )}
     </details>
+  );
+}
+
+function ThemeChoice({ id, label, themes, value, onChange }: { id: string; label: string; themes: ThemeFigures[]; value: string; onChange: (id: string) => void }) {
+  return (
+    <div className="filter">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
+        {themes.map((theme) => (
+          <option key={theme.id} value={theme.id}>
+            {theme.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
