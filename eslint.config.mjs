@@ -2,7 +2,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/src/generated/**', '**/dist/**', '.build/**', 'node_modules/**', '.data/**', 'coverage/**', 'bench/.peers/**', 'bench/results/**'] },
+  {
+    ignores: [
+      '**/src/generated/**',
+      '**/dist/**',
+      '.build/**',
+      'node_modules/**',
+      '.data/**',
+      'coverage/**',
+      'bench/.peers/**',
+      'bench/results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,9 +29,9 @@ export default tseslint.config(
         'error',
         {
           selector: [
-            "VariableDeclarator > Identifier.id[name=/^(exports|module|require)$/]",
-            ":function > Identifier.params[name=/^(exports|module|require)$/]",
-            "ObjectPattern > Property > Identifier.value[name=/^(exports|module|require)$/]",
+            'VariableDeclarator > Identifier.id[name=/^(exports|module|require)$/]',
+            ':function > Identifier.params[name=/^(exports|module|require)$/]',
+            'ObjectPattern > Property > Identifier.value[name=/^(exports|module|require)$/]',
           ].join(', '),
           message: 'Name it otherwise: compiled to CommonJS, a local exports, module or require shadows the real one.',
         },
@@ -29,7 +40,14 @@ export default tseslint.config(
       // checks the same on resolved paths, relative ones included.
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@fi/*/src', '@fi/*/src/**', '@fi/*/dist', '@fi/*/dist/**'], message: "Import '@fi/<workspace>' (or a subpath its package.json exports), never its files." }] },
+        {
+          patterns: [
+            {
+              group: ['@fi/*/src', '@fi/*/src/**', '@fi/*/dist', '@fi/*/dist/**'],
+              message: "Import '@fi/<workspace>' (or a subpath its package.json exports), never its files.",
+            },
+          ],
+        },
       ],
     },
   },
@@ -40,6 +58,9 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' },
+    },
   },
 );

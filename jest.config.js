@@ -18,7 +18,12 @@ module.exports = {
   projects: [
     // Each package's own tests of its logic: no database, no Redis, so no global setup
     // (`npm test -w services/<name>` runs just these).
-    { ...common, displayName: 'unit', testMatch: [`${packages}/*.test.ts`], testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: [`${packages}/*.test.ts`],
+      testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$'],
+    },
     // Jest runs a project's global setup only when one of its tests runs: the private database and
     // Redis start for end-to-end tests (test/, and any *.e2e.test.ts under a package) and nothing else.
     {

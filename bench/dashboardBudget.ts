@@ -11,7 +11,9 @@ const RUNS = 7;
 /** The JavaScript the first page needs: index.html's module scripts and preloads, as sent (gzip). */
 async function initialJavaScript(origin: string): Promise<{ files: string[]; gzipBytes: number }> {
   const html = await (await fetch(`${origin}/sign-in`)).text();
-  const files = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map((match) => match[1]);
+  const files = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="([^"]+\.js)"/g)].map(
+    (match) => match[1],
+  );
   let gzipBytes = 0;
   for (const file of files) {
     const response = await fetch(`${origin}${file}`);
@@ -61,7 +63,9 @@ async function main(): Promise<void> {
   const stack = readRunningStack();
   const owner = readDemoOwner();
   if (!stack || !owner) {
-    console.error('Start the stack first (npm start, which creates the demo owner), then run npm run budget:dashboard.');
+    console.error(
+      'Start the stack first (npm start, which creates the demo owner), then run npm run budget:dashboard.',
+    );
     process.exit(1);
   }
   const origin = new URL(stack.gatewayUrl).origin;
@@ -71,19 +75,43 @@ async function main(): Promise<void> {
     const loads = await firstLoads(browser, origin, owner);
     const kb = js.gzipBytes / 1024;
     const rows = [
-      ['Initial JavaScript (gzip)', `${kb.toFixed(1)} KB in ${js.files.length} file(s)`, `<= ${BUDGET.initialJsGzipKb} KB`, kb <= BUDGET.initialJsGzipKb],
-      ['First load, sign-in page', `median ${median(loads.signIn).toFixed(0)} ms, worst ${loads.signIn.at(-1)!.toFixed(0)} ms of ${RUNS}`, `<= ${BUDGET.firstLoadMs} ms`, median(loads.signIn) <= BUDGET.firstLoadMs],
-      ['First load, API keys (signed in, demo data)', `median ${median(loads.apiKeys).toFixed(0)} ms, worst ${loads.apiKeys.at(-1)!.toFixed(0)} ms of ${RUNS}`, `<= ${BUDGET.firstLoadMs} ms`, median(loads.apiKeys) <= BUDGET.firstLoadMs],
+      [
+        'Initial JavaScript (gzip)',
+        `${kb.toFixed(1)} KB in ${js.files.length} file(s)`,
+        `<= ${BUDGET.initialJsGzipKb} KB`,
+        kb <= BUDGET.initialJsGzipKb,
+      ],
+      [
+        'First load, sign-in page',
+        `median ${median(loads.signIn).toFixed(0)} ms, worst ${loads.signIn.at(-1)!.toFixed(0)} ms of ${RUNS}`,
+        `<= ${BUDGET.firstLoadMs} ms`,
+        median(loads.signIn) <= BUDGET.firstLoadMs,
+      ],
+      [
+        'First load, API keys (signed in, demo data)',
+        `median ${median(loads.apiKeys).toFixed(0)} ms, worst ${loads.apiKeys.at(-1)!.toFixed(0)} ms of ${RUNS}`,
+        `<= ${BUDGET.firstLoadMs} ms`,
+        median(loads.apiKeys) <= BUDGET.firstLoadMs,
+      ],
       ...(
         [
           ['contacts', loads.contacts],
           ['feedback inbox', loads.feedback],
           ['insights', loads.insights],
         ] as const
-      ).map(([name, times]) => [`First load, ${name} (signed in, demo data)`, `median ${median(times).toFixed(0)} ms, worst ${times.at(-1)!.toFixed(0)} ms of ${RUNS}`, `<= ${BUDGET.firstLoadMs} ms`, median(times) <= BUDGET.firstLoadMs] as const),
+      ).map(
+        ([name, times]) =>
+          [
+            `First load, ${name} (signed in, demo data)`,
+            `median ${median(times).toFixed(0)} ms, worst ${times.at(-1)!.toFixed(0)} ms of ${RUNS}`,
+            `<= ${BUDGET.firstLoadMs} ms`,
+            median(times) <= BUDGET.firstLoadMs,
+          ] as const,
+      ),
     ] as const;
     console.log('| Budget | Measured | Limit | |\n|---|---|---|---|');
-    for (const [name, measured, limit, ok] of rows) console.log(`| ${name} | ${measured} | ${limit} | ${ok ? 'ok' : 'OVER'} |`);
+    for (const [name, measured, limit, ok] of rows)
+      console.log(`| ${name} | ${measured} | ${limit} | ${ok ? 'ok' : 'OVER'} |`);
     if (rows.some((row) => !row[3])) process.exitCode = 1;
   } finally {
     await browser.close();

@@ -3,7 +3,8 @@ import { spawnEntry } from '../test/helpers/processes';
 
 /** The attack of issue 21: ten aliased pages with their totals, from free keys of organizations without items. */
 const ATTACK = `query Attack($k: String!) { ${Array.from({ length: 10 }, (_, i) => `a${i}: feedbackItems(apiKey: $k) { total }`).join(' ')} }`;
-const READ = 'query Read($k: String!, $skip: Int, $take: Int) { feedbackItems(apiKey: $k, skip: $skip, take: $take) { total items { id title status } } }';
+const READ =
+  'query Read($k: String!, $skip: Int, $take: Int) { feedbackItems(apiKey: $k, skip: $skip, take: $take) { total items { id title status } } }';
 const ATTACKERS = 3;
 const ROUND_MS = 5_000;
 
@@ -24,12 +25,20 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * median round trip while the attack runs against its median in the pauses, its failed requests, and
  * what each attacker got. The production settings of the gateway's limits and the bulkheads apply.
  */
-export async function fairShareBench(gatewayUrl: string, keys: KeyService, victimKey: string, rounds: number, post: Post): Promise<FairShareFigures> {
+export async function fairShareBench(
+  gatewayUrl: string,
+  keys: KeyService,
+  victimKey: string,
+  rounds: number,
+  post: Post,
+): Promise<FairShareFigures> {
   const attackers: string[] = [];
   for (let i = 0; i < ATTACKERS; i += 1) {
     const orgId = `fair-share-attacker-${Date.now()}-${i}`;
     await keys.organizationFor(OPERATOR, orgId, 'free');
-    attackers.push((await keys.create(OPERATOR, orgId, { name: 'attacker', readOnly: true, rateLimitPerMinute: null })).key);
+    attackers.push(
+      (await keys.create(OPERATOR, orgId, { name: 'attacker', readOnly: true, rateLimitPerMinute: null })).key,
+    );
   }
   const clients = spawnEntry('test/helpers/attackClients.ts', {
     ATTACK_URL: gatewayUrl.replace('localhost', '127.0.0.1'),
@@ -38,14 +47,23 @@ export async function fairShareBench(gatewayUrl: string, keys: KeyService, victi
     ATTACK_MS: String(ROUND_MS),
     ATTACK_ROUNDS: String(rounds),
   });
-  const phases = () => clients.output().split('\n').filter((line) => line === 'attack' || line === 'pause');
+  const phases = () =>
+    clients
+      .output()
+      .split('\n')
+      .filter((line) => line === 'attack' || line === 'pause');
   const idle: number[] = [];
   const attacked: number[] = [];
   let failed = 0;
   for (let i = 0; clients.child.exitCode === null; i += 1) {
     const before = phases().length;
     const started = performance.now();
-    const answer = JSON.parse(await post(gatewayUrl, JSON.stringify({ query: READ, variables: { k: victimKey, skip: (i * 7) % 200, take: 10 + (i % 41) } }))) as { errors?: unknown[] };
+    const answer = JSON.parse(
+      await post(
+        gatewayUrl,
+        JSON.stringify({ query: READ, variables: { k: victimKey, skip: (i * 7) % 200, take: 10 + (i % 41) } }),
+      ),
+    ) as { errors?: unknown[] };
     const ms = performance.now() - started;
     if (answer.errors) failed += 1;
     const after = phases();
@@ -58,7 +76,14 @@ export async function fairShareBench(gatewayUrl: string, keys: KeyService, victi
   const attackedP50 = median(attacked);
   return {
     rounds,
-    victim: { idleP50: Math.round(idleP50), attackedP50: Math.round(attackedP50), ratio: Math.round((attackedP50 / idleP50) * 100) / 100, idle: idle.length, attacked: attacked.length, failed },
+    victim: {
+      idleP50: Math.round(idleP50),
+      attackedP50: Math.round(attackedP50),
+      ratio: Math.round((attackedP50 / idleP50) * 100) / 100,
+      idle: idle.length,
+      attacked: attacked.length,
+      failed,
+    },
     attackers: outcomes,
   };
 }
@@ -76,6 +101,9 @@ export function fairShareMarkdown(figures: FairShareFigures, machine: string): s
     '',
     '| Attacker | Answered | Refused (429) | Retry-After seen | Other outcomes |',
     '|---|---:|---:|---|---|',
-    ...figures.attackers.map((a, i) => `| ${i + 1} | ${a.answered} | ${a.refused} | ${a.retryAfter.length ? `${Math.min(...a.retryAfter.map(Number))}-${Math.max(...a.retryAfter.map(Number))} s` : '-'} | ${a.other.length ? a.other.slice(0, 3).join(', ') : 'none'} |`),
+    ...figures.attackers.map(
+      (a, i) =>
+        `| ${i + 1} | ${a.answered} | ${a.refused} | ${a.retryAfter.length ? `${Math.min(...a.retryAfter.map(Number))}-${Math.max(...a.retryAfter.map(Number))} s` : '-'} | ${a.other.length ? a.other.slice(0, 3).join(', ') : 'none'} |`,
+    ),
   ].join('\n');
 }

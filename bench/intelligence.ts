@@ -13,33 +13,51 @@ const OTHER_ITEMS = 1_000;
 const SIMILAR_REQUESTS = 400;
 const SIMILAR = `query($k: String!, $id: String!) { feedbackItem(apiKey: $k, id: $id) { id similar(take: 5) { score item { id title } } } }`;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 
 /**
  * `npm run bench -- --intelligence`: the theme computation of an organization of 10,000 items in process,
  * a whole recomputation with its writes of the same organization, and `similar(take: 5)` through the
  * gateway, one request at a time, each for a different item, alternating two organizations.
  */
-export async function runIntelligenceBench(uri: string, redisUrl: string, say: (line: string) => void): Promise<Record<string, unknown>> {
+export async function runIntelligenceBench(
+  uri: string,
+  redisUrl: string,
+  say: (line: string) => void,
+): Promise<Record<string, unknown>> {
   const database = `bench_intel_${Date.now()}`;
-  const stack = await startStack({
+  const stack = await startStack(
+    {
       MONGODB_URI: uri,
       REDIS_URL: redisUrl,
       THEMES_INTERVAL_MS: '0',
       WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
       IDENTITY_SIGNING_KEYS: `bench:${randomBytes(32).toString('base64url')}`,
-    }, { databases: { feedback: database } });
+    },
+    { databases: { feedback: database } },
+  );
   const db = await openDatabases({ MONGODB_URI: uri, FEEDBACK_MONGODB_DB: database });
   try {
     const big = await stack.createKey();
     const small = await stack.createKey();
     const quiet = { result: () => undefined, info: say };
     say(`Seeding ${THEMED_ITEMS.toLocaleString('en')} and ${OTHER_ITEMS.toLocaleString('en')} feedback items...`);
-    await seedOrganization(big.orgId, { feedback: THEMED_ITEMS, contacts: 0, accounts: 0 }, db, quiet, { feedbackOnly: true });
-    await seedOrganization(small.orgId, { feedback: OTHER_ITEMS, contacts: 0, accounts: 0 }, db, quiet, { feedbackOnly: true, seed: 7 });
+    await seedOrganization(big.orgId, { feedback: THEMED_ITEMS, contacts: 0, accounts: 0 }, db, quiet, {
+      feedbackOnly: true,
+    });
+    await seedOrganization(small.orgId, { feedback: OTHER_ITEMS, contacts: 0, accounts: 0 }, db, quiet, {
+      feedbackOnly: true,
+      seed: 7,
+    });
 
     // The computation itself (reading texts, grouping, naming) on 10,000 items, in process...
-    const texts = (await db.feedback.collection('feedback_items').find({ orgId: big.orgId }, { projection: { title: 1, content: 1 } }).toArray()).map((doc) => ({
+    const texts = (
+      await db.feedback
+        .collection('feedback_items')
+        .find({ orgId: big.orgId }, { projection: { title: 1, content: 1 } })
+        .toArray()
+    ).map((doc) => ({
       id: (doc._id as Types.ObjectId).toHexString(),
       title: doc.title as string,
       text: doc.content as string,
@@ -47,21 +65,34 @@ export async function runIntelligenceBench(uri: string, redisUrl: string, say: (
     let started = performance.now();
     const computed = computeThemes(texts, [], () => `th_${new Types.ObjectId().toHexString()}`);
     const computeMs = performance.now() - started;
-    say(`Themes of ${texts.length.toLocaleString('en')} items computed in process: ${computed.themes.length} themes in ${(computeMs / 1000).toFixed(1)} s`);
+    say(
+      `Themes of ${texts.length.toLocaleString('en')} items computed in process: ${computed.themes.length} themes in ${(computeMs / 1000).toFixed(1)} s`,
+    );
     // ... and a whole recomputation with its writes, as the service runs it, on the same 10,000 items (the
     // first writes every item's themes, the second follows 20 new items).
     const store = new ThemeStore(db.feedback);
     started = performance.now();
     const firstThemes = await recomputeThemes(store, big.orgId);
     const firstMs = performance.now() - started;
-    await seedOrganization(big.orgId, { feedback: 20, contacts: 0, accounts: 0 }, db, quiet, { feedbackOnly: true, seed: 11 });
+    await seedOrganization(big.orgId, { feedback: 20, contacts: 0, accounts: 0 }, db, quiet, {
+      feedbackOnly: true,
+      seed: 11,
+    });
     started = performance.now();
     await recomputeThemes(store, big.orgId);
     const steadyMs = performance.now() - started;
-    say(`Recomputation with writes, ${THEMED_ITEMS.toLocaleString('en')} items: ${firstThemes} themes, first ${(firstMs / 1000).toFixed(1)} s, after 20 new items ${(steadyMs / 1000).toFixed(1)} s`);
+    say(
+      `Recomputation with writes, ${THEMED_ITEMS.toLocaleString('en')} items: ${firstThemes} themes, first ${(firstMs / 1000).toFixed(1)} s, after 20 new items ${(steadyMs / 1000).toFixed(1)} s`,
+    );
 
     const idsOf = async (orgId: string) =>
-      (await db.feedback.collection('feedback_items').find({ orgId }, { projection: { _id: 1 } }).limit(SIMILAR_REQUESTS).toArray()).map((doc) => (doc._id as Types.ObjectId).toHexString());
+      (
+        await db.feedback
+          .collection('feedback_items')
+          .find({ orgId }, { projection: { _id: 1 } })
+          .limit(SIMILAR_REQUESTS)
+          .toArray()
+      ).map((doc) => (doc._id as Types.ObjectId).toHexString());
     const orgs = [
       { key: big.key, ids: await idsOf(big.orgId) },
       { key: small.key, ids: await idsOf(small.orgId) },
@@ -77,15 +108,29 @@ export async function runIntelligenceBench(uri: string, redisUrl: string, say: (
     for (let n = 0; n < SIMILAR_REQUESTS; n += 1) {
       const org = orgs[n % 2];
       const t = performance.now();
-      const response = await stack.gql<{ feedbackItem: { similar: unknown[] } }>(SIMILAR, { k: org.key, id: org.ids[(n >> 1) % org.ids.length] });
+      const response = await stack.gql<{ feedbackItem: { similar: unknown[] } }>(SIMILAR, {
+        k: org.key,
+        id: org.ids[(n >> 1) % org.ids.length],
+      });
       times.push(performance.now() - t);
-      if (response.body.errors) throw new Error(`similar answered with errors: ${JSON.stringify(response.body.errors).slice(0, 300)}`);
+      if (response.body.errors)
+        throw new Error(`similar answered with errors: ${JSON.stringify(response.body.errors).slice(0, 300)}`);
     }
     times.sort((a, b) => a - b);
     const result = {
       themes: {
-        computedInProcess: { items: texts.length, themes: computed.themes.length, seconds: computeMs / 1000, goalSeconds: 60 },
-        recomputedWithWrites: { items: THEMED_ITEMS, themes: firstThemes, firstSeconds: firstMs / 1000, afterTwentyNewSeconds: steadyMs / 1000 },
+        computedInProcess: {
+          items: texts.length,
+          themes: computed.themes.length,
+          seconds: computeMs / 1000,
+          goalSeconds: 60,
+        },
+        recomputedWithWrites: {
+          items: THEMED_ITEMS,
+          themes: firstThemes,
+          firstSeconds: firstMs / 1000,
+          afterTwentyNewSeconds: steadyMs / 1000,
+        },
       },
       similar: {
         requests: SIMILAR_REQUESTS,
@@ -97,8 +142,13 @@ export async function runIntelligenceBench(uri: string, redisUrl: string, say: (
         goalP50Ms: 50,
       },
     };
-    say(`similar(take: 5) through the gateway: p50 ${result.similar.p50Ms.toFixed(1)} ms, p95 ${result.similar.p95Ms.toFixed(1)} ms (first question per organization, which builds its index: ${builds.map((b) => b.toFixed(0)).join(' / ')} ms)`);
-    writeFileSync(path.join(__dirname, 'results', 'latest-intelligence.json'), `${JSON.stringify({ measuredAt: new Date().toISOString(), ...result }, null, 2)}\n`);
+    say(
+      `similar(take: 5) through the gateway: p50 ${result.similar.p50Ms.toFixed(1)} ms, p95 ${result.similar.p95Ms.toFixed(1)} ms (first question per organization, which builds its index: ${builds.map((b) => b.toFixed(0)).join(' / ')} ms)`,
+    );
+    writeFileSync(
+      path.join(__dirname, 'results', 'latest-intelligence.json'),
+      `${JSON.stringify({ measuredAt: new Date().toISOString(), ...result }, null, 2)}\n`,
+    );
     return result;
   } finally {
     await db.feedback.dropDatabase().catch(() => undefined);

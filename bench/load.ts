@@ -35,10 +35,28 @@ export interface MeasuredRun {
  * and free of `errors`. Each run, warm-up included, starts from the first request, so every target
  * gets the same sequence.
  */
-export async function load(url: string, requests: LoadRequest[], settings: LoadSettings, measured?: MeasuredRun): Promise<LoadResult> {
-  const request = { url, method: 'POST' as const, headers: { 'content-type': 'application/json' }, requests: rotating(requests) };
+export async function load(
+  url: string,
+  requests: LoadRequest[],
+  settings: LoadSettings,
+  measured?: MeasuredRun,
+): Promise<LoadResult> {
+  const request = {
+    url,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json' },
+    requests: rotating(requests),
+  };
   if (settings.warmupSeconds > 0) {
-    await run({ ...request, connections: settings.connections, duration: settings.warmupSeconds, timeout: settings.timeoutSeconds }, []);
+    await run(
+      {
+        ...request,
+        connections: settings.connections,
+        duration: settings.warmupSeconds,
+        timeout: settings.timeoutSeconds,
+      },
+      [],
+    );
   }
   const latencies: number[] = [];
   measured?.started();
@@ -83,7 +101,9 @@ function rotating(requests: LoadRequest[]): autocannon.Request[] {
 function run(options: autocannon.Options, latencies: number[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
+    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) =>
+      latencies.push(responseTime),
+    );
   });
 }
 

@@ -13,9 +13,17 @@ const pool = new Pool(upstream.origin, { connections: 128, keepAliveTimeout: 30_
 const upstreamPath = `${upstream.pathname}${upstream.search}`;
 
 async function forward(body: Buffer, res: http.ServerResponse): Promise<void> {
-  const answer = await pool.request({ path: upstreamPath, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const answer = await pool.request({
+    path: upstreamPath,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   const text = await answer.body.text();
-  res.writeHead(answer.statusCode, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(answer.statusCode, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

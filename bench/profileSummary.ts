@@ -75,7 +75,10 @@ export function summarize(profile: CpuProfile, top: number, skipMs = 0): string 
     return [
       `| ${title} | self ms | share of busy |`,
       '|---|---:|---:|',
-      ...rows.map(([name, us]) => `| ${name.replace(/\|/g, '\\|')} | ${(us / 1000).toFixed(0)} | ${((100 * us) / busy).toFixed(1)}% |`),
+      ...rows.map(
+        ([name, us]) =>
+          `| ${name.replace(/\|/g, '\\|')} | ${(us / 1000).toFixed(0)} | ${((100 * us) / busy).toFixed(1)}% |`,
+      ),
     ].join('\n');
   };
   const wall = (profile.endTime - profile.startTime) / 1000 - skipMs;

@@ -72,7 +72,8 @@ const median = (values: number[]) => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
-const medianOrNull = (values: Array<number | null>) => (values.includes(null) || values.length === 0 ? null : median(values as number[]));
+const medianOrNull = (values: Array<number | null>) =>
+  values.includes(null) || values.length === 0 ? null : median(values as number[]);
 
 /** Medians over the rounds of each scenario, connection count and target (errors are summed). */
 export function summarize(measurements: Measurement[]): Summary[] {
@@ -116,7 +117,9 @@ const HIVE_PEERS = ['hive gateway', 'hive gateway (rust planner)'];
 /** The issues' goals, as ratios of this run's varied requests (null: not measurable in this run, with the reason). */
 export function goals(summaries: Summary[], results: BenchResults): Goal[] {
   const find = (scenario: string, target: string, connections: number) =>
-    summaries.find((s) => s.scenario === scenario && s.variant === 'varied' && s.target === target && s.connections === connections);
+    summaries.find(
+      (s) => s.scenario === scenario && s.variant === 'varied' && s.target === target && s.connections === connections,
+    );
   const skippedReason = (scenario: string) => results.skipped.find((s) => s.scenario === scenario)?.reason;
   const connectionLevels = [...new Set(summaries.map((s) => s.connections))].filter((connections) => connections > 1);
   const list: Goal[] = [];
@@ -133,7 +136,11 @@ export function goals(summaries: Summary[], results: BenchResults): Goal[] {
         const hive = find(scenario, peer, connections);
         if (!ours || !hive) continue;
         const ratio = ours.rps / hive.rps;
-        list.push({ goal: goal.replace(':', ` @${connections}:`), measured: `${ours.rps.toFixed(0)} vs ${hive.rps.toFixed(0)} (x${ratio.toFixed(2)})`, met: ratio >= THROUGHPUT_GOAL });
+        list.push({
+          goal: goal.replace(':', ` @${connections}:`),
+          measured: `${ours.rps.toFixed(0)} vs ${hive.rps.toFixed(0)} (x${ratio.toFixed(2)})`,
+          met: ratio >= THROUGHPUT_GOAL,
+        });
       }
     }
   }
@@ -150,7 +157,11 @@ export function goals(summaries: Summary[], results: BenchResults): Goal[] {
     const overhead = ours.p50 - direct.p50;
     const hop = find(scenario, 'node:http pass-through', 1);
     const hopPart = hop ? `; a bare node:http pass-through, no GraphQL: ${(hop.p50 - direct.p50).toFixed(2)} ms` : '';
-    list.push({ goal, measured: `${ours.p50.toFixed(2)} - ${direct.p50.toFixed(2)} = ${overhead.toFixed(2)} ms${hopPart}`, met: overhead <= OVERHEAD_GOAL_MS });
+    list.push({
+      goal,
+      measured: `${ours.p50.toFixed(2)} - ${direct.p50.toFixed(2)} = ${overhead.toFixed(2)} ms${hopPart}`,
+      met: overhead <= OVERHEAD_GOAL_MS,
+    });
   }
   for (const target of ['subgraph direct', 'our gateway']) {
     const given = find('s6', target, 1);
@@ -163,7 +174,9 @@ export function goals(summaries: Summary[], results: BenchResults): Goal[] {
       met: difference <= SENTIMENT_GOAL_MS,
     });
   }
-  const firstPages = results.scaling.filter((point) => point.query === 'first page').sort((a, b) => a.feedbackItems - b.feedbackItems);
+  const firstPages = results.scaling
+    .filter((point) => point.query === 'first page')
+    .sort((a, b) => a.feedbackItems - b.feedbackItems);
   if (firstPages.length >= 2) {
     const smallest = firstPages[0];
     const largest = firstPages[firstPages.length - 1];
@@ -184,16 +197,26 @@ const cpu = (value: number | null) => (value === null ? '-' : value.toFixed(2));
 export function markdown(results: BenchResults, titles: Record<string, string>): string {
   const summaries = summarize(results.measurements);
   const lines: string[] = [];
-  lines.push(`Measured ${results.startedAt} (profile \`${results.profile}\`) on ${Object.entries(results.machine).map(([k, v]) => `${k}: ${v}`).join('; ')}.`);
+  lines.push(
+    `Measured ${results.startedAt} (profile \`${results.profile}\`) on ${Object.entries(results.machine)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; ')}.`,
+  );
   lines.push('');
-  lines.push(`Settings: ${Object.entries(results.settings).map(([k, v]) => `${k} ${v}`).join('; ')}.`);
+  lines.push(
+    `Settings: ${Object.entries(results.settings)
+      .map(([k, v]) => `${k} ${v}`)
+      .join('; ')}.`,
+  );
   lines.push('');
   const load = (values: number[]) => values.map((value) => value.toFixed(1)).join(' / ');
   lines.push(
     `Machine load (1 / 5 / 15-minute averages, ${results.machine.cores} cores, shared): ${load(results.loadAverage.before)} at the start, ${load(results.loadAverage.after)} at the end.`,
   );
   lines.push('');
-  lines.push('| Scenario | Conns | Target | req/s | p50 ms | p95 ms | p99 ms | target CPU ms/req | back-end CPU ms/req | Errors |');
+  lines.push(
+    '| Scenario | Conns | Target | req/s | p50 ms | p95 ms | p99 ms | target CPU ms/req | back-end CPU ms/req | Errors |',
+  );
   lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of summaries) {
     const label = s.variant === 'identical' ? ' (one request repeated: in-flight sharing)' : '';
@@ -202,16 +225,22 @@ export function markdown(results: BenchResults, titles: Record<string, string>):
     );
   }
   for (const skipped of results.skipped) {
-    lines.push(`| ${skipped.scenario} ${titles[skipped.scenario] ?? ''} | - | all | not run under load: ${skipped.reason} | | | | | | |`);
+    lines.push(
+      `| ${skipped.scenario} ${titles[skipped.scenario] ?? ''} | - | all | not run under load: ${skipped.reason} | | | | | | |`,
+    );
   }
   if (results.oneByOne.length > 0) {
     lines.push('');
-    lines.push('Scenarios the database decides, one request at a time on each target, alternating, at the smallest size:');
+    lines.push(
+      'Scenarios the database decides, one request at a time on each target, alternating, at the smallest size:',
+    );
     lines.push('');
     lines.push('| Scenario | Feedback items | Target | Requests | p50 ms | max ms |');
     lines.push('|---|---:|---|---:|---:|---:|');
     for (const row of results.oneByOne) {
-      lines.push(`| ${row.scenario} ${titles[row.scenario] ?? ''} | ${row.feedbackItems.toLocaleString('en')} | ${row.target} | ${row.requests} | ${ms(row.p50)} | ${ms(row.max)} |`);
+      lines.push(
+        `| ${row.scenario} ${titles[row.scenario] ?? ''} | ${row.feedbackItems.toLocaleString('en')} | ${row.target} | ${row.requests} | ${ms(row.p50)} | ${ms(row.max)} |`,
+      );
     }
   }
   lines.push('');
@@ -220,16 +249,23 @@ export function markdown(results: BenchResults, titles: Record<string, string>):
   lines.push('| Feedback items | Query | Requests | p50 ms | p95 ms |');
   lines.push('|---:|---|---:|---:|---:|');
   for (const point of results.scaling) {
-    lines.push(`| ${point.feedbackItems.toLocaleString('en')} | ${point.query} | ${point.requests} | ${ms(point.p50)} | ${ms(point.p95)} |`);
+    lines.push(
+      `| ${point.feedbackItems.toLocaleString('en')} | ${point.query} | ${point.requests} | ${ms(point.p50)} | ${ms(point.p95)} |`,
+    );
   }
   if (results.exports.length > 0) lines.push('', ...exportTable(results.exports));
   lines.push('');
-  lines.push(`Peak RSS: ${Object.entries(results.peakRssMiB).map(([k, v]) => `${k} ${v ?? '-'} MiB`).join(', ')}.`);
+  lines.push(
+    `Peak RSS: ${Object.entries(results.peakRssMiB)
+      .map(([k, v]) => `${k} ${v ?? '-'} MiB`)
+      .join(', ')}.`,
+  );
   lines.push('');
   lines.push('Goals:');
   lines.push('');
   lines.push('| Goal | Measured | Met |');
   lines.push('|---|---|---|');
-  for (const goal of goals(summaries, results)) lines.push(`| ${goal.goal} | ${goal.measured} | ${goal.met === null ? 'n/a' : goal.met ? 'yes' : 'no'} |`);
+  for (const goal of goals(summaries, results))
+    lines.push(`| ${goal.goal} | ${goal.measured} | ${goal.met === null ? 'n/a' : goal.met ? 'yes' : 'no'} |`);
   return lines.join('\n');
 }

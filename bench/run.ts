@@ -91,7 +91,12 @@ const PROFILES: Record<string, Profile> = {
     scenarioWarmupSeconds: 3,
     load: { durationSeconds: 1, warmupSeconds: 0.5, timeoutSeconds: 30 },
   },
-  full: { ...DEFAULT, stages: [10_000, 100_000, 1_000_000], connections: [20, 50], load: { durationSeconds: 5, warmupSeconds: 2, timeoutSeconds: 30 } },
+  full: {
+    ...DEFAULT,
+    stages: [10_000, 100_000, 1_000_000],
+    connections: [20, 50],
+    load: { durationSeconds: 5, warmupSeconds: 2, timeoutSeconds: 30 },
+  },
 };
 
 const ORG = 'bench';
@@ -115,7 +120,12 @@ interface Target {
 }
 const ROOT = path.resolve(__dirname, '..');
 const say = (line: string) => process.stderr.write(`${line}\n`);
-const BENCH_DATABASES = { FEEDBACK_MONGODB_DB: 'bench_feedback', CONTACTS_MONGODB_DB: 'bench_contacts', ACCOUNTS_MONGODB_DB: 'bench_accounts', IDENTITY_MONGODB_DB: 'bench_identity' };
+const BENCH_DATABASES = {
+  FEEDBACK_MONGODB_DB: 'bench_feedback',
+  CONTACTS_MONGODB_DB: 'bench_contacts',
+  ACCOUNTS_MONGODB_DB: 'bench_accounts',
+  IDENTITY_MONGODB_DB: 'bench_identity',
+};
 /** One signing key for the run, given to every service; Hive's requests carry identities signed with it. */
 const SIGNING_KEYS = `bench:${randomBytes(32).toString('base64url')}`;
 
@@ -137,7 +147,8 @@ async function main(): Promise<void> {
   });
   const only = values.only?.split(',').map((id) => id.trim());
   const scenarios = only ? SCENARIOS.filter((scenario) => only.includes(scenario.id)) : SCENARIOS;
-  if (scenarios.length === 0) throw new Error(`--only ${values.only}: no such scenario (${SCENARIOS.map((s) => s.id).join(', ')})`);
+  if (scenarios.length === 0)
+    throw new Error(`--only ${values.only}: no such scenario (${SCENARIOS.map((s) => s.id).join(', ')})`);
   const profileDir = path.join(__dirname, 'results', 'profiles');
   const profileName = values.quick ? 'quick' : values.full ? 'full' : 'default';
   // --rounds N --seconds S: the load's rounds per target and their length, to compare with another tool's method.
@@ -157,17 +168,36 @@ async function main(): Promise<void> {
       await runIntelligenceBench(uri, redisUrl, say);
       return;
     }
-    const env = { MONGODB_URI: uri, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `fi-bench:${Date.now()}`, SUBGRAPH_TIMEOUT_MS: '300000', MONGODB_MAX_TIME_MS: '290000', AUTH_CACHE_TTL_MS: '30000', IDENTITY_SIGNING_KEYS: SIGNING_KEYS };
+    const env = {
+      MONGODB_URI: uri,
+      REDIS_URL: redisUrl,
+      RATE_LIMIT_REDIS_PREFIX: `fi-bench:${Date.now()}`,
+      SUBGRAPH_TIMEOUT_MS: '300000',
+      MONGODB_MAX_TIME_MS: '290000',
+      AUTH_CACHE_TTL_MS: '30000',
+      IDENTITY_SIGNING_KEYS: SIGNING_KEYS,
+    };
     const db = await openDatabases({ ...env, ...BENCH_DATABASES });
     cleanups.push(() => db.close());
-    await Promise.all([db.feedback, db.contacts, db.accounts, db.identity].map((connection) => connection.dropDatabase()));
+    await Promise.all(
+      [db.feedback, db.contacts, db.accounts, db.identity].map((connection) => connection.dropDatabase()),
+    );
     const keyService = new KeyService(await openRepositories(db.identity));
     await keyService.organizationFor(OPERATOR, ORG, 'enterprise');
     const apiKeys: string[] = [];
-    for (let i = 0; i < API_KEYS; i += 1) apiKeys.push((await keyService.create(OPERATOR, ORG, { name: `bench ${i}`, readOnly: false, rateLimitPerMinute: null })).key);
+    for (let i = 0; i < API_KEYS; i += 1)
+      apiKeys.push(
+        (await keyService.create(OPERATOR, ORG, { name: `bench ${i}`, readOnly: false, rateLimitPerMinute: null })).key,
+      );
     const key = apiKeys[0];
 
-    const subgraphs = await startSubgraphs((name) => ({ ...env, MONGODB_DB: BENCH_DATABASES[`${name.toUpperCase()}_MONGODB_DB` as keyof typeof BENCH_DATABASES] }), logDir);
+    const subgraphs = await startSubgraphs(
+      (name) => ({
+        ...env,
+        MONGODB_DB: BENCH_DATABASES[`${name.toUpperCase()}_MONGODB_DB` as keyof typeof BENCH_DATABASES],
+      }),
+      logDir,
+    );
     cleanups.push(() => Promise.all(Object.values(subgraphs).map((s) => s.stop())).then(() => undefined));
     const identity = await startIdentity({ ...env, MONGODB_DB: BENCH_DATABASES.IDENTITY_MONGODB_DB }, logDir);
     cleanups.push(() => identity.stop());
@@ -177,36 +207,93 @@ async function main(): Promise<void> {
     if (values.scale) {
       // Only the reads of a growing organization, through our gateway (see bench/scale.ts).
       const sizes = values.quick ? [1_000, 10_000] : [10_000, 100_000];
-      const scale = await scaleBench(ours.url, db, sizes, profile, post, say, () => searchPathsOf(subgraphs.feedback.url.replace(/\/graphql$/, '')), values.clone);
-      const table = scaleMarkdown(scale, Object.entries(machine(kind)).filter(([name]) => !name.startsWith('@')).map(([name, value]) => `${name} ${value}`).join(', '), values.clone);
+      const scale = await scaleBench(
+        ours.url,
+        db,
+        sizes,
+        profile,
+        post,
+        say,
+        () => searchPathsOf(subgraphs.feedback.url.replace(/\/graphql$/, '')),
+        values.clone,
+      );
+      const table = scaleMarkdown(
+        scale,
+        Object.entries(machine(kind))
+          .filter(([name]) => !name.startsWith('@'))
+          .map(([name, value]) => `${name} ${value}`)
+          .join(', '),
+        values.clone,
+      );
       mkdirSync(path.join(__dirname, 'results'), { recursive: true });
-      writeFileSync(path.join(__dirname, 'results', `latest-scale${values.quick ? '-quick' : ''}${values.clone ? '-clone' : ''}.md`), `${table}\n`);
+      writeFileSync(
+        path.join(
+          __dirname,
+          'results',
+          `latest-scale${values.quick ? '-quick' : ''}${values.clone ? '-clone' : ''}.md`,
+        ),
+        `${table}\n`,
+      );
       process.stdout.write(`${table}\n`);
       return;
     }
 
     if (values['fair-share']) {
       // A victim's reads while three free keys attack (bench/fairShare.ts), over a small organization.
-      await seedOrganization(ORG, { feedback: 1_000, contacts: 0, accounts: 0 }, db, { result: say, info: say }, { feedbackOnly: true });
+      await seedOrganization(
+        ORG,
+        { feedback: 1_000, contacts: 0, accounts: 0 },
+        db,
+        { result: say, info: say },
+        { feedbackOnly: true },
+      );
       const figures = await fairShareBench(ours.url, keyService, key, values.quick ? 2 : 6, post);
-      const table = fairShareMarkdown(figures, Object.entries(machine(kind)).filter(([name]) => !name.startsWith('@')).map(([name, value]) => `${name} ${value}`).join(', '));
+      const table = fairShareMarkdown(
+        figures,
+        Object.entries(machine(kind))
+          .filter(([name]) => !name.startsWith('@'))
+          .map(([name, value]) => `${name} ${value}`)
+          .join(', '),
+      );
       mkdirSync(path.join(__dirname, 'results'), { recursive: true });
-      writeFileSync(path.join(__dirname, 'results', `latest-fair-share${values.quick ? '-quick' : ''}.md`), `${table}\n`);
+      writeFileSync(
+        path.join(__dirname, 'results', `latest-fair-share${values.quick ? '-quick' : ''}.md`),
+        `${table}\n`,
+      );
       process.stdout.write(`${table}\n`);
       return;
     }
 
     if (values.startup) {
       // The gateway from its sources and compiled (bench/startup.ts), over a small organization.
-      await seedOrganization(ORG, { feedback: 1_000, contacts: profile.contacts, accounts: profile.accounts }, db, { result: say, info: say });
+      await seedOrganization(ORG, { feedback: 1_000, contacts: profile.contacts, accounts: profile.accounts }, db, {
+        result: say,
+        info: say,
+      });
       say('Compiling (npm run build)...');
-      await promisify(execFile)('npm', ['run', 'build'], { cwd: path.resolve(__dirname, '..'), maxBuffer: 64 * 1024 * 1024 });
+      await promisify(execFile)('npm', ['run', 'build'], {
+        cwd: path.resolve(__dirname, '..'),
+        maxBuffer: 64 * 1024 * 1024,
+      });
       const s3 = SCENARIOS.find((scenario) => scenario.id === 's3') as Scenario;
       const inputs = await scenarioInputs(db, apiKeys);
-      const requests = Array.from({ length: REQUEST_POOL }, (_, n) => ({ body: JSON.stringify(s3.body(inputs, n)), headers: {} }));
-      const gatewaySubgraphs = { FEEDBACK_URL: subgraphs.feedback.url, CONTACTS_URL: subgraphs.contacts.url, ACCOUNTS_URL: subgraphs.accounts.url };
+      const requests = Array.from({ length: REQUEST_POOL }, (_, n) => ({
+        body: JSON.stringify(s3.body(inputs, n)),
+        headers: {},
+      }));
+      const gatewaySubgraphs = {
+        FEEDBACK_URL: subgraphs.feedback.url,
+        CONTACTS_URL: subgraphs.contacts.url,
+        ACCOUNTS_URL: subgraphs.accounts.url,
+      };
       const points = await compareBuilds({ ...gatewayEnv, ...gatewaySubgraphs }, requests, values.quick ? 3 : 5, say);
-      const table = [`Measured ${new Date().toISOString()}; ${Object.entries(machine(kind)).map(([name, value]) => `${name}: ${value}`).join('; ')}.`, '', ...buildsMarkdown(points)].join('\n');
+      const table = [
+        `Measured ${new Date().toISOString()}; ${Object.entries(machine(kind))
+          .map(([name, value]) => `${name}: ${value}`)
+          .join('; ')}.`,
+        '',
+        ...buildsMarkdown(points),
+      ].join('\n');
       mkdirSync(path.join(__dirname, 'results'), { recursive: true });
       writeFileSync(path.join(__dirname, 'results', 'latest-startup.md'), `${table}\n`);
       process.stdout.write(`${table}\n`);
@@ -227,7 +314,13 @@ async function main(): Promise<void> {
     for (const [index, stage] of profile.stages.entries()) {
       if (index > 0 && stage > profile.feedback) break;
       say(`Seeding ${ORG} up to ${stage.toLocaleString('en')} feedback items...`);
-      await seedOrganization(ORG, { feedback: stage - seeded, contacts: profile.contacts, accounts: profile.accounts }, db, { result: say, info: say }, { feedbackOnly: seeded > 0 });
+      await seedOrganization(
+        ORG,
+        { feedback: stage - seeded, contacts: profile.contacts, accounts: profile.accounts },
+        db,
+        { result: say, info: say },
+        { feedbackOnly: seeded > 0 },
+      );
       seeded = stage;
       scaling.push(...(await timeScenarioOne(ours.url, key, stage, profile.scalingRequests)));
       if (index === 0) {
@@ -235,7 +328,18 @@ async function main(): Promise<void> {
         // Scenarios the database decides cannot be loaded; at the smallest size they are still compared
         // with Hive Gateway one request at a time.
         for (const scenario of scenarios.filter((s) => !s.mutation)) {
-          oneByOne.push(...(await compareOneByOne(scenario, inputs, stage, { ours, hive, hiveRust, subgraphs, databasePid, work, logDir, profile })));
+          oneByOne.push(
+            ...(await compareOneByOne(scenario, inputs, stage, {
+              ours,
+              hive,
+              hiveRust,
+              subgraphs,
+              databasePid,
+              work,
+              logDir,
+              profile,
+            })),
+          );
         }
       }
     }
@@ -258,7 +362,8 @@ async function main(): Promise<void> {
         'worker processes per gateway': 1,
         keys: `${API_KEYS} enterprise keys of one organization, rotated request by request (unlimited, still counted in Redis)`,
         requests: `${REQUEST_POOL} different requests per scenario (ids, pages, filters, keys), sent in turn`,
-        'CPU ms/req': 'user + system time (/proc) of the target process, and of the three subgraphs and the private database together, during the measured run, per request',
+        'CPU ms/req':
+          'user + system time (/proc) of the target process, and of the three subgraphs and the private database together, during the measured run, per request',
       },
       measurements: [],
       skipped: [],
@@ -282,26 +387,45 @@ async function main(): Promise<void> {
       say(`Profiling our gateway into ${profileDir}`);
     }
     for (const scenario of scenarios) {
-      await runScenario(scenario, inputs, { ours, hive, hiveRust, subgraphs, databasePid, work, logDir, profile }, results);
+      await runScenario(
+        scenario,
+        inputs,
+        { ours, hive, hiveRust, subgraphs, databasePid, work, logDir, profile },
+        results,
+      );
     }
     const outDir = path.join(__dirname, 'results');
     if (values['cpu-prof']) {
       await ours.stop();
-      const summary = summarizeProfileDir(profileDir, profiledSince, `\`npm run bench -- --${profileName} --cpu-prof${values.only ? ` --only ${values.only}` : ''}\``);
+      const summary = summarizeProfileDir(
+        profileDir,
+        profiledSince,
+        `\`npm run bench -- --${profileName} --cpu-prof${values.only ? ` --only ${values.only}` : ''}\``,
+      );
       writeFileSync(path.join(outDir, 'latest-cpu-profile.md'), summary);
       say(summary);
     }
 
     for (const stage of profile.stages.filter((count) => count > seeded)) {
       say(`Seeding ${ORG} up to ${stage.toLocaleString('en')} feedback items...`);
-      await seedOrganization(ORG, { feedback: stage - seeded, contacts: profile.contacts, accounts: profile.accounts }, db, { result: say, info: say }, { feedbackOnly: true });
+      await seedOrganization(
+        ORG,
+        { feedback: stage - seeded, contacts: profile.contacts, accounts: profile.accounts },
+        db,
+        { result: say, info: say },
+        { feedbackOnly: true },
+      );
       seeded = stage;
       scaling.push(...(await timeScenarioOne(ours.url, key, stage, profile.scalingRequests)));
     }
 
     say('Timing exports of the whole organization...');
     results.exports = await timeExports(ours.url, key, say);
-    results.peakRssMiB = { 'our gateway': peakRssMiB(ours.pid), 'hive gateway': peakRssMiB(hive.pid), [HIVE_RUST]: peakRssMiB(hiveRust.pid) };
+    results.peakRssMiB = {
+      'our gateway': peakRssMiB(ours.pid),
+      'hive gateway': peakRssMiB(hive.pid),
+      [HIVE_RUST]: peakRssMiB(hiveRust.pid),
+    };
     results.loadAverage.after = os.loadavg();
     const titles = Object.fromEntries(scenarios.map((scenario) => [scenario.id, scenario.title]));
     const table = markdown(results, titles);
@@ -312,7 +436,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${table}\n`);
     say(`Done in ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/results/.`);
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => say(`cleanup: ${(error as Error).message}`));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((error: unknown) => say(`cleanup: ${(error as Error).message}`));
     rmSync(work, { recursive: true, force: true });
   }
 }
@@ -323,7 +448,15 @@ async function main(): Promise<void> {
  * valid for the whole run.
  */
 function clientSignedIdentity(key: string): Record<string, string> {
-  const principal = { ref: key, kind: 'key' as const, orgId: ORG, role: 'member' as const, tier: 'enterprise' as const, readOnly: false, rateLimitPerMinute: null };
+  const principal = {
+    ref: key,
+    kind: 'key' as const,
+    orgId: ORG,
+    role: 'member' as const,
+    tier: 'enterprise' as const,
+    readOnly: false,
+    rateLimitPerMinute: null,
+  };
   return { [IDENTITY_HEADER]: signIdentity(parseSigningKeys(SIGNING_KEYS), [principal], 24 * 3_600_000) };
 }
 
@@ -339,11 +472,21 @@ interface Targets {
   profile: Profile;
 }
 
-async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: Targets, results: BenchResults): Promise<void> {
+async function runScenario(
+  scenario: Scenario,
+  inputs: ScenarioInputs,
+  targets: Targets,
+  results: BenchResults,
+): Promise<void> {
   const bodies = Array.from({ length: REQUEST_POOL }, (_, n) => scenario.body(inputs, n));
   // Hive has no key check of its own: the client sends the request's key in the header it forwards.
   const requestsFor = (signed: boolean, count: number): LoadRequest[] =>
-    bodies.slice(0, count).map((body) => ({ body: JSON.stringify(body), headers: signed ? clientSignedIdentity(String(body.variables.k)) : ({} as Record<string, string>) }));
+    bodies
+      .slice(0, count)
+      .map((body) => ({
+        body: JSON.stringify(body),
+        headers: signed ? clientSignedIdentity(String(body.variables.k)) : ({} as Record<string, string>),
+      }));
   // The fastest of three requests: a cold cache does not count, nor a moment when the machine is busy
   // with something else; mutations are timed all the same.
   const probes: number[] = [];
@@ -352,7 +495,8 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
     const probeStart = Date.now();
     recorded = await post(targets.ours.url, JSON.stringify(bodies[i]));
     probes.push(Date.now() - probeStart);
-    if (recorded.includes('"errors"')) throw new Error(`${scenario.id} answered with errors: ${recorded.slice(0, 300)}`);
+    if (recorded.includes('"errors"'))
+      throw new Error(`${scenario.id} answered with errors: ${recorded.slice(0, 300)}`);
     if (probes[i] > 10 * targets.profile.maxProbeMs) break;
   }
   const probeMs = Math.min(...probes);
@@ -364,30 +508,59 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
     return;
   }
   const ceiling = await startCeiling(recorded, targets.work, targets.logDir);
-  const passThrough = scenario.subgraph ? await startPassThrough(targets.subgraphs[scenario.subgraph].url, targets.logDir) : null;
+  const passThrough = scenario.subgraph
+    ? await startPassThrough(targets.subgraphs[scenario.subgraph].url, targets.logDir)
+    : null;
   try {
     const direct = scenario.subgraph ? [directTarget(targets, scenario.subgraph)] : [];
-    const hop: Target[] = passThrough ? [{ name: PASS_THROUGH, url: passThrough.url, pid: passThrough.pid, signedByClient: true }] : [];
+    const hop: Target[] = passThrough
+      ? [{ name: PASS_THROUGH, url: passThrough.url, pid: passThrough.pid, signedByClient: true }]
+      : [];
     const gateways = gatewayTargets(targets);
-    const list: Target[] = [...direct, ...gateways, { name: CEILING, url: ceiling.url, pid: ceiling.pid, signedByClient: false }];
+    const list: Target[] = [
+      ...direct,
+      ...gateways,
+      { name: CEILING, url: ceiling.url, pid: ceiling.pid, signedByClient: false },
+    ];
     const plan: Array<{ connections: number; list: Target[]; variant: Variant }> = [
       // One connection first: no queueing and nothing to share, so p50 differences to the subgraph are
       // the gateway's own cost; the bare pass-through beside them tells how much of it one more hop
       // costs on this machine.
-      ...(scenario.subgraph ? [{ connections: 1, list: [...direct, gateways[0], ...hop], variant: 'varied' as const }] : []),
-      ...(scenario.unloadedOnly ? [] : targets.profile.connections.map((connections) => ({ connections, list, variant: 'varied' as const }))),
+      ...(scenario.subgraph
+        ? [{ connections: 1, list: [...direct, gateways[0], ...hop], variant: 'varied' as const }]
+        : []),
+      ...(scenario.unloadedOnly
+        ? []
+        : targets.profile.connections.map((connections) => ({ connections, list, variant: 'varied' as const }))),
       // The same request again and again: what sharing identical in-flight executions is worth.
-      ...(scenario.identicalRow ? [{ connections: targets.profile.connections[0], list: gateways, variant: 'identical' as const }] : []),
+      ...(scenario.identicalRow
+        ? [{ connections: targets.profile.connections[0], list: gateways, variant: 'identical' as const }]
+        : []),
     ];
-    await warmUp(Math.max(...plan.map((run) => run.connections)), [...direct, ...gateways, ...hop], requestsFor, targets.profile);
+    await warmUp(
+      Math.max(...plan.map((run) => run.connections)),
+      [...direct, ...gateways, ...hop],
+      requestsFor,
+      targets.profile,
+    );
     for (const { connections, list: targetsOfRun, variant } of plan) {
       for (let round = 1; round <= targets.profile.rounds; round += 1) {
         for (const target of inTurn(targetsOfRun, round)) {
           const requests = requestsFor(target.signedByClient, variant === 'identical' ? 1 : REQUEST_POOL);
           const meter = cpuMeter(target.pid, backEndPids(targets));
           const result = await load(target.url, requests, { ...targets.profile.load, connections }, meter);
-          say(`${scenario.id} ${variant} c${connections} r${round} ${target.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms, errors ${result.errors}`);
-          results.measurements.push({ scenario: scenario.id, variant, connections, target: target.name, round, ...result, ...meter.perRequest(result.requests) });
+          say(
+            `${scenario.id} ${variant} c${connections} r${round} ${target.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms, errors ${result.errors}`,
+          );
+          results.measurements.push({
+            scenario: scenario.id,
+            variant,
+            connections,
+            target: target.name,
+            round,
+            ...result,
+            ...meter.perRequest(result.requests),
+          });
         }
       }
     }
@@ -398,11 +571,21 @@ async function runScenario(scenario: Scenario, inputs: ScenarioInputs, targets: 
 }
 
 /** Every target under the scenario's varied load at its highest connection count, unmeasured, one after the other. */
-async function warmUp(connections: number, list: Target[], requestsFor: (signed: boolean, count: number) => LoadRequest[], profile: Profile): Promise<void> {
+async function warmUp(
+  connections: number,
+  list: Target[],
+  requestsFor: (signed: boolean, count: number) => LoadRequest[],
+  profile: Profile,
+): Promise<void> {
   const seconds = profile.scenarioWarmupSeconds;
   if (seconds <= 0) return;
   for (const target of list) {
-    await load(target.url, requestsFor(target.signedByClient, REQUEST_POOL), { ...profile.load, connections, durationSeconds: seconds, warmupSeconds: 0 });
+    await load(target.url, requestsFor(target.signedByClient, REQUEST_POOL), {
+      ...profile.load,
+      connections,
+      durationSeconds: seconds,
+      warmupSeconds: 0,
+    });
   }
 }
 
@@ -420,12 +603,22 @@ function inTurn<T>(list: T[], round: number): T[] {
  * request at a time on every target, alternating, so it still stands beside Hive Gateway. Empty when
  * the scenario is fast enough to be loaded.
  */
-async function compareOneByOne(scenario: Scenario, inputs: ScenarioInputs, items: number, targets: Targets): Promise<OneByOne[]> {
+async function compareOneByOne(
+  scenario: Scenario,
+  inputs: ScenarioInputs,
+  items: number,
+  targets: Targets,
+): Promise<OneByOne[]> {
   const timeOne = async (target: Target, n: number) => {
     const body = scenario.body(inputs, n);
     const startedAt = Date.now();
-    const text = await post(target.url, JSON.stringify(body), target.signedByClient ? clientSignedIdentity(String(body.variables.k)) : {});
-    if (text.includes('"errors"')) throw new Error(`${scenario.id} on ${target.name} answered with errors: ${text.slice(0, 300)}`);
+    const text = await post(
+      target.url,
+      JSON.stringify(body),
+      target.signedByClient ? clientSignedIdentity(String(body.variables.k)) : {},
+    );
+    if (text.includes('"errors"'))
+      throw new Error(`${scenario.id} on ${target.name} answered with errors: ${text.slice(0, 300)}`);
     return Date.now() - startedAt;
   };
   const probe = [await timeOne(gatewayTargets(targets)[0], 0), await timeOne(gatewayTargets(targets)[0], 1)];
@@ -438,7 +631,14 @@ async function compareOneByOne(scenario: Scenario, inputs: ScenarioInputs, items
   return list.map((target) => {
     const sorted = (times.get(target.name) as number[]).sort((a, b) => a - b);
     say(`${scenario.id} one by one at ${items.toLocaleString('en')} items, ${target.name}: ${sorted.join(', ')} ms`);
-    return { scenario: scenario.id, feedbackItems: items, target: target.name, requests: sorted.length, p50: sorted[Math.floor((sorted.length - 1) / 2)], max: sorted[sorted.length - 1] };
+    return {
+      scenario: scenario.id,
+      feedbackItems: items,
+      target: target.name,
+      requests: sorted.length,
+      p50: sorted[Math.floor((sorted.length - 1) / 2)],
+      max: sorted[sorted.length - 1],
+    };
   });
 }
 
@@ -454,7 +654,10 @@ const directTarget = (targets: Targets, subgraph: SubgraphName): Target => {
 };
 
 /** What answers behind every gateway alike: the three subgraphs and the private database. */
-const backEndPids = (targets: Targets): number[] => [...Object.values(targets.subgraphs).map((s) => s.pid), ...(targets.databasePid ? [targets.databasePid] : [])];
+const backEndPids = (targets: Targets): number[] => [
+  ...Object.values(targets.subgraphs).map((s) => s.pid),
+  ...(targets.databasePid ? [targets.databasePid] : []),
+];
 
 /**
  * CPU time the target process and the back end used during a measured run (warm-up excluded), per
@@ -465,11 +668,15 @@ function cpuMeter(targetPid: number, backEnd: number[]) {
   const read = () => {
     const target = cpuMs(targetPid);
     const parts = backEnd.map(cpuMs);
-    return { target, backEnd: parts.includes(null) ? null : (parts as number[]).reduce((sum, value) => sum + value, 0) };
+    return {
+      target,
+      backEnd: parts.includes(null) ? null : (parts as number[]).reduce((sum, value) => sum + value, 0),
+    };
   };
   let before = read();
   let after = before;
-  const per = (from: number | null, to: number | null, requests: number) => (from === null || to === null || requests === 0 ? null : (to - from) / requests);
+  const per = (from: number | null, to: number | null, requests: number) =>
+    from === null || to === null || requests === 0 ? null : (to - from) / requests;
   return {
     started: () => {
       before = read();
@@ -477,7 +684,10 @@ function cpuMeter(targetPid: number, backEnd: number[]) {
     ended: () => {
       after = read();
     },
-    perRequest: (requests: number) => ({ targetCpuMs: per(before.target, after.target, requests), backEndCpuMs: per(before.backEnd, after.backEnd, requests) }),
+    perRequest: (requests: number) => ({
+      targetCpuMs: per(before.target, after.target, requests),
+      backEndCpuMs: per(before.backEnd, after.backEnd, requests),
+    }),
   };
 }
 
@@ -485,7 +695,8 @@ function cpuMeter(targetPid: number, backEnd: number[]) {
 async function timeScenarioOne(url: string, apiKey: string, items: number, requests: number): Promise<ScalingPoint[]> {
   const query = (skip: number) =>
     JSON.stringify({
-      query: 'query($k: String!, $skip: Int) { feedbackItems(apiKey: $k, skip: $skip, take: 50, status: "unread", sentiment: "negative") { total items { id title createdAt } } }',
+      query:
+        'query($k: String!, $skip: Int) { feedbackItems(apiKey: $k, skip: $skip, take: 50, status: "unread", sentiment: "negative") { total items { id title createdAt } } }',
       variables: { k: apiKey, skip },
     });
   const first = JSON.parse(await post(url, query(0))) as { data: { feedbackItems: { total: number } } };
@@ -494,7 +705,10 @@ async function timeScenarioOne(url: string, apiKey: string, items: number, reque
   // On a database that scans (FerretDB v1), one request at 100,000 items takes seconds and at a million
   // minutes: fewer samples there keep the run bounded.
   const samples = items >= 1_000_000 ? 1 : items >= 100_000 ? Math.min(2, requests) : requests;
-  for (const [label, skip] of [['first page', 0], ['deep page', deepSkip]] as const) {
+  for (const [label, skip] of [
+    ['first page', 0],
+    ['deep page', deepSkip],
+  ] as const) {
     const times: number[] = [];
     for (let i = 0; i < samples; i += 1) {
       const startedAt = Date.now();
@@ -503,7 +717,13 @@ async function timeScenarioOne(url: string, apiKey: string, items: number, reque
       times.push(Date.now() - startedAt);
     }
     times.sort((a, b) => a - b);
-    points.push({ feedbackItems: items, query: label, requests: samples, p50: times[Math.floor((times.length - 1) / 2)], p95: times[times.length - 1] });
+    points.push({
+      feedbackItems: items,
+      query: label,
+      requests: samples,
+      p50: times[Math.floor((times.length - 1) / 2)],
+      p95: times[times.length - 1],
+    });
     say(`s1 at ${items.toLocaleString('en')} items, ${label}: ${times.join(', ')} ms`);
   }
   return points;
@@ -513,16 +733,26 @@ function withRounds(profile: Profile, rounds: string | undefined, seconds: strin
   const count = (text: string | undefined, name: string, max: number) => {
     if (text === undefined) return undefined;
     const value = Number(text);
-    if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`--${name} must be a whole number from 1 to ${max} (got ${text})`);
+    if (!Number.isInteger(value) || value < 1 || value > max)
+      throw new Error(`--${name} must be a whole number from 1 to ${max} (got ${text})`);
     return value;
   };
   const r = count(rounds, 'rounds', 20);
   const d = count(seconds, 'seconds', 120);
-  return { ...profile, rounds: r ?? profile.rounds, load: { ...profile.load, durationSeconds: d ?? profile.load.durationSeconds } };
+  return {
+    ...profile,
+    rounds: r ?? profile.rounds,
+    load: { ...profile.load, durationSeconds: d ?? profile.load.durationSeconds },
+  };
 }
 
 async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<string> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(600_000) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    signal: AbortSignal.timeout(600_000),
+  });
   return response.text();
 }
 
@@ -533,7 +763,10 @@ async function post(url: string, body: string, headers: Record<string, string> =
  */
 async function scenarioInputs(db: Databases, apiKeys: string[]): Promise<ScenarioInputs> {
   const ids = async (connection: Databases['feedback'], collection: string) => {
-    const docs = await connection.collection(collection).find({ orgId: ORG }, { projection: { _id: 1 }, maxTimeMS: 600_000 }).toArray();
+    const docs = await connection
+      .collection(collection)
+      .find({ orgId: ORG }, { projection: { _id: 1 }, maxTimeMS: 600_000 })
+      .toArray();
     if (docs.length === 0) throw new Error(`the seeded organization has no ${collection}`);
     const count = Math.min(REQUEST_POOL, docs.length);
     return Array.from({ length: count }, (_, i) => String(docs[Math.floor((i * docs.length) / count)]._id));
@@ -546,7 +779,10 @@ async function scenarioInputs(db: Databases, apiKeys: string[]): Promise<Scenari
   return { apiKeys, feedbackIds, contactIds, accountIds };
 }
 
-async function database(work: string, cleanups: Array<() => Promise<void>>): Promise<{ uri: string; kind: string; pid: number | null }> {
+async function database(
+  work: string,
+  cleanups: Array<() => Promise<void>>,
+): Promise<{ uri: string; kind: string; pid: number | null }> {
   if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, kind: 'MONGODB_URI', pid: null };
   const binary = await ensureFerretDb(say);
   const server: EmbeddedMongo = await startFerretDb(binary, path.join(work, 'db'), await freePort());
@@ -564,7 +800,9 @@ async function redis(cleanups: Array<() => Promise<void>>): Promise<string> {
 }
 
 function machine(database: string): Record<string, string | number> {
-  const version = (pkg: string) => (JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`, { paths: [ROOT] }), 'utf8')) as { version: string }).version;
+  const version = (pkg: string) =>
+    (JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`, { paths: [ROOT] }), 'utf8')) as { version: string })
+      .version;
   return {
     cpu: os.cpus()[0]?.model ?? 'unknown',
     cores: os.availableParallelism(),

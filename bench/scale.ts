@@ -33,7 +33,8 @@ type SearchPaths = Record<'index' | 'matches' | 'regex', number>;
 /** The feedback service's searches so far, by how they were answered. */
 export async function searchPathsOf(feedbackUrl: string): Promise<SearchPaths> {
   const text = await (await fetch(`${feedbackUrl}/metrics`)).text();
-  const count = (path: string) => Number(new RegExp(`^fi_feedback_searches_total\\{[^}]*path="${path}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  const count = (path: string) =>
+    Number(new RegExp(`^fi_feedback_searches_total\\{[^}]*path="${path}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   return { index: count('index'), matches: count('matches'), regex: count('regex') };
 }
 
@@ -70,28 +71,87 @@ interface Read {
 }
 
 /** What the insights page asks for: the range's figures, the previous period's, the terms and the rising themes. */
-const INSIGHTS = 'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackInsights(apiKey: $k, from: $f, to: $t) { total previous { total } topTerms { term } risingThemes { count } } }';
+const INSIGHTS =
+  'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackInsights(apiKey: $k, from: $f, to: $t) { total previous { total } topTerms { term } risingThemes { count } } }';
 
 const SEARCH_READ = '`search` (3+ characters)';
 
-const midnight = (daysAgo: number) => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - daysAgo * DAY_MS).toISOString();
+const midnight = (daysAgo: number) =>
+  new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - daysAgo * DAY_MS).toISOString();
 
 const READS: Read[] = [
-  { name: '`feedbackItems` first page + `total`', small: true, body: (i, k) => ({ query: `query($k: String!) { feedbackItems(apiKey: $k, take: ${50 - i}) { total items { id title } } }`, variables: { k } }) },
-  { name: '`status` filter', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, status: $s) { total items { id } } }', variables: { k, s: ['unread', 'read', 'archived'][i] } }) },
-  { name: '`sentiment` filter', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, sentiment: $s) { total items { id } } }', variables: { k, s: ['negative', 'positive', 'neutral'][i] } }) },
-  { name: '`source` filter', body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, source: $s) { total items { id } } }', variables: { k, s: ['email', 'api', 'slack'][i] } }) },
-  { name: SEARCH_READ, body: (i, k) => ({ query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, search: $s) { total items { id } } }', variables: { k, s: ['export', 'billing', 'login'][i] } }) },
-  { name: '`theme` filter', body: (i, k, { themes }) => ({ query: 'query($k: String!, $t: String) { feedbackItems(apiKey: $k, theme: $t) { total items { id } } }', variables: { k, t: themes[i % themes.length] } }) },
-  { name: '`after` cursor page', body: (_, k, { cursor }) => ({ query: 'query($k: String!, $a: String) { feedbackItems(apiKey: $k, after: $a) { total items { id } } }', variables: { k, a: cursor } }) },
-  { name: 'deep `skip` (item 5,000)', body: (i, k) => ({ query: 'query($k: String!, $s: Int) { feedbackItems(apiKey: $k, skip: $s) { total items { id } } }', variables: { k, s: 5_000 + 50 * i } }) },
+  {
+    name: '`feedbackItems` first page + `total`',
+    small: true,
+    body: (i, k) => ({
+      query: `query($k: String!) { feedbackItems(apiKey: $k, take: ${50 - i}) { total items { id title } } }`,
+      variables: { k },
+    }),
+  },
+  {
+    name: '`status` filter',
+    body: (i, k) => ({
+      query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, status: $s) { total items { id } } }',
+      variables: { k, s: ['unread', 'read', 'archived'][i] },
+    }),
+  },
+  {
+    name: '`sentiment` filter',
+    body: (i, k) => ({
+      query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, sentiment: $s) { total items { id } } }',
+      variables: { k, s: ['negative', 'positive', 'neutral'][i] },
+    }),
+  },
+  {
+    name: '`source` filter',
+    body: (i, k) => ({
+      query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, source: $s) { total items { id } } }',
+      variables: { k, s: ['email', 'api', 'slack'][i] },
+    }),
+  },
+  {
+    name: SEARCH_READ,
+    body: (i, k) => ({
+      query: 'query($k: String!, $s: String) { feedbackItems(apiKey: $k, search: $s) { total items { id } } }',
+      variables: { k, s: ['export', 'billing', 'login'][i] },
+    }),
+  },
+  {
+    name: '`theme` filter',
+    body: (i, k, { themes }) => ({
+      query: 'query($k: String!, $t: String) { feedbackItems(apiKey: $k, theme: $t) { total items { id } } }',
+      variables: { k, t: themes[i % themes.length] },
+    }),
+  },
+  {
+    name: '`after` cursor page',
+    body: (_, k, { cursor }) => ({
+      query: 'query($k: String!, $a: String) { feedbackItems(apiKey: $k, after: $a) { total items { id } } }',
+      variables: { k, a: cursor },
+    }),
+  },
+  {
+    name: 'deep `skip` (item 5,000)',
+    body: (i, k) => ({
+      query: 'query($k: String!, $s: Int) { feedbackItems(apiKey: $k, skip: $s) { total items { id } } }',
+      variables: { k, s: 5_000 + 50 * i },
+    }),
+  },
   {
     name: '`contactItems` + `totalFeedbacks`/`lastInteraction`',
-    body: (i, k) => ({ query: 'query($k: String!, $s: Int) { contactItems(apiKey: $k, skip: $s) { items { totalFeedbacks lastInteraction } } }', variables: { k, s: 50 * i } }),
+    body: (i, k) => ({
+      query:
+        'query($k: String!, $s: Int) { contactItems(apiKey: $k, skip: $s) { items { totalFeedbacks lastInteraction } } }',
+      variables: { k, s: 50 * i },
+    }),
   },
   {
     name: '`accountItems` + `feedbackSummary`',
-    body: (i, k) => ({ query: 'query($k: String!, $s: Int) { accountItems(apiKey: $k, skip: $s) { items { feedbackSummary { total unread lastFeedbackAt } } } }', variables: { k, s: 50 * i } }),
+    body: (i, k) => ({
+      query:
+        'query($k: String!, $s: Int) { accountItems(apiKey: $k, skip: $s) { items { feedbackSummary { total unread lastFeedbackAt } } } }',
+      variables: { k, s: 50 * i },
+    }),
   },
   {
     name: '`feedbackInsights`, 30 days',
@@ -105,13 +165,18 @@ const READS: Read[] = [
   {
     name: '`feedbackThemes`, 366 days',
     body: (i, k) => ({
-      query: 'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackThemes(apiKey: $k, from: $f, to: $t) { total items { label count negative previousCount } } }',
+      query:
+        'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackThemes(apiKey: $k, from: $f, to: $t) { total items { label count negative previousCount } } }',
       variables: { k, f: midnight(365 + i), t: midnight(i - 1) },
     }),
   },
   {
     name: '`addFeedbackItem`',
-    body: (i, k) => ({ query: 'mutation($k: String!, $t: String!) { addFeedbackItem(apiKey: $k, input: { source: "api", title: $t, content: "Bench item" }) { id } }', variables: { k, t: `Bench ${Date.now()} ${i}` } }),
+    body: (i, k) => ({
+      query:
+        'mutation($k: String!, $t: String!) { addFeedbackItem(apiKey: $k, input: { source: "api", title: $t, content: "Bench item" }) { id } }',
+      variables: { k, t: `Bench ${Date.now()} ${i}` },
+    }),
   },
 ];
 
@@ -123,8 +188,10 @@ async function themesSettled(store: ThemeStore, orgId: string): Promise<number> 
   const started = Date.now();
   for (;;) {
     const run = await store.run(orgId);
-    if (run?.fingerprint === (await store.fingerprint(orgId, run)) && !(await store.countsStale(orgId, run))) return Math.round((Date.now() - started) / 100) / 10;
-    if (Date.now() - started > 30 * 60_000) throw new Error(`the themes of ${orgId} were not computed within 30 minutes`);
+    if (run?.fingerprint === (await store.fingerprint(orgId, run)) && !(await store.countsStale(orgId, run)))
+      return Math.round((Date.now() - started) / 100) / 10;
+    if (Date.now() - started > 30 * 60_000)
+      throw new Error(`the themes of ${orgId} were not computed within 30 minutes`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }
@@ -134,16 +201,27 @@ async function themesSettled(store: ThemeStore, orgId: string): Promise<number> 
  * grace is indexed as soon as the indexer reaches it; the newest wait for the grace), and reads what it
  * took: its working time and the index's size.
  */
-async function searchSettled(store: SearchIndexStore, orgId: string, before: { items: number; workMs: number }): Promise<SearchIndexFigures> {
+async function searchSettled(
+  store: SearchIndexStore,
+  orgId: string,
+  before: { items: number; workMs: number },
+): Promise<SearchIndexFigures> {
   const started = Date.now();
   const newest = await store.newestId(orgId);
   for (;;) {
     const state = await store.state(orgId);
     if (newest && state?.watermark && state.watermark >= newest) {
       const size = await store.sizeOf(orgId);
-      return { seconds: Math.round((Date.now() - started) / 100) / 10, items: state.next - before.items, workMs: state.workMs - before.workMs, postings: size.postings, bytes: size.postingBytes + size.items * 12 };
+      return {
+        seconds: Math.round((Date.now() - started) / 100) / 10,
+        items: state.next - before.items,
+        workMs: state.workMs - before.workMs,
+        postings: size.postings,
+        bytes: size.postingBytes + size.items * 12,
+      };
     }
-    if (Date.now() - started > 30 * 60_000) throw new Error(`the search index of ${orgId} did not catch up within 30 minutes`);
+    if (Date.now() - started > 30 * 60_000)
+      throw new Error(`the search index of ${orgId} did not catch up within 30 minutes`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }
@@ -160,14 +238,22 @@ async function cloneItems(db: Databases, orgId: string, copies: number): Promise
   for (let copy = 0; copy < copies; copy += 1) {
     for (let start = 0; start < originals.length; start += 2_000) {
       // Without the originals' change ids: a copy was not written by their changes.
-      await items.insertMany(originals.slice(start, start + 2_000).map(({ webhookEventIds: _changes, ...doc }) => ({ ...doc, _id: new Types.ObjectId() })));
+      await items.insertMany(
+        originals
+          .slice(start, start + 2_000)
+          .map(({ webhookEventIds: _changes, ...doc }) => ({ ...doc, _id: new Types.ObjectId() })),
+      );
     }
   }
   await recountOrganization(db.feedback, orgId);
 }
 
 /** Median of the request times, or the error code of a failed request. */
-async function time(post: Post, url: string, bodies: Array<{ query: string; variables: Record<string, unknown> }>): Promise<number | string> {
+async function time(
+  post: Post,
+  url: string,
+  bodies: Array<{ query: string; variables: Record<string, unknown> }>,
+): Promise<number | string> {
   const times: number[] = [];
   for (const body of bodies) {
     const started = Date.now();
@@ -194,7 +280,14 @@ export async function scaleBench(
   const keyService = new KeyService(await openRepositories(db.identity));
   const keys = async (orgId: string) => {
     await keyService.organizationFor(OPERATOR, orgId, 'enterprise');
-    return Promise.all(Array.from({ length: KEYS }, async (_, i) => (await keyService.create(OPERATOR, orgId, { name: `scale ${i}`, readOnly: false, rateLimitPerMinute: null })).key));
+    return Promise.all(
+      Array.from(
+        { length: KEYS },
+        async (_, i) =>
+          (await keyService.create(OPERATOR, orgId, { name: `scale ${i}`, readOnly: false, rateLimitPerMinute: null }))
+            .key,
+      ),
+    );
   };
   const bigKeys = await keys(BIG);
   const smallKeys = await keys(SMALL);
@@ -202,7 +295,14 @@ export async function scaleBench(
   await seedOrganization(SMALL, { feedback: SMALL_ITEMS, contacts: 100, accounts: 20 }, db, quiet, { seed: 7 });
   const themes = new ThemeStore(db.feedback);
   const search = new SearchIndexStore(db.feedback);
-  const results: ScaleResults = { sizes, seedSeconds: {}, themeSeconds: {}, searchIndex: {}, searchPaths: {}, rows: [] };
+  const results: ScaleResults = {
+    sizes,
+    seedSeconds: {},
+    themeSeconds: {},
+    searchIndex: {},
+    searchPaths: {},
+    rows: [],
+  };
   const row = (read: string) => {
     let found = results.rows.find((r) => r.read === read);
     if (!found) results.rows.push((found = { read, bySize: {} }));
@@ -213,33 +313,76 @@ export async function scaleBench(
     const indexedBefore = (await search.state(BIG)) ?? { next: 0, workMs: 0 };
     const started = Date.now();
     if (clone && seeded > 0) await cloneItems(db, BIG, size / seeded - 1);
-    else await seedOrganization(BIG, { feedback: size - seeded, contacts: profile.contacts, accounts: profile.accounts }, db, quiet, { feedbackOnly: seeded > 0 });
+    else
+      await seedOrganization(
+        BIG,
+        { feedback: size - seeded, contacts: profile.contacts, accounts: profile.accounts },
+        db,
+        quiet,
+        { feedbackOnly: seeded > 0 },
+      );
     results.seedSeconds[size] = Math.round((Date.now() - started) / 100) / 10;
-    say(`${clone && seeded > 0 ? 'Cloned' : 'Seeded'} ${BIG} to ${size.toLocaleString('en')} items in ${results.seedSeconds[size]} s`);
+    say(
+      `${clone && seeded > 0 ? 'Cloned' : 'Seeded'} ${BIG} to ${size.toLocaleString('en')} items in ${results.seedSeconds[size]} s`,
+    );
     seeded = size;
     await themesSettled(themes, SMALL);
     results.themeSeconds[size] = await themesSettled(themes, BIG);
     say(`Themes of ${BIG} computed and counted ${results.themeSeconds[size]} s after its seeding`);
-    const indexed = (results.searchIndex[size] = await searchSettled(search, BIG, { items: indexedBefore.next, workMs: indexedBefore.workMs }));
-    say(`Search index of ${BIG} caught up ${indexed.seconds} s after the themes: ${indexed.items} items in ${indexed.workMs} ms of indexing, ${indexed.postings} posting documents, ${indexed.bytes} bytes`);
-    const first = JSON.parse(await post(url, JSON.stringify({ query: 'query($k: String!) { feedbackItems(apiKey: $k) { nextCursor } }', variables: { k: bigKeys[0] } }))) as {
+    const indexed = (results.searchIndex[size] = await searchSettled(search, BIG, {
+      items: indexedBefore.next,
+      workMs: indexedBefore.workMs,
+    }));
+    say(
+      `Search index of ${BIG} caught up ${indexed.seconds} s after the themes: ${indexed.items} items in ${indexed.workMs} ms of indexing, ${indexed.postings} posting documents, ${indexed.bytes} bytes`,
+    );
+    const first = JSON.parse(
+      await post(
+        url,
+        JSON.stringify({
+          query: 'query($k: String!) { feedbackItems(apiKey: $k) { nextCursor } }',
+          variables: { k: bigKeys[0] },
+        }),
+      ),
+    ) as {
       data?: { feedbackItems: { nextCursor: string } };
     };
     const cursor = first.data?.feedbackItems.nextCursor ?? '';
-    const largest = JSON.parse(await post(url, JSON.stringify({ query: 'query($k: String!) { feedbackThemes(apiKey: $k, take: 3) { items { id } } }', variables: { k: bigKeys[0] } }))) as {
+    const largest = JSON.parse(
+      await post(
+        url,
+        JSON.stringify({
+          query: 'query($k: String!) { feedbackThemes(apiKey: $k, take: 3) { items { id } } }',
+          variables: { k: bigKeys[0] },
+        }),
+      ),
+    ) as {
       data?: { feedbackThemes: { items: Array<{ id: string }> } };
     };
     const themeIds = largest.data?.feedbackThemes.items.map((theme) => theme.id) ?? [];
     if (themeIds.length === 0) throw new Error(`${BIG} has no themes after the theme worker settled`);
     for (const read of READS) {
       const pathsBefore = await searchPaths();
-      const median = await time(post, url, [0, 1, 2].map((i) => read.body(i, bigKeys[i], { cursor, themes: themeIds })));
+      const median = await time(
+        post,
+        url,
+        [0, 1, 2].map((i) => read.body(i, bigKeys[i], { cursor, themes: themeIds })),
+      );
       const pathsAfter = await searchPaths();
-      if (read.name === SEARCH_READ) results.searchPaths[size] = { index: pathsAfter.index - pathsBefore.index, matches: pathsAfter.matches - pathsBefore.matches, regex: pathsAfter.regex - pathsBefore.regex };
+      if (read.name === SEARCH_READ)
+        results.searchPaths[size] = {
+          index: pathsAfter.index - pathsBefore.index,
+          matches: pathsAfter.matches - pathsBefore.matches,
+          regex: pathsAfter.regex - pathsBefore.regex,
+        };
       row(read.name).bySize[size] = median;
       say(`${size.toLocaleString('en')} items, ${read.name}: ${median}${typeof median === 'number' ? ' ms' : ''}`);
       if (read.small) {
-        const small = await time(post, url, [0, 1, 2].map((i) => read.body(i, smallKeys[i], { cursor, themes: themeIds })));
+        const small = await time(
+          post,
+          url,
+          [0, 1, 2].map((i) => read.body(i, smallKeys[i], { cursor, themes: themeIds })),
+        );
         row(`${read.name}, a ${SMALL_ITEMS.toLocaleString('en')}-item organization beside it`).bySize[size] = small;
       }
     }
@@ -263,7 +406,9 @@ export function scaleMarkdown(results: ScaleResults, machine: string, clone = fa
     '',
     `| read (take 50) | ${sizes.join(' | ')} | growth |`,
     `|---|${results.sizes.map(() => '---|').join('')}---|`,
-    ...results.rows.map((r) => `| ${r.read} | ${results.sizes.map((size) => cell(r.bySize[size])).join(' | ')} | ${growth(r)} |`),
+    ...results.rows.map(
+      (r) => `| ${r.read} | ${results.sizes.map((size) => cell(r.bySize[size])).join(' | ')} | ${growth(r)} |`,
+    ),
     '',
     `${clone ? 'Seeding the first size, then copying its items (`--clone`, with a recount)' : 'Seeding'}: ${results.sizes.map((size) => `to ${size.toLocaleString('en')} items ${results.seedSeconds[size]} s`).join(', ')}.`,
     `Themes computed and their days counted by the theme worker after seeding (the reads wait for it): ${results.sizes.map((size) => `${size.toLocaleString('en')} items ${results.themeSeconds[size]} s`).join(', ')}.`,

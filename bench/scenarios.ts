@@ -55,9 +55,15 @@ export function feedbackText(n: number, length: number): string {
   return words.join(' ').slice(0, length);
 }
 
-function addFeedback(inputs: ScenarioInputs, n: number, textLength: number, sentiment: string | undefined): RequestBody {
+function addFeedback(
+  inputs: ScenarioInputs,
+  n: number,
+  textLength: number,
+  sentiment: string | undefined,
+): RequestBody {
   return {
-    query: 'mutation S4($k: String!, $in: NewFeedbackInput!) { addFeedbackItem(apiKey: $k, input: $in) { id status createdAt } }',
+    query:
+      'mutation S4($k: String!, $in: NewFeedbackInput!) { addFeedbackItem(apiKey: $k, input: $in) { id status createdAt } }',
     variables: {
       k: keyOf(inputs, n),
       in: {
@@ -80,7 +86,12 @@ export const SCENARIOS: Scenario[] = [
     mutation: false,
     body: (inputs, n) => ({
       query: `query S1($k: String!, $skip: Int, $status: String, $sentiment: String) { feedbackItems(apiKey: $k, skip: $skip, take: 50, status: $status, sentiment: $sentiment) { total items { ${FEEDBACK_FIELDS} } } }`,
-      variables: { k: keyOf(inputs, n), skip: (n % 20) * 50, status: pick(STATUSES, n), sentiment: pick(SENTIMENTS, n, 2) },
+      variables: {
+        k: keyOf(inputs, n),
+        skip: (n % 20) * 50,
+        status: pick(STATUSES, n),
+        sentiment: pick(SENTIMENTS, n, 2),
+      },
     }),
   },
   {
@@ -123,12 +134,18 @@ export const SCENARIOS: Scenario[] = [
         contactItem(apiKey: $k, id: $c) { id name email company }
         accountItem(apiKey: $k, id: $a) { id name score churnRisk }
       }`,
-      variables: { k: keyOf(inputs, n), f: pick(inputs.feedbackIds, n), c: pick(inputs.contactIds, n, 3), a: pick(inputs.accountIds, n, 7) },
+      variables: {
+        k: keyOf(inputs, n),
+        f: pick(inputs.feedbackIds, n),
+        c: pick(inputs.contactIds, n, 3),
+        a: pick(inputs.accountIds, n, 7),
+      },
     }),
   },
   {
     id: 's8',
-    title: 'feedbackItems(skip, take: 20, status or sentiment) with contact { account } (feedback -> contacts -> accounts)',
+    title:
+      'feedbackItems(skip, take: 20, status or sentiment) with contact { account } (feedback -> contacts -> accounts)',
     subgraph: null,
     mutation: false,
     body: (inputs, n) => ({
@@ -138,7 +155,11 @@ export const SCENARIOS: Scenario[] = [
           items { id title email sentiment contact { id name company account { id name domain } } }
         }
       }`,
-      variables: { k: keyOf(inputs, n), skip: (n % 10) * 20, ...(n % 2 ? { status: pick(STATUSES, n) } : { sentiment: pick(SENTIMENTS, n) }) },
+      variables: {
+        k: keyOf(inputs, n),
+        skip: (n % 10) * 20,
+        ...(n % 2 ? { status: pick(STATUSES, n) } : { sentiment: pick(SENTIMENTS, n) }),
+      },
     }),
   },
   {

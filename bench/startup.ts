@@ -28,7 +28,8 @@ export interface BuildPoint {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
-const rssMiB = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+const rssMiB = (pid: number) =>
+  Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 /** One start of the gateway as `build`: time to ready, memory, and a short varied load. */
 async function startOnce(build: Build, env: NodeJS.ProcessEnv, requests: LoadRequest[]) {
@@ -43,12 +44,18 @@ async function startOnce(build: Build, env: NodeJS.ProcessEnv, requests: LoadReq
     const url = `http://127.0.0.1:${port}`;
     while ((await readyStatus(url)) !== 200) {
       if (child.exitCode !== null) throw new Error(`the ${build} gateway exited with code ${child.exitCode}`);
-      if (Date.now() - started > READY_TIMEOUT_MS) throw new Error(`the ${build} gateway was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+      if (Date.now() - started > READY_TIMEOUT_MS)
+        throw new Error(`the ${build} gateway was not ready within ${READY_TIMEOUT_MS / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const startMs = Date.now() - started;
     const readyRss = rssMiB(child.pid as number);
-    const result = await load(`${url}/graphql`, requests, { connections: 10, durationSeconds: 5, warmupSeconds: 2, timeoutSeconds: 30 });
+    const result = await load(`${url}/graphql`, requests, {
+      connections: 10,
+      durationSeconds: 5,
+      warmupSeconds: 2,
+      timeoutSeconds: 30,
+    });
     return { startMs, readyRss, loadedRss: rssMiB(child.pid as number), rps: result.rps, p50: result.p50 };
   } finally {
     await stopChild(child);
@@ -59,7 +66,12 @@ async function startOnce(build: Build, env: NodeJS.ProcessEnv, requests: LoadReq
  * The gateway run from its sources and compiled, started `rounds` times each, alternating, against the
  * same running subgraphs: start-up time, memory, and throughput of the same varied requests.
  */
-export async function compareBuilds(env: NodeJS.ProcessEnv, requests: LoadRequest[], rounds: number, say: (line: string) => void): Promise<BuildPoint[]> {
+export async function compareBuilds(
+  env: NodeJS.ProcessEnv,
+  requests: LoadRequest[],
+  rounds: number,
+  say: (line: string) => void,
+): Promise<BuildPoint[]> {
   const runs = new Map<Build, Array<Awaited<ReturnType<typeof startOnce>>>>([
     ['sources', []],
     ['compiled', []],
@@ -68,7 +80,9 @@ export async function compareBuilds(env: NodeJS.ProcessEnv, requests: LoadReques
     for (const build of Object.keys(BUILDS) as Build[]) {
       const run = await startOnce(build, env, requests);
       runs.get(build)!.push(run);
-      say(`gateway from ${build}: ready in ${run.startMs} ms, ${run.readyRss.toFixed(0)} MiB, ${Math.round(run.rps)} req/s (p50 ${run.p50.toFixed(1)} ms), ${run.loadedRss.toFixed(0)} MiB after`);
+      say(
+        `gateway from ${build}: ready in ${run.startMs} ms, ${run.readyRss.toFixed(0)} MiB, ${Math.round(run.rps)} req/s (p50 ${run.p50.toFixed(1)} ms), ${run.loadedRss.toFixed(0)} MiB after`,
+      );
     }
   }
   return [...runs].map(([build, list]) => ({

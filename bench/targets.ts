@@ -36,9 +36,14 @@ async function startService(name: string, entry: string, env: NodeJS.ProcessEnv,
   return asRunning(service);
 }
 
-export async function startSubgraphs(envOf: (name: SubgraphName) => NodeJS.ProcessEnv, logDir: string): Promise<Record<SubgraphName, Running>> {
+export async function startSubgraphs(
+  envOf: (name: SubgraphName) => NodeJS.ProcessEnv,
+  logDir: string,
+): Promise<Record<SubgraphName, Running>> {
   const [feedback, contacts, accounts] = await Promise.all(
-    (['feedback', 'contacts', 'accounts'] as const).map((name) => startService(name, `services/${name}/src/main.ts`, envOf(name), logDir)),
+    (['feedback', 'contacts', 'accounts'] as const).map((name) =>
+      startService(name, `services/${name}/src/main.ts`, envOf(name), logDir),
+    ),
   );
   return { feedback, contacts, accounts };
 }
@@ -53,7 +58,12 @@ export async function startOurGateway(
   logDir: string,
   cpuProfileDir?: string,
 ): Promise<Running> {
-  const gatewayEnv = { ...env, FEEDBACK_URL: subgraphs.feedback.url, CONTACTS_URL: subgraphs.contacts.url, ACCOUNTS_URL: subgraphs.accounts.url };
+  const gatewayEnv = {
+    ...env,
+    FEEDBACK_URL: subgraphs.feedback.url,
+    CONTACTS_URL: subgraphs.contacts.url,
+    ACCOUNTS_URL: subgraphs.accounts.url,
+  };
   if (!cpuProfileDir) return startService('gateway', 'gateway/src/main.ts', gatewayEnv, logDir);
   // node refuses --cpu-prof in NODE_OPTIONS, so this one is spawned with it on the command line; the
   // profile is written when the gateway exits after SIGTERM.
@@ -107,7 +117,14 @@ export function writeBenchSupergraph(subgraphs: Record<SubgraphName, Running>, d
   return file;
 }
 
-function spawnLogged(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, logDir: string): ChildProcess {
+function spawnLogged(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  logDir: string,
+): ChildProcess {
   mkdirSync(logDir, { recursive: true });
   const log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -121,7 +138,11 @@ async function waitForPost(name: string, child: ChildProcess, url: string): Prom
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} (see its log)`);
     try {
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"{ __typename }"}',
+      });
       if (response.ok) return;
     } catch {
       // not listening yet
@@ -132,7 +153,12 @@ async function waitForPost(name: string, child: ChildProcess, url: string): Prom
 }
 
 /** Hive Gateway with one worker process, as many as ours; `rust` swaps in Hive Router's query planner. */
-export async function startHiveGateway(bin: string, supergraphFile: string, logDir: string, planner: 'default' | 'rust'): Promise<Running> {
+export async function startHiveGateway(
+  bin: string,
+  supergraphFile: string,
+  logDir: string,
+  planner: 'default' | 'rust',
+): Promise<Running> {
   const port = await freePort();
   const name = planner === 'rust' ? 'hive-gateway-rust' : 'hive-gateway';
   const child = spawnLogged(
@@ -175,7 +201,14 @@ export function startPassThrough(upstreamUrl: string, logDir: string): Promise<R
 /** A bare node:http reference server of this folder, on a free loopback port, once it answers a POST. */
 async function startBareServer(name: string, script: string, env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
   const port = await freePort();
-  const child = spawnLogged(name, process.execPath, ['--import', 'tsx', path.join(__dirname, script)], { ...env, PORT: String(port) }, ROOT, logDir);
+  const child = spawnLogged(
+    name,
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, script)],
+    { ...env, PORT: String(port) },
+    ROOT,
+    logDir,
+  );
   const url = `http://127.0.0.1:${port}/graphql`;
   await waitForPost(name, child, url);
   return { name, url, pid: child.pid ?? 0, stop: () => stopChild(child) };

@@ -29,7 +29,11 @@ function copyAssets(from: string, to: string): void {
 function build(): void {
   rmSync(OUT, { recursive: true, force: true });
   for (const dir of workspaces()) rmSync(path.join(ROOT, dir, 'dist'), { recursive: true, force: true });
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')],
+    { stdio: 'inherit' },
+  );
   for (const dir of workspaces()) {
     renameSync(path.join(OUT, dir, 'src'), path.join(ROOT, dir, 'dist'));
     copyAssets(path.join(ROOT, dir, 'src'), path.join(ROOT, dir, 'dist'));

@@ -19,7 +19,9 @@ async function generateResolverTypes(baseDir?: string): Promise<string[]> {
   const written: string[] = [];
   for (const [filename, output] of Object.entries(codegenConfig(baseDir).generates)) {
     // As the CLI loads a schema: the SDL as written (federation directives need no definitions), sorted.
-    const schemaAst = lexicographicSortSchema(buildASTSchema(parse(readFileSync(output.schema, 'utf8')), { assumeValidSDL: true }));
+    const schemaAst = lexicographicSortSchema(
+      buildASTSchema(parse(readFileSync(output.schema, 'utf8')), { assumeValidSDL: true }),
+    );
     const content = await codegen({
       filename,
       schema: parse(printSchemaWithDirectives(schemaAst)),

@@ -1,5 +1,11 @@
 import { writeFileSync } from 'node:fs';
-import { ADMIN_SUPERGRAPH_PATH, composeAdminSupergraph, composeAndCheck, subgraphSdls, SUPERGRAPH_PATH } from './supergraph';
+import {
+  ADMIN_SUPERGRAPH_PATH,
+  composeAdminSupergraph,
+  composeAndCheck,
+  subgraphSdls,
+  SUPERGRAPH_PATH,
+} from './supergraph';
 
 async function main(): Promise<number> {
   const code = await composeAndCheck({

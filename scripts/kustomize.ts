@@ -21,7 +21,9 @@ export async function ensureKustomize(say: (message: string) => void): Promise<s
   if (installed) return installed;
 
   const go = await findGo('kustomize is not installed; install Go to build it, or set KUSTOMIZE_BIN');
-  say(`Building kustomize ${KUSTOMIZE_VERSION} with Go into ${target} (first run on this machine only; a few minutes)...`);
+  say(
+    `Building kustomize ${KUSTOMIZE_VERSION} with Go into ${target} (first run on this machine only; a few minutes)...`,
+  );
   mkdirSync(path.dirname(target), { recursive: true });
   // Built beside the target and renamed, so a concurrent or interrupted build never leaves half a binary.
   const gobin = mkdtempSync(`${target}.partial-`);

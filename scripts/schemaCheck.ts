@@ -20,7 +20,8 @@ function definesPath(document: DocumentNode, typeName: string, fieldName: string
     (definition) =>
       'name' in definition &&
       definition.name?.value === typeName &&
-      (fieldName === undefined || ('fields' in definition && (definition.fields ?? []).some((field) => field.name.value === fieldName))),
+      (fieldName === undefined ||
+        ('fields' in definition && (definition.fields ?? []).some((field) => field.name.value === fieldName))),
   );
 }
 
@@ -39,13 +40,19 @@ function subgraphsOf(change: Change, old: Supergraph, subgraphSdls: Record<strin
   const [typeName, fieldName] = (change.path ?? '').split('.');
   if (!typeName) return [];
   const documents = Object.entries(subgraphSdls).map(([name, sdl]) => [name, parse(sdl)] as const);
-  const presenceChanged = documents.filter(([name, document]) => definesPath(document, typeName, fieldName) !== hadPath(old, name, typeName, fieldName));
+  const presenceChanged = documents.filter(
+    ([name, document]) => definesPath(document, typeName, fieldName) !== hadPath(old, name, typeName, fieldName),
+  );
   if (presenceChanged.length > 0) return presenceChanged.map(([name]) => name);
   return documents.filter(([, document]) => definesPath(document, typeName, fieldName)).map(([name]) => name);
 }
 
 /** Every change of the public API from the checked-in supergraph to the new one, each with its subgraphs. */
-export async function apiChanges(oldSupergraphSdl: string, newSupergraphSdl: string, subgraphSdls: Record<string, string>): Promise<ApiChange[]> {
+export async function apiChanges(
+  oldSupergraphSdl: string,
+  newSupergraphSdl: string,
+  subgraphSdls: Record<string, string>,
+): Promise<ApiChange[]> {
   const old = Supergraph.build(oldSupergraphSdl);
   const changes = await diff(old.apiSchema().toGraphQLJSSchema(), apiSchemaOf(newSupergraphSdl));
   return changes.map((change) => ({

@@ -38,7 +38,10 @@ export function subgraphSdls(subgraphs: SubgraphList = SUBGRAPHS): Record<string
 }
 
 /** Composes the subgraphs' SDL; throws with every composition error when they do not fit. */
-export function composeSupergraph(sdls: Record<string, string> = subgraphSdls(), subgraphs: SubgraphList = SUBGRAPHS): string {
+export function composeSupergraph(
+  sdls: Record<string, string> = subgraphSdls(),
+  subgraphs: SubgraphList = SUBGRAPHS,
+): string {
   const result = composeServices(subgraphs.map(({ name, url }) => ({ name, url, typeDefs: parse(sdls[name]) })));
   if (result.errors) {
     throw new Error(`Composition failed:\n${result.errors.map((error) => `  - ${error.message}`).join('\n')}`);
@@ -66,7 +69,9 @@ export async function composeAndCheck(options: ComposeOptions): Promise<number> 
   if (existsSync(options.supergraphPath)) {
     const changes = await apiChanges(readFileSync(options.supergraphPath, 'utf8'), composed, options.sdls);
     for (const change of changes) {
-      options.log(`${change.level.padEnd(13)} ${change.message} (subgraph: ${change.subgraphs.join(', ') || 'unknown'})`);
+      options.log(
+        `${change.level.padEnd(13)} ${change.message} (subgraph: ${change.subgraphs.join(', ') || 'unknown'})`,
+      );
     }
     const breaking = changes.filter(isBreaking);
     if (breaking.length > 0 && !options.allowBreaking) {

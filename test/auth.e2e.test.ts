@@ -30,12 +30,17 @@ describe('a missing or invalid API key', () => {
 
   test('when one of two root fields lacks a key, then the whole operation is refused', async () => {
     const { key } = await stack.createKey();
-    const response = await stack.gql(`query($k: String!) { a: feedbackItems(apiKey: $k) { total } b: contactItems(apiKey: "") { total } }`, { k: key });
+    const response = await stack.gql(
+      `query($k: String!) { a: feedbackItems(apiKey: $k) { total } b: contactItems(apiKey: "") { total } }`,
+      { k: key },
+    );
     expect(response.body.errors).toEqual([expect.objectContaining(INVALID)]);
   });
 
   test('when the key hides in a fragment, then it is still checked', async () => {
-    const response = await stack.gql('query { ...F } fragment F on Query { feedbackItems(apiKey: "fik_nope_nope_nope") { total } }');
+    const response = await stack.gql(
+      'query { ...F } fragment F on Query { feedbackItems(apiKey: "fik_nope_nope_nope") { total } }',
+    );
     expect(response.body.errors).toEqual([expect.objectContaining(INVALID)]);
   });
 
@@ -49,7 +54,9 @@ describe('a missing or invalid API key', () => {
   });
 
   test('when a subgraph is called directly without a key, then it refuses too', async () => {
-    const response = await stack.gql('{ feedbackItems { total } }', undefined, { url: `${stack.subgraphs.feedback.url}/graphql` });
+    const response = await stack.gql('{ feedbackItems { total } }', undefined, {
+      url: `${stack.subgraphs.feedback.url}/graphql`,
+    });
     expect(response.body.errors).toEqual([expect.objectContaining(INVALID)]);
     const entities = await stack.gql(
       'query($r: [_Any!]!) { _entities(representations: $r) { ... on FeedbackItem { id title } } }',
@@ -62,7 +69,9 @@ describe('a missing or invalid API key', () => {
 
 describe('a valid key', () => {
   test('when it asks for the introspection of the schema, then no key is needed', async () => {
-    const response = await stack.gql<{ __schema: { queryType: { name: string } } }>('{ __schema { queryType { name } } }');
+    const response = await stack.gql<{ __schema: { queryType: { name: string } } }>(
+      '{ __schema { queryType { name } } }',
+    );
     expect(response.body.data?.__schema.queryType.name).toBe('Query');
   });
 

@@ -28,13 +28,20 @@ describe('the attack of issue 11: contactItems(search: <100,000 letters>)', () =
     ({ key: attackerKey } = await stack.createKey());
     const tenant = await stack.createKey();
     tenantKey = tenant.key;
-    await insertAccounts(stack, tenant.orgId, Array.from({ length: 30 }, (_, i) => ({ name: `Account ${i}`, domain: `a${i}.example.com` })));
+    await insertAccounts(
+      stack,
+      tenant.orgId,
+      Array.from({ length: 30 }, (_, i) => ({ name: `Account ${i}`, domain: `a${i}.example.com` })),
+    );
   });
   afterAll(() => stack.close());
 
   const attack = () => stack.gql(LIST_CONTACTS, { apiKey: attackerKey, search: 'a'.repeat(100_000) });
   const tenantRequest = async () => {
-    const response = await stack.gql<{ accountItems: { total: number } }>(LIST_ACCOUNTS, { apiKey: tenantKey, take: 10 });
+    const response = await stack.gql<{ accountItems: { total: number } }>(LIST_ACCOUNTS, {
+      apiKey: tenantKey,
+      take: 10,
+    });
     expect(response.body.data?.accountItems.total).toBe(30);
   };
 
@@ -51,7 +58,10 @@ describe('the attack of issue 11: contactItems(search: <100,000 letters>)', () =
   });
 
   test('when a search is at its maximum, then it is answered', async () => {
-    const response = await stack.gql<{ contactItems: { total: number } }>(LIST_CONTACTS, { apiKey: attackerKey, search: 'a'.repeat(200) });
+    const response = await stack.gql<{ contactItems: { total: number } }>(LIST_CONTACTS, {
+      apiKey: attackerKey,
+      search: 'a'.repeat(200),
+    });
     expect(response.body.errors).toBeUndefined();
     expect(response.body.data?.contactItems.total).toBe(0);
   });
@@ -67,7 +77,8 @@ describe('the attack of issue 11: contactItems(search: <100,000 letters>)', () =
       for (let i = 0; i < 4; i += 1) idle.push(await timed(tenantRequest));
       const volley = Array.from({ length: 6 }, attack);
       for (let i = 0; i < 4; i += 1) attacked.push(await timed(tenantRequest));
-      for (const response of await Promise.all(volley)) expect(response.body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
+      for (const response of await Promise.all(volley))
+        expect(response.body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
     }
     // A floor of 25 ms: at a few milliseconds, scheduling noise alone can double a median.
     expect(median(attacked)).toBeLessThanOrEqual(Math.max(2 * median(idle), median(idle) + 25));
@@ -89,7 +100,10 @@ describe('a genuinely slow query', () => {
     // loaded machine cannot fail the start-up); a gateway of its own routes contactItems to it.
     const logger = createLogger('test', 'silent');
     const env = { MONGODB_URI: stack.mongodbUri, PORT: '0', AUTH_CACHE_TTL_MS: '600000', ...stack.identityEnv };
-    contacts = await startContactsService(loadContactsConfig({ ...env, MONGODB_DB: dbName, MONGODB_MAX_TIME_MS: String(MAX_TIME_MS) }), logger);
+    contacts = await startContactsService(
+      loadContactsConfig({ ...env, MONGODB_DB: dbName, MONGODB_MAX_TIME_MS: String(MAX_TIME_MS) }),
+      logger,
+    );
     gateway = await startGateway(
       loadGatewayConfig({
         ...env,
@@ -125,8 +139,10 @@ describe('a genuinely slow query', () => {
     }
   });
   // A lone _id filter: every server answers it from the primary key, well within the limit.
-  const viaGateway = (query: string, variables: Record<string, unknown>) => stack.gql(query, variables, { url: `${gateway.url}/graphql` });
-  const lookUpNothing = () => viaGateway(`query($k: String!) { contactItem(apiKey: $k, id: "${'0'.repeat(24)}") { id } }`, { k: key });
+  const viaGateway = (query: string, variables: Record<string, unknown>) =>
+    stack.gql(query, variables, { url: `${gateway.url}/graphql` });
+  const lookUpNothing = () =>
+    viaGateway(`query($k: String!) { contactItem(apiKey: $k, id: "${'0'.repeat(24)}") { id } }`, { k: key });
 
   afterAll(async () => {
     // Guarded: a failed beforeAll leaves some of these unset, and its own error is the one to read.
@@ -139,7 +155,10 @@ describe('a genuinely slow query', () => {
 
   test('when a query takes longer than MONGODB_MAX_TIME_MS, then the database stops it and the client gets QUERY_TIMEOUT naming the limit, not SERVICE_UNAVAILABLE', async () => {
     const started = performance.now();
-    const response = await viaGateway(LIST_CONTACTS, { apiKey: key, search: 'no contact has this in its name, email or company' });
+    const response = await viaGateway(LIST_CONTACTS, {
+      apiKey: key,
+      search: 'no contact has this in its name, email or company',
+    });
     const elapsed = performance.now() - started;
 
     expect(response.status).toBe(200);

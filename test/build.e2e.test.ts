@@ -8,14 +8,24 @@ import { createKeyAt } from './helpers/keys';
 import { ROOT, spawnEntry, untilReady, type Spawned } from './helpers/processes';
 import { ownDatabaseName } from './helpers/stack';
 
-const WORKSPACES = ['shared', 'gateway', 'cli', 'services/feedback', 'services/contacts', 'services/accounts', 'services/identity'];
+const WORKSPACES = [
+  'shared',
+  'gateway',
+  'cli',
+  'services/feedback',
+  'services/contacts',
+  'services/accounts',
+  'services/identity',
+];
 
 describe('the production build', () => {
   const processes: Spawned[] = [];
 
   beforeAll(async () => {
     // The real build, as CI and the image run it: one tsc program, each workspace's dist/ replaced.
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/build.ts')], { cwd: ROOT });
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/build.ts')], {
+      cwd: ROOT,
+    });
   }, 300_000);
 
   afterAll(async () => {
@@ -25,13 +35,20 @@ describe('the production build', () => {
 
   test('when it has run, then every production export of every workspace is a compiled file beside its schema', () => {
     for (const workspace of WORKSPACES) {
-      const { exports: entries } = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8')) as { exports: Record<string, { production?: string } | string> };
+      const { exports: entries } = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8')) as {
+        exports: Record<string, { production?: string } | string>;
+      };
       for (const target of Object.values(entries)) {
         if (typeof target === 'string') continue;
-        expect({ workspace, target: target.production, exists: !!target.production && existsSync(path.join(ROOT, workspace, target.production)) }).toEqual({ workspace, target: target.production, exists: true });
+        expect({
+          workspace,
+          target: target.production,
+          exists: !!target.production && existsSync(path.join(ROOT, workspace, target.production)),
+        }).toEqual({ workspace, target: target.production, exists: true });
       }
     }
-    for (const name of ['feedback', 'contacts', 'accounts', 'identity']) expect(existsSync(path.join(ROOT, `services/${name}/dist/schema.graphql`))).toBe(true);
+    for (const name of ['feedback', 'contacts', 'accounts', 'identity'])
+      expect(existsSync(path.join(ROOT, `services/${name}/dist/schema.graphql`))).toBe(true);
   });
 
   test('when the compiled subgraphs, identity service and gateway run without tsx, then a keyed query through the gateway answers', async () => {
@@ -43,21 +60,51 @@ describe('the production build', () => {
     for (const name of ['feedback', 'contacts', 'accounts', 'identity'] as const) {
       const port = await freePort();
       urls[name] = `http://127.0.0.1:${port}`;
-      processes.push(spawnEntry(APP_SERVICES[name].entry, { ...common, PORT: String(port), MONGODB_DB: name === 'identity' ? 'identity' : ownDatabaseName(`build_${name}`) }, { compiled: true }));
+      processes.push(
+        spawnEntry(
+          APP_SERVICES[name].entry,
+          {
+            ...common,
+            PORT: String(port),
+            MONGODB_DB: name === 'identity' ? 'identity' : ownDatabaseName(`build_${name}`),
+          },
+          { compiled: true },
+        ),
+      );
     }
     const gatewayPort = await freePort();
-    const gatewayEnv = { ...common, PORT: String(gatewayPort), REDIS_URL: process.env.REDIS_URL, FEEDBACK_URL: `${urls.feedback}/graphql`, CONTACTS_URL: `${urls.contacts}/graphql`, ACCOUNTS_URL: `${urls.accounts}/graphql`, IDENTITY_URL: urls.identity };
+    const gatewayEnv = {
+      ...common,
+      PORT: String(gatewayPort),
+      REDIS_URL: process.env.REDIS_URL,
+      FEEDBACK_URL: `${urls.feedback}/graphql`,
+      CONTACTS_URL: `${urls.contacts}/graphql`,
+      ACCOUNTS_URL: `${urls.accounts}/graphql`,
+      IDENTITY_URL: urls.identity,
+    };
     processes.push(spawnEntry(APP_SERVICES.gateway.entry, gatewayEnv, { compiled: true }));
     try {
-      for (const url of [...Object.values(urls), `http://127.0.0.1:${gatewayPort}`]) await untilReady(url, `the compiled service at ${url}`);
+      for (const url of [...Object.values(urls), `http://127.0.0.1:${gatewayPort}`])
+        await untilReady(url, `the compiled service at ${url}`);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n${processes.map((spawned) => spawned.output().slice(-2_000)).join('\n---\n')}`, { cause: error });
+      throw new Error(
+        `${(error as Error).message}\n${processes.map((spawned) => spawned.output().slice(-2_000)).join('\n---\n')}`,
+        { cause: error },
+      );
     }
     const response = await fetch(`http://127.0.0.1:${gatewayPort}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'query($k: String!) { feedbackItems(apiKey: $k) { total } contactItems(apiKey: $k) { total } accountItems(apiKey: $k) { total } }', variables: { k: key } }),
+      body: JSON.stringify({
+        query:
+          'query($k: String!) { feedbackItems(apiKey: $k) { total } contactItems(apiKey: $k) { total } accountItems(apiKey: $k) { total } }',
+        variables: { k: key },
+      }),
     });
-    expect(((await response.json()) as { data: unknown }).data).toEqual({ feedbackItems: { total: 0 }, contactItems: { total: 0 }, accountItems: { total: 0 } });
+    expect(((await response.json()) as { data: unknown }).data).toEqual({
+      feedbackItems: { total: 0 },
+      contactItems: { total: 0 },
+      accountItems: { total: 0 },
+    });
   });
 });

@@ -2,7 +2,8 @@ import { startStack, type GraphQLResponse, type Stack } from './helpers/stack';
 
 /** No organization takes more than its share of a service's database work; no key more than its share of the gateway. */
 
-const aliased = (count: number) => `query($k: String!) { ${Array.from({ length: count }, (_, i) => `a${i}: feedbackItems(apiKey: $k, take: 0) { total }`).join(' ')} }`;
+const aliased = (count: number) =>
+  `query($k: String!) { ${Array.from({ length: count }, (_, i) => `a${i}: feedbackItems(apiKey: $k, take: 0) { total }`).join(' ')} }`;
 const COUNT = 'query($k: String!, $source: String) { feedbackItems(apiKey: $k, take: 0, source: $source) { total } }';
 
 describe('a bulkhead per organization in each subgraph', () => {
@@ -37,7 +38,9 @@ describe('a bulkhead per organization in each subgraph', () => {
   test('when every operation of a request is refused, then 429 with Retry-After', async () => {
     const { key } = await stack.createKey();
     // Two identical one-field requests at once would share one execution; these differ by a filter.
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => stack.gql(COUNT, { k: key, source: `s${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => stack.gql(COUNT, { k: key, source: `s${i}` })),
+    );
     const refused = results.filter((result) => result.status === 429);
     expect(refused.length).toBeGreaterThan(0);
     for (const result of refused) {
@@ -81,7 +84,10 @@ describe('a limit of concurrent requests per key in the gateway', () => {
     expect(refused.length).toBeGreaterThan(0);
     for (const result of refused) {
       expect(result.headers.get('retry-after')).toBe('1');
-      expect(result.body.errors?.[0]).toMatchObject({ message: 'Too many concurrent requests for this API key; retry in 1 s', extensions: { code: 'RATE_LIMITED', retryAfter: 1 } });
+      expect(result.body.errors?.[0]).toMatchObject({
+        message: 'Too many concurrent requests for this API key; retry in 1 s',
+        extensions: { code: 'RATE_LIMITED', retryAfter: 1 },
+      });
     }
     expect(results.some((result) => result.status === 200 && !result.body.errors)).toBe(true);
     expect(otherResult.body.errors).toBeUndefined();

@@ -39,7 +39,11 @@ const changesQuery = (resource: Resource) =>
 const UPDATE_STATUS = `mutation($k: String!, $id: String!, $status: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: $status) { id status } }`;
 
 async function page(key: string, resource: Resource, after: string | null, take?: number) {
-  return stack.gql<{ page: ChangePage }>(changesQuery(resource), { k: key, after, ...(take === undefined ? {} : { take }) });
+  return stack.gql<{ page: ChangePage }>(changesQuery(resource), {
+    k: key,
+    after,
+    ...(take === undefined ? {} : { take }),
+  });
 }
 
 /** Reads the feed from `after` to its end for now: every entry, and where it ended. */
@@ -61,12 +65,19 @@ async function readToEnd(key: string, resource: Resource, after: string | null =
 /** Reads the feed from the start until `ready` holds for what it lists (the changes have settled). */
 async function settledFeed(key: string, resource: Resource, ready: (entries: Change[]) => boolean, take?: number) {
   let read = { entries: [] as Change[], cursor: '' };
-  await eventually(async () => ready((read = await readToEnd(key, resource, null, take)).entries), SETTLE_WAIT_MS, `the ${resource} changes to be listed`);
+  await eventually(
+    async () => ready((read = await readToEnd(key, resource, null, take)).entries),
+    SETTLE_WAIT_MS,
+    `the ${resource} changes to be listed`,
+  );
   return read;
 }
 
 async function addItem(key: string, title: string): Promise<string> {
-  const added = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, { apiKey: key, input: { source: 'api', title, content: `${title} text` } });
+  const added = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, {
+    apiKey: key,
+    input: { source: 'api', title, content: `${title} text` },
+  });
   expect(added.body.errors).toBeUndefined();
   return added.body.data!.addFeedbackItem.id;
 }
@@ -80,7 +91,9 @@ describe('feedbackChanges', () => {
     expect((await stack.gql(UPDATE_STATUS, { k: key, id: changed, status: 'read' })).body.errors).toBeUndefined();
     expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id: removed })).body.errors).toBeUndefined();
 
-    const { entries, cursor } = await settledFeed(key, 'feedback', (listed) => listed.some((entry) => entry.type === 'deleted'));
+    const { entries, cursor } = await settledFeed(key, 'feedback', (listed) =>
+      listed.some((entry) => entry.type === 'deleted'),
+    );
 
     expect(entries.map(({ type, id, item }) => ({ type, id, status: item?.status ?? null }))).toEqual([
       { type: 'created', id: kept, status: 'unread' },
@@ -96,7 +109,11 @@ describe('feedbackChanges', () => {
     const next = await addItem(key, 'Later');
     const { entries: later } = await (async () => {
       let read = { entries: [] as Change[], cursor: '' };
-      await eventually(async () => (read = await readToEnd(key, 'feedback', again.cursor)).entries.length > 0, SETTLE_WAIT_MS, 'the later item');
+      await eventually(
+        async () => (read = await readToEnd(key, 'feedback', again.cursor)).entries.length > 0,
+        SETTLE_WAIT_MS,
+        'the later item',
+      );
       return read;
     })();
     expect(later.map((entry) => [entry.type, entry.id])).toEqual([['created', next]]);
@@ -135,7 +152,9 @@ describe('feedbackChanges', () => {
   test('when a tombstone is written and its item stays, then the feed waits while the delete may still land, then passes over it without a deletion', async () => {
     const { key, orgId } = await stack.createKey();
     const id = await addItem(key, 'Still here');
-    const list = await stack.gql<{ feedbackItems: { items: Array<Record<string, unknown>> } }>(LIST_FEEDBACK, { apiKey: key });
+    const list = await stack.gql<{ feedbackItems: { items: Array<Record<string, unknown>> } }>(LIST_FEEDBACK, {
+      apiKey: key,
+    });
     // What removeFeedback writes before deleting, with the delete not landed (yet, or ever).
     const connection = await stack.connect('feedback');
     await new FeedbackTombstones(connection).record(id, { ...list.body.data!.feedbackItems.items[0], orgId });
@@ -149,7 +168,12 @@ describe('feedbackChanges', () => {
     expect(held.entries.map((entry) => [entry.type, entry.id])).toEqual([['created', id]]);
 
     // Past REMOVAL_GRACE_MS the removal has failed: the tombstone stands for nothing.
-    await connection.collection('feedback_tombstones').updateOne({ _id: new Types.ObjectId(id) }, { $set: { removedAt: new Date(Date.now() - REMOVAL_GRACE_MS - 1_000) } });
+    await connection
+      .collection('feedback_tombstones')
+      .updateOne(
+        { _id: new Types.ObjectId(id) },
+        { $set: { removedAt: new Date(Date.now() - REMOVAL_GRACE_MS - 1_000) } },
+      );
     const { entries } = await readToEnd(key, 'feedback', held.cursor);
     expect(entries.map((entry) => [entry.type, entry.id])).toEqual([['created', marker]]);
   });
@@ -165,15 +189,22 @@ describe('feedbackChanges', () => {
     expect(answer.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_REQUEST', argument });
   });
 
-  test("when given a cursor of another feed or of the list, then BAD_REQUEST: cursors only fit their own feed", async () => {
+  test('when given a cursor of another feed or of the list, then BAD_REQUEST: cursors only fit their own feed', async () => {
     const { key } = await stack.createKey();
     await addItem(key, 'One');
     await addItem(key, 'Two');
-    const listCursor = (await stack.gql<{ feedbackItems: { nextCursor: string } }>(`query($k: String!) { feedbackItems(apiKey: $k, take: 1) { nextCursor } }`, { k: key })).body.data!
-      .feedbackItems.nextCursor;
+    const listCursor = (
+      await stack.gql<{ feedbackItems: { nextCursor: string } }>(
+        `query($k: String!) { feedbackItems(apiKey: $k, take: 1) { nextCursor } }`,
+        { k: key },
+      )
+    ).body.data!.feedbackItems.nextCursor;
     const contactsCursor = (await page(key, 'contacts', null)).body.data!.page.cursor;
     for (const after of [listCursor, contactsCursor]) {
-      expect((await page(key, 'feedback', after)).body.errors?.[0].extensions).toMatchObject({ code: 'BAD_REQUEST', argument: 'after' });
+      expect((await page(key, 'feedback', after)).body.errors?.[0].extensions).toMatchObject({
+        code: 'BAD_REQUEST',
+        argument: 'after',
+      });
     }
   });
 
@@ -181,7 +212,11 @@ describe('feedbackChanges', () => {
     const { key } = await stack.createKey();
     const expired = changesCursorAt('feedback', new Date(Date.now() - CHANGES_KEPT_MS - 60_000), 0);
     const answer = await page(key, 'feedback', expired);
-    expect(answer.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_REQUEST', argument: 'after', reason: 'CURSOR_EXPIRED' });
+    expect(answer.body.errors?.[0].extensions).toMatchObject({
+      code: 'BAD_REQUEST',
+      argument: 'after',
+      reason: 'CURSOR_EXPIRED',
+    });
     expect(answer.body.errors?.[0].message).toMatch(/export/);
   });
 
@@ -211,41 +246,64 @@ describe('contacts and accounts changed by members', () => {
   async function changeDirectory(orgId: string, resource: 'contacts' | 'accounts') {
     const url = stack.subgraphs[resource].url;
     const owner = [memberPrincipal(orgId, 'owner')];
-    const [create, update, remove] = resource === 'contacts' ? [ADMIN.createContact, ADMIN.updateContact, ADMIN.deleteContact] : [ADMIN.createAccount, ADMIN.updateAccount, ADMIN.deleteAccount];
+    const [create, update, remove] =
+      resource === 'contacts'
+        ? [ADMIN.createContact, ADMIN.updateContact, ADMIN.deleteContact]
+        : [ADMIN.createAccount, ADMIN.updateAccount, ADMIN.deleteAccount];
     const ids: string[] = [];
     for (const name of ['Kept', 'Changed', 'Removed']) {
       const answer = await serviceAdmin<Record<string, { id: string }>>(url, owner, create, { input: { name } });
       expect(answer.errors).toBeUndefined();
       ids.push(Object.values(answer.data!)[0].id);
     }
-    expect((await serviceAdmin(url, owner, update, { id: ids[1], input: { name: 'Changed again' } })).errors).toBeUndefined();
+    expect(
+      (await serviceAdmin(url, owner, update, { id: ids[1], input: { name: 'Changed again' } })).errors,
+    ).toBeUndefined();
     expect((await serviceAdmin(url, owner, remove, { id: ids[2] })).errors).toBeUndefined();
     return ids;
   }
 
-  test.each(['contacts', 'accounts'] as const)('when %s are created, edited and deleted, then the feed lists each once at its last change, the deleted one without an item', async (resource) => {
-    const { key, orgId } = await stack.createKey();
-    const [kept, changed, removed] = await changeDirectory(orgId, resource);
-    const { entries } = await settledFeed(key, resource, (listed) => listed.some((entry) => entry.type === 'deleted'));
-    expect(entries.map(({ type, id, item }) => [type, id, item?.name ?? null])).toEqual([
-      ['created', kept, 'Kept'],
-      ['updated', changed, 'Changed again'],
-      ['deleted', removed, null],
-    ]);
-  });
+  test.each(['contacts', 'accounts'] as const)(
+    'when %s are created, edited and deleted, then the feed lists each once at its last change, the deleted one without an item',
+    async (resource) => {
+      const { key, orgId } = await stack.createKey();
+      const [kept, changed, removed] = await changeDirectory(orgId, resource);
+      const { entries } = await settledFeed(key, resource, (listed) =>
+        listed.some((entry) => entry.type === 'deleted'),
+      );
+      expect(entries.map(({ type, id, item }) => [type, id, item?.name ?? null])).toEqual([
+        ['created', kept, 'Kept'],
+        ['updated', changed, 'Changed again'],
+        ['deleted', removed, null],
+      ]);
+    },
+  );
 
   test('when a removal failed after its tombstone was written, then the contact is not listed as deleted', async () => {
     const { key, orgId } = await stack.createKey();
     await insertContacts(stack, orgId, [{ name: 'Still here' }]);
-    const [contact] = (await serviceAdmin<{ contacts: { items: Array<{ id: string; name: string }> } }>(stack.subgraphs.contacts.url, [memberPrincipal(orgId, 'owner')], ADMIN.contacts)).data!.contacts.items;
+    const [contact] = (
+      await serviceAdmin<{ contacts: { items: Array<{ id: string; name: string }> } }>(
+        stack.subgraphs.contacts.url,
+        [memberPrincipal(orgId, 'owner')],
+        ADMIN.contacts,
+      )
+    ).data!.contacts.items;
     // What a deletion writes before the contact goes, left alone as a removal that failed right after.
     const connection = await stack.connect('contacts');
     await directoryTombstones(connection, 'contacts').record(contact.id, { orgId, name: contact.name });
     // Past REMOVAL_GRACE_MS: the delete will never land (see the feedback test for the wait before).
-    await connection.collection('contacts_tombstones').updateOne({ _id: new Types.ObjectId(contact.id) }, { $set: { removedAt: new Date(Date.now() - REMOVAL_GRACE_MS - 1_000) } });
+    await connection
+      .collection('contacts_tombstones')
+      .updateOne(
+        { _id: new Types.ObjectId(contact.id) },
+        { $set: { removedAt: new Date(Date.now() - REMOVAL_GRACE_MS - 1_000) } },
+      );
     await insertContacts(stack, orgId, [{ name: 'Marker, stamped after the tombstone' }]);
 
-    const { entries } = await settledFeed(key, 'contacts', (listed) => listed.some((entry) => entry.item?.name?.startsWith('Marker')));
+    const { entries } = await settledFeed(key, 'contacts', (listed) =>
+      listed.some((entry) => entry.item?.name?.startsWith('Marker')),
+    );
     expect(entries.map((entry) => [entry.type, entry.item?.name])).toEqual([
       ['created', 'Still here'],
       ['created', 'Marker, stamped after the tombstone'],

@@ -21,7 +21,13 @@ const KILLED_AFTER_ROUND = 3;
 const FIELDS = FEEDBACK_EXPORT_COLUMNS.join(' ');
 const STATUSES = ['unread', 'read', 'archived'];
 // A short settle time (2 x MONGODB_MAX_TIME_MS + CHANGES_CLOCK_MARGIN_MS): changes are listed within seconds.
-const ENV = { MONGODB_MAX_TIME_MS: '4000', CHANGES_CLOCK_MARGIN_MS: '500', EXPORT_POLL_MS: '100', EXPORT_PAGE_SIZE: '10', LOG_LEVEL: 'warn' };
+const ENV = {
+  MONGODB_MAX_TIME_MS: '4000',
+  CHANGES_CLOCK_MARGIN_MS: '500',
+  EXPORT_POLL_MS: '100',
+  EXPORT_PAGE_SIZE: '10',
+  LOG_LEVEL: 'warn',
+};
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -48,7 +54,9 @@ const connections: Connection[] = [];
 async function startService(): Promise<void> {
   const spawned = spawnEntry('services/feedback/src/main.ts', { ...ENV, MONGODB_DB: database, PORT: String(port) });
   service = spawned;
-  const exited = spawned.exited.then((code) => Promise.reject(new Error(`the feedback service exited (${code}): ${spawned.output().slice(-2_000)}`)));
+  const exited = spawned.exited.then((code) =>
+    Promise.reject(new Error(`the feedback service exited (${code}): ${spawned.output().slice(-2_000)}`)),
+  );
   await Promise.race([untilReady(`http://127.0.0.1:${port}`, 'the feedback service'), exited]);
   exited.catch(() => undefined);
 }
@@ -97,13 +105,32 @@ async function listed(): Promise<Map<string, Row>> {
 }
 
 const add = (i: number) =>
-  gql<{ item: Row }>(`mutation($k: String!, $input: NewFeedbackInput!) { item: addFeedbackItem(apiKey: $k, input: $input) { id } }`, {
-    input: { source: 'api', title: `Item ${i}`, content: `Content of item ${i}, "quoted", with a comma`, email: `p${i % 4}@example.com`, metadata: { i } },
-  });
-const setStatus = (id: string, status: string) => gql(`mutation($k: String!, $id: String!, $s: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: $s) { id } }`, { id, s: status });
-const remove = (id: string) => gql(`mutation($k: String!, $id: String!) { removeFeedbackItem(apiKey: $k, id: $id) }`, { id });
-const merge = (id: string, duplicate: string) => gql(`mutation($k: String!, $id: String!, $d: [String!]!) { mergeFeedbackItems(apiKey: $k, id: $id, duplicateIds: $d) { id } }`, { id, d: [duplicate] });
-const unmerge = (id: string) => gql(`mutation($k: String!, $id: String!) { unmergeFeedbackItem(apiKey: $k, id: $id) { id } }`, { id });
+  gql<{ item: Row }>(
+    `mutation($k: String!, $input: NewFeedbackInput!) { item: addFeedbackItem(apiKey: $k, input: $input) { id } }`,
+    {
+      input: {
+        source: 'api',
+        title: `Item ${i}`,
+        content: `Content of item ${i}, "quoted", with a comma`,
+        email: `p${i % 4}@example.com`,
+        metadata: { i },
+      },
+    },
+  );
+const setStatus = (id: string, status: string) =>
+  gql(
+    `mutation($k: String!, $id: String!, $s: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: $s) { id } }`,
+    { id, s: status },
+  );
+const remove = (id: string) =>
+  gql(`mutation($k: String!, $id: String!) { removeFeedbackItem(apiKey: $k, id: $id) }`, { id });
+const merge = (id: string, duplicate: string) =>
+  gql(
+    `mutation($k: String!, $id: String!, $d: [String!]!) { mergeFeedbackItems(apiKey: $k, id: $id, duplicateIds: $d) { id } }`,
+    { id, d: [duplicate] },
+  );
+const unmerge = (id: string) =>
+  gql(`mutation($k: String!, $id: String!) { unmergeFeedbackItem(apiKey: $k, id: $id) { id } }`, { id });
 
 /** A client's copy: an export, then the feed from the export's changesCursor. */
 class Mirror {
@@ -114,7 +141,12 @@ class Mirror {
     let job: { status: string; url: string | null; count: number; changesCursor: string | null } | null = null;
     await eventually(
       async () => {
-        job = (await gql<{ job: NonNullable<typeof job> }>(`query($k: String!, $id: String!) { job: feedbackExportJob(apiKey: $k, id: $id) { status url count changesCursor } }`, { id: jobId })).job;
+        job = (
+          await gql<{ job: NonNullable<typeof job> }>(
+            `query($k: String!, $id: String!) { job: feedbackExportJob(apiKey: $k, id: $id) { status url count changesCursor } }`,
+            { id: jobId },
+          )
+        ).job;
         return job.status === 'done';
       },
       120_000,
@@ -122,7 +154,10 @@ class Mirror {
     );
     const done = job as unknown as { url: string; count: number; changesCursor: string };
     const response = await fetch(`http://127.0.0.1:${port}/exports/download${new URL(done.url).search}`);
-    for await (const line of createInterface({ input: Readable.fromWeb(response.body as never).pipe(createGunzip()), crlfDelay: Infinity })) {
+    for await (const line of createInterface({
+      input: Readable.fromWeb(response.body as never).pipe(createGunzip()),
+      crlfDelay: Infinity,
+    })) {
       if (!line) continue;
       const row = JSON.parse(line) as Row;
       expect(this.rows.has(row.id)).toBe(false);
@@ -134,11 +169,14 @@ class Mirror {
 
   /** Applies the feed to its end for now. */
   async follow(): Promise<void> {
-    for (let more = true; more; ) {
-      const { page }: { page: { items: Array<{ type: string; id: string; item: Row | null }>; cursor: string; hasMore: boolean } } = await gql(
-        `query($k: String!, $after: String) { page: feedbackChanges(apiKey: $k, after: $after, take: 25) { items { type id item { ${FIELDS} } } cursor hasMore } }`,
-        { after: this.cursor },
-      );
+    for (let more = true; more;) {
+      const {
+        page,
+      }: { page: { items: Array<{ type: string; id: string; item: Row | null }>; cursor: string; hasMore: boolean } } =
+        await gql(
+          `query($k: String!, $after: String) { page: feedbackChanges(apiKey: $k, after: $after, take: 25) { items { type id item { ${FIELDS} } } cursor hasMore } }`,
+          { after: this.cursor },
+        );
       for (const change of page.items) {
         if (change.item) this.rows.set(change.id, change.item);
         else this.rows.delete(change.id);
@@ -155,7 +193,13 @@ const take = (ids: string[], id: string) => ids.splice(ids.indexOf(id), 1);
  * One round of random writes over the live items and the merged ones, `concurrently` all at once (some
  * may fail when the service is killed).
  */
-async function randomWrites(rng: ReturnType<typeof random>, items: { live: string[]; merged: string[] }, next: () => number, count: number, concurrently = false) {
+async function randomWrites(
+  rng: ReturnType<typeof random>,
+  items: { live: string[]; merged: string[] },
+  next: () => number,
+  count: number,
+  concurrently = false,
+) {
   const { live, merged } = items;
   const writes = Array.from({ length: count }, () => async () => {
     const roll = rng.next();
@@ -192,7 +236,9 @@ test(`when random creations, status changes, removals, merges and unmerges race 
   for (let i = 0; i < 30; i += 1) items.live.push((await add(next())).item.id);
 
   const mirror = new Mirror();
-  const { job } = await gql<{ job: { id: string } }>(`mutation($k: String!) { job: startFeedbackExport(apiKey: $k) { id } }`);
+  const { job } = await gql<{ job: { id: string } }>(
+    `mutation($k: String!) { job: startFeedbackExport(apiKey: $k) { id } }`,
+  );
   // Round 0 races the export: its writes land before, during and after the export's pages.
   await randomWrites(rng, items, next, 15);
   await mirror.load(job.id);

@@ -17,7 +17,9 @@ describe('the checked-in generated resolver types', () => {
   test('when codegen runs now (into a temp folder), then every generated file matches the checked-in one', async () => {
     // The real generator with the real config, only pointed elsewhere: the checked-in files are never touched.
     // In a process of its own: the generator's plugins load ES modules, which Jest's module runtime cannot.
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/codegen.ts'), outDir], { cwd: root });
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/codegen.ts'), outDir], {
+      cwd: root,
+    });
 
     for (const file of Object.values(GENERATED_RESOLVERS)) {
       const fresh = readFileSync(path.join(outDir, file), 'utf8');

@@ -27,7 +27,13 @@ describe('npm run compose, checking the public API against the checked-in superg
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   test.each([
-    ['a removed field', 'contacts', /^ {2}phone: String\n/m, '', /BREAKING +Field 'phone' was removed from object type 'ContactItem' \(subgraph: contacts\)/],
+    [
+      'a removed field',
+      'contacts',
+      /^ {2}phone: String\n/m,
+      '',
+      /BREAKING +Field 'phone' was removed from object type 'ContactItem' \(subgraph: contacts\)/,
+    ],
     [
       'a changed argument type',
       'accounts',
@@ -42,13 +48,16 @@ describe('npm run compose, checking the public API against the checked-in superg
       '$1  author: String!\n',
       /BREAKING +.*'NewFeedbackInput.author'.*\(subgraph: feedback\)/,
     ],
-  ])('when %s is composed, then it is refused (exit 1) with the change and its subgraph, and the supergraph is unchanged', async (_, subgraph, from, to, printed) => {
-    const before = readFileSync(supergraphPath, 'utf8');
-    expect(await run(sdlsWith(subgraph, from, to))).toBe(1);
-    expect(lines.join('\n')).toMatch(printed);
-    expect(lines.join('\n')).toMatch(/Refused: 1 breaking change/);
-    expect(readFileSync(supergraphPath, 'utf8')).toBe(before);
-  });
+  ])(
+    'when %s is composed, then it is refused (exit 1) with the change and its subgraph, and the supergraph is unchanged',
+    async (_, subgraph, from, to, printed) => {
+      const before = readFileSync(supergraphPath, 'utf8');
+      expect(await run(sdlsWith(subgraph, from, to))).toBe(1);
+      expect(lines.join('\n')).toMatch(printed);
+      expect(lines.join('\n')).toMatch(/Refused: 1 breaking change/);
+      expect(readFileSync(supergraphPath, 'utf8')).toBe(before);
+    },
+  );
 
   test('when the same breaking change is composed with --allow-breaking, then it is printed and written', async () => {
     expect(await run(sdlsWith('contacts', /^ {2}phone: String\n/m, ''), true)).toBe(0);
@@ -57,8 +66,12 @@ describe('npm run compose, checking the public API against the checked-in superg
   });
 
   test('when a field is added, then the safe change is printed and the supergraph written without --allow-breaking', async () => {
-    expect(await run(sdlsWith('accounts', /^ {2}website: String\n/m, '  website: String\n  industry: String\n'))).toBe(0);
-    expect(lines.join('\n')).toMatch(/NON_BREAKING +Field 'industry' was added to object type 'AccountItem' \(subgraph: accounts\)/);
+    expect(await run(sdlsWith('accounts', /^ {2}website: String\n/m, '  website: String\n  industry: String\n'))).toBe(
+      0,
+    );
+    expect(lines.join('\n')).toMatch(
+      /NON_BREAKING +Field 'industry' was added to object type 'AccountItem' \(subgraph: accounts\)/,
+    );
     expect(readFileSync(supergraphPath, 'utf8')).toMatch(/industry: String/);
   });
 });

@@ -1,7 +1,14 @@
 import mongoose from 'mongoose';
 import { insertAccounts, insertContacts } from './helpers/fixtures';
 import { eventually } from './helpers/processes';
-import { ADD_FEEDBACK, GET_ACCOUNT, GET_CONTACT, LIST_ACCOUNTS, LIST_CONTACTS, REMOVE_FEEDBACK } from './helpers/queries';
+import {
+  ADD_FEEDBACK,
+  GET_ACCOUNT,
+  GET_CONTACT,
+  LIST_ACCOUNTS,
+  LIST_CONTACTS,
+  REMOVE_FEEDBACK,
+} from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
 
 interface Contact {
@@ -39,7 +46,12 @@ describe('contactItems', () => {
       { name: 'Grace Hopper', email: 'grace@navy.mil', company: 'US Navy', tags: ['vip'] },
       { name: 'Alan Turing', email: 'alan@bletchley.uk', company: 'Bletchley Park' },
       { name: 'Dot.Star (a+b)', email: 'dot@example.com', company: 'Regex Inc' },
-      { name: 'Ada Lovelace', email: 'Ada@Example.com', company: 'Analytical Engines', lastInteraction: new Date('2020-01-01T00:00:00Z') },
+      {
+        name: 'Ada Lovelace',
+        email: 'Ada@Example.com',
+        company: 'Analytical Engines',
+        lastInteraction: new Date('2020-01-01T00:00:00Z'),
+      },
     ]);
   });
 
@@ -102,10 +114,12 @@ describe('contactItems', () => {
       });
       ids.push(created.body.data!.addFeedbackItem.id);
     }
-    const newest = (await stack.gql<{ feedbackItem: { publishedDate: string } }>(
-      `query($k: String!, $id: String!) { feedbackItem(apiKey: $k, id: $id) { publishedDate } }`,
-      { k: ownKey, id: ids[1] },
-    )).body.data!.feedbackItem.publishedDate;
+    const newest = (
+      await stack.gql<{ feedbackItem: { publishedDate: string } }>(
+        `query($k: String!, $id: String!) { feedbackItem(apiKey: $k, id: $id) { publishedDate } }`,
+        { k: ownKey, id: ids[1] },
+      )
+    ).body.data!.feedbackItem.publishedDate;
 
     contacts = await byName();
     expect(contacts.Ada).toMatchObject({ totalFeedbacks: 2, lastInteraction: newest });
@@ -128,10 +142,15 @@ describe('contactItems', () => {
     // The outbox relay reads items in the background while earlier tests' changes are open; only this
     // request's reads are to be counted.
     const feedback = await stack.connect('feedback');
-    await eventually(async () => (await feedback.collection('webhook_outbox').countDocuments({ doneAt: null })) === 0, 60_000, 'no open change left by earlier tests');
+    await eventually(
+      async () => (await feedback.collection('webhook_outbox').countDocuments({ doneAt: null })) === 0,
+      60_000,
+      'no open change left by earlier tests',
+    );
     const feedbackQueries: string[] = [];
     mongoose.set('debug', (collection: string, method: string) => {
-      if (collection === 'feedback_items' || collection === 'feedback_counts') feedbackQueries.push(`${collection}.${method}`);
+      if (collection === 'feedback_items' || collection === 'feedback_counts')
+        feedbackQueries.push(`${collection}.${method}`);
     });
     try {
       const response = await stack.gql<Contacts>(LIST_CONTACTS, { apiKey: ownKey, take: 20 });
@@ -142,11 +161,14 @@ describe('contactItems', () => {
     expect(feedbackQueries).toEqual(['feedback_counts.find']);
   });
 
-  test("when another organization has feedback from the same email, then it is not counted", async () => {
+  test('when another organization has feedback from the same email, then it is not counted', async () => {
     const mine = await stack.createKey();
     const theirs = await stack.createKey();
     await insertContacts(stack, mine.orgId, [{ name: 'Shared Person', email: 'shared@example.com' }]);
-    await stack.gql(ADD_FEEDBACK, { apiKey: theirs.key, input: { source: 'api', title: 't', content: 'c', email: 'shared@example.com' } });
+    await stack.gql(ADD_FEEDBACK, {
+      apiKey: theirs.key,
+      input: { source: 'api', title: 't', content: 'c', email: 'shared@example.com' },
+    });
 
     const response = await stack.gql<Contacts>(LIST_CONTACTS, { apiKey: mine.key });
     expect(response.body.data!.contactItems.items[0].totalFeedbacks).toBe(0);
@@ -165,7 +187,10 @@ describe('contactItems', () => {
   });
 
   test('when the internal fields are asked for, then the public API does not have them', async () => {
-    const response = await stack.gql('query($k: String!) { contactItems(apiKey: $k) { items { orgId storedLastInteraction } } }', { k: key });
+    const response = await stack.gql(
+      'query($k: String!) { contactItems(apiKey: $k) { items { orgId storedLastInteraction } } }',
+      { k: key },
+    );
     expect(response.body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
   });
 });
@@ -193,7 +218,13 @@ describe('accountItems', () => {
     const list = await stack.gql<Accounts>(LIST_ACCOUNTS, { apiKey: key, search: 'initech' });
     const id = list.body.data!.accountItems.items[0].id;
     const own = await stack.gql<{ accountItem: Account }>(GET_ACCOUNT, { apiKey: key, id });
-    expect(own.body.data!.accountItem).toMatchObject({ id, name: 'Initech', domain: 'initech.example', score: null, tags: [] });
+    expect(own.body.data!.accountItem).toMatchObject({
+      id,
+      name: 'Initech',
+      domain: 'initech.example',
+      score: null,
+      tags: [],
+    });
 
     const stranger = await stack.createKey();
     const other = await stack.gql(GET_ACCOUNT, { apiKey: stranger.key, id });
@@ -207,7 +238,10 @@ describe('one request across all three subgraphs', () => {
     const { key, orgId } = await stack.createKey();
     await insertContacts(stack, orgId, [{ name: 'Pat', email: 'pat@example.com' }]);
     await insertAccounts(stack, orgId, [{ name: 'Pat Inc', domain: 'pat.example' }]);
-    await stack.gql(ADD_FEEDBACK, { apiKey: key, input: { source: 'api', title: 't', content: 'c', email: 'pat@example.com' } });
+    await stack.gql(ADD_FEEDBACK, {
+      apiKey: key,
+      input: { source: 'api', title: 't', content: 'c', email: 'pat@example.com' },
+    });
 
     const response = await stack.gql<{
       feedbackItems: { total: number };

@@ -16,7 +16,14 @@ describe('extensions.cost', () => {
   test('when a free key reads a page, then the response states the cost, the points left and the restore rate', async () => {
     const { key } = await stack.createKey({ tier: 'free' });
     const first = await stack.gql(COUNT, { k: key });
-    expect(first.body.extensions?.cost).toEqual({ requested: 2, limit: 600, remaining: 598, restoreRate: 10, reset: expect.any(Number), window: 60 });
+    expect(first.body.extensions?.cost).toEqual({
+      requested: 2,
+      limit: 600,
+      remaining: 598,
+      restoreRate: 10,
+      reset: expect.any(Number),
+      window: 60,
+    });
     const second = await stack.gql(COUNT, { k: key });
     expect(second.body.extensions?.cost).toMatchObject({ requested: 2, remaining: 596 });
     // The request budget is unchanged beside it.
@@ -25,7 +32,10 @@ describe('extensions.cost', () => {
 
   test('when an enterprise key asks, then the cost is stated and the budget is unlimited', async () => {
     const { key } = await stack.createKey({ tier: 'enterprise' });
-    const response = await stack.gql('query($k: String!) { feedbackItems(apiKey: $k, take: 30) { items { id contact { name } } } }', { k: key });
+    const response = await stack.gql(
+      'query($k: String!) { feedbackItems(apiKey: $k, take: 30) { items { id contact { name } } } }',
+      { k: key },
+    );
     expect(response.body.extensions?.cost).toEqual({ requested: 32, unlimited: true });
   });
 
@@ -72,10 +82,14 @@ describe('a points budget beside the request budget', () => {
   test('when a request costs more than the whole budget, then 400 says to ask for less', async () => {
     const { key } = await stack.createKey({ tier: 'free' });
     const ids = Array.from({ length: 61 }, (_, i) => `${i}`.padStart(24, '0'));
-    const response = await stack.gql('mutation($k: String!, $ids: [String!]!) { updateFeedbackItemsStatus(apiKey: $k, ids: $ids, status: "read") }', { k: key, ids });
+    const response = await stack.gql(
+      'mutation($k: String!, $ids: [String!]!) { updateFeedbackItemsStatus(apiKey: $k, ids: $ids, status: "read") }',
+      { k: key, ids },
+    );
     expect(response.status).toBe(400);
     expect(response.body.errors?.[0]).toMatchObject({
-      message: "This request costs 610 points, more than this API key's budget of 600 points per 60 s; ask for less (a smaller take, fewer aliases, fewer ids)",
+      message:
+        "This request costs 610 points, more than this API key's budget of 600 points per 60 s; ask for less (a smaller take, fewer aliases, fewer ids)",
       extensions: { code: 'BAD_REQUEST', limit: 'points', max: 600 },
     });
     expect((await stack.gql(COUNT, { k: key })).body.extensions?.cost).toMatchObject({ remaining: 598 });
@@ -85,17 +99,26 @@ describe('a points budget beside the request budget', () => {
 describe('real clients', () => {
   const send = async (headers: Record<string, string>, body: string) => {
     const response = await fetch(stack.gatewayUrl, { method: 'POST', headers, body });
-    return { status: response.status, contentType: response.headers.get('content-type'), body: (await response.json()) as GraphQLResponse['body'] };
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      body: (await response.json()) as GraphQLResponse['body'],
+    };
   };
 
   test('when Apollo Client sends its request (operationName, variables, __typename, its accept header), then it gets its data and the cost beside it', async () => {
     const { key } = await stack.createKey({ tier: 'free' });
     const response = await send(
-      { 'content-type': 'application/json', accept: 'application/graphql-response+json,application/json;q=0.9', 'apollographql-client-name': 'web' },
+      {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json,application/json;q=0.9',
+        'apollographql-client-name': 'web',
+      },
       JSON.stringify({
         operationName: 'Feedback',
         variables: { apiKey: key, take: 5 },
-        query: 'query Feedback($apiKey: String!, $take: Int) {\n  feedbackItems(apiKey: $apiKey, take: $take) {\n    total\n    items {\n      id\n      title\n      __typename\n    }\n    __typename\n  }\n}',
+        query:
+          'query Feedback($apiKey: String!, $take: Int) {\n  feedbackItems(apiKey: $apiKey, take: $take) {\n    total\n    items {\n      id\n      title\n      __typename\n    }\n    __typename\n  }\n}',
       }),
     );
     expect(response.status).toBe(200);
@@ -109,7 +132,8 @@ describe('real clients', () => {
     const response = await send(
       { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
       JSON.stringify({
-        query: 'mutation Add($apiKey: String!, $input: NewFeedbackInput!) { addFeedbackItem(apiKey: $apiKey, input: $input) { id status } }',
+        query:
+          'mutation Add($apiKey: String!, $input: NewFeedbackInput!) { addFeedbackItem(apiKey: $apiKey, input: $input) { id status } }',
         variables: { apiKey: key, input: { source: 'api', title: 'From graphql-request', content: 'works' } },
         operationName: 'Add',
       }),

@@ -1,4 +1,12 @@
-import { cellKey, deltaOf, loadFeedbackConfig, recountOrganization, startFeedbackService, sumOf, type CountedItem } from '@fi/feedback';
+import {
+  cellKey,
+  deltaOf,
+  loadFeedbackConfig,
+  recountOrganization,
+  startFeedbackService,
+  sumOf,
+  type CountedItem,
+} from '@fi/feedback';
 import { freePort } from '@fi/cli/embedded';
 import { connectMongo, createLogger, type Connection } from '@fi/shared';
 import { createKeyIn, signedIdentityFor } from './helpers/keys';
@@ -25,9 +33,17 @@ const TOTALS = `query($k: String!, $status: String) {
   filtered: feedbackItems(apiKey: $k, take: 0, status: $status) { total } }`;
 
 /** Straight to the feedback service, with the signed identity the gateway would send for the key. */
-async function gql<T>(url: string, query: string, variables: Record<string, unknown>): Promise<{ data?: T; errors?: unknown[] }> {
+async function gql<T>(
+  url: string,
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<{ data?: T; errors?: unknown[] }> {
   const identity = signedIdentityFor(String(variables.k ?? variables.apiKey));
-  const response = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...identity }, body: JSON.stringify({ query, variables }) });
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...identity },
+    body: JSON.stringify({ query, variables }),
+  });
   return (await response.json()) as { data?: T; errors?: unknown[] };
 }
 
@@ -40,13 +56,22 @@ async function newKey(): Promise<{ key: string; orgId: string }> {
   }
 }
 
-const openChanges = (connection: Connection) => connection.collection('webhook_outbox').countDocuments({ doneAt: null });
+const openChanges = (connection: Connection) =>
+  connection.collection('webhook_outbox').countDocuments({ doneAt: null });
 
 /** A feedback service on a database of its own whose relay counts orphaned intents soon, and a connection to that database. */
 async function startWithShortGrace() {
   const database = ownDatabaseName('counts');
   const service = await startFeedbackService(
-    loadFeedbackConfig({ MONGODB_URI: mongodbUri(), MONGODB_DB: database, PORT: '0', AUTH_CACHE_TTL_MS: '0', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY, IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS, ...GRACE }),
+    loadFeedbackConfig({
+      MONGODB_URI: mongodbUri(),
+      MONGODB_DB: database,
+      PORT: '0',
+      AUTH_CACHE_TTL_MS: '0',
+      WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
+      IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
+      ...GRACE,
+    }),
     createLogger('feedback', process.env.TEST_LOG_LEVEL ?? 'silent'),
   );
   return { service, connection: await connectMongo(mongodbUri(), database) };
@@ -59,7 +84,10 @@ describe('kept counts', () => {
       const { key, orgId } = await newKey();
       const ids: string[] = [];
       for (const title of ['Moved', 'Gone']) {
-        const created = await gql<{ addFeedbackItem: { id: string } }>(service.url, ADD_FEEDBACK, { apiKey: key, input: { source: 'api', title, content: 'c', email: 'ada@example.com', sentiment: 'negative' } });
+        const created = await gql<{ addFeedbackItem: { id: string } }>(service.url, ADD_FEEDBACK, {
+          apiKey: key,
+          input: { source: 'api', title, content: 'c', email: 'ada@example.com', sentiment: 'negative' },
+        });
         ids.push(created.data!.addFeedbackItem.id);
       }
       // What writers killed after their write and before their count leave behind: the change written
@@ -67,20 +95,68 @@ describe('kept counts', () => {
       const items = connection.collection<{ _id: Types.ObjectId; [field: string]: unknown }>('feedback_items');
       const outbox = connection.collection<{ _id: string }>('webhook_outbox');
       const now = new Date();
-      const counted = (status: string): CountedItem => ({ orgId, source: 'api', status, sentiment: 'negative', emailLower: 'ada@example.com', emailDomain: 'example.com', publishedDate: now });
-      const intent = (id: string, type: string, itemId: string, delta: unknown, at = now) => ({ _id: id, orgId, itemId, type, occurredAt: at, deliver: false, delta, doneAt: null });
+      const counted = (status: string): CountedItem => ({
+        orgId,
+        source: 'api',
+        status,
+        sentiment: 'negative',
+        emailLower: 'ada@example.com',
+        emailDomain: 'example.com',
+        publishedDate: now,
+      });
+      const intent = (id: string, type: string, itemId: string, delta: unknown, at = now) => ({
+        _id: id,
+        orgId,
+        itemId,
+        type,
+        occurredAt: at,
+        deliver: false,
+        delta,
+        doneAt: null,
+      });
       const written = new Types.ObjectId();
-      await outbox.insertOne(intent(`evt_${written.toHexString()}_created`, 'feedback.created', written.toHexString(), deltaOf(null, counted('unread'))));
-      await items.insertOne({ _id: written, orgId, source: 'api', title: 'Written', content: 'c', email: 'ada@example.com', emailLower: 'ada@example.com', emailDomain: 'example.com', sentiment: 'negative', status: 'unread', publishedDate: now, createdAt: now, webhookEventIds: [`evt_${written.toHexString()}_created`] });
-      await outbox.insertOne(intent('evt_moved', 'feedback.status_changed', ids[0], deltaOf(counted('unread'), counted('read'))));
-      await items.updateOne({ _id: new Types.ObjectId(ids[0]) }, { $set: { status: 'read', webhookEventIds: [`evt_${ids[0]}_created`, 'evt_moved'] } });
-      await outbox.insertOne(intent(`evt_${ids[1]}_deleted`, 'feedback.deleted', ids[1], deltaOf(counted('unread'), null)));
+      await outbox.insertOne(
+        intent(
+          `evt_${written.toHexString()}_created`,
+          'feedback.created',
+          written.toHexString(),
+          deltaOf(null, counted('unread')),
+        ),
+      );
+      await items.insertOne({
+        _id: written,
+        orgId,
+        source: 'api',
+        title: 'Written',
+        content: 'c',
+        email: 'ada@example.com',
+        emailLower: 'ada@example.com',
+        emailDomain: 'example.com',
+        sentiment: 'negative',
+        status: 'unread',
+        publishedDate: now,
+        createdAt: now,
+        webhookEventIds: [`evt_${written.toHexString()}_created`],
+      });
+      await outbox.insertOne(
+        intent('evt_moved', 'feedback.status_changed', ids[0], deltaOf(counted('unread'), counted('read'))),
+      );
+      await items.updateOne(
+        { _id: new Types.ObjectId(ids[0]) },
+        { $set: { status: 'read', webhookEventIds: [`evt_${ids[0]}_created`, 'evt_moved'] } },
+      );
+      await outbox.insertOne(
+        intent(`evt_${ids[1]}_deleted`, 'feedback.deleted', ids[1], deltaOf(counted('unread'), null)),
+      );
       await items.deleteOne({ _id: new Types.ObjectId(ids[1]) });
       const lost = new Types.ObjectId().toHexString();
       await outbox.insertOne(intent(`evt_${lost}_created`, 'feedback.created', lost, deltaOf(null, counted('unread'))));
 
       await eventually(async () => (await openChanges(connection)) === 0, 90_000, 'the relay closed every change');
-      const totals = await gql<{ all: { total: number }; filtered: { total: number } }>(service.url, TOTALS, { k: key, status: 'read' });
+      const totals = await gql<{ all: { total: number }; filtered: { total: number } }>(service.url, TOTALS, {
+        k: key,
+        status: 'read',
+      });
       expect(totals.data).toEqual({ all: { total: 2 }, filtered: { total: 1 } });
       expect(await recountOrganization(connection, orgId)).toMatchObject({ items: 2, repairedCells: 0, drift: 0 });
     } finally {
@@ -97,7 +173,19 @@ describe('kept counts', () => {
       // Each item its own contact: a batch's count spans over a thousand cells, several bulk writes.
       const item = (batch: string, n: number) => {
         const email = `p${n}@${batch}${n % 300}.example`;
-        return { _id: new Types.ObjectId(), orgId, source: 'import', title: `${batch} ${n}`, content: 'c', email, emailLower: email, emailDomain: email.split('@')[1], status: 'unread', publishedDate: now, createdAt: now };
+        return {
+          _id: new Types.ObjectId(),
+          orgId,
+          source: 'import',
+          title: `${batch} ${n}`,
+          content: 'c',
+          email,
+          emailLower: email,
+          emailDomain: email.split('@')[1],
+          status: 'unread',
+          publishedDate: now,
+          createdAt: now,
+        };
       };
       const counted = (doc: ReturnType<typeof item>): CountedItem => ({ ...doc, sentiment: null });
       const items = connection.collection('feedback_items');
@@ -143,86 +231,125 @@ describe('kept counts', () => {
       await items.insertMany(held);
       await outbox.insertOne(batch('imp_held', held, sumOf(held.map((doc) => [null, counted(doc)])), heldUntil));
 
-      await eventually(async () => (await outbox.countDocuments({ _id: { $in: ['imp_cut', 'imp_whole'] } })) === 0, 90_000, 'the relay closed both batches');
+      await eventually(
+        async () => (await outbox.countDocuments({ _id: { $in: ['imp_cut', 'imp_whole'] } })) === 0,
+        90_000,
+        'the relay closed both batches',
+      );
       const before = await gql<{ all: { total: number } }>(service.url, TOTALS, { k: key });
       expect(Date.now()).toBeLessThan(heldUntil.getTime()); // else the next two lines prove nothing
       expect(before.data?.all.total).toBe(1_300);
       expect(await outbox.countDocuments({ _id: 'imp_held', doneAt: null })).toBe(1);
-      await eventually(async () => (await openChanges(connection)) === 0, 90_000, 'the relay closed the held batch once released');
+      await eventually(
+        async () => (await openChanges(connection)) === 0,
+        90_000,
+        'the relay closed the held batch once released',
+      );
       const totals = await gql<{ all: { total: number } }>(service.url, TOTALS, { k: key });
       expect(totals.data?.all.total).toBe(1_600);
       expect(await recountOrganization(connection, orgId)).toMatchObject({ items: 1_600, repairedCells: 0, drift: 0 });
-      expect(await connection.collection('feedback_counts').countDocuments({ orgId, 'pending.0': { $exists: true } })).toBe(0);
+      expect(
+        await connection.collection('feedback_counts').countDocuments({ orgId, 'pending.0': { $exists: true } }),
+      ).toBe(0);
     } finally {
       await service.close(1_000);
       await connection.close();
     }
   });
 
-  test('when the service is killed with SIGKILL amid creates, status changes and removals, then after a restart the counts have no drift', async () => {
-    const { key, orgId } = await newKey();
-    const database = ownDatabaseName('counts');
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const env = { ...GRACE, MONGODB_URI: mongodbUri(), MONGODB_DB: database, PORT: String(port), AUTH_CACHE_TTL_MS: '0' };
-    const connection = await connectMongo(mongodbUri(), database);
-    const first = spawnEntry('services/feedback/src/main.ts', env);
-    try {
-      await untilReady(url, 'the feedback service');
-      let done = 0;
-      let stop = false;
-      // Four writers, each creating, moving and removing its own items until the process dies.
-      const writer = async (w: number) => {
-        const mine: string[] = [];
-        for (let n = 0; !stop && n < 500; n += 1) {
-          try {
-            const created = await gql<{ addFeedbackItem: { id: string } }>(url, ADD_FEEDBACK, { apiKey: key, input: { source: `s${w % 2}`, title: `w${w} ${n}`, content: 'c', email: `p${n % 3}@c${w}.example` } });
-            if (created.data) mine.push(created.data.addFeedbackItem.id);
-            if (mine.length > 2 && n % 2 === 0) {
-              await gql(url, 'mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "read") { id } }', { k: key, id: mine[mine.length - 2] });
-            }
-            if (mine.length > 3 && n % 3 === 0) await gql(url, REMOVE_FEEDBACK, { apiKey: key, id: mine.shift() });
-            done += 1;
-          } catch {
-            return; // the process is gone
-          }
-        }
+  test(
+    'when the service is killed with SIGKILL amid creates, status changes and removals, then after a restart the counts have no drift',
+    async () => {
+      const { key, orgId } = await newKey();
+      const database = ownDatabaseName('counts');
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const env = {
+        ...GRACE,
+        MONGODB_URI: mongodbUri(),
+        MONGODB_DB: database,
+        PORT: String(port),
+        AUTH_CACHE_TTL_MS: '0',
       };
-      const writers = Promise.all([0, 1, 2, 3].map(writer));
-      await eventually(() => done >= 40, 60_000, 'writes under way');
-      first.child.kill('SIGKILL');
-      await first.exited;
-      stop = true;
-      await writers;
-    } finally {
-      first.child.kill('SIGKILL');
-    }
-    const second = spawnEntry('services/feedback/src/main.ts', env);
-    try {
-      await untilReady(url, 'the restarted feedback service');
-      await eventually(async () => (await openChanges(connection)) === 0, 120_000, 'the relay closed every change');
-      const items = await connection.collection('feedback_items').countDocuments({ orgId });
-      const read = await connection.collection('feedback_items').countDocuments({ orgId, status: 'read' });
-      const totals = await gql<{ all: { total: number }; filtered: { total: number } }>(url, TOTALS, { k: key, status: 'read' });
-      expect(totals.data).toEqual({ all: { total: items }, filtered: { total: read } });
-      expect(await recountOrganization(connection, orgId)).toMatchObject({ items, repairedCells: 0, drift: 0 });
-    } finally {
-      second.child.kill('SIGKILL');
-      await second.exited;
-      await connection.close();
-    }
-  }, 2 * PROCESS_START_MS + 120_000);
+      const connection = await connectMongo(mongodbUri(), database);
+      const first = spawnEntry('services/feedback/src/main.ts', env);
+      try {
+        await untilReady(url, 'the feedback service');
+        let done = 0;
+        let stop = false;
+        // Four writers, each creating, moving and removing its own items until the process dies.
+        const writer = async (w: number) => {
+          const mine: string[] = [];
+          for (let n = 0; !stop && n < 500; n += 1) {
+            try {
+              const created = await gql<{ addFeedbackItem: { id: string } }>(url, ADD_FEEDBACK, {
+                apiKey: key,
+                input: { source: `s${w % 2}`, title: `w${w} ${n}`, content: 'c', email: `p${n % 3}@c${w}.example` },
+              });
+              if (created.data) mine.push(created.data.addFeedbackItem.id);
+              if (mine.length > 2 && n % 2 === 0) {
+                await gql(
+                  url,
+                  'mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "read") { id } }',
+                  { k: key, id: mine[mine.length - 2] },
+                );
+              }
+              if (mine.length > 3 && n % 3 === 0) await gql(url, REMOVE_FEEDBACK, { apiKey: key, id: mine.shift() });
+              done += 1;
+            } catch {
+              return; // the process is gone
+            }
+          }
+        };
+        const writers = Promise.all([0, 1, 2, 3].map(writer));
+        await eventually(() => done >= 40, 60_000, 'writes under way');
+        first.child.kill('SIGKILL');
+        await first.exited;
+        stop = true;
+        await writers;
+      } finally {
+        first.child.kill('SIGKILL');
+      }
+      const second = spawnEntry('services/feedback/src/main.ts', env);
+      try {
+        await untilReady(url, 'the restarted feedback service');
+        await eventually(async () => (await openChanges(connection)) === 0, 120_000, 'the relay closed every change');
+        const items = await connection.collection('feedback_items').countDocuments({ orgId });
+        const read = await connection.collection('feedback_items').countDocuments({ orgId, status: 'read' });
+        const totals = await gql<{ all: { total: number }; filtered: { total: number } }>(url, TOTALS, {
+          k: key,
+          status: 'read',
+        });
+        expect(totals.data).toEqual({ all: { total: items }, filtered: { total: read } });
+        expect(await recountOrganization(connection, orgId)).toMatchObject({ items, repairedCells: 0, drift: 0 });
+      } finally {
+        second.child.kill('SIGKILL');
+        await second.exited;
+        await connection.close();
+      }
+    },
+    2 * PROCESS_START_MS + 120_000,
+  );
 
   test('when a kept figure drifted, then counts recount repairs it and reports the drift; a second run finds none', async () => {
     const stack = await startStack();
     try {
       const { key, orgId } = await stack.createKey();
       for (const title of ['One', 'Two', 'Three']) {
-        expect((await stack.gql(ADD_FEEDBACK, { apiKey: key, input: { source: 'api', title, content: 'c', sentiment: 'negative' } })).body.errors).toBeUndefined();
+        expect(
+          (
+            await stack.gql(ADD_FEEDBACK, {
+              apiKey: key,
+              input: { source: 'api', title, content: 'c', sentiment: 'negative' },
+            })
+          ).body.errors,
+        ).toBeUndefined();
       }
       const feedback = await stack.connect('feedback');
       // A figure off by 5, as a bug or a hand edit could leave it.
-      await feedback.collection('feedback_counts').updateOne({ orgId, scope: 'source', key: 'api' }, { $inc: { 'c.unread.negative': 5 } });
+      await feedback
+        .collection('feedback_counts')
+        .updateOne({ orgId, scope: 'source', key: 'api' }, { $inc: { 'c.unread.negative': 5 } });
       const total = async () => (await stack.gql<{ all: { total: number } }>(TOTALS, { k: key })).body.data!.all.total;
       expect(await total()).toBe(8);
 

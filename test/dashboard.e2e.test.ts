@@ -40,7 +40,16 @@ beforeAll(async () => {
   // Webhooks may go to a receiver on loopback (the Webhooks page's test), as the webhook tests allow.
   // The service logs: in development the identity service logs single-use links instead of mailing them.
   // THEMES_INTERVAL_MS=1000: a merge of themes shows within a second or two, not the default 20.
-  stack = await startStack({ DASHBOARD_DIR: build.dir, COOKIE_SECURE: 'false', AUTH_CACHE_TTL_MS: '0', THEMES_INTERVAL_MS: '1000', ...FAST_WEBHOOKS }, { logSink: logs });
+  stack = await startStack(
+    {
+      DASHBOARD_DIR: build.dir,
+      COOKIE_SECURE: 'false',
+      AUTH_CACHE_TTL_MS: '0',
+      THEMES_INTERVAL_MS: '1000',
+      ...FAST_WEBHOOKS,
+    },
+    { logSink: logs },
+  );
   origin = stack.gateway.url;
   members = new MemberService(await openRepositories(await stack.connect('identity')));
   ({ orgId, key: orgKey } = await stack.createKey());
@@ -88,8 +97,15 @@ function adminRequest(page: Page, query: string, variables: Record<string, unkno
     async ({ query, variables, csrfToken }) => {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (csrfToken) headers['x-csrf-token'] = csrfToken;
-      const response = await fetch('/admin/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-      return (await response.json()) as { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+      const response = await fetch('/admin/graphql', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as {
+        data?: Record<string, unknown> | null;
+        errors?: Array<{ message: string; extensions?: { code?: string } }>;
+      };
     },
     { query, variables, csrfToken },
   );
@@ -171,7 +187,10 @@ test('an owner generates a key that works on /graphql, then revokes it and it is
   await expect(row.getByRole('button', { name: 'Revoke' }).count()).resolves.toBe(0);
 
   const refused = await stack.gql(LIST_FEEDBACK, { apiKey: key, take: 1 });
-  expect(refused.body.errors?.[0]).toMatchObject({ message: 'Invalid API key', extensions: { code: 'UNAUTHENTICATED' } });
+  expect(refused.body.errors?.[0]).toMatchObject({
+    message: 'Invalid API key',
+    extensions: { code: 'UNAUTHENTICATED' },
+  });
 });
 
 test('a viewer is offered no key controls, and the service refuses one a viewer asks for anyway', async () => {
@@ -182,7 +201,10 @@ test('a viewer is offered no key controls, and the service refuses one a viewer 
   await expect(page.getByRole('button', { name: 'Generate API key' }).count()).resolves.toBe(0);
 
   const answer = await adminRequest(page, CREATE_KEY, { name: 'sneaky' }, await csrfTokenOf(page));
-  expect(answer.errors?.[0]).toMatchObject({ message: 'Only owners and admins can create API keys', extensions: { code: 'FORBIDDEN' } });
+  expect(answer.errors?.[0]).toMatchObject({
+    message: 'Only owners and admins can create API keys',
+    extensions: { code: 'FORBIDDEN' },
+  });
 });
 
 test('a state-changing request without the CSRF token is refused, the same with it goes through', async () => {
@@ -191,7 +213,10 @@ test('a state-changing request without the CSRF token is refused, the same with 
   await signIn(page, owner);
 
   const without = await adminRequest(page, CREATE_KEY, { name: 'no token' }, null);
-  expect(without.errors?.[0]).toMatchObject({ message: expect.stringContaining('Missing or invalid CSRF token'), extensions: { code: 'FORBIDDEN' } });
+  expect(without.errors?.[0]).toMatchObject({
+    message: expect.stringContaining('Missing or invalid CSRF token'),
+    extensions: { code: 'FORBIDDEN' },
+  });
   const forged = await adminRequest(page, CREATE_KEY, { name: 'forged token' }, 'x'.repeat(43));
   expect(forged.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
   const token = await csrfTokenOf(page);
@@ -244,12 +269,14 @@ const CREATE_CONTACT = 'mutation($input: ContactInput!) { createContact(input: $
 
 /** The organization's contacts whose name, email or company holds `text`, read through the public API. */
 async function publicContacts(text: string) {
-  const answer = await stack.gql<{ contactItems: { items: Array<{ id: string; name: string; email: string | null; company: string | null }> } }>(LIST_CONTACTS, { apiKey: orgKey, search: text });
+  const answer = await stack.gql<{
+    contactItems: { items: Array<{ id: string; name: string; email: string | null; company: string | null }> };
+  }>(LIST_CONTACTS, { apiKey: orgKey, search: text });
   expect(answer.body.errors).toBeUndefined();
   return answer.body.data!.contactItems.items;
 }
 
-test('an owner adds, finds, edits and deletes a contact in the page, and /graphql reads each change with the organization\'s key', async () => {
+test("an owner adds, finds, edits and deletes a contact in the page, and /graphql reads each change with the organization's key", async () => {
   const owner = await addMember('owner');
   const page = await newPage();
   await signIn(page, owner);
@@ -274,7 +301,9 @@ test('an owner adds, finds, edits and deletes a contact in the page, and /graphq
   const row = page.getByRole('row', { name: /Ada Lovelace/ });
   await row.waitFor();
   await expect(row.textContent()).resolves.toContain('Analytical Engines');
-  expect(await publicContacts(unique)).toEqual([expect.objectContaining({ name: 'Ada Lovelace', email: `${unique}@example.com`, company: 'Analytical Engines' })]);
+  expect(await publicContacts(unique)).toEqual([
+    expect.objectContaining({ name: 'Ada Lovelace', email: `${unique}@example.com`, company: 'Analytical Engines' }),
+  ]);
 
   // The search is in the address: a reload (or a bookmark) shows the same view.
   await page.getByLabel('Search contacts').fill(unique);
@@ -292,7 +321,9 @@ test('an owner adds, finds, edits and deletes a contact in the page, and /graphq
   await edit.getByRole('button', { name: 'Save' }).click();
   await edit.waitFor({ state: 'detached' });
   await row.getByText('Difference Engines').waitFor();
-  expect(await publicContacts(unique)).toEqual([expect.objectContaining({ name: 'Ada Lovelace', company: 'Difference Engines' })]);
+  expect(await publicContacts(unique)).toEqual([
+    expect.objectContaining({ name: 'Ada Lovelace', company: 'Difference Engines' }),
+  ]);
 
   await row.getByRole('button', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog');
@@ -315,7 +346,13 @@ test('a CSV import shows every problem of every row before anything is written, 
   const unique = `csv-${Date.now()}`;
   const file = (text: string) => ({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
 
-  await dialog.getByLabel('CSV file').setInputFiles(file(`name,email,company\nGrace,grace@${unique}.example,Navy\n,broken,${unique}\nAlan,alan@${unique},${unique}\n`));
+  await dialog
+    .getByLabel('CSV file')
+    .setInputFiles(
+      file(
+        `name,email,company\nGrace,grace@${unique}.example,Navy\n,broken,${unique}\nAlan,alan@${unique},${unique}\n`,
+      ),
+    );
   const problems = dialog.getByRole('region', { name: 'Problems in the file' });
   await problems.waitFor();
   await expect(problems.getByRole('row').count()).resolves.toBe(4);
@@ -324,7 +361,11 @@ test('a CSV import shows every problem of every row before anything is written, 
   await screenshot(page, 'import-contacts');
   expect(await publicContacts(unique)).toEqual([]);
 
-  await dialog.getByLabel('CSV file').setInputFiles(file(`name,email,company\nGrace,grace@${unique}.example,Navy\nAlan,alan@${unique}.example,Bletchley\n`));
+  await dialog
+    .getByLabel('CSV file')
+    .setInputFiles(
+      file(`name,email,company\nGrace,grace@${unique}.example,Navy\nAlan,alan@${unique}.example,Bletchley\n`),
+    );
   await dialog.getByText('All 2 rows are ready to import.').waitFor();
   await dialog.getByRole('button', { name: 'Import 2 contacts' }).click();
   await dialog.getByText('Imported 2 contacts.').waitFor();
@@ -343,7 +384,10 @@ test('a viewer is offered no contact controls, and the contacts service refuses 
 
   const name = `Viewer's ${Date.now()}`;
   const answer = await adminRequest(page, CREATE_CONTACT, { input: { name } }, await csrfTokenOf(page));
-  expect(answer.errors?.[0]).toMatchObject({ message: 'Only owners, admins and members can change contacts', extensions: { code: 'FORBIDDEN' } });
+  expect(answer.errors?.[0]).toMatchObject({
+    message: 'Only owners, admins and members can change contacts',
+    extensions: { code: 'FORBIDDEN' },
+  });
   expect(await publicContacts(name)).toEqual([]);
 });
 
@@ -353,7 +397,10 @@ test('a contact sent without the CSRF token is refused and not written, the same
   await signIn(page, member);
   const name = `Token check ${Date.now()}`;
   const without = await adminRequest(page, CREATE_CONTACT, { input: { name } }, null);
-  expect(without.errors?.[0]).toMatchObject({ message: expect.stringContaining('Missing or invalid CSRF token'), extensions: { code: 'FORBIDDEN' } });
+  expect(without.errors?.[0]).toMatchObject({
+    message: expect.stringContaining('Missing or invalid CSRF token'),
+    extensions: { code: 'FORBIDDEN' },
+  });
   expect(await publicContacts(name)).toEqual([]);
   const withToken = await adminRequest(page, CREATE_CONTACT, { input: { name } }, await csrfTokenOf(page));
   expect(withToken.errors).toBeUndefined();
@@ -367,10 +414,15 @@ interface PublicFeedback {
 }
 
 /** Feedback of the members' organization, added through the public API as an application would. */
-async function addFeedback(items: Array<{ title: string; content: string; sentiment?: string; source?: string; email?: string }>): Promise<PublicFeedback[]> {
+async function addFeedback(
+  items: Array<{ title: string; content: string; sentiment?: string; source?: string; email?: string }>,
+): Promise<PublicFeedback[]> {
   const added: PublicFeedback[] = [];
   for (const item of items) {
-    const answer = await stack.gql<{ addFeedbackItem: PublicFeedback }>(ADD_FEEDBACK, { apiKey: orgKey, input: { source: 'email', ...item } });
+    const answer = await stack.gql<{ addFeedbackItem: PublicFeedback }>(ADD_FEEDBACK, {
+      apiKey: orgKey,
+      input: { source: 'email', ...item },
+    });
     expect(answer.body.errors).toBeUndefined();
     added.push(answer.body.data!.addFeedbackItem);
   }
@@ -383,14 +435,24 @@ async function publicStatus(id: string): Promise<string | undefined> {
   return answer.body.data?.feedbackItem.status;
 }
 
-const CHANGE_FEEDBACK_STATUS = 'mutation($id: String!, $status: String!) { changeFeedbackStatus(id: $id, status: $status) { id status } }';
+const CHANGE_FEEDBACK_STATUS =
+  'mutation($id: String!, $status: String!) { changeFeedbackStatus(id: $id, status: $status) { id status } }';
 
 test('a member triages the inbox with the mouse and the keyboard, each status read back through /graphql, and opens an item with its similar items', async () => {
   const member = await addMember('member');
   const unique = `triage${Date.now()}`;
   const [older, newer, newest] = await addFeedback([
-    { title: `CSV export times out ${unique}`, content: 'The CSV export times out for large workspaces', sentiment: 'negative', email: `ada@${unique}.example` },
-    { title: `CSV export is slow ${unique}`, content: 'Our CSV export times out every time on large workspaces', sentiment: 'negative' },
+    {
+      title: `CSV export times out ${unique}`,
+      content: 'The CSV export times out for large workspaces',
+      sentiment: 'negative',
+      email: `ada@${unique}.example`,
+    },
+    {
+      title: `CSV export is slow ${unique}`,
+      content: 'Our CSV export times out every time on large workspaces',
+      sentiment: 'negative',
+    },
     { title: `Love the new editor ${unique}`, content: 'The editor is lovely', sentiment: 'positive' },
   ]);
   const page = await newPage();
@@ -448,16 +510,30 @@ test('a member triages the inbox with the mouse and the keyboard, each status re
   expect(merged.body.data?.feedbackItem.duplicateOf).toEqual({ id: older.id });
   await screenshot(page, 'feedback-item');
   await page.getByRole('button', { name: `Unmerge “${newer.title}”` }).click();
-  await eventually(async () => (await page.getByRole('heading', { name: 'Merged into this item' }).count()) === 0, 20_000, 'the duplicate put back');
+  await eventually(
+    async () => (await page.getByRole('heading', { name: 'Merged into this item' }).count()) === 0,
+    20_000,
+    'the duplicate put back',
+  );
   expect(await publicStatus(newer.id)).toBe('archived');
 });
 
 test('insights draw volume, sentiment, sources and terms as charts for a range kept in the address', async () => {
   const owner = await addMember('owner');
   await addFeedback([
-    { title: 'Billing page crashes', content: 'The billing page crashes when I open invoices', sentiment: 'negative', source: 'support' },
+    {
+      title: 'Billing page crashes',
+      content: 'The billing page crashes when I open invoices',
+      sentiment: 'negative',
+      source: 'support',
+    },
     // A term of negative feedback is one said in two items at least: the test's own, not the earlier tests'.
-    { title: 'Billing page blank', content: 'The billing page stays blank after login', sentiment: 'negative', source: 'support' },
+    {
+      title: 'Billing page blank',
+      content: 'The billing page stays blank after login',
+      sentiment: 'negative',
+      source: 'support',
+    },
     { title: 'Great onboarding', content: 'Onboarding was smooth and quick', sentiment: 'positive', source: 'survey' },
   ]);
   const page = await newPage();
@@ -467,7 +543,9 @@ test('insights draw volume, sentiment, sources and terms as charts for a range k
   await volume.waitFor();
   expect(await volume.locator('rect').count()).toBeGreaterThan(0);
   await page.getByRole('img', { name: /Share of feedback by sentiment/ }).waitFor();
-  await expect(page.getByRole('img', { name: /Feedback by source/ }).getAttribute('aria-labelledby')).resolves.toBeTruthy();
+  await expect(
+    page.getByRole('img', { name: /Feedback by source/ }).getAttribute('aria-labelledby'),
+  ).resolves.toBeTruthy();
   await page.getByRole('img', { name: /terms in negative feedback/ }).waitFor();
 
   await page.getByLabel('Range', { exact: true }).selectOption('90d');
@@ -489,16 +567,31 @@ test('insights draw volume, sentiment, sources and terms as charts for a range k
 test('a member merges two themes on the insights page, the feedback service keeps them together, and Undo separates them', async () => {
   const member = await addMember('member');
   const [zephyr] = await addFeedback(
-    ['fails at night', 'skips attachments', 'is slow to start', 'needs a retry button'].map((text) => ({ title: `Zephyr sync ${text}`, content: `The zephyr sync ${text}.` })),
+    ['fails at night', 'skips attachments', 'is slow to start', 'needs a retry button'].map((text) => ({
+      title: `Zephyr sync ${text}`,
+      content: `The zephyr sync ${text}.`,
+    })),
   );
   const [quokka] = await addFeedback(
-    ['is blank', 'shows old numbers', 'could be resizable', 'flickers'].map((text) => ({ title: `Quokka widget ${text}`, content: `The quokka widget ${text}.` })),
+    ['is blank', 'shows old numbers', 'could be resizable', 'flickers'].map((text) => ({
+      title: `Quokka widget ${text}`,
+      content: `The quokka widget ${text}.`,
+    })),
   );
   const themeOf = async (id: string) =>
-    (await stack.gql<{ feedbackItem: { themes: Array<{ id: string; label: string }> } }>(ITEM_THEMES, { k: orgKey, id })).body.data?.feedbackItem.themes[0] ?? null;
+    (
+      await stack.gql<{ feedbackItem: { themes: Array<{ id: string; label: string }> } }>(ITEM_THEMES, {
+        k: orgKey,
+        id,
+      })
+    ).body.data?.feedbackItem.themes[0] ?? null;
   let into: { id: string; label: string } | null = null;
   let from: { id: string; label: string } | null = null;
-  await eventually(async () => Boolean((into = await themeOf(zephyr.id)) && (from = await themeOf(quokka.id))), 60_000, 'both themes computed');
+  await eventually(
+    async () => Boolean((into = await themeOf(zephyr.id)) && (from = await themeOf(quokka.id))),
+    60_000,
+    'both themes computed',
+  );
 
   const page = await newPage();
   await signIn(page, member);
@@ -508,7 +601,10 @@ test('a member merges two themes on the insights page, the feedback service keep
   await page.getByLabel('into', { exact: true }).selectOption({ label: into!.label });
   await page.getByRole('button', { name: 'Merge…' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Merge' }).click();
-  await page.getByRole('status').filter({ hasText: `“${from!.label}” is merged into “${into!.label}”` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `“${from!.label}” is merged into “${into!.label}”` })
+    .waitFor();
   await eventually(async () => (await themeOf(quokka.id))?.id === into!.id, 30_000, 'the merged theme computed');
 
   await page.getByRole('button', { name: 'Undo' }).click();
@@ -526,8 +622,16 @@ test('a viewer reads the inbox without triage controls, and the feedback service
   await expect(page.getByRole('button', { name: 'Mark read' }).count()).resolves.toBe(0);
   await screenshot(page, 'feedback-phone');
 
-  const answer = await adminRequest(page, CHANGE_FEEDBACK_STATUS, { id: item.id, status: 'archived' }, await csrfTokenOf(page));
-  expect(answer.errors?.[0]).toMatchObject({ message: 'Only owners, admins and members can change feedback', extensions: { code: 'FORBIDDEN' } });
+  const answer = await adminRequest(
+    page,
+    CHANGE_FEEDBACK_STATUS,
+    { id: item.id, status: 'archived' },
+    await csrfTokenOf(page),
+  );
+  expect(answer.errors?.[0]).toMatchObject({
+    message: 'Only owners, admins and members can change feedback',
+    extensions: { code: 'FORBIDDEN' },
+  });
   expect(await publicStatus(item.id)).toBe('unread');
 });
 
@@ -547,22 +651,40 @@ test('an owner adds a webhook endpoint (its secret shown once), sees a status ch
     expect(secret).toMatch(/^whsec_/);
     await screenshot(page, 'webhook-secret');
     await dialog.getByRole('button', { name: 'Done' }).click();
-    const listed = await stack.gql<{ webhookEndpoints: Array<{ id: string; url: string; events: string[]; secret: string | null }> }>(LIST_ENDPOINTS, { k: orgKey });
+    const listed = await stack.gql<{
+      webhookEndpoints: Array<{ id: string; url: string; events: string[]; secret: string | null }>;
+    }>(LIST_ENDPOINTS, { k: orgKey });
     const endpoint = listed.body.data!.webhookEndpoints.find((candidate) => candidate.url === receiver.url)!;
     expect(endpoint).toMatchObject({ events: ['feedback.created', 'feedback.status_changed'], secret: null });
 
     const [item] = await addFeedback([{ title: `Hooked ${Date.now()}`, content: 'Tell the receiver' }]);
-    const changed = await adminRequest(page, CHANGE_FEEDBACK_STATUS, { id: item.id, status: 'read' }, await csrfTokenOf(page));
+    const changed = await adminRequest(
+      page,
+      CHANGE_FEEDBACK_STATUS,
+      { id: item.id, status: 'read' },
+      await csrfTokenOf(page),
+    );
     expect(changed.errors).toBeUndefined();
-    await eventually(() => receiver.received.some((request) => request.json.type === 'feedback.status_changed'), 20_000, 'the status change delivered');
+    await eventually(
+      () => receiver.received.some((request) => request.json.type === 'feedback.status_changed'),
+      20_000,
+      'the status change delivered',
+    );
 
     await page.getByRole('link', { name: `Deliveries to ${receiver.url}` }).click();
     await page.waitForURL((url) => url.searchParams.get('endpoint') === endpoint.id);
     const deliveries = page.getByRole('region', { name: `Deliveries to ${receiver.url}` });
-    await eventually(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return (await deliveries.getByText('feedback.status_changed', { exact: true }).count()) > 0 && (await deliveries.getByText(/HTTP 200/).count()) >= 2;
-    }, 20_000, 'both deliveries listed with their attempts');
+    await eventually(
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return (
+          (await deliveries.getByText('feedback.status_changed', { exact: true }).count()) > 0 &&
+          (await deliveries.getByText(/HTTP 200/).count()) >= 2
+        );
+      },
+      20_000,
+      'both deliveries listed with their attempts',
+    );
 
     // A test event goes through the normal signed delivery, and is listed; then it is sent again on request.
     const row = page.getByRole('row').filter({ hasText: receiver.url });
@@ -576,7 +698,10 @@ test('an owner adds a webhook endpoint (its secret shown once), sees a status ch
     await testDelivery.getByRole('button', { name: 'Redeliver' }).click();
     await eventually(() => tests().length === 2, 20_000, 'the test event redelivered');
     expect(tests()[1].headers['webhook-id']).toBe(tests()[0].headers['webhook-id']);
-    await testDelivery.getByText(/HTTP 200/).nth(1).waitFor();
+    await testDelivery
+      .getByText(/HTTP 200/)
+      .nth(1)
+      .waitFor();
     await screenshot(page, 'webhooks');
 
     // A new secret, confirmed, then shown once.
@@ -614,8 +739,13 @@ test('an owner generates a key and finds it in the audit log filtered by that ac
   await page.getByLabel('Action').selectOption('key.created');
   await page.getByLabel('Actor').fill(owner.email);
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
-  await page.waitForURL((url) => url.searchParams.get('action') === 'key.created' && url.searchParams.get('actor') === owner.email);
-  const entries = page.getByRole('region', { name: 'Audit log entries' }).getByRole('row').filter({ hasText: 'key.created' });
+  await page.waitForURL(
+    (url) => url.searchParams.get('action') === 'key.created' && url.searchParams.get('actor') === owner.email,
+  );
+  const entries = page
+    .getByRole('region', { name: 'Audit log entries' })
+    .getByRole('row')
+    .filter({ hasText: 'key.created' });
   // The action alone applies at once: its entries (other owners' keys too) show until the actor's answer replaces them.
   await eventually(async () => (await entries.count()) === 1, 20_000, "the owner's one key.created entry");
   await expect(entries.first().textContent()).resolves.toContain(owner.email);

@@ -20,7 +20,10 @@ async function list(url: string, key: string) {
     headers: { 'content-type': 'application/json', ...signedIdentityFor(key) },
     body: JSON.stringify({ query: LIST.replace('KEY', key) }),
   });
-  const body = (await response.json()) as { data?: unknown; errors?: Array<{ message: string; extensions: { code: string } }> };
+  const body = (await response.json()) as {
+    data?: unknown;
+    errors?: Array<{ message: string; extensions: { code: string } }>;
+  };
   return { body, ms: performance.now() - started };
 }
 
@@ -59,13 +62,20 @@ describe('the database freezes', () => {
     database.process.kill('SIGSTOP');
     try {
       const frozen = await list(service.url, key);
-      expect(frozen.body.errors?.[0]).toMatchObject({ message: 'Service temporarily unavailable; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE' } });
+      expect(frozen.body.errors?.[0]).toMatchObject({
+        message: 'Service temporarily unavailable; retry shortly',
+        extensions: { code: 'SERVICE_UNAVAILABLE' },
+      });
       // Noticed within MONGODB_TIMEOUT_MS (plus the machine's slack), far from the 8 s a stopped query would take.
       expect(frozen.ms).toBeLessThan(TIMEOUT_MS + 3_000);
     } finally {
       database.process.kill('SIGCONT');
     }
-    await eventually(async () => (await list(service.url, key)).body.errors === undefined, 30_000, 'the service to read again');
+    await eventually(
+      async () => (await list(service.url, key)).body.errors === undefined,
+      30_000,
+      'the service to read again',
+    );
   });
 });
 
@@ -96,13 +106,20 @@ describe('every pooled connection is busy', () => {
     try {
       await eventually(async () => proxy.heldCount >= POOL_SIZE, 30_000, 'every pooled connection to be busy');
       const starved = await list(service.url, key);
-      expect(starved.body.errors?.[0]).toMatchObject({ message: 'Service temporarily unavailable; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE' } });
+      expect(starved.body.errors?.[0]).toMatchObject({
+        message: 'Service temporarily unavailable; retry shortly',
+        extensions: { code: 'SERVICE_UNAVAILABLE' },
+      });
       // Refused once MONGODB_TIMEOUT_MS passed without a connection (plus the machine's slack), far from the 8 s of a stopped query.
       expect(starved.ms).toBeLessThan(TIMEOUT_MS + 3_000);
     } finally {
       proxy.release();
     }
     await Promise.all(busy);
-    await eventually(async () => (await list(service.url, key)).body.errors === undefined, 30_000, 'the service to read again');
+    await eventually(
+      async () => (await list(service.url, key)).body.errors === undefined,
+      30_000,
+      'the service to read again',
+    );
   });
 });

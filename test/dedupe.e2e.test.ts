@@ -15,12 +15,17 @@ const LIST = 'query($k: String!) { feedbackItems(apiKey: $k, take: 5) { total it
 
 async function subgraphListCalls(): Promise<number> {
   const text = await (await fetch(`${stack.subgraphs.feedback.url}/metrics`)).text();
-  return Number(/^fi_subgraph_request_duration_seconds_count\{[^}]*operation="feedbackItems"[^}]*\} (\S+)$/m.exec(text)?.[1] ?? 0);
+  return Number(
+    /^fi_subgraph_request_duration_seconds_count\{[^}]*operation="feedbackItems"[^}]*\} (\S+)$/m.exec(text)?.[1] ?? 0,
+  );
 }
 
 test('when 20 identical queries arrive together, then fewer executions reach the subgraph, and each request gets its own rate-limit figures', async () => {
   const { key } = await stack.createKey({ tier: 'pro' });
-  await stack.gql(ADD_FEEDBACK, { apiKey: key, input: { source: 'api', title: 'Shared', content: 'One execution for many' } });
+  await stack.gql(ADD_FEEDBACK, {
+    apiKey: key,
+    input: { source: 'api', title: 'Shared', content: 'One execution for many' },
+  });
   const before = await subgraphListCalls();
 
   const responses = await Promise.all(Array.from({ length: 20 }, () => stack.gql(LIST, { k: key })));
@@ -29,11 +34,13 @@ test('when 20 identical queries arrive together, then fewer executions reach the
   expect(calls).toBeGreaterThanOrEqual(1);
   expect(calls).toBeLessThan(20);
   for (const response of responses) expect(response.body.data).toEqual(responses[0].body.data);
-  const remaining = responses.map((response) => (response.body.extensions?.rateLimit as { remaining: number }).remaining).sort((a, b) => a - b);
+  const remaining = responses
+    .map((response) => (response.body.extensions?.rateLimit as { remaining: number }).remaining)
+    .sort((a, b) => a - b);
   expect(remaining).toEqual(Array.from({ length: 20 }, (_, i) => 279 + i));
 });
 
-test('when identical queries use different keys, then each key gets its own organization\'s answer', async () => {
+test("when identical queries use different keys, then each key gets its own organization's answer", async () => {
   const a = await stack.createKey();
   const b = await stack.createKey();
   await stack.gql(ADD_FEEDBACK, { apiKey: a.key, input: { source: 'api', title: 'Only A', content: 'Belongs to A' } });
@@ -45,6 +52,10 @@ test('when identical queries use different keys, then each key gets its own orga
 test('when identical mutations arrive together, then every one runs', async () => {
   const { key } = await stack.createKey();
   const input = { source: 'api', title: 'Twice', content: 'Both must be stored' };
-  const results = await Promise.all(Array.from({ length: 5 }, () => stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, { apiKey: key, input })));
+  const results = await Promise.all(
+    Array.from({ length: 5 }, () =>
+      stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, { apiKey: key, input }),
+    ),
+  );
   expect(new Set(results.map((result) => result.body.data?.addFeedbackItem.id)).size).toBe(5);
 });

@@ -10,15 +10,26 @@ afterAll(() => stack.close());
 type Demo = {
   feedbackItems: {
     total: number;
-    items: Array<{ contact: null | { name: string; account: null | { name: string; feedbackSummary: { total: number } } } }>;
+    items: Array<{
+      contact: null | { name: string; account: null | { name: string; feedbackSummary: { total: number } } };
+    }>;
   };
 };
 
 test('when an organization is seeded, then the printed demo query shows feedback with its author, company and summary', async () => {
   const { key, orgId } = await stack.createKey();
-  const [feedback, contacts, accounts] = await Promise.all([stack.connect('feedback'), stack.connect('contacts'), stack.connect('accounts')]);
+  const [feedback, contacts, accounts] = await Promise.all([
+    stack.connect('feedback'),
+    stack.connect('contacts'),
+    stack.connect('accounts'),
+  ]);
   const quiet: Output = { info: () => undefined, result: () => undefined };
-  await seedOrganization(orgId, { feedback: 200, contacts: 30, accounts: 6 }, { feedback, contacts, accounts, identity: feedback, close: async () => undefined }, quiet);
+  await seedOrganization(
+    orgId,
+    { feedback: 200, contacts: 30, accounts: 6 },
+    { feedback, contacts, accounts, identity: feedback, close: async () => undefined },
+    quiet,
+  );
 
   // The query exactly as `npm start` prints it in its curl command.
   const body = JSON.parse(/-d '(.*)'$/.exec(curlExample(stack.gatewayUrl, key))![1]) as { query: string };

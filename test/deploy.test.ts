@@ -4,7 +4,14 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { parse } from 'yaml';
 import { stackConfigSchema } from '@fi/cli';
 import { compiledEntry } from './helpers/processes';
-import { APP_SERVICES, environmentProblems, fieldByEnv, SUBGRAPHS, WITH_DATABASE, type Schema } from './helpers/deployment';
+import {
+  APP_SERVICES,
+  environmentProblems,
+  fieldByEnv,
+  SUBGRAPHS,
+  WITH_DATABASE,
+  type Schema,
+} from './helpers/deployment';
 
 /**
  * What can be checked of the deployment files without a Docker engine: that they parse, agree with
@@ -47,7 +54,10 @@ function rawEnvironmentOf(name: string): Record<string, string> {
 }
 
 /** Secrets compose refuses to start without (`${VAR:?message}`): the operator sets them in the shell. */
-const OPERATOR_SECRETS: Record<string, string> = { WEBHOOK_SECRET_KEY: '5e'.repeat(32), IDENTITY_SIGNING_KEYS: `k1:${'5e'.repeat(32)}` };
+const OPERATOR_SECRETS: Record<string, string> = {
+  WEBHOOK_SECRET_KEY: '5e'.repeat(32),
+  IDENTITY_SIGNING_KEYS: `k1:${'5e'.repeat(32)}`,
+};
 
 /**
  * A service's environment as compose hands it over when the shell sets none of the `${VAR:-default}` it
@@ -57,7 +67,10 @@ function environmentOf(name: string): Record<string, string> {
   const interpolate = (_: string, variable: string, fallback?: string, required?: string) =>
     required !== undefined ? (OPERATOR_SECRETS[variable] ?? '') : (fallback ?? '');
   return Object.fromEntries(
-    Object.entries(rawEnvironmentOf(name)).map(([key, value]) => [key, value.replace(/\$\{(\w+)(?::?-([^}]*)|:\?([^}]*))?\}/g, interpolate)]),
+    Object.entries(rawEnvironmentOf(name)).map(([key, value]) => [
+      key,
+      value.replace(/\$\{(\w+)(?::?-([^}]*)|:\?([^}]*))?\}/g, interpolate),
+    ]),
   );
 }
 
@@ -106,11 +119,14 @@ describe('docker-compose.yml', () => {
     },
   );
 
-  test.each(Object.keys(APP_SERVICES))('when %s starts, then its PORT is the default port of its config schema', (name) => {
-    const port = fieldByEnv(APP_SERVICES[name].schema, 'PORT');
-    expect(port?.default).toEqual(expect.any(Number));
-    expect(Number(environmentOf(name).PORT)).toBe(port?.default);
-  });
+  test.each(Object.keys(APP_SERVICES))(
+    'when %s starts, then its PORT is the default port of its config schema',
+    (name) => {
+      const port = fieldByEnv(APP_SERVICES[name].schema, 'PORT');
+      expect(port?.default).toEqual(expect.any(Number));
+      expect(Number(environmentOf(name).PORT)).toBe(port?.default);
+    },
+  );
 
   test.each(Object.keys(APP_SERVICES))(
     'when %s reads its environment, then every variable is one its config schema knows and the service accepts them all',
@@ -123,7 +139,8 @@ describe('docker-compose.yml', () => {
   );
 
   test('when the identity signing keys are not set, then compose refuses to start the gateway and the subgraphs', () => {
-    for (const name of ['gateway', ...SUBGRAPHS]) expect(rawEnvironmentOf(name).IDENTITY_SIGNING_KEYS).toMatch(/^\$\{IDENTITY_SIGNING_KEYS:\?.+\}$/);
+    for (const name of ['gateway', ...SUBGRAPHS])
+      expect(rawEnvironmentOf(name).IDENTITY_SIGNING_KEYS).toMatch(/^\$\{IDENTITY_SIGNING_KEYS:\?.+\}$/);
     expect(rawEnvironmentOf('identity').IDENTITY_SIGNING_KEYS).toBeUndefined();
   });
 
@@ -134,7 +151,9 @@ describe('docker-compose.yml', () => {
   });
 
   test('when the app services connect to MongoDB, then they use the compose mongo service and its replica set', () => {
-    const replSet = (service('mongo').command as string[])[(service('mongo').command as string[]).indexOf('--replSet') + 1];
+    const replSet = (service('mongo').command as string[])[
+      (service('mongo').command as string[]).indexOf('--replSet') + 1
+    ];
     expect(replSet).toBeTruthy();
     expect(JSON.stringify(service('mongo').healthcheck?.test)).toContain(`_id:'${replSet}'`);
     for (const name of WITH_DATABASE) {
@@ -158,7 +177,13 @@ describe('docker-compose.yml', () => {
   });
 
   test('when a service depends on another, then it waits for it to be healthy and the other has a healthcheck', () => {
-    expect(Object.keys(service('gateway').depends_on ?? {}).sort()).toEqual(['accounts', 'contacts', 'feedback', 'identity', 'redis']);
+    expect(Object.keys(service('gateway').depends_on ?? {}).sort()).toEqual([
+      'accounts',
+      'contacts',
+      'feedback',
+      'identity',
+      'redis',
+    ]);
     for (const name of WITH_DATABASE) expect(Object.keys(service(name).depends_on ?? {})).toContain('mongo');
     for (const [name, { depends_on: dependsOn }] of Object.entries(compose.services)) {
       if (!dependsOn) continue;
@@ -174,7 +199,8 @@ describe('docker-compose.yml', () => {
     for (const [name, { healthcheck }] of Object.entries(compose.services)) {
       expect({ name, test: healthcheck?.test }).toEqual({ name, test: expect.anything() });
     }
-    for (const name of Object.keys(APP_SERVICES)) expect(JSON.stringify(service(name).healthcheck?.test)).toContain('/health');
+    for (const name of Object.keys(APP_SERVICES))
+      expect(JSON.stringify(service(name).healthcheck?.test)).toContain('/health');
   });
 
   test('when the stack is up, then only the gateway publishes a port, and it is 4000; optional tools publish on loopback only', () => {
@@ -182,13 +208,20 @@ describe('docker-compose.yml', () => {
     expect(published.filter(([, { profiles }]) => !profiles).map(([name]) => name)).toEqual(['gateway']);
     expect(service('gateway').ports?.map(String)).toEqual(['4000:4000']);
     for (const [name, { ports, profiles }] of published.filter(([, { profiles }]) => profiles)) {
-      expect({ name, profiles, ports: ports?.map(String) }).toEqual({ name, profiles, ports: ports?.map(() => expect.stringMatching(/^127\.0\.0\.1:/)) });
+      expect({ name, profiles, ports: ports?.map(String) }).toEqual({
+        name,
+        profiles,
+        ports: ports?.map(() => expect.stringMatching(/^127\.0\.0\.1:/)),
+      });
     }
   });
 
   test('when tracing is wanted, then every app service takes OTEL_EXPORTER_OTLP_ENDPOINT from the shell and the tracing profile has Jaeger', () => {
     for (const name of Object.keys(APP_SERVICES)) {
-      expect({ name, endpoint: rawEnvironmentOf(name).OTEL_EXPORTER_OTLP_ENDPOINT }).toEqual({ name, endpoint: '${OTEL_EXPORTER_OTLP_ENDPOINT:-}' });
+      expect({ name, endpoint: rawEnvironmentOf(name).OTEL_EXPORTER_OTLP_ENDPOINT }).toEqual({
+        name,
+        endpoint: '${OTEL_EXPORTER_OTLP_ENDPOINT:-}',
+      });
       expect(service(name).profiles).toBeUndefined();
     }
     expect(service('jaeger').profiles).toEqual(['tracing']);
@@ -228,7 +261,10 @@ describe('Dockerfile', () => {
     const stages: string[] = [];
     for (const from of froms) {
       const [, image, , name] = from.split(/\s+/);
-      expect({ from, base: stages.includes(image) ? 'an earlier stage' : image }).toEqual({ from, base: stages.includes(image) ? 'an earlier stage' : 'node:20-bookworm-slim' });
+      expect({ from, base: stages.includes(image) ? 'an earlier stage' : image }).toEqual({
+        from,
+        base: stages.includes(image) ? 'an earlier stage' : 'node:20-bookworm-slim',
+      });
       if (name) stages.push(name);
     }
     expect(process.versions.node.split('.')[0]).toBe('20');
@@ -254,10 +290,19 @@ describe('Dockerfile', () => {
   });
 
   test('when sources are copied, then every COPY source exists and .dockerignore does not exclude it', () => {
-    const ignored = new Set(read('.dockerignore').split('\n').map((line) => line.trim()));
+    const ignored = new Set(
+      read('.dockerignore')
+        .split('\n')
+        .map((line) => line.trim()),
+    );
     const sources = named('COPY')
       .filter((line) => !/--from=/.test(line))
-      .flatMap((line) => line.split(/\s+/).slice(1, -1).filter((arg) => !arg.startsWith('--')));
+      .flatMap((line) =>
+        line
+          .split(/\s+/)
+          .slice(1, -1)
+          .filter((arg) => !arg.startsWith('--')),
+      );
     expect(sources).toEqual(expect.arrayContaining(['supergraph.graphql', 'shared/', 'services/', 'gateway/']));
     for (const source of sources) {
       expect({ source, exists: existsSync(path.join(root, source)) }).toEqual({ source, exists: true });
@@ -275,17 +320,23 @@ describe('Dockerfile', () => {
   test('when the gateway serves the web application, then the image holds the built page where compose and the manifests point', () => {
     const workdirs = named('WORKDIR').map((line) => line.split(/\s+/)[1]);
     expect(new Set(workdirs)).toEqual(new Set(['/app']));
-    expect(instructions).toContain(`COPY --from=build /app/dashboard/dist ${path.relative('/app', IMAGE_DASHBOARD_DIR)}`);
+    expect(instructions).toContain(
+      `COPY --from=build /app/dashboard/dist ${path.relative('/app', IMAGE_DASHBOARD_DIR)}`,
+    );
   });
 
   test('when the runtime stage is assembled, then it holds the compiled dist/ from the build stage and no TypeScript runner', () => {
     const build = instructions.findIndex((line) => /^RUN npm run build$/.test(line));
     expect(build).toBeGreaterThan(0);
     const workspaces = (JSON.parse(read('package.json')) as { workspaces: string[] }).workspaces;
-    const copied = named('COPY').filter((line) => /--from=build/.test(line)).map((line) => line.split(/\s+/).slice(-1)[0]);
+    const copied = named('COPY')
+      .filter((line) => /--from=build/.test(line))
+      .map((line) => line.split(/\s+/).slice(-1)[0]);
     expect([...copied].sort()).toEqual(workspaces.map((workspace) => `${workspace}/dist`).sort());
     // Production dependencies only: tsx (and the esbuild it brings) stays a development tool.
-    expect(Object.keys((JSON.parse(read('package.json')) as { dependencies?: object }).dependencies ?? {})).not.toContain('tsx');
+    expect(
+      Object.keys((JSON.parse(read('package.json')) as { dependencies?: object }).dependencies ?? {}),
+    ).not.toContain('tsx');
   });
 });
 
@@ -356,12 +407,18 @@ describe('ops/grafana/gateway-dashboard.json', () => {
   }
 
   test('when it is imported, then the Prometheus data source is the DS_PROMETHEUS input of every query', () => {
-    expect(dashboard.__inputs).toContainEqual(expect.objectContaining({ name: 'DS_PROMETHEUS', type: 'datasource', pluginId: 'prometheus' }));
+    expect(dashboard.__inputs).toContainEqual(
+      expect.objectContaining({ name: 'DS_PROMETHEUS', type: 'datasource', pluginId: 'prometheus' }),
+    );
     expect(queryPanels.length).toBeGreaterThanOrEqual(10);
     for (const panel of queryPanels) {
-      expect({ title: panel.title, uid: panel.datasource?.uid }).toEqual({ title: panel.title, uid: '${DS_PROMETHEUS}' });
+      expect({ title: panel.title, uid: panel.datasource?.uid }).toEqual({
+        title: panel.title,
+        uid: '${DS_PROMETHEUS}',
+      });
       expect(panel.targets?.length).toBeGreaterThan(0);
-      for (const target of panel.targets ?? []) expect(target.datasource?.uid ?? '${DS_PROMETHEUS}').toBe('${DS_PROMETHEUS}');
+      for (const target of panel.targets ?? [])
+        expect(target.datasource?.uid ?? '${DS_PROMETHEUS}').toBe('${DS_PROMETHEUS}');
     }
   });
 
@@ -387,22 +444,37 @@ describe('ops/grafana/gateway-dashboard.json', () => {
       expect(exprs.some((expr) => expr.includes('histogram_quantile(') && expr.includes(`${name}_bucket`))).toBe(true);
     }
     for (const quantile of ['0.5', '0.95', '0.99']) {
-      expect(exprs.some((expr) => expr.startsWith(`histogram_quantile(${quantile}, `) && expr.includes('fi_gateway_request_duration_seconds_bucket'))).toBe(true);
+      expect(
+        exprs.some(
+          (expr) =>
+            expr.startsWith(`histogram_quantile(${quantile}, `) &&
+            expr.includes('fi_gateway_request_duration_seconds_bucket'),
+        ),
+      ).toBe(true);
     }
   });
 
   test('when traces are looked up, then the trace panels read the DS_TRACES input: a search of slow gateway traces and one trace by the traceId variable', () => {
-    expect(dashboard.__inputs).toContainEqual(expect.objectContaining({ name: 'DS_TRACES', type: 'datasource', pluginId: 'jaeger' }));
-    const targets = tracePanels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel: panel.type, ...target })));
+    expect(dashboard.__inputs).toContainEqual(
+      expect.objectContaining({ name: 'DS_TRACES', type: 'datasource', pluginId: 'jaeger' }),
+    );
+    const targets = tracePanels.flatMap((panel) =>
+      (panel.targets ?? []).map((target) => ({ panel: panel.type, ...target })),
+    );
     for (const target of targets) expect(target.datasource?.uid ?? TRACES).toBe(TRACES);
-    expect(targets).toContainEqual(expect.objectContaining({ panel: 'table', queryType: 'search', service: 'gateway' }));
+    expect(targets).toContainEqual(
+      expect.objectContaining({ panel: 'table', queryType: 'search', service: 'gateway' }),
+    );
     expect(targets).toContainEqual(expect.objectContaining({ panel: 'traces', query: '${traceId}' }));
     expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: 'traceId', type: 'textbox' }));
   });
 
   test('when it is laid out, then every panel fits in the 24-column grid', () => {
     for (const { title, gridPos } of panels) {
-      expect({ title, fits: !!gridPos && gridPos.x >= 0 && gridPos.w > 0 && gridPos.x + gridPos.w <= 24 }).toEqual({ title, fits: true });
+      expect({ title, fits: !!gridPos && gridPos.x >= 0 && gridPos.w > 0 && gridPos.x + gridPos.w <= 24 }).toEqual({
+        title,
+        fits: true,
+      });
     }
   });
 });
@@ -411,7 +483,9 @@ describe('the documentation', () => {
   test('when an operator looks up a setting, then every variable of every config schema is documented', () => {
     const readme = read('docs/operations.md');
     const schemas: Schema[] = [...Object.values(APP_SERVICES).map(({ schema }) => schema), stackConfigSchema];
-    const missing = schemas.flatMap((schema) => Object.values(schema).map((field) => field.env)).filter((env) => !readme.includes(`\`${env}\``));
+    const missing = schemas
+      .flatMap((schema) => Object.values(schema).map((field) => field.env))
+      .filter((env) => !readme.includes(`\`${env}\``));
     expect(missing).toEqual([]);
   });
 
@@ -425,7 +499,9 @@ describe('the documentation', () => {
 describe('metricNames', () => {
   test('when an expression has functions, labels, ranges and by-clauses, then only the metric names remain', () => {
     expect(
-      metricNames('histogram_quantile(0.95, sum by (le, code) (rate(a_bucket{code!="OK"}[$__rate_interval]))) / sum(b_total) or vector(0)'),
+      metricNames(
+        'histogram_quantile(0.95, sum by (le, code) (rate(a_bucket{code!="OK"}[$__rate_interval]))) / sum(b_total) or vector(0)',
+      ),
     ).toEqual(['a_bucket', 'b_total']);
   });
 });

@@ -14,7 +14,12 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
   // Small pages, so every export here is written as several parts.
-  stack = await startStack({ ...FAST_WEBHOOKS, EXPORT_PUBLIC_URL: PUBLIC_URL, EXPORT_PAGE_SIZE: '10', EXPORT_POLL_MS: '100' });
+  stack = await startStack({
+    ...FAST_WEBHOOKS,
+    EXPORT_PUBLIC_URL: PUBLIC_URL,
+    EXPORT_PAGE_SIZE: '10',
+    EXPORT_POLL_MS: '100',
+  });
 });
 afterAll(async () => {
   await stack.close();
@@ -116,7 +121,13 @@ describe('feedback export', () => {
     expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
     expect(Object.keys(rows[0])).toEqual([...FEEDBACK_EXPORT_COLUMNS]);
     const first = rows.find((row) => row.title === 'Item 0, "quoted"')!;
-    expect(first).toMatchObject({ source: 'zendesk', author: null, status: 'unread', metadata: { n: 0, note: 'a, "b"\nc' }, content: 'Line one\r\nline two of 0' });
+    expect(first).toMatchObject({
+      source: 'zendesk',
+      author: null,
+      status: 'unread',
+      metadata: { n: 0, note: 'a, "b"\nc' },
+      content: 'Line one\r\nline two of 0',
+    });
   });
 
   test('when a filter is given, then the file holds exactly the items feedbackItems lists with it', async () => {
@@ -131,7 +142,11 @@ describe('feedback export', () => {
     const job = await exportedFeedback(key, { filter: { status: 'read', source: 'api' } });
 
     expect(job.count).toBe(expected.length);
-    expect(ndjsonRows((await download(stack, job.url!)).text).map((row) => row.id).sort()).toEqual(expected);
+    expect(
+      ndjsonRows((await download(stack, job.url!)).text)
+        .map((row) => row.id)
+        .sort(),
+    ).toEqual(expected);
   });
 
   test('when the format is csv, then the file is RFC 4180 with a header row and metadata as JSON text', async () => {
@@ -145,8 +160,15 @@ describe('feedback export', () => {
     const [header, ...records] = parseCsv(file.text);
     expect(header).toEqual([...FEEDBACK_EXPORT_COLUMNS]);
     expect(records).toHaveLength(12);
-    const row = Object.fromEntries(header.map((column, i) => [column, records.find((r) => r[2] === 'Item 3, "quoted"')![i]]));
-    expect(row).toMatchObject({ title: 'Item 3, "quoted"', content: 'Line one\r\nline two of 3', status: 'unread', author: 'Author 3' });
+    const row = Object.fromEntries(
+      header.map((column, i) => [column, records.find((r) => r[2] === 'Item 3, "quoted"')![i]]),
+    );
+    expect(row).toMatchObject({
+      title: 'Item 3, "quoted"',
+      content: 'Line one\r\nline two of 3',
+      status: 'unread',
+      author: 'Author 3',
+    });
     expect(JSON.parse(row.metadata)).toEqual({ n: 3, note: 'a, "b"\nc' });
     expect(new Date(row.createdAt).toISOString()).toBe(row.createdAt);
   });
@@ -197,7 +219,11 @@ describe('access', () => {
     await seedFeedback(orgId, 1);
     const job = await exportedFeedback(key);
     const tampered = job.url!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
-    for (const url of [tampered, `${PUBLIC_URL}/exports/feedback?token=${new Types.ObjectId().toHexString()}.x`, `${PUBLIC_URL}/exports/feedback`]) {
+    for (const url of [
+      tampered,
+      `${PUBLIC_URL}/exports/feedback?token=${new Types.ObjectId().toHexString()}.x`,
+      `${PUBLIC_URL}/exports/feedback`,
+    ]) {
       const answer = await download(stack, url);
       expect(answer.status).toBe(404);
       expect(JSON.parse(answer.text).errors[0].extensions.code).toBe('NOT_FOUND');
@@ -235,10 +261,16 @@ describe('queue and lifecycle', () => {
     const chunks = connection.collection('export_chunks');
     expect(await chunks.findOne({ _id: `${job.id}:0` as never })).not.toBeNull();
 
-    await connection.collection('export_jobs').updateOne({ _id }, { $set: { expiresAt: new Date(Date.now() - 1_000) } });
+    await connection
+      .collection('export_jobs')
+      .updateOne({ _id }, { $set: { expiresAt: new Date(Date.now() - 1_000) } });
 
     expect((await download(stack, job.url!)).status).toBe(410);
-    await eventually(async () => (await settledExport(stack, 'feedback', key, job.id)).status === 'expired', 30_000, 'the export to expire');
+    await eventually(
+      async () => (await settledExport(stack, 'feedback', key, job.id)).status === 'expired',
+      30_000,
+      'the export to expire',
+    );
     expect(await chunks.findOne({ _id: `${job.id}:0` as never })).toBeNull();
     expect(await chunks.findOne({ _id: `${job.id}:1` as never })).toBeNull();
     expect((await download(stack, job.url!)).status).toBe(410);
@@ -247,14 +279,32 @@ describe('queue and lifecycle', () => {
   test('when an export finishes, then an export.completed webhook event carries the job and its url', async () => {
     const { key, orgId } = await stack.createKey();
     await seedFeedback(orgId, 2);
-    const endpoint = await stack.gql(ADD_ENDPOINT, { k: key, url: receiver.url, events: ['export.completed', 'export.failed'] });
+    const endpoint = await stack.gql(ADD_ENDPOINT, {
+      k: key,
+      url: receiver.url,
+      events: ['export.completed', 'export.failed'],
+    });
     expect(endpoint.body.errors).toBeUndefined();
 
     const job = await exportedFeedback(key);
 
-    await eventually(() => receiver.received.some((r) => r.json.type === 'export.completed' && (r.json.data as unknown as { export: ExportJob }).export.id === job.id), 30_000, 'the export.completed event');
+    await eventually(
+      () =>
+        receiver.received.some(
+          (r) =>
+            r.json.type === 'export.completed' &&
+            (r.json.data as unknown as { export: ExportJob }).export.id === job.id,
+        ),
+      30_000,
+      'the export.completed event',
+    );
     const event = receiver.received.find((r) => r.json.type === 'export.completed')!;
-    expect((event.json.data as unknown as { export: ExportJob }).export).toMatchObject({ id: job.id, status: 'done', count: 2, url: job.url });
+    expect((event.json.data as unknown as { export: ExportJob }).export).toMatchObject({
+      id: job.id,
+      status: 'done',
+      count: 2,
+      url: job.url,
+    });
     expect(event.headers['webhook-signature']).toMatch(/^v1,/);
   });
 });
@@ -275,7 +325,12 @@ describe('contacts and accounts exports', () => {
     expect(job.url).toMatch(new RegExp(`^${PUBLIC_URL}/exports/contacts\\?token=`));
     const rows = ndjsonRows((await download(stack, job.url!)).text);
     expect(rows.map((row) => row.name).sort()).toEqual(['Ada Lovelace', 'Alan Acme']);
-    expect(rows.find((row) => row.name === 'Ada Lovelace')).toMatchObject({ email: 'ada@acme.com', company: 'Acme', tags: ['vip'], phone: null });
+    expect(rows.find((row) => row.name === 'Ada Lovelace')).toMatchObject({
+      email: 'ada@acme.com',
+      company: 'Acme',
+      tags: ['vip'],
+      phone: null,
+    });
     expect((await download(stack, job.url!.replace('/exports/contacts', '/exports/feedback'))).status).toBe(404);
   });
 
@@ -293,7 +348,17 @@ describe('contacts and accounts exports', () => {
 
     expect(job).toMatchObject({ status: 'done', count: 2 });
     const [header, ...records] = parseCsv((await download(stack, job.url!)).text);
-    expect(header).toEqual(['id', 'name', 'domain', 'description', 'website', 'score', 'churnRisk', 'tags', 'createdAt']);
+    expect(header).toEqual([
+      'id',
+      'name',
+      'domain',
+      'description',
+      'website',
+      'score',
+      'churnRisk',
+      'tags',
+      'createdAt',
+    ]);
     const acme = records.find((record) => record[1] === 'Acme, Inc.')!;
     expect(acme[2]).toBe('acme.com');
     expect(acme[5]).toBe('0.5');

@@ -40,7 +40,11 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 async function gql<T>(url: string, query: string, variables: Record<string, unknown>): Promise<T> {
   // Called directly, the subgraph wants the identity the gateway would sign for the key.
   const headers = { 'content-type': 'application/json', ...signedIdentityFor(variables.k as string) };
-  const response = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await response.json()) as { data?: T; errors?: unknown[] };
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body.data as T;
@@ -123,7 +127,10 @@ async function countFile(url: string, job: ExportJob): Promise<{ lines: number; 
   expect(response.status).toBe(200);
   const seen = new Set<string>();
   let lines = 0;
-  const reader = createInterface({ input: Readable.fromWeb(response.body as never).pipe(createGunzip()), crlfDelay: Infinity });
+  const reader = createInterface({
+    input: Readable.fromWeb(response.body as never).pipe(createGunzip()),
+    crlfDelay: Infinity,
+  });
   for await (const line of reader) {
     if (!line) continue;
     lines += 1;
@@ -144,86 +151,126 @@ afterAll(async () => {
   await Promise.all(connections.map((connection) => connection.close()));
 });
 
-test('when 100,000 items are exported, then the file holds each exactly once and the service memory stays near its start-up peak', async () => {
-  const { database, key, seedSeconds } = await seeded(ITEMS, connections);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  service = await serviceOn(database, port);
-  const pid = service.child.pid as number;
-  const startPeak = memoryOf(pid).peak;
-
-  const exportStarted = Date.now();
-  const { job: started } = await gql<{ job: ExportJob }>(url, START, { k: key });
-  const done = await settled(url, key, started.id, 600_000);
-  const exportSeconds = (Date.now() - exportStarted) / 1000;
-  // A failed job's error and the service's warnings stand beside it in the failure message.
-  expect({ ...done, log: done.status === 'done' ? '' : service.output().slice(-4_000) }).toMatchObject({ status: 'done', count: ITEMS, total: ITEMS, progress: 1, error: null, log: '' });
-  expect(await countFile(url, done)).toEqual({ lines: ITEMS, ids: ITEMS });
-
-  const peak = memoryOf(pid).peak;
-  // The figures docs/export.md quotes.
-  console.log(
-    `export of ${ITEMS} items: seed ${seedSeconds.toFixed(1)} s, export ${exportSeconds.toFixed(1)} s (${Math.round(ITEMS / exportSeconds)} items/s), ` +
-      `service peak memory ${startPeak.toFixed(0)} MB at start, ${peak.toFixed(0)} MB after the export and the download`,
-  );
-  expect(peak - startPeak).toBeLessThan(MAX_GROWTH_MB);
-}, 15 * 60_000);
-
-test('when the service is killed with SIGKILL mid-export and restarted, then the export resumes where it was and holds every item once', async () => {
-  const count = 20_000;
-  const { database, key, feedback } = await seeded(count, connections);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = { EXPORT_PAGE_SIZE: '100', EXPORT_LEASE_MS: '2000' };
-  service = await serviceOn(database, port, env);
-
-  const { job: started } = await gql<{ job: ExportJob }>(url, START, { k: key });
-  let written = 0;
-  await eventually(async () => (written = (await gql<{ job: ExportJob }>(url, GET, { k: key, id: started.id })).job.count) > 0, 240_000, 'the first page');
-  service.child.kill('SIGKILL');
-  await service.exited;
-  const cut = await feedback.collection('export_jobs').findOne({ _id: new Types.ObjectId(started.id) });
-  expect(cut).toMatchObject({ status: 'running', attempts: 0 });
-  expect(cut!.count).toBeLessThan(count);
-
-  service = await serviceOn(database, port, env);
-  const done = await settled(url, key, started.id, 600_000);
-
-  expect(done).toMatchObject({ status: 'done', count, total: count });
-  expect(await feedback.collection('export_jobs').findOne({ _id: new Types.ObjectId(started.id) })).toMatchObject({ attempts: 1 });
-  expect(await countFile(url, done)).toEqual({ lines: count, ids: count });
-  expect(written).toBeGreaterThan(0);
-}, 15 * 60_000);
-
-test('when the database stops answering mid-export, then the run gives way and the export resumes where it was once the database answers again', async () => {
-  const count = 20_000;
-  const database = await PrivateDatabase.start();
-  const own: Connection[] = [];
-  try {
-    const { database: name, key, feedback } = await seeded(count, own, database.uri);
+test(
+  'when 100,000 items are exported, then the file holds each exactly once and the service memory stays near its start-up peak',
+  async () => {
+    const { database, key, seedSeconds } = await seeded(ITEMS, connections);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    service = await serviceOn(name, port, { MONGODB_URI: database.uri, MONGODB_TIMEOUT_MS: '1000', EXPORT_PAGE_SIZE: '100', EXPORT_LEASE_MS: '2000' });
-    const { job: started } = await gql<{ job: ExportJob }>(url, START, { k: key });
-    await eventually(async () => (await gql<{ job: ExportJob }>(url, GET, { k: key, id: started.id })).job.count > 0, 240_000, 'the first page');
+    service = await serviceOn(database, port);
+    const pid = service.child.pid as number;
+    const startPeak = memoryOf(pid).peak;
 
-    database.process.kill('SIGSTOP');
-    try {
-      const running = service;
-      await eventually(() => running.output().includes('export interrupted by the database'), 60_000, 'the run to give way');
-    } finally {
-      database.process.kill('SIGCONT');
-    }
+    const exportStarted = Date.now();
+    const { job: started } = await gql<{ job: ExportJob }>(url, START, { k: key });
+    const done = await settled(url, key, started.id, 600_000);
+    const exportSeconds = (Date.now() - exportStarted) / 1000;
+    // A failed job's error and the service's warnings stand beside it in the failure message.
+    expect({ ...done, log: done.status === 'done' ? '' : service.output().slice(-4_000) }).toMatchObject({
+      status: 'done',
+      count: ITEMS,
+      total: ITEMS,
+      progress: 1,
+      error: null,
+      log: '',
+    });
+    expect(await countFile(url, done)).toEqual({ lines: ITEMS, ids: ITEMS });
+
+    const peak = memoryOf(pid).peak;
+    // The figures docs/export.md quotes.
+    console.log(
+      `export of ${ITEMS} items: seed ${seedSeconds.toFixed(1)} s, export ${exportSeconds.toFixed(1)} s (${Math.round(ITEMS / exportSeconds)} items/s), ` +
+        `service peak memory ${startPeak.toFixed(0)} MB at start, ${peak.toFixed(0)} MB after the export and the download`,
+    );
+    expect(peak - startPeak).toBeLessThan(MAX_GROWTH_MB);
+  },
+  15 * 60_000,
+);
+
+test(
+  'when the service is killed with SIGKILL mid-export and restarted, then the export resumes where it was and holds every item once',
+  async () => {
+    const count = 20_000;
+    const { database, key, feedback } = await seeded(count, connections);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = { EXPORT_PAGE_SIZE: '100', EXPORT_LEASE_MS: '2000' };
+    service = await serviceOn(database, port, env);
+
+    const { job: started } = await gql<{ job: ExportJob }>(url, START, { k: key });
+    let written = 0;
+    await eventually(
+      async () => (written = (await gql<{ job: ExportJob }>(url, GET, { k: key, id: started.id })).job.count) > 0,
+      240_000,
+      'the first page',
+    );
+    service.child.kill('SIGKILL');
+    await service.exited;
+    const cut = await feedback.collection('export_jobs').findOne({ _id: new Types.ObjectId(started.id) });
+    expect(cut).toMatchObject({ status: 'running', attempts: 0 });
+    expect(cut!.count).toBeLessThan(count);
+
+    service = await serviceOn(database, port, env);
     const done = await settled(url, key, started.id, 600_000);
 
-    expect(done).toMatchObject({ status: 'done', count, total: count, error: null });
-    expect((await feedback.collection('export_jobs').findOne({ _id: new Types.ObjectId(started.id) }))?.attempts).toBeGreaterThanOrEqual(1);
+    expect(done).toMatchObject({ status: 'done', count, total: count });
+    expect(await feedback.collection('export_jobs').findOne({ _id: new Types.ObjectId(started.id) })).toMatchObject({
+      attempts: 1,
+    });
     expect(await countFile(url, done)).toEqual({ lines: count, ids: count });
-  } finally {
-    service?.child.kill('SIGKILL');
-    await service?.exited;
-    service = null;
-    await Promise.all(own.map((connection) => connection.close().catch(() => undefined)));
-    await database.destroy();
-  }
-}, 15 * 60_000);
+    expect(written).toBeGreaterThan(0);
+  },
+  15 * 60_000,
+);
+
+test(
+  'when the database stops answering mid-export, then the run gives way and the export resumes where it was once the database answers again',
+  async () => {
+    const count = 20_000;
+    const database = await PrivateDatabase.start();
+    const own: Connection[] = [];
+    try {
+      const { database: name, key, feedback } = await seeded(count, own, database.uri);
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      service = await serviceOn(name, port, {
+        MONGODB_URI: database.uri,
+        MONGODB_TIMEOUT_MS: '1000',
+        EXPORT_PAGE_SIZE: '100',
+        EXPORT_LEASE_MS: '2000',
+      });
+      const { job: started } = await gql<{ job: ExportJob }>(url, START, { k: key });
+      await eventually(
+        async () => (await gql<{ job: ExportJob }>(url, GET, { k: key, id: started.id })).job.count > 0,
+        240_000,
+        'the first page',
+      );
+
+      database.process.kill('SIGSTOP');
+      try {
+        const running = service;
+        await eventually(
+          () => running.output().includes('export interrupted by the database'),
+          60_000,
+          'the run to give way',
+        );
+      } finally {
+        database.process.kill('SIGCONT');
+      }
+      const done = await settled(url, key, started.id, 600_000);
+
+      expect(done).toMatchObject({ status: 'done', count, total: count, error: null });
+      expect(
+        (await feedback.collection('export_jobs').findOne({ _id: new Types.ObjectId(started.id) }))?.attempts,
+      ).toBeGreaterThanOrEqual(1);
+      expect(await countFile(url, done)).toEqual({ lines: count, ids: count });
+    } finally {
+      service?.child.kill('SIGKILL');
+      await service?.exited;
+      service = null;
+      await Promise.all(own.map((connection) => connection.close().catch(() => undefined)));
+      await database.destroy();
+    }
+  },
+  15 * 60_000,
+);

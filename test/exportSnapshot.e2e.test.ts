@@ -1,6 +1,14 @@
 import { gunzipSync } from 'node:zlib';
 import type { Types } from 'mongoose';
-import { createLogger, directoryTombstones, ExportJobStore, ExportWorker, type Connection, type ExportConfig, type ExportSource } from '@fi/shared';
+import {
+  createLogger,
+  directoryTombstones,
+  ExportJobStore,
+  ExportWorker,
+  type Connection,
+  type ExportConfig,
+  type ExportSource,
+} from '@fi/shared';
 import { contactsExportSource, createContactRepository } from '@fi/contacts';
 import { feedbackExportSource, feedbackImporter, FeedbackTombstones } from '@fi/feedback';
 import { ADMIN, memberPrincipal, serviceAdmin } from './helpers/admin';
@@ -36,7 +44,9 @@ const CONFIG: ExportConfig = {
 async function seed(orgId: string, count: number): Promise<Array<{ id: string; source: string }>> {
   const connection = await stack.connect('feedback');
   const base = Date.now() - 60_000;
-  await (await feedbackImporter(connection, () => undefined))(
+  await (
+    await feedbackImporter(connection, () => undefined)
+  )(
     orgId,
     Array.from({ length: count }, (_, i) => ({
       source: i % 2 ? 'api' : 'zendesk',
@@ -47,11 +57,17 @@ async function seed(orgId: string, count: number): Promise<Array<{ id: string; s
       createdAt: new Date(base + i),
     })),
   );
-  const docs = await connection.collection('feedback_items').find({ orgId }).sort({ _id: 1 }).project({ _id: 1, source: 1 }).toArray();
+  const docs = await connection
+    .collection('feedback_items')
+    .find({ orgId })
+    .sort({ _id: 1 })
+    .project({ _id: 1, source: 1 })
+    .toArray();
   return docs.map((doc) => ({ id: (doc._id as Types.ObjectId).toHexString(), source: doc.source as string }));
 }
 
-const feedbackSource = (connection: Connection) => feedbackExportSource(connection, new FeedbackTombstones(connection)) as unknown as ExportSource;
+const feedbackSource = (connection: Connection) =>
+  feedbackExportSource(connection, new FeedbackTombstones(connection)) as unknown as ExportSource;
 
 async function runProbe(
   orgId: string,
@@ -84,7 +100,17 @@ async function runProbe(
     },
   };
   const job = await store.create({
-    orgId, resource: `${database}-probe`, format: 'ndjson', filter: real.parseFilter(filter), status: 'queued', secret: 's', count: 0, chunks: 0, bytes: 0, attempts: 0, createdAt: new Date(),
+    orgId,
+    resource: `${database}-probe`,
+    format: 'ndjson',
+    filter: real.parseFilter(filter),
+    status: 'queued',
+    secret: 's',
+    count: 0,
+    chunks: 0,
+    bytes: 0,
+    attempts: 0,
+    createdAt: new Date(),
   });
   const worker = new ExportWorker(store, probe, CONFIG, createLogger('test', 'silent'));
   worker.start();
@@ -116,7 +142,10 @@ test('when items are removed ahead of and behind the cursor and others are added
     // Ahead: in later pages, one of them the snapshot's newest item; behind: written already.
     for (const id of [ids[25], ids[40], ids[59], ids[3], ids[12]]) await remove(id);
     for (let i = 0; i < 4; i += 1) {
-      const answer = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, { apiKey: key, input: { source: 'api', title: `New ${i}`, content: 'x' } });
+      const answer = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, {
+        apiKey: key,
+        input: { source: 'api', title: `New ${i}`, content: 'x' },
+      });
       added.push(answer.body.data!.addFeedbackItem.id);
     }
   });
@@ -149,16 +178,33 @@ test('when an item was removed before the export started, then it is not in the 
 
   const exported = await runProbe(orgId, {}, async () => undefined);
 
-  expect([...exported].sort()).toEqual(items.filter((_, i) => i !== 11 && i !== 4).map((item) => item.id).sort());
+  expect([...exported].sort()).toEqual(
+    items
+      .filter((_, i) => i !== 11 && i !== 4)
+      .map((item) => item.id)
+      .sort(),
+  );
 });
 
 test('when contacts are deleted ahead of and behind the cursor and others are created during an export, then every contact of the start is in the file exactly once and no new one', async () => {
   const { orgId } = await stack.createKey();
-  await insertContacts(stack, orgId, Array.from({ length: 40 }, (_, i) => ({ name: `Contact ${i}`, company: i % 2 ? 'Odd' : 'Even', createdAt: new Date(Date.now() - 60_000 + i) })));
-  const contacts = await createContactRepository(await stack.connect('contacts')).search(orgId, null, { skip: 0, take: 100 });
+  await insertContacts(
+    stack,
+    orgId,
+    Array.from({ length: 40 }, (_, i) => ({
+      name: `Contact ${i}`,
+      company: i % 2 ? 'Odd' : 'Even',
+      createdAt: new Date(Date.now() - 60_000 + i),
+    })),
+  );
+  const contacts = await createContactRepository(await stack.connect('contacts')).search(orgId, null, {
+    skip: 0,
+    take: 100,
+  });
   const ids = contacts.items.map((contact) => contact.id).sort();
   const owner = [memberPrincipal(orgId, 'owner')];
-  const admin = (query: string, variables: Record<string, unknown>) => serviceAdmin(stack.subgraphs.contacts.url, owner, query, variables);
+  const admin = (query: string, variables: Record<string, unknown>) =>
+    serviceAdmin(stack.subgraphs.contacts.url, owner, query, variables);
   const added: string[] = [];
 
   const exported = await runProbe(
@@ -167,15 +213,23 @@ test('when contacts are deleted ahead of and behind the cursor and others are cr
     async (page) => {
       if (page !== 0) return;
       // Ahead (one of them the snapshot's newest), behind, and one the filter never matched.
-      for (const id of [ids[25], ids[39], ids[3], ids[30]]) expect((await admin(ADMIN.deleteContact, { id })).errors).toBeUndefined();
+      for (const id of [ids[25], ids[39], ids[3], ids[30]])
+        expect((await admin(ADMIN.deleteContact, { id })).errors).toBeUndefined();
       const answer = await admin(ADMIN.createContact, { input: { name: 'New', company: 'Odd' } });
       added.push((answer.data as { createContact: { id: string } }).createContact.id);
     },
     'contacts',
-    (connection) => contactsExportSource({ repository: createContactRepository(connection), tombstones: directoryTombstones(connection, 'contacts') }),
+    (connection) =>
+      contactsExportSource({
+        repository: createContactRepository(connection),
+        tombstones: directoryTombstones(connection, 'contacts'),
+      }),
   );
 
-  const odd = contacts.items.filter((contact) => contact.company === 'Odd').map((contact) => contact.id).sort();
+  const odd = contacts.items
+    .filter((contact) => contact.company === 'Odd')
+    .map((contact) => contact.id)
+    .sort();
   expect([...exported].sort()).toEqual(odd);
   expect(new Set(exported).size).toBe(exported.length);
   for (const id of added) expect(exported).not.toContain(id);

@@ -23,7 +23,12 @@ let dir: string;
 beforeAll(async () => {
   const port = await freePort();
   // A short settle time (2 x MONGODB_MAX_TIME_MS + CHANGES_CLOCK_MARGIN_MS): changes are listed within seconds.
-  const env = { EXPORT_PUBLIC_URL: `http://127.0.0.1:${port}`, EXPORT_POLL_MS: '100', MONGODB_MAX_TIME_MS: '4000', CHANGES_CLOCK_MARGIN_MS: '500' };
+  const env = {
+    EXPORT_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    EXPORT_POLL_MS: '100',
+    MONGODB_MAX_TIME_MS: '4000',
+    CHANGES_CLOCK_MARGIN_MS: '500',
+  };
   stack = await startStack(env, { gatewayPort: port });
   dir = mkdtempSync(path.join(os.tmpdir(), 'sync-example-'));
   writeFileSync(path.join(dir, 'sync.mjs'), example());
@@ -42,7 +47,15 @@ interface State {
 async function runExample(key: string, resource: string): Promise<State> {
   const stateFile = path.join(dir, `${resource}-${key.slice(-8)}.json`);
   const { stdout } = await promisify(execFile)(process.execPath, [path.join(dir, 'sync.mjs')], {
-    env: { PATH: process.env.PATH, API_URL: stack.gatewayUrl, API_KEY: key, RESOURCE: resource, STATE_FILE: stateFile, POLL_MS: '200', FOLLOW: 'once' },
+    env: {
+      PATH: process.env.PATH,
+      API_URL: stack.gatewayUrl,
+      API_KEY: key,
+      RESOURCE: resource,
+      STATE_FILE: stateFile,
+      POLL_MS: '200',
+      FOLLOW: 'once',
+    },
     timeout: 120_000,
   });
   const state = JSON.parse(readFileSync(stateFile, 'utf8')) as State;
@@ -51,7 +64,10 @@ async function runExample(key: string, resource: string): Promise<State> {
 }
 
 async function addItem(key: string, title: string): Promise<string> {
-  const added = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, { apiKey: key, input: { source: 'api', title, content: 'text, "quoted"\nline' } });
+  const added = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, {
+    apiKey: key,
+    input: { source: 'api', title, content: 'text, "quoted"\nline' },
+  });
   expect(added.body.errors).toBeUndefined();
   return added.body.data!.addFeedbackItem.id;
 }
@@ -62,10 +78,15 @@ async function currentFeedback(key: string) {
     `query($k: String!) { feedbackItems(apiKey: $k, take: 100) { items { id title status } } }`,
     { k: key },
   );
-  return Object.fromEntries(list.body.data!.feedbackItems.items.map((item) => [item.id, { title: item.title, status: item.status }]));
+  return Object.fromEntries(
+    list.body.data!.feedbackItems.items.map((item) => [item.id, { title: item.title, status: item.status }]),
+  );
 }
 
-const mirrored = (state: State) => Object.fromEntries(Object.values(state.records).map((record) => [record.id, { title: record.title, status: record.status }]));
+const mirrored = (state: State) =>
+  Object.fromEntries(
+    Object.values(state.records).map((record) => [record.id, { title: record.title, status: record.status }]),
+  );
 
 test('when the documented client exports, then resumes from its saved cursor after changes, then its copy is the current feedback exactly', async () => {
   const { key } = await stack.createKey({ readOnly: false });
@@ -77,14 +98,25 @@ test('when the documented client exports, then resumes from its saved cursor aft
 
   // Changes after the export: one new item, one status change, one removal.
   const added = await addItem(key, 'Added after the export');
-  expect((await stack.gql(`mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "archived") { id } }`, { k: key, id: ids[0] })).body.errors).toBeUndefined();
+  expect(
+    (
+      await stack.gql(
+        `mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "archived") { id } }`,
+        { k: key, id: ids[0] },
+      )
+    ).body.errors,
+  ).toBeUndefined();
   expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id: ids[1] })).body.errors).toBeUndefined();
   const current = await currentFeedback(key);
   expect(Object.keys(current)).toContain(added);
 
   // Each run resumes from the saved cursor; the changes are listed once they settled (seconds here).
   let state = first;
-  await eventually(async () => isDeepStrictEqual(mirrored((state = await runExample(key, 'feedback'))), current), 90_000, 'the copy to catch up');
+  await eventually(
+    async () => isDeepStrictEqual(mirrored((state = await runExample(key, 'feedback'))), current),
+    90_000,
+    'the copy to catch up',
+  );
   expect(mirrored(state)).toEqual(current);
   expect(state.records[ids[0]]).toMatchObject({ status: 'archived' });
   expect(state.records[ids[1]]).toBeUndefined();
@@ -94,5 +126,9 @@ test('when the documented client syncs contacts, then its copy holds every conta
   const { key, orgId } = await stack.createKey({ readOnly: false });
   await insertContacts(stack, orgId, [{ name: 'Ada' }, { name: 'Grace' }]);
   const state = await runExample(key, 'contacts');
-  expect(Object.values(state.records).map((record) => record.name).sort()).toEqual(['Ada', 'Grace']);
+  expect(
+    Object.values(state.records)
+      .map((record) => record.name)
+      .sort(),
+  ).toEqual(['Ada', 'Grace']);
 });

@@ -18,7 +18,8 @@ const POINTS_PER_REQUEST = 10;
 const ATTACK_POINTS = 20;
 /** The attack's 40 s (rounds and pauses) meet at most two of the 60 s windows, each with its own budget. */
 const WINDOWS_MET = 2;
-const READ = 'query Read($k: String!, $skip: Int) { feedbackItems(apiKey: $k, take: 10, skip: $skip) { total items { id title status } } }';
+const READ =
+  'query Read($k: String!, $skip: Int) { feedbackItems(apiKey: $k, take: 10, skip: $skip) { total items { id title status } } }';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -42,7 +43,12 @@ describe('fair share under the attack of issue 21', () => {
     // than in production, so that the points run out within the attack however slowly a loaded machine
     // lets the attackers send (one run sent only 21 requests per key in the 20 s, under 600 points).
     stack = await startStack(
-      { ORG_QUEUE_WAIT_MS: '1000', KEY_QUEUE_WAIT_MS: '5000', AUTH_CACHE_TTL_MS: '30000', RATE_LIMIT_FREE: String(FREE_REQUESTS) },
+      {
+        ORG_QUEUE_WAIT_MS: '1000',
+        KEY_QUEUE_WAIT_MS: '5000',
+        AUTH_CACHE_TTL_MS: '30000',
+        RATE_LIMIT_FREE: String(FREE_REQUESTS),
+      },
       { databases: { feedback: ownDatabaseName('fair_share') } },
     );
     ({ key: victim } = await stack.createKey({ tier: 'enterprise' }));
@@ -64,8 +70,16 @@ describe('fair share under the attack of issue 21', () => {
       ATTACK_MS: String(ROUND_MS),
       ATTACK_ROUNDS: String(ROUNDS),
     });
-    const phases = () => clients.output().split('\n').filter((line) => line === 'attack' || line === 'pause');
-    await eventually(() => phases().length > 0 || clients.child.exitCode !== null, PROCESS_START_MS, 'the attack clients to start');
+    const phases = () =>
+      clients
+        .output()
+        .split('\n')
+        .filter((line) => line === 'attack' || line === 'pause');
+    await eventually(
+      () => phases().length > 0 || clients.child.exitCode !== null,
+      PROCESS_START_MS,
+      'the attack clients to start',
+    );
     // The victim reads all along; a sample counts for the phase it started and ended in (none spans two).
     const attacked: Sample[] = [];
     const idle: Sample[] = [];
@@ -80,9 +94,19 @@ describe('fair share under the attack of issue 21', () => {
     for (const { response } of [...idle, ...attacked]) {
       expect({ status: response.status, errors: response.body.errors }).toEqual({ status: 200, errors: undefined });
     }
-    const outcomes = JSON.parse(clients.output().trim().split('\n').pop() ?? '[]') as Array<{ answered: number; refused: number; retryAfter: string[]; other: string[] }>;
+    const outcomes = JSON.parse(clients.output().trim().split('\n').pop() ?? '[]') as Array<{
+      answered: number;
+      refused: number;
+      retryAfter: string[];
+      other: string[];
+    }>;
     const figures = {
-      victim: { idleP50: Math.round(median(idle.map((s) => s.ms))), attackedP50: Math.round(median(attacked.map((s) => s.ms))), idle: idle.length, attacked: attacked.length },
+      victim: {
+        idleP50: Math.round(median(idle.map((s) => s.ms))),
+        attackedP50: Math.round(median(attacked.map((s) => s.ms))),
+        idle: idle.length,
+        attacked: attacked.length,
+      },
       attackers: outcomes,
     };
     console.log(`fair share figures: ${JSON.stringify(figures)}`);

@@ -13,7 +13,13 @@ async function gql(url: string, query: string, variables: Record<string, unknown
     headers: { 'content-type': 'application/json', ...signedIdentityFor(String(variables.apiKey)) },
     body: JSON.stringify({ query, variables }),
   });
-  return { status: response.status, body: (await response.json()) as { data?: Record<string, { id: string } | null> | null; errors?: Array<{ message: string; extensions: { code: string } }> } };
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      data?: Record<string, { id: string } | null> | null;
+      errors?: Array<{ message: string; extensions: { code: string } }>;
+    },
+  };
 }
 
 const input = { source: 'api', title: 'Durable', content: 'Must survive restarts' };
@@ -24,7 +30,13 @@ describe('the database goes away', () => {
   beforeAll(async () => {
     database = await PrivateDatabase.start();
     service = await startFeedbackService(
-      loadFeedbackConfig({ MONGODB_URI: database.uri, PORT: '0', MONGODB_TIMEOUT_MS: '1000', WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY, IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS }),
+      loadFeedbackConfig({
+        MONGODB_URI: database.uri,
+        PORT: '0',
+        MONGODB_TIMEOUT_MS: '1000',
+        WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
+        IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
+      }),
       createLogger('feedback', 'silent'),
     );
   });
@@ -41,10 +53,12 @@ describe('the database goes away', () => {
     await database.stop();
     const started = Date.now();
     const down = await gql(service.url, GET_FEEDBACK, { apiKey: key, id });
-    expect(down.body.errors?.[0]).toEqual(expect.objectContaining({
-      message: 'Service temporarily unavailable; retry shortly',
-      extensions: { code: 'SERVICE_UNAVAILABLE', requestId: expect.any(String) },
-    }));
+    expect(down.body.errors?.[0]).toEqual(
+      expect.objectContaining({
+        message: 'Service temporarily unavailable; retry shortly',
+        extensions: { code: 'SERVICE_UNAVAILABLE', requestId: expect.any(String) },
+      }),
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
     const ready = await fetch(`${service.url}/ready`);
     expect(ready.status).toBe(503);
@@ -65,33 +79,37 @@ describe('durability', () => {
   });
   afterAll(() => database.destroy());
 
-  test('when the service and the database are killed with SIGKILL after an acknowledged write, then the item is still there', async () => {
-    const key = await createKeyAt(database.uri);
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const env = { MONGODB_URI: database.uri, PORT: String(port) };
+  test(
+    'when the service and the database are killed with SIGKILL after an acknowledged write, then the item is still there',
+    async () => {
+      const key = await createKeyAt(database.uri);
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const env = { MONGODB_URI: database.uri, PORT: String(port) };
 
-    const first = spawnEntry('services/feedback/src/main.ts', env);
-    let id: string;
-    try {
-      await untilReady(url, 'the feedback service');
-      const created = await gql(url, ADD_FEEDBACK, { apiKey: key, input });
-      id = created.body.data!.addFeedbackItem!.id;
-    } finally {
-      first.child.kill('SIGKILL');
-      await first.exited;
-    }
-    await database.stop('SIGKILL');
-    await database.restart();
+      const first = spawnEntry('services/feedback/src/main.ts', env);
+      let id: string;
+      try {
+        await untilReady(url, 'the feedback service');
+        const created = await gql(url, ADD_FEEDBACK, { apiKey: key, input });
+        id = created.body.data!.addFeedbackItem!.id;
+      } finally {
+        first.child.kill('SIGKILL');
+        await first.exited;
+      }
+      await database.stop('SIGKILL');
+      await database.restart();
 
-    const second = spawnEntry('services/feedback/src/main.ts', env);
-    try {
-      await untilReady(url, 'the restarted feedback service');
-      const read = await gql(url, GET_FEEDBACK, { apiKey: key, id });
-      expect(read.body.data?.feedbackItem).toMatchObject({ id, title: 'Durable', status: 'unread' });
-    } finally {
-      second.child.kill('SIGKILL');
-      await second.exited;
-    }
-  }, 2 * PROCESS_START_MS + 60_000);
+      const second = spawnEntry('services/feedback/src/main.ts', env);
+      try {
+        await untilReady(url, 'the restarted feedback service');
+        const read = await gql(url, GET_FEEDBACK, { apiKey: key, id });
+        expect(read.body.data?.feedbackItem).toMatchObject({ id, title: 'Durable', status: 'unread' });
+      } finally {
+        second.child.kill('SIGKILL');
+        await second.exited;
+      }
+    },
+    2 * PROCESS_START_MS + 60_000,
+  );
 });

@@ -95,16 +95,19 @@ describe('addFeedbackItem', () => {
     ['metadata', { metadata: { blob: 'm'.repeat(17_000) } }, 16_384],
     ['metadata', { metadata: deep(6) }, 5],
     ['metadata', { metadata: Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`k${i}`, i])) }, 200],
-  ])('when %s is over its limit, then BAD_REQUEST names the field and the limit, and nothing is stored', async (field, overrides, max) => {
-    const { key } = await stack.createKey();
-    const response = await stack.gql(ADD_FEEDBACK, { apiKey: key, input: input(overrides) });
+  ])(
+    'when %s is over its limit, then BAD_REQUEST names the field and the limit, and nothing is stored',
+    async (field, overrides, max) => {
+      const { key } = await stack.createKey();
+      const response = await stack.gql(ADD_FEEDBACK, { apiKey: key, input: input(overrides) });
 
-    const error = firstError(response);
-    expect(error.extensions).toMatchObject({ code: 'BAD_REQUEST', argument: field, max });
-    expect(error.message).toMatch(new RegExp(`^${field} must .*${max}`));
-    const list = await stack.gql<List>(LIST_FEEDBACK, { apiKey: key, take: 0 });
-    expect(list.body.data!.feedbackItems.total).toBe(0);
-  });
+      const error = firstError(response);
+      expect(error.extensions).toMatchObject({ code: 'BAD_REQUEST', argument: field, max });
+      expect(error.message).toMatch(new RegExp(`^${field} must .*${max}`));
+      const list = await stack.gql<List>(LIST_FEEDBACK, { apiKey: key, take: 0 });
+      expect(list.body.data!.feedbackItems.total).toBe(0);
+    },
+  );
 
   test('when a required input field is missing, then BAD_REQUEST', async () => {
     const { key } = await stack.createKey();
@@ -147,7 +150,12 @@ describe('feedbackItems', () => {
   });
 
   test('when filters are combined, then items match all of them and total counts the matches', async () => {
-    const response = await stack.gql<List>(LIST_FEEDBACK, { apiKey: key, source: 'webhook', sentiment: 'negative', status: 'unread' });
+    const response = await stack.gql<List>(LIST_FEEDBACK, {
+      apiKey: key,
+      source: 'webhook',
+      sentiment: 'negative',
+      status: 'unread',
+    });
     const { total, items } = response.body.data!.feedbackItems;
     expect(total).toBe(1);
     expect(items.map((item) => [item.source, item.sentiment])).toEqual([['webhook', 'negative']]);
@@ -247,7 +255,7 @@ describe('removeFeedbackItem', () => {
     },
   );
 
-  test("when the item is another organization's, then \"Feedback not found\" and the item is untouched", async () => {
+  test('when the item is another organization\'s, then "Feedback not found" and the item is untouched', async () => {
     const owner = await stack.createKey();
     const stranger = await stack.createKey();
     const item = await add(owner.key);

@@ -7,7 +7,13 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-type Page = { feedbackItems: { total: number; nextCursor: string | null; items: Array<{ id: string; title: string; publishedDate: string }> } };
+type Page = {
+  feedbackItems: {
+    total: number;
+    nextCursor: string | null;
+    items: Array<{ id: string; title: string; publishedDate: string }>;
+  };
+};
 
 const LIST = `query($k: String!, $skip: Int, $take: Int, $search: String, $from: DateTime, $to: DateTime, $after: String, $status: String) {
   feedbackItems(apiKey: $k, skip: $skip, take: $take, search: $search, publishedAfter: $from, publishedBefore: $to, after: $after, status: $status) {
@@ -73,7 +79,9 @@ describe('publishedAfter and publishedBefore', () => {
     const items: Array<{ id: string; publishedDate: string }> = [];
     for (const title of ['a', 'b', 'c']) items.push(await add(key, { title }));
     const page = await list(key, { from: items[0].publishedDate, to: items[2].publishedDate });
-    const expected = items.filter((item) => item.publishedDate >= items[0].publishedDate && item.publishedDate < items[2].publishedDate);
+    const expected = items.filter(
+      (item) => item.publishedDate >= items[0].publishedDate && item.publishedDate < items[2].publishedDate,
+    );
     expect(page.items.map((item) => item.id).sort()).toEqual(expected.map((item) => item.id).sort());
     expect(page.items.map((item) => item.id)).toContain(items[0].id);
     expect(page.items.map((item) => item.id)).not.toContain(items[2].id);
@@ -81,8 +89,16 @@ describe('publishedAfter and publishedBefore', () => {
   });
 
   test.each([
-    ['an empty range', { from: '2026-01-02T00:00:00Z', to: '2026-01-02T00:00:00Z' }, 'publishedAfter must be earlier than publishedBefore'],
-    ['a reversed range', { from: '2026-01-03T00:00:00Z', to: '2026-01-02T00:00:00Z' }, 'publishedAfter must be earlier than publishedBefore'],
+    [
+      'an empty range',
+      { from: '2026-01-02T00:00:00Z', to: '2026-01-02T00:00:00Z' },
+      'publishedAfter must be earlier than publishedBefore',
+    ],
+    [
+      'a reversed range',
+      { from: '2026-01-03T00:00:00Z', to: '2026-01-02T00:00:00Z' },
+      'publishedAfter must be earlier than publishedBefore',
+    ],
     ['a malformed datetime', { from: 'yesterday' }, 'DateTime must be an ISO 8601 string'],
   ])('when given %s, then BAD_REQUEST', async (_, args, message) => {
     const { key } = await stack.createKey();

@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { ADD_FEEDBACK, GET_ACCOUNT, GET_CONTACT, GET_FEEDBACK, LIST_ACCOUNTS, LIST_CONTACTS, LIST_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
+import {
+  ADD_FEEDBACK,
+  GET_ACCOUNT,
+  GET_CONTACT,
+  GET_FEEDBACK,
+  LIST_ACCOUNTS,
+  LIST_CONTACTS,
+  LIST_FEEDBACK,
+  REMOVE_FEEDBACK,
+} from './helpers/queries';
 import { ownDatabaseName, startStack, type GraphQLResponse, type Stack } from './helpers/stack';
 
 /**
@@ -51,11 +60,25 @@ async function feedbackTotal(): Promise<number> {
 
 test('when list arguments are random, then every answer is a page or BAD_REQUEST', async () => {
   await fc.assert(
-    fc.asyncProperty(anyValue, anyValue, anyValue, anyValue, anyValue, async (skip, take, source, status, sentiment) => {
-      const response = await stack.gql<{ feedbackItems: { items: unknown[] } }>(LIST_FEEDBACK, { apiKey: key, skip, take, source, status, sentiment });
-      assertDocumented(response, ['BAD_REQUEST']);
-      if (!response.body.errors) expect(response.body.data!.feedbackItems.items.length).toBeLessThanOrEqual(100);
-    }),
+    fc.asyncProperty(
+      anyValue,
+      anyValue,
+      anyValue,
+      anyValue,
+      anyValue,
+      async (skip, take, source, status, sentiment) => {
+        const response = await stack.gql<{ feedbackItems: { items: unknown[] } }>(LIST_FEEDBACK, {
+          apiKey: key,
+          skip,
+          take,
+          source,
+          status,
+          sentiment,
+        });
+        assertDocumented(response, ['BAD_REQUEST']);
+        if (!response.body.errors) expect(response.body.data!.feedbackItems.items.length).toBeLessThanOrEqual(100);
+      },
+    ),
     RUNS,
   );
 });
@@ -97,15 +120,29 @@ test('when API keys are random, then the answer is UNAUTHENTICATED or BAD_REQUES
 const SENTIMENTS = ['positive', 'neutral', 'negative'];
 
 test('when new items are random, then only valid items are stored and refusals store nothing', async () => {
-  const inputField = fc.oneof(anyValue, fc.constantFrom('api', 'Valid title', 'ada@example.com', 'positive', 'negative'));
+  const inputField = fc.oneof(
+    anyValue,
+    fc.constantFrom('api', 'Valid title', 'ada@example.com', 'positive', 'negative'),
+  );
   const inputs = fc.record(
-    { source: inputField, title: inputField, content: inputField, author: inputField, email: inputField, sentiment: inputField, metadata: anyValue },
+    {
+      source: inputField,
+      title: inputField,
+      content: inputField,
+      author: inputField,
+      email: inputField,
+      sentiment: inputField,
+      metadata: anyValue,
+    },
     { requiredKeys: [] },
   );
   await fc.assert(
     fc.asyncProperty(fc.oneof(inputs, anyValue), async (input) => {
       const before = await feedbackTotal();
-      const response = await stack.gql<{ addFeedbackItem: Record<string, unknown> }>(ADD_FEEDBACK, { apiKey: key, input });
+      const response = await stack.gql<{ addFeedbackItem: Record<string, unknown> }>(ADD_FEEDBACK, {
+        apiKey: key,
+        input,
+      });
       assertDocumented(response, ['BAD_REQUEST']);
       if (response.body.errors) {
         expect(await feedbackTotal()).toBe(before);

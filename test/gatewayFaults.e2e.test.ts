@@ -82,14 +82,21 @@ describe('a subgraph that is down or hangs', () => {
 
   test.each([
     ['a non-null field', 'query($k: String!) { accountItems(apiKey: $k) { total } }', null],
-    ['nullable fields', 'query($k: String!) { accountItem(apiKey: $k, id: "000000000000000000000000") { name } c: contactItem(apiKey: $k, id: "000000000000000000000000") { name } }', { accountItem: null, c: null }],
+    [
+      'nullable fields',
+      'query($k: String!) { accountItem(apiKey: $k, id: "000000000000000000000000") { name } c: contactItem(apiKey: $k, id: "000000000000000000000000") { name } }',
+      { accountItem: null, c: null },
+    ],
   ])('when the whole request depends on failing subgraphs (%s), then 503 with Retry-After', async (_, query, data) => {
     const { key } = await stack.createKey();
     const response = await post(query, { k: key });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
     expect(response.body.data ?? null).toEqual(data);
-    expect(response.body.errors?.[0].extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', requestId: response.headers.get('x-request-id') });
+    expect(response.body.errors?.[0].extensions).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      requestId: response.headers.get('x-request-id'),
+    });
   });
 
   test('when readiness is asked, then the gateway names the subgraphs it cannot reach', async () => {
@@ -97,7 +104,12 @@ describe('a subgraph that is down or hangs', () => {
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({
       status: 'not ready',
-      checks: { 'subgraph:feedback': { ok: true }, 'subgraph:accounts': { ok: false }, 'subgraph:contacts': { ok: false }, identity: { ok: true } },
+      checks: {
+        'subgraph:feedback': { ok: true },
+        'subgraph:accounts': { ok: false },
+        'subgraph:contacts': { ok: false },
+        identity: { ok: true },
+      },
     });
   });
 });
@@ -126,7 +138,10 @@ describe('the database goes away behind the gateway', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBe('5');
-    expect(down.body.errors?.[0]).toMatchObject({ message: 'Service temporarily unavailable; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(down.body.errors?.[0]).toMatchObject({
+      message: 'Service temporarily unavailable; retry shortly',
+      extensions: { code: 'SERVICE_UNAVAILABLE' },
+    });
     expect((await fetch(`${stack.gateway.url}/ready`)).status).toBe(503);
     expect((await fetch(`${stack.gateway.url}/health`)).status).toBe(200);
 
@@ -136,6 +151,10 @@ describe('the database goes away behind the gateway', () => {
     expect(unknown.body.errors?.[0].extensions?.code).toBe('SERVICE_UNAVAILABLE');
 
     await database.restart();
-    await eventually(async () => (await stack.gql(query, { k: key })).status === 200, 30_000, 'answers after the database returned');
+    await eventually(
+      async () => (await stack.gql(query, { k: key })).status === 200,
+      30_000,
+      'answers after the database returned',
+    );
   });
 });

@@ -19,10 +19,34 @@ const feedbackField = (alias: string) => `${alias}: feedbackItems(apiKey: $k, ta
 
 describe('hostile documents are refused at the gateway with BAD_REQUEST naming the limit', () => {
   test.each([
-    ['aliases', `query($k: String!) { ${Array.from({ length: 16 }, (_, i) => feedbackField(`a${i}`)).join(' ')} }`, /^Aliases limit of 15 exceeded \(found 16\)$/, 'aliases', 15],
-    ['depth', `query($k: String!) { feedbackItems(apiKey: $k) { items { ${'__typename '} } } ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { feedbackItems(apiKey: $k) { total } } } } } } } } } }`, /^Query depth limit of 8 exceeded/, 'depth', 8],
-    ['directives', `query($k: String!) { feedbackItems(apiKey: $k) { total ${'@skip(if: false) '.repeat(21)} } }`, /^Directives limit of 20 exceeded \(found 21\)$/, 'directives', 20],
-    ['tokens', `query($k: String!) { feedbackItems(apiKey: $k) { ${'total '.repeat(2_000)} } }`, /^Token limit of 2000 exceeded: the document has more than 2000 tokens$/, 'tokens', 2000],
+    [
+      'aliases',
+      `query($k: String!) { ${Array.from({ length: 16 }, (_, i) => feedbackField(`a${i}`)).join(' ')} }`,
+      /^Aliases limit of 15 exceeded \(found 16\)$/,
+      'aliases',
+      15,
+    ],
+    [
+      'depth',
+      `query($k: String!) { feedbackItems(apiKey: $k) { items { ${'__typename '} } } ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { feedbackItems(apiKey: $k) { total } } } } } } } } } }`,
+      /^Query depth limit of 8 exceeded/,
+      'depth',
+      8,
+    ],
+    [
+      'directives',
+      `query($k: String!) { feedbackItems(apiKey: $k) { total ${'@skip(if: false) '.repeat(21)} } }`,
+      /^Directives limit of 20 exceeded \(found 21\)$/,
+      'directives',
+      20,
+    ],
+    [
+      'tokens',
+      `query($k: String!) { feedbackItems(apiKey: $k) { ${'total '.repeat(2_000)} } }`,
+      /^Token limit of 2000 exceeded: the document has more than 2000 tokens$/,
+      'tokens',
+      2000,
+    ],
     [
       'cost',
       `query($k: String!) { ... on Query { ... on Query { ... on Query { ${Array.from({ length: 15 }, (_, i) => `a${i}: feedbackItems(apiKey: $k) { items { ${FEEDBACK_FIELDS} } }`).join(' ')} } } } }`,
@@ -30,20 +54,26 @@ describe('hostile documents are refused at the gateway with BAD_REQUEST naming t
       'cost',
       1000,
     ],
-  ])('when a document exceeds the %s limit, then one error worded as that limit answers it', async (_, query, message, limit, max) => {
-    const before = await stack.gql<{ feedbackItems: { total: number } }>(LIST_FEEDBACK, { apiKey: key, take: 0 });
-    const response = await stack.gql(query, { k: key });
-    expect(response.status).toBe(400);
-    expect(response.body.errors).toHaveLength(1);
-    expect(response.body.errors?.[0].message).toMatch(message);
-    expect(response.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_REQUEST', limit, max });
-    expect(response.body.data ?? null).toBeNull();
-    const after = await stack.gql<{ feedbackItems: { total: number } }>(LIST_FEEDBACK, { apiKey: key, take: 0 });
-    expect(after.body.data).toEqual(before.body.data);
-  });
+  ])(
+    'when a document exceeds the %s limit, then one error worded as that limit answers it',
+    async (_, query, message, limit, max) => {
+      const before = await stack.gql<{ feedbackItems: { total: number } }>(LIST_FEEDBACK, { apiKey: key, take: 0 });
+      const response = await stack.gql(query, { k: key });
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toHaveLength(1);
+      expect(response.body.errors?.[0].message).toMatch(message);
+      expect(response.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_REQUEST', limit, max });
+      expect(response.body.data ?? null).toBeNull();
+      const after = await stack.gql<{ feedbackItems: { total: number } }>(LIST_FEEDBACK, { apiKey: key, take: 0 });
+      expect(after.body.data).toEqual(before.body.data);
+    },
+  );
 
   test('when a subgraph answers an error, then its extensions name no internal service', async () => {
-    const response = await stack.gql(`query($k: String!) { feedbackItem(apiKey: $k, id: "${'0'.repeat(24)}") { id } }`, { k: key });
+    const response = await stack.gql(
+      `query($k: String!) { feedbackItem(apiKey: $k, id: "${'0'.repeat(24)}") { id } }`,
+      { k: key },
+    );
     expect(response.body.errors).toEqual([expect.objectContaining({ extensions: { code: 'NOT_FOUND' } })]);
   });
 
@@ -64,7 +94,9 @@ describe('the HTTP body', () => {
       }),
     });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ errors: [{ message: 'Request body exceeds 1048576 bytes', extensions: { code: 'BAD_REQUEST' } }] });
+    expect(await response.json()).toEqual({
+      errors: [{ message: 'Request body exceeds 1048576 bytes', extensions: { code: 'BAD_REQUEST' } }],
+    });
     const feedback = await stack.connect('feedback');
     expect(await feedback.collection('feedback_items').countDocuments({ orgId, title: 'Huge' })).toBe(0);
   });
@@ -90,7 +122,10 @@ describe('an internal fault', () => {
 
     expect(response.status).toBe(200);
     expect(response.body.errors).toEqual([
-      expect.objectContaining({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'fault-7' } }),
+      expect.objectContaining({
+        message: 'Internal server error',
+        extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'fault-7' },
+      }),
     ]);
     expect(JSON.stringify(response.body)).not.toMatch(/DateTime|stack|at .*\.ts/);
     const detail = logs.lines().find((line) => line.requestId === 'fault-7' && line.msg === 'internal error');

@@ -23,7 +23,9 @@ describe('the HTTP endpoint', () => {
   test('when the body is not valid JSON, then 400 with a JSON errors array', async () => {
     const response = await post('{"query": ');
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ errors: [{ message: 'Malformed JSON body', extensions: { code: 'BAD_REQUEST' } }] });
+    expect(await response.json()).toEqual({
+      errors: [{ message: 'Malformed JSON body', extensions: { code: 'BAD_REQUEST' } }],
+    });
   });
 
   test('when the content type is not JSON, then it is refused with a JSON error', async () => {
@@ -45,7 +47,10 @@ describe('the HTTP endpoint', () => {
 
   test('when a variable has the wrong type, then BAD_REQUEST', async () => {
     const { key } = await stack.createKey();
-    const response = await stack.gql('query($k: String!, $t: Int) { feedbackItems(apiKey: $k, take: $t) { total } }', { k: key, t: 'ten' });
+    const response = await stack.gql('query($k: String!, $t: Int) { feedbackItems(apiKey: $k, take: $t) { total } }', {
+      k: key,
+      t: 'ten',
+    });
     expect(response.body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
   });
 

@@ -32,13 +32,17 @@ describe('a lone _id filter on the test database', () => {
     // FerretDB reports SQLite's plan: "SEARCH <table> USING INDEX <table>__id_" or "SCAN <table>".
     if (ferretDb) expect(JSON.stringify(explained?.queryPlanner?.Plan)).toMatch(/SEARCH \S+ USING INDEX \S+__id_ /);
     else expect(explained?.executionStats?.totalDocsExamined).toBe(1);
-    expect(await connection.collection('records').findOne({ _id: newest })).toEqual(expect.objectContaining({ n: ids.length - 1 }));
+    expect(await connection.collection('records').findOne({ _id: newest })).toEqual(
+      expect.objectContaining({ n: ids.length - 1 }),
+    );
   });
 
   // The backfills' conditional writes: `_id` and a condition on another key.
   test('when _id comes with other conditions, then the _id index narrows the read and every condition still applies', async () => {
     const ids = Array.from({ length: 200 }, () => new Types.ObjectId());
-    await connection.collection('conditional').insertMany(ids.map((_id, n) => ({ _id, orgId: 'org', n, ...(n % 2 ? { key: 'set' } : {}) })));
+    await connection
+      .collection('conditional')
+      .insertMany(ids.map((_id, n) => ({ _id, orgId: 'org', n, ...(n % 2 ? { key: 'set' } : {}) })));
     const [withKey, withoutKey] = [ids[ids.length - 1], ids[ids.length - 2]];
     const absent = { key: { $exists: false } };
 
@@ -53,9 +57,13 @@ describe('a lone _id filter on the test database', () => {
       expect(explained?.filterPushdown).toBe(false);
     } else expect(explained?.executionStats?.totalDocsExamined).toBe(1);
     const records = connection.collection('conditional');
-    expect(await records.findOne({ _id: withoutKey, ...absent })).toEqual(expect.objectContaining({ n: ids.length - 2 }));
+    expect(await records.findOne({ _id: withoutKey, ...absent })).toEqual(
+      expect.objectContaining({ n: ids.length - 2 }),
+    );
     expect(await records.findOne({ _id: withKey, ...absent })).toBeNull();
-    expect(await records.findOne({ _id: withKey, n: ids.length - 1, key: 'set' })).toEqual(expect.objectContaining({ n: ids.length - 1 }));
+    expect(await records.findOne({ _id: withKey, n: ids.length - 1, key: 'set' })).toEqual(
+      expect.objectContaining({ n: ids.length - 1 }),
+    );
     expect((await records.updateOne({ _id: withKey, ...absent }, { $set: { key: 'new' } })).modifiedCount).toBe(0);
     expect((await records.updateOne({ _id: withoutKey, ...absent }, { $set: { key: 'new' } })).modifiedCount).toBe(1);
     expect(await records.countDocuments({ key: 'new' })).toBe(1);

@@ -12,11 +12,16 @@ afterAll(() => stack.close());
 const input = (title = 'Retry me') => ({ source: 'api', title, content: 'Sent twice by a flaky network' });
 
 async function add(apiKey: string, idempotencyKey: string, title?: string) {
-  return stack.gql<Added>(ADD_FEEDBACK, { apiKey, input: input(title) }, { headers: { 'idempotency-key': idempotencyKey } });
+  return stack.gql<Added>(
+    ADD_FEEDBACK,
+    { apiKey, input: input(title) },
+    { headers: { 'idempotency-key': idempotencyKey } },
+  );
 }
 
 async function total(apiKey: string): Promise<number> {
-  return (await stack.gql<{ feedbackItems: { total: number } }>(LIST_FEEDBACK, { apiKey, take: 0 })).body.data!.feedbackItems.total;
+  return (await stack.gql<{ feedbackItems: { total: number } }>(LIST_FEEDBACK, { apiKey, take: 0 })).body.data!
+    .feedbackItems.total;
 }
 
 describe('addFeedbackItem with an Idempotency-Key header', () => {
@@ -59,7 +64,9 @@ describe('addFeedbackItem with an Idempotency-Key header', () => {
     const { key } = await stack.createKey();
     const first = await add(key, 'yesterday');
     const feedbackDb = await stack.connect('feedback');
-    await feedbackDb.collection('idempotency_keys').updateMany({ itemId: { $exists: true } }, { $set: { createdAt: new Date(Date.now() - 25 * 3600_000) } });
+    await feedbackDb
+      .collection('idempotency_keys')
+      .updateMany({ itemId: { $exists: true } }, { $set: { createdAt: new Date(Date.now() - 25 * 3600_000) } });
     const later = await add(key, 'yesterday');
     expect(later.body.data!.addFeedbackItem!.id).not.toBe(first.body.data!.addFeedbackItem!.id);
     expect(await total(key)).toBe(2);

@@ -2,7 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import { loadGatewayConfig, startGateway } from '@fi/gateway';
-import { createLogger, IDENTITY_HEADER, parseSigningKeys, signIdentity, type Role, type RunningHttpServer } from '@fi/shared';
+import {
+  createLogger,
+  IDENTITY_HEADER,
+  parseSigningKeys,
+  signIdentity,
+  type Role,
+  type RunningHttpServer,
+} from '@fi/shared';
 import { loggedLink, LogSink } from './helpers/logSink';
 import { eventually } from './helpers/processes';
 import { LIST_FEEDBACK } from './helpers/queries';
@@ -40,9 +47,16 @@ interface AdminAnswer<T> {
 class Browser {
   cookie = '';
   csrf = '';
-  constructor(private readonly url: string, private readonly extraHeaders: Record<string, string> = {}) {}
+  constructor(
+    private readonly url: string,
+    private readonly extraHeaders: Record<string, string> = {},
+  ) {}
 
-  async gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, options: { csrf?: boolean } = {}): Promise<AdminAnswer<T>> {
+  async gql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    options: { csrf?: boolean } = {},
+  ): Promise<AdminAnswer<T>> {
     const headers: Record<string, string> = { 'content-type': 'application/json', ...this.extraHeaders };
     if (this.cookie) headers.cookie = this.cookie;
     if (this.csrf && options.csrf !== false) headers['x-csrf-token'] = this.csrf;
@@ -63,21 +77,44 @@ class Browser {
 }
 
 const adminUrl = () => `${stack.gateway.url}/admin/graphql`;
-const CREATE_KEY = 'mutation($n: String!, $r: Boolean) { createApiKey(name: $n, readOnly: $r) { key apiKey { id name hint readOnly createdBy lastUsedAt revokedAt } } }';
+const CREATE_KEY =
+  'mutation($n: String!, $r: Boolean) { createApiKey(name: $n, readOnly: $r) { key apiKey { id name hint readOnly createdBy lastUsedAt revokedAt } } }';
 const AUDIT = '{ auditLog(take: 50) { total items { action actor target address at } } }';
 
 describe('subgraphs trust only the identity the gateway signed', () => {
-  const read = (headers: Record<string, string>) => stack.gql(LIST_FEEDBACK, { apiKey: 'key_anything' }, { url: `${stack.subgraphs.feedback.url}/graphql`, headers });
+  const read = (headers: Record<string, string>) =>
+    stack.gql(LIST_FEEDBACK, { apiKey: 'key_anything' }, { url: `${stack.subgraphs.feedback.url}/graphql`, headers });
 
   test.each([
     ['no signature', () => ({})],
-    ['an expired one', () => ({ [IDENTITY_HEADER]: signIdentity(parseSigningKeys(process.env.IDENTITY_SIGNING_KEYS!), [], 1_000, Date.now() - 60_000) })],
-    ['one signed with a retired key', () => ({ [IDENTITY_HEADER]: signIdentity(parseSigningKeys(`retired:${'r'.repeat(40)}`), [], 600_000) })],
+    [
+      'an expired one',
+      () => ({
+        [IDENTITY_HEADER]: signIdentity(
+          parseSigningKeys(process.env.IDENTITY_SIGNING_KEYS!),
+          [],
+          1_000,
+          Date.now() - 60_000,
+        ),
+      }),
+    ],
+    [
+      'one signed with a retired key',
+      () => ({ [IDENTITY_HEADER]: signIdentity(parseSigningKeys(`retired:${'r'.repeat(40)}`), [], 600_000) }),
+    ],
   ])('when a subgraph is called with %s, then it refuses before running anything', async (_, headers) => {
     const { key } = await stack.createKey();
     const signed = signedIdentityFor(key);
     // The same signed identity with a valid signature is answered: the refusal is about the signature.
-    expect((await stack.gql(LIST_FEEDBACK, { apiKey: key }, { url: `${stack.subgraphs.feedback.url}/graphql`, headers: signed })).body.errors).toBeUndefined();
+    expect(
+      (
+        await stack.gql(
+          LIST_FEEDBACK,
+          { apiKey: key },
+          { url: `${stack.subgraphs.feedback.url}/graphql`, headers: signed },
+        )
+      ).body.errors,
+    ).toBeUndefined();
     const response = await read(headers());
     expect(response.body.errors).toEqual([expect.objectContaining(INVALID)]);
     expect(response.body.data ?? null).toBeNull();
@@ -97,10 +134,13 @@ describe('raw API keys stay in the gateway', () => {
       req.on('end', () => {
         const body = Buffer.concat(chunks);
         seen.push({ headers: req.headers, body: body.toString() });
-        const forward = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
+        const forward = http.request(
+          { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
         forward.end(body);
       });
     });
@@ -129,7 +169,11 @@ describe('raw API keys stay in the gateway', () => {
     const answers = await Promise.all([
       stack.gql(LIST_FEEDBACK, { apiKey: key }, { url }),
       stack.gql(`{ feedbackItems(apiKey: "${key}", take: 1) { total } }`, undefined, { url }),
-      stack.gql('query($k: String!) { contactItems(apiKey: $k, take: 1) { items { totalFeedbacks } } }', { k: key }, { url }),
+      stack.gql(
+        'query($k: String!) { contactItems(apiKey: $k, take: 1) { items { totalFeedbacks } } }',
+        { k: key },
+        { url },
+      ),
     ]);
     for (const answer of answers) expect(answer.body.errors).toBeUndefined();
     expect(seen.length).toBeGreaterThanOrEqual(2);
@@ -149,26 +193,44 @@ describe('the admin API through the gateway', () => {
     const browser = new Browser(adminUrl());
     const signedIn = await browser.signIn(owner.email, owner.password);
     expect(signedIn.body.errors).toBeUndefined();
-    expect(signedIn.setCookie).toMatch(/^fi_session=[\w-]{40,}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
-    expect((await browser.gql<{ me: { member: { email: string } } }>('{ me { member { email } organization { id } } }')).body.data?.me.member.email).toBe(owner.email);
+    expect(signedIn.setCookie).toMatch(
+      /^fi_session=[\w-]{40,}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/,
+    );
+    expect(
+      (await browser.gql<{ me: { member: { email: string } } }>('{ me { member { email } organization { id } } }')).body
+        .data?.me.member.email,
+    ).toBe(owner.email);
 
     const withoutToken = await browser.gql(CREATE_KEY, { n: 'ci' }, { csrf: false });
-    expect(withoutToken.body.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' }, message: expect.stringContaining('CSRF') });
-    const created = await browser.gql<{ createApiKey: { key: string; apiKey: { id: string; createdBy: string; hint: string } } }>(CREATE_KEY, { n: 'ci' });
+    expect(withoutToken.body.errors?.[0]).toMatchObject({
+      extensions: { code: 'FORBIDDEN' },
+      message: expect.stringContaining('CSRF'),
+    });
+    const created = await browser.gql<{
+      createApiKey: { key: string; apiKey: { id: string; createdBy: string; hint: string } };
+    }>(CREATE_KEY, { n: 'ci' });
     expect(created.body.errors).toBeUndefined();
     const { key, apiKey } = created.body.data!.createApiKey;
     expect(apiKey).toMatchObject({ createdBy: owner.email, hint: key.slice(0, 8) });
     expect((await stack.gql(LIST_FEEDBACK, { apiKey: key })).body.errors).toBeUndefined();
 
     // Listed with its last use, never with the secret.
-    await eventually(async () => {
-      const listed = await browser.gql<{ apiKeys: Array<{ id: string; lastUsedAt: string | null }> }>('{ apiKeys { id hint lastUsedAt } }');
-      expect(JSON.stringify(listed.body)).not.toContain(key);
-      const listedKey = listed.body.data?.apiKeys.find((k) => k.id === apiKey.id);
-      return listedKey !== undefined && listedKey.lastUsedAt !== null;
-    }, 20_000, 'the last use of the key to be recorded');
+    await eventually(
+      async () => {
+        const listed = await browser.gql<{ apiKeys: Array<{ id: string; lastUsedAt: string | null }> }>(
+          '{ apiKeys { id hint lastUsedAt } }',
+        );
+        expect(JSON.stringify(listed.body)).not.toContain(key);
+        const listedKey = listed.body.data?.apiKeys.find((k) => k.id === apiKey.id);
+        return listedKey !== undefined && listedKey.lastUsedAt !== null;
+      },
+      20_000,
+      'the last use of the key to be recorded',
+    );
 
-    expect((await browser.gql('mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }', { id: apiKey.id })).body.errors).toBeUndefined();
+    expect(
+      (await browser.gql('mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }', { id: apiKey.id })).body.errors,
+    ).toBeUndefined();
     expect((await stack.gql(LIST_FEEDBACK, { apiKey: key })).body.errors).toEqual([expect.objectContaining(INVALID)]);
   });
 
@@ -179,14 +241,22 @@ describe('the admin API through the gateway', () => {
       const browser = new Browser(adminUrl());
       expect((await browser.signIn(person.email, person.password)).body.errors).toBeUndefined();
       const refused = await browser.gql(CREATE_KEY, { n: 'mine' });
-      expect(refused.body.errors).toEqual([expect.objectContaining({ message: 'Only owners and admins can create API keys', extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })]);
+      expect(refused.body.errors).toEqual([
+        expect.objectContaining({
+          message: 'Only owners and admins can create API keys',
+          extensions: expect.objectContaining({ code: 'FORBIDDEN' }),
+        }),
+      ]);
       expect((await browser.gql(AUDIT)).body.errors?.[0].message).toBe('Only owners and admins can read the audit log');
     }
   });
 
   test('when nobody is signed in, then admin operations ask for a sign-in', async () => {
     const answer = await new Browser(adminUrl()).gql('{ members { email } }');
-    expect(answer.body.errors?.[0]).toMatchObject({ message: 'Sign in first', extensions: { code: 'UNAUTHENTICATED' } });
+    expect(answer.body.errors?.[0]).toMatchObject({
+      message: 'Sign in first',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
   });
 
   test('when an email is unknown or the password wrong, then the answer is the same', async () => {
@@ -195,7 +265,10 @@ describe('the admin API through the gateway', () => {
     const unknown = await new Browser(adminUrl()).signIn(`nobody-${Date.now()}@example.com`, owner.password);
     const wrong = await new Browser(adminUrl()).signIn(owner.email, 'not the password at all');
     expect(unknown.body.errors).toEqual(wrong.body.errors);
-    expect(wrong.body.errors?.[0]).toMatchObject({ message: 'Invalid email or password', extensions: { code: 'UNAUTHENTICATED' } });
+    expect(wrong.body.errors?.[0]).toMatchObject({
+      message: 'Invalid email or password',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
   });
 
   test('when a member signs out, signs in again, or leaves the session idle or past its end, then the old session no longer works', async () => {
@@ -214,7 +287,10 @@ describe('the admin API through the gateway', () => {
     const sessions = (await stack.connect('identity')).collection('sessions');
     const idle = new Browser(adminUrl());
     const memberId = (await idle.signIn(owner.email, owner.password)).body.data!.signIn.member.id;
-    await sessions.updateMany({ memberId, revokedAt: null }, { $set: { lastSeenAt: new Date(Date.now() - 31 * 60_000) } });
+    await sessions.updateMany(
+      { memberId, revokedAt: null },
+      { $set: { lastSeenAt: new Date(Date.now() - 31 * 60_000) } },
+    );
     expect((await idle.gql<{ me: unknown }>(me)).body.data?.me).toBeNull();
     const ended = new Browser(adminUrl());
     await ended.signIn(owner.email, owner.password);
@@ -236,30 +312,53 @@ describe('the admin API through the gateway', () => {
     const browser = new Browser(adminUrl());
     await new Browser(adminUrl()).signIn(owner.email, 'wrong password, once');
     await browser.signIn(owner.email, owner.password);
-    const list = await browser.gql<{ members: Array<{ id: string; email: string; role: string }> }>('{ members { id email role } }');
+    const list = await browser.gql<{ members: Array<{ id: string; email: string; role: string }> }>(
+      '{ members { id email role } }',
+    );
     const colleagueId = list.body.data!.members.find((m) => m.email === colleague.email)!.id;
     const ownerId = list.body.data!.members.find((m) => m.email === owner.email)!.id;
 
     const changeRole = 'mutation($id: ID!, $r: Role!) { changeRole(memberId: $id, role: $r) { role } }';
-    expect((await browser.gql(changeRole, { id: colleagueId, r: 'admin' })).body.data).toEqual({ changeRole: { role: 'admin' } });
+    expect((await browser.gql(changeRole, { id: colleagueId, r: 'admin' })).body.data).toEqual({
+      changeRole: { role: 'admin' },
+    });
     // The last owner cannot step down: an organization always keeps one.
-    expect((await browser.gql(changeRole, { id: ownerId, r: 'admin' })).body.errors?.[0].message).toBe('An organization keeps at least one owner');
+    expect((await browser.gql(changeRole, { id: ownerId, r: 'admin' })).body.errors?.[0].message).toBe(
+      'An organization keeps at least one owner',
+    );
     const admin = new Browser(adminUrl());
     await admin.signIn(colleague.email, colleague.password);
-    expect((await admin.gql(changeRole, { id: colleagueId, r: 'owner' })).body.errors?.[0].message).toBe('Only owners can grant or change the owner role');
-    const created = await browser.gql<{ createApiKey: { apiKey: { id: string } } }>(CREATE_KEY, { n: 'audited', r: true });
+    expect((await admin.gql(changeRole, { id: colleagueId, r: 'owner' })).body.errors?.[0].message).toBe(
+      'Only owners can grant or change the owner role',
+    );
+    const created = await browser.gql<{ createApiKey: { apiKey: { id: string } } }>(CREATE_KEY, {
+      n: 'audited',
+      r: true,
+    });
     const keyId = created.body.data!.createApiKey.apiKey.id;
     await browser.gql('mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: keyId });
-    expect((await browser.gql('mutation($id: ID!) { removeMember(memberId: $id) }', { id: colleagueId })).body.data).toEqual({ removeMember: true });
+    expect(
+      (await browser.gql('mutation($id: ID!) { removeMember(memberId: $id) }', { id: colleagueId })).body.data,
+    ).toEqual({ removeMember: true });
     // A removed member's sessions end with them.
     expect((await admin.gql<{ me: unknown }>('{ me { csrfToken } }')).body.data?.me).toBeNull();
 
-    const audit = await browser.gql<{ auditLog: { items: Array<{ action: string; actor: string; target: string | null; address: string | null; at: string }> } }>(AUDIT);
+    const audit = await browser.gql<{
+      auditLog: {
+        items: Array<{ action: string; actor: string; target: string | null; address: string | null; at: string }>;
+      };
+    }>(AUDIT);
     const entries = audit.body.data!.auditLog.items;
     const find = (action: string) => entries.find((entry) => entry.action === action);
     expect(find('session.sign_in_failed')).toMatchObject({ actor: owner.email });
-    expect(find('session.signed_in')).toMatchObject({ actor: expect.any(String), address: expect.stringMatching(/127\.0\.0\.1/) });
-    expect(find('member.role_changed')).toMatchObject({ actor: owner.email, target: `${colleague.email}: member -> admin` });
+    expect(find('session.signed_in')).toMatchObject({
+      actor: expect.any(String),
+      address: expect.stringMatching(/127\.0\.0\.1/),
+    });
+    expect(find('member.role_changed')).toMatchObject({
+      actor: owner.email,
+      target: `${colleague.email}: member -> admin`,
+    });
     expect(find('key.created')).toMatchObject({ actor: owner.email, target: keyId });
     expect(find('key.revoked')).toMatchObject({ actor: owner.email, target: keyId });
     expect(find('member.removed')).toMatchObject({ actor: owner.email, target: colleague.email });
@@ -274,13 +373,16 @@ describe('the admin API through the gateway', () => {
     await ownerPage.signIn(owner.email, owner.password);
     const adminPage = new Browser(adminUrl());
     await adminPage.signIn(admin.email, admin.password);
-    const keyOf = async (page: Browser, name: string) => (await page.gql<{ createApiKey: { apiKey: { id: string } } }>(CREATE_KEY, { n: name, r: true })).body.data!.createApiKey.apiKey.id;
+    const keyOf = async (page: Browser, name: string) =>
+      (await page.gql<{ createApiKey: { apiKey: { id: string } } }>(CREATE_KEY, { n: name, r: true })).body.data!
+        .createApiKey.apiKey.id;
     const first = await keyOf(ownerPage, 'first');
     const second = await keyOf(adminPage, 'second');
     const third = await keyOf(ownerPage, 'third');
 
     type Entry = { action: string; actor: string; target: string | null; at: string };
-    const FILTERED = 'query($a: String, $who: String, $from: DateTime, $to: DateTime) { auditLog(action: $a, actor: $who, from: $from, to: $to) { total items { action actor target at } } }';
+    const FILTERED =
+      'query($a: String, $who: String, $from: DateTime, $to: DateTime) { auditLog(action: $a, actor: $who, from: $from, to: $to) { total items { action actor target at } } }';
     const audit = async (variables: Record<string, unknown>) => {
       const answer = await ownerPage.gql<{ auditLog: { total: number; items: Entry[] } }>(FILTERED, variables);
       expect(answer.body.errors).toBeUndefined();
@@ -291,26 +393,43 @@ describe('the admin API through the gateway', () => {
     expect(created.items.map((entry) => entry.target).slice(0, 3)).toEqual([third, second, first]);
     expect(created.total).toBe(4);
     // An actor as typed (any case); both filters at once.
-    expect((await audit({ a: 'key.created', who: owner.email.toUpperCase() })).items.map((entry) => entry.target)).toEqual([third, first]);
-    expect((await audit({ who: admin.email })).items.map((entry) => entry.action)).toEqual(['key.created', 'session.signed_in']);
+    expect(
+      (await audit({ a: 'key.created', who: owner.email.toUpperCase() })).items.map((entry) => entry.target),
+    ).toEqual([third, first]);
+    expect((await audit({ who: admin.email })).items.map((entry) => entry.action)).toEqual([
+      'key.created',
+      'session.signed_in',
+    ]);
     // [from, to): the second key's own instant up to the third's.
     const at = (target: string) => created.items.find((entry) => entry.target === target)!.at;
-    expect((await audit({ a: 'key.created', from: at(second), to: at(third) })).items.map((entry) => entry.target)).toEqual([second]);
+    expect(
+      (await audit({ a: 'key.created', from: at(second), to: at(third) })).items.map((entry) => entry.target),
+    ).toEqual([second]);
     expect(await audit({ a: 'member.removed' })).toEqual({ total: 0, items: [] });
 
     const actions = await ownerPage.gql<{ auditActions: string[] }>('{ auditActions }');
-    expect(actions.body.data?.auditActions).toEqual(expect.arrayContaining(['key.created', 'key.revoked', 'session.signed_in']));
+    expect(actions.body.data?.auditActions).toEqual(
+      expect.arrayContaining(['key.created', 'key.revoked', 'session.signed_in']),
+    );
     const refused = await ownerPage.gql(FILTERED, { a: 'key.exploded' });
-    expect(refused.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('action must be one of'), extensions: { code: 'BAD_REQUEST', argument: 'action' } });
+    expect(refused.body.errors?.[0]).toMatchObject({
+      message: expect.stringContaining('action must be one of'),
+      extensions: { code: 'BAD_REQUEST', argument: 'action' },
+    });
     const backwards = await ownerPage.gql(FILTERED, { from: at(third), to: at(first) });
-    expect(backwards.body.errors?.[0]).toMatchObject({ message: 'from must be before to', extensions: { code: 'BAD_REQUEST', argument: 'from' } });
+    expect(backwards.body.errors?.[0]).toMatchObject({
+      message: 'from must be before to',
+      extensions: { code: 'BAD_REQUEST', argument: 'from' },
+    });
   });
 });
 
-const linkToken = async (email: string, purpose: 'invitation' | 'password reset') => (await loggedLink(logs, email, purpose)).searchParams.get('token') ?? '';
+const linkToken = async (email: string, purpose: 'invitation' | 'password reset') =>
+  (await loggedLink(logs, email, purpose)).searchParams.get('token') ?? '';
 
 const INVITE = 'mutation($e: String!, $r: Role!) { inviteMember(email: $e, role: $r) { email role expiresAt } }';
-const ACCEPT = 'mutation($t: String!, $n: String!, $p: String!) { acceptInvitation(token: $t, name: $n, password: $p) { csrfToken member { email role } } }';
+const ACCEPT =
+  'mutation($t: String!, $n: String!, $p: String!) { acceptInvitation(token: $t, name: $n, password: $p) { csrfToken member { email role } } }';
 const RESET = 'mutation($t: String!, $p: String!) { resetPassword(token: $t, password: $p) }';
 const LINK_INVALID = 'This link is invalid, used or expired; ask for a new one';
 
@@ -322,27 +441,46 @@ describe('invitations and password resets by single-use link', () => {
     const browser = new Browser(adminUrl());
     await browser.signIn(owner.email, owner.password);
     const invited = `invited-${Date.now()}@example.com`;
-    const sent = await browser.gql<{ inviteMember: { email: string; role: string; expiresAt: string } }>(INVITE, { e: invited, r: 'member' });
+    const sent = await browser.gql<{ inviteMember: { email: string; role: string; expiresAt: string } }>(INVITE, {
+      e: invited,
+      r: 'member',
+    });
     expect(sent.body.data?.inviteMember).toMatchObject({ email: invited, role: 'member' });
     const token = await linkToken(invited, 'invitation');
 
     const newcomer = new Browser(adminUrl());
-    const joined = await newcomer.gql<{ acceptInvitation: { member: { email: string; role: string } } }>(ACCEPT, { t: token, n: 'New Person', p: 'a long enough password' });
+    const joined = await newcomer.gql<{ acceptInvitation: { member: { email: string; role: string } } }>(ACCEPT, {
+      t: token,
+      n: 'New Person',
+      p: 'a long enough password',
+    });
     expect(joined.body.data?.acceptInvitation.member).toEqual({ email: invited, role: 'member' });
     expect(joined.setCookie).toMatch(/^fi_session=[\w-]+; .*HttpOnly/);
-    expect((await newcomer.gql<{ me: { member: { email: string } } }>('{ me { member { email } } }')).body.data?.me.member.email).toBe(invited);
-    const again = await new Browser(adminUrl()).gql(ACCEPT, { t: token, n: 'Someone Else', p: 'another long password' });
+    expect(
+      (await newcomer.gql<{ me: { member: { email: string } } }>('{ me { member { email } } }')).body.data?.me.member
+        .email,
+    ).toBe(invited);
+    const again = await new Browser(adminUrl()).gql(ACCEPT, {
+      t: token,
+      n: 'Someone Else',
+      p: 'another long password',
+    });
     expect(again.body.errors?.[0]).toMatchObject({ message: LINK_INVALID, extensions: { code: 'BAD_REQUEST' } });
 
     const asViewer = new Browser(adminUrl());
     await asViewer.signIn(viewer.email, viewer.password);
-    expect((await asViewer.gql(INVITE, { e: `x-${Date.now()}@example.com`, r: 'viewer' })).body.errors?.[0].message).toBe('Only owners and admins can invite members');
+    expect(
+      (await asViewer.gql(INVITE, { e: `x-${Date.now()}@example.com`, r: 'viewer' })).body.errors?.[0].message,
+    ).toBe('Only owners and admins can invite members');
 
-    const actions = (await browser.gql<{ auditLog: { items: Array<{ action: string; target: string }> } }>(AUDIT)).body.data!.auditLog.items;
-    expect(actions).toEqual(expect.arrayContaining([
-      expect.objectContaining({ action: 'member.invited', target: `${invited} as member` }),
-      expect.objectContaining({ action: 'member.joined', target: invited }),
-    ]));
+    const actions = (await browser.gql<{ auditLog: { items: Array<{ action: string; target: string }> } }>(AUDIT)).body
+      .data!.auditLog.items;
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'member.invited', target: `${invited} as member` }),
+        expect.objectContaining({ action: 'member.joined', target: invited }),
+      ]),
+    );
   });
 
   test('when an invitation link has expired, then it is refused', async () => {
@@ -353,8 +491,15 @@ describe('invitations and password resets by single-use link', () => {
     const invited = `late-${Date.now()}@example.com`;
     await browser.gql(INVITE, { e: invited, r: 'viewer' });
     const token = await linkToken(invited, 'invitation');
-    await (await stack.connect('identity')).collection('one_time_tokens').updateMany({ email: invited }, { $set: { expiresAt: new Date(Date.now() - 1_000) } });
-    expect((await new Browser(adminUrl()).gql(ACCEPT, { t: token, n: 'Late', p: 'a long enough password' })).body.errors?.[0].message).toBe(LINK_INVALID);
+    await (
+      await stack.connect('identity')
+    )
+      .collection('one_time_tokens')
+      .updateMany({ email: invited }, { $set: { expiresAt: new Date(Date.now() - 1_000) } });
+    expect(
+      (await new Browser(adminUrl()).gql(ACCEPT, { t: token, n: 'Late', p: 'a long enough password' })).body.errors?.[0]
+        .message,
+    ).toBe(LINK_INVALID);
   });
 
   test('when a password reset is asked for, then the answer never tells whether the email exists, and the link sets a new password once and ends old sessions', async () => {
@@ -362,17 +507,29 @@ describe('invitations and password resets by single-use link', () => {
     const owner = await addMember(orgId, 'owner');
     const before = new Browser(adminUrl());
     await before.signIn(owner.email, owner.password);
-    const ask = (email: string) => new Browser(adminUrl()).gql<{ requestPasswordReset: boolean }>('mutation($e: String!) { requestPasswordReset(email: $e) }', { e: email });
+    const ask = (email: string) =>
+      new Browser(adminUrl()).gql<{ requestPasswordReset: boolean }>(
+        'mutation($e: String!) { requestPasswordReset(email: $e) }',
+        { e: email },
+      );
     const nobody = `nobody-${Date.now()}@example.com`;
     expect((await ask(nobody)).body).toEqual((await ask(owner.email)).body);
     const token = await linkToken(owner.email, 'password reset');
     expect(logs.lines().some((line) => line.to === nobody)).toBe(false);
 
     // A refused new password does not use the link up.
-    expect((await new Browser(adminUrl()).gql(RESET, { t: token, p: 'short' })).body.errors?.[0].message).toBe('The password must have at least 12 characters');
-    expect((await new Browser(adminUrl()).gql(RESET, { t: token, p: 'a brand new passphrase' })).body.data).toEqual({ resetPassword: true });
-    expect((await new Browser(adminUrl()).gql(RESET, { t: token, p: 'yet another passphrase' })).body.errors?.[0].message).toBe(LINK_INVALID);
-    expect((await new Browser(adminUrl()).signIn(owner.email, owner.password)).body.errors?.[0].message).toBe('Invalid email or password');
+    expect((await new Browser(adminUrl()).gql(RESET, { t: token, p: 'short' })).body.errors?.[0].message).toBe(
+      'The password must have at least 12 characters',
+    );
+    expect((await new Browser(adminUrl()).gql(RESET, { t: token, p: 'a brand new passphrase' })).body.data).toEqual({
+      resetPassword: true,
+    });
+    expect(
+      (await new Browser(adminUrl()).gql(RESET, { t: token, p: 'yet another passphrase' })).body.errors?.[0].message,
+    ).toBe(LINK_INVALID);
+    expect((await new Browser(adminUrl()).signIn(owner.email, owner.password)).body.errors?.[0].message).toBe(
+      'Invalid email or password',
+    );
     expect((await new Browser(adminUrl()).signIn(owner.email, 'a brand new passphrase')).body.errors).toBeUndefined();
     expect((await before.gql<{ me: unknown }>('{ me { csrfToken } }')).body.data?.me).toBeNull();
     // No log line but the development mail itself holds the token (not the requests that carried it).
@@ -385,10 +542,15 @@ test('when password resets are asked for one email again and again, then the fou
   const { orgId } = await stack.createKey();
   const owner = await addMember(orgId, 'owner');
   const ask = (email: string, n: number) =>
-    new Browser(`${stack.identity.url}/graphql`, { 'x-forwarded-for': `10.8.${people}.${n}` }).gql('mutation($e: String!) { requestPasswordReset(email: $e) }', { e: email });
+    new Browser(`${stack.identity.url}/graphql`, { 'x-forwarded-for': `10.8.${people}.${n}` }).gql(
+      'mutation($e: String!) { requestPasswordReset(email: $e) }',
+      { e: email },
+    );
   for (const email of [owner.email, `nobody-${Date.now()}@example.com`]) {
     for (let n = 1; n <= 3; n += 1) expect((await ask(email, n)).body.data).toEqual({ requestPasswordReset: true });
-    expect((await ask(email, 4)).body.errors?.[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } });
+    expect((await ask(email, 4)).body.errors?.[0]).toMatchObject({
+      extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) },
+    });
   }
 });
 
@@ -399,9 +561,14 @@ describe('sign-in throttling', () => {
     // Straight to the identity service, which takes the client address the gateway appends.
     const from = (address: string) => new Browser(`${stack.identity.url}/graphql`, { 'x-forwarded-for': address });
     const attacker = `10.9.${people}.1`;
-    for (let i = 0; i < 5; i += 1) expect((await from(attacker).signIn(owner.email, `guess ${i} of many`)).body.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    for (let i = 0; i < 5; i += 1)
+      expect((await from(attacker).signIn(owner.email, `guess ${i} of many`)).body.errors?.[0].extensions?.code).toBe(
+        'UNAUTHENTICATED',
+      );
     const refused = await from(attacker).signIn(owner.email, owner.password);
-    expect(refused.body.errors?.[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } });
+    expect(refused.body.errors?.[0]).toMatchObject({
+      extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) },
+    });
     expect((await from(`10.9.${people}.2`).signIn(owner.email, owner.password)).body.errors).toBeUndefined();
   });
 });
@@ -425,17 +592,23 @@ describe('revocation delay', () => {
       const owner = await addMember(orgId, 'owner');
       const browser = new Browser(`${gateway.url}/admin/graphql`);
       await browser.signIn(owner.email, owner.password);
-      const created = (await browser.gql<{ createApiKey: { key: string; apiKey: { id: string } } }>(CREATE_KEY, { n: 'short-lived' })).body.data!.createApiKey;
+      const created = (
+        await browser.gql<{ createApiKey: { key: string; apiKey: { id: string } } }>(CREATE_KEY, { n: 'short-lived' })
+      ).body.data!.createApiKey;
       const url = `${gateway.url}/graphql`;
       expect((await stack.gql(LIST_FEEDBACK, { apiKey: created.key }, { url })).body.errors).toBeUndefined();
       await browser.gql('mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: created.apiKey.id });
       const revokedAt = Date.now();
       let refusedAfter = -1;
-      await eventually(async () => {
-        const errors = (await stack.gql(LIST_FEEDBACK, { apiKey: created.key }, { url })).body.errors;
-        if (errors?.[0]?.message === 'Invalid API key') refusedAfter = Date.now() - revokedAt;
-        return refusedAfter >= 0;
-      }, ttlMs + 10_000, 'the revoked key to be refused');
+      await eventually(
+        async () => {
+          const errors = (await stack.gql(LIST_FEEDBACK, { apiKey: created.key }, { url })).body.errors;
+          if (errors?.[0]?.message === 'Invalid API key') refusedAfter = Date.now() - revokedAt;
+          return refusedAfter >= 0;
+        },
+        ttlMs + 10_000,
+        'the revoked key to be refused',
+      );
       // The cache holds an answer no longer than its TTL; a loaded machine adds only the last request's time.
       expect(refusedAfter).toBeLessThan(ttlMs + 3_000);
     } finally {
@@ -444,14 +617,25 @@ describe('revocation delay', () => {
   });
 });
 
-test('when the public schema is introspected, then it knows nothing of sessions, members, keys or the admin API\'s contact and account writes', async () => {
-  const response = await stack.gql<{ __schema: { types: Array<{ name: string }>; mutationType: { fields: Array<{ name: string }> } } }>(
-    '{ __schema { types { name } mutationType { fields { name } } } }',
-  );
+test("when the public schema is introspected, then it knows nothing of sessions, members, keys or the admin API's contact and account writes", async () => {
+  const response = await stack.gql<{
+    __schema: { types: Array<{ name: string }>; mutationType: { fields: Array<{ name: string }> } };
+  }>('{ __schema { types { name } mutationType { fields { name } } } }');
   const names = response.body.data!.__schema.types.map((type) => type.name);
-  for (const internal of ['Session', 'Member', 'ApiKey', 'AuditEntry', 'ContactInput', 'AccountInput', 'ImportProblem']) expect(names).not.toContain(internal);
+  for (const internal of ['Session', 'Member', 'ApiKey', 'AuditEntry', 'ContactInput', 'AccountInput', 'ImportProblem'])
+    expect(names).not.toContain(internal);
   const mutations = response.body.data!.__schema.mutationType.fields.map((field) => field.name);
-  for (const admin of ['signIn', 'createContact', 'updateContact', 'deleteContact', 'importContacts', 'createAccount', 'updateAccount', 'deleteAccount', 'importAccounts']) {
+  for (const admin of [
+    'signIn',
+    'createContact',
+    'updateContact',
+    'deleteContact',
+    'importContacts',
+    'createAccount',
+    'updateAccount',
+    'deleteAccount',
+    'importAccounts',
+  ]) {
     expect(mutations).not.toContain(admin);
   }
 });

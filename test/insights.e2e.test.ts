@@ -2,7 +2,8 @@ import { Types } from 'mongoose';
 import { recountOrganization } from '@fi/feedback';
 import { startStack, type Stack } from './helpers/stack';
 
-const PERIOD = 'total bySentiment { positive neutral negative none } byStatus { unread read archived } bySource { source count } series { start count negative positive negativeShare }';
+const PERIOD =
+  'total bySentiment { positive neutral negative none } byStatus { unread read archived } bySource { source count } series { start count negative positive negativeShare }';
 const INSIGHTS = `query($apiKey: String!, $from: DateTime!, $to: DateTime!, $source: String, $interval: String) {
   feedbackInsights(apiKey: $apiKey, from: $from, to: $to, source: $source, interval: $interval) {
     from to interval ${PERIOD} previous { from to ${PERIOD} } topTerms { term count } } }`;
@@ -48,7 +49,12 @@ async function seeded(orgId: string) {
 type Insights = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function insights(apiKey: string, variables: Record<string, unknown>) {
-  return stack.gql<{ feedbackInsights: Insights }>(INSIGHTS, { apiKey, from: '2026-03-01T00:00:00.000Z', to: '2026-03-04T00:00:00.000Z', ...variables });
+  return stack.gql<{ feedbackInsights: Insights }>(INSIGHTS, {
+    apiKey,
+    from: '2026-03-01T00:00:00.000Z',
+    to: '2026-03-04T00:00:00.000Z',
+    ...variables,
+  });
 }
 
 describe('feedbackInsights', () => {
@@ -72,7 +78,12 @@ describe('feedbackInsights', () => {
         { start: '2026-03-02T00:00:00.000Z', count: 2, negative: 1, positive: 0, negativeShare: 0.5 },
         { start: '2026-03-03T00:00:00.000Z', count: 2, negative: 1, positive: 0, negativeShare: 0.5 },
       ],
-      previous: { from: '2026-02-26T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z', total: 1, bySentiment: { negative: 1 } },
+      previous: {
+        from: '2026-02-26T00:00:00.000Z',
+        to: '2026-03-01T00:00:00.000Z',
+        total: 1,
+        bySentiment: { negative: 1 },
+      },
     });
     expect(result.previous.series).toHaveLength(3);
     // "export" is in all three negative items, "failing" and "refund" in two; terms of one item, stop
@@ -84,13 +95,20 @@ describe('feedbackInsights', () => {
     ]);
 
     const weekly = (await insights(key, { interval: 'week', source: 'api' })).body.data!.feedbackInsights;
-    expect(weekly).toMatchObject({ total: 2, series: [{ start: '2026-03-01T00:00:00.000Z', count: 2, negative: 1, positive: 0, negativeShare: 0.5 }] });
+    expect(weekly).toMatchObject({
+      total: 2,
+      series: [{ start: '2026-03-01T00:00:00.000Z', count: 2, negative: 1, positive: 0, negativeShare: 0.5 }],
+    });
   });
 
   test('when the interval is month, then points start on the same day of each calendar month (the last day when shorter)', async () => {
     const { key, orgId } = await stack.createKey();
     await seeded(orgId);
-    const response = await insights(key, { interval: 'month', from: '2026-01-31T00:00:00.000Z', to: '2026-04-15T00:00:00.000Z' });
+    const response = await insights(key, {
+      interval: 'month',
+      from: '2026-01-31T00:00:00.000Z',
+      to: '2026-04-15T00:00:00.000Z',
+    });
     expect(response.body.errors).toBeUndefined();
     const result = response.body.data!.feedbackInsights;
     expect(result.series.map((p: { start: string; count: number }) => [p.start, p.count])).toEqual([
@@ -110,9 +128,21 @@ describe('feedbackInsights', () => {
       'Dark mode resets after login, our team is annoyed',
       'Dark mode is unreadable for the team since the new release',
     ];
-    await db.collection('feedback_items').insertMany(
-      texts.map((content) => ({ _id: new Types.ObjectId(), orgId, source: 'api', title: 'Feedback', content, sentiment: 'negative', status: 'unread', publishedDate: at(2), createdAt: at(2) })),
-    );
+    await db
+      .collection('feedback_items')
+      .insertMany(
+        texts.map((content) => ({
+          _id: new Types.ObjectId(),
+          orgId,
+          source: 'api',
+          title: 'Feedback',
+          content,
+          sentiment: 'negative',
+          status: 'unread',
+          publishedDate: at(2),
+          createdAt: at(2),
+        })),
+      );
     const terms = (await insights(key, {})).body.data!.feedbackInsights.topTerms.map((t: { term: string }) => t.term);
     expect(terms.slice(0, 2)).toEqual(['CSV export', 'dark mode']);
     // One term for every inflection, shown as written most often.
@@ -123,8 +153,17 @@ describe('feedbackInsights', () => {
   test('when the range holds nothing, then every count is zero and the series still has its points', async () => {
     const { key } = await stack.createKey();
     const result = (await insights(key, {})).body.data!.feedbackInsights;
-    expect(result).toMatchObject({ total: 0, bySentiment: { positive: 0, neutral: 0, negative: 0, none: 0 }, bySource: [], topTerms: [] });
-    expect(result.series.map((p: { count: number; negativeShare: number }) => [p.count, p.negativeShare])).toEqual([[0, 0], [0, 0], [0, 0]]);
+    expect(result).toMatchObject({
+      total: 0,
+      bySentiment: { positive: 0, neutral: 0, negative: 0, none: 0 },
+      bySource: [],
+      topTerms: [],
+    });
+    expect(result.series.map((p: { count: number; negativeShare: number }) => [p.count, p.negativeShare])).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ]);
   });
 
   test.each([

@@ -16,7 +16,17 @@ interface Linked {
       title: string;
       contact: null | {
         name: string;
-        account: null | { name: string; feedbackSummary: { total: number; positive: number; neutral: number; negative: number; unread: number; lastFeedbackAt: string | null } };
+        account: null | {
+          name: string;
+          feedbackSummary: {
+            total: number;
+            positive: number;
+            neutral: number;
+            negative: number;
+            unread: number;
+            lastFeedbackAt: string | null;
+          };
+        };
       };
     }>;
   };
@@ -28,7 +38,10 @@ const WALK = `query($k: String!, $take: Int) {
   }
 }`;
 
-async function addFeedback(key: string, input: Record<string, unknown>): Promise<{ id: string; publishedDate: string }> {
+async function addFeedback(
+  key: string,
+  input: Record<string, unknown>,
+): Promise<{ id: string; publishedDate: string }> {
   const response = await stack.gql<{ addFeedbackItem: { id: string; publishedDate: string } }>(ADD_FEEDBACK, {
     apiKey: key,
     input: { source: 'api', title: 't', content: 'c', ...input },
@@ -48,20 +61,30 @@ describe('feedback → contact → account → feedbackSummary', () => {
 
     const response = await stack.gql<Linked>(WALK, { k: key });
     expect(response.body.errors).toBeUndefined();
-    const byTitle = Object.fromEntries(response.body.data!.feedbackItems.items.map((item) => [item.title, item.contact]));
+    const byTitle = Object.fromEntries(
+      response.body.data!.feedbackItems.items.map((item) => [item.title, item.contact]),
+    );
     expect(byTitle.stranger).toBeNull();
     expect(byTitle.colleague).toBeNull();
     expect(byTitle.mine).toEqual({
       name: 'Ada',
       account: {
         name: 'Acme Corp',
-        feedbackSummary: { total: 2, positive: 1, neutral: 0, negative: 1, unread: 2, lastFeedbackAt: last.publishedDate },
+        feedbackSummary: {
+          total: 2,
+          positive: 1,
+          neutral: 0,
+          negative: 1,
+          unread: 2,
+          lastFeedbackAt: last.publishedDate,
+        },
       },
     });
   });
 });
 
-const reads = (methods: string[] = []) => methods.filter((method) => method === 'find' || method === 'findOne' || method === 'countDocuments');
+const reads = (methods: string[] = []) =>
+  methods.filter((method) => method === 'find' || method === 'findOne' || method === 'countDocuments');
 
 /** Database commands per collection while `run` goes, through every service of this in-process stack. */
 async function countQueries(run: () => Promise<void>): Promise<Record<string, string[]>> {
@@ -82,7 +105,11 @@ describe('batching', () => {
     const { key, orgId } = await stack.createKey();
     const accounts = Array.from({ length: 10 }, (_, i) => ({ name: `Company ${i}`, domain: `c${i}.example` }));
     await insertAccounts(stack, orgId, accounts);
-    await insertContacts(stack, orgId, Array.from({ length: 50 }, (_, i) => ({ name: `P${i}`, email: `p${i}@c${i % 10}.example` })));
+    await insertContacts(
+      stack,
+      orgId,
+      Array.from({ length: 50 }, (_, i) => ({ name: `P${i}`, email: `p${i}@c${i % 10}.example` })),
+    );
     for (let i = 0; i < 50; i += 1) await addFeedback(key, { title: `f${i}`, email: `P${i}@c${i % 10}.example` });
 
     let data: Linked | null | undefined;
@@ -95,7 +122,10 @@ describe('batching', () => {
     expect(items).toHaveLength(50);
     for (const item of items) {
       const i = Number(item.title.slice(1));
-      expect(item.contact).toMatchObject({ name: `P${i}`, account: { name: `Company ${i % 10}`, feedbackSummary: { total: 5 } } });
+      expect(item.contact).toMatchObject({
+        name: `P${i}`,
+        account: { name: `Company ${i % 10}`, feedbackSummary: { total: 5 } },
+      });
     }
     // The page's items, its total and the summaries from the kept counts, then one query per service and level.
     expect(queries.feedback_items).toEqual(['find']);
@@ -107,11 +137,26 @@ describe('batching', () => {
 
   test('when a page of accounts asks for their contacts and summaries, and the contacts for their feedback, then one query each', async () => {
     const { key, orgId } = await stack.createKey();
-    await insertAccounts(stack, orgId, Array.from({ length: 20 }, (_, i) => ({ name: `Company ${i}`, domain: `c${i}.example` })));
-    await insertContacts(stack, orgId, Array.from({ length: 40 }, (_, i) => ({ name: `P${i}`, email: `p${i}@c${i % 20}.example` })));
+    await insertAccounts(
+      stack,
+      orgId,
+      Array.from({ length: 20 }, (_, i) => ({ name: `Company ${i}`, domain: `c${i}.example` })),
+    );
+    await insertContacts(
+      stack,
+      orgId,
+      Array.from({ length: 40 }, (_, i) => ({ name: `P${i}`, email: `p${i}@c${i % 20}.example` })),
+    );
     for (let i = 0; i < 40; i += 1) await addFeedback(key, { title: `f${i}`, email: `p${i}@c${i % 20}.example` });
 
-    let accounts: Array<{ name: string; feedbackSummary: { total: number }; contacts: { total: number; items: Array<{ name: string; feedback: { total: number; items: Array<{ title: string }> } }> } }> = [];
+    let accounts: Array<{
+      name: string;
+      feedbackSummary: { total: number };
+      contacts: {
+        total: number;
+        items: Array<{ name: string; feedback: { total: number; items: Array<{ title: string }> } }>;
+      };
+    }> = [];
     const queries = await countQueries(async () => {
       const response = await stack.gql<{ accountItems: { items: typeof accounts } }>(
         `query($k: String!) { accountItems(apiKey: $k, take: 20) { items {
@@ -128,7 +173,8 @@ describe('batching', () => {
       expect(account.feedbackSummary.total).toBe(2);
       expect(account.contacts.total).toBe(2);
       expect(account.contacts.items.map((c) => c.name).sort()).toEqual([`P${i}`, `P${i + 20}`].sort());
-      for (const contact of account.contacts.items) expect(contact.feedback).toEqual({ total: 1, items: [{ title: `f${contact.name.slice(1)}` }] });
+      for (const contact of account.contacts.items)
+        expect(contact.feedback).toEqual({ total: 1, items: [{ title: `f${contact.name.slice(1)}` }] });
     }
     // accounts: the page and its total, then which accounts own their domain (for contacts and summaries).
     expect(queries.accounts).toEqual(['find', 'countDocuments', 'find']);
@@ -145,7 +191,15 @@ const ACCOUNT_LINKS = `query($k: String!, $skip: Int, $take: Int) { accountItems
 } } }`;
 
 type ContactLinks = { contactItems: { items: Array<{ name: string; account: { name: string } | null }> } };
-type AccountLinks = { accountItems: { items: Array<{ name: string; feedbackSummary: { total: number }; contacts: { total: number; items: Array<{ name: string }> } }> } };
+type AccountLinks = {
+  accountItems: {
+    items: Array<{
+      name: string;
+      feedbackSummary: { total: number };
+      contacts: { total: number; items: Array<{ name: string }> };
+    }>;
+  };
+};
 
 async function accountOfEachContact(key: string): Promise<Record<string, string | null>> {
   const response = await stack.gql<ContactLinks>(CONTACT_LINKS, { k: key });
@@ -181,7 +235,8 @@ describe('matching rules', () => {
       { name: 'Nothing' },
       { name: 'Subdomain', email: 'eve@eu.acme.com' },
     ]);
-    for (const email of ['x@acme.com', 'y@ACME.com', 'z@gmail.com', 'bob@gmail.com', 'w@globex.io']) await addFeedback(key, { email });
+    for (const email of ['x@acme.com', 'y@ACME.com', 'z@gmail.com', 'bob@gmail.com', 'w@globex.io'])
+      await addFeedback(key, { email });
     await addFeedback(key, {});
   });
 
@@ -219,7 +274,11 @@ describe('AccountItem.contacts and ContactItem.feedback', () => {
   test('when an account has more contacts than a page, then skip and take page them newest first with the full total', async () => {
     const { key, orgId } = await stack.createKey();
     await insertAccounts(stack, orgId, [{ name: 'Big', domain: 'big.example' }]);
-    await insertContacts(stack, orgId, Array.from({ length: 7 }, (_, i) => ({ name: `P${i}`, email: `p${i}@big.example` })));
+    await insertContacts(
+      stack,
+      orgId,
+      Array.from({ length: 7 }, (_, i) => ({ name: `P${i}`, email: `p${i}@big.example` })),
+    );
     const first = (await linksOfEachAccount(key, { take: 3 })).Big.contacts;
     const second = (await linksOfEachAccount(key, { skip: 3, take: 3 })).Big.contacts;
     expect(first).toEqual({ total: 7, items: [{ name: 'P6' }, { name: 'P5' }, { name: 'P4' }] });
@@ -230,17 +289,35 @@ describe('AccountItem.contacts and ContactItem.feedback', () => {
 
   test("when a contact's feedback is filtered and paged with a cursor, then it gets its own matching items once each", async () => {
     const { key, orgId } = await stack.createKey();
-    await insertContacts(stack, orgId, [{ name: 'Ada', email: 'ada@example.com' }, { name: 'Bob', email: 'bob@example.com' }]);
-    for (let i = 0; i < 5; i += 1) await addFeedback(key, { title: `ada ${i}`, email: 'ADA@example.com', sentiment: i % 2 ? 'negative' : 'positive' });
+    await insertContacts(stack, orgId, [
+      { name: 'Ada', email: 'ada@example.com' },
+      { name: 'Bob', email: 'bob@example.com' },
+    ]);
+    for (let i = 0; i < 5; i += 1)
+      await addFeedback(key, {
+        title: `ada ${i}`,
+        email: 'ADA@example.com',
+        sentiment: i % 2 ? 'negative' : 'positive',
+      });
     await addFeedback(key, { title: 'bob 0', email: 'bob@example.com', sentiment: 'negative' });
     const query = `query($k: String!, $after: String) { contactItems(apiKey: $k) { items { name
       feedback(take: 1, sentiment: "negative", search: "ADA", after: $after) { total nextCursor items { title } }
     } } }`;
-    type Feedback = { contactItems: { items: Array<{ name: string; feedback: { total: number; nextCursor: string | null; items: Array<{ title: string }> } }> } };
+    type Feedback = {
+      contactItems: {
+        items: Array<{
+          name: string;
+          feedback: { total: number; nextCursor: string | null; items: Array<{ title: string }> };
+        }>;
+      };
+    };
     const titles: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < 5; page += 1) {
-      const response: { body: { data?: Feedback | null; errors?: unknown[] } } = await stack.gql<Feedback>(query, { k: key, after });
+      const response: { body: { data?: Feedback | null; errors?: unknown[] } } = await stack.gql<Feedback>(query, {
+        k: key,
+        after,
+      });
       expect(response.body.errors).toBeUndefined();
       const contacts = Object.fromEntries(response.body.data!.contactItems.items.map((c) => [c.name, c.feedback]));
       expect(contacts.Bob).toEqual({ total: 0, nextCursor: null, items: [] });
@@ -251,8 +328,13 @@ describe('AccountItem.contacts and ContactItem.feedback', () => {
     }
     expect(titles).toEqual(['ada 3', 'ada 1']);
 
-    const tooLong = await stack.gql(`query($k: String!) { contactItems(apiKey: $k) { items { feedback(search: "${'x'.repeat(201)}") { total } } } }`, { k: key });
-    expect(tooLong.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST', argument: 'search', max: 200 } });
+    const tooLong = await stack.gql(
+      `query($k: String!) { contactItems(apiKey: $k) { items { feedback(search: "${'x'.repeat(201)}") { total } } } }`,
+      { k: key },
+    );
+    expect(tooLong.body.errors?.[0]).toMatchObject({
+      extensions: { code: 'BAD_REQUEST', argument: 'search', max: 200 },
+    });
   });
 });
 
@@ -261,22 +343,27 @@ describe('organizations never meet', () => {
     const orgs = [await stack.createKey(), await stack.createKey()];
     for (const [i, { key, orgId }] of orgs.entries()) {
       await insertAccounts(stack, orgId, [{ name: `Acme ${i}`, domain: 'acme.com' }, { name: 'Shared Name' }]);
-      await insertContacts(stack, orgId, [{ name: `Ada ${i}`, email: 'ada@acme.com' }, { name: `Free ${i}`, email: 'f@gmail.com', company: 'Shared Name' }]);
+      await insertContacts(stack, orgId, [
+        { name: `Ada ${i}`, email: 'ada@acme.com' },
+        { name: `Free ${i}`, email: 'f@gmail.com', company: 'Shared Name' },
+      ]);
       for (let n = 0; n <= i; n += 1) await addFeedback(key, { title: `from ${i}`, email: 'ada@acme.com' });
     }
     for (const [i, { key }] of orgs.entries()) {
       const walk = await stack.gql<Linked>(WALK, { k: key });
       expect(walk.body.errors).toBeUndefined();
       for (const item of walk.body.data!.feedbackItems.items) {
-        expect(item).toMatchObject({ title: `from ${i}`, contact: { name: `Ada ${i}`, account: { name: `Acme ${i}`, feedbackSummary: { total: i + 1 } } } });
+        expect(item).toMatchObject({
+          title: `from ${i}`,
+          contact: { name: `Ada ${i}`, account: { name: `Acme ${i}`, feedbackSummary: { total: i + 1 } } },
+        });
       }
       const accounts = await linksOfEachAccount(key);
       expect(accounts[`Acme ${i}`].contacts.items).toEqual([{ name: `Ada ${i}` }]);
       expect(accounts['Shared Name'].contacts.items).toEqual([{ name: `Free ${i}` }]);
-      const contacts = await stack.gql<{ contactItems: { items: Array<{ name: string; feedback: { total: number } }> } }>(
-        `query($k: String!) { contactItems(apiKey: $k) { items { name feedback { total } } } }`,
-        { k: key },
-      );
+      const contacts = await stack.gql<{
+        contactItems: { items: Array<{ name: string; feedback: { total: number } }> };
+      }>(`query($k: String!) { contactItems(apiKey: $k) { items { name feedback { total } } } }`, { k: key });
       expect(contacts.body.data!.contactItems.items.find((c) => c.name === `Ada ${i}`)?.feedback.total).toBe(i + 1);
     }
   });
@@ -284,11 +371,16 @@ describe('organizations never meet', () => {
   test.each([
     ['contacts', 'FeedbackItem', '... on FeedbackItem { contact { name } }', { email: 'ada@acme.com' }],
     ['accounts', 'ContactItem', '... on ContactItem { account { name } }', { email: 'ada@acme.com', company: 'Acme' }],
-    ['contacts', 'AccountItem', '... on AccountItem { contacts { total items { name } } }', { linkDomain: 'acme.com', linkName: 'acme' }],
+    [
+      'contacts',
+      'AccountItem',
+      '... on AccountItem { contacts { total items { name } } }',
+      { linkDomain: 'acme.com', linkName: 'acme' },
+    ],
     ['feedback', 'ContactItem', '... on ContactItem { feedback { total items { title } } }', { email: 'ada@acme.com' }],
     ['feedback', 'AccountItem', '... on AccountItem { feedbackSummary { total } }', { linkDomain: 'acme.com' }],
   ] as const)(
-    "when the %s subgraph is sent a %s representation of another organization, then it refuses and reads nothing",
+    'when the %s subgraph is sent a %s representation of another organization, then it refuses and reads nothing',
     async (service, typename, selection, fields) => {
       const victim = await stack.createKey();
       const attacker = await stack.createKey();

@@ -25,7 +25,11 @@ const UNMERGE = `mutation($k: String!, $id: String!) { unmergeFeedbackItem(apiKe
 const GET = `query($k: String!, $id: String!) { feedbackItem(apiKey: $k, id: $id) { ${ITEM} duplicateOf { id } duplicates { id } } }`;
 const LIST = `query($k: String!) { feedbackItems(apiKey: $k, take: 100) { total items { id } } }`;
 
-type Item = Record<string, unknown> & { id: string; duplicateOf?: { id: string } | null; duplicates?: Array<{ id: string }> };
+type Item = Record<string, unknown> & {
+  id: string;
+  duplicateOf?: { id: string } | null;
+  duplicates?: Array<{ id: string }>;
+};
 
 async function addItem(key: string, title: string, email: string): Promise<string> {
   const added = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, {
@@ -36,8 +40,11 @@ async function addItem(key: string, title: string, email: string): Promise<strin
   return added.body.data!.addFeedbackItem.id;
 }
 
-const get = async (key: string, id: string) => (await stack.gql<{ feedbackItem: Item | null }>(GET, { k: key, id })).body;
-const listed = async (key: string) => (await stack.gql<{ feedbackItems: { total: number; items: Array<{ id: string }> } }>(LIST, { k: key })).body.data!.feedbackItems;
+const get = async (key: string, id: string) =>
+  (await stack.gql<{ feedbackItem: Item | null }>(GET, { k: key, id })).body;
+const listed = async (key: string) =>
+  (await stack.gql<{ feedbackItems: { total: number; items: Array<{ id: string }> } }>(LIST, { k: key })).body.data!
+    .feedbackItems;
 
 describe('mergeFeedbackItems and unmergeFeedbackItem', () => {
   test('when duplicates are merged and one is unmerged, then lists, totals and figures follow, and the unmerged item is exactly as before', async () => {
@@ -46,7 +53,14 @@ describe('mergeFeedbackItems and unmergeFeedbackItem', () => {
     const primary = await addItem(key, 'Export times out', 'grace@example.com');
     const first = await addItem(key, 'CSV export never finishes', 'ada@example.com');
     const second = await addItem(key, 'Cannot export to CSV', 'linus@example.com');
-    expect((await stack.gql(`mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "read") { id } }`, { k: key, id: first })).body.errors).toBeUndefined();
+    expect(
+      (
+        await stack.gql(
+          `mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "read") { id } }`,
+          { k: key, id: first },
+        )
+      ).body.errors,
+    ).toBeUndefined();
     const before = (await get(key, first)).data!.feedbackItem!;
 
     const merged = await stack.gql<{ mergeFeedbackItems: Item }>(MERGE, { k: key, id: primary, ids: [first, second] });
@@ -54,8 +68,15 @@ describe('mergeFeedbackItems and unmergeFeedbackItem', () => {
     expect(merged.body.data!.mergeFeedbackItems).toEqual({ id: primary, duplicates: [{ id: first }, { id: second }] });
     expect(await listed(key)).toEqual({ total: 1, items: [{ id: primary }] });
     // The duplicate is kept whole and still read by id, pointing to the item it was merged into.
-    expect((await get(key, first)).data!.feedbackItem).toEqual({ ...before, duplicateOf: { id: primary }, duplicates: [] });
-    const ada = await stack.gql<{ contactItems: { items: Array<{ totalFeedbacks: number }> } }>(`query($k: String!) { contactItems(apiKey: $k) { items { totalFeedbacks } } }`, { k: key });
+    expect((await get(key, first)).data!.feedbackItem).toEqual({
+      ...before,
+      duplicateOf: { id: primary },
+      duplicates: [],
+    });
+    const ada = await stack.gql<{ contactItems: { items: Array<{ totalFeedbacks: number }> } }>(
+      `query($k: String!) { contactItems(apiKey: $k) { items { totalFeedbacks } } }`,
+      { k: key },
+    );
     expect(ada.body.data!.contactItems.items).toEqual([{ totalFeedbacks: 0 }]);
 
     const unmerged = await stack.gql<{ unmergeFeedbackItem: Item }>(UNMERGE, { k: key, id: first });
@@ -64,7 +85,10 @@ describe('mergeFeedbackItems and unmergeFeedbackItem', () => {
     expect((await get(key, first)).data!.feedbackItem).toEqual(before);
     expect((await listed(key)).total).toBe(2);
     expect((await get(key, primary)).data!.feedbackItem!.duplicates).toEqual([{ id: second }]);
-    const adaAgain = await stack.gql<{ contactItems: { items: Array<{ totalFeedbacks: number }> } }>(`query($k: String!) { contactItems(apiKey: $k) { items { totalFeedbacks } } }`, { k: key });
+    const adaAgain = await stack.gql<{ contactItems: { items: Array<{ totalFeedbacks: number }> } }>(
+      `query($k: String!) { contactItems(apiKey: $k) { items { totalFeedbacks } } }`,
+      { k: key },
+    );
     expect(adaAgain.body.data!.contactItems.items).toEqual([{ totalFeedbacks: 1 }]);
   });
 
@@ -77,7 +101,8 @@ describe('mergeFeedbackItems and unmergeFeedbackItem', () => {
     }
     expect(await listed(key)).toEqual({ total: 1, items: [{ id: primary }] });
     // Unmerging twice: the second finds the item live and returns it as it is.
-    for (let attempt = 0; attempt < 2; attempt += 1) expect((await stack.gql(UNMERGE, { k: key, id: duplicate })).body.errors).toBeUndefined();
+    for (let attempt = 0; attempt < 2; attempt += 1)
+      expect((await stack.gql(UNMERGE, { k: key, id: duplicate })).body.errors).toBeUndefined();
     expect((await listed(key)).total).toBe(2);
   });
 
@@ -86,34 +111,54 @@ describe('mergeFeedbackItems and unmergeFeedbackItem', () => {
     ['the item itself', (ids: string[]) => [ids[0]], 'BAD_REQUEST'],
     ['an id twice', (ids: string[]) => [ids[1], ids[1]], 'BAD_REQUEST'],
     ['an unknown id beside a good one', (ids: string[]) => [ids[1], '0123456789abcdef01234567'], 'NOT_FOUND'],
-  ])('when duplicateIds holds %s, then the merge is refused and nothing is merged', async (_label, duplicates, code) => {
-    const { key } = await stack.createKey();
-    const ids = [await addItem(key, 'Primary', 'a@example.com'), await addItem(key, 'Other', 'b@example.com')];
-    const answer = await stack.gql(MERGE, { k: key, id: ids[0], ids: duplicates(ids) });
-    expect(answer.body.errors?.[0].extensions).toMatchObject({ code, argument: 'duplicateIds' });
-    expect((await listed(key)).total).toBe(2);
-  });
+  ])(
+    'when duplicateIds holds %s, then the merge is refused and nothing is merged',
+    async (_label, duplicates, code) => {
+      const { key } = await stack.createKey();
+      const ids = [await addItem(key, 'Primary', 'a@example.com'), await addItem(key, 'Other', 'b@example.com')];
+      const answer = await stack.gql(MERGE, { k: key, id: ids[0], ids: duplicates(ids) });
+      expect(answer.body.errors?.[0].extensions).toMatchObject({ code, argument: 'duplicateIds' });
+      expect((await listed(key)).total).toBe(2);
+    },
+  );
 
   test('when the key is read-only, then FORBIDDEN for merge and unmerge, and nothing changes', async () => {
     const writer = await stack.createKey();
     const reader = await stack.createKey({ orgId: writer.orgId, readOnly: true });
-    const ids = [await addItem(writer.key, 'Primary', 'a@example.com'), await addItem(writer.key, 'Duplicate', 'b@example.com')];
+    const ids = [
+      await addItem(writer.key, 'Primary', 'a@example.com'),
+      await addItem(writer.key, 'Duplicate', 'b@example.com'),
+    ];
     const merge = await stack.gql(MERGE, { k: reader.key, id: ids[0], ids: [ids[1]] });
-    expect(merge.body.errors?.[0]).toMatchObject({ message: 'Not authorized to merge feedback', extensions: { code: 'FORBIDDEN' } });
-    expect((await stack.gql(UNMERGE, { k: reader.key, id: ids[1] })).body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(merge.body.errors?.[0]).toMatchObject({
+      message: 'Not authorized to merge feedback',
+      extensions: { code: 'FORBIDDEN' },
+    });
+    expect((await stack.gql(UNMERGE, { k: reader.key, id: ids[1] })).body.errors?.[0].extensions?.code).toBe(
+      'FORBIDDEN',
+    );
     expect((await listed(writer.key)).total).toBe(2);
   });
 
   test("when another organization's key names the items, then NOT_FOUND: it can neither merge them, nor read or unmerge a duplicate", async () => {
     const owner = await stack.createKey();
     const stranger = await stack.createKey();
-    const ids = [await addItem(owner.key, 'Primary', 'a@example.com'), await addItem(owner.key, 'Duplicate', 'b@example.com')];
+    const ids = [
+      await addItem(owner.key, 'Primary', 'a@example.com'),
+      await addItem(owner.key, 'Duplicate', 'b@example.com'),
+    ];
     const strangers = await addItem(stranger.key, 'Theirs', 'c@example.com');
-    expect((await stack.gql(MERGE, { k: stranger.key, id: ids[0], ids: [ids[1]] })).body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
-    expect((await stack.gql(MERGE, { k: stranger.key, id: strangers, ids: [ids[1]] })).body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect(
+      (await stack.gql(MERGE, { k: stranger.key, id: ids[0], ids: [ids[1]] })).body.errors?.[0].extensions?.code,
+    ).toBe('NOT_FOUND');
+    expect(
+      (await stack.gql(MERGE, { k: stranger.key, id: strangers, ids: [ids[1]] })).body.errors?.[0].extensions?.code,
+    ).toBe('NOT_FOUND');
     expect((await stack.gql(MERGE, { k: owner.key, id: ids[0], ids: [ids[1]] })).body.errors).toBeUndefined();
     expect((await get(stranger.key, ids[1])).errors?.[0].extensions?.code).toBe('NOT_FOUND');
-    expect((await stack.gql(UNMERGE, { k: stranger.key, id: ids[1] })).body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect((await stack.gql(UNMERGE, { k: stranger.key, id: ids[1] })).body.errors?.[0].extensions?.code).toBe(
+      'NOT_FOUND',
+    );
     expect((await listed(stranger.key)).items).toEqual([{ id: strangers }]);
   });
 
@@ -122,7 +167,14 @@ describe('mergeFeedbackItems and unmergeFeedbackItem', () => {
     const primary = await addItem(key, 'Primary', 'a@example.com');
     const duplicate = await addItem(key, 'Duplicate', 'b@example.com');
     await stack.gql(MERGE, { k: key, id: primary, ids: [duplicate] });
-    expect((await stack.gql(`mutation($k: String!, $id: String!) { removeFeedbackItem(apiKey: $k, id: $id) }`, { k: key, id: duplicate })).body.data).toEqual({ removeFeedbackItem: true });
+    expect(
+      (
+        await stack.gql(`mutation($k: String!, $id: String!) { removeFeedbackItem(apiKey: $k, id: $id) }`, {
+          k: key,
+          id: duplicate,
+        })
+      ).body.data,
+    ).toEqual({ removeFeedbackItem: true });
     expect((await get(key, duplicate)).errors?.[0].extensions?.code).toBe('NOT_FOUND');
     expect((await get(key, primary)).data!.feedbackItem!.duplicates).toEqual([]);
     expect((await stack.gql(UNMERGE, { k: key, id: duplicate })).body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
@@ -130,27 +182,52 @@ describe('mergeFeedbackItems and unmergeFeedbackItem', () => {
 
   test('when items are merged and unmerged, then webhooks get feedback.merged and feedback.unmerged, and the changes feed lists the merge, then the item again', async () => {
     const { key } = await stack.createKey();
-    const endpoint = await stack.gql(ADD_ENDPOINT, { k: key, url: receiver.url, events: ['feedback.merged', 'feedback.unmerged'] });
+    const endpoint = await stack.gql(ADD_ENDPOINT, {
+      k: key,
+      url: receiver.url,
+      events: ['feedback.merged', 'feedback.unmerged'],
+    });
     expect(endpoint.body.errors).toBeUndefined();
     const primary = await addItem(key, 'Primary', 'a@example.com');
     const duplicate = await addItem(key, 'Duplicate', 'b@example.com');
     await stack.gql(MERGE, { k: key, id: primary, ids: [duplicate] });
 
-    await eventually(() => receiver.ofType('feedback.merged').some((event) => event.json.data.item.id === duplicate), 30_000, 'the feedback.merged event');
+    await eventually(
+      () => receiver.ofType('feedback.merged').some((event) => event.json.data.item.id === duplicate),
+      30_000,
+      'the feedback.merged event',
+    );
     const event = receiver.ofType('feedback.merged').find((received) => received.json.data.item.id === duplicate)!;
     expect(event.json.data).toMatchObject({ item: { id: duplicate, title: 'Duplicate' }, mergedInto: primary });
 
     const changes = `query($k: String!) { feedbackChanges(apiKey: $k) { items { type id item { id } } } }`;
-    const entries = async () => (await stack.gql<{ feedbackChanges: { items: Array<{ type: string; id: string; item: { id: string } | null }> } }>(changes, { k: key })).body.data!.feedbackChanges.items;
-    await eventually(async () => (await entries()).some((entry) => entry.type === 'merged'), 30_000, 'the merge in the changes feed');
+    const entries = async () =>
+      (
+        await stack.gql<{
+          feedbackChanges: { items: Array<{ type: string; id: string; item: { id: string } | null }> };
+        }>(changes, { k: key })
+      ).body.data!.feedbackChanges.items;
+    await eventually(
+      async () => (await entries()).some((entry) => entry.type === 'merged'),
+      30_000,
+      'the merge in the changes feed',
+    );
     expect((await entries()).map(({ type, id, item }) => [type, id, item?.id ?? null])).toEqual([
       ['created', primary, primary],
       ['merged', duplicate, null],
     ]);
 
     await stack.gql(UNMERGE, { k: key, id: duplicate });
-    await eventually(() => receiver.ofType('feedback.unmerged').some((received) => received.json.data.item.id === duplicate), 30_000, 'the feedback.unmerged event');
-    await eventually(async () => (await entries()).some((entry) => entry.id === duplicate && entry.type === 'updated'), 30_000, 'the item back in the changes feed');
+    await eventually(
+      () => receiver.ofType('feedback.unmerged').some((received) => received.json.data.item.id === duplicate),
+      30_000,
+      'the feedback.unmerged event',
+    );
+    await eventually(
+      async () => (await entries()).some((entry) => entry.id === duplicate && entry.type === 'updated'),
+      30_000,
+      'the item back in the changes feed',
+    );
   });
 });
 

@@ -21,7 +21,7 @@ beforeAll(async () => {
       REDIS_URL: process.env.REDIS_URL,
       RATE_LIMIT_REDIS_PREFIX: `fi-test:metrics:${Date.now()}`,
       ...stack.identityEnv,
-        FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
+      FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
       CONTACTS_URL: `${stack.subgraphs.contacts.url}/graphql`,
       // Nothing listens here: every accounts call fails.
       ACCOUNTS_URL: `http://127.0.0.1:${await freePort()}/graphql`,
@@ -39,14 +39,17 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const present = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((pair) => [pair[1], pair[2]]));
+    const present = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((pair) => [pair[1], pair[2]]),
+    );
     if (Object.entries(labels).every(([key, value]) => present[key] === value)) return Number(match[3]);
   }
   return 0;
 }
 
 const scrape = async (url: string) => (await fetch(`${url}/metrics`)).text();
-const post = (query: string, variables: Record<string, unknown>) => stack.gql(query, variables, { url: `${gateway.url}/graphql` });
+const post = (query: string, variables: Record<string, unknown>) =>
+  stack.gql(query, variables, { url: `${gateway.url}/graphql` });
 
 test('when known requests pass, fail and are refused, then the gateway counters move by exactly those, and no key shows anywhere', async () => {
   const { key: free } = await stack.createKey({ tier: 'free', rateLimitPerMinute: 1 });
@@ -60,7 +63,8 @@ test('when known requests pass, fail and are refused, then the gateway counters 
   expect((await post('query($k: String!) { accountItems(apiKey: $k) { total } }', { k: enterprise })).status).toBe(503);
 
   const after = await scrape(gateway.url);
-  const delta = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
+  const delta = (name: string, labels: Record<string, string> = {}) =>
+    sample(after, name, labels) - sample(before, name, labels);
   expect(delta('fi_gateway_requests_total', { operation: 'feedbackItems', code: 'OK' })).toBe(1);
   expect(delta('fi_gateway_requests_total', { operation: 'feedbackItems', code: 'RATE_LIMITED' })).toBe(1);
   expect(delta('fi_gateway_requests_total', { operation: 'feedbackItems', code: 'UNAUTHENTICATED' })).toBe(1);
@@ -73,7 +77,9 @@ test('when known requests pass, fail and are refused, then the gateway counters 
   expect(sample(after, 'fi_gateway_rate_limiter_insurance_mode')).toBe(0);
 
   const subgraphMetrics = await scrape(stack.subgraphs.feedback.url);
-  expect(sample(subgraphMetrics, 'fi_subgraph_request_duration_seconds_count', { operation: 'feedbackItems' })).toBeGreaterThanOrEqual(1);
+  expect(
+    sample(subgraphMetrics, 'fi_subgraph_request_duration_seconds_count', { operation: 'feedbackItems' }),
+  ).toBeGreaterThanOrEqual(1);
   expect(sample(subgraphMetrics, 'fi_mongo_pool_connections', { state: 'open' })).toBeGreaterThanOrEqual(1);
 
   for (const text of [after, subgraphMetrics, logs.raw]) {
@@ -87,12 +93,25 @@ test('when known requests pass, fail and are refused, then the gateway counters 
 test('when a subgraph answers with an internal error, then the gateway counts it for that subgraph', async () => {
   const { key, orgId } = await stack.createKey();
   const database = await stack.connect('feedback');
-  await database.collection('feedback_items').insertOne({ orgId, source: 'api', title: 't', content: 'c', status: 'unread', publishedDate: 'bad', createdAt: new Date() });
+  await database
+    .collection('feedback_items')
+    .insertOne({
+      orgId,
+      source: 'api',
+      title: 't',
+      content: 'c',
+      status: 'unread',
+      publishedDate: 'bad',
+      createdAt: new Date(),
+    });
   const before = await scrape(gateway.url);
-  const response = await post('query($k: String!) { feedbackItems(apiKey: $k) { items { publishedDate } } }', { k: key });
+  const response = await post('query($k: String!) { feedbackItems(apiKey: $k) { items { publishedDate } } }', {
+    k: key,
+  });
   expect(response.body.errors?.[0].extensions?.code).toBe('INTERNAL_SERVER_ERROR');
   const after = await scrape(gateway.url);
-  const errors = (text: string) => sample(text, 'fi_gateway_subgraph_errors_total', { subgraph: 'feedback', kind: 'internal_server_error' });
+  const errors = (text: string) =>
+    sample(text, 'fi_gateway_subgraph_errors_total', { subgraph: 'feedback', kind: 'internal_server_error' });
   expect(errors(after) - errors(before)).toBe(1);
 });
 
@@ -104,7 +123,7 @@ test('when a subgraph answers 200 with something that is not GraphQL, then the s
       MONGODB_URI: stack.mongodbUri,
       PORT: '0',
       ...stack.identityEnv,
-        FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
+      FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
       CONTACTS_URL: `${stack.subgraphs.contacts.url}/graphql`,
       ACCOUNTS_URL: `http://127.0.0.1:${(garbage.address() as AddressInfo).port}/graphql`,
     }),
@@ -112,10 +131,16 @@ test('when a subgraph answers 200 with something that is not GraphQL, then the s
   );
   try {
     const { key } = await stack.createKey();
-    const response = await stack.gql('query($k: String!) { accountItems(apiKey: $k) { total } }', { k: key }, { url: `${broken.url}/graphql` });
+    const response = await stack.gql(
+      'query($k: String!) { accountItems(apiKey: $k) { total } }',
+      { k: key },
+      { url: `${broken.url}/graphql` },
+    );
     expect(response.status).toBe(503);
     expect(response.body.errors?.[0].extensions?.code).toBe('SERVICE_UNAVAILABLE');
-    expect(sample(await scrape(broken.url), 'fi_gateway_subgraph_errors_total', { subgraph: 'accounts', kind: 'http' })).toBe(1);
+    expect(
+      sample(await scrape(broken.url), 'fi_gateway_subgraph_errors_total', { subgraph: 'accounts', kind: 'http' }),
+    ).toBe(1);
   } finally {
     await broken.close(1_000);
     await new Promise((resolve) => garbage.close(resolve));

@@ -13,9 +13,21 @@ const mongodbUri = () => process.env.MONGODB_URI as string;
 describe('configuration', () => {
   test.each<[string, Record<string, string>, RegExp[]]>([
     ['services/feedback/src/main.ts', { PORT: 'eighty' }, [/PORT="eighty" is invalid: expected a whole number/]],
-    ['services/contacts/src/main.ts', { MONGODB_URI: 'http://wrong' }, [/MONGODB_URI="http:\/\/wrong" is invalid: expected a mongodb:\/\/ or mongodb\+srv:\/\/ connection string/]],
-    ['gateway/src/main.ts', { IDENTITY_SIGNING_KEYS: '', PORT: '99999' }, [/IDENTITY_SIGNING_KEYS is required/, /PORT="99999" is invalid: expected a number from 0 to 65535/]],
-    ['gateway/src/main.ts', { IDENTITY_SIGNING_KEYS: 'k1:short' }, [/IDENTITY_SIGNING_KEYS="k1:short" is invalid: the secret of key "k1" is shorter than 32 characters/]],
+    [
+      'services/contacts/src/main.ts',
+      { MONGODB_URI: 'http://wrong' },
+      [/MONGODB_URI="http:\/\/wrong" is invalid: expected a mongodb:\/\/ or mongodb\+srv:\/\/ connection string/],
+    ],
+    [
+      'gateway/src/main.ts',
+      { IDENTITY_SIGNING_KEYS: '', PORT: '99999' },
+      [/IDENTITY_SIGNING_KEYS is required/, /PORT="99999" is invalid: expected a number from 0 to 65535/],
+    ],
+    [
+      'gateway/src/main.ts',
+      { IDENTITY_SIGNING_KEYS: 'k1:short' },
+      [/IDENTITY_SIGNING_KEYS="k1:short" is invalid: the secret of key "k1" is shorter than 32 characters/],
+    ],
   ])('when %s starts with bad settings, then it exits 1 naming each bad variable', async (entry, env, messages) => {
     const service = spawnEntry(entry, { MONGODB_URI: mongodbUri(), ...env });
     expect(await service.exited).toBe(1);
@@ -47,7 +59,10 @@ describe('request ids and key redaction in logs', () => {
           headers: { 'content-type': 'application/json', 'x-request-id': 'trace-me-42' },
           body: JSON.stringify({ query, variables }),
         });
-      await post('mutation($k: String!) { addFeedbackItem(apiKey: $k, input: { source: "api", title: "t", content: "c" }) { id } }', { k: key });
+      await post(
+        'mutation($k: String!) { addFeedbackItem(apiKey: $k, input: { source: "api", title: "t", content: "c" }) { id } }',
+        { k: key },
+      );
       await post(`{ feedbackItems(apiKey: "${key}", take: 1) { total } }`);
       await post(`{ feedbackItems(apiKey: "${key}x", take: 1) { total } }`);
 
@@ -55,7 +70,10 @@ describe('request ids and key redaction in logs', () => {
       expect(new Set(traced.map((line) => line.service))).toEqual(new Set(['gateway', 'feedback']));
       const subgraphRequests = traced.filter((line) => line.service === 'feedback' && line.msg === 'request');
       expect(subgraphRequests.map((line) => [line.operation, line.code])).toEqual(
-        expect.arrayContaining([['addFeedbackItem', 'OK'], ['feedbackItems', 'OK']]),
+        expect.arrayContaining([
+          ['addFeedbackItem', 'OK'],
+          ['feedbackItems', 'OK'],
+        ]),
       );
       expect(sink.raw).not.toContain(key);
       expect(sink.raw).not.toContain(key.slice(4));
@@ -97,10 +115,25 @@ describe('graceful shutdown', () => {
       database.process.kill('SIGSTOP');
       const inFlight = post();
       // States, not sleeps: the request holds a database connection, so it has arrived and waits...
-      await eventually(async () => /fi_mongo_pool_connections\{[^}]*state="in_use"[^}]*\} [1-9]/.test(await (await fetch(`${url}/metrics`)).text()), 30_000, 'the request to reach the database');
+      await eventually(
+        async () =>
+          /fi_mongo_pool_connections\{[^}]*state="in_use"[^}]*\} [1-9]/.test(
+            await (await fetch(`${url}/metrics`)).text(),
+          ),
+        30_000,
+        'the request to reach the database',
+      );
       service.child.kill('SIGTERM');
       // ...and after SIGTERM the service refuses new connections but stays up for the request in flight.
-      await eventually(async () => !(await fetch(`${url}/health`).then(() => true, () => false)), 30_000, 'the service to stop accepting connections');
+      await eventually(
+        async () =>
+          !(await fetch(`${url}/health`).then(
+            () => true,
+            () => false,
+          )),
+        30_000,
+        'the service to stop accepting connections',
+      );
       expect(service.child.exitCode).toBeNull();
       database.process.kill('SIGCONT');
 

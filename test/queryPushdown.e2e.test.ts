@@ -84,7 +84,12 @@ function condition(r: Rand, ids: Types.ObjectId[]): Doc {
     case 3:
       return { title: r.next() < 0.7 ? r.pick(TITLES) : { $eq: r.pick(TITLES) } };
     case 4:
-      return { [r.pick(['createdAt', 'publishedDate'])]: { [r.pick(['$gt', '$gte', '$lt', '$lte'])]: date(), ...(r.next() < 0.4 ? { $lt: date() } : {}) } };
+      return {
+        [r.pick(['createdAt', 'publishedDate'])]: {
+          [r.pick(['$gt', '$gte', '$lt', '$lte'])]: date(),
+          ...(r.next() < 0.4 ? { $lt: date() } : {}),
+        },
+      };
     case 5:
       return { _id: { [r.pick(['$gt', '$gte', '$lt', '$lte'])]: r.pick(ids) } };
     case 6:
@@ -103,11 +108,20 @@ function condition(r: Rand, ids: Types.ObjectId[]): Doc {
       // Longer than SQLite's expression depth (1,000) as an OR chain, with ids that match nothing and a null.
       return {
         [r.pick(['_id', 'contactId'])]: {
-          $in: [...Array.from({ length: 1_200 }, () => new Types.ObjectId()), ...ids.filter(() => r.next() < 0.2), ...(r.next() < 0.5 ? [null] : [])],
+          $in: [
+            ...Array.from({ length: 1_200 }, () => new Types.ObjectId()),
+            ...ids.filter(() => r.next() < 0.2),
+            ...(r.next() < 0.5 ? [null] : []),
+          ],
         },
       };
     default:
-      return r.pick([{ title: { $regex: 'a' } }, { sentiment: { $exists: false } }, { status: { $ne: 'read' } }, { publishedDate: { $type: 'date' } }]);
+      return r.pick([
+        { title: { $regex: 'a' } },
+        { sentiment: { $exists: false } },
+        { status: { $ne: 'read' } },
+        { publishedDate: { $type: 'date' } },
+      ]);
   }
 }
 
@@ -121,7 +135,14 @@ interface Query {
 function query(r: Rand, ids: Types.ObjectId[]): Query {
   const filter = Object.assign({}, ...Array.from({ length: 1 + r.int(3) }, () => condition(r, ids))) as Doc;
   // Every sort ends with _id, so the order is total and both servers must agree on it.
-  const sort = r.pick([{}, { createdAt: -1, _id: -1 }, { publishedDate: 1, _id: 1 }, { _id: 1 }, { _id: -1 }, { title: 1, _id: 1 }]);
+  const sort = r.pick([
+    {},
+    { createdAt: -1, _id: -1 },
+    { publishedDate: 1, _id: 1 },
+    { _id: 1 },
+    { _id: -1 },
+    { title: 1, _id: 1 },
+  ]);
   const sorted = Object.keys(sort).length > 0;
   return { filter, sort, skip: sorted ? r.pick([0, 0, 3]) : 0, limit: sorted ? r.pick([0, 1, 5, 25]) : 0 };
 }
@@ -154,10 +175,17 @@ onEmbedded('the embedded build reads what FerretDB reads without its pushdown', 
     for (const { filter, sort, skip, limit } of queries) {
       const read = (connection: Connection) =>
         sort && Object.keys(sort).length > 0
-          ? connection.collection(collection).find(filter).sort(sort as Record<string, 1 | -1>).skip(skip).limit(limit).toArray()
+          ? connection
+              .collection(collection)
+              .find(filter)
+              .sort(sort as Record<string, 1 | -1>)
+              .skip(skip)
+              .limit(limit)
+              .toArray()
           : connection.collection(collection).find(filter).toArray();
       const [got, expected] = await Promise.all([read(pushed), read(plain)]);
-      const order = (docs: Doc[]) => (Object.keys(sort).length > 0 ? docs : [...docs].sort((a, b) => String(a._id).localeCompare(String(b._id))));
+      const order = (docs: Doc[]) =>
+        Object.keys(sort).length > 0 ? docs : [...docs].sort((a, b) => String(a._id).localeCompare(String(b._id)));
       const described = JSON.stringify({ collection, filter, sort, skip, limit });
       expect({ query: described, docs: order(got) }).toEqual({ query: described, docs: order(expected) });
       // Counts go down as one empty row per match when the WHERE is exact: countDocuments (an aggregation,
@@ -166,7 +194,11 @@ onEmbedded('the embedded build reads what FerretDB reads without its pushdown', 
         Promise.all([
           connection.collection(collection).countDocuments(filter),
           connection.collection(collection).countDocuments(filter, limit > 0 ? { skip, limit } : { skip }),
-          connection.getClient().db(connection.name).command({ count: collection, query: filter }).then((answer) => answer.n as number),
+          connection
+            .getClient()
+            .db(connection.name)
+            .command({ count: collection, query: filter })
+            .then((answer) => answer.n as number),
           // Not a count: grouped by a field, it needs the documents. The groups are ordered here: FerretDB
           // orders an array among strings by the order the documents came in.
           connection
@@ -183,60 +215,82 @@ onEmbedded('the embedded build reads what FerretDB reads without its pushdown', 
   test.each([
     ['the fields hold only the types the services store', 'clean', false, 1],
     ['the fields also hold arrays, nulls, old dates, numbers and mixed types', 'mixed', true, 2],
-  ])('when %s, then random filters, sorts, skips and limits answer the same documents with and without the pushdown', async (_, collection, mixed, seed) => {
-    const r = random(seed as number);
-    const ids: Types.ObjectId[] = [];
-    const docs = Array.from({ length: 400 }, () => document(r, ids, mixed as boolean));
-    await both(async (connection) => {
-      const records = connection.collection(collection as string);
-      await records.createIndex({ orgId: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1 });
-      await records.createIndex({ orgId: 1, publishedDate: -1 });
-      // An index naming an array field: the embedded build keeps its elements (see fi_elements.go).
-      await records.createIndex({ orgId: 1, tags: 1, createdAt: -1, _id: -1 });
-      await records.insertMany(docs.map((doc) => ({ ...doc })));
-    });
-    await compare(collection as string, r, ids, 150);
+  ])(
+    'when %s, then random filters, sorts, skips and limits answer the same documents with and without the pushdown',
+    async (_, collection, mixed, seed) => {
+      const r = random(seed as number);
+      const ids: Types.ObjectId[] = [];
+      const docs = Array.from({ length: 400 }, () => document(r, ids, mixed as boolean));
+      await both(async (connection) => {
+        const records = connection.collection(collection as string);
+        await records.createIndex({ orgId: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1 });
+        await records.createIndex({ orgId: 1, publishedDate: -1 });
+        // An index naming an array field: the embedded build keeps its elements (see fi_elements.go).
+        await records.createIndex({ orgId: 1, tags: 1, createdAt: -1, _id: -1 });
+        await records.insertMany(docs.map((doc) => ({ ...doc })));
+      });
+      await compare(collection as string, r, ids, 150);
 
-    // Kinds recorded after the first reads: a later insert, upsert and update bring arrays, old dates and
-    // array elements that are not strings.
-    const later = { ...document(r, ids, false), status: ['read', 'unread'], title: ['plain', 'a<b'] };
-    const upsert: Doc = { ...document(r, ids, false), sentiment: [r.pick(SENTIMENTS), 'other'], publishedDate: new Date(Date.UTC(1998, 0, 1)) };
-    const { _id: upsertedId, ...upserted } = upsert;
-    await both(async (connection) => {
-      const records = connection.collection(collection as string);
-      await records.insertOne({ ...later });
-      await records.updateOne({ _id: upsertedId as Types.ObjectId }, { $set: { ...upserted } }, { upsert: true });
-      await records.updateOne({ _id: ids[0] }, { $set: { createdAt: new Date(Date.UTC(1999, 0, 1)), contactId: [ids[1], ids[2]] } });
-      await records.updateOne({ _id: ids[1] }, { $set: { tags: ['billing', LOOKALIKES[0]] } });
-    });
-    await compare(collection as string, r, ids, 100);
-  });
+      // Kinds recorded after the first reads: a later insert, upsert and update bring arrays, old dates and
+      // array elements that are not strings.
+      const later = { ...document(r, ids, false), status: ['read', 'unread'], title: ['plain', 'a<b'] };
+      const upsert: Doc = {
+        ...document(r, ids, false),
+        sentiment: [r.pick(SENTIMENTS), 'other'],
+        publishedDate: new Date(Date.UTC(1998, 0, 1)),
+      };
+      const { _id: upsertedId, ...upserted } = upsert;
+      await both(async (connection) => {
+        const records = connection.collection(collection as string);
+        await records.insertOne({ ...later });
+        await records.updateOne({ _id: upsertedId as Types.ObjectId }, { $set: { ...upserted } }, { upsert: true });
+        await records.updateOne(
+          { _id: ids[0] },
+          { $set: { createdAt: new Date(Date.UTC(1999, 0, 1)), contactId: [ids[1], ids[2]] } },
+        );
+        await records.updateOne({ _id: ids[1] }, { $set: { tags: ['billing', LOOKALIKES[0]] } });
+      });
+      await compare(collection as string, r, ids, 100);
+    },
+  );
 
   test.each([
-    ['inserted', 'viaInsert', (records: Collection, extra: Doc) => records.insertOne({ ...extra, tags: [LOOKALIKES[1], 'billing'] })],
-    ['updated', 'viaUpdate', (records: Collection, _extra: Doc, ids: Types.ObjectId[]) => records.updateOne({ _id: ids[3] }, { $set: { tags: [LOOKALIKES[0], 'é'] } })],
-  ])('when an array of strings gets an element of another type %s, then equality on its elements still answers the same, as do its documents updated and deleted', async (_, collection, write) => {
-    const r = random(3);
-    const ids: Types.ObjectId[] = [];
-    const docs = Array.from({ length: 150 }, () => document(r, ids, false));
-    await both((connection) => connection.collection(collection).insertMany(docs.map((doc) => ({ ...doc }))));
-    await compare(collection, r, ids, 10);
-    // Indexed once the documents are there: their elements are kept from then on.
-    await both((connection) => connection.collection(collection).createIndex({ tags: 1 }));
-    await compare(collection, r, ids, 20);
-    const extra = document(r, ids, false);
-    await both((connection) => write(connection.collection(collection), extra, ids));
-    await compare(collection, r, ids, 20);
-    await both(async (connection) => {
-      const records = connection.collection(collection);
-      // A document deleted and inserted again under its _id without its elements must not keep them.
-      await records.updateOne({ _id: ids[4] }, { $set: { tags: ['billing', 'a"b'] } });
-      await records.deleteMany({ _id: { $in: ids.slice(4, 40) } });
-      await records.insertOne({ ...docs[4], tags: ['é'] });
-      await records.updateMany({ _id: { $in: ids.slice(40, 60) } }, { $unset: { tags: '' } });
-      await records.updateMany({ _id: { $in: ids.slice(60, 80) } }, { $set: { tags: ['billing', 'é'] } });
-      await records.updateOne({ _id: ids[80] }, { $set: { status: 'read' } });
-    });
-    await compare(collection, r, ids, 30);
-  });
+    [
+      'inserted',
+      'viaInsert',
+      (records: Collection, extra: Doc) => records.insertOne({ ...extra, tags: [LOOKALIKES[1], 'billing'] }),
+    ],
+    [
+      'updated',
+      'viaUpdate',
+      (records: Collection, _extra: Doc, ids: Types.ObjectId[]) =>
+        records.updateOne({ _id: ids[3] }, { $set: { tags: [LOOKALIKES[0], 'é'] } }),
+    ],
+  ])(
+    'when an array of strings gets an element of another type %s, then equality on its elements still answers the same, as do its documents updated and deleted',
+    async (_, collection, write) => {
+      const r = random(3);
+      const ids: Types.ObjectId[] = [];
+      const docs = Array.from({ length: 150 }, () => document(r, ids, false));
+      await both((connection) => connection.collection(collection).insertMany(docs.map((doc) => ({ ...doc }))));
+      await compare(collection, r, ids, 10);
+      // Indexed once the documents are there: their elements are kept from then on.
+      await both((connection) => connection.collection(collection).createIndex({ tags: 1 }));
+      await compare(collection, r, ids, 20);
+      const extra = document(r, ids, false);
+      await both((connection) => write(connection.collection(collection), extra, ids));
+      await compare(collection, r, ids, 20);
+      await both(async (connection) => {
+        const records = connection.collection(collection);
+        // A document deleted and inserted again under its _id without its elements must not keep them.
+        await records.updateOne({ _id: ids[4] }, { $set: { tags: ['billing', 'a"b'] } });
+        await records.deleteMany({ _id: { $in: ids.slice(4, 40) } });
+        await records.insertOne({ ...docs[4], tags: ['é'] });
+        await records.updateMany({ _id: { $in: ids.slice(40, 60) } }, { $unset: { tags: '' } });
+        await records.updateMany({ _id: { $in: ids.slice(60, 80) } }, { $set: { tags: ['billing', 'é'] } });
+        await records.updateOne({ _id: ids[80] }, { $set: { status: 'read' } });
+      });
+      await compare(collection, r, ids, 30);
+    },
+  );
 });

@@ -17,18 +17,24 @@ const COUNT_QUERY = 'query($k: String!) { feedbackItems(apiKey: $k, take: 0) { t
 type Result = GraphQLResponse<{ feedbackItems: { total: number } }>;
 
 async function burst(stack: Stack, apiKey: string, count: number, url?: string): Promise<Result[]> {
-  return Promise.all(Array.from({ length: count }, () => stack.gql<{ feedbackItems: { total: number } }>(COUNT_QUERY, { k: apiKey }, { url })));
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      stack.gql<{ feedbackItems: { total: number } }>(COUNT_QUERY, { k: apiKey }, { url }),
+    ),
+  );
 }
 
 /** Sends `count` requests, at most `concurrency` at a time. */
 async function steady(stack: Stack, apiKey: string, count: number, concurrency = 50): Promise<Result[]> {
   const results: Result[] = [];
-  for (let sent = 0; sent < count; sent += concurrency) results.push(...(await burst(stack, apiKey, Math.min(concurrency, count - sent))));
+  for (let sent = 0; sent < count; sent += concurrency)
+    results.push(...(await burst(stack, apiKey, Math.min(concurrency, count - sent))));
   return results;
 }
 
 const succeeded = (results: Result[]) => results.filter((result) => result.status === 200 && !result.body.errors);
-const limited = (results: Result[]) => results.filter((result) => result.body.errors?.[0]?.extensions?.code === 'RATE_LIMITED');
+const limited = (results: Result[]) =>
+  results.filter((result) => result.body.errors?.[0]?.extensions?.code === 'RATE_LIMITED');
 
 describe('per-key limits, counted in Redis', () => {
   let stack: Stack;
@@ -52,7 +58,10 @@ describe('per-key limits, counted in Redis', () => {
       expect(Number(response.headers.get('retry-after'))).toBeLessThanOrEqual(60);
       const error = response.body.errors![0];
       expect(error.message).toMatch(/^Rate limit exceeded: 60 requests per 60 s for this API key; retry in \d+ s$/);
-      expect(error.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: Number(response.headers.get('retry-after')) });
+      expect(error.extensions).toMatchObject({
+        code: 'RATE_LIMITED',
+        retryAfter: Number(response.headers.get('retry-after')),
+      });
       expect(response.body.data ?? null).toBeNull();
     }
     expect(succeeded(otherResults)).toHaveLength(10);
@@ -73,7 +82,11 @@ describe('per-key limits, counted in Redis', () => {
     expect(results[999].headers.get('ratelimit')).toBeNull();
     const redis = new Redis(process.env.REDIS_URL as string);
     try {
-      await eventually(async () => (await redis.get(`${stack.redisPrefix}:key:${id}`)) === '1000', 5_000, 'the count of the unlimited key');
+      await eventually(
+        async () => (await redis.get(`${stack.redisPrefix}:key:${id}`)) === '1000',
+        5_000,
+        'the count of the unlimited key',
+      );
     } finally {
       redis.disconnect();
     }
@@ -110,7 +123,8 @@ describe('per-key limits, counted in Redis', () => {
   test('when one request uses two keys, then each key is charged once and the closer to its limit is reported', async () => {
     const { key: free } = await stack.createKey({ tier: 'free' });
     const { key: pro } = await stack.createKey({ tier: 'pro' });
-    const query = 'query($a: String!, $b: String!) { a: feedbackItems(apiKey: $a, take: 0) { total } b: contactItems(apiKey: $b, take: 0) { total } c: accountItems(apiKey: $a, take: 0) { total } }';
+    const query =
+      'query($a: String!, $b: String!) { a: feedbackItems(apiKey: $a, take: 0) { total } b: contactItems(apiKey: $b, take: 0) { total } c: accountItems(apiKey: $a, take: 0) { total } }';
     const response = await stack.gql(query, { a: free, b: pro });
     expect(response.body.errors).toBeUndefined();
     expect(response.body.extensions?.rateLimit).toMatchObject({ tier: 'free', remaining: 59 });
@@ -124,7 +138,9 @@ describe('per-key limits, counted in Redis', () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => stack.gql(ADD_FEEDBACK, { apiKey: key, input })));
     expect(results.filter((result) => result.status === 200)).toHaveLength(2);
     const feedback = await stack.connect('feedback');
-    const stored = await feedback.collection('feedback_items').countDocuments({ title: 'Limited', content: 'Should not be stored past the limit' });
+    const stored = await feedback
+      .collection('feedback_items')
+      .countDocuments({ title: 'Limited', content: 'Should not be stored past the limit' });
     expect(stored).toBe(2);
   });
 });
@@ -148,13 +164,17 @@ describe('invalid keys', () => {
     const between = await stack.gql(COUNT_QUERY, { k: key });
     expect(between.body.extensions?.rateLimit).toMatchObject({ remaining: 58 });
     guesses.push(await guess(4));
-    expect(guesses.map((response) => response.body.errors?.[0]?.extensions?.code)).toEqual(Array(5).fill('UNAUTHENTICATED'));
+    expect(guesses.map((response) => response.body.errors?.[0]?.extensions?.code)).toEqual(
+      Array(5).fill('UNAUTHENTICATED'),
+    );
 
     const blocked = await stack.gql(COUNT_QUERY, { k: 'fik_another_guess_here' });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(blocked.body.errors?.[0]).toMatchObject({
-      message: expect.stringMatching(/^Too many requests with a missing or invalid API key from this address; retry in \d+ s$/),
+      message: expect.stringMatching(
+        /^Too many requests with a missing or invalid API key from this address; retry in \d+ s$/,
+      ),
       extensions: { code: 'RATE_LIMITED' },
     });
     // A valid key from the same address (another client behind the same NAT) is never refused by the guard.
@@ -196,7 +216,9 @@ describe('without Redis (the embedded default)', () => {
     const results = await burst(stack, key, 100);
     expect(succeeded(results)).toHaveLength(60);
     expect(limited(results)).toHaveLength(40);
-    expect(await (await fetch(`${stack.gateway.url}/health`)).json()).toMatchObject({ rateLimiter: { store: 'memory' } });
+    expect(await (await fetch(`${stack.gateway.url}/health`)).json()).toMatchObject({
+      rateLimiter: { store: 'memory' },
+    });
   });
 });
 
@@ -218,7 +240,7 @@ describe('two gateway processes on one Redis', () => {
           REDIS_TIMEOUT_MS: '10000',
           RATE_LIMIT_REDIS_PREFIX: prefix,
           ...stack.identityEnv,
-        FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
+          FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
           CONTACTS_URL: `${stack.subgraphs.contacts.url}/graphql`,
           ACCOUNTS_URL: `${stack.subgraphs.accounts.url}/graphql`,
           LOG_LEVEL: 'warn',
@@ -230,9 +252,11 @@ describe('two gateway processes on one Redis', () => {
   });
 
   test('when both run, then each learns from Redis that two instances share the limits, with no GATEWAY_INSTANCES set', async () => {
-    const instances = async (url: string) => ((await (await fetch(`${url}/health`)).json()) as { rateLimiter: { instances?: number } }).rateLimiter.instances;
+    const instances = async (url: string) =>
+      ((await (await fetch(`${url}/health`)).json()) as { rateLimiter: { instances?: number } }).rateLimiter.instances;
     // The first to start saw only itself; it learns of the second at its next heartbeat (5 s).
-    for (const url of urls) await eventually(async () => (await instances(url)) === 2, 15_000, `${url} counts 2 instances`);
+    for (const url of urls)
+      await eventually(async () => (await instances(url)) === 2, 15_000, `${url} counts 2 instances`);
   });
   afterAll(async () => {
     for (const gateway of gateways) gateway.child.kill('SIGTERM');
@@ -261,7 +285,10 @@ describe('Redis goes down and comes back', () => {
     await redis.stop();
   });
 
-  const health = async () => (await (await fetch(`${stack.gateway.url}/health`)).json()) as { rateLimiter: { store: string; instances?: number } };
+  const health = async () =>
+    (await (await fetch(`${stack.gateway.url}/health`)).json()) as {
+      rateLimiter: { store: string; instances?: number };
+    };
   const insuranceGauge = async () => {
     const text = await (await fetch(`${stack.gateway.url}/metrics`)).text();
     return Number(/^fi_gateway_rate_limiter_insurance_mode\{[^}]*\} (\S+)$/m.exec(text)?.[1]);
@@ -277,7 +304,11 @@ describe('Redis goes down and comes back', () => {
       expect(await health()).toMatchObject({ rateLimiter: { store: 'redis' } });
       // A second gateway registers (as each does every 5 s); this one learns it at its next heartbeat.
       await new LiveInstances({ redis: client, key: `${prefix}:instances`, assumed: 1 }).beat();
-      await eventually(async () => (await health()).rateLimiter.instances === 2, 15_000, 'the gateway counts 2 instances');
+      await eventually(
+        async () => (await health()).rateLimiter.instances === 2,
+        15_000,
+        'the gateway counts 2 instances',
+      );
     } finally {
       client.disconnect();
     }

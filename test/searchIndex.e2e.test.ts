@@ -12,15 +12,54 @@ import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
  * indexing pass cut off midway or run twice at once.
  */
 
-const MERGE = 'mutation($k: String!, $id: String!, $ids: [String!]!) { mergeFeedbackItems(apiKey: $k, id: $id, duplicateIds: $ids) { id } }';
+const MERGE =
+  'mutation($k: String!, $id: String!, $ids: [String!]!) { mergeFeedbackItems(apiKey: $k, id: $id, duplicateIds: $ids) { id } }';
 const UNMERGE = 'mutation($k: String!, $id: String!) { unmergeFeedbackItem(apiKey: $k, id: $id) { id } }';
-const STATUS = 'mutation($k: String!, $id: String!, $s: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: $s) { id } }';
+const STATUS =
+  'mutation($k: String!, $id: String!, $s: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: $s) { id } }';
 const LIST = `query($k: String!, $search: String, $status: String, $sentiment: String, $source: String, $publishedAfter: DateTime, $publishedBefore: DateTime, $take: Int, $skip: Int, $after: String) {
   feedbackItems(apiKey: $k, search: $search, status: $status, sentiment: $sentiment, source: $source, publishedAfter: $publishedAfter, publishedBefore: $publishedBefore, take: $take, skip: $skip, after: $after) { total items { id } nextCursor }
 }`;
 
-const WORDS = ['Export', 'export fails', 'EXPORTS', 'report', 'porter', 'Ölfeld', 'ölfeld', 'naïve', 'naive', 'a.b*c', '(x)', 'exp ort', 'Straße', 'café', 'CAFÉ', 'login', 'billing'];
-const TERMS = ['export', 'EXPORT', 'xport fa', 'rt fai', 'port', 'ölf', 'ÖLFELD', 'naï', 'a.b*c', '(x)', 'zzz', '.example', 'straße', 'CAFÉ', 'cafe', 'ex', 'é', 'ogin b'];
+const WORDS = [
+  'Export',
+  'export fails',
+  'EXPORTS',
+  'report',
+  'porter',
+  'Ölfeld',
+  'ölfeld',
+  'naïve',
+  'naive',
+  'a.b*c',
+  '(x)',
+  'exp ort',
+  'Straße',
+  'café',
+  'CAFÉ',
+  'login',
+  'billing',
+];
+const TERMS = [
+  'export',
+  'EXPORT',
+  'xport fa',
+  'rt fai',
+  'port',
+  'ölf',
+  'ÖLFELD',
+  'naï',
+  'a.b*c',
+  '(x)',
+  'zzz',
+  '.example',
+  'straße',
+  'CAFÉ',
+  'cafe',
+  'ex',
+  'é',
+  'ogin b',
+];
 const SOURCES = ['api', 'email', 'chat'];
 const SENTIMENTS = ['positive', 'neutral', 'negative'];
 
@@ -57,12 +96,25 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** A pass that takes every item created so far (their `_id`s' seconds are before "now"). */
-const indexAll = (orgId: string, on = store) => indexOrganization(on, orgId, { graceMs: 0 }, () => new Date(Date.now() + 2_000));
+const indexAll = (orgId: string, on = store) =>
+  indexOrganization(on, orgId, { graceMs: 0 }, () => new Date(Date.now() + 2_000));
 
-async function addItems(key: string, count: number, extra: Partial<Record<'title' | 'content', string>> = {}): Promise<string[]> {
+async function addItems(
+  key: string,
+  count: number,
+  extra: Partial<Record<'title' | 'content', string>> = {},
+): Promise<string[]> {
   const ids: string[] = [];
   for (let n = 0; n < count; n += 1) {
-    const input = { source: pick(SOURCES), sentiment: pick(SENTIMENTS), title: `${pick(WORDS)} ${pick(WORDS)}`, content: `${pick(WORDS)}${pick(WORDS)} ${pick(WORDS)}`, author: random() < 0.5 ? pick(WORDS) : undefined, email: `${pick(['ada', 'bob', 'exporter'])}@x.example`, ...extra };
+    const input = {
+      source: pick(SOURCES),
+      sentiment: pick(SENTIMENTS),
+      title: `${pick(WORDS)} ${pick(WORDS)}`,
+      content: `${pick(WORDS)}${pick(WORDS)} ${pick(WORDS)}`,
+      author: random() < 0.5 ? pick(WORDS) : undefined,
+      email: `${pick(['ada', 'bob', 'exporter'])}@x.example`,
+      ...extra,
+    };
     const created = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, { apiKey: key, input });
     expect(created.body.errors).toBeUndefined();
     ids.push(created.body.data!.addFeedbackItem.id);
@@ -73,12 +125,21 @@ async function addItems(key: string, count: number, extra: Partial<Record<'title
 /** What today's regex answers, read from the items themselves. */
 async function oracle(orgId: string, term: string, filters: Filters): Promise<{ total: number; ids: string[] }> {
   const pattern = new RegExp(escapeRegExp(term), 'i');
-  const filter: Record<string, unknown> = { orgId, $or: ['title', 'content', 'author', 'email'].map((field) => ({ [field]: pattern })) };
+  const filter: Record<string, unknown> = {
+    orgId,
+    $or: ['title', 'content', 'author', 'email'].map((field) => ({ [field]: pattern })),
+  };
   for (const field of ['status', 'sentiment', 'source'] as const) if (filters[field]) filter[field] = filters[field];
   if (filters.publishedAfter || filters.publishedBefore) {
-    filter.publishedDate = { ...(filters.publishedAfter ? { $gte: new Date(filters.publishedAfter) } : {}), ...(filters.publishedBefore ? { $lt: new Date(filters.publishedBefore) } : {}) };
+    filter.publishedDate = {
+      ...(filters.publishedAfter ? { $gte: new Date(filters.publishedAfter) } : {}),
+      ...(filters.publishedBefore ? { $lt: new Date(filters.publishedBefore) } : {}),
+    };
   }
-  const docs = await feedback.collection('feedback_items').find(filter, { projection: { _id: 1 }, sort: { createdAt: -1, _id: -1 } }).toArray();
+  const docs = await feedback
+    .collection('feedback_items')
+    .find(filter, { projection: { _id: 1 }, sort: { createdAt: -1, _id: -1 } })
+    .toArray();
   return { total: docs.length, ids: docs.map((doc) => doc._id.toHexString()) };
 }
 
@@ -95,13 +156,22 @@ async function expectSameAnswers(key: string, orgId: string, filterSets: Filters
       const expected = await oracle(orgId, term, filters);
       const page = await list(key, { search: term, ...filters });
       const skip = filters.skip ?? 0;
-      expect({ term, filters, total: page.total, ids: page.items.map((item) => item.id) }).toEqual({ term, filters, total: expected.total, ids: expected.ids.slice(skip, skip + (filters.take ?? 50)) });
+      expect({ term, filters, total: page.total, ids: page.items.map((item) => item.id) }).toEqual({
+        term,
+        filters,
+        total: expected.total,
+        ids: expected.ids.slice(skip, skip + (filters.take ?? 50)),
+      });
     }
     const first = await list(key, { search: term, take: 2 });
     if (first.nextCursor) {
       const next = await list(key, { search: term, take: 3, after: first.nextCursor });
       const expected = await oracle(orgId, term, {});
-      expect({ term, total: next.total, ids: next.items.map((item) => item.id) }).toEqual({ term, total: expected.total, ids: expected.ids.slice(2, 5) });
+      expect({ term, total: next.total, ids: next.items.map((item) => item.id) }).toEqual({
+        term,
+        total: expected.total,
+        ids: expected.ids.slice(2, 5),
+      });
     }
   }
 }
@@ -113,19 +183,31 @@ test('when a search is served by the index, then it answers exactly what the reg
   const mid = new Date().toISOString();
   ids.push(...(await addItems(key, 20)));
   const otherIds = await addItems(other.key, 10);
-  for (const id of ids.slice(0, 20)) expect((await stack.gql(STATUS, { k: key, id, s: pick(['read', 'archived']) })).body.errors).toBeUndefined();
+  for (const id of ids.slice(0, 20))
+    expect((await stack.gql(STATUS, { k: key, id, s: pick(['read', 'archived']) })).body.errors).toBeUndefined();
   // An item merged before the indexer passes it is indexed from its tombstone: found once unmerged.
   expect((await stack.gql(MERGE, { k: key, id: ids[10], ids: [ids[11]] })).body.errors).toBeUndefined();
 
   expect(await indexAll(orgId)).toBe(50);
   expect(await indexAll(other.orgId)).toBe(10);
   expect(await store.state(orgId)).toMatchObject({ next: 50 });
-  const filterSets: Filters[] = [{}, { status: 'unread' }, { status: 'read', sentiment: 'negative' }, { sentiment: 'positive' }, { source: 'email' }, { publishedAfter: mid }, { publishedBefore: mid, source: 'api' }, { take: 3, skip: 2 }, { take: 0 }];
+  const filterSets: Filters[] = [
+    {},
+    { status: 'unread' },
+    { status: 'read', sentiment: 'negative' },
+    { sentiment: 'positive' },
+    { source: 'email' },
+    { publishedAfter: mid },
+    { publishedBefore: mid, source: 'api' },
+    { take: 3, skip: 2 },
+    { take: 0 },
+  ];
   await expectSameAnswers(key, orgId, filterSets);
 
   // Removed and merged items leave the answers; unmerged ones come back; new items (after the watermark) are found.
   expect((await stack.gql(UNMERGE, { k: key, id: ids[11] })).body.errors).toBeUndefined();
-  for (const id of ids.slice(40, 43)) expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id })).body.errors).toBeUndefined();
+  for (const id of ids.slice(40, 43))
+    expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id })).body.errors).toBeUndefined();
   expect((await stack.gql(MERGE, { k: key, id: ids[20], ids: [ids[21], ids[22]] })).body.errors).toBeUndefined();
   const tail = await addItems(key, 5, { title: 'export late' });
   await expectSameAnswers(key, orgId, [{}, { status: 'unread', take: 4, skip: 1 }, { publishedAfter: mid }]);
@@ -163,7 +245,11 @@ test('when an indexing pass is cut off after claiming its items, or its lease is
   expect(await store.claimBlock(orgId, 0, 12, 13, claimed.ids, claimed.times)).toBe(false);
   expect(await store.advance(orgId, 12, 13, new Types.ObjectId().toHexString())).toBe(false);
   const blocks = await feedback.collection('feedback_search_blocks').find({ orgId }).toArray();
-  const stored = blocks.flatMap((block) => Array.from({ length: block.count as number }, (_, i) => Buffer.from((block.ids as { buffer: Uint8Array }).buffer.subarray(i * 12, i * 12 + 12)).toString('hex')));
+  const stored = blocks.flatMap((block) =>
+    Array.from({ length: block.count as number }, (_, i) =>
+      Buffer.from((block.ids as { buffer: Uint8Array }).buffer.subarray(i * 12, i * 12 + 12)).toString('hex'),
+    ),
+  );
   expect(new Set(stored).size).toBe(15);
   await expectSameAnswers(key, orgId, [{}, { take: 2, skip: 1 }], ['export', 'port', 'billing', 'zzz']);
 });
@@ -183,10 +269,15 @@ test('when the background indexer runs, then it catches up with the organization
   await expectSameAnswers(key, orgId, [{}, { status: 'unread' }], ['billing export', 'export', 'lling']);
 
   // An organization with removals and no new items: the indexer records them in the gone list.
-  for (const id of ids.slice(0, 2)) expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id })).body.errors).toBeUndefined();
+  for (const id of ids.slice(0, 2))
+    expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id })).body.errors).toBeUndefined();
   const recorder = startSearchIndexer(store, 100, 0, createLogger('test', 'silent'));
   try {
-    await eventually(async () => (await store.state(orgId))?.gone.length === 2, 30_000, 'the indexer recorded the removals');
+    await eventually(
+      async () => (await store.state(orgId))?.gone.length === 2,
+      30_000,
+      'the indexer recorded the removals',
+    );
   } finally {
     await recorder.close();
   }
@@ -199,18 +290,25 @@ test('when the background indexer runs, then it catches up with the organization
   expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id: deleted })).body.errors).toBeUndefined();
   const catcher = startSearchIndexer(store, 100, 0, createLogger('test', 'silent'));
   try {
-    await eventually(async () => (await store.state(orgId))?.merged.length === 1, 30_000, 'the indexer indexed and recorded the merged item');
+    await eventually(
+      async () => (await store.state(orgId))?.merged.length === 1,
+      30_000,
+      'the indexer indexed and recorded the merged item',
+    );
   } finally {
     await catcher.close();
   }
   expect(await store.state(orgId)).toMatchObject({ next: 7, gone: [expect.any(Number), expect.any(Number)] });
-  expect((await store.removalsAfter(orgId, (await store.state(orgId))!.goneAfter, new Date(Date.now() + 60_000), 10)).length).toBe(0);
+  expect(
+    (await store.removalsAfter(orgId, (await store.state(orgId))!.goneAfter, new Date(Date.now() + 60_000), 10)).length,
+  ).toBe(0);
   expect((await pathsOf(() => expectSameAnswers(key, orgId, [{}], ['billing export']))).matches).toBe(0);
 });
 
 test('when a full block gets its times, then searches see them; a block claimed without times loses those a backfill gave meanwhile', async () => {
   const orgId = `blocks-${new Types.ObjectId().toHexString()}`;
-  const idsOf = (count: number) => Buffer.concat(Array.from({ length: count }, () => Buffer.from(new Types.ObjectId().toHexString(), 'hex')));
+  const idsOf = (count: number) =>
+    Buffer.concat(Array.from({ length: count }, () => Buffer.from(new Types.ObjectId().toHexString(), 'hex')));
   const full = 4_096;
   expect(await store.claimBlock(orgId, 0, 0, full, idsOf(full), null)).toBe(true);
   const state = { next: full + 10, epoch: 'test' };
@@ -228,7 +326,11 @@ test('when a full block gets its times, then searches see them; a block claimed 
 /** How many searches the feedback service answered by each path so far. */
 async function searchPaths(): Promise<Record<'index' | 'matches' | 'regex', number>> {
   const text = await (await fetch(`${stack.subgraphs.feedback.url}/metrics`)).text();
-  const count = (path: string) => Number(new RegExp(`^fi_feedback_searches_total\\{[^}]*path="${path}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  const count = (path: string) =>
+    Number(
+      new RegExp(`^fi_feedback_searches_total\\{[^}]*path="${path}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ??
+        Number.NaN,
+    );
   return { index: count('index'), matches: count('matches'), regex: count('regex') };
 }
 
@@ -237,7 +339,11 @@ async function pathsOf(work: () => Promise<void>): Promise<Record<'index' | 'mat
   const before = await searchPaths();
   await work();
   const after = await searchPaths();
-  return { index: after.index - before.index, matches: after.matches - before.matches, regex: after.regex - before.regex };
+  return {
+    index: after.index - before.index,
+    matches: after.matches - before.matches,
+    regex: after.regex - before.regex,
+  };
 }
 
 test('when a search has no other filter, then the index alone answers it, its gone items proven from the gone list once their tombstones are purged; what it cannot prove is read from the items', async () => {
@@ -252,11 +358,15 @@ test('when a search has no other filter, then the index alone answers it, its go
   expect(first.index).toBeGreaterThanOrEqual(terms.length * alone.length);
 
   // Removed and merged items: found among the removals not recorded yet, then in the gone list.
-  for (const id of ids.slice(0, 3)) expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id })).body.errors).toBeUndefined();
+  for (const id of ids.slice(0, 3))
+    expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id })).body.errors).toBeUndefined();
   expect((await stack.gql(MERGE, { k: key, id: ids[3], ids: [ids[4], ids[5]] })).body.errors).toBeUndefined();
   expect((await pathsOf(() => expectSameAnswers(key, orgId, alone, terms))).matches).toBe(0);
   await indexAll(orgId);
-  expect(await store.state(orgId)).toMatchObject({ gone: [expect.any(Number), expect.any(Number), expect.any(Number)], merged: [expect.any(Number), expect.any(Number)] });
+  expect(await store.state(orgId)).toMatchObject({
+    gone: [expect.any(Number), expect.any(Number), expect.any(Number)],
+    merged: [expect.any(Number), expect.any(Number)],
+  });
   // Deletions' tombstones are purged after 30 days: the gone list still proves them.
   await feedback.collection('feedback_tombstones').deleteMany({ orgId, kind: 'deleted' });
   expect((await pathsOf(() => expectSameAnswers(key, orgId, alone, terms))).matches).toBe(0);
@@ -264,13 +374,21 @@ test('when a search has no other filter, then the index alone answers it, its go
   expect((await stack.gql(UNMERGE, { k: key, id: ids[4] })).body.errors).toBeUndefined();
   expect((await pathsOf(() => expectSameAnswers(key, orgId, alone, terms))).matches).toBe(0);
   // Another filter needs the items' fields: the items answer it (and the index the check's first page, without it).
-  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{ status: 'unread' }], ['zzz']))).toEqual({ index: 1, matches: 1, regex: 0 });
+  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{ status: 'unread' }], ['zzz']))).toEqual({
+    index: 1,
+    matches: 1,
+    regex: 0,
+  });
 
   // A removal whose tombstone went before the gone list recorded it cannot be proven: the items answer
   // (every item's email holds "example": the page, the first page of two and the page after its cursor).
   expect((await stack.gql(REMOVE_FEEDBACK, { apiKey: key, id: ids[6] })).body.errors).toBeUndefined();
   await feedback.collection('feedback_tombstones').deleteOne({ _id: new Types.ObjectId(ids[6]) });
-  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}], ['example']))).toEqual({ index: 0, matches: 3, regex: 0 });
+  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}], ['example']))).toEqual({
+    index: 0,
+    matches: 3,
+    regex: 0,
+  });
 });
 
 test('when an index was written before it kept times, then its searches read the matches until the times are filled in, and the index answers alike after', async () => {
@@ -281,10 +399,16 @@ test('when an index was written before it kept times, then its searches read the
   // A pass appends to the untimed block without times.
   await addItems(key, 4);
   expect(await indexAll(orgId)).toBe(4);
-  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}], ['example']))).toEqual({ index: 0, matches: 3, regex: 0 });
+  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}], ['example']))).toEqual({
+    index: 0,
+    matches: 3,
+    regex: 0,
+  });
   expect(await backfillTimes(store, orgId)).toBe(1);
   expect(await backfillTimes(store, orgId)).toBe(0);
-  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}, { take: 4, skip: 5 }], ['example', 'export']))).toMatchObject({ matches: 0 });
+  expect(
+    await pathsOf(() => expectSameAnswers(key, orgId, [{}, { take: 4, skip: 5 }], ['example', 'export'])),
+  ).toMatchObject({ matches: 0 });
 });
 
 test('when an import batch is still being written while newer items are indexed, then no pass goes past its ids, and every item of it is indexed once it is written', async () => {
@@ -294,10 +418,21 @@ test('when an import batch is still being written while newer items are indexed,
   const count = 20_000;
   const importFeedback = await feedbackImporter(feedback, () => undefined);
   const at = new Date();
-  const records = Array.from({ length: count }, (_, i) => ({ source: 'api', title: `Zebrafish ${i}`, content: 'imported', status: 'unread', publishedDate: at, createdAt: at }));
+  const records = Array.from({ length: count }, (_, i) => ({
+    source: 'api',
+    title: `Zebrafish ${i}`,
+    content: 'imported',
+    status: 'unread',
+    publishedDate: at,
+    createdAt: at,
+  }));
   const imported = importFeedback(orgId, records);
   let since: Date | null = null;
-  await eventually(async () => (since = (await store.openImports()).oldest.get(orgId) ?? null) !== null, 20_000, 'the batch recorded');
+  await eventually(
+    async () => (since = (await store.openImports()).oldest.get(orgId) ?? null) !== null,
+    20_000,
+    'the batch recorded',
+  );
   // An API item made in a later second than the batch's ids, indexed by a pass while the batch is written:
   // the pass stops before the batch, so the items it commits after the pass are not left behind.
   await eventually(() => Math.floor(Date.now() / 1000) > Math.floor(since!.getTime() / 1000), 5_000, 'the next second');
@@ -308,7 +443,9 @@ test('when an import batch is still being written while newer items are indexed,
   expect((await store.openImports()).oldest.has(orgId)).toBe(false);
   await indexAll(orgId);
   expect(await store.state(orgId)).toMatchObject({ next: 2 + count + 1 });
-  expect(await pathsOf(() => expectSameAnswers(key, orgId, [{}, { take: 3, skip: 19_990 }], ['zebrafish']))).toMatchObject({ matches: 0, regex: 0 });
+  expect(
+    await pathsOf(() => expectSameAnswers(key, orgId, [{}, { take: 3, skip: 19_990 }], ['zebrafish'])),
+  ).toMatchObject({ matches: 0, regex: 0 });
 });
 
 test('when more import batches are open than are read, then the oldest are read and every organization left unread is bounded by the newest one read', async () => {
@@ -320,7 +457,17 @@ test('when more import batches are open than are read, then the oldest are read 
   const heldUntil = (i: number) => new Date(Date.now() + 3_600_000 - i * 60_000);
   const ids = orgs.map((_, i) => `test-open-import-${orgs.length - i}`);
   await outbox.insertMany(
-    orgs.map((orgId, i) => ({ _id: ids[i] as unknown as Types.ObjectId, orgId, itemId: 'batch', type: 'feedback.created', occurredAt: began[i], heldUntil: heldUntil(i), doneAt: null })).reverse(),
+    orgs
+      .map((orgId, i) => ({
+        _id: ids[i] as unknown as Types.ObjectId,
+        orgId,
+        itemId: 'batch',
+        type: 'feedback.created',
+        occurredAt: began[i],
+        heldUntil: heldUntil(i),
+        doneAt: null,
+      }))
+      .reverse(),
   );
   try {
     const cut = await store.openImports(2);
@@ -344,13 +491,25 @@ test('when an organization has new items only behind an import batch still being
   const intent = `test-open-import-${importing.orgId}` as unknown as Types.ObjectId;
   // A batch recorded before the organization's item, still held by its writer.
   const heldUntil = new Date(Date.now() + 3_600_000);
-  await outbox.insertOne({ _id: intent, orgId: importing.orgId, itemId: 'batch', type: 'feedback.created', occurredAt: new Date(Date.now() - 5_000), heldUntil, doneAt: null });
+  await outbox.insertOne({
+    _id: intent,
+    orgId: importing.orgId,
+    itemId: 'batch',
+    type: 'feedback.created',
+    occurredAt: new Date(Date.now() - 5_000),
+    heldUntil,
+    doneAt: null,
+  });
   try {
     await addItems(importing.key, 1);
     await addItems(busy.key, 1);
     const indexer = startSearchIndexer(store, 100, 0, createLogger('test', 'silent'));
     try {
-      await eventually(async () => (await store.state(busy.orgId))?.next === 1, 30_000, 'the other organization indexed');
+      await eventually(
+        async () => (await store.state(busy.orgId))?.next === 1,
+        30_000,
+        'the other organization indexed',
+      );
       // A later pass: the first one, which visited both organizations, is over.
       await addItems(busy.key, 1);
       await eventually(async () => (await store.state(busy.orgId))?.next === 2, 30_000, 'a later pass');

@@ -49,7 +49,10 @@ async function insertLegacy(orgId: string, count: number, sentiment?: string): P
     orgId,
     source: 'legacy',
     title: i % 2 === 0 ? `Refund ${i}` : `Thanks ${i}`,
-    content: i % 2 === 0 ? 'You charged me twice and I am still waiting for my refund.' : 'Great support, the problem was fixed in an hour. Thank you!',
+    content:
+      i % 2 === 0
+        ? 'You charged me twice and I am still waiting for my refund.'
+        : 'Great support, the problem was fixed in an hour. Thank you!',
     ...(sentiment ? { sentiment } : {}),
     status: 'unread',
     publishedDate: now,
@@ -59,11 +62,13 @@ async function insertLegacy(orgId: string, count: number, sentiment?: string): P
   return docs.map((doc) => doc._id);
 }
 
-
 describe('sentiment of new items', () => {
   test('when addFeedbackItem gets no sentiment, then the service computes one with its score', async () => {
     const { key } = await stack.createKey();
-    const angry = await add(key, { title: 'Charged twice', content: 'You charged my card twice this month and nobody answers my emails. I want a refund.' });
+    const angry = await add(key, {
+      title: 'Charged twice',
+      content: 'You charged my card twice this month and nobody answers my emails. I want a refund.',
+    });
     const happy = await add(key, { title: 'Brilliant', content: 'The new dashboard is fantastic, thank you so much!' });
     const question = await add(key, { title: 'Export', content: 'Can I export reports as XLSX?' });
 
@@ -78,12 +83,18 @@ describe('sentiment of new items', () => {
     expect(question.sentimentScore!).toBeLessThan(happy.sentimentScore!);
     // Stored, not recomputed on read: the filter finds it and a read returns the same.
     expect((await list(key, 'negative')).items.map((item) => item.id)).toEqual([angry.id]);
-    expect((await stack.gql<{ feedbackItem: Item }>(GET, { apiKey: key, id: angry.id })).body.data!.feedbackItem).toEqual(angry);
+    expect(
+      (await stack.gql<{ feedbackItem: Item }>(GET, { apiKey: key, id: angry.id })).body.data!.feedbackItem,
+    ).toEqual(angry);
   });
 
   test('when a sentiment is provided, then it wins over the text and has no score', async () => {
     const { key } = await stack.createKey();
-    const item = await add(key, { title: 'Terrible', content: 'Broken, useless, I want a refund.', sentiment: 'positive' });
+    const item = await add(key, {
+      title: 'Terrible',
+      content: 'Broken, useless, I want a refund.',
+      sentiment: 'positive',
+    });
     expect(item).toMatchObject({ sentiment: 'positive', sentimentScore: null, sentimentSource: 'provided' });
   });
 
@@ -91,9 +102,14 @@ describe('sentiment of new items', () => {
     const { key, orgId } = await stack.createKey();
     const [without] = await insertLegacy(orgId, 1);
     const [withOne] = await insertLegacy(orgId, 1, 'neutral');
-    const read = async (id: Types.ObjectId) => (await stack.gql<{ feedbackItem: Item }>(GET, { apiKey: key, id: id.toHexString() })).body.data!.feedbackItem;
+    const read = async (id: Types.ObjectId) =>
+      (await stack.gql<{ feedbackItem: Item }>(GET, { apiKey: key, id: id.toHexString() })).body.data!.feedbackItem;
     expect(await read(without)).toMatchObject({ sentiment: null, sentimentScore: null, sentimentSource: 'provided' });
-    expect(await read(withOne)).toMatchObject({ sentiment: 'neutral', sentimentScore: null, sentimentSource: 'provided' });
+    expect(await read(withOne)).toMatchObject({
+      sentiment: 'neutral',
+      sentimentScore: null,
+      sentimentSource: 'provided',
+    });
   });
 
   test('when feedback is imported or seeded without sentiment, then it is computed as through the API', async () => {
@@ -102,7 +118,11 @@ describe('sentiment of new items', () => {
     writeFileSync(
       file,
       [
-        { source: 'csv', title: 'Locked out', content: 'I cannot log in since the update and support has not replied for three days.' },
+        {
+          source: 'csv',
+          title: 'Locked out',
+          content: 'I cannot log in since the update and support has not replied for three days.',
+        },
         { source: 'csv', title: 'Fine', content: 'Love it', sentiment: 'neutral' },
       ]
         .map((record) => JSON.stringify(record))
@@ -110,41 +130,69 @@ describe('sentiment of new items', () => {
     );
     expect((await cli('import', 'feedback', file, '--org', orgId)).code).toBe(0);
     const imported = (await list(key)).items;
-    expect(imported.find((item) => item.title === 'Locked out')).toMatchObject({ sentiment: 'negative', sentimentSource: 'computed' });
-    expect(imported.find((item) => item.title === 'Fine')).toMatchObject({ sentiment: 'neutral', sentimentSource: 'provided', sentimentScore: null });
+    expect(imported.find((item) => item.title === 'Locked out')).toMatchObject({
+      sentiment: 'negative',
+      sentimentSource: 'computed',
+    });
+    expect(imported.find((item) => item.title === 'Fine')).toMatchObject({
+      sentiment: 'neutral',
+      sentimentSource: 'provided',
+      sentimentScore: null,
+    });
 
     const seeded = await stack.createKey();
-    expect((await cli('seed', '--org', seeded.orgId, '--feedback', '200', '--contacts', '20', '--accounts', '5')).code).toBe(0);
-    const counts = await feedbackDb.collection('feedback_items').aggregate<{ _id: string | null; n: number }>([
-      { $match: { orgId: seeded.orgId } },
-      { $group: { _id: '$sentimentSource', n: { $sum: 1 } } },
-    ]).toArray();
+    expect(
+      (await cli('seed', '--org', seeded.orgId, '--feedback', '200', '--contacts', '20', '--accounts', '5')).code,
+    ).toBe(0);
+    const counts = await feedbackDb
+      .collection('feedback_items')
+      .aggregate<{ _id: string | null; n: number }>([
+        { $match: { orgId: seeded.orgId } },
+        { $group: { _id: '$sentimentSource', n: { $sum: 1 } } },
+      ])
+      .toArray();
     const bySource = Object.fromEntries(counts.map((row) => [row._id, row.n]));
     expect(bySource.computed).toBeGreaterThan(0);
     expect(bySource.computed + bySource.provided).toBe(200);
-    expect(await feedbackDb.collection('feedback_items').countDocuments({ orgId: seeded.orgId, sentiment: null })).toBe(0);
+    expect(await feedbackDb.collection('feedback_items').countDocuments({ orgId: seeded.orgId, sentiment: null })).toBe(
+      0,
+    );
   });
 });
 
 describe('language of new items', () => {
   test('when feedback is written in another language, then it is read in that language or has no sentiment, never an English reading', async () => {
     const { key } = await stack.createKey();
-    const german = await add(key, { title: 'Kündigung', content: 'Die App stürzt ständig ab, ich kündige mein Abo zum Monatsende.' });
-    const russian = await add(key, { title: 'Сбой', content: 'Приложение постоянно падает после обновления, верните деньги' });
+    const german = await add(key, {
+      title: 'Kündigung',
+      content: 'Die App stürzt ständig ab, ich kündige mein Abo zum Monatsende.',
+    });
+    const russian = await add(key, {
+      title: 'Сбой',
+      content: 'Приложение постоянно падает после обновления, верните деньги',
+    });
     const english = await add(key, { title: 'Export', content: 'The CSV export drops the last row of every report.' });
     const short = await add(key, { title: 'CSV', content: 'Export CSV' });
 
     expect(german).toMatchObject({ language: 'de', sentiment: 'negative', sentimentSource: 'computed' });
-    expect(russian).toMatchObject({ language: 'ru', sentiment: null, sentimentScore: null, sentimentSource: 'unsupported-language' });
+    expect(russian).toMatchObject({
+      language: 'ru',
+      sentiment: null,
+      sentimentScore: null,
+      sentimentSource: 'unsupported-language',
+    });
     expect(english).toMatchObject({ language: 'en', sentiment: 'negative', sentimentSource: 'computed' });
     expect(short.language).toBeNull();
-    expect((await stack.gql<{ feedbackItem: Item }>(GET, { apiKey: key, id: russian.id })).body.data!.feedbackItem).toEqual(russian);
+    expect(
+      (await stack.gql<{ feedbackItem: Item }>(GET, { apiKey: key, id: russian.id })).body.data!.feedbackItem,
+    ).toEqual(russian);
   });
 
   test('when items were stored before languages were read, then their language is read on the fly', async () => {
     const { key, orgId } = await stack.createKey();
     const [id] = await insertLegacy(orgId, 1, 'negative');
-    const item = (await stack.gql<{ feedbackItem: Item }>(GET, { apiKey: key, id: id.toHexString() })).body.data!.feedbackItem;
+    const item = (await stack.gql<{ feedbackItem: Item }>(GET, { apiKey: key, id: id.toHexString() })).body.data!
+      .feedbackItem;
     expect(item.language).toBe('en');
   });
 
@@ -152,13 +200,31 @@ describe('language of new items', () => {
     const { orgId } = await stack.createKey();
     const items = feedbackDb.collection('feedback_items');
     const now = new Date();
-    const { insertedId } = await items.insertOne({ orgId, source: 'legacy', title: 'Сбой', content: 'Приложение постоянно падает после обновления', status: 'unread', publishedDate: now, createdAt: now });
+    const { insertedId } = await items.insertOne({
+      orgId,
+      source: 'legacy',
+      title: 'Сбой',
+      content: 'Приложение постоянно падает после обновления',
+      status: 'unread',
+      publishedDate: now,
+      createdAt: now,
+    });
     const store = new SentimentBackfillStore(feedbackDb);
-    expect(await backfillSentiment(store, orgId, { batchSize: 5 })).toEqual({ total: 1, written: 1, skipped: 0, complete: true });
+    expect(await backfillSentiment(store, orgId, { batchSize: 5 })).toEqual({
+      total: 1,
+      written: 1,
+      skipped: 0,
+      complete: true,
+    });
     const marked = await items.findOne({ _id: insertedId });
     expect(marked).toMatchObject({ sentimentSource: 'unsupported-language', language: 'ru' });
     expect(marked).not.toHaveProperty('sentiment');
-    expect(await backfillSentiment(store, orgId, { batchSize: 5 })).toEqual({ total: 0, written: 0, skipped: 0, complete: true });
+    expect(await backfillSentiment(store, orgId, { batchSize: 5 })).toEqual({
+      total: 0,
+      written: 0,
+      skipped: 0,
+      complete: true,
+    });
   });
 });
 
@@ -171,7 +237,11 @@ describe('sentiment backfill', () => {
     const items = feedbackDb.collection('feedback_items');
 
     const stop = new AbortController();
-    const first = await backfillSentiment(store, orgId, { batchSize: 5, signal: stop.signal, onProgress: (done) => done >= 5 && stop.abort() });
+    const first = await backfillSentiment(store, orgId, {
+      batchSize: 5,
+      signal: stop.signal,
+      onProgress: (done) => done >= 5 && stop.abort(),
+    });
     expect(first).toEqual({ total: 12, written: 5, skipped: 0, complete: false });
     expect(await items.countDocuments({ orgId, sentimentSource: 'computed' })).toBe(5);
 
@@ -191,7 +261,12 @@ describe('sentiment backfill', () => {
       expect(doc).not.toHaveProperty('sentimentScore');
     }
     // Nothing left: a third run has nothing to do.
-    expect(JSON.parse((await cli('sentiment', 'backfill', '--org', orgId)).stdout[0])).toEqual({ total: 0, written: 0, skipped: 0, complete: true });
+    expect(JSON.parse((await cli('sentiment', 'backfill', '--org', orgId)).stdout[0])).toEqual({
+      total: 0,
+      written: 0,
+      skipped: 0,
+      complete: true,
+    });
   });
 
   test('when a backfill runs longer than the database time limit, then every page still reads and the run completes', async () => {
@@ -214,7 +289,12 @@ describe('sentiment backfill', () => {
         }
       })(limited);
 
-      expect(await backfillSentiment(store, orgId, { batchSize: 3 })).toEqual({ total: 9, written: 9, skipped: 0, complete: true });
+      expect(await backfillSentiment(store, orgId, { batchSize: 3 })).toEqual({
+        total: 9,
+        written: 9,
+        skipped: 0,
+        complete: true,
+      });
       expect(await feedbackDb.collection('feedback_items').countDocuments({ orgId, sentiment: null })).toBe(0);
     } finally {
       await limited.close();
@@ -227,7 +307,9 @@ describe('sentiment backfill', () => {
     const items = feedbackDb.collection('feedback_items');
     await items.updateOne({ _id: id }, { $set: { sentiment: 'neutral' } });
 
-    const written = await new SentimentBackfillStore(feedbackDb).writeComputed([{ _id: id, sentiment: 'negative', sentimentScore: -0.8, language: 'en' }]);
+    const written = await new SentimentBackfillStore(feedbackDb).writeComputed([
+      { _id: id, sentiment: 'negative', sentimentScore: -0.8, language: 'en' },
+    ]);
     expect(written).toBe(0);
     expect(await items.findOne({ _id: id })).toMatchObject({ sentiment: 'neutral' });
     expect(await items.findOne({ _id: id })).not.toHaveProperty('sentimentSource');

@@ -16,7 +16,10 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 async function add(apiKey: string, title: string, content: string): Promise<string> {
-  const response = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD, { apiKey, input: { source: 'api', title, content } });
+  const response = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD, {
+    apiKey,
+    input: { source: 'api', title, content },
+  });
   expect(response.body.errors).toBeUndefined();
   return response.body.data!.addFeedbackItem.id;
 }
@@ -35,8 +38,16 @@ const OTHERS: Array<[string, string]> = [
 describe('similar feedback', () => {
   test('when an item restates another one in other words, then similar ranks it first with a score between 0 and 1', async () => {
     const { key } = await stack.createKey();
-    const original = await add(key, 'CSV export broken', 'The CSV export stops after 1,000 rows, so our monthly report is incomplete.');
-    const restated = await add(key, 'Export cuts off', 'Exporting to CSV only gives us the first thousand rows of the report.');
+    const original = await add(
+      key,
+      'CSV export broken',
+      'The CSV export stops after 1,000 rows, so our monthly report is incomplete.',
+    );
+    const restated = await add(
+      key,
+      'Export cuts off',
+      'Exporting to CSV only gives us the first thousand rows of the report.',
+    );
     for (const [title, content] of OTHERS) await add(key, title, content);
 
     const response = await similar(key, original, 3);
@@ -54,23 +65,36 @@ describe('similar feedback', () => {
   test('when another organization has the same text, then it is never proposed', async () => {
     const mine = await stack.createKey();
     const theirs = await stack.createKey();
-    const text: [string, string] = ['SSO login fails', 'Signing in with SSO fails with an invalid SAML response since Monday.'];
+    const text: [string, string] = [
+      'SSO login fails',
+      'Signing in with SSO fails with an invalid SAML response since Monday.',
+    ];
     const own = await add(mine.key, ...text);
-    const twin = await add(mine.key, 'Cannot log in with SSO', 'SSO login gives an invalid SAML response for the whole team.');
+    const twin = await add(
+      mine.key,
+      'Cannot log in with SSO',
+      'SSO login gives an invalid SAML response for the whole team.',
+    );
     const foreign = await add(theirs.key, ...text);
 
     const ids = (await similar(mine.key, own, 20)).body.data!.feedbackItem.similar.map((entry) => entry.item.id);
     expect(ids).toContain(twin);
     expect(ids).not.toContain(foreign);
     // And the other way round: their item sees none of ours.
-    const theirsFound = (await similar(theirs.key, foreign, 20)).body.data!.feedbackItem.similar.map((entry) => entry.item.id);
+    const theirsFound = (await similar(theirs.key, foreign, 20)).body.data!.feedbackItem.similar.map(
+      (entry) => entry.item.id,
+    );
     expect(theirsFound).not.toContain(own);
     expect(theirsFound).not.toContain(twin);
   });
 
   test('when a similar item is deleted, then it is no longer proposed', async () => {
     const { key } = await stack.createKey();
-    const first = await add(key, 'Search is slow', 'Searching for a customer name takes ten seconds in the contacts list.');
+    const first = await add(
+      key,
+      'Search is slow',
+      'Searching for a customer name takes ten seconds in the contacts list.',
+    );
     const second = await add(key, 'Slow search', 'The contacts search is really slow, ten seconds for every name.');
     expect((await similar(key, first)).body.data!.feedbackItem.similar.map((entry) => entry.item.id)).toEqual([second]);
     expect((await stack.gql(REMOVE, { apiKey: key, id: second })).body.errors).toBeUndefined();

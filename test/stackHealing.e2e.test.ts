@@ -24,7 +24,12 @@ describe('a supervised service', () => {
       return { name: 'crashy', url: '', child, stop: () => stopChild(child) };
     };
 
-    const service = new SupervisedService(crashing, events, { maxCrashes: 3, windowMs: 60_000, initialBackoffMs: 20, maxBackoffMs: 50 });
+    const service = new SupervisedService(crashing, events, {
+      maxCrashes: 3,
+      windowMs: 60_000,
+      initialBackoffMs: 20,
+      maxBackoffMs: 50,
+    });
 
     expect(await given).toBe(4);
     expect(log).toEqual([
@@ -57,65 +62,91 @@ describe('npm start', () => {
     ACCOUNTS_PORT: String(await freePort()),
     IDENTITY_PORT: String(await freePort()),
   });
-  const serviceOf = (stackPid: number, name: string) => childrenOf(stackPid).find((pid) => commandOf(pid).includes(`services/${name}/src/main.ts`));
+  const serviceOf = (stackPid: number, name: string) =>
+    childrenOf(stackPid).find((pid) => commandOf(pid).includes(`services/${name}/src/main.ts`));
 
-  test('when a service crashes more often than the restart limit allows, then the stack stops with a clear message', async () => {
-    const stack = spawnEntry('cli/src/stack/startStack.ts', {
-      MONGODB_URI: process.env.MONGODB_URI,
-      FI_DATA_DIR: dataDir,
-      REDIS_URL: '',
-      STACK_RESTART_LIMIT: '0',
-      ...(await ports()),
-    });
-    try {
-      await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
-      process.kill(serviceOf(stack.child.pid as number, 'contacts') as number, 'SIGKILL');
-      expect(await stack.exited).toBe(1);
-      expect(stack.output()).toMatch(/contacts crashed 1 time within 60 s; giving up and stopping the stack/);
-    } finally {
-      stack.child.kill('SIGKILL');
-    }
-  }, STACK_TEST_MS);
-
-  test('when a service is killed with SIGKILL, then it is restarted, answers through the gateway again, and Ctrl-C still stops everything', async () => {
-    const mongodbUri = process.env.MONGODB_URI as string;
-    const key = await createKeyAt(mongodbUri);
-    const stackPorts = await ports();
-    const stack = spawnEntry('cli/src/stack/startStack.ts', { MONGODB_URI: mongodbUri, FI_DATA_DIR: dataDir, REDIS_URL: '', ...stackPorts });
-    const stackPid = stack.child.pid as number;
-    let servicePids: number[] = [];
-    try {
-      await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
-      const accounts = serviceOf(stackPid, 'accounts');
-      expect(accounts).toBeDefined();
-
-      process.kill(accounts as number, 'SIGKILL');
-
-      await eventually(() => /accounts restarted \(pid \d+\)/.test(stack.output()), 60_000, 'the accounts service to be restarted');
-      expect(stack.output()).toMatch(/accounts stopped unexpectedly \(signal SIGKILL\); restarting it in 0.5 s \(crash 1 of 5 allowed in 60 s\)/);
-      const ask = async () => {
-        const response = await fetch(`http://127.0.0.1:${stackPorts.GATEWAY_PORT}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ query: 'query($k: String!) { accountItems(apiKey: $k, take: 1) { total } }', variables: { k: key } }),
-        });
-        const body = (await response.json()) as { data?: { accountItems?: { total: number } } | null; errors?: unknown[] };
-        return response.status === 200 && !body.errors && body.data?.accountItems?.total === 0;
-      };
-      await eventually(ask, 60_000, 'the restarted accounts service to answer through the gateway');
-      servicePids = childrenOf(stackPid);
-    } finally {
-      stack.child.kill('SIGINT');
-    }
-    expect(await stack.exited).toBe(0);
-    const alive = (pid: number) => {
+  test(
+    'when a service crashes more often than the restart limit allows, then the stack stops with a clear message',
+    async () => {
+      const stack = spawnEntry('cli/src/stack/startStack.ts', {
+        MONGODB_URI: process.env.MONGODB_URI,
+        FI_DATA_DIR: dataDir,
+        REDIS_URL: '',
+        STACK_RESTART_LIMIT: '0',
+        ...(await ports()),
+      });
       try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
+        await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
+        process.kill(serviceOf(stack.child.pid as number, 'contacts') as number, 'SIGKILL');
+        expect(await stack.exited).toBe(1);
+        expect(stack.output()).toMatch(/contacts crashed 1 time within 60 s; giving up and stopping the stack/);
+      } finally {
+        stack.child.kill('SIGKILL');
       }
-    };
-    await eventually(() => servicePids.every((pid) => !alive(pid)), 20_000, 'every service process to stop');
-  }, STACK_TEST_MS);
+    },
+    STACK_TEST_MS,
+  );
+
+  test(
+    'when a service is killed with SIGKILL, then it is restarted, answers through the gateway again, and Ctrl-C still stops everything',
+    async () => {
+      const mongodbUri = process.env.MONGODB_URI as string;
+      const key = await createKeyAt(mongodbUri);
+      const stackPorts = await ports();
+      const stack = spawnEntry('cli/src/stack/startStack.ts', {
+        MONGODB_URI: mongodbUri,
+        FI_DATA_DIR: dataDir,
+        REDIS_URL: '',
+        ...stackPorts,
+      });
+      const stackPid = stack.child.pid as number;
+      let servicePids: number[] = [];
+      try {
+        await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
+        const accounts = serviceOf(stackPid, 'accounts');
+        expect(accounts).toBeDefined();
+
+        process.kill(accounts as number, 'SIGKILL');
+
+        await eventually(
+          () => /accounts restarted \(pid \d+\)/.test(stack.output()),
+          60_000,
+          'the accounts service to be restarted',
+        );
+        expect(stack.output()).toMatch(
+          /accounts stopped unexpectedly \(signal SIGKILL\); restarting it in 0.5 s \(crash 1 of 5 allowed in 60 s\)/,
+        );
+        const ask = async () => {
+          const response = await fetch(`http://127.0.0.1:${stackPorts.GATEWAY_PORT}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              query: 'query($k: String!) { accountItems(apiKey: $k, take: 1) { total } }',
+              variables: { k: key },
+            }),
+          });
+          const body = (await response.json()) as {
+            data?: { accountItems?: { total: number } } | null;
+            errors?: unknown[];
+          };
+          return response.status === 200 && !body.errors && body.data?.accountItems?.total === 0;
+        };
+        await eventually(ask, 60_000, 'the restarted accounts service to answer through the gateway');
+        servicePids = childrenOf(stackPid);
+      } finally {
+        stack.child.kill('SIGINT');
+      }
+      expect(await stack.exited).toBe(0);
+      const alive = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await eventually(() => servicePids.every((pid) => !alive(pid)), 20_000, 'every service process to stop');
+    },
+    STACK_TEST_MS,
+  );
 });

@@ -18,10 +18,13 @@ type Item = { id: string; status: string; createdAt: string; updatedAt: string }
 async function addItems(key: string, count: number): Promise<Item[]> {
   const items: Item[] = [];
   for (let i = 0; i < count; i += 1) {
-    const response = await stack.gql<{ addFeedbackItem: Item }>(ADD_FEEDBACK.replace('publishedDate createdAt', 'publishedDate createdAt updatedAt'), {
-      apiKey: key,
-      input: { source: 'api', title: `item ${i}`, content: 'c' },
-    });
+    const response = await stack.gql<{ addFeedbackItem: Item }>(
+      ADD_FEEDBACK.replace('publishedDate createdAt', 'publishedDate createdAt updatedAt'),
+      {
+        apiKey: key,
+        input: { source: 'api', title: `item ${i}`, content: 'c' },
+      },
+    );
     expect(response.body.errors).toBeUndefined();
     items.push(response.body.data!.addFeedbackItem);
   }
@@ -40,12 +43,20 @@ describe('updateFeedbackItemStatus', () => {
     const [item] = await addItems(key, 1);
     expect(item.updatedAt).toBe(item.createdAt);
 
-    const response = await stack.gql<{ updateFeedbackItemStatus: Item }>(UPDATE_ONE, { k: key, id: item.id, s: 'read' });
+    const response = await stack.gql<{ updateFeedbackItemStatus: Item }>(UPDATE_ONE, {
+      k: key,
+      id: item.id,
+      s: 'read',
+    });
     expect(response.body.errors).toBeUndefined();
     const updated = response.body.data!.updateFeedbackItemStatus;
     expect(updated).toMatchObject({ id: item.id, status: 'read', createdAt: item.createdAt });
     expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(item.createdAt));
-    expect(await statusOf(key, item.id)).toEqual({ status: 'read', createdAt: item.createdAt, updatedAt: updated.updatedAt });
+    expect(await statusOf(key, item.id)).toEqual({
+      status: 'read',
+      createdAt: item.createdAt,
+      updatedAt: updated.updatedAt,
+    });
   });
 
   test.each([
@@ -67,7 +78,11 @@ describe('updateFeedbackItemStatus', () => {
   test('when the status is set to the current one, then nothing changes, not even updatedAt', async () => {
     const { key } = await stack.createKey();
     const [item] = await addItems(key, 1);
-    const response = await stack.gql<{ updateFeedbackItemStatus: Item }>(UPDATE_ONE, { k: key, id: item.id, s: 'unread' });
+    const response = await stack.gql<{ updateFeedbackItemStatus: Item }>(UPDATE_ONE, {
+      k: key,
+      id: item.id,
+      s: 'unread',
+    });
     const { id, status, createdAt, updatedAt } = item;
     expect(response.body.data!.updateFeedbackItemStatus).toEqual({ id, status, createdAt, updatedAt });
     expect(await statusOf(key, item.id)).toMatchObject({ status: 'unread', updatedAt: item.createdAt });
@@ -84,14 +99,17 @@ describe('updateFeedbackItemStatus', () => {
     expect((await statusOf(key, item.id)).status).toBe('unread');
   });
 
-  test("when the id is unknown, malformed or another organization's, then FORBIDDEN \"Feedback not found\" and their item is untouched", async () => {
+  test('when the id is unknown, malformed or another organization\'s, then FORBIDDEN "Feedback not found" and their item is untouched', async () => {
     const mine = await stack.createKey();
     const theirs = await stack.createKey();
     const [their] = await addItems(theirs.key, 1);
     for (const id of ['0123456789abcdef01234567', 'not-an-id', their.id]) {
       const response = await stack.gql(UPDATE_ONE, { k: mine.key, id, s: 'archived' });
       expect(response.body.data).toBeNull();
-      expect(response.body.errors?.[0]).toMatchObject({ message: 'Feedback not found', extensions: { code: 'FORBIDDEN' } });
+      expect(response.body.errors?.[0]).toMatchObject({
+        message: 'Feedback not found',
+        extensions: { code: 'FORBIDDEN' },
+      });
     }
     expect((await statusOf(theirs.key, their.id)).status).toBe('unread');
   });
@@ -101,11 +119,20 @@ describe('updateFeedbackItemStatus', () => {
     const reader = await stack.createKey({ orgId: writer.orgId, readOnly: true });
     const [item] = await addItems(writer.key, 1);
     const refused = await stack.gql(UPDATE_ONE, { k: reader.key, id: item.id, s: 'read' });
-    expect(refused.body.errors?.[0]).toMatchObject({ message: 'Not authorized to update this feedback', extensions: { code: 'FORBIDDEN' } });
+    expect(refused.body.errors?.[0]).toMatchObject({
+      message: 'Not authorized to update this feedback',
+      extensions: { code: 'FORBIDDEN' },
+    });
     const unknown = await stack.gql(UPDATE_ONE, { k: reader.key, id: '0123456789abcdef01234567', s: 'read' });
-    expect(unknown.body.errors?.[0]).toMatchObject({ message: 'Feedback not found', extensions: { code: 'FORBIDDEN' } });
+    expect(unknown.body.errors?.[0]).toMatchObject({
+      message: 'Feedback not found',
+      extensions: { code: 'FORBIDDEN' },
+    });
     const bulk = await stack.gql(UPDATE_MANY, { k: reader.key, ids: [item.id], s: 'read' });
-    expect(bulk.body.errors?.[0]).toMatchObject({ message: 'Not authorized to update this feedback', extensions: { code: 'FORBIDDEN' } });
+    expect(bulk.body.errors?.[0]).toMatchObject({
+      message: 'Not authorized to update this feedback',
+      extensions: { code: 'FORBIDDEN' },
+    });
     expect((await statusOf(writer.key, item.id)).status).toBe('unread');
   });
 
@@ -113,7 +140,9 @@ describe('updateFeedbackItemStatus', () => {
     const { key } = await stack.createKey();
     const [item] = await addItems(key, 1);
     const wanted = Array.from({ length: 20 }, (_, i) => ['read', 'archived', 'unread'][i % 3]);
-    const responses = await Promise.all(wanted.map((s) => stack.gql<{ updateFeedbackItemStatus: Item }>(UPDATE_ONE, { k: key, id: item.id, s })));
+    const responses = await Promise.all(
+      wanted.map((s) => stack.gql<{ updateFeedbackItemStatus: Item }>(UPDATE_ONE, { k: key, id: item.id, s })),
+    );
     for (const [i, response] of responses.entries()) {
       expect(response.body.errors).toBeUndefined();
       expect(response.body.data!.updateFeedbackItemStatus.status).toBe(wanted[i]);
@@ -121,7 +150,9 @@ describe('updateFeedbackItemStatus', () => {
     const final = await statusOf(key, item.id);
     expect(['read', 'archived', 'unread']).toContain(final.status);
     // The stored updatedAt is the one written together with the stored status by the last writer.
-    const writers = responses.map((r) => r.body.data!.updateFeedbackItemStatus).filter((r) => r.status === final.status);
+    const writers = responses
+      .map((r) => r.body.data!.updateFeedbackItemStatus)
+      .filter((r) => r.status === final.status);
     expect(writers.map((w) => w.updatedAt)).toContain(final.updatedAt);
   });
 });
@@ -139,7 +170,11 @@ describe('updateFeedbackItemsStatus', () => {
     expect(response.body.errors).toBeUndefined();
     expect(response.body.data!.updateFeedbackItemsStatus).toBe(3);
     for (const item of items) expect((await statusOf(key, item.id)).status).toBe('archived');
-    const again = await stack.gql<{ updateFeedbackItemsStatus: number }>(UPDATE_MANY, { k: key, ids: items.map((item) => item.id), s: 'archived' });
+    const again = await stack.gql<{ updateFeedbackItemsStatus: number }>(UPDATE_MANY, {
+      k: key,
+      ids: items.map((item) => item.id),
+      s: 'archived',
+    });
     expect(again.body.data!.updateFeedbackItemsStatus).toBe(0);
   });
 
@@ -148,7 +183,11 @@ describe('updateFeedbackItemsStatus', () => {
     const theirs = await stack.createKey();
     const items = await addItems(mine.key, 2);
     const [their] = await addItems(theirs.key, 1);
-    const response = await stack.gql(UPDATE_MANY, { k: mine.key, ids: [items[0].id, their.id, 'nope', items[1].id], s: 'read' });
+    const response = await stack.gql(UPDATE_MANY, {
+      k: mine.key,
+      ids: [items[0].id, their.id, 'nope', items[1].id],
+      s: 'read',
+    });
     expect(response.body.data).toBeNull();
     expect(response.body.errors?.[0]).toMatchObject({
       message: `Feedback not found: ${their.id}, nope`,

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { importCircles, importGraph, type ImportEdge } from './helpers/importGraph';
 
 const ROOT = path.resolve(__dirname, '..');
-const WORKSPACES = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
+const WORKSPACES = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] })
+  .workspaces;
 const SKIPPED = new Set(['node_modules', 'dist', '.peers', '.data']);
 
 function typescriptFiles(dir: string): string[] {
@@ -43,7 +44,8 @@ const DATABASE_INFRASTRUCTURE = new Set(['shared/src/mongo.ts', 'cli/src/embedde
  */
 function databaseOutsideData(edge: ImportEdge): boolean {
   const workspace = workspaceOf(edge.from);
-  if (!workspace || !edge.from.startsWith(`${workspace}/src/`) || edge.from.startsWith(`${workspace}/src/data/`)) return false;
+  if (!workspace || !edge.from.startsWith(`${workspace}/src/`) || edge.from.startsWith(`${workspace}/src/data/`))
+    return false;
   return DATABASE_PACKAGES.includes(edge.specifier.split('/')[0]) && !DATABASE_INFRASTRUCTURE.has(edge.from);
 }
 
@@ -73,7 +75,9 @@ describe('the structure of the code', () => {
     expect(faces.get('shared')!.has('shared/src/errors.ts')).toBe(false);
     expect(faces.get('shared')!.has('shared/src/index.ts')).toBe(true);
     const edge = (from: string, to: string, typeOnly = false): ImportEdge => ({ from, specifier: to, to, typeOnly });
-    expect(importCircles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts')])).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(importCircles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts')])).toEqual([
+      ['a.ts', 'b.ts', 'c.ts'],
+    ]);
     expect(importCircles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts', true)])).toEqual([]);
   });
 
@@ -82,8 +86,15 @@ describe('the structure of the code', () => {
     try {
       const file = 'services/feedback/src/domain/usesDatabase.ts';
       mkdirSync(path.join(root, path.dirname(file)), { recursive: true });
-      writeFileSync(path.join(root, file), "import type { Connection } from 'mongoose';\nexport type Database = import('mongodb').Db;\n");
-      expect(importGraph(root, [file]).filter(databaseOutsideData).map(({ specifier, typeOnly }) => [specifier, typeOnly])).toEqual([
+      writeFileSync(
+        path.join(root, file),
+        "import type { Connection } from 'mongoose';\nexport type Database = import('mongodb').Db;\n",
+      );
+      expect(
+        importGraph(root, [file])
+          .filter(databaseOutsideData)
+          .map(({ specifier, typeOnly }) => [specifier, typeOnly]),
+      ).toEqual([
         ['mongoose', true],
         ['mongodb', true],
       ]);

@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { ADMIN_SUPERGRAPH_PATH, composeAdminSupergraph, composeSupergraph, SUPERGRAPH_PATH } from '../scripts/supergraph';
+import {
+  ADMIN_SUPERGRAPH_PATH,
+  composeAdminSupergraph,
+  composeSupergraph,
+  SUPERGRAPH_PATH,
+} from '../scripts/supergraph';
 
 describe('the checked-in supergraph', () => {
   test('when the subgraph schemas are composed now, then they compose without errors and match supergraph.graphql', () => {
@@ -22,13 +27,20 @@ describe('the checked-in supergraph', () => {
   });
 });
 
-describe('the checked-in admin supergraph (the web application\'s POST /admin/graphql)', () => {
-  test('when the identity schema and the services\' admin schemas are composed now, then they match the gateway\'s copy', () => {
+describe("the checked-in admin supergraph (the web application's POST /admin/graphql)", () => {
+  test("when the identity schema and the services' admin schemas are composed now, then they match the gateway's copy", () => {
     expect(readFileSync(ADMIN_SUPERGRAPH_PATH, 'utf8')).toBe(composeAdminSupergraph());
   });
 
   test('when the public supergraph is read, then nothing of the admin schemas is in it', () => {
     const sdl = readFileSync(SUPERGRAPH_PATH, 'utf8');
-    for (const admin of [/\bcreateContact\b/, /\bimportAccounts\b/, /\bsignIn\b/, /\bContactInput\b/, /\bImportProblem\b/]) expect(sdl).not.toMatch(admin);
+    for (const admin of [
+      /\bcreateContact\b/,
+      /\bimportAccounts\b/,
+      /\bsignIn\b/,
+      /\bContactInput\b/,
+      /\bImportProblem\b/,
+    ])
+      expect(sdl).not.toMatch(admin);
   });
 });

@@ -28,11 +28,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const description = async () => (await stack.gql<{ __type: { description: string } }>(DESCRIPTION)).body.data?.__type.description;
+const description = async () =>
+  (await stack.gql<{ __type: { description: string } }>(DESCRIPTION)).body.data?.__type.description;
 
 async function reloads(outcome: string): Promise<number> {
   const text = await (await fetch(`${stack.gateway.url}/metrics`)).text();
-  return Number(new RegExp(`^fi_gateway_supergraph_reloads_total\\{[^}]*outcome="${outcome}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return Number(
+    new RegExp(`^fi_gateway_supergraph_reloads_total\\{[^}]*outcome="${outcome}"[^}]*\\} (\\S+)$`, 'm').exec(
+      text,
+    )?.[1] ?? NaN,
+  );
 }
 
 test('when the supergraph file changes under load, then the gateway switches to it and no request fails', async () => {
@@ -49,7 +54,8 @@ test('when the supergraph file changes under load, then the gateway switches to 
     while (sent < 200) {
       sent += 1;
       const response = await stack.gql(LIST, { k: key });
-      if (response.status !== 200 || response.body.errors) failures.push(`${response.status} ${JSON.stringify(response.body.errors)}`);
+      if (response.status !== 200 || response.body.errors)
+        failures.push(`${response.status} ${JSON.stringify(response.body.errors)}`);
     }
   };
   const load = Promise.all(Array.from({ length: 10 }, worker));
@@ -62,16 +68,26 @@ test('when the supergraph file changes under load, then the gateway switches to 
   expect(await reloads('applied')).toBe(1);
   const ready = await fetch(`${stack.gateway.url}/ready`);
   const body = (await ready.json()) as { checks: { supergraph: { ok: boolean; lastError: unknown; hash: string } } };
-  expect(body.checks.supergraph).toMatchObject({ ok: true, lastError: null, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  expect(body.checks.supergraph).toMatchObject({
+    ok: true,
+    lastError: null,
+    hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+  });
 });
 
 test('when the new supergraph does not parse, then the old one keeps serving, the rejection is counted and /ready stays 200 and says why', async () => {
   const rejectedBefore = await reloads('rejected');
   const servedBefore = await description();
-  const readyBefore = (await (await fetch(`${stack.gateway.url}/ready`)).json()) as { checks: { supergraph: { hash: string } } };
+  const readyBefore = (await (await fetch(`${stack.gateway.url}/ready`)).json()) as {
+    checks: { supergraph: { hash: string } };
+  };
 
   writeFileSync(file, 'schema { query: \n type {');
-  await eventually(async () => (await reloads('rejected')) === rejectedBefore + 1, 20_000, 'the broken supergraph rejected');
+  await eventually(
+    async () => (await reloads('rejected')) === rejectedBefore + 1,
+    20_000,
+    'the broken supergraph rejected',
+  );
 
   expect(await description()).toBe(servedBefore);
   const ready = await fetch(`${stack.gateway.url}/ready`);

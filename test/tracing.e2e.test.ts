@@ -52,7 +52,9 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     try {
       // A pro key: its count is checked in Redis before the request runs, so Redis is part of the trace.
       key = await createKeyAt(mongodbUri(), orgId);
-      await createContactRepository(contactsConnection).insertMany(orgId, [{ name: 'Ada', email, tags: [], createdAt: new Date() }]);
+      await createContactRepository(contactsConnection).insertMany(orgId, [
+        { name: 'Ada', email, tags: [], createdAt: new Date() },
+      ]);
     } finally {
       await contactsConnection.close();
     }
@@ -66,7 +68,13 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       // Export within a tenth of a second instead of the SDK's 5 s.
       OTEL_BSP_SCHEDULE_DELAY: '100',
     };
-    const [feedbackPort, contactsPort, gatewayPort, nobodyPort, identityPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [feedbackPort, contactsPort, gatewayPort, nobodyPort, identityPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     feedback = spawnEntry('services/feedback/src/main.ts', { ...common, PORT: String(feedbackPort) });
     contacts = spawnEntry('services/contacts/src/main.ts', { ...common, PORT: String(contactsPort) });
     identity = spawnEntry('services/identity/src/main.ts', { ...common, PORT: String(identityPort) });
@@ -94,7 +102,10 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
         'the gateway, identity, feedback and contacts processes',
       );
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n${processes.map((service) => service.output().slice(-2_000)).join('\n---\n')}`, { cause: error });
+      throw new Error(
+        `${(error as Error).message}\n${processes.map((service) => service.output().slice(-2_000)).join('\n---\n')}`,
+        { cause: error },
+      );
     }
   }, 180_000);
 
@@ -110,7 +121,9 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const response = await fetch(`${gatewayUrl}/graphql?apiKey=${key}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-      body: JSON.stringify({ query: `{ contactItems(apiKey: "${key}", take: 5) { total items { email totalFeedbacks } } }` }),
+      body: JSON.stringify({
+        query: `{ contactItems(apiKey: "${key}", take: 5) { total items { email totalFeedbacks } } }`,
+      }),
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
@@ -133,12 +146,17 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
 
     const ofTrace = () => receiver.spans.filter((span) => span.traceId === traceId);
     const byId = () => new Map(ofTrace().map((span) => [span.spanId, span]));
-    const serverSpan = (service: string) => ofTrace().find((span) => span.service === service && span.kind === SERVER && span.scope.includes('instrumentation-http'));
+    const serverSpan = (service: string) =>
+      ofTrace().find(
+        (span) => span.service === service && span.kind === SERVER && span.scope.includes('instrumentation-http'),
+      );
     // Parents end after their children, so the last spans arrive a batch later: wait until the tree is whole.
     await eventually(
       () => {
         const spans = byId();
-        const complete = ['gateway', 'identity', 'contacts', 'feedback'].every((service) => serverSpan(service) !== undefined);
+        const complete = ['gateway', 'identity', 'contacts', 'feedback'].every(
+          (service) => serverSpan(service) !== undefined,
+        );
         const linked = [...spans.values()].every((span) => !span.parentSpanId || spans.has(span.parentSpanId));
         return complete && linked;
       },
@@ -152,7 +170,11 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const roots = spans.filter((span) => !span.parentSpanId);
     expect(roots.map(({ service, kind }) => ({ service, kind }))).toEqual([{ service: 'gateway', kind: SERVER }]);
     for (const span of spans) {
-      if (span.parentSpanId) expect({ span: span.name, parentFound: spanIds.has(span.parentSpanId) }).toEqual({ span: span.name, parentFound: true });
+      if (span.parentSpanId)
+        expect({ span: span.name, parentFound: spanIds.has(span.parentSpanId) }).toEqual({
+          span: span.name,
+          parentFound: true,
+        });
     }
     // Each service's server span is the child of a gateway undici client span: traceparent crossed the pool.
     for (const service of ['identity', 'contacts', 'feedback']) {
@@ -162,7 +184,8 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
         parent: { service: 'gateway', kind: CLIENT, scope: expect.stringContaining('instrumentation-undici') },
       });
     }
-    const dbSpans = (scope: string) => [...new Set(spans.filter((span) => span.scope.includes(scope)).map((span) => span.service))].sort();
+    const dbSpans = (scope: string) =>
+      [...new Set(spans.filter((span) => span.scope.includes(scope)).map((span) => span.service))].sort();
     // The gateway reads no database: the identity service verified the key.
     expect(dbSpans('instrumentation-mongodb')).toEqual(['contacts', 'feedback', 'identity']);
     expect(dbSpans('instrumentation-ioredis')).toEqual(['gateway']);
@@ -187,6 +210,9 @@ describe('tracing without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   test('when the variable is unset, then the OpenTelemetry SDK is not even loaded and log lines have no trace id', async () => {
     const probe = spawnEntry('test/helpers/telemetryProbe.ts', { OTEL_EXPORTER_OTLP_ENDPOINT: '' });
     expect(await probe.exited).toBe(0);
-    expect(JSON.parse(probe.output().trim().split('\n').pop() ?? '{}')).toEqual({ sdkLoaded: false, logLine: expect.not.objectContaining({ traceId: expect.anything() }) });
+    expect(JSON.parse(probe.output().trim().split('\n').pop() ?? '{}')).toEqual({
+      sdkLoaded: false,
+      logLine: expect.not.objectContaining({ traceId: expect.anything() }),
+    });
   });
 });

@@ -44,7 +44,10 @@ describe('update commands', () => {
   test('when an update matches more documents than one write holds, then it changes each of them once', async () => {
     const docs = connection.collection<Doc>('many');
     await docs.insertMany(Array.from({ length: 450 }, (_, i) => ({ _id: `d${i}`, n: i })));
-    const result = await docs.updateMany({ _id: { $in: Array.from({ length: 450 }, (_, i) => `d${i}`) } }, { $inc: { n: 1 } });
+    const result = await docs.updateMany(
+      { _id: { $in: Array.from({ length: 450 }, (_, i) => `d${i}`) } },
+      { $inc: { n: 1 } },
+    );
     expect(result.modifiedCount).toBe(450);
     const all = await docs.find().toArray();
     expect(all.every((doc) => doc.n === Number(doc._id.slice(1)) + 1)).toBe(true);
@@ -59,8 +62,18 @@ describe('update commands', () => {
       { _id: 'd', n: 0, u: 'y' },
     ]);
     await docs.createIndex({ u: 1 }, { unique: true, sparse: true });
-    await expect(docs.bulkWrite([inc('a'), inc('b'), { updateOne: { filter: { _id: 'c' }, update: { $set: { u: 'y' } } } }, inc('d')], { ordered: true })).rejects.toThrow();
-    expect(await docs.find({}, { projection: { u: 0 } }).sort({ _id: 1 }).toArray()).toEqual([
+    await expect(
+      docs.bulkWrite(
+        [inc('a'), inc('b'), { updateOne: { filter: { _id: 'c' }, update: { $set: { u: 'y' } } } }, inc('d')],
+        { ordered: true },
+      ),
+    ).rejects.toThrow();
+    expect(
+      await docs
+        .find({}, { projection: { u: 0 } })
+        .sort({ _id: 1 })
+        .toArray(),
+    ).toEqual([
       { _id: 'a', n: 1 },
       { _id: 'b', n: 1 },
       { _id: 'c', n: 0 },
@@ -72,14 +85,22 @@ describe('update commands', () => {
     const docs = connection.collection<Doc>('upserts');
     await docs.insertMany(Array.from({ length: 150 }, (_, i) => ({ _id: `old${i}`, n: 0, tags: 'a' })));
     // An array where the collection held only strings: a read by `tags` must know the new kind to find them.
-    const upsert = (i: number) => ({ updateOne: { filter: { _id: `new${i}` }, update: { $inc: { n: 1 }, $setOnInsert: { tags: ['a', 'b'] } }, upsert: true } });
+    const upsert = (i: number) => ({
+      updateOne: {
+        filter: { _id: `new${i}` },
+        update: { $inc: { n: 1 }, $setOnInsert: { tags: ['a', 'b'] } },
+        upsert: true,
+      },
+    });
     const result = await docs.bulkWrite(Array.from({ length: 150 }, (_, i) => [upsert(i), inc(`old${i}`)]).flat());
     expect([result.upsertedCount, result.modifiedCount]).toEqual([150, 150]);
     const all = await docs.find().toArray();
     expect(all).toHaveLength(300);
     expect(all.every((doc) => doc.n === 1)).toBe(true);
     expect(await docs.countDocuments({ tags: 'a' })).toBe(300);
-    expect((await docs.find({ tags: 'b' }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id).sort()).toEqual(Array.from({ length: 150 }, (_, i) => `new${i}`).sort());
+    expect((await docs.find({ tags: 'b' }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id).sort()).toEqual(
+      Array.from({ length: 150 }, (_, i) => `new${i}`).sort(),
+    );
   });
 
   test('when an ordered bulk write upserts a document that exists (its filter missed it), then the statements before it are written and the ones after it are not', async () => {
@@ -88,8 +109,16 @@ describe('update commands', () => {
       { _id: 'a', n: 0, pending: ['c1'] },
       { _id: 'b', n: 0 },
     ]);
-    const counted = (_id: string) => ({ updateOne: { filter: { _id, pending: { $ne: 'c1' } }, update: { $inc: { n: 1 }, $push: { pending: 'c1' } }, upsert: true } });
-    await expect(docs.bulkWrite([counted('new1'), inc('b'), counted('a'), counted('new2'), inc('b')], { ordered: true })).rejects.toThrow(/duplicate key/);
+    const counted = (_id: string) => ({
+      updateOne: {
+        filter: { _id, pending: { $ne: 'c1' } },
+        update: { $inc: { n: 1 }, $push: { pending: 'c1' } },
+        upsert: true,
+      },
+    });
+    await expect(
+      docs.bulkWrite([counted('new1'), inc('b'), counted('a'), counted('new2'), inc('b')], { ordered: true }),
+    ).rejects.toThrow(/duplicate key/);
     expect(await docs.find().sort({ _id: 1 }).toArray()).toEqual([
       { _id: 'a', n: 0, pending: ['c1'] },
       { _id: 'b', n: 1 },

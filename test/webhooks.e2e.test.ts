@@ -5,11 +5,29 @@ import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
 import { WebhookReceiver } from './helpers/webhookReceiver';
 import { ADD_ENDPOINT, DELIVERIES, FAST_WEBHOOKS, LIST_ENDPOINTS, REMOVE_ENDPOINT } from './helpers/webhookQueries';
 
-interface Endpoint { id: string; url: string; events: string[]; secret: string | null; enabled: boolean; disabledReason: string | null }
-interface Delivery { eventId: string; eventType: string; status: string; attempts: Array<{ statusCode: number | null; error: string | null }> }
+interface Endpoint {
+  id: string;
+  url: string;
+  events: string[];
+  secret: string | null;
+  enabled: boolean;
+  disabledReason: string | null;
+}
+interface Delivery {
+  eventId: string;
+  eventType: string;
+  status: string;
+  attempts: Array<{ statusCode: number | null; error: string | null }>;
+}
 
 const ALL_EVENTS = ['feedback.created', 'feedback.deleted'];
-const input = (title: string) => ({ source: 'api', title, content: 'Export is slow', email: 'ada@example.com', sentiment: 'negative' });
+const input = (title: string) => ({
+  source: 'api',
+  title,
+  content: 'Export is slow',
+  email: 'ada@example.com',
+  sentiment: 'negative',
+});
 
 describe('outbound webhooks', () => {
   let stack: Stack;
@@ -35,12 +53,19 @@ describe('outbound webhooks', () => {
     return added.body.data!.addWebhookEndpoint;
   }
   async function addItem(key: string, title = 'Slow export'): Promise<string> {
-    const created = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, { apiKey: key, input: input(title) });
+    const created = await stack.gql<{ addFeedbackItem: { id: string } }>(ADD_FEEDBACK, {
+      apiKey: key,
+      input: input(title),
+    });
     expect(created.body.errors).toBeUndefined();
     return created.body.data!.addFeedbackItem.id;
   }
   async function deliveries(key: string, endpointId: string): Promise<Delivery[]> {
-    const answer = await stack.gql<{ webhookDeliveries: { items: Delivery[] } }>(DELIVERIES, { k: key, id: endpointId, take: 100 });
+    const answer = await stack.gql<{ webhookDeliveries: { items: Delivery[] } }>(DELIVERIES, {
+      k: key,
+      id: endpointId,
+      take: 100,
+    });
     expect(answer.body.errors).toBeUndefined();
     return answer.body.data!.webhookDeliveries.items;
   }
@@ -65,20 +90,46 @@ describe('outbound webhooks', () => {
       expect(received.headers['content-type']).toBe('application/json');
       expect(received.body).not.toContain(orgId);
     }
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(hooks.received[0].body, hooks.received[0].headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(
+        hooks.received[0].body,
+        hooks.received[0].headers,
+      ),
+    ).toThrow();
     const [created, deleted] = hooks.received.map((r) => r.json);
-    expect(created).toMatchObject({ id: `evt_${id}_created`, type: 'feedback.created', data: { item: { id, title: 'Slow export', status: 'unread', sentiment: 'negative' } } });
-    expect(deleted).toMatchObject({ id: `evt_${id}_deleted`, type: 'feedback.deleted', data: { item: { id, title: 'Slow export' } } });
+    expect(created).toMatchObject({
+      id: `evt_${id}_created`,
+      type: 'feedback.created',
+      data: { item: { id, title: 'Slow export', status: 'unread', sentiment: 'negative' } },
+    });
+    expect(deleted).toMatchObject({
+      id: `evt_${id}_deleted`,
+      type: 'feedback.deleted',
+      data: { item: { id, title: 'Slow export' } },
+    });
     expect(new Date(created.timestamp).toISOString()).toBe(created.timestamp);
 
-    await eventually(async () => (await deliveries(key, endpoint.id)).every((d) => d.status === 'delivered'), 10_000, 'delivered history');
+    await eventually(
+      async () => (await deliveries(key, endpoint.id)).every((d) => d.status === 'delivered'),
+      10_000,
+      'delivered history',
+    );
     const history = await deliveries(key, endpoint.id);
     expect(history.map((d) => [d.eventType, d.status, d.attempts.map((a) => a.statusCode)])).toEqual([
       ['feedback.deleted', 'delivered', [200]],
       ['feedback.created', 'delivered', [200]],
     ]);
     const listed = await endpoints(key);
-    expect(listed).toEqual([expect.objectContaining({ id: endpoint.id, url: hooks.url, events: ALL_EVENTS, secret: null, enabled: true, disabledReason: null })]);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id: endpoint.id,
+        url: hooks.url,
+        events: ALL_EVENTS,
+        secret: null,
+        enabled: true,
+        disabledReason: null,
+      }),
+    ]);
   });
 
   test('when statuses change, one by one and in bulk, then each change sends feedback.status_changed with the previous and new values', async () => {
@@ -87,15 +138,29 @@ describe('outbound webhooks', () => {
     await addEndpoint(key, hooks.url, ['feedback.status_changed']);
     const first = await addItem(key, 'First');
     const second = await addItem(key, 'Second');
-    const one = await stack.gql(`mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "read") { id } }`, { k: key, id: first });
+    const one = await stack.gql(
+      `mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "read") { id } }`,
+      { k: key, id: first },
+    );
     expect(one.body.errors).toBeUndefined();
-    const bulk = await stack.gql(`mutation($k: String!, $ids: [String!]!) { updateFeedbackItemsStatus(apiKey: $k, ids: $ids, status: "archived") }`, { k: key, ids: [first, second] });
+    const bulk = await stack.gql(
+      `mutation($k: String!, $ids: [String!]!) { updateFeedbackItemsStatus(apiKey: $k, ids: $ids, status: "archived") }`,
+      { k: key, ids: [first, second] },
+    );
     expect(bulk.body.data).toEqual({ updateFeedbackItemsStatus: 2 });
     // Setting the current status changes nothing, so it sends nothing.
-    await stack.gql(`mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "archived") { id } }`, { k: key, id: second });
+    await stack.gql(
+      `mutation($k: String!, $id: String!) { updateFeedbackItemStatus(apiKey: $k, id: $id, status: "archived") { id } }`,
+      { k: key, id: second },
+    );
 
     await eventually(() => hooks.received.length >= 3, 20_000, 'three status events');
-    const changes = hooks.received.map((r) => [r.json.type, r.json.data.item.id, r.json.data.previous?.status, r.json.data.item.status]);
+    const changes = hooks.received.map((r) => [
+      r.json.type,
+      r.json.data.item.id,
+      r.json.data.previous?.status,
+      r.json.data.item.status,
+    ]);
     expect(changes.slice(0, 1)).toEqual([['feedback.status_changed', first, 'unread', 'read']]);
     expect(changes.slice(1).sort()).toEqual(
       [
@@ -123,7 +188,11 @@ describe('outbound webhooks', () => {
       expect.objectContaining({ statusCode: null, error: 'no answer within 700 ms' }),
       expect.objectContaining({ statusCode: 200, error: null }),
     ]);
-    expect(hooks.received.map((r) => r.headers['webhook-id'])).toEqual([`evt_${id}_created`, `evt_${id}_created`, `evt_${id}_created`]);
+    expect(hooks.received.map((r) => r.headers['webhook-id'])).toEqual([
+      `evt_${id}_created`,
+      `evt_${id}_created`,
+      `evt_${id}_created`,
+    ]);
     expect((await endpoints(key))[0]).toMatchObject({ enabled: true, failingSince: null });
   });
 
@@ -150,7 +219,11 @@ describe('outbound webhooks', () => {
     await addItem(key, 'After disabling');
     const second = await addEndpoint(key, (await receiver()).url, ['feedback.created']);
     await addItem(key, 'Seen by the new endpoint');
-    await eventually(async () => (await deliveries(key, second.id)).some((d) => d.status === 'delivered'), 20_000, 'the new endpoint served');
+    await eventually(
+      async () => (await deliveries(key, second.id)).some((d) => d.status === 'delivered'),
+      20_000,
+      'the new endpoint served',
+    );
     expect(hooks.received.length).toBe(before);
   }, 120_000);
 
@@ -182,12 +255,17 @@ describe('outbound webhooks', () => {
     expect(hooksB.received.map((r) => r.json.data.item.id)).toEqual([itemB]);
     expect((await endpoints(a.key)).map((e) => e.id)).toEqual([endpointA.id]);
     const foreignRemove = await stack.gql(REMOVE_ENDPOINT, { k: b.key, id: endpointA.id });
-    expect(foreignRemove.body.errors?.[0]).toMatchObject({ message: 'Webhook endpoint not found', extensions: { code: 'NOT_FOUND' } });
+    expect(foreignRemove.body.errors?.[0]).toMatchObject({
+      message: 'Webhook endpoint not found',
+      extensions: { code: 'NOT_FOUND' },
+    });
     const foreignDeliveries = await stack.gql(DELIVERIES, { k: b.key, id: endpointA.id });
     expect(foreignDeliveries.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     expect((await endpoints(a.key)).map((e) => e.id)).toEqual([endpointA.id]);
 
-    expect((await stack.gql(REMOVE_ENDPOINT, { k: b.key, id: endpointB.id })).body.data).toEqual({ removeWebhookEndpoint: true });
+    expect((await stack.gql(REMOVE_ENDPOINT, { k: b.key, id: endpointB.id })).body.data).toEqual({
+      removeWebhookEndpoint: true,
+    });
     expect(await endpoints(b.key)).toEqual([]);
   });
 
@@ -201,9 +279,14 @@ describe('outbound webhooks', () => {
       [REMOVE_ENDPOINT, { k: reader.key, id: endpoint.id }],
     ] as const) {
       const refused = await stack.gql(query, variables);
-      expect(refused.body.errors?.[0]).toMatchObject({ message: 'Not authorized to manage webhook endpoints', extensions: { code: 'FORBIDDEN' } });
+      expect(refused.body.errors?.[0]).toMatchObject({
+        message: 'Not authorized to manage webhook endpoints',
+        extensions: { code: 'FORBIDDEN' },
+      });
     }
-    expect((await stack.gql(LIST_ENDPOINTS, { k: 'fik_nope' })).body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await stack.gql(LIST_ENDPOINTS, { k: 'fik_nope' })).body.errors?.[0]?.extensions?.code).toBe(
+      'UNAUTHENTICATED',
+    );
   });
 
   test('when deliveries succeed, fail and hang, then /metrics counts them by outcome and shows the backlog and its age', async () => {
@@ -222,7 +305,12 @@ describe('outbound webhooks', () => {
     const endpoint = await addEndpoint(key, hooks.url, ['feedback.created']);
     await addItem(key, 'Stuck');
     await addItem(key, 'Behind it');
-    await eventually(async () => (await metric('fi_webhook_queue_depth')) >= 2 && (await metric('fi_webhook_oldest_pending_age_seconds')) > 0.5, 20_000, 'the backlog');
+    await eventually(
+      async () =>
+        (await metric('fi_webhook_queue_depth')) >= 2 && (await metric('fi_webhook_oldest_pending_age_seconds')) > 0.5,
+      20_000,
+      'the backlog',
+    );
     await stack.gql(REMOVE_ENDPOINT, { k: key, id: endpoint.id });
   });
 
@@ -235,17 +323,28 @@ describe('outbound webhooks', () => {
     ['a relative url', '/hooks', ALL_EVENTS, /url must be an absolute URL/],
     ['an ftp url', 'ftp://127.0.0.1/x', ALL_EVENTS, /url must use https or http/],
     ['credentials in the url', 'http://user:pw@127.0.0.1:9/x', ALL_EVENTS, /must not contain a user name or password/],
-    ['a private IPv4 address', 'http://10.1.2.3/x', ALL_EVENTS, /10\.1\.2\.3 is a private, loopback, link-local or reserved address/],
+    [
+      'a private IPv4 address',
+      'http://10.1.2.3/x',
+      ALL_EVENTS,
+      /10\.1\.2\.3 is a private, loopback, link-local or reserved address/,
+    ],
     ['the cloud metadata address', 'http://169.254.169.254/latest', ALL_EVENTS, /169\.254\.169\.254 is a private/],
     ['an unspecified address', 'http://0.0.0.0:8080/', ALL_EVENTS, /is a private/],
     ['an IPv4-mapped private IPv6 address', 'http://[::ffff:192.168.1.1]/x', ALL_EVENTS, /is a private/],
     ['a unique-local IPv6 address', 'http://[fd00::1]/x', ALL_EVENTS, /fd00::1 is a private/],
     ['a link-local IPv6 address', 'http://[fe80::1]/x', ALL_EVENTS, /fe80::1 is a private/],
     ['a name that does not resolve', 'http://no-such-host.invalid/x', ALL_EVENTS, /does not resolve/],
-  ])('when an endpoint has %s, then BAD_REQUEST names the problem and nothing is added', async (_, url, events, message) => {
-    const { key } = await stack.createKey();
-    const refused = await stack.gql(ADD_ENDPOINT, { k: key, url, events });
-    expect(refused.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(message), extensions: { code: 'BAD_REQUEST' } });
-    expect(await endpoints(key)).toEqual([]);
-  });
+  ])(
+    'when an endpoint has %s, then BAD_REQUEST names the problem and nothing is added',
+    async (_, url, events, message) => {
+      const { key } = await stack.createKey();
+      const refused = await stack.gql(ADD_ENDPOINT, { k: key, url, events });
+      expect(refused.body.errors?.[0]).toMatchObject({
+        message: expect.stringMatching(message),
+        extensions: { code: 'BAD_REQUEST' },
+      });
+      expect(await endpoints(key)).toEqual([]);
+    },
+  );
 });

@@ -30,13 +30,21 @@ export const CLI_MAX_TIME_MS = 120_000;
 /** The databases the services use, under the same names and overrides as the services themselves. */
 export async function openDatabases(env: NodeJS.ProcessEnv = process.env): Promise<Databases> {
   const uri = resolveMongoUri(env);
-  const feedback = await connectMongo(uri, env.FEEDBACK_MONGODB_DB ?? feedbackConfigSchema.mongodbDb.default, { maxTimeMs: CLI_MAX_TIME_MS });
+  const feedback = await connectMongo(uri, env.FEEDBACK_MONGODB_DB ?? feedbackConfigSchema.mongodbDb.default, {
+    maxTimeMs: CLI_MAX_TIME_MS,
+  });
   const sibling = (name: string) => connectSibling(feedback, uri, uri, name);
   const contacts = await sibling(env.CONTACTS_MONGODB_DB ?? contactsConfigSchema.mongodbDb.default);
   const accounts = await sibling(env.ACCOUNTS_MONGODB_DB ?? accountsConfigSchema.mongodbDb.default);
-  const identity = await connectSibling(feedback, uri, env.IDENTITY_MONGODB_URI ?? '', env.IDENTITY_MONGODB_DB ?? identityConfigSchema.mongodbDb.default, {
-    maxTimeMs: CLI_MAX_TIME_MS,
-  });
+  const identity = await connectSibling(
+    feedback,
+    uri,
+    env.IDENTITY_MONGODB_URI ?? '',
+    env.IDENTITY_MONGODB_DB ?? identityConfigSchema.mongodbDb.default,
+    {
+      maxTimeMs: CLI_MAX_TIME_MS,
+    },
+  );
   return {
     feedback,
     contacts,
@@ -53,10 +61,15 @@ export async function openDatabases(env: NodeJS.ProcessEnv = process.env): Promi
  * The API-key store every service read before the identity service existed (AUTH_MONGODB_URI,
  * AUTH_MONGODB_DB as they were configured then), for the one-time migration of its keys.
  */
-export async function openLegacyKeyStore(db: Databases, env: NodeJS.ProcessEnv = process.env): Promise<{ connection: Connection; close(): Promise<void> }> {
+export async function openLegacyKeyStore(
+  db: Databases,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ connection: Connection; close(): Promise<void> }> {
   const uri = resolveMongoUri(env);
   const own = env.AUTH_MONGODB_URI && env.AUTH_MONGODB_URI !== uri;
-  const connection = await connectSibling(db.feedback, uri, env.AUTH_MONGODB_URI ?? '', env.AUTH_MONGODB_DB ?? 'auth', { maxTimeMs: CLI_MAX_TIME_MS });
+  const connection = await connectSibling(db.feedback, uri, env.AUTH_MONGODB_URI ?? '', env.AUTH_MONGODB_DB ?? 'auth', {
+    maxTimeMs: CLI_MAX_TIME_MS,
+  });
   // A database on the same server shares the pool, which closes with the others.
   return { connection, close: async () => (own ? connection.close() : undefined) };
 }

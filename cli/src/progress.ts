@@ -6,7 +6,9 @@ export function progressBar(label: string, total: number): { update(done: number
     const width = 30;
     const filled = total === 0 ? width : Math.round((done / total) * width);
     const rate = Math.round(done / Math.max((Date.now() - started) / 1000, 0.001));
-    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} (${rate}/s)`);
+    process.stderr.write(
+      `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} (${rate}/s)`,
+    );
   };
   return {
     update: (done) => {

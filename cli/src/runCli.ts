@@ -91,9 +91,27 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
   }
   try {
     if (command === 'keys') {
-      await keysCommand(rest[0], rest.slice(1), { org: values.org, tier: values.tier, readOnly: values['read-only'], rateLimit: values['rate-limit'], name: values.name }, db, out);
+      await keysCommand(
+        rest[0],
+        rest.slice(1),
+        {
+          org: values.org,
+          tier: values.tier,
+          readOnly: values['read-only'],
+          rateLimit: values['rate-limit'],
+          name: values.name,
+        },
+        db,
+        out,
+      );
     } else if (command === 'webhooks') {
-      await webhooksCommand(rest[0], rest.slice(1), { org: values.org, url: values.url, events: values.events, skip: values.skip, take: values.take }, db, out);
+      await webhooksCommand(
+        rest[0],
+        rest.slice(1),
+        { org: values.org, url: values.url, events: values.events, skip: values.skip, take: values.take },
+        db,
+        out,
+      );
     } else if (command === 'import') {
       await importCommand(rest[0], rest[1], { org: values.org, skipInvalid: values['skip-invalid'] }, db, out);
     } else if (command === 'sentiment') {

@@ -1,10 +1,18 @@
 import path from 'node:path';
-import { commonConfigSchema, ConfigError, identitySigningConfigSchema, loadConfig, mongoClientConfigSchema, parse } from '@fi/shared';
+import {
+  commonConfigSchema,
+  ConfigError,
+  identitySigningConfigSchema,
+  loadConfig,
+  mongoClientConfigSchema,
+  parse,
+} from '@fi/shared';
 
 const optionalUrl = (env: string, doc: string) => ({ env, doc, default: '', parse: parse.url('http:', 'https:') });
 
 /** A requests-per-window figure, or `unlimited` (null). */
-const limitOrUnlimited = (raw: string): number | null => (raw.trim().toLowerCase() === 'unlimited' ? null : parse.int(1, 1_000_000_000)(raw));
+const limitOrUnlimited = (raw: string): number | null =>
+  raw.trim().toLowerCase() === 'unlimited' ? null : parse.int(1, 1_000_000_000)(raw);
 
 export const rateLimitConfigSchema = {
   redisUrl: {
@@ -19,15 +27,30 @@ export const rateLimitConfigSchema = {
     default: 250,
     parse: parse.int(10, 10_000),
   },
-  redisKeyPrefix: { env: 'RATE_LIMIT_REDIS_PREFIX', doc: 'prefix of the rate-limit keys in Redis', default: 'fi:rl', parse: parse.string },
+  redisKeyPrefix: {
+    env: 'RATE_LIMIT_REDIS_PREFIX',
+    doc: 'prefix of the rate-limit keys in Redis',
+    default: 'fi:rl',
+    parse: parse.string,
+  },
   rateLimitWindowSeconds: {
     env: 'RATE_LIMIT_WINDOW_SECONDS',
     doc: 'length of one rate-limit window; the tier limits count requests per window',
     default: 60,
     parse: parse.int(1, 86_400),
   },
-  rateLimitFree: { env: 'RATE_LIMIT_FREE', doc: 'requests per window of a free key', default: 60 as number | null, parse: limitOrUnlimited },
-  rateLimitPro: { env: 'RATE_LIMIT_PRO', doc: 'requests per window of a pro key', default: 300 as number | null, parse: limitOrUnlimited },
+  rateLimitFree: {
+    env: 'RATE_LIMIT_FREE',
+    doc: 'requests per window of a free key',
+    default: 60 as number | null,
+    parse: limitOrUnlimited,
+  },
+  rateLimitPro: {
+    env: 'RATE_LIMIT_PRO',
+    doc: 'requests per window of a pro key',
+    default: 300 as number | null,
+    parse: limitOrUnlimited,
+  },
   rateLimitEnterprise: {
     env: 'RATE_LIMIT_ENTERPRISE',
     doc: 'requests per window of an enterprise key, or unlimited',
@@ -48,7 +71,12 @@ export const rateLimitConfigSchema = {
   },
   // Generous: the wait bounds how long a request is held, the queue only the memory of a burst (an importer
   // sending 200 at once is served in turn, not refused).
-  keyQueue: { env: 'KEY_QUEUE', doc: 'requests of one key that may wait for a place; beyond them 429 at once', default: 1_000, parse: parse.int(0, 1_000_000) },
+  keyQueue: {
+    env: 'KEY_QUEUE',
+    doc: 'requests of one key that may wait for a place; beyond them 429 at once',
+    default: 1_000,
+    parse: parse.int(0, 1_000_000),
+  },
   keyQueueWaitMs: {
     env: 'KEY_QUEUE_WAIT_MS',
     doc: 'longest wait of a request for a place of its key before 429',
@@ -76,10 +104,30 @@ export const rateLimitConfigSchema = {
 };
 
 export const queryLimitsConfigSchema = {
-  maxDepth: { env: 'MAX_QUERY_DEPTH', doc: 'deepest selection a document may have', default: 8, parse: parse.int(1, 100) },
-  maxAliases: { env: 'MAX_QUERY_ALIASES', doc: 'most aliases in one document', default: 15, parse: parse.int(0, 1_000) },
-  maxDirectives: { env: 'MAX_QUERY_DIRECTIVES', doc: 'most directives in one document', default: 20, parse: parse.int(0, 1_000) },
-  maxTokens: { env: 'MAX_QUERY_TOKENS', doc: 'most lexical tokens in one document', default: 2_000, parse: parse.int(50, 100_000) },
+  maxDepth: {
+    env: 'MAX_QUERY_DEPTH',
+    doc: 'deepest selection a document may have',
+    default: 8,
+    parse: parse.int(1, 100),
+  },
+  maxAliases: {
+    env: 'MAX_QUERY_ALIASES',
+    doc: 'most aliases in one document',
+    default: 15,
+    parse: parse.int(0, 1_000),
+  },
+  maxDirectives: {
+    env: 'MAX_QUERY_DIRECTIVES',
+    doc: 'most directives in one document',
+    default: 20,
+    parse: parse.int(0, 1_000),
+  },
+  maxTokens: {
+    env: 'MAX_QUERY_TOKENS',
+    doc: 'most lexical tokens in one document',
+    default: 2_000,
+    parse: parse.int(50, 100_000),
+  },
   maxCost: {
     env: 'MAX_QUERY_COST',
     doc: 'highest estimated cost of one document (objects 2, scalars 1, x1.5 per level; an ordinary request costs under 200)',
@@ -131,7 +179,10 @@ export const gatewayConfigSchema = {
     default: path.resolve(__dirname, '../../supergraph.graphql'),
     parse: parse.string,
   },
-  supergraphUrl: optionalUrl('SUPERGRAPH_URL', 'URL the supergraph SDL is fetched from (GET), at start and every SUPERGRAPH_POLL_MS; unset: SUPERGRAPH_PATH'),
+  supergraphUrl: optionalUrl(
+    'SUPERGRAPH_URL',
+    'URL the supergraph SDL is fetched from (GET), at start and every SUPERGRAPH_POLL_MS; unset: SUPERGRAPH_PATH',
+  ),
   supergraphPollMs: {
     env: 'SUPERGRAPH_POLL_MS',
     doc: 'how often the gateway looks for a new supergraph (SUPERGRAPH_URL, or SUPERGRAPH_PATH where file events are missed)',

@@ -13,12 +13,19 @@ const PASSED_HEADERS = ['content-type', 'content-length', 'content-disposition',
  * entry, so it streams the owning service's file through (never holding more than a network buffer);
  * the token is the service's to check.
  */
-export function exportDownloadRoutes(subgraphUrls: Record<string, string>, timeoutMs: number, logger: Logger): Record<string, RouteHandler> {
+export function exportDownloadRoutes(
+  subgraphUrls: Record<string, string>,
+  timeoutMs: number,
+  logger: Logger,
+): Record<string, RouteHandler> {
   const route = (subgraph: string) => async (req: IncomingMessage, res: ServerResponse) => {
     const search = new URL(req.url ?? '/', 'http://localhost').search;
     let answer;
     try {
-      answer = await request(new URL(`${EXPORT_DOWNLOAD_PATH}${search}`, subgraphUrls[subgraph]), { headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      answer = await request(new URL(`${EXPORT_DOWNLOAD_PATH}${search}`, subgraphUrls[subgraph]), {
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
     } catch (error) {
       logger.warn({ err: error, subgraph }, 'export download: service unreachable');
       throw unavailableHttpError(`The ${subgraph} service is unavailable; retry shortly`, { service: subgraph });
@@ -37,5 +44,7 @@ export function exportDownloadRoutes(subgraphUrls: Record<string, string>, timeo
       res.destroy();
     }
   };
-  return Object.fromEntries(Object.entries(EXPORT_OWNERS).map(([resource, subgraph]) => [`/exports/${resource}`, route(subgraph)]));
+  return Object.fromEntries(
+    Object.entries(EXPORT_OWNERS).map(([resource, subgraph]) => [`/exports/${resource}`, route(subgraph)]),
+  );
 }

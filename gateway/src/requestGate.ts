@@ -89,7 +89,8 @@ export function createRequestGate(deps: RequestGateDeps) {
       }
       const code = String(error.extensions.code);
       info.outcome.code = code;
-      if (code === ErrorCode.RATE_LIMITED) deps.metrics.rateLimited.inc({ tier: String(error.extensions.tier ?? 'invalid_key') });
+      if (code === ErrorCode.RATE_LIMITED)
+        deps.metrics.rateLimited.inc({ tier: String(error.extensions.tier ?? 'invalid_key') });
       // A refusal is an ordinary GraphQL error result, not a server failure: 200 unless it says otherwise.
       throw error.extensions.http ? error : withHttpStatus(error, 200);
     }
@@ -102,7 +103,11 @@ export function createRequestGate(deps: RequestGateDeps) {
  * valid key counts against its address, whether its keys are wrong, missing, or it has none at all
  * (introspection, a document that does not parse): only requests with a valid key are free of the guard.
  */
-async function authenticate(deps: RequestGateDeps, request: OperationRequest | null, address: string): Promise<AuthenticatedRequest> {
+async function authenticate(
+  deps: RequestGateDeps,
+  request: OperationRequest | null,
+  address: string,
+): Promise<AuthenticatedRequest> {
   const blockedFor = deps.invalidKeyGuard.retryAfter(address);
   if (blockedFor !== null) {
     const known = authenticateFromCache(request, deps.keyedFields(), deps.identity);
@@ -134,17 +139,23 @@ async function authenticate(deps: RequestGateDeps, request: OperationRequest | n
  */
 async function holdPlaces(bulkhead: Bulkhead, callers: Caller[], info: RequestInfo): Promise<void> {
   // In one order for every request, so two requests sharing two keys never wait on each other.
-  const distinct = [...new Map(callers.map((caller) => [caller.keyId, caller])).values()].sort((a, b) => a.keyId.localeCompare(b.keyId));
+  const distinct = [...new Map(callers.map((caller) => [caller.keyId, caller])).values()].sort((a, b) =>
+    a.keyId.localeCompare(b.keyId),
+  );
   for (const caller of distinct) {
     try {
       info.onDone(await bulkhead.acquire(caller.keyId));
     } catch (error) {
       if (!(error instanceof BulkheadRefused)) throw error;
       throw withHttpStatus(
-        appError(ErrorCode.RATE_LIMITED, `Too many concurrent requests for this API key; retry in ${KEY_BUSY_RETRY_AFTER_SECONDS} s`, {
-          retryAfter: KEY_BUSY_RETRY_AFTER_SECONDS,
-          tier: caller.tier,
-        }),
+        appError(
+          ErrorCode.RATE_LIMITED,
+          `Too many concurrent requests for this API key; retry in ${KEY_BUSY_RETRY_AFTER_SECONDS} s`,
+          {
+            retryAfter: KEY_BUSY_RETRY_AFTER_SECONDS,
+            tier: caller.tier,
+          },
+        ),
         429,
         { 'retry-after': String(KEY_BUSY_RETRY_AFTER_SECONDS) },
       );
@@ -158,14 +169,22 @@ const KEY_BUSY_RETRY_AFTER_SECONDS = 1;
 const isCode = (error: unknown, code: ErrorCode) => error instanceof GraphQLError && error.extensions.code === code;
 
 function identityUnavailable(requestId: string): GraphQLError {
-  return withHttpStatus(unavailableError(SERVICE_UNAVAILABLE_MESSAGE, { requestId }), UNAVAILABLE_HTTP.status, UNAVAILABLE_HTTP.headers);
+  return withHttpStatus(
+    unavailableError(SERVICE_UNAVAILABLE_MESSAGE, { requestId }),
+    UNAVAILABLE_HTTP.status,
+    UNAVAILABLE_HTTP.headers,
+  );
 }
 
 function tooManyInvalidKeys(retryAfter: number): GraphQLError {
   return withHttpStatus(
-    appError(ErrorCode.RATE_LIMITED, `Too many requests with a missing or invalid API key from this address; retry in ${retryAfter} s`, {
-      retryAfter,
-    }),
+    appError(
+      ErrorCode.RATE_LIMITED,
+      `Too many requests with a missing or invalid API key from this address; retry in ${retryAfter} s`,
+      {
+        retryAfter,
+      },
+    ),
     429,
     { 'retry-after': String(retryAfter) },
   );

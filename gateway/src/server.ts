@@ -1,6 +1,9 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+} from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type Redis from 'ioredis';
 import {
@@ -73,11 +76,17 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     onReload: (outcome) => metrics.supergraphReloads.inc({ outcome }),
   });
   const supergraphSdl = await supergraphSource.initial();
-  const identity = new IdentityClient({ url: config.identityUrl, timeoutMs: config.identityTimeoutMs, cacheTtlMs: config.authCacheTtlMs });
+  const identity = new IdentityClient({
+    url: config.identityUrl,
+    timeoutMs: config.identityTimeoutMs,
+    cacheTtlMs: config.authCacheTtlMs,
+  });
   const registry = createRegistry('gateway');
   const metrics = new GatewayMetrics(registry);
 
-  const redis: Redis | null = config.redisUrl ? await connectRedis(config.redisUrl, config.redisTimeoutMs, logger) : null;
+  const redis: Redis | null = config.redisUrl
+    ? await connectRedis(config.redisUrl, config.redisTimeoutMs, logger)
+    : null;
   // With Redis the instances count themselves there; GATEWAY_INSTANCES is only the first assumption.
   const instances = redis
     ? new LiveInstances({
@@ -171,11 +180,16 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       identity: () => pingService(config.identityUrl, '/ready'),
       // Always ok: a rejected update leaves the previous supergraph serving; the details say which.
       supergraph: { check: async () => undefined, details: () => supergraphSource.details() },
-      ...Object.fromEntries(Object.entries(subgraphUrls).map(([name, url]) => [`subgraph:${name}`, () => pingService(url)])),
+      ...Object.fromEntries(
+        Object.entries(subgraphUrls).map(([name, url]) => [`subgraph:${name}`, () => pingService(url)]),
+      ),
       ...(redis ? { redis: { optional: true as const, check: () => redis.ping() } } : {}),
     },
     status: () => ({ rateLimiter: { store: counter.mode, ...(instances ? { instances: instances.count } : {}) } }),
-    routes: { '/metrics': metricsRoute(registry), ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, logger) },
+    routes: {
+      '/metrics': metricsRoute(registry),
+      ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, logger),
+    },
     graphqlRoutes: { [ADMIN_GRAPHQL_PATH]: admin.endpoint },
     ...(dashboard ? { getFallback: dashboard } : {}),
     observe: (outcome, seconds) => metrics.observeRequest(outcome.operation, outcome.code, seconds),
@@ -184,7 +198,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       keyedFields: () => keyedFields,
       schema: () => schema,
       pointsBudget: new PointsBudget(counter, keyLimits, config.costPointsPerRequest, config.rateLimitWindowSeconds),
-      keyConcurrency: new Bulkhead({ concurrency: config.keyConcurrency, queue: config.keyQueue, maxWaitMs: config.keyQueueWaitMs }),
+      keyConcurrency: new Bulkhead({
+        concurrency: config.keyConcurrency,
+        queue: config.keyQueue,
+        maxWaitMs: config.keyQueueWaitMs,
+      }),
       identity,
       keyLimits,
       invalidKeyGuard: new InvalidKeyGuard(counter, config.invalidKeyLimit),

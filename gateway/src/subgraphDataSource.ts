@@ -77,7 +77,8 @@ export class SubgraphDataSource<C extends BaseContext> implements GraphQLDataSou
       if (!result || (!ok && !result.errors?.length)) throw subgraphUnavailable(name, 'http');
       for (const error of result.errors ?? []) {
         const code = error.extensions?.code;
-        if (SUBGRAPH_FAULT_CODES.has(code)) metrics.subgraphErrors.inc({ subgraph: name, kind: String(code).toLowerCase() });
+        if (SUBGRAPH_FAULT_CODES.has(code))
+          metrics.subgraphErrors.inc({ subgraph: name, kind: String(code).toLowerCase() });
       }
       return result;
     } finally {
@@ -90,7 +91,11 @@ export class SubgraphDataSource<C extends BaseContext> implements GraphQLDataSou
     return this.pool.close();
   }
 
-  private async post(options: GraphQLDataSourceProcessOptions<C>, context: C | undefined, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
+  private async post(
+    options: GraphQLDataSourceProcessOptions<C>,
+    context: C | undefined,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; body: unknown }> {
     const { operationName } = options.request;
     const { caller } = this.options;
     const operation = { query: options.request.query ?? '', variables: options.request.variables };

@@ -10,4 +10,7 @@ export function subgraphUnavailable(subgraph: string, failure: SubgraphFailure):
 }
 
 /** Codes in a subgraph's answer that mean the subgraph itself failed, not the client's request. */
-export const SUBGRAPH_FAULT_CODES: ReadonlySet<unknown> = new Set([ErrorCode.INTERNAL_SERVER_ERROR, ErrorCode.SERVICE_UNAVAILABLE]);
+export const SUBGRAPH_FAULT_CODES: ReadonlySet<unknown> = new Set([
+  ErrorCode.INTERNAL_SERVER_ERROR,
+  ErrorCode.SERVICE_UNAVAILABLE,
+]);

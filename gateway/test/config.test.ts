@@ -13,6 +13,8 @@ describe('the gateway configuration', () => {
     expect(() => loadGatewayConfig({ ...base, MONGODB_MAX_TIME_MS: '10000' })).toThrow(
       /MONGODB_MAX_TIME_MS=10000 must be below SUBGRAPH_TIMEOUT_MS=10000/,
     );
-    expect(() => loadGatewayConfig({ ...base, MONGODB_MAX_TIME_MS: '20000', SUBGRAPH_TIMEOUT_MS: '30000' })).not.toThrow();
+    expect(() =>
+      loadGatewayConfig({ ...base, MONGODB_MAX_TIME_MS: '20000', SUBGRAPH_TIMEOUT_MS: '30000' }),
+    ).not.toThrow();
   });
 });

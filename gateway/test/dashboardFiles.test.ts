@@ -13,7 +13,10 @@ let origin: string;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'fi-dashboard-files-'));
   mkdirSync(path.join(dir, 'assets'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><script type="module" src="/assets/app-1a2b.js"></script>');
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><script type="module" src="/assets/app-1a2b.js"></script>',
+  );
   writeFileSync(path.join(dir, 'assets', 'app-1a2b.js'), 'console.log("the page");'.repeat(50));
   writeFileSync(path.join(os.tmpdir(), 'fi-outside.txt'), 'not to be served');
   const handler = dashboardFiles(dir);
@@ -27,7 +30,10 @@ afterAll(async () => {
 });
 
 /** A raw GET (fetch would normalize `..` away and decode gzip itself). */
-function get(urlPath: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function get(
+  urlPath: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${origin}/`, { path: urlPath, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -70,7 +76,9 @@ describe('the web application files the gateway serves', () => {
   });
 
   test('when the folder holds no build, then the gateway refuses to start and names the folder', () => {
-    expect(() => dashboardFiles(path.join(dir, 'assets'))).toThrow(/DASHBOARD_DIR=.*assets holds no built web application/);
+    expect(() => dashboardFiles(path.join(dir, 'assets'))).toThrow(
+      /DASHBOARD_DIR=.*assets holds no built web application/,
+    );
     expect(() => dashboardFiles(path.join(dir, 'nowhere'))).toThrow(/run npm run build/);
   });
 });

@@ -40,7 +40,8 @@ describe('reading the API keys of an operation', () => {
   });
 
   test('when a document has several operations, then only the named one counts', () => {
-    const query = 'query A { feedbackItems(apiKey: "fik_a") { total } } mutation B { addFeedbackItem(apiKey: "fik_b", input: {source: "s", title: "t", content: "c"}) { id } }';
+    const query =
+      'query A { feedbackItems(apiKey: "fik_a") { total } } mutation B { addFeedbackItem(apiKey: "fik_b", input: {source: "s", title: "t", content: "c"}) { id } }';
     expect(keysOf(query, {}, 'B').keys).toEqual(['fik_b']);
     expect(readOperation({ query }, new DocumentCache())).toBeNull();
   });

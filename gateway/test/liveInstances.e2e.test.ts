@@ -8,7 +8,13 @@ const logger = createLogger('test', 'silent');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** A client like the gateway's: no offline queue, so commands fail at once while it is disconnected. */
-const client = () => new Redis(REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 1_000, lazyConnect: true });
+const client = () =>
+  new Redis(REDIS_URL, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 1_000,
+    lazyConnect: true,
+  });
 
 async function until<T>(attempt: () => Promise<T>, done: (value: T) => boolean, deadlineMs = 10_000): Promise<T> {
   const deadline = Date.now() + deadlineMs;
@@ -52,7 +58,12 @@ describe('gateway instances counting themselves in Redis', () => {
     const survivor = new LiveInstances({ redis, key, assumed: 1, ttlMs: 300 });
     await crashed.beat();
     expect(await survivor.beat()).toBe(2);
-    expect(await until(() => survivor.beat(), (count) => count === 1)).toBe(1);
+    expect(
+      await until(
+        () => survivor.beat(),
+        (count) => count === 1,
+      ),
+    ).toBe(1);
     expect(await redis.pttl(key)).toBeGreaterThan(0);
   });
 
@@ -67,7 +78,13 @@ describe('gateway instances counting themselves in Redis', () => {
 
     redis.disconnect();
     expect(await own.beat()).toBe(3);
-    const counter = new WindowCounter({ redis, keyPrefix: `unit:${randomUUID()}`, windowSeconds: 60, instances: () => own.count, logger });
+    const counter = new WindowCounter({
+      redis,
+      keyPrefix: `unit:${randomUUID()}`,
+      windowSeconds: 60,
+      instances: () => own.count,
+      logger,
+    });
     const results = [];
     for (let i = 0; i < 6; i += 1) results.push((await counter.count('key', 'k', 12)).allowed);
     expect(counter.mode).toBe('insurance');
@@ -82,7 +99,12 @@ describe('gateway instances counting themselves in Redis', () => {
     await running.start();
     expect(await other.beat()).toBe(2);
     // Only the heartbeat can bring the running instance's own count to 2.
-    expect(await until(async () => running.count, (count) => count === 2)).toBe(2);
+    expect(
+      await until(
+        async () => running.count,
+        (count) => count === 2,
+      ),
+    ).toBe(2);
     await running.stop();
     expect(await other.beat()).toBe(1);
   });

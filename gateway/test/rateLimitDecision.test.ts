@@ -1,4 +1,9 @@
-import { mostConstrained, rateLimitExtension, rateLimitHeaders, type RateLimitDecision } from '../src/rateLimit/decision';
+import {
+  mostConstrained,
+  rateLimitExtension,
+  rateLimitHeaders,
+  type RateLimitDecision,
+} from '../src/rateLimit/decision';
 
 const decision = (overrides: Partial<RateLimitDecision>): RateLimitDecision => ({
   allowed: true,
@@ -22,7 +27,10 @@ describe('the reported rate limit', () => {
 
   test('when a key is limited, then the headers follow the IETF draft and the body says the same', () => {
     const limited = decision({ remaining: 0, resetSeconds: 7 });
-    expect(rateLimitHeaders(limited)).toEqual({ 'ratelimit-policy': '60;w=60', ratelimit: 'limit=60, remaining=0, reset=7' });
+    expect(rateLimitHeaders(limited)).toEqual({
+      'ratelimit-policy': '60;w=60',
+      ratelimit: 'limit=60, remaining=0, reset=7',
+    });
     expect(rateLimitExtension(limited)).toEqual({ tier: 'free', limit: 60, remaining: 0, reset: 7, window: 60 });
   });
 

@@ -50,14 +50,25 @@ function gateWithCountingIdentity(invalidKeyLimit: number) {
     trustProxy: false,
   });
   const send = (body: unknown, remoteAddress = '192.0.2.7') =>
-    gate({ requestId: 'r', headers: {}, body, logger, remoteAddress, outcome: { operation: 'invalid', code: 'OK' }, onDone: () => undefined } satisfies RequestInfo).then(
+    gate({
+      requestId: 'r',
+      headers: {},
+      body,
+      logger,
+      remoteAddress,
+      outcome: { operation: 'invalid', code: 'OK' },
+      onDone: () => undefined,
+    } satisfies RequestInfo).then(
       () => 'passed',
       (error: { extensions: { code: string } }) => error.extensions.code,
     );
   return { send, reads: () => lookups - before, close: () => identity.close() };
 }
 
-const guess = (i: number) => ({ query: 'query($k: String!) { feedbackItems(apiKey: $k) }', variables: { k: `fik_guess_${i}_wellformed` } });
+const guess = (i: number) => ({
+  query: 'query($k: String!) { feedbackItems(apiKey: $k) }',
+  variables: { k: `fik_guess_${i}_wellformed` },
+});
 
 describe('the invalid-key guard', () => {
   test('when an address is blocked, then its further guesses are refused without asking the identity service', async () => {
@@ -75,7 +86,13 @@ describe('the invalid-key guard', () => {
   test('when requests carry no key at all (introspection, unparsable documents), then the guard counts them too', async () => {
     const { send, close } = gateWithCountingIdentity(3);
     const answers = [];
-    for (const body of [{ query: '{ __schema { types { name } } }' }, { query: '{ __typename }' }, { query: '{ broken' }, { query: '{ __typename }' }, {}]) {
+    for (const body of [
+      { query: '{ __schema { types { name } } }' },
+      { query: '{ __typename }' },
+      { query: '{ broken' },
+      { query: '{ __typename }' },
+      {},
+    ]) {
       answers.push(await send(body));
     }
     expect(answers).toEqual(['passed', 'passed', 'passed', 'RATE_LIMITED', 'RATE_LIMITED']);

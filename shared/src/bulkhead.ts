@@ -115,7 +115,8 @@ export class Bulkhead {
       let next: Lane | undefined;
       for (const lane of this.lanes.values()) {
         if (lane.waiting.length === 0 || lane.active >= this.options.concurrency) continue;
-        if (!next || lane.active < next.active || (lane.active === next.active && lane.servedAt < next.servedAt)) next = lane;
+        if (!next || lane.active < next.active || (lane.active === next.active && lane.servedAt < next.servedAt))
+          next = lane;
       }
       if (!next) return;
       this.start(next);

@@ -87,7 +87,9 @@ export const parse = {
     try {
       new ConnectionString(raw);
     } catch (error) {
-      throw new Error(`expected a mongodb:// or mongodb+srv:// connection string (${(error as Error).message})`, { cause: error });
+      throw new Error(`expected a mongodb:// or mongodb+srv:// connection string (${(error as Error).message})`, {
+        cause: error,
+      });
     }
     return raw;
   },
@@ -109,7 +111,12 @@ export function serviceConfigSchema(defaults: { port: number; database: string }
       doc: 'MongoDB connection string of this service',
       parse: parse.mongoUri,
     },
-    mongodbDb: { env: 'MONGODB_DB', doc: 'database name of this service', default: defaults.database, parse: parse.string },
+    mongodbDb: {
+      env: 'MONGODB_DB',
+      doc: 'database name of this service',
+      default: defaults.database,
+      parse: parse.string,
+    },
     ...organizationBulkheadConfigSchema,
     ...mongoClientConfigSchema,
     ...identitySigningConfigSchema,
@@ -133,13 +140,13 @@ export const changesConfigSchema = {
 export const organizationBulkheadConfigSchema = {
   orgConcurrency: {
     env: 'ORG_CONCURRENCY',
-    doc: "root fields (each a page read and count, a write, a batch of entity look-ups) one organization runs at once in this service; a fifth of the database pool by default",
+    doc: 'root fields (each a page read and count, a write, a batch of entity look-ups) one organization runs at once in this service; a fifth of the database pool by default',
     default: 4,
     parse: parse.int(1, 10_000),
   },
   dbConcurrency: {
     env: 'DB_CONCURRENCY',
-    doc: "root fields of all organizations this service runs at once; a freed place goes to the waiting organization with the fewest running, then the one served longest ago",
+    doc: 'root fields of all organizations this service runs at once; a freed place goes to the waiting organization with the fewest running, then the one served longest ago',
     default: 8,
     parse: parse.int(1, 10_000),
   },
@@ -151,7 +158,7 @@ export const organizationBulkheadConfigSchema = {
   },
   orgQueueWaitMs: {
     env: 'ORG_QUEUE_WAIT_MS',
-    doc: 'longest wait of an operation for its organization\'s place before it is refused (RATE_LIMITED, retry in 1 s)',
+    doc: "longest wait of an operation for its organization's place before it is refused (RATE_LIMITED, retry in 1 s)",
     default: 1_000,
     parse: parse.int(1, 600_000),
   },
@@ -161,7 +168,7 @@ export const organizationBulkheadConfigSchema = {
 export const exportConfigSchema = {
   exportPublicUrl: {
     env: 'EXPORT_PUBLIC_URL',
-    doc: "public origin of the gateway, where export files are downloaded (GET /exports/<resource>?token=...); use https in production",
+    doc: 'public origin of the gateway, where export files are downloaded (GET /exports/<resource>?token=...); use https in production',
     default: 'http://localhost:4000',
     parse: parse.url('http:', 'https:'),
   },
@@ -219,7 +226,7 @@ export const mongoClientConfigSchema = {
   },
   mongodbMaxTimeMs: {
     env: 'MONGODB_MAX_TIME_MS',
-    doc: 'time limit of every database operation, enforced by the server (maxTimeMS) and the driver; keep it below the gateway\'s SUBGRAPH_TIMEOUT_MS',
+    doc: "time limit of every database operation, enforced by the server (maxTimeMS) and the driver; keep it below the gateway's SUBGRAPH_TIMEOUT_MS",
     default: DEFAULT_MAX_TIME_MS,
     parse: parse.int(100, 300_000),
   },
@@ -227,7 +234,11 @@ export const mongoClientConfigSchema = {
 
 /** The client options of a service's MongoDB connections, from its validated config. */
 export function mongoClientOptions(config: ConfigOf<typeof mongoClientConfigSchema>) {
-  return { serverSelectionTimeoutMs: config.mongodbTimeoutMs, writeConcern: config.mongodbWriteConcern, maxTimeMs: config.mongodbMaxTimeMs };
+  return {
+    serverSelectionTimeoutMs: config.mongodbTimeoutMs,
+    writeConcern: config.mongodbWriteConcern,
+    maxTimeMs: config.mongodbMaxTimeMs,
+  };
 }
 
 /**
@@ -238,7 +249,7 @@ export function mongoClientOptions(config: ConfigOf<typeof mongoClientConfigSche
 export const identitySigningConfigSchema = {
   identitySigningKeys: {
     env: 'IDENTITY_SIGNING_KEYS',
-    doc: 'KEY_ID:SECRET[,KEY_ID:SECRET...] (secrets of 32+ characters); the first signs the gateway\'s identity header, all verify it',
+    doc: "KEY_ID:SECRET[,KEY_ID:SECRET...] (secrets of 32+ characters); the first signs the gateway's identity header, all verify it",
     parse: parseSigningKeys,
   } as ConfigField<SigningKeyring>,
 } satisfies Schema;

@@ -9,7 +9,14 @@ import type { RouteHandler } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
 import type { Connection } from './mongo';
 import { toPage, type PageResult } from './pagination';
-import { startSubgraph, type AdminSchema, type RunningSubgraph, type ServiceConfig, type SubgraphContext, type SubgraphResolvers } from './subgraph';
+import {
+  startSubgraph,
+  type AdminSchema,
+  type RunningSubgraph,
+  type ServiceConfig,
+  type SubgraphContext,
+  type SubgraphResolvers,
+} from './subgraph';
 
 interface DirectoryListArgs {
   apiKey: string;
@@ -27,11 +34,17 @@ type HasKeys<A, K extends PropertyKey> = [K] extends [keyof A] ? unknown : never
  * that lost or renamed an argument, even an optional one, does not fit.
  */
 export interface DirectoryOperations<T> {
-  search<A extends DirectoryListArgs>(ctx: SubgraphContext, args: A & HasKeys<A, keyof DirectoryListArgs>): Promise<PageResult<T>>;
+  search<A extends DirectoryListArgs>(
+    ctx: SubgraphContext,
+    args: A & HasKeys<A, keyof DirectoryListArgs>,
+  ): Promise<PageResult<T>>;
   findOne(ctx: SubgraphContext, args: { apiKey: string; id: string }): Promise<T>;
   resolveReference(ctx: SubgraphContext, ref: { id: string }): Promise<T | null>;
   /** `<resource>Changes`: records by their last change, and the tombstones of removed ones. */
-  changes(ctx: SubgraphContext, args: { apiKey: string; after?: string | null; take?: number | null }): Promise<ChangePage<T>>;
+  changes(
+    ctx: SubgraphContext,
+    args: { apiKey: string; after?: string | null; take?: number | null },
+  ): Promise<ChangePage<T>>;
 }
 
 export function directoryOperations<D extends OrgScopedDocument, T>(
@@ -61,7 +74,8 @@ export function directoryOperations<D extends OrgScopedDocument, T>(
 }
 
 /** The tombstones of a directory's removed records (`<resource>_tombstones`). */
-export const directoryTombstones = (connection: Connection, resource: string) => new Tombstones(connection, `${resource}_tombstones`);
+export const directoryTombstones = (connection: Connection, resource: string) =>
+  new Tombstones(connection, `${resource}_tombstones`);
 
 /**
  * Starts a directory subgraph (contacts, accounts) over its repository and the tombstones of its removed
@@ -76,7 +90,10 @@ export function startDirectorySubgraph<D extends OrgScopedDocument, T, C extends
      * The service's resolvers, typed from its own SDL, the per-request state (loaders) they use, its admin
      * schema, and what else the service runs over its connection (exports: routes and a worker to close).
      */
-    wire(records: DirectoryRecords<D, T>, connection: Connection): Promise<{
+    wire(
+      records: DirectoryRecords<D, T>,
+      connection: Connection,
+    ): Promise<{
       resolvers: SubgraphResolvers;
       extendContext?: (base: SubgraphContext, headers: IncomingHttpHeaders) => C;
       admin?: AdminSchema;
@@ -95,7 +112,8 @@ export function startDirectorySubgraph<D extends OrgScopedDocument, T, C extends
         const repository = definition.createRepository(connection);
         const tombstones = directoryTombstones(connection, definition.name);
         await Promise.all([repository.ensureIndexes(), tombstones.ensureIndexes()]);
-        const purge = () => void tombstones.purge().catch((error: unknown) => logger.warn({ err: error }, 'tombstone purge failed'));
+        const purge = () =>
+          void tombstones.purge().catch((error: unknown) => logger.warn({ err: error }, 'tombstone purge failed'));
         purge();
         const purgeTimer = setInterval(purge, TOMBSTONE_PURGE_INTERVAL_MS);
         purgeTimer.unref();

@@ -45,7 +45,10 @@ export function directoryAdminOperations<D extends OrgScopedDocument, T, R exten
   const { repository, tombstones } = records;
   const writer = (ctx: SubgraphContext) => requireDirectoryWriter(ctx.auth, directory.resource);
   return {
-    list(ctx: SubgraphContext, args: { search?: string | null; skip?: number | null; take?: number | null }): Promise<PageResult<T>> {
+    list(
+      ctx: SubgraphContext,
+      args: { search?: string | null; skip?: number | null; take?: number | null },
+    ): Promise<PageResult<T>> {
       return repository.search(requireMember(ctx.auth).orgId, args.search, toPage(args));
     },
     async get(ctx: SubgraphContext, args: { id: string }): Promise<T> {
@@ -59,7 +62,12 @@ export function directoryAdminOperations<D extends OrgScopedDocument, T, R exten
     },
     async update(ctx: SubgraphContext, args: { id: string; input: unknown }): Promise<T> {
       const { orgId } = writer(ctx);
-      const updated = await repository.update(orgId, args.id, valueOrBadRequest(directory.check(args.input, new Date())), directory.editable);
+      const updated = await repository.update(
+        orgId,
+        args.id,
+        valueOrBadRequest(directory.check(args.input, new Date())),
+        directory.editable,
+      );
       if (!updated) throw notFound(directory.notFoundMessage);
       return updated;
     },
@@ -73,7 +81,8 @@ export function directoryAdminOperations<D extends OrgScopedDocument, T, R exten
       const { orgId } = writer(ctx);
       const now = new Date();
       const checked = checkCsvImport(args.csv, directory.csv, (record) => directory.check(record, now));
-      if (checked.problems.length > 0 || args.dryRun !== false) return { rows: checked.rows, imported: 0, problems: checked.problems };
+      if (checked.problems.length > 0 || args.dryRun !== false)
+        return { rows: checked.rows, imported: 0, problems: checked.problems };
       let imported = 0;
       for (let start = 0; start < checked.records.length; start += IMPORT_BATCH) {
         imported += await repository.insertMany(orgId, checked.records.slice(start, start + IMPORT_BATCH));

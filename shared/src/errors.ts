@@ -17,19 +17,14 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 export const INVALID_API_KEY_MESSAGE = 'Invalid API key';
 
-export function appError(
-  code: ErrorCode,
-  message: string,
-  extensions: Record<string, unknown> = {},
-): GraphQLError {
+export function appError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { ...extensions, code } });
 }
 
 export const badRequest = (message: string, extensions?: Record<string, unknown>): GraphQLError =>
   appError(ErrorCode.BAD_REQUEST, message, extensions);
 
-export const unauthenticated = (): GraphQLError =>
-  appError(ErrorCode.UNAUTHENTICATED, INVALID_API_KEY_MESSAGE);
+export const unauthenticated = (): GraphQLError => appError(ErrorCode.UNAUTHENTICATED, INVALID_API_KEY_MESSAGE);
 
 export const forbidden = (message: string): GraphQLError => appError(ErrorCode.FORBIDDEN, message);
 
@@ -43,7 +38,11 @@ export function isAppErrorCode(code: unknown): code is ErrorCode {
  * Apollo answers an error thrown while building the request context with HTTP 500 unless the error says
  * otherwise; this sets the status (and headers) the client should get.
  */
-export function withHttpStatus(error: GraphQLError, status: number, headers: Record<string, string> = {}): GraphQLError {
+export function withHttpStatus(
+  error: GraphQLError,
+  status: number,
+  headers: Record<string, string> = {},
+): GraphQLError {
   const httpHeaders = new Map(Object.entries(headers));
   return new GraphQLError(error.message, {
     extensions: { ...error.extensions, http: { status, headers: httpHeaders } },

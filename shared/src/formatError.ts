@@ -67,20 +67,33 @@ export function createFormatError(options: FormatErrorOptions) {
       case 'missing-key':
         return { ...base, message: INVALID_API_KEY_MESSAGE, extensions: { code: ErrorCode.UNAUTHENTICATED } };
       case 'unavailable':
-        return { ...base, message: SERVICE_UNAVAILABLE_MESSAGE, extensions: { ...debugExtras, code: ErrorCode.SERVICE_UNAVAILABLE } };
+        return {
+          ...base,
+          message: SERVICE_UNAVAILABLE_MESSAGE,
+          extensions: { ...debugExtras, code: ErrorCode.SERVICE_UNAVAILABLE },
+        };
       case 'timeout':
         return {
           ...base,
           message: queryTimeoutMessage(options.maxTimeMs),
-          extensions: { ...debugExtras, code: ErrorCode.QUERY_TIMEOUT, ...(options.maxTimeMs === undefined ? {} : { maxTimeMs: options.maxTimeMs }) },
+          extensions: {
+            ...debugExtras,
+            code: ErrorCode.QUERY_TIMEOUT,
+            ...(options.maxTimeMs === undefined ? {} : { maxTimeMs: options.maxTimeMs }),
+          },
         };
       case 'app':
         return { ...base, extensions: { ...extensions, ...debugExtras, code: code as string } };
       case 'client':
         return { ...base, extensions: { ...debugExtras, code: ErrorCode.BAD_REQUEST } };
       case 'internal':
-        if (options.debug) return { ...base, extensions: { ...extensions, ...debugExtras, code: ErrorCode.INTERNAL_SERVER_ERROR } };
-        return { message: 'Internal server error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
+        if (options.debug)
+          return { ...base, extensions: { ...extensions, ...debugExtras, code: ErrorCode.INTERNAL_SERVER_ERROR } };
+        return {
+          message: 'Internal server error',
+          path: formatted.path,
+          extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
+        };
     }
   };
 }

@@ -39,7 +39,9 @@ export function createLogger(service: string, level: string, destination?: pino.
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       formatters: { level: (label) => ({ level: label }) },
       // Errors can carry a subgraph's response or a query with a key in it; scrub the whole record.
-      serializers: { err: (error: Error) => JSON.parse(redactApiKeys(JSON.stringify(pino.stdSerializers.err(error)))) as unknown },
+      serializers: {
+        err: (error: Error) => JSON.parse(redactApiKeys(JSON.stringify(pino.stdSerializers.err(error)))) as unknown,
+      },
       hooks: {
         // Messages and error texts can quote a query that holds a key inline; mask those too.
         logMethod(args, method) {

@@ -37,7 +37,10 @@ export function validateMetadata(value: unknown, name = 'metadata'): Record<stri
       for (const [key, child] of Object.entries(node)) {
         keys += 1;
         if (keys > METADATA_LIMITS.maxKeys) {
-          throw badRequest(`${name} must have at most ${METADATA_LIMITS.maxKeys} keys`, { argument: name, max: METADATA_LIMITS.maxKeys });
+          throw badRequest(`${name} must have at most ${METADATA_LIMITS.maxKeys} keys`, {
+            argument: name,
+            max: METADATA_LIMITS.maxKeys,
+          });
         }
         if (key.startsWith('$') || key.includes('.') || key.includes('\0')) {
           throw badRequest(`${name} keys must not start with "$" or contain "." or NUL (got ${JSON.stringify(key)})`, {
@@ -45,7 +48,9 @@ export function validateMetadata(value: unknown, name = 'metadata'): Record<stri
           });
         }
         if (PROTOTYPE_KEYS.has(key)) {
-          throw badRequest(`${name} keys must not be ${[...PROTOTYPE_KEYS].join(', ')} (got ${JSON.stringify(key)})`, { argument: name });
+          throw badRequest(`${name} keys must not be ${[...PROTOTYPE_KEYS].join(', ')} (got ${JSON.stringify(key)})`, {
+            argument: name,
+          });
         }
         walk(child, depth + 1);
       }

@@ -99,4 +99,3 @@ export async function pingMongo(connection: Connection): Promise<void> {
   if (!db) throw new Error('not connected');
   await db.command({ ping: 1 });
 }
-

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+} from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import { parse, type GraphQLError } from 'graphql';
@@ -13,7 +16,15 @@ import { Bulkhead } from './bulkhead';
 import { checkRepresentations } from './entityRepresentations';
 import { limitPerOrganization } from './organizationBulkhead';
 import { createFormatError } from './formatError';
-import { createGraphQLHttpHandler, graphqlEndpoint, listenHttp, type RequestInfo, type RequestOutcome, type RouteHandler, type RunningHttpServer } from './http/graphqlHttpServer';
+import {
+  createGraphQLHttpHandler,
+  graphqlEndpoint,
+  listenHttp,
+  type RequestInfo,
+  type RequestOutcome,
+  type RouteHandler,
+  type RunningHttpServer,
+} from './http/graphqlHttpServer';
 import { ADMIN_MAX_BODY_BYTES } from './import/csvImport';
 import { signInRequired } from './auth/memberAccess';
 import type { Logger } from './logger';
@@ -70,7 +81,10 @@ export interface SubgraphDefinition<C extends SubgraphContext> {
    * Builds the resolvers once the service's database is connected (and its indexes are in place);
    * `registry` is the service's metrics registry, for metrics of its own.
    */
-  setUp(connection: Connection, registry: Registry): Promise<{
+  setUp(
+    connection: Connection,
+    registry: Registry,
+  ): Promise<{
     resolvers: SubgraphResolvers;
     extendContext?: (base: SubgraphContext, headers: IncomingHttpHeaders) => C;
     /** Stops whatever the service started in setUp (timers); runs before the database closes. */
@@ -114,17 +128,18 @@ export async function startSubgraph<C extends SubgraphContext>(
     registers: [registry],
   });
 
-  const bulkhead = new Bulkhead({ concurrency: config.orgConcurrency, total: config.dbConcurrency, queue: config.orgQueue, maxWaitMs: config.orgQueueWaitMs });
+  const bulkhead = new Bulkhead({
+    concurrency: config.orgConcurrency,
+    total: config.dbConcurrency,
+    queue: config.orgQueue,
+    maxWaitMs: config.orgQueueWaitMs,
+  });
   /** Every schema of the service gets the same checks: text argument limits, the organization's bulkhead, entity scopes. */
   const serve = <X extends SubgraphContext>(schemaPath: string, schemaResolvers: SubgraphResolvers) =>
     new ApolloServer<X>({
       schema: checkRepresentations(
         limitTextArguments(
-          limitPerOrganization(
-            subgraphSchema(schemaPath, schemaResolvers),
-            bulkhead,
-            definition.name,
-          ),
+          limitPerOrganization(subgraphSchema(schemaPath, schemaResolvers), bulkhead, definition.name),
         ),
       ),
       formatError: createFormatError({
@@ -136,7 +151,12 @@ export async function startSubgraph<C extends SubgraphContext>(
       // Inline traces cost time on every request and only matter with Apollo usage reporting.
       // Without cache control (no @cacheControl anywhere) no plugin hooks into field resolution, so Apollo
       // does not wrap every resolver of the schema.
-      plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), useRequestOutcome<X>(), useErrorReporting<X>()],
+      plugins: [
+        ApolloServerPluginInlineTraceDisabled(),
+        ApolloServerPluginCacheControlDisabled(),
+        useRequestOutcome<X>(),
+        useErrorReporting<X>(),
+      ],
       introspection: true,
       // The process's own SIGTERM handling drains HTTP first, then stops Apollo; Apollo must not race it.
       stopOnTerminationSignals: false,
@@ -158,7 +178,10 @@ export async function startSubgraph<C extends SubgraphContext>(
     outcome.code = String(error.extensions.code);
     throw withHttpStatus(error, 200);
   };
-  const baseContext = ({ requestId, logger: requestLogger, outcome }: RequestInfo, auth: Authenticator): SubgraphContext => ({
+  const baseContext = (
+    { requestId, logger: requestLogger, outcome }: RequestInfo,
+    auth: Authenticator,
+  ): SubgraphContext => ({
     requestId,
     logger: requestLogger,
     outcome,

@@ -35,7 +35,8 @@ export function requireMaxLength(argument: string, value: string, max: number): 
   // The UTF-16 length is never below the code-point count: most values need no count at all.
   if (value.length <= max) return value;
   const length = codePointLength(value);
-  if (length > max) throw badRequest(`${argument} must be at most ${max} characters (got ${length})`, { argument, max });
+  if (length > max)
+    throw badRequest(`${argument} must be at most ${max} characters (got ${length})`, { argument, max });
   return value;
 }
 
@@ -47,7 +48,9 @@ export function limitTextArguments(schema: GraphQLSchema): GraphQLSchema {
   for (const type of [schema.getQueryType(), schema.getMutationType()]) {
     if (!type || !isObjectType(type)) continue;
     for (const field of Object.values(type.getFields())) {
-      const textArguments = field.args.filter((arg) => getNullableType(arg.type) === GraphQLString).map((arg) => arg.name);
+      const textArguments = field.args
+        .filter((arg) => getNullableType(arg.type) === GraphQLString)
+        .map((arg) => arg.name);
       if (textArguments.length === 0) continue;
       const resolve = field.resolve ?? defaultFieldResolver;
       field.resolve = (source, args: Record<string, unknown>, context, info) => {

@@ -37,7 +37,8 @@ export function timeIdCursor(purpose: string, argument: string, hint: string) {
       const bytes = Buffer.from(cursor, 'base64url');
       if (bytes.length !== CURSOR_BYTES || bytes.toString('base64url') !== cursor) throw invalid();
       const body = bytes.subarray(0, CURSOR_BYTES - CHECK_BYTES);
-      if (body.readUInt8(0) !== VERSION || !check(body).equals(bytes.subarray(CURSOR_BYTES - CHECK_BYTES))) throw invalid();
+      if (body.readUInt8(0) !== VERSION || !check(body).equals(bytes.subarray(CURSOR_BYTES - CHECK_BYTES)))
+        throw invalid();
       const at = new Date(Number(body.readBigInt64BE(1)));
       const id = body.subarray(9).toString('hex');
       if (Number.isNaN(at.getTime()) || !isObjectId(id)) throw invalid();

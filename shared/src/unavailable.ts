@@ -26,16 +26,31 @@ export const SERVICE_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable; ret
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** The HTTP answer of a request that failed only because a dependency was unavailable. */
-export const UNAVAILABLE_HTTP = { status: 503, headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } } as const;
+export const UNAVAILABLE_HTTP = {
+  status: 503,
+  headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+} as const;
 
 /** SERVICE_UNAVAILABLE with the wait: the client did nothing wrong and may retry as it is. */
-export function unavailableError(message = SERVICE_UNAVAILABLE_MESSAGE, extensions: Record<string, unknown> = {}): GraphQLError {
-  return appError(ErrorCode.SERVICE_UNAVAILABLE, message, { ...extensions, retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
+export function unavailableError(
+  message = SERVICE_UNAVAILABLE_MESSAGE,
+  extensions: Record<string, unknown> = {},
+): GraphQLError {
+  return appError(ErrorCode.SERVICE_UNAVAILABLE, message, {
+    ...extensions,
+    retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS,
+  });
 }
 
 /** The same for a plain HTTP route (an export download): 503 with Retry-After. */
 export function unavailableHttpError(message: string, extensions: Record<string, unknown> = {}): HttpError {
-  return new HttpError(UNAVAILABLE_HTTP.status, message, UNAVAILABLE_HTTP.headers, { ...extensions, retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS }, ErrorCode.SERVICE_UNAVAILABLE);
+  return new HttpError(
+    UNAVAILABLE_HTTP.status,
+    message,
+    UNAVAILABLE_HTTP.headers,
+    { ...extensions, retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS },
+    ErrorCode.SERVICE_UNAVAILABLE,
+  );
 }
 
 /** True when a response failed only for unavailable dependencies (each error SERVICE_UNAVAILABLE). */
@@ -71,5 +86,8 @@ export function isDependencyUnavailable(error: unknown): boolean {
  * or the driver's own timeout when the server did not stop in time.
  */
 export function isQueryTimeout(error: unknown): boolean {
-  return wrapsError(error, ({ name, code }) => name === 'MongoOperationTimeoutError' || (name === 'MongoServerError' && code === 50));
+  return wrapsError(
+    error,
+    ({ name, code }) => name === 'MongoOperationTimeoutError' || (name === 'MongoServerError' && code === 50),
+  );
 }

@@ -3,7 +3,11 @@ import { ErrorCode } from './errors';
 import { errorKind } from './formatError';
 import type { Logger } from './logger';
 
-const NEEDS_A_TRACE: ReadonlySet<unknown> = new Set([ErrorCode.INTERNAL_SERVER_ERROR, ErrorCode.SERVICE_UNAVAILABLE, ErrorCode.QUERY_TIMEOUT]);
+const NEEDS_A_TRACE: ReadonlySet<unknown> = new Set([
+  ErrorCode.INTERNAL_SERVER_ERROR,
+  ErrorCode.SERVICE_UNAVAILABLE,
+  ErrorCode.QUERY_TIMEOUT,
+]);
 
 /**
  * Logs what the client is not told: the detail of an internal error, and which dependency was
@@ -19,8 +23,13 @@ export function useErrorReporting<C extends { requestId: string; logger: Logger 
           for (const error of errors) {
             const kind = errorKind(error.message, error.extensions?.code, error);
             if (kind === 'internal') contextValue.logger.error({ err: error.originalError ?? error }, 'internal error');
-            else if (kind === 'unavailable') contextValue.logger.warn({ err: error.originalError ?? error }, 'dependency unavailable');
-            else if (kind === 'timeout') contextValue.logger.warn({ err: error.originalError ?? error }, 'database operation stopped at its time limit');
+            else if (kind === 'unavailable')
+              contextValue.logger.warn({ err: error.originalError ?? error }, 'dependency unavailable');
+            else if (kind === 'timeout')
+              contextValue.logger.warn(
+                { err: error.originalError ?? error },
+                'database operation stopped at its time limit',
+              );
           }
         },
         async willSendResponse({ response, contextValue }) {

@@ -56,7 +56,9 @@ const MULTI_LINE_FORBIDDEN = /(?![\t\n\r])\p{Cc}/u;
 /** Why `text` is not acceptable text (a name, a title: `singleLine`; a body: not), or null. */
 export function textProblem(text: string, singleLine: boolean): string | null {
   if (LONE_SURROGATE.test(text)) return 'must be valid Unicode text (it holds half of a character)';
-  if (singleLine && SINGLE_LINE_FORBIDDEN.test(text)) return 'must not contain control characters or bidirectional overrides';
-  if (!singleLine && MULTI_LINE_FORBIDDEN.test(text)) return 'must not contain control characters other than tabs and line breaks';
+  if (singleLine && SINGLE_LINE_FORBIDDEN.test(text))
+    return 'must not contain control characters or bidirectional overrides';
+  if (!singleLine && MULTI_LINE_FORBIDDEN.test(text))
+    return 'must not contain control characters other than tabs and line breaks';
   return null;
 }

@@ -50,7 +50,10 @@ describe('a bulkhead', () => {
     const busy = [gate(), gate()];
     const running = busy.map(({ task }) => bulkhead.run('attacker', task));
     const order: string[] = [];
-    const attackerQueued = [bulkhead.run('attacker', () => order.push('attacker')), bulkhead.run('attacker', () => order.push('attacker'))];
+    const attackerQueued = [
+      bulkhead.run('attacker', () => order.push('attacker')),
+      bulkhead.run('attacker', () => order.push('attacker')),
+    ];
     const victim = bulkhead.run('victim', () => order.push('victim'));
     busy[0].open();
     await victim;
@@ -60,4 +63,3 @@ describe('a bulkhead', () => {
     expect(order).toEqual(['victim', 'attacker', 'attacker']);
   });
 });
-

@@ -2,7 +2,12 @@ import { checkCsvImport, IMPORT_MAX_ROWS, parseCsv, RecordRules } from '../src';
 
 const check = (record: unknown) => {
   const rules = new RecordRules(record, ['name', 'email', 'score', 'tags', 'id']);
-  const value = { name: rules.text('name', { required: true, max: 10 }), email: rules.email('email'), score: rules.fraction('score'), tags: rules.tags('tags') };
+  const value = {
+    name: rules.text('name', { required: true, max: 10 }),
+    email: rules.email('email'),
+    score: rules.fraction('score'),
+    tags: rules.tags('tags'),
+  };
   return rules.result(() => value);
 };
 const COLUMNS = { known: ['name', 'email', 'score', 'tags', 'id'], numbers: ['score'], lists: ['tags'] };
@@ -18,13 +23,20 @@ describe('parseCsv', () => {
   });
 
   test('when a quoted value never ends, then its row says so', () => {
-    expect(parseCsv('name\n"Ada\nGrace')).toEqual([{ row: 1, cells: ['name'] }, { row: 2, cells: ['Ada\nGrace'], unterminated: true }]);
+    expect(parseCsv('name\n"Ada\nGrace')).toEqual([
+      { row: 1, cells: ['name'] },
+      { row: 2, cells: ['Ada\nGrace'], unterminated: true },
+    ]);
   });
 });
 
 describe('checkCsvImport', () => {
   test('when every row is valid, then the records come typed (numbers, lists as JSON or ;-separated) with no problem', () => {
-    const checked = checkCsvImport('id,name,email,score,tags\nx1,Ada,ada@example.com,0.5,"[""a"",""b""]"\n,Grace,,,c; d\n', COLUMNS, check);
+    const checked = checkCsvImport(
+      'id,name,email,score,tags\nx1,Ada,ada@example.com,0.5,"[""a"",""b""]"\n,Grace,,,c; d\n',
+      COLUMNS,
+      check,
+    );
     expect(checked).toEqual({
       rows: 2,
       records: [
@@ -36,7 +48,11 @@ describe('checkCsvImport', () => {
   });
 
   test('when rows break rules, then every problem of every row is listed with its row and field', () => {
-    const checked = checkCsvImport('name,email,score,colour\nAda,not-an-email,2,red\n,ada@example.com,x\nGrace,g@example.com,0.1,blue,extra\n', COLUMNS, check);
+    const checked = checkCsvImport(
+      'name,email,score,colour\nAda,not-an-email,2,red\n,ada@example.com,x\nGrace,g@example.com,0.1,blue,extra\n',
+      COLUMNS,
+      check,
+    );
     expect(checked.problems).toEqual([
       { row: 1, field: 'colour', message: expect.stringContaining('unknown column') },
       { row: 2, field: 'email', message: 'must be a valid email address' },
@@ -48,8 +64,12 @@ describe('checkCsvImport', () => {
   });
 
   test('when the file is empty or too long, then that is the problem', () => {
-    expect(checkCsvImport('', COLUMNS, check).problems).toEqual([{ row: 1, field: 'header', message: expect.stringContaining('empty') }]);
+    expect(checkCsvImport('', COLUMNS, check).problems).toEqual([
+      { row: 1, field: 'header', message: expect.stringContaining('empty') },
+    ]);
     const long = `name\n${'Ada\n'.repeat(IMPORT_MAX_ROWS + 1)}`;
-    expect(checkCsvImport(long, COLUMNS, check).problems).toEqual([{ row: IMPORT_MAX_ROWS + 2, field: 'row', message: expect.stringContaining(`at most ${IMPORT_MAX_ROWS}`) }]);
+    expect(checkCsvImport(long, COLUMNS, check).problems).toEqual([
+      { row: IMPORT_MAX_ROWS + 2, field: 'row', message: expect.stringContaining(`at most ${IMPORT_MAX_ROWS}`) },
+    ]);
   });
 });

@@ -10,7 +10,9 @@ const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(level
 describe('the nesting of a request body', () => {
   test('when it is within the limit, then it passes, whatever brackets its strings hold', () => {
     expect(jsonNestsDeeperThan(nested(MAX_BODY_DEPTH), MAX_BODY_DEPTH)).toBe(false);
-    expect(jsonNestsDeeperThan(JSON.stringify({ query: '{'.repeat(500), escaped: '\\"{{{{' }), MAX_BODY_DEPTH)).toBe(false);
+    expect(jsonNestsDeeperThan(JSON.stringify({ query: '{'.repeat(500), escaped: '\\"{{{{' }), MAX_BODY_DEPTH)).toBe(
+      false,
+    );
   });
 
   test('when it is one level deeper, or thousands, then it is found without recursion', () => {
@@ -20,9 +22,12 @@ describe('the nesting of a request body', () => {
 });
 
 describe('a request id sent by the client', () => {
-  test.each(['req-123', 'fault-7', '0f8fad5b-d9cb-469f-a165-70867728950e', 'trace.span:42'])('when it is %s, then it is kept', (id) => {
-    expect(requestIdFrom(id)).toBe(id);
-  });
+  test.each(['req-123', 'fault-7', '0f8fad5b-d9cb-469f-a165-70867728950e', 'trace.span:42'])(
+    'when it is %s, then it is kept',
+    (id) => {
+      expect(requestIdFrom(id)).toBe(id);
+    },
+  );
 
   test.each([
     ['an API key', `fik_${'A'.repeat(43)}`],
@@ -37,11 +42,16 @@ describe('a request id sent by the client', () => {
 });
 
 describe('metadata keys', () => {
-  test.each(['__proto__', 'constructor', 'prototype'])('when a key is %s, at any depth, then BAD_REQUEST names it', (key) => {
-    for (const value of [JSON.parse(`{"${key}": {"admin": true}}`), JSON.parse(`{"a": {"${key}": 1}}`)]) {
-      expect(() => validateMetadata(value)).toThrow(new GraphQLError(`metadata keys must not be __proto__, constructor, prototype (got "${key}")`));
-    }
-  });
+  test.each(['__proto__', 'constructor', 'prototype'])(
+    'when a key is %s, at any depth, then BAD_REQUEST names it',
+    (key) => {
+      for (const value of [JSON.parse(`{"${key}": {"admin": true}}`), JSON.parse(`{"a": {"${key}": 1}}`)]) {
+        expect(() => validateMetadata(value)).toThrow(
+          new GraphQLError(`metadata keys must not be __proto__, constructor, prototype (got "${key}")`),
+        );
+      }
+    },
+  );
 });
 
 describe('text fields', () => {
@@ -77,6 +87,8 @@ describe('text fields', () => {
 
   test('when an argument holds 200 emoji, then it is within a limit of 200 characters', () => {
     expect(requireMaxLength('search', '😀'.repeat(200), 200)).toHaveLength(400);
-    expect(() => requireMaxLength('search', '😀'.repeat(201), 200)).toThrow('search must be at most 200 characters (got 201)');
+    expect(() => requireMaxLength('search', '😀'.repeat(201), 200)).toThrow(
+      'search must be at most 200 characters (got 201)',
+    );
   });
 });

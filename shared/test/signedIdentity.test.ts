@@ -1,6 +1,14 @@
 import { parseSigningKeys, signIdentity, verifyIdentity, type Principal } from '../src/auth/signedIdentity';
 
-const principal: Principal = { ref: 'key_0123456789abcdef', kind: 'key', orgId: 'org-a', role: 'member', tier: 'pro', readOnly: false, rateLimitPerMinute: null };
+const principal: Principal = {
+  ref: 'key_0123456789abcdef',
+  kind: 'key',
+  orgId: 'org-a',
+  role: 'member',
+  tier: 'pro',
+  readOnly: false,
+  rateLimitPerMinute: null,
+};
 const secret = (c: string) => c.repeat(32);
 
 describe('signed identity', () => {
@@ -22,10 +30,18 @@ describe('signed identity', () => {
 
   test('when a token is expired, tampered with, forged under a known key id, or missing, then it is refused with the reason', () => {
     const now = 1_000_000;
-    expect(verifyIdentity(current, signIdentity(current, [principal], 1_000, now), now + 1_000)).toEqual({ ok: false, reason: 'expired' });
+    expect(verifyIdentity(current, signIdentity(current, [principal], 1_000, now), now + 1_000)).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
     const [version, kid, payload, signature] = signIdentity(current, [principal], 30_000).split('.');
-    const otherOrg = Buffer.from(JSON.stringify({ exp: Date.now() + 30_000, p: [{ ...principal, orgId: 'org-b' }] })).toString('base64url');
-    expect(verifyIdentity(current, [version, kid, otherOrg, signature].join('.'))).toEqual({ ok: false, reason: 'bad-signature' });
+    const otherOrg = Buffer.from(
+      JSON.stringify({ exp: Date.now() + 30_000, p: [{ ...principal, orgId: 'org-b' }] }),
+    ).toString('base64url');
+    expect(verifyIdentity(current, [version, kid, otherOrg, signature].join('.'))).toEqual({
+      ok: false,
+      reason: 'bad-signature',
+    });
     const forged = signIdentity(parseSigningKeys(`k2:${secret('x')}`), [principal], 30_000);
     expect(verifyIdentity(current, forged)).toEqual({ ok: false, reason: 'bad-signature' });
     expect(verifyIdentity(current, `${version}.${kid}.${payload}`)).toEqual({ ok: false, reason: 'malformed' });

@@ -7,7 +7,9 @@ export function memberPrincipal(orgId: string, role: Role, ref = `member-${rando
   return { ref, kind: 'member', orgId, role, tier: 'pro', readOnly: role === 'viewer', rateLimitPerMinute: null };
 }
 
-export const signedFor = (principals: Principal[]) => ({ [IDENTITY_HEADER]: signIdentity(parseSigningKeys(process.env.IDENTITY_SIGNING_KEYS ?? ''), principals, 600_000) });
+export const signedFor = (principals: Principal[]) => ({
+  [IDENTITY_HEADER]: signIdentity(parseSigningKeys(process.env.IDENTITY_SIGNING_KEYS ?? ''), principals, 600_000),
+});
 
 /** POSTs to a service's admin schema (`<service url>/admin/graphql`) as the gateway would, for `principals`. */
 export async function serviceAdmin<T = Record<string, unknown>>(
@@ -34,24 +36,30 @@ export const ADMIN = {
     feedbackItems(status: $status, sentiment: $sentiment, source: $source, search: $search, theme: $theme, skip: $skip, take: $take) { total items { ${FEEDBACK_ITEM_FIELDS} } } }`,
   feedbackItem: `query($id: String!) { feedbackItem(id: $id) { ${FEEDBACK_ITEM_FIELDS} similar(take: 3) { score item { id title } } themes { id label } } }`,
   changeFeedbackStatus: `mutation($id: String!, $status: String!) { changeFeedbackStatus(id: $id, status: $status) { ${FEEDBACK_ITEM_FIELDS} } }`,
-  changeFeedbackStatuses: 'mutation($ids: [String!]!, $status: String!) { changeFeedbackStatuses(ids: $ids, status: $status) }',
+  changeFeedbackStatuses:
+    'mutation($ids: [String!]!, $status: String!) { changeFeedbackStatuses(ids: $ids, status: $status) }',
   feedbackInsights: `query($from: DateTime!, $to: DateTime!, $interval: String) { feedbackInsights(from: $from, to: $to, interval: $interval) {
     total bySentiment { positive neutral negative none } byStatus { unread read archived } bySource { source count }
     series { start count positive negative } topTerms { term count } risingThemes { count previousCount theme { id label } } } }`,
   webhookEndpoints: '{ webhookEndpoints { id url events secret enabled disabledReason createdAt } }',
-  webhookDeliveries: 'query($endpointId: String!) { webhookDeliveries(endpointId: $endpointId) { total items { id eventType status attempts { at statusCode error durationMs } } } }',
-  addWebhookEndpoint: 'mutation($url: String!, $events: [String!]!) { addWebhookEndpoint(url: $url, events: $events) { id url events secret enabled disabledReason createdAt } }',
+  webhookDeliveries:
+    'query($endpointId: String!) { webhookDeliveries(endpointId: $endpointId) { total items { id eventType status attempts { at statusCode error durationMs } } } }',
+  addWebhookEndpoint:
+    'mutation($url: String!, $events: [String!]!) { addWebhookEndpoint(url: $url, events: $events) { id url events secret enabled disabledReason createdAt } }',
   removeWebhookEndpoint: 'mutation($id: String!) { removeWebhookEndpoint(id: $id) }',
-  feedbackThemes: 'query($from: DateTime, $to: DateTime) { feedbackThemes(from: $from, to: $to) { total computedAt items { id label count negative previousCount } } }',
+  feedbackThemes:
+    'query($from: DateTime, $to: DateTime) { feedbackThemes(from: $from, to: $to) { total computedAt items { id label count negative previousCount } } }',
   contacts: `query($search: String, $skip: Int, $take: Int) { contacts(search: $search, skip: $skip, take: $take) { total items { ${CONTACT_FIELDS} } } }`,
   contact: `query($id: String!) { contact(id: $id) { ${CONTACT_FIELDS} } }`,
   createContact: `mutation($input: ContactInput!) { createContact(input: $input) { ${CONTACT_FIELDS} } }`,
   updateContact: `mutation($id: String!, $input: ContactInput!) { updateContact(id: $id, input: $input) { ${CONTACT_FIELDS} } }`,
   deleteContact: 'mutation($id: String!) { deleteContact(id: $id) }',
-  importContacts: 'mutation($csv: String!, $dryRun: Boolean) { importContacts(csv: $csv, dryRun: $dryRun) { rows imported problems { row field message } } }',
+  importContacts:
+    'mutation($csv: String!, $dryRun: Boolean) { importContacts(csv: $csv, dryRun: $dryRun) { rows imported problems { row field message } } }',
   accounts: `query($search: String) { accounts(search: $search) { total items { ${ACCOUNT_FIELDS} } } }`,
   createAccount: `mutation($input: AccountInput!) { createAccount(input: $input) { ${ACCOUNT_FIELDS} } }`,
   updateAccount: `mutation($id: String!, $input: AccountInput!) { updateAccount(id: $id, input: $input) { ${ACCOUNT_FIELDS} } }`,
   deleteAccount: 'mutation($id: String!) { deleteAccount(id: $id) }',
-  importAccounts: 'mutation($csv: String!, $dryRun: Boolean) { importAccounts(csv: $csv, dryRun: $dryRun) { rows imported problems { row field message } } }',
+  importAccounts:
+    'mutation($csv: String!, $dryRun: Boolean) { importAccounts(csv: $csv, dryRun: $dryRun) { rows imported problems { row field message } } }',
 };

@@ -21,10 +21,18 @@ interface Outcome {
 async function attack(key: string, until: number, outcome: Outcome): Promise<void> {
   while (Date.now() < until) {
     try {
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: { k: key } }) });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables: { k: key } }),
+      });
       const body = (await response.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
       if (response.status === 200 && !body.errors) outcome.answered += 1;
-      else if (response.status === 429 && body.errors?.[0]?.extensions?.code === 'RATE_LIMITED' && Number(response.headers.get('retry-after')) >= 1) {
+      else if (
+        response.status === 429 &&
+        body.errors?.[0]?.extensions?.code === 'RATE_LIMITED' &&
+        Number(response.headers.get('retry-after')) >= 1
+      ) {
         outcome.refused += 1;
         const retryAfter = response.headers.get('retry-after') ?? '';
         if (!outcome.retryAfter.includes(retryAfter)) outcome.retryAfter.push(retryAfter);
@@ -36,8 +44,15 @@ async function attack(key: string, until: number, outcome: Outcome): Promise<voi
 }
 
 async function main(): Promise<void> {
-  if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(url) || keys.length === 0 || !query || !(durationMs > 0 && durationMs * rounds <= 60_000)) {
-    throw new Error('ATTACK_URL (loopback), ATTACK_KEYS, ATTACK_QUERY and ATTACK_MS (at most 60 s in all rounds) are required');
+  if (
+    !/^http:\/\/127\.0\.0\.1:\d+\//.test(url) ||
+    keys.length === 0 ||
+    !query ||
+    !(durationMs > 0 && durationMs * rounds <= 60_000)
+  ) {
+    throw new Error(
+      'ATTACK_URL (loopback), ATTACK_KEYS, ATTACK_QUERY and ATTACK_MS (at most 60 s in all rounds) are required',
+    );
   }
   const outcomes: Outcome[] = keys.map(() => ({ answered: 0, refused: 0, retryAfter: [], other: [] }));
   for (let round = 0; round < rounds; round += 1) {

@@ -26,7 +26,10 @@ export const fieldByEnv = (schema: Schema, env: string) => Object.values(schema)
  * How a deployment's environment for a service disagrees with its config schema: variables the schema
  * does not know, and what the service itself would refuse at start (missing required, invalid values).
  */
-export function environmentProblems(schema: Schema, env: Record<string, string>): { unknown: string[]; refused: string[] } {
+export function environmentProblems(
+  schema: Schema,
+  env: Record<string, string>,
+): { unknown: string[]; refused: string[] } {
   const known = new Set(Object.values(schema).map((field) => field.env));
   const unknown = Object.keys(env).filter((key) => !known.has(key));
   try {

@@ -2,7 +2,8 @@ import { gunzipSync } from 'node:zlib';
 import { eventually } from './processes';
 import type { Stack } from './stack';
 
-export const EXPORT_JOB_FIELDS = 'id resource format status progress count total url expiresAt error createdAt startedAt finishedAt';
+export const EXPORT_JOB_FIELDS =
+  'id resource format status progress count total url expiresAt error createdAt startedAt finishedAt';
 
 export interface ExportJob {
   id: string;
@@ -28,14 +29,25 @@ export const exportOperations = (resource: 'feedback' | 'contacts' | 'accounts')
   };
 };
 
-export async function startExport(stack: Stack, resource: 'feedback' | 'contacts' | 'accounts', key: string, variables: Record<string, unknown> = {}) {
+export async function startExport(
+  stack: Stack,
+  resource: 'feedback' | 'contacts' | 'accounts',
+  key: string,
+  variables: Record<string, unknown> = {},
+) {
   const response = await stack.gql<{ job: ExportJob }>(exportOperations(resource).start, { k: key, ...variables });
   expect(response.body.errors).toBeUndefined();
   return response.body.data!.job;
 }
 
 /** Polls the job until it is no longer queued or running (bounded). */
-export async function settledExport(stack: Stack, resource: 'feedback' | 'contacts' | 'accounts', key: string, id: string, timeoutMs = 60_000) {
+export async function settledExport(
+  stack: Stack,
+  resource: 'feedback' | 'contacts' | 'accounts',
+  key: string,
+  id: string,
+  timeoutMs = 60_000,
+) {
   let job: ExportJob | null = null;
   await eventually(
     async () => {
@@ -54,7 +66,15 @@ export async function download(stack: Stack, url: string): Promise<{ status: num
   const { pathname, search } = new URL(url);
   const response = await fetch(`${stack.gateway.url}${pathname}${search}`);
   const body = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, headers: response.headers, text: response.ok ? gunzipSync(body).toString('utf8') : body.toString('utf8') };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text: response.ok ? gunzipSync(body).toString('utf8') : body.toString('utf8'),
+  };
 }
 
-export const ndjsonRows = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+export const ndjsonRows = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
-import { connectMongo, IDENTITY_HEADER, parseSigningKeys, signIdentity, type Connection, type Principal, type Tier } from '@fi/shared';
+import {
+  connectMongo,
+  IDENTITY_HEADER,
+  parseSigningKeys,
+  signIdentity,
+  type Connection,
+  type Principal,
+  type Tier,
+} from '@fi/shared';
 
 /** A fresh organization id: tests isolate themselves by organization. */
 export const newOrgId = () => `org-${randomUUID()}`;
@@ -16,9 +24,16 @@ export interface NewKey {
 }
 
 /** A key made through the identity service's rules, in the identity database on `connection`. */
-export async function createKeyIn(connection: Connection, options: NewKey = {}): Promise<{ key: string; orgId: string; id: string }> {
+export async function createKeyIn(
+  connection: Connection,
+  options: NewKey = {},
+): Promise<{ key: string; orgId: string; id: string }> {
   const keys = new KeyService(await openRepositories(connection));
-  const organization = await keys.organizationFor(OPERATOR, options.orgId ?? newOrgId(), options.orgId && !options.tier ? undefined : (options.tier ?? 'pro'));
+  const organization = await keys.organizationFor(
+    OPERATOR,
+    options.orgId ?? newOrgId(),
+    options.orgId && !options.tier ? undefined : (options.tier ?? 'pro'),
+  );
   const { key, record } = await keys.create(OPERATOR, organization.id, {
     name: 'test',
     readOnly: options.readOnly ?? false,
@@ -54,5 +69,7 @@ export async function createKeyAt(uri: string, orgId?: string): Promise<string> 
 export function signedIdentityFor(key: string, ttlMs = 600_000): Record<string, string> {
   const principal = principals.get(key);
   if (!principal) throw new Error('signedIdentityFor: the key was not created by this helper');
-  return { [IDENTITY_HEADER]: signIdentity(parseSigningKeys(process.env.IDENTITY_SIGNING_KEYS ?? ''), [principal], ttlMs) };
+  return {
+    [IDENTITY_HEADER]: signIdentity(parseSigningKeys(process.env.IDENTITY_SIGNING_KEYS ?? ''), [principal], ttlMs),
+  };
 }

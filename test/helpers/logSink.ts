@@ -29,10 +29,17 @@ export class LogSink extends Writable {
  */
 export async function loggedLink(logs: LogSink, email: string, purpose: 'invitation' | 'password reset'): Promise<URL> {
   let link: URL | null = null;
-  await eventually(() => {
-    const line = logs.lines().reverse().find((entry) => entry.to === email && entry.purpose === purpose);
-    link = line ? new URL(String(line.link)) : null;
-    return link !== null;
-  }, 20_000, `the ${purpose} link for ${email}`);
+  await eventually(
+    () => {
+      const line = logs
+        .lines()
+        .reverse()
+        .find((entry) => entry.to === email && entry.purpose === purpose);
+      link = line ? new URL(String(line.link)) : null;
+      return link !== null;
+    },
+    20_000,
+    `the ${purpose} link for ${email}`,
+  );
   return link as unknown as URL;
 }

@@ -9,7 +9,6 @@ import { BlockList, isIPv6 } from 'node:net';
  * ports by number or container-port name.
  */
 
-
 export type Labels = Record<string, string>;
 
 export interface LabelSelector {
@@ -53,9 +52,13 @@ export function selects(selector: LabelSelector | undefined, labels: Labels): bo
   for (const { key, operator, values = [] } of selector.matchExpressions ?? []) {
     const has = key in labels;
     const ok =
-      operator === 'In' ? has && values.includes(labels[key]) :
-      operator === 'NotIn' ? !has || !values.includes(labels[key]) :
-      operator === 'Exists' ? has : !has;
+      operator === 'In'
+        ? has && values.includes(labels[key])
+        : operator === 'NotIn'
+          ? !has || !values.includes(labels[key])
+          : operator === 'Exists'
+            ? has
+            : !has;
     if (!ok) return false;
   }
   return true;
@@ -67,7 +70,9 @@ function policyTypes(policy: NetworkPolicy): string[] {
 
 function peerMatches(peer: Peer, policyNamespace: string, other: Pod): boolean {
   if (peer.ipBlock) return !!other.ip && inBlock(peer.ipBlock, other.ip);
-  const namespaceOk = peer.namespaceSelector ? selects(peer.namespaceSelector, other.namespaceLabels) : other.namespace === policyNamespace;
+  const namespaceOk = peer.namespaceSelector
+    ? selects(peer.namespaceSelector, other.namespaceLabels)
+    : other.namespace === policyNamespace;
   return namespaceOk && (peer.podSelector ? selects(peer.podSelector, other.labels) : true);
 }
 
@@ -92,9 +97,18 @@ function portMatches(ports: PolicyPort[] | undefined, port: Pod['ports'][number]
   );
 }
 
-function allowedBy(policies: NetworkPolicy[], pod: Pod, type: 'Ingress' | 'Egress', other: Pod, port: Pod['ports'][number]): boolean {
+function allowedBy(
+  policies: NetworkPolicy[],
+  pod: Pod,
+  type: 'Ingress' | 'Egress',
+  other: Pod,
+  port: Pod['ports'][number],
+): boolean {
   const isolating = policies.filter(
-    (policy) => (policy.metadata.namespace ?? pod.namespace) === pod.namespace && policyTypes(policy).includes(type) && selects(policy.spec.podSelector, pod.labels),
+    (policy) =>
+      (policy.metadata.namespace ?? pod.namespace) === pod.namespace &&
+      policyTypes(policy).includes(type) &&
+      selects(policy.spec.podSelector, pod.labels),
   );
   if (isolating.length === 0) return true;
   return isolating.some((policy) =>
@@ -113,7 +127,10 @@ export function reachability(policies: NetworkPolicy[], pods: Pod[], involving: 
     for (const destination of pods) {
       if (!involving(source) && !involving(destination)) continue;
       for (const port of destination.ports) {
-        if (allowedBy(policies, source, 'Egress', destination, port) && allowedBy(policies, destination, 'Ingress', source, port)) {
+        if (
+          allowedBy(policies, source, 'Egress', destination, port) &&
+          allowedBy(policies, destination, 'Ingress', source, port)
+        ) {
           const protocol = port.protocol && port.protocol !== 'TCP' ? `/${port.protocol}` : '';
           allowed.push(`${source.name} -> ${destination.name}:${port.containerPort}${protocol}`);
         }

@@ -24,13 +24,21 @@ interface OtlpExport {
     resource?: { attributes?: OtlpAttribute[] };
     scopeSpans?: Array<{
       scope?: { name?: string };
-      spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[] }>;
+      spans?: Array<{
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        attributes?: OtlpAttribute[];
+      }>;
     }>;
   }>;
 }
 
 const valueOf = (value: Record<string, unknown>): unknown => Object.values(value)[0];
-const attributesOf = (attributes: OtlpAttribute[] = []) => Object.fromEntries(attributes.map(({ key, value }) => [key, valueOf(value)]));
+const attributesOf = (attributes: OtlpAttribute[] = []) =>
+  Object.fromEntries(attributes.map(({ key, value }) => [key, valueOf(value)]));
 
 /** A real OTLP/HTTP trace receiver on loopback: accepts JSON exports on POST /v1/traces and keeps them. */
 export class OtlpReceiver {

@@ -20,11 +20,19 @@ export class PrivateRedis {
   }
 
   async restart(): Promise<void> {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
+    this.child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
     this.child.once('error', () => undefined);
-    await eventually(() => this.child?.exitCode === null && redisAnswers(this.port), 10_000, `redis-server on port ${this.port} (is redis-server installed?)`);
+    await eventually(
+      () => this.child?.exitCode === null && redisAnswers(this.port),
+      10_000,
+      `redis-server on port ${this.port} (is redis-server installed?)`,
+    );
   }
 
   async stop(): Promise<void> {

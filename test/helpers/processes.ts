@@ -17,7 +17,9 @@ export const compiledEntry = (entry: string): string => entry.replace('/src/', '
  * `compiled`, as the image does (the built JavaScript, workspaces resolved to their `dist/`).
  */
 export function spawnEntry(entry: string, env: NodeJS.ProcessEnv, { compiled = false } = {}): Spawned {
-  const args = compiled ? ['--conditions=production', path.join(ROOT, compiledEntry(entry))] : ['--import', 'tsx', path.join(ROOT, entry)];
+  const args = compiled
+    ? ['--conditions=production', path.join(ROOT, compiledEntry(entry))]
+    : ['--import', 'tsx', path.join(ROOT, entry)];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -31,7 +33,11 @@ export function spawnEntry(entry: string, env: NodeJS.ProcessEnv, { compiled = f
 }
 
 /** Polls until `check` passes or the time is up (bounded; no fixed sleeps). */
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

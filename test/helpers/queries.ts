@@ -15,7 +15,8 @@ export const GET_FEEDBACK = `query Get($apiKey: String!, $id: String!) { feedbac
 
 export const REMOVE_FEEDBACK = `mutation Remove($apiKey: String!, $id: String!) { removeFeedbackItem(apiKey: $apiKey, id: $id) }`;
 
-export const CONTACT_FIELDS = 'id name email phone company title location tags totalFeedbacks lastInteraction createdAt';
+export const CONTACT_FIELDS =
+  'id name email phone company title location tags totalFeedbacks lastInteraction createdAt';
 export const ACCOUNT_FIELDS = 'id name domain description website score churnRisk tags createdAt';
 
 export const LIST_CONTACTS = `query Contacts($apiKey: String!, $skip: Int, $take: Int, $search: String) {

@@ -12,7 +12,11 @@ import { createKeyIn, type NewKey } from './keys';
 export interface GraphQLResponse<T = Record<string, unknown>> {
   status: number;
   headers: Headers;
-  body: { data?: T | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }>; extensions?: Record<string, unknown> };
+  body: {
+    data?: T | null;
+    errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+    extensions?: Record<string, unknown>;
+  };
 }
 
 export interface Stack {
@@ -26,7 +30,11 @@ export interface Stack {
   /** Where this stack's gateway counts rate limits in Redis. */
   redisPrefix: string;
   /** POSTs a GraphQL request to the gateway (or to `url`). */
-  gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, options?: { url?: string; headers?: Record<string, string> }): Promise<GraphQLResponse<T>>;
+  gql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: { url?: string; headers?: Record<string, string> },
+  ): Promise<GraphQLResponse<T>>;
   /** Creates a key (enterprise unless told) for a fresh organization (or `orgId`); returns the secret and the org. */
   createKey(options?: NewKey): Promise<{ key: string; orgId: string; id: string }>;
   connect(database: 'feedback' | 'contacts' | 'accounts' | 'identity'): Promise<Connection>;
@@ -84,7 +92,8 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   };
   const redisPrefix = base.RATE_LIMIT_REDIS_PREFIX as string;
   const databases = options.databases ?? {};
-  const own = (service: keyof typeof databases) => (databases[service] ? { ...base, MONGODB_DB: databases[service] } : base);
+  const own = (service: keyof typeof databases) =>
+    databases[service] ? { ...base, MONGODB_DB: databases[service] } : base;
   const feedback = await startFeedbackService(loadFeedbackConfig(own('feedback')), logger);
   const contacts = await startContactsService(loadContactsConfig(own('contacts')), logger);
   const accounts = await startAccountsService(loadAccountsConfig(own('accounts')), logger);
@@ -104,7 +113,9 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   const connections: Connection[] = [];
   const connect = async (database: keyof typeof databases | 'identity') => {
     // The CLI's time limit: tests use these connections for what an operator's tools do.
-    const connection = await connectMongo(mongodbUri, (database !== 'identity' && databases[database]) || database, { maxTimeMs: CLI_MAX_TIME_MS });
+    const connection = await connectMongo(mongodbUri, (database !== 'identity' && databases[database]) || database, {
+      maxTimeMs: CLI_MAX_TIME_MS,
+    });
     connections.push(connection);
     return connection;
   };
@@ -124,11 +135,18 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
         headers: { 'content-type': 'application/json', ...options.headers },
         body: JSON.stringify({ query, variables }),
       });
-      return { status: response.status, headers: response.headers, body: (await response.json()) as GraphQLResponse<never>['body'] };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: (await response.json()) as GraphQLResponse<never>['body'],
+      };
     },
     createKey(options = {}) {
       // Unlimited unless a test is about limits: most tests send more than a free key's 60 requests.
-      return createKeyIn(identityDatabase, { ...options, tier: options.tier ?? (options.orgId ? undefined : 'enterprise') });
+      return createKeyIn(identityDatabase, {
+        ...options,
+        tier: options.tier ?? (options.orgId ? undefined : 'enterprise'),
+      });
     },
     connect,
     async close() {

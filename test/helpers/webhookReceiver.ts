@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 export interface Received {
   headers: Record<string, string>;
   body: string;
-  json: { id: string; type: string; timestamp: string; data: { item: { id: string; [field: string]: unknown }; previous?: Record<string, unknown> } };
+  json: {
+    id: string;
+    type: string;
+    timestamp: string;
+    data: { item: { id: string; [field: string]: unknown }; previous?: Record<string, unknown> };
+  };
 }
 
 /** How the receiver answers a request: a status code, or `hang` (never answers). */
@@ -20,7 +25,10 @@ export class WebhookReceiver {
   private fallback: Answer = 200;
   private readonly hanging = new Set<http.ServerResponse>();
 
-  private constructor(private readonly server: http.Server, readonly url: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+  ) {}
 
   static async start(path = '/hooks'): Promise<WebhookReceiver> {
     let receiver: WebhookReceiver | undefined = undefined;

@@ -28,7 +28,10 @@ export async function untilInterrupted<T>(run: (signal: AbortSignal) => Promise<
 }
 
 /** A progress bar that appears once the backfill knows its total. */
-export function backfillProgress(label: string): { onProgress: NonNullable<BackfillOptions['onProgress']>; finish(): void } {
+export function backfillProgress(label: string): {
+  onProgress: NonNullable<BackfillOptions['onProgress']>;
+  finish(): void;
+} {
   let bar: ReturnType<typeof progressBar> | undefined;
   return {
     onProgress: (done, total) => {

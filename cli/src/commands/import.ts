@@ -19,7 +19,8 @@ export async function importCommand(
   db: Databases,
   out: Output,
 ) {
-  if (!kind || !(IMPORT_KINDS as readonly string[]).includes(kind)) throw new UsageError(`import takes one of ${IMPORT_KINDS.join(', ')}`);
+  if (!kind || !(IMPORT_KINDS as readonly string[]).includes(kind))
+    throw new UsageError(`import takes one of ${IMPORT_KINDS.join(', ')}`);
   if (!file) throw new UsageError('import needs a FILE (a JSON array or NDJSON)');
   const { org } = options;
   if (!org) throw new UsageError('import needs --org ORG');
@@ -31,12 +32,16 @@ export async function importCommand(
     for (const line of lines.slice(0, SHOWN_PROBLEMS)) out.info(line);
     if (lines.length > SHOWN_PROBLEMS) out.info(`... and ${lines.length - SHOWN_PROBLEMS} more problems`);
     if (!options.skipInvalid) {
-      throw new UsageError(`${invalid.length} of ${values.length} records are invalid; nothing was imported (--skip-invalid imports the valid ones)`);
+      throw new UsageError(
+        `${invalid.length} of ${values.length} records are invalid; nothing was imported (--skip-invalid imports the valid ones)`,
+      );
     }
     out.info(`Skipping the ${invalid.length} invalid records listed above.`);
   }
   const bar = progressBar(`Importing ${kind}`, records.length);
   const written = await writeRecords(kind as ImportKind, org, records, db, bar.update);
   bar.finish();
-  out.info(`Imported ${written} ${kind} into ${org} (${values.length} read, ${invalid.length} invalid${invalid.length > 0 ? ' and skipped' : ''}).`);
+  out.info(
+    `Imported ${written} ${kind} into ${org} (${values.length} read, ${invalid.length} invalid${invalid.length > 0 ? ' and skipped' : ''}).`,
+  );
 }

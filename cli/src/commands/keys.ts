@@ -12,7 +12,8 @@ function parseTier(value: string | undefined): Tier | undefined {
 
 export function parseRateLimit(value: string | undefined): number | null {
   if (value === undefined || value === 'default') return null;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError('the rate limit must be a whole number of requests per minute, or "default"');
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError('the rate limit must be a whole number of requests per minute, or "default"');
   return Number(value);
 }
 
@@ -31,11 +32,18 @@ const CLIENT_CODES: unknown[] = [ErrorCode.BAD_REQUEST, ErrorCode.NOT_FOUND, Err
  * `keys create|list|revoke|set-limit|migrate`, through the identity service's own rules as an operator.
  * The secret is printed once, on stdout alone, at creation.
  */
-export async function keysCommand(action: string | undefined, args: string[], options: KeysOptions, db: Databases, out: Output) {
+export async function keysCommand(
+  action: string | undefined,
+  args: string[],
+  options: KeysOptions,
+  db: Databases,
+  out: Output,
+) {
   try {
     await runKeys(action, args, options, db, out);
   } catch (error) {
-    if (error instanceof GraphQLError && CLIENT_CODES.includes(error.extensions.code)) throw new UsageError(error.message);
+    if (error instanceof GraphQLError && CLIENT_CODES.includes(error.extensions.code))
+      throw new UsageError(error.message);
     throw error;
   }
 }
@@ -48,9 +56,15 @@ async function runKeys(action: string | undefined, args: string[], options: Keys
       const tier = parseTier(options.tier);
       const rateLimitPerMinute = parseRateLimit(options.rateLimit);
       const organization = await keys.organizationFor(OPERATOR, options.org, tier);
-      const { key, record } = await keys.create(OPERATOR, organization.id, { name: options.name ?? 'cli', readOnly: options.readOnly ?? false, rateLimitPerMinute });
+      const { key, record } = await keys.create(OPERATOR, organization.id, {
+        name: options.name ?? 'cli',
+        readOnly: options.readOnly ?? false,
+        rateLimitPerMinute,
+      });
       out.result(key);
-      out.info(`Created ${record.id} for ${record.orgId} (${organization.tier}${record.readOnly ? ', read-only' : ''}). The key is shown only this once.`);
+      out.info(
+        `Created ${record.id} for ${record.orgId} (${organization.tier}${record.readOnly ? ', read-only' : ''}). The key is shown only this once.`,
+      );
       return;
     }
     case 'list': {
@@ -82,9 +96,12 @@ async function runKeys(action: string | undefined, args: string[], options: Keys
     }
     case 'set-limit': {
       const [target, limit] = args;
-      if (!target || !limit) throw new UsageError('keys set-limit needs the key (or its id) and a limit per minute, or "default"');
+      if (!target || !limit)
+        throw new UsageError('keys set-limit needs the key (or its id) and a limit per minute, or "default"');
       const record = await keys.setRateLimit(OPERATOR, target, parseRateLimit(limit));
-      out.info(`${record.id} now has ${record.rateLimitPerMinute ? `${record.rateLimitPerMinute} requests a minute` : "its tier's limit"}.`);
+      out.info(
+        `${record.id} now has ${record.rateLimitPerMinute ? `${record.rateLimitPerMinute} requests a minute` : "its tier's limit"}.`,
+      );
       return;
     }
     case 'migrate': {
@@ -93,7 +110,9 @@ async function runKeys(action: string | undefined, args: string[], options: Keys
         const report = await migrateLegacyKeys(legacy.connection, await openRepositories(db.identity));
         out.info(
           `Moved ${report.moved} keys of ${report.organizations} organizations (${report.alreadyMoved} moved before).` +
-            (report.tierConflicts.length > 0 ? ` Organizations whose keys had different tiers now have the highest: ${report.tierConflicts.join(', ')}.` : ''),
+            (report.tierConflicts.length > 0
+              ? ` Organizations whose keys had different tiers now have the highest: ${report.tierConflicts.join(', ')}.`
+              : ''),
         );
       } finally {
         await legacy.close();

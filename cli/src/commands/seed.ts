@@ -24,7 +24,12 @@ export function parseCount(name: string, value: string | undefined, fallback: nu
   return Number(value);
 }
 
-async function inBatches<T>(label: string, records: T[], insert: (batch: T[]) => Promise<number>, size = BATCH): Promise<number> {
+async function inBatches<T>(
+  label: string,
+  records: T[],
+  insert: (batch: T[]) => Promise<number>,
+  size = BATCH,
+): Promise<number> {
   const bar = progressBar(label, records.length);
   let written = 0;
   for (let start = 0; start < records.length; start += size) {
@@ -39,7 +44,9 @@ function checkedOrThrow<T>(kind: string, records: unknown[], check: (record: unk
   return records.map((record, index) => {
     const checked = check(record);
     if (checked.value === null) {
-      throw new Error(`generated ${kind} ${index + 1} breaks the ${kind} rules: ${checked.problems.map(describeProblem).join('; ')}`);
+      throw new Error(
+        `generated ${kind} ${index + 1} breaks the ${kind} rules: ${checked.problems.map(describeProblem).join('; ')}`,
+      );
     }
     return checked.value;
   });
@@ -56,7 +63,13 @@ export interface SeedOptions {
 }
 
 /** Generates realistic data for one organization and writes it in bulk. */
-export async function seedOrganization(orgId: string, counts: SeedCounts, db: Databases, out: Output, options: SeedOptions = {}): Promise<SeedCounts> {
+export async function seedOrganization(
+  orgId: string,
+  counts: SeedCounts,
+  db: Databases,
+  out: Output,
+  options: SeedOptions = {},
+): Promise<SeedCounts> {
   const started = Date.now();
   const generated = generateSeedData(counts, options.seed);
   // Generated data goes through the owning services' rules like imported data: a generator that
@@ -70,7 +83,9 @@ export async function seedOrganization(orgId: string, counts: SeedCounts, db: Da
   const contacts = createContactRepository(db.contacts);
   const accounts = createAccountRepository(db.accounts);
   const [feedback] = await Promise.all([
-    feedbackImporter(db.feedback, (error) => out.info(`A batch's counts are left to the feedback service: ${String(error)}`)),
+    feedbackImporter(db.feedback, (error) =>
+      out.info(`A batch's counts are left to the feedback service: ${String(error)}`),
+    ),
     contacts.ensureIndexes(),
     accounts.ensureIndexes(),
   ]);

@@ -30,20 +30,36 @@ function count(name: string, value: string | undefined): number | undefined {
  * `webhooks list|add|remove|deliveries`, through the same rules as the GraphQL API (the feedback
  * service's `WebhookEndpoints`); a refused input exits 2 with the API's message.
  */
-export async function webhooksCommand(action: string | undefined, args: string[], options: WebhooksOptions, db: Databases, out: Output, env = process.env) {
+export async function webhooksCommand(
+  action: string | undefined,
+  args: string[],
+  options: WebhooksOptions,
+  db: Databases,
+  out: Output,
+  env = process.env,
+) {
   if (!options.org) throw new UsageError(`webhooks ${action ?? ''} needs --org ORG`.replace('  ', ' '));
   const { management } = webhookEndpoints(db.feedback, webhookSettings(env));
   try {
     switch (action) {
       case 'list':
         for (const endpoint of await management.list(options.org)) {
-          const state = endpoint.disabledAt ? `disabled ${endpoint.disabledAt.toISOString()}: ${endpoint.disabledReason}` : 'enabled';
-          out.result([endpoint.id, endpoint.url, endpoint.events.join(','), endpoint.createdAt.toISOString(), state].join('\t'));
+          const state = endpoint.disabledAt
+            ? `disabled ${endpoint.disabledAt.toISOString()}: ${endpoint.disabledReason}`
+            : 'enabled';
+          out.result(
+            [endpoint.id, endpoint.url, endpoint.events.join(','), endpoint.createdAt.toISOString(), state].join('\t'),
+          );
         }
         return;
       case 'add': {
-        if (!options.url || !options.events) throw new UsageError('webhooks add needs --url URL and --events TYPE[,TYPE...]');
-        const endpoint = await management.add(options.org, options.url, options.events.split(',').map((event) => event.trim()));
+        if (!options.url || !options.events)
+          throw new UsageError('webhooks add needs --url URL and --events TYPE[,TYPE...]');
+        const endpoint = await management.add(
+          options.org,
+          options.url,
+          options.events.split(',').map((event) => event.trim()),
+        );
         out.result(endpoint.secret);
         out.info(`Added endpoint ${endpoint.id} (${endpoint.url}). The signing secret above is shown only this once.`);
         return;
@@ -60,7 +76,15 @@ export async function webhooksCommand(action: string | undefined, args: string[]
         for (const delivery of items) {
           const last = delivery.attempts.at(-1);
           const outcome = last ? (last.statusCode ?? '-') + (last.error ? ` ${last.error}` : '') : 'not tried yet';
-          out.result([delivery.eventId, delivery.eventType, delivery.status, `${delivery.attempts.length} attempts`, outcome].join('\t'));
+          out.result(
+            [
+              delivery.eventId,
+              delivery.eventType,
+              delivery.status,
+              `${delivery.attempts.length} attempts`,
+              outcome,
+            ].join('\t'),
+          );
         }
         out.info(`${items.length} of ${total} deliveries`);
         return;
@@ -70,7 +94,8 @@ export async function webhooksCommand(action: string | undefined, args: string[]
     }
   } catch (error) {
     // The domain speaks the API's error vocabulary; for the CLI a refused input is a usage error.
-    if (error instanceof GraphQLError && ['BAD_REQUEST', 'NOT_FOUND'].includes(String(error.extensions.code))) throw new UsageError(error.message);
+    if (error instanceof GraphQLError && ['BAD_REQUEST', 'NOT_FOUND'].includes(String(error.extensions.code)))
+      throw new UsageError(error.message);
     throw error;
   }
 }

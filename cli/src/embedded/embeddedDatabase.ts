@@ -18,7 +18,9 @@ async function findMongod(): Promise<string | null> {
 
 async function startMongod(binary: string, dataDir: string, port: number): Promise<EmbeddedMongo> {
   mkdirSync(dataDir, { recursive: true });
-  const child = spawn(binary, ['--dbpath', dataDir, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'], { stdio: 'ignore' });
+  const child = spawn(binary, ['--dbpath', dataDir, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'], {
+    stdio: 'ignore',
+  });
   const uri = `mongodb://127.0.0.1:${port}/`;
   await waitForMongo(uri, child, 30_000);
   return {
@@ -32,7 +34,11 @@ async function startMongod(binary: string, dataDir: string, port: number): Promi
  * A MongoDB-compatible server with no installation: a real `mongod` when one is on the PATH (or
  * MONGOD_BIN), otherwise FerretDB on SQLite, built with Go on first use. Data stays under `dataDir`.
  */
-export async function startEmbeddedDatabase(dataDir: string, port: number, say: Say): Promise<EmbeddedMongo & { kind: string }> {
+export async function startEmbeddedDatabase(
+  dataDir: string,
+  port: number,
+  say: Say,
+): Promise<EmbeddedMongo & { kind: string }> {
   const mongod = await findMongod();
   if (mongod) {
     say(`Starting mongod on 127.0.0.1:${port} (data in ${path.join(dataDir, 'mongo')})...`);

@@ -1,6 +1,17 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -74,7 +85,11 @@ const MSG_AGGREGATE = 'internal/handler/msg_aggregate.go';
 const PUSHDOWN_GO = readFileSync(path.join(__dirname, 'ferretdbPushdown.go'), 'utf8');
 const QUERY_PUSHDOWN: SourcePatch[] = [
   { file: 'internal/backends/sqlite/fi_pushdown.go', from: '', to: PUSHDOWN_GO },
-  { file: 'internal/backends/sqlite/fi_elements.go', from: '', to: readFileSync(path.join(__dirname, 'ferretdbElements.go'), 'utf8') },
+  {
+    file: 'internal/backends/sqlite/fi_elements.go',
+    from: '',
+    to: readFileSync(path.join(__dirname, 'ferretdbElements.go'), 'utf8'),
+  },
   {
     file: 'internal/backends/collection.go',
     from: 'type QueryParams struct {\n\tFilter *types.Document\n\tSort   *types.Document\n\tLimit  int64\n',
@@ -84,11 +99,11 @@ const QUERY_PUSHDOWN: SourcePatch[] = [
       '\tSort   *types.Document',
       '\tLimit  int64',
       '',
-      '\t// ExactSort and ExactLimit (skip + limit) may be applied when the backend selects exactly Filter\'s matches.',
+      "\t// ExactSort and ExactLimit (skip + limit) may be applied when the backend selects exactly Filter's matches.",
       '\tExactSort  *types.Document',
       '\tExactLimit int64',
       '',
-      '\t// CountOnly: the caller only counts. A backend that selects exactly Filter\'s matches may then answer',
+      "\t// CountOnly: the caller only counts. A backend that selects exactly Filter's matches may then answer",
       '\t// one document without fields per match, and says so with QueryResult.Counted.',
       '\tCountOnly bool',
       '',
@@ -97,7 +112,7 @@ const QUERY_PUSHDOWN: SourcePatch[] = [
   {
     file: 'internal/backends/collection.go',
     from: 'type QueryResult struct {\n\tIter types.DocumentsIterator\n}\n',
-    to: 'type QueryResult struct {\n\tIter types.DocumentsIterator\n\n\t// Counted: Iter holds exactly the matches of CountOnly\'s Filter, without their fields.\n\tCounted bool\n}\n',
+    to: "type QueryResult struct {\n\tIter types.DocumentsIterator\n\n\t// Counted: Iter holds exactly the matches of CountOnly's Filter, without their fields.\n\tCounted bool\n}\n",
   },
   {
     file: 'internal/handler/msg_find.go',
@@ -156,8 +171,16 @@ const QUERY_PUSHDOWN: SourcePatch[] = [
  * those rows already passed.
  */
 const COUNT_PUSHDOWN: SourcePatch[] = [
-  { file: 'internal/handler/fi_count.go', from: '', to: readFileSync(path.join(__dirname, 'ferretdbCount.go'), 'utf8') },
-  { file: MSG_COUNT, from: '\t\tqp.Filter = params.Filter\n', to: '\t\tqp.Filter = params.Filter\n\t\tqp.CountOnly = true\n' },
+  {
+    file: 'internal/handler/fi_count.go',
+    from: '',
+    to: readFileSync(path.join(__dirname, 'ferretdbCount.go'), 'utf8'),
+  },
+  {
+    file: MSG_COUNT,
+    from: '\t\tqp.Filter = params.Filter\n',
+    to: '\t\tqp.Filter = params.Filter\n\t\tqp.CountOnly = true\n',
+  },
   {
     file: MSG_COUNT,
     from: '\titer = common.FilterIterator(iter, closer, params.Filter)\n',
@@ -183,7 +206,7 @@ const COUNT_PUSHDOWN: SourcePatch[] = [
       '',
       '\tstages := p.stages',
       '\tif queryRes.Counted {',
-      '\t\tstages = stages[1:] // the rows are exactly the first $match\'s matches, without their fields',
+      "\t\tstages = stages[1:] // the rows are exactly the first $match's matches, without their fields",
       '\t}',
       '',
       '\tfor _, s := range stages {',
@@ -203,10 +226,19 @@ const COUNT_PUSHDOWN: SourcePatch[] = [
  * 100 (at 10,000 items their inserts were a quarter of FerretDB's CPU). FerretDB's own oplog, which nothing
  * here enables or reads, would log such an insert as an update.
  */
-const SQLITE_UPDATE_ALL = '\terr := db.InTransaction(ctx, func(tx *fsql.Tx) error {\n\t\tfor _, doc := range params.Docs {\n';
+const SQLITE_UPDATE_ALL =
+  '\terr := db.InTransaction(ctx, func(tx *fsql.Tx) error {\n\t\tfor _, doc := range params.Docs {\n';
 const UPDATE_BATCH: SourcePatch[] = [
-  { file: 'internal/handler/common/fi_update_batch.go', from: '', to: readFileSync(path.join(__dirname, 'ferretdbUpdateBatch.go'), 'utf8') },
-  { file: 'internal/backends/sqlite/fi_update_inserts.go', from: '', to: readFileSync(path.join(__dirname, 'ferretdbUpdateInserts.go'), 'utf8') },
+  {
+    file: 'internal/handler/common/fi_update_batch.go',
+    from: '',
+    to: readFileSync(path.join(__dirname, 'ferretdbUpdateBatch.go'), 'utf8'),
+  },
+  {
+    file: 'internal/backends/sqlite/fi_update_inserts.go',
+    from: '',
+    to: readFileSync(path.join(__dirname, 'ferretdbUpdateInserts.go'), 'utf8'),
+  },
   {
     file: 'internal/backends/collection.go',
     from: 'type UpdateAllParams struct {\n\tDocs []*types.Document\n}\n',
@@ -214,7 +246,7 @@ const UPDATE_BATCH: SourcePatch[] = [
       'type UpdateAllParams struct {',
       '\tDocs []*types.Document',
       '',
-      '\t// New[i] makes Docs[i] an insert (an update command\'s upsert) in the same transaction; only SQLite reads it.',
+      "\t// New[i] makes Docs[i] an insert (an update command's upsert) in the same transaction; only SQLite reads it.",
       '\tNew []bool',
       '}',
       '',
@@ -277,7 +309,11 @@ const PATCHES: SourcePatch[] = [
   ...QUERY_PUSHDOWN,
   ...COUNT_PUSHDOWN,
   ...UPDATE_BATCH,
-  { file: MSG_UPDATE, from: '\t\tcloser := iterator.NewMultiCloser()\n\t\tdefer closer.Close()\n', to: '\t\tcloser := iterator.NewMultiCloser()\n' },
+  {
+    file: MSG_UPDATE,
+    from: '\t\tcloser := iterator.NewMultiCloser()\n\t\tdefer closer.Close()\n',
+    to: '\t\tcloser := iterator.NewMultiCloser()\n',
+  },
   {
     file: MSG_UPDATE,
     from: '\t\tresult, err := common.UpdateDocument(ctx, c, "update", iter, &u)\n',
@@ -288,7 +324,11 @@ const PATCHES: SourcePatch[] = [
     from: `IDColumn = DefaultColumn + "->'$._id'"`,
     to: 'IDColumn = DefaultColumn + `->"_id"`',
   },
-  { file: SQLITE_COLLECTION, from: idPushdown(LONE_FILTER, 'whereClause'), to: idPushdown(ID_NAMED_ONCE, 'whereClause') },
+  {
+    file: SQLITE_COLLECTION,
+    from: idPushdown(LONE_FILTER, 'whereClause'),
+    to: idPushdown(ID_NAMED_ONCE, 'whereClause'),
+  },
   {
     file: SQLITE_COLLECTION,
     from: idPushdown(LONE_FILTER, 'filterPushdown = true'),
@@ -336,7 +376,9 @@ export async function ensureFerretDb(say: Say): Promise<string> {
   if (installed) return installed;
 
   const go = await findGo('FerretDB is not installed; install Go, or set MONGODB_URI to a MongoDB server');
-  say(`Building FerretDB ${FERRETDB_VERSION} with Go into ${target} (first run on this machine only; about 2-4 minutes)...`);
+  say(
+    `Building FerretDB ${FERRETDB_VERSION} with Go into ${target} (first run on this machine only; about 2-4 minutes)...`,
+  );
   const started = Date.now();
   const { stdout } = await run(go, ['mod', 'download', '-json', `${FERRETDB_MODULE}@${FERRETDB_VERSION}`], {
     maxBuffer: 16 * 1024 * 1024,
@@ -368,7 +410,10 @@ function applyPatches(buildDir: string): void {
     }
     const source = readFileSync(full, 'utf8');
     // Exactly once: a second match would mean the source is not the one these patches were written for.
-    if (source.split(from).length !== 2) throw new Error(`FerretDB ${FERRETDB_VERSION}: ${file} does not have \`${from.split('\n')[0].trim()}\` exactly once to patch`);
+    if (source.split(from).length !== 2)
+      throw new Error(
+        `FerretDB ${FERRETDB_VERSION}: ${file} does not have \`${from.split('\n')[0].trim()}\` exactly once to patch`,
+      );
     writeFileSync(full, source.replace(from, to));
   }
 }
@@ -409,7 +454,12 @@ const SQLITE_URL_PARAMS = '?_pragma=temp_store(memory)&_pragma=wal_autocheckpoin
 const INSERT_BATCH = 1_000;
 
 /** Starts FerretDB on SQLite files in `dataDir`, listening on loopback only; `env` adds to its environment. */
-export async function startFerretDb(binary: string, dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<EmbeddedMongo> {
+export async function startFerretDb(
+  binary: string,
+  dataDir: string,
+  port: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<EmbeddedMongo> {
   mkdirSync(dataDir, { recursive: true });
   const child = spawn(
     binary,

@@ -47,7 +47,10 @@ export async function writeRecords(
   batchSize = 2_000,
 ): Promise<number> {
   let importer: Promise<(orgId: string, records: FeedbackRecord[]) => Promise<number>> | null = null;
-  const feedbackWriter = () => (importer ??= feedbackImporter(db.feedback, (error) => console.error(`A batch's counts are left to the feedback service: ${String(error)}`)));
+  const feedbackWriter = () =>
+    (importer ??= feedbackImporter(db.feedback, (error) =>
+      console.error(`A batch's counts are left to the feedback service: ${String(error)}`),
+    ));
   const insert = {
     contacts: (batch: unknown[]) => createContactRepository(db.contacts).insertMany(orgId, batch as never),
     accounts: (batch: unknown[]) => createAccountRepository(db.accounts).insertMany(orgId, batch as never),

@@ -1,6 +1,17 @@
 import { SENTIMENTS, STATUSES, type FeedbackRecord } from '@fi/feedback';
 import { Random } from './random';
-import { CITIES, COMPANY_STEMS, COMPANY_SUFFIXES, FIRST_NAMES, JOB_TITLES, LAST_NAMES, SOURCES, TAGS, TOPIC_FEEDBACK, TOPICS } from './vocabulary';
+import {
+  CITIES,
+  COMPANY_STEMS,
+  COMPANY_SUFFIXES,
+  FIRST_NAMES,
+  JOB_TITLES,
+  LAST_NAMES,
+  SOURCES,
+  TAGS,
+  TOPIC_FEEDBACK,
+  TOPICS,
+} from './vocabulary';
 
 const DAY_MS = 86_400_000;
 
@@ -11,12 +22,35 @@ export interface SeedCounts {
 }
 
 export interface SeedData {
-  accounts: Array<{ name: string; domain: string; description: string; website: string; score: number; churnRisk: number; tags: string[]; createdAt: Date }>;
-  contacts: Array<{ name: string; email: string; phone: string; company: string; title: string; location: string; tags: string[]; lastInteraction: Date; createdAt: Date }>;
+  accounts: Array<{
+    name: string;
+    domain: string;
+    description: string;
+    website: string;
+    score: number;
+    churnRisk: number;
+    tags: string[];
+    createdAt: Date;
+  }>;
+  contacts: Array<{
+    name: string;
+    email: string;
+    phone: string;
+    company: string;
+    title: string;
+    location: string;
+    tags: string[];
+    lastInteraction: Date;
+    createdAt: Date;
+  }>;
   feedback: FeedbackRecord[];
 }
 
-const slug = (text: string) => text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '');
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /**

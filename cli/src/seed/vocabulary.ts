@@ -1,18 +1,163 @@
-export const FIRST_NAMES = ['Ava', 'Liam', 'Mia', 'Noah', 'Zoe', 'Omar', 'Lena', 'Ravi', 'Sofia', 'Kenji', 'Amara', 'Lucas', 'Ines', 'Tomas', 'Hana', 'Diego', 'Elif', 'Marta', 'Jonas', 'Priya', 'Chen', 'Fatima', 'Erik', 'Nadia', 'Yusuf', 'Clara', 'Mateo', 'Aiko', 'Samuel', 'Leila'];
-export const LAST_NAMES = ['Garcia', 'Smith', 'Nguyen', 'Kowalski', 'Okafor', 'Rossi', 'Müller', 'Tanaka', 'Silva', 'Haddad', 'Johansson', 'Patel', 'Dubois', 'Kim', 'Novak', 'Moreau', 'Cohen', 'Fischer', 'Lopez', 'Ivanova', 'Brown', 'Sato', 'Costa', 'Larsen', 'Mendes'];
-export const COMPANY_STEMS = ['Acme', 'Northwind', 'Globex', 'Initech', 'Umbrella', 'Stark', 'Wayne', 'Hooli', 'Vandelay', 'Soylent', 'Cyberdyne', 'Tyrell', 'Wonka', 'Aperture', 'Gringotts', 'Oscorp', 'Pied Piper', 'Dunder', 'Prestige', 'Massive', 'Blue Sun', 'Monarch', 'Nakatomi', 'Zorg', 'Virtucon'];
-export const COMPANY_SUFFIXES = ['Labs', 'Systems', 'Analytics', 'Health', 'Logistics', 'Software', 'Retail', 'Capital', 'Energy', 'Media'];
-export const JOB_TITLES = ['Head of Support', 'Product Manager', 'CTO', 'Customer Success Lead', 'Operations Manager', 'Data Analyst', 'VP Engineering', 'Marketing Director', 'Founder', 'IT Administrator'];
-export const CITIES = ['Berlin', 'Lisbon', 'Toronto', 'Austin', 'Singapore', 'Nairobi', 'São Paulo', 'Melbourne', 'Warsaw', 'Osaka', 'Dublin', 'Madrid'];
-export const TAGS = ['vip', 'beta', 'churn-watch', 'champion', 'enterprise', 'trial', 'partner', 'detractor', 'promoter', 'onboarding'];
+export const FIRST_NAMES = [
+  'Ava',
+  'Liam',
+  'Mia',
+  'Noah',
+  'Zoe',
+  'Omar',
+  'Lena',
+  'Ravi',
+  'Sofia',
+  'Kenji',
+  'Amara',
+  'Lucas',
+  'Ines',
+  'Tomas',
+  'Hana',
+  'Diego',
+  'Elif',
+  'Marta',
+  'Jonas',
+  'Priya',
+  'Chen',
+  'Fatima',
+  'Erik',
+  'Nadia',
+  'Yusuf',
+  'Clara',
+  'Mateo',
+  'Aiko',
+  'Samuel',
+  'Leila',
+];
+export const LAST_NAMES = [
+  'Garcia',
+  'Smith',
+  'Nguyen',
+  'Kowalski',
+  'Okafor',
+  'Rossi',
+  'Müller',
+  'Tanaka',
+  'Silva',
+  'Haddad',
+  'Johansson',
+  'Patel',
+  'Dubois',
+  'Kim',
+  'Novak',
+  'Moreau',
+  'Cohen',
+  'Fischer',
+  'Lopez',
+  'Ivanova',
+  'Brown',
+  'Sato',
+  'Costa',
+  'Larsen',
+  'Mendes',
+];
+export const COMPANY_STEMS = [
+  'Acme',
+  'Northwind',
+  'Globex',
+  'Initech',
+  'Umbrella',
+  'Stark',
+  'Wayne',
+  'Hooli',
+  'Vandelay',
+  'Soylent',
+  'Cyberdyne',
+  'Tyrell',
+  'Wonka',
+  'Aperture',
+  'Gringotts',
+  'Oscorp',
+  'Pied Piper',
+  'Dunder',
+  'Prestige',
+  'Massive',
+  'Blue Sun',
+  'Monarch',
+  'Nakatomi',
+  'Zorg',
+  'Virtucon',
+];
+export const COMPANY_SUFFIXES = [
+  'Labs',
+  'Systems',
+  'Analytics',
+  'Health',
+  'Logistics',
+  'Software',
+  'Retail',
+  'Capital',
+  'Energy',
+  'Media',
+];
+export const JOB_TITLES = [
+  'Head of Support',
+  'Product Manager',
+  'CTO',
+  'Customer Success Lead',
+  'Operations Manager',
+  'Data Analyst',
+  'VP Engineering',
+  'Marketing Director',
+  'Founder',
+  'IT Administrator',
+];
+export const CITIES = [
+  'Berlin',
+  'Lisbon',
+  'Toronto',
+  'Austin',
+  'Singapore',
+  'Nairobi',
+  'São Paulo',
+  'Melbourne',
+  'Warsaw',
+  'Osaka',
+  'Dublin',
+  'Madrid',
+];
+export const TAGS = [
+  'vip',
+  'beta',
+  'churn-watch',
+  'champion',
+  'enterprise',
+  'trial',
+  'partner',
+  'detractor',
+  'promoter',
+  'onboarding',
+];
 export const SOURCES = ['api', 'webhook', 'custom', 'intercom', 'zendesk', 'app-store', 'g2', 'email', 'slack'];
-export const TOPICS = ['CSV export', 'the mobile app', 'SSO login', 'the billing page', 'search', 'the dashboard', 'notifications', 'the API', 'onboarding', 'reporting', 'integrations', 'dark mode'] as const;
+export const TOPICS = [
+  'CSV export',
+  'the mobile app',
+  'SSO login',
+  'the billing page',
+  'search',
+  'the dashboard',
+  'notifications',
+  'the API',
+  'onboarding',
+  'reporting',
+  'integrations',
+  'dark mode',
+] as const;
 
 /**
  * What customers write about each topic, in their own words: each topic has its own vocabulary (so the
  * service's themes find it) and glue words vary from text to text (so no template phrase looks like a theme).
  */
-export const TOPIC_FEEDBACK: Record<(typeof TOPICS)[number], Record<'positive' | 'neutral' | 'negative', ReadonlyArray<readonly [string, string]>>> = {
+export const TOPIC_FEEDBACK: Record<
+  (typeof TOPICS)[number],
+  Record<'positive' | 'neutral' | 'negative', ReadonlyArray<readonly [string, string]>>
+> = {
   'CSV export': {
     negative: [
       ['CSV export cuts off', 'The CSV export stops after 1,000 rows, so the file we send to finance is incomplete.'],
@@ -61,11 +206,14 @@ export const TOPIC_FEEDBACK: Record<(typeof TOPICS)[number], Record<'positive' |
   'the billing page': {
     negative: [
       ['Charged twice', 'The billing page charged our card twice for the annual plan and we need a refund.'],
-      ['Invoice address wrong', 'Invoices still show our old company address although we changed it on the billing page.'],
+      [
+        'Invoice address wrong',
+        'Invoices still show our old company address although we changed it on the billing page.',
+      ],
       ['Billing page error', 'The billing page shows an error when I try to update the credit card.'],
     ],
     neutral: [
-      ['Invoice copies', 'Where can I download copies of last year\'s invoices from the billing page?'],
+      ['Invoice copies', "Where can I download copies of last year's invoices from the billing page?"],
       ['VAT number on invoices', 'How do we add our VAT number to the invoices?'],
     ],
     positive: [
@@ -114,13 +262,19 @@ export const TOPIC_FEEDBACK: Record<(typeof TOPICS)[number], Record<'positive' |
       ['Mute notifications', 'Can I mute notifications for one project only?'],
     ],
     positive: [
-      ['Useful notifications', 'The new notification settings finally let me choose which emails I get. Much calmer inbox.'],
+      [
+        'Useful notifications',
+        'The new notification settings finally let me choose which emails I get. Much calmer inbox.',
+      ],
       ['Notifications on time', 'Push notifications are instant now, great work.'],
     ],
   },
   'the API': {
     negative: [
-      ['API rate limit too low', 'The API returns 429 errors after only 100 requests a minute, our sync cannot keep up.'],
+      [
+        'API rate limit too low',
+        'The API returns 429 errors after only 100 requests a minute, our sync cannot keep up.',
+      ],
       ['API timeouts', 'The REST API times out on the tasks endpoint whenever we ask for more than 500 items.'],
       ['API docs outdated', 'The API documentation lists fields that the endpoint no longer returns.'],
     ],
@@ -135,7 +289,10 @@ export const TOPIC_FEEDBACK: Record<(typeof TOPICS)[number], Record<'positive' |
   },
   onboarding: {
     negative: [
-      ['Onboarding is confusing', 'The onboarding checklist skips the step that explains project templates, new hires get lost.'],
+      [
+        'Onboarding is confusing',
+        'The onboarding checklist skips the step that explains project templates, new hires get lost.',
+      ],
       ['Invitation emails missing', 'Invited colleagues never receive the onboarding invitation email.'],
       ['Onboarding video broken', 'The onboarding tutorial video does not play in Firefox.'],
     ],
@@ -194,4 +351,3 @@ export const TOPIC_FEEDBACK: Record<(typeof TOPICS)[number], Record<'positive' |
     ],
   },
 };
-

@@ -16,7 +16,9 @@ function newestChange(target: string): number {
 /** True when dist/ is missing or older than anything it is built from. */
 function isStale(): boolean {
   const built = statSync(path.join(DASHBOARD_DIST, 'index.html'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const sources = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((name) => newestChange(path.join(DASHBOARD, name)));
+  const sources = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((name) =>
+    newestChange(path.join(DASHBOARD, name)),
+  );
   return built < Math.max(...sources);
 }
 
@@ -26,11 +28,16 @@ export async function buildDashboard(outDir = DASHBOARD_DIST): Promise<void> {
   const vite = path.join(path.dirname(require.resolve('vite/package.json', { paths: [DASHBOARD] })), 'bin/vite.js');
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    const child = spawn(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { cwd: DASHBOARD, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
+      cwd: DASHBOARD,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the web application did not build:\n${output.trim()}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`the web application did not build:\n${output.trim()}`)),
+    );
   });
 }
 

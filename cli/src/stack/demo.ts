@@ -60,7 +60,12 @@ async function ensureDemoOwner(repositories: Awaited<ReturnType<typeof openRepos
     return password ? { email: DEMO_OWNER_EMAIL, password } : null;
   }
   const password = randomBytes(12).toString('base64url');
-  await new MemberService(repositories).add(OPERATOR, DEMO_ORG, { email: DEMO_OWNER_EMAIL, name: 'Demo Owner', role: 'owner', password });
+  await new MemberService(repositories).add(OPERATOR, DEMO_ORG, {
+    email: DEMO_OWNER_EMAIL,
+    name: 'Demo Owner',
+    role: 'owner',
+    password,
+  });
   writeSecret(DEMO_OWNER_FILE, password);
   return { email: DEMO_OWNER_EMAIL, password };
 }

@@ -14,7 +14,13 @@ export interface ServiceProcess {
 }
 
 /** Starts one service as its own process (as in production), its JSON log lines going to a file. */
-export function spawnService(name: string, entry: string, port: number, env: NodeJS.ProcessEnv, logDir: string): ServiceProcess {
+export function spawnService(
+  name: string,
+  entry: string,
+  port: number,
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+): ServiceProcess {
   mkdirSync(logDir, { recursive: true });
   const log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {

@@ -1,7 +1,12 @@
 import { loadConfig, parse, parseSigningKeys } from '@fi/shared';
 import { DEFAULT_RESTART_POLICY } from './supervisor';
 
-const port = (env: string, fallback: number, what: string) => ({ env, doc: `port of ${what}`, default: fallback, parse: parse.port });
+const port = (env: string, fallback: number, what: string) => ({
+  env,
+  doc: `port of ${what}`,
+  default: fallback,
+  parse: parse.port,
+});
 const mongoUrl = { parse: parse.mongoUri, default: '' };
 
 /** Settings of `npm start`; everything else passes through to the services' own config. */
@@ -12,7 +17,11 @@ export const stackConfigSchema = {
   accountsPort: port('ACCOUNTS_PORT', 4003, 'the accounts subgraph'),
   identityPort: port('IDENTITY_PORT', 4004, 'the identity service'),
   embeddedDbPort: port('EMBEDDED_DB_PORT', 27117, 'the embedded database (when MONGODB_URI is unset)'),
-  mongodbUri: { env: 'MONGODB_URI', doc: 'MongoDB for every service; unset: the embedded database, seeded with a demo', ...mongoUrl },
+  mongodbUri: {
+    env: 'MONGODB_URI',
+    doc: 'MongoDB for every service; unset: the embedded database, seeded with a demo',
+    ...mongoUrl,
+  },
   feedbackMongodbUri: { env: 'FEEDBACK_MONGODB_URI', doc: 'MongoDB of the feedback service only', ...mongoUrl },
   contactsMongodbUri: { env: 'CONTACTS_MONGODB_URI', doc: 'MongoDB of the contacts service only', ...mongoUrl },
   accountsMongodbUri: { env: 'ACCOUNTS_MONGODB_URI', doc: 'MongoDB of the accounts service only', ...mongoUrl },
@@ -35,7 +44,12 @@ export const stackConfigSchema = {
     default: 60,
     parse: parse.int(1, 86_400),
   },
-  redisUrl: { env: 'REDIS_URL', doc: 'Redis for rate limits shared by gateway instances (unset: in-process)', default: '', parse: parse.url('redis:', 'rediss:') },
+  redisUrl: {
+    env: 'REDIS_URL',
+    doc: 'Redis for rate limits shared by gateway instances (unset: in-process)',
+    default: '',
+    parse: parse.url('redis:', 'rediss:'),
+  },
 };
 
 export type StackConfig = ReturnType<typeof loadStackConfig>;
@@ -44,6 +58,10 @@ export function loadStackConfig(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(stackConfigSchema, env);
   return {
     ...config,
-    restartPolicy: { ...DEFAULT_RESTART_POLICY, maxCrashes: config.restartLimit, windowMs: config.restartWindowSeconds * 1000 },
+    restartPolicy: {
+      ...DEFAULT_RESTART_POLICY,
+      maxCrashes: config.restartLimit,
+      windowMs: config.restartWindowSeconds * 1000,
+    },
   };
 }

@@ -55,7 +55,8 @@ async function main(): Promise<void> {
     if (!config.mongodbUri) database = await startEmbeddedDatabase(DATA_DIR, config.embeddedDbPort, out.info);
     const mongodbUri = config.mongodbUri || (database as EmbeddedMongo).uri;
     // One signing key for this run unless configured: every process of the stack gets the same.
-    const signingKeys = config.identitySigningKeys || `dev${Date.now().toString(36)}:${randomBytes(32).toString('base64url')}`;
+    const signingKeys =
+      config.identitySigningKeys || `dev${Date.now().toString(36)}:${randomBytes(32).toString('base64url')}`;
     const common = {
       MONGODB_URI: mongodbUri,
       IDENTITY_SIGNING_KEYS: signingKeys,
@@ -74,10 +75,14 @@ async function main(): Promise<void> {
     // meanwhile); only a service that keeps crashing stops the stack.
     const events: SupervisorEvents = {
       restarting: (name, code, signal, delayMs, crashes) =>
-        out.info(`${name} stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); restarting it in ${delayMs / 1000} s (crash ${crashes} of ${restartPolicy.maxCrashes} allowed in ${restartPolicy.windowMs / 1000} s); see ${logOf(name)}`),
+        out.info(
+          `${name} stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); restarting it in ${delayMs / 1000} s (crash ${crashes} of ${restartPolicy.maxCrashes} allowed in ${restartPolicy.windowMs / 1000} s); see ${logOf(name)}`,
+        ),
       restarted: (name, pid) => out.info(`${name} restarted (pid ${pid}).`),
       gaveUp: (name, crashes) => {
-        out.info(`${name} crashed ${crashes} ${crashes === 1 ? 'time' : 'times'} within ${restartPolicy.windowMs / 1000} s; giving up and stopping the stack. See ${logOf(name)}`);
+        out.info(
+          `${name} crashed ${crashes} ${crashes === 1 ? 'time' : 'times'} within ${restartPolicy.windowMs / 1000} s; giving up and stopping the stack. See ${logOf(name)}`,
+        );
         void stop(1);
       },
     };
@@ -88,7 +93,11 @@ async function main(): Promise<void> {
       services.push(supervise(name, `services/${name}/src/main.ts`, port, { ...common, ...own }));
     }
     // Development over plain HTTP: a Secure cookie would never be sent back.
-    const identityEnv = { ...common, ...(config.identityMongodbUri ? { MONGODB_URI: config.identityMongodbUri } : {}), COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false' };
+    const identityEnv = {
+      ...common,
+      ...(config.identityMongodbUri ? { MONGODB_URI: config.identityMongodbUri } : {}),
+      COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
+    };
     services.push(supervise('identity', 'services/identity/src/main.ts', config.identityPort, identityEnv));
     const subgraphUrls = {
       feedback: `${services[0].current.url}/graphql`,
@@ -106,7 +115,9 @@ async function main(): Promise<void> {
     };
     services.push(supervise('gateway', 'gateway/src/main.ts', config.gatewayPort, gatewayEnv));
 
-    const demo = database ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out, { ...process.env, MONGODB_URI: mongodbUri })) : null;
+    const demo = database
+      ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out, { ...process.env, MONGODB_URI: mongodbUri }))
+      : null;
     await Promise.all(services.map((service) => waitUntilReady(service.current, READY_TIMEOUT_MS)));
     const gatewayUrl = `${services[4].current.url}/graphql`;
     writeStackFile({ pid: process.pid, mongodbUri, redisUrl: config.redisUrl || undefined, gatewayUrl, subgraphUrls });
@@ -128,7 +139,10 @@ Press Ctrl-C to stop.`);
   }
 }
 
-async function withDatabases<T>(mongodbUri: string, use: (db: Awaited<ReturnType<typeof openDatabases>>) => Promise<T>): Promise<T> {
+async function withDatabases<T>(
+  mongodbUri: string,
+  use: (db: Awaited<ReturnType<typeof openDatabases>>) => Promise<T>,
+): Promise<T> {
   const db = await openDatabases({ ...process.env, MONGODB_URI: mongodbUri });
   try {
     return await use(db);

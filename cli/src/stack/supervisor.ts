@@ -9,7 +9,12 @@ export interface RestartPolicy {
   maxBackoffMs: number;
 }
 
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { maxCrashes: 5, windowMs: 60_000, initialBackoffMs: 500, maxBackoffMs: 8_000 };
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  maxCrashes: 5,
+  windowMs: 60_000,
+  initialBackoffMs: 500,
+  maxBackoffMs: 8_000,
+};
 
 export interface SupervisorEvents {
   /** The service crashed and will be started again after `delayMs`. */

@@ -15,7 +15,16 @@ interface PagerProps {
 }
 
 /** Where this page stands in the list, with links to the pages either side of it (bookmarkable addresses). */
-export function Pager({ label, page, pageSize, shown, total, href, previous = 'Previous page', next = 'Next page' }: PagerProps) {
+export function Pager({
+  label,
+  page,
+  pageSize,
+  shown,
+  total,
+  href,
+  previous = 'Previous page',
+  next = 'Next page',
+}: PagerProps) {
   return (
     <nav className="pager" aria-label={label}>
       <p>

@@ -20,5 +20,8 @@ export const adminClient = new Client({
   // The admin endpoint takes POST with JSON only.
   preferGetMethod: false,
   requestPolicy: 'cache-and-network',
-  fetchOptions: (): RequestInit => ({ credentials: 'same-origin', headers: csrfToken ? { 'x-csrf-token': csrfToken } : {} }),
+  fetchOptions: (): RequestInit => ({
+    credentials: 'same-origin',
+    headers: csrfToken ? { 'x-csrf-token': csrfToken } : {},
+  }),
 });

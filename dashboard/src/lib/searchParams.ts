@@ -2,7 +2,10 @@
  * The address's parameters with `changes` applied (an empty value removes one). Changing anything but
  * the page goes back to the first page: the old page number means nothing in a different list.
  */
-export function withParams(params: URLSearchParams, changes: Record<string, string | null | undefined>): URLSearchParams {
+export function withParams(
+  params: URLSearchParams,
+  changes: Record<string, string | null | undefined>,
+): URLSearchParams {
   const next = new URLSearchParams(params);
   for (const [name, value] of Object.entries(changes)) {
     if (value) next.set(name, value);

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+} from '@apollo/server/plugin/disabled';
 import {
   ADMIN_MAX_BODY_BYTES,
   createFormatError,
@@ -40,7 +43,8 @@ export const ADMIN_SUPERGRAPH_PATH = path.join(__dirname, 'adminSupergraph.graph
 /** What the identity service is given of the page's request (see AdminContext.pageHeaders). */
 const PAGE_HEADERS = ['cookie', 'x-csrf-token', 'origin'] as const;
 
-const identityUnavailable = () => unavailableError('The identity service is unavailable; retry shortly', { service: 'identity' });
+const identityUnavailable = () =>
+  unavailableError('The identity service is unavailable; retry shortly', { service: 'identity' });
 
 /**
  * POST /admin/graphql: a federated API of its own beside the public /graphql, whose schema knows nothing of
@@ -57,7 +61,12 @@ export async function startAdminApi(deps: {
 }): Promise<{ endpoint: GraphQLEndpoint; close(): Promise<void> }> {
   const { config, identity, metrics, limits, logger } = deps;
   // Each admin schema is served at the origin of its service's configured URL, at the path composed in.
-  const origins: Record<string, string> = { identity: config.identityUrl, feedback: config.feedbackUrl, contacts: config.contactsUrl, accounts: config.accountsUrl };
+  const origins: Record<string, string> = {
+    identity: config.identityUrl,
+    feedback: config.feedbackUrl,
+    contacts: config.contactsUrl,
+    accounts: config.accountsUrl,
+  };
   const members = memberCaller(config.identitySigningKeys, config.identityTokenTtlMs);
   const dataSources: Array<SubgraphDataSource<AdminContext>> = [];
   const gateway = new ApolloGateway({
@@ -97,19 +106,37 @@ export async function startAdminApi(deps: {
   });
   await apollo.start();
 
-  const buildContext = async ({ requestId, logger: requestLogger, outcome, headers, remoteAddress }: RequestInfo): Promise<AdminContext> => {
-    const pageHeaders: Record<string, string> = { 'x-forwarded-for': clientAddress(headers, remoteAddress, config.trustProxy) };
+  const buildContext = async ({
+    requestId,
+    logger: requestLogger,
+    outcome,
+    headers,
+    remoteAddress,
+  }: RequestInfo): Promise<AdminContext> => {
+    const pageHeaders: Record<string, string> = {
+      'x-forwarded-for': clientAddress(headers, remoteAddress, config.trustProxy),
+    };
     for (const name of PAGE_HEADERS) {
       const value = headers[name];
       if (typeof value === 'string') pageHeaders[name] = value;
     }
-    const sessionHeaders = Object.fromEntries(Object.entries(pageHeaders).filter(([name]) => name === 'cookie' || name === 'x-csrf-token'));
+    const sessionHeaders = Object.fromEntries(
+      Object.entries(pageHeaders).filter(([name]) => name === 'cookie' || name === 'x-csrf-token'),
+    );
     let asked: Promise<SessionCheck> | null = null;
     const session = () =>
       (asked ??= identity.verifySession(sessionHeaders).catch((error: unknown) => {
         throw error instanceof IdentityUnavailableError ? identityUnavailable() : error;
       }));
-    return { requestId, logger: requestLogger, outcome, pageHeaders, hasSessionCookie: pageHeaders.cookie !== undefined, session, setCookie: undefined };
+    return {
+      requestId,
+      logger: requestLogger,
+      outcome,
+      pageHeaders,
+      hasSessionCookie: pageHeaders.cookie !== undefined,
+      session,
+      setCookie: undefined,
+    };
   };
 
   return {

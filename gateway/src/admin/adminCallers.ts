@@ -10,7 +10,8 @@ export const sessionCaller: SubgraphCaller<AdminContext> = {
   headers: (context) => ({ ...context.pageHeaders, [REQUEST_ID_HEADER]: context.requestId }),
   answered(context, headers) {
     const setCookie = headers['set-cookie'];
-    if (setCookie !== undefined) context.setCookie = Array.isArray(setCookie) ? setCookie[setCookie.length - 1] : setCookie;
+    if (setCookie !== undefined)
+      context.setCookie = Array.isArray(setCookie) ? setCookie[setCookie.length - 1] : setCookie;
   },
 };
 
@@ -23,7 +24,10 @@ export function memberCaller(signingKeys: SigningKeyring, identityTtlMs: number)
   return {
     async headers(context) {
       const { principal } = await context.session();
-      return { [REQUEST_ID_HEADER]: context.requestId, [IDENTITY_HEADER]: signIdentity(signingKeys, principal ? [principal] : [], identityTtlMs) };
+      return {
+        [REQUEST_ID_HEADER]: context.requestId,
+        [IDENTITY_HEADER]: signIdentity(signingKeys, principal ? [principal] : [], identityTtlMs),
+      };
     },
   };
 }

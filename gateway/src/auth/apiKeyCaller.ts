@@ -1,4 +1,10 @@
-import { IDEMPOTENCY_KEY_HEADER, IDENTITY_HEADER, REQUEST_ID_HEADER, signIdentity, type SigningKeyring } from '@fi/shared';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDENTITY_HEADER,
+  REQUEST_ID_HEADER,
+  signIdentity,
+  type SigningKeyring,
+} from '@fi/shared';
 import type { GatewayContext } from '../context';
 import type { SubgraphCaller } from '../subgraphDataSource';
 import { withKeyReferences } from './keyReferences';

@@ -66,6 +66,12 @@ function authenticated(keys: string[], principals: Principal[]): AuthenticatedRe
     apiKeys: keys,
     principals,
     keyRefs: new Map(keys.map((key, index) => [key, principals[index].ref])),
-    callers: principals.map(({ ref, orgId, tier, readOnly, rateLimitPerMinute }) => ({ keyId: ref, orgId, tier, readOnly, rateLimitPerMinute })),
+    callers: principals.map(({ ref, orgId, tier, readOnly, rateLimitPerMinute }) => ({
+      keyId: ref,
+      orgId,
+      tier,
+      readOnly,
+      rateLimitPerMinute,
+    })),
   };
 }

@@ -12,7 +12,10 @@ export interface ExtractedKeys {
 }
 
 /** Reads the `apiKey` of every root field of the operation, written inline or passed as a variable. */
-export function extractApiKeys({ document, operation, variables }: OperationRequest, keyedFields: KeyedRootFields): ExtractedKeys {
+export function extractApiKeys(
+  { document, operation, variables }: OperationRequest,
+  keyedFields: KeyedRootFields,
+): ExtractedKeys {
   const keyed = keyedFields.get(operation.operation) ?? new Set<string>();
   const fragments = new Map(
     document.definitions.flatMap((definition) =>
@@ -20,7 +23,10 @@ export function extractApiKeys({ document, operation, variables }: OperationRequ
     ),
   );
   const defaults = new Map(
-    (operation.variableDefinitions ?? []).map((definition) => [definition.variable.name.value, definition.defaultValue]),
+    (operation.variableDefinitions ?? []).map((definition) => [
+      definition.variable.name.value,
+      definition.defaultValue,
+    ]),
   );
   const keys = new Set<string>();
   let missing = false;

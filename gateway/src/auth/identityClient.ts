@@ -109,7 +109,8 @@ export class IdentityClient {
 
   private async lookUp(key: string): Promise<Principal | null> {
     const body = await this.post('/internal/verify-key', {}, { key });
-    if (!isPlainObject(body) || !('principal' in body)) throw new IdentityUnavailableError('the identity service answered in an unknown form');
+    if (!isPlainObject(body) || !('principal' in body))
+      throw new IdentityUnavailableError('the identity service answered in an unknown form');
     const principal = (body.principal ?? null) as Principal | null;
     if (this.options.cacheTtlMs > 0) {
       this.cache.delete(key);

@@ -16,7 +16,12 @@ export interface SubgraphOperation {
 export function withKeyReferences(operation: SubgraphOperation, keyRefs: Map<string, string>): SubgraphOperation {
   if (keyRefs.size === 0) return operation;
   const variables = operation.variables
-    ? Object.fromEntries(Object.entries(operation.variables).map(([name, value]) => [name, typeof value === 'string' ? (keyRefs.get(value) ?? value) : value]))
+    ? Object.fromEntries(
+        Object.entries(operation.variables).map(([name, value]) => [
+          name,
+          typeof value === 'string' ? (keyRefs.get(value) ?? value) : value,
+        ]),
+      )
     : undefined;
   const inline = [...keyRefs.keys()].some((key) => operation.query.includes(key));
   if (!inline) return { query: operation.query, variables };

@@ -53,9 +53,15 @@ type ArgumentNodes = readonly { name: { value: string }; value: ValueNode }[];
  */
 export function operationCost(schema: GraphQLSchema, { document, operation, variables }: OperationRequest): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
 
-  const selectionCost = (type: GraphQLObjectType, selectionSet: SelectionSetNode, seen: ReadonlySet<string>, root: boolean): number => {
+  const selectionCost = (
+    type: GraphQLObjectType,
+    selectionSet: SelectionSetNode,
+    seen: ReadonlySet<string>,
+    root: boolean,
+  ): number => {
     let total = 0;
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
@@ -89,7 +95,8 @@ export function operationCost(schema: GraphQLSchema, { document, operation, vari
     if (root && operation.operation === 'mutation') return COST.write * writesOf(field, args, variables) + below;
     if (isLeafType(named)) return 0;
     if (field.args.some((arg) => arg.name === 'take')) return COST.page + takeOf(field, args, variables) * below;
-    if ((isListType(getNullableType(field.type)) && !root) || READ_WITH_PARENT.has(`${parent.name}.${field.name}`)) return below;
+    if ((isListType(getNullableType(field.type)) && !root) || READ_WITH_PARENT.has(`${parent.name}.${field.name}`))
+      return below;
     return COST.object + below;
   };
 

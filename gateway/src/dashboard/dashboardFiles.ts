@@ -19,7 +19,8 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json']);
 // The page loads only its own scripts and styles and talks only to this origin: an injected script or
 // a framing page gets nowhere.
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
@@ -62,8 +63,13 @@ function loadFiles(dir: string): Map<string, File> {
  * index.html: the page's router shows the address asked for, so every page can be bookmarked.
  */
 export function dashboardFiles(dir: string): RouteHandler {
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory() || !statSync(path.join(dir, 'index.html'), { throwIfNoEntry: false })) {
-    throw new ConfigError([`DASHBOARD_DIR=${dir} holds no built web application (index.html): run npm run build, or unset DASHBOARD_DIR`]);
+  if (
+    !statSync(dir, { throwIfNoEntry: false })?.isDirectory() ||
+    !statSync(path.join(dir, 'index.html'), { throwIfNoEntry: false })
+  ) {
+    throw new ConfigError([
+      `DASHBOARD_DIR=${dir} holds no built web application (index.html): run npm run build, or unset DASHBOARD_DIR`,
+    ]);
   }
   const files = loadFiles(dir);
   const index = files.get('/index.html') as File;

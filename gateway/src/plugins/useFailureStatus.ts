@@ -18,7 +18,8 @@ export function useFailureStatus<C extends BaseContext>(): ApolloServerPlugin<C>
           if (!nothingAnswered || !errors?.length) return;
           if (onlyUnavailable(errors)) {
             response.http.status = UNAVAILABLE_HTTP.status;
-            for (const [name, value] of Object.entries(UNAVAILABLE_HTTP.headers)) response.http.headers.set(name, value);
+            for (const [name, value] of Object.entries(UNAVAILABLE_HTTP.headers))
+              response.http.headers.set(name, value);
           } else if (errors.every((error) => error.extensions?.code === ErrorCode.RATE_LIMITED)) {
             response.http.status = 429;
             const retryAfter = Math.max(1, ...errors.map((error) => Number(error.extensions?.retryAfter) || 1));

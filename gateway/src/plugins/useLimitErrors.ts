@@ -3,17 +3,42 @@ import type { GraphQLFormattedError } from 'graphql';
 
 /** The document limits, by the words graphql-armor and the parser use for them, and the name we give. */
 const LIMITS: Array<{ pattern: RegExp; limit: string; message: (max: string, found?: string) => string }> = [
-  { pattern: /Query Cost limit of (\d+) exceeded(?:, found (\d+))?/i, limit: 'cost', message: (max, found) => `Query cost limit of ${max} exceeded${found ? ` (estimated cost ${found})` : ''}` },
-  { pattern: /depth limit of (\d+) exceeded(?:, found (\d+))?/i, limit: 'depth', message: (max, found) => `Query depth limit of ${max} exceeded${found ? ` (depth ${found})` : ''}` },
-  { pattern: /Aliases limit of (\d+) exceeded(?:, found (\d+))?/i, limit: 'aliases', message: (max, found) => `Aliases limit of ${max} exceeded${found ? ` (found ${found})` : ''}` },
-  { pattern: /Directives limit of (\d+) exceeded(?:, found (\d+))?/i, limit: 'directives', message: (max, found) => `Directives limit of ${max} exceeded${found ? ` (found ${found})` : ''}` },
-  { pattern: /Document contains more tha[nt] (\d+) tokens/i, limit: 'tokens', message: (max) => `Token limit of ${max} exceeded: the document has more than ${max} tokens` },
+  {
+    pattern: /Query Cost limit of (\d+) exceeded(?:, found (\d+))?/i,
+    limit: 'cost',
+    message: (max, found) => `Query cost limit of ${max} exceeded${found ? ` (estimated cost ${found})` : ''}`,
+  },
+  {
+    pattern: /depth limit of (\d+) exceeded(?:, found (\d+))?/i,
+    limit: 'depth',
+    message: (max, found) => `Query depth limit of ${max} exceeded${found ? ` (depth ${found})` : ''}`,
+  },
+  {
+    pattern: /Aliases limit of (\d+) exceeded(?:, found (\d+))?/i,
+    limit: 'aliases',
+    message: (max, found) => `Aliases limit of ${max} exceeded${found ? ` (found ${found})` : ''}`,
+  },
+  {
+    pattern: /Directives limit of (\d+) exceeded(?:, found (\d+))?/i,
+    limit: 'directives',
+    message: (max, found) => `Directives limit of ${max} exceeded${found ? ` (found ${found})` : ''}`,
+  },
+  {
+    pattern: /Document contains more tha[nt] (\d+) tokens/i,
+    limit: 'tokens',
+    message: (max) => `Token limit of ${max} exceeded: the document has more than ${max} tokens`,
+  },
 ];
 
 function asLimitError(error: GraphQLFormattedError): GraphQLFormattedError | null {
   for (const { pattern, limit, message } of LIMITS) {
     const match = pattern.exec(error.message);
-    if (match) return { ...error, message: message(match[1], match[2]), extensions: { ...error.extensions, limit, max: Number(match[1]) } };
+    if (match)
+      return {
+        ...error,
+        message: message(match[1], match[2]),
+        extensions: { ...error.extensions, limit, max: Number(match[1]) },
+      };
   }
   return null;
 }

@@ -17,7 +17,8 @@ export function useResponseReport(): ApolloServerPlugin<GatewayContext> {
           const result = response.body.singleResult;
 
           if (rateLimit) {
-            for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit))) response.http.headers.set(name, value);
+            for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit)))
+              response.http.headers.set(name, value);
             result.extensions = { ...result.extensions, rateLimit: rateLimitExtension(rateLimit) };
           }
           if (cost) result.extensions = { ...result.extensions, cost: costExtension(cost.requested, cost.decision) };

@@ -17,7 +17,8 @@ export function mostConstrained(decisions: RateLimitDecision[]): RateLimitDecisi
   let chosen: RateLimitDecision | undefined;
   for (const decision of decisions) {
     if (!chosen) chosen = decision;
-    else if (decision.remaining !== null && (chosen.remaining === null || decision.remaining < chosen.remaining)) chosen = decision;
+    else if (decision.remaining !== null && (chosen.remaining === null || decision.remaining < chosen.remaining))
+      chosen = decision;
   }
   return chosen;
 }

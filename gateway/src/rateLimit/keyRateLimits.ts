@@ -31,14 +31,22 @@ export class KeyRateLimits {
   }
 
   async consume(callers: Caller[]): Promise<RateLimitDecision[]> {
-    const distinct = callers.length === 1 ? callers : [...new Map(callers.map((caller) => [caller.keyId, caller])).values()];
+    const distinct =
+      callers.length === 1 ? callers : [...new Map(callers.map((caller) => [caller.keyId, caller])).values()];
     return Promise.all(
       distinct.map(async (caller) => {
         const limit = this.limitOf(caller);
         if (limit === null) {
           // An unlimited key is never refused, so its request does not wait for the count.
           this.countLater(caller.keyId);
-          return { allowed: true, tier: caller.tier, limit, remaining: null, resetSeconds: this.windowSeconds, windowSeconds: this.windowSeconds };
+          return {
+            allowed: true,
+            tier: caller.tier,
+            limit,
+            remaining: null,
+            resetSeconds: this.windowSeconds,
+            windowSeconds: this.windowSeconds,
+          };
         }
         const counted = await this.counter.count('key', caller.keyId, limit);
         return {
@@ -59,7 +67,11 @@ export class KeyRateLimits {
     this.flushTimer = null;
     const pending = [...this.pendingUnlimited];
     this.pendingUnlimited.clear();
-    await Promise.all(pending.map(([keyId, events]) => this.counter.count('key', keyId, UNLIMITED_POINTS, events).catch(() => undefined)));
+    await Promise.all(
+      pending.map(([keyId, events]) =>
+        this.counter.count('key', keyId, UNLIMITED_POINTS, events).catch(() => undefined),
+      ),
+    );
   }
 
   private countLater(keyId: string): void {

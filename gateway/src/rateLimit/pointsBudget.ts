@@ -60,7 +60,11 @@ export class PointsBudget {
 export function leastPointsLeft(decisions: CostDecision[]): CostDecision | undefined {
   let chosen: CostDecision | undefined;
   for (const decision of decisions) {
-    if (!chosen || (decision.remaining !== null && (chosen.remaining === null || decision.remaining < chosen.remaining))) chosen = decision;
+    if (
+      !chosen ||
+      (decision.remaining !== null && (chosen.remaining === null || decision.remaining < chosen.remaining))
+    )
+      chosen = decision;
   }
   return chosen;
 }

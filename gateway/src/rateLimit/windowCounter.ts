@@ -27,7 +27,6 @@ export interface WindowCounterOptions {
   onModeChange?: (mode: CounterMode) => void;
 }
 
-
 /**
  * Counts events per id in fixed windows. With Redis the count is atomic and shared by every gateway
  * instance; when Redis errors or is slower than its timeout, the count moves to an in-process
@@ -60,7 +59,8 @@ export class WindowCounter {
       try {
         return this.onRedisAnswer(toResult(await shared.consume(id, events), true));
       } catch (error) {
-        if (error instanceof RateLimiterRes) return this.onRedisAnswer(await refused(shared, id, error, refundRefused ? events : 0));
+        if (error instanceof RateLimiterRes)
+          return this.onRedisAnswer(await refused(shared, id, error, refundRefused ? events : 0));
         this.onRedisFailure(error);
       }
     }
@@ -168,7 +168,12 @@ export class WindowCounter {
   }
 }
 
-async function refused(limiter: RateLimiterRedis | RateLimiterMemory, id: string, res: RateLimiterRes, refund: number): Promise<CountResult> {
+async function refused(
+  limiter: RateLimiterRedis | RateLimiterMemory,
+  id: string,
+  res: RateLimiterRes,
+  refund: number,
+): Promise<CountResult> {
   if (refund === 0) return toResult(res, false);
   // A failed refund only leaves the budget smaller until the window ends.
   await limiter.reward(id, refund).catch(() => undefined);

@@ -74,7 +74,9 @@ export class SupergraphSource {
       source: this.options.url || this.options.path,
       lastError: this.lastError,
       ...(this.lastError
-        ? { detail: `serving the supergraph loaded at ${this.loadedAt}; the newer one was rejected (${this.lastError.reason}), so the gateway stays ready` }
+        ? {
+            detail: `serving the supergraph loaded at ${this.loadedAt}; the newer one was rejected (${this.lastError.reason}), so the gateway stays ready`,
+          }
         : {}),
     };
   }
@@ -144,7 +146,10 @@ export class SupergraphSource {
     } catch (error) {
       const reason = (error as Error).message.split('\n')[0] ?? 'unknown error';
       this.lastError = { reason, hash, at: new Date().toISOString() };
-      this.options.logger.warn({ reason, hash, servedHash: this.hash }, 'new supergraph rejected; keeping the loaded one');
+      this.options.logger.warn(
+        { reason, hash, servedHash: this.hash },
+        'new supergraph rejected; keeping the loaded one',
+      );
       this.options.onReload('rejected');
       return;
     }

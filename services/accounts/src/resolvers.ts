@@ -7,8 +7,16 @@ type ExportOperations = ServiceExports['operations'];
 
 export const ACCOUNT_NOT_FOUND = 'Account not found';
 
-export function createAccountResolvers(records: DirectoryRecords<AccountDocument, AccountItem>, exportJobs: ExportOperations, settleMs: number): Resolvers {
-  const directory = directoryOperations(records, { resource: 'accounts', notFoundMessage: ACCOUNT_NOT_FOUND, settleMs });
+export function createAccountResolvers(
+  records: DirectoryRecords<AccountDocument, AccountItem>,
+  exportJobs: ExportOperations,
+  settleMs: number,
+): Resolvers {
+  const directory = directoryOperations(records, {
+    resource: 'accounts',
+    notFoundMessage: ACCOUNT_NOT_FOUND,
+    settleMs,
+  });
   return {
     Query: {
       accountItems: (_, args, ctx) => directory.search(ctx, args),

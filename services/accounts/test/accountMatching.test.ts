@@ -25,24 +25,48 @@ describe('a stored account as the API shows it', () => {
   });
 
   test('when scores are 0, then they stay 0 (not null)', () => {
-    const item = toAccountItem({ _id: new Types.ObjectId(), orgId: 'o', name: 'A', score: 0, churnRisk: 0, createdAt } as AccountDocument);
+    const item = toAccountItem({
+      _id: new Types.ObjectId(),
+      orgId: 'o',
+      name: 'A',
+      score: 0,
+      churnRisk: 0,
+      createdAt,
+    } as AccountDocument);
     expect(item).toMatchObject({ score: 0, churnRisk: 0 });
   });
 
   test('when an account was stored before match keys existed, then its keys are derived from domain and name', () => {
-    const doc = { _id: new Types.ObjectId(), orgId: 'o', name: ' Acme Corp ', domain: 'ACME.com', createdAt } as AccountDocument;
+    const doc = {
+      _id: new Types.ObjectId(),
+      orgId: 'o',
+      name: ' Acme Corp ',
+      domain: 'ACME.com',
+      createdAt,
+    } as AccountDocument;
     expect(toAccountItem(doc)).toMatchObject({ domainKey: 'acme.com', nameKey: 'acme corp' });
   });
 
   test('when stored match keys exist, then they are used as stored', () => {
-    const doc = { _id: new Types.ObjectId(), orgId: 'o', name: 'Renamed', domain: 'new.com', domainKey: 'old.com', nameKey: 'old', createdAt } as AccountDocument;
+    const doc = {
+      _id: new Types.ObjectId(),
+      orgId: 'o',
+      name: 'Renamed',
+      domain: 'new.com',
+      domainKey: 'old.com',
+      nameKey: 'old',
+      createdAt,
+    } as AccountDocument;
     expect(toAccountItem(doc)).toMatchObject({ domainKey: 'old.com', nameKey: 'old' });
   });
 });
 
 describe('the match keys stored beside an account', () => {
   test('when domain and name are set, then they are lower-cased and trimmed', () => {
-    expect(accountMatchKeys({ domain: ' Example.ORG ', name: 'Example Org' })).toEqual({ domainKey: 'example.org', nameKey: 'example org' });
+    expect(accountMatchKeys({ domain: ' Example.ORG ', name: 'Example Org' })).toEqual({
+      domainKey: 'example.org',
+      nameKey: 'example org',
+    });
   });
 
   test('when the domain is missing, then only the name links', () => {

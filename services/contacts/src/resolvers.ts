@@ -7,8 +7,16 @@ type ExportOperations = ServiceExports['operations'];
 
 export const CONTACT_NOT_FOUND = 'Contact not found';
 
-export function createContactResolvers(records: DirectoryRecords<ContactDocument, ContactItem>, exportJobs: ExportOperations, settleMs: number): Resolvers {
-  const directory = directoryOperations(records, { resource: 'contacts', notFoundMessage: CONTACT_NOT_FOUND, settleMs });
+export function createContactResolvers(
+  records: DirectoryRecords<ContactDocument, ContactItem>,
+  exportJobs: ExportOperations,
+  settleMs: number,
+): Resolvers {
+  const directory = directoryOperations(records, {
+    resource: 'contacts',
+    notFoundMessage: CONTACT_NOT_FOUND,
+    settleMs,
+  });
   return {
     Query: {
       contactItems: (_, args, ctx) => directory.search(ctx, args),

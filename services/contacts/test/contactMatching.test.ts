@@ -26,7 +26,14 @@ describe('a stored contact as the API shows it', () => {
 
   test("when the contact has its own last interaction, then it is handed over as storedLastInteraction (the public field adds feedback's)", () => {
     const lastInteraction = new Date('2026-02-01T00:00:00Z');
-    const doc = { _id: new Types.ObjectId(), orgId: 'o', name: 'N', tags: ['vip'], lastInteraction, createdAt } as ContactDocument;
+    const doc = {
+      _id: new Types.ObjectId(),
+      orgId: 'o',
+      name: 'N',
+      tags: ['vip'],
+      lastInteraction,
+      createdAt,
+    } as ContactDocument;
     expect(toContactItem(doc)).toMatchObject({ storedLastInteraction: lastInteraction, tags: ['vip'] });
   });
 });
@@ -41,17 +48,25 @@ describe('the match keys stored beside a contact', () => {
   });
 
   test('when email and company are missing or blank, then every key is null', () => {
-    expect(contactMatchKeys({ email: '  ', company: undefined })).toEqual({ emailLower: null, emailDomain: null, companyKey: null });
+    expect(contactMatchKeys({ email: '  ', company: undefined })).toEqual({
+      emailLower: null,
+      emailDomain: null,
+      companyKey: null,
+    });
   });
 });
 
 describe('the account key a contact links by', () => {
   test('when the contact has a company email, then it links by that domain, not by its company name', () => {
-    expect(contactLinkKey({ orgId: 'o', emailDomain: 'acme.com', companyKey: 'other inc' })).toBe('o\u0000domain:acme.com');
+    expect(contactLinkKey({ orgId: 'o', emailDomain: 'acme.com', companyKey: 'other inc' })).toBe(
+      'o\u0000domain:acme.com',
+    );
   });
 
   test('when the email is a free-mail address, then it links by company name instead', () => {
-    expect(contactLinkKey({ orgId: 'o', emailDomain: 'gmail.com', companyKey: 'acme corp' })).toBe('o\u0000name:acme corp');
+    expect(contactLinkKey({ orgId: 'o', emailDomain: 'gmail.com', companyKey: 'acme corp' })).toBe(
+      'o\u0000name:acme corp',
+    );
   });
 
   test('when there is neither a company email nor a company, then it links to nothing', () => {
@@ -60,6 +75,8 @@ describe('the account key a contact links by', () => {
   });
 
   test('when two organizations have the same domain, then their keys differ', () => {
-    expect(contactLinkKey({ orgId: 'a', emailDomain: 'acme.com' })).not.toBe(contactLinkKey({ orgId: 'b', emailDomain: 'acme.com' }));
+    expect(contactLinkKey({ orgId: 'a', emailDomain: 'acme.com' })).not.toBe(
+      contactLinkKey({ orgId: 'b', emailDomain: 'acme.com' }),
+    );
   });
 });

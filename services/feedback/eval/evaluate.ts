@@ -68,7 +68,10 @@ const development = developmentSet.filter((example) => example.split === 'tune')
 const validation = developmentSet.filter((example) => (example.split as string) === 'validation');
 /** The fourth round's development sets (README): their tune parts are tuning data; their check parts are only scored. */
 const fourthRoundEnglish = readSet('sentiment-dev2-en.jsonl');
-const fourthRound = [...fourthRoundEnglish.filter((example) => example.split === 'tune'), ...readSet('sentiment-dev3-en.jsonl')];
+const fourthRound = [
+  ...fourthRoundEnglish.filter((example) => example.split === 'tune'),
+  ...readSet('sentiment-dev3-en.jsonl'),
+];
 const fourthRoundCheck = fourthRoundEnglish.filter((example) => (example.split as string) === 'check');
 const fourthRoundLanguages = readSet('sentiment-dev2-ml.jsonl');
 /** The third held-out sets (heldout-3/README.md): scored once in the fifth round, tuning data from the sixth on. */
@@ -86,7 +89,15 @@ const laterHeldOut = [
   ...readSet('heldout-8/sentiment-hard-en-8.jsonl'),
 ];
 const fourthHeldOutLanguages = readSet('heldout-4/sentiment-multilingual-4.jsonl');
-const tune = [...first, ...independentTune, ...hardTune, ...development, ...fourthRound, ...thirdHeldOut, ...laterHeldOut];
+const tune = [
+  ...first,
+  ...independentTune,
+  ...hardTune,
+  ...development,
+  ...fourthRound,
+  ...thirdHeldOut,
+  ...laterHeldOut,
+];
 const argv = process.argv.slice(2);
 const args = new Set(argv);
 /** Files given with `--set FILE`: scored on their own, nothing else computed (see `printFileFigures`). */
@@ -115,9 +126,18 @@ interface Outcome {
 const classify = (score: number, t: Thresholds): Sentiment =>
   score <= t.negativeAtMost ? 'negative' : score >= t.positiveAtLeast ? 'positive' : 'neutral';
 
-const emptyConfusion = () => Object.fromEntries(LABELS.map((l) => [l, Object.fromEntries(LABELS.map((p) => [p, 0]))])) as Confusion;
+const emptyConfusion = () =>
+  Object.fromEntries(LABELS.map((l) => [l, Object.fromEntries(LABELS.map((p) => [p, 0]))])) as Confusion;
 /** The parts of the tuning data, each held to the recall margin on its own. */
-const PARTS = [new Set(first), new Set(independentTune), new Set(hardTune), new Set(development), new Set(fourthRound), new Set(thirdHeldOut), new Set(laterHeldOut)];
+const PARTS = [
+  new Set(first),
+  new Set(independentTune),
+  new Set(hardTune),
+  new Set(development),
+  new Set(fourthRound),
+  new Set(thirdHeldOut),
+  new Set(laterHeldOut),
+];
 const partOf = (example: Example) => PARTS.findIndex((part) => part.has(example));
 
 function outcome(set: Example[], scores: number[], t: Thresholds): Outcome {
@@ -151,10 +171,17 @@ function rank(parts: Confusion[], objective: Objective): Rank {
     const negatives = c.negative.negative + c.negative.neutral + c.negative.positive;
     correct += c.negative.negative + c.neutral.neutral + c.positive.positive;
     caught += c.negative.negative;
-    errors += 2 * (negatives - c.negative.negative) + c.neutral.negative + c.neutral.positive + c.positive.negative + c.positive.neutral;
+    errors +=
+      2 * (negatives - c.negative.negative) +
+      c.neutral.negative +
+      c.neutral.positive +
+      c.positive.negative +
+      c.positive.neutral;
     if (negatives > 0) least = Math.min(least, c.negative.negative / negatives);
   }
-  return objective === 'accuracy only' ? [correct, caught, 0, 0] : [least >= TUNE_NEGATIVE_RECALL ? 1 : 0, -errors, correct, least];
+  return objective === 'accuracy only'
+    ? [correct, caught, 0, 0]
+    : [least >= TUNE_NEGATIVE_RECALL ? 1 : 0, -errors, correct, least];
 }
 
 /**
@@ -163,13 +190,19 @@ function rank(parts: Confusion[], objective: Objective): Rank {
  * tied cuts keeps the thresholds away from the tuning data's own borderline texts, which generalises
  * better than the first or last pair that ties.
  */
-function chooseThresholds(set: Example[], scores: number[], objective: Objective = 'recall target first'): { thresholds: Thresholds; tuned: Outcome; rank: Rank } {
+function chooseThresholds(
+  set: Example[],
+  scores: number[],
+  objective: Objective = 'recall target first',
+): { thresholds: Thresholds; tuned: Outcome; rank: Rank } {
   const values = [...new Set(scores)].sort((a, b) => a - b);
   const cuts = [values[0] - 1, ...values.slice(1).map((v, i) => (v + values[i]) / 2), values[values.length - 1] + 1];
   const n = cuts.length;
   // below[part][label][k]: texts of that part and label scoring under cuts[k].
   const index = new Map(values.map((v, k) => [v, k]));
-  const below = PARTS.map(() => Object.fromEntries(LABELS.map((l) => [l, new Int32Array(n)])) as Record<Sentiment, Int32Array>);
+  const below = PARTS.map(
+    () => Object.fromEntries(LABELS.map((l) => [l, new Int32Array(n)])) as Record<Sentiment, Int32Array>,
+  );
   set.forEach((example, i) => (below[partOf(example)][example.label][index.get(scores[i])! + 1] += 1));
   for (const part of below) for (const l of LABELS) for (let k = 1; k < n; k++) part[l][k] += part[l][k - 1];
   const confusions = below.map(() => emptyConfusion());
@@ -224,8 +257,14 @@ function candidateMethods(): Method[] {
   const tokenizer = new natural.WordTokenizer();
   return [
     { name: 'sentiment (AFINN-165), comparative score', score: (e) => afinn.analyze(fullText(e)).comparative },
-    { name: 'vader-sentiment, compound score', score: (e) => vader.SentimentIntensityAnalyzer.polarity_scores(fullText(e)).compound },
-    { name: 'natural SentimentAnalyzer (AFINN, Porter stems)', score: (e) => naturalAnalyzer.getSentiment(tokenizer.tokenize(fullText(e))) },
+    {
+      name: 'vader-sentiment, compound score',
+      score: (e) => vader.SentimentIntensityAnalyzer.polarity_scores(fullText(e)).compound,
+    },
+    {
+      name: 'natural SentimentAnalyzer (AFINN, Porter stems)',
+      score: (e) => naturalAnalyzer.getSentiment(tokenizer.tokenize(fullText(e))),
+    },
   ];
 }
 
@@ -238,14 +277,28 @@ const winkAlone: Method = {
 function tuningGrid(wordWeight: number): Array<Omit<SentimentTuning, keyof Thresholds>> {
   // Knobs that earlier grids settled (problemWeight 0.6, reliefWeight 0.6, and no praise kept beside a
   // problem, in a request or in a lukewarm verdict) are fixed, so that the new ones can be searched.
-  const fixed = { problemWeight: 0.6, reliefWeight: 0.6, requestDamping: 0, praiseBesideProblem: 0, lukewarmDamping: 0 };
+  const fixed = {
+    problemWeight: 0.6,
+    reliefWeight: 0.6,
+    requestDamping: 0,
+    praiseBesideProblem: 0,
+    lukewarmDamping: 0,
+  };
   const grid = [];
   for (const requestProblemFactor of [0.25, 0.5])
     for (const worstPull of [0.25, 0.5])
       for (const concededWeight of [0.1, 0.25, 0.5])
         for (const decisionWeight of [0.4, 0.6, 0.8])
           for (const silentWordFactor of [0.4, 0.7, 1])
-            grid.push({ ...fixed, requestProblemFactor, worstPull, concededWeight, decisionWeight, wordWeight, silentWordFactor });
+            grid.push({
+              ...fixed,
+              requestProblemFactor,
+              worstPull,
+              concededWeight,
+              decisionWeight,
+              wordWeight,
+              silentWordFactor,
+            });
   return grid;
 }
 
@@ -272,7 +325,8 @@ const readingOf = (example: Example) => {
   if (!readings.has(example)) readings.set(example, readSentences(titleOf(example), example.content));
   return readings.get(example)!;
 };
-const ruleScore = (example: Example, tuning: SentimentTuning = SENTIMENT_TUNING) => combineSentences(readingOf(example), tuning);
+const ruleScore = (example: Example, tuning: SentimentTuning = SENTIMENT_TUNING) =>
+  combineSentences(readingOf(example), tuning);
 
 /**
  * The word model's score of each tuning text from a model trained without it (5 folds): the shipped model
@@ -300,7 +354,9 @@ const WORD_WEIGHTS = [0, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5];
 function bestTuning(wordWeight: number, heldOut: Map<Example, number>): SentimentTuning {
   let best: { tuning: SentimentTuning; rank: Rank } | undefined;
   for (const knobs of tuningGrid(wordWeight)) {
-    const scores = tune.map((e) => combineSentences(readingOf(e), { ...knobs, negativeAtMost: 0, positiveAtLeast: 0 }, heldOut.get(e)));
+    const scores = tune.map((e) =>
+      combineSentences(readingOf(e), { ...knobs, negativeAtMost: 0, positiveAtLeast: 0 }, heldOut.get(e)),
+    );
     const { thresholds, rank } = chooseThresholds(tune, scores);
     if (!best || rankOrder(rank, best.rank) > 0) best = { tuning: { ...knobs, ...thresholds }, rank };
   }
@@ -312,11 +368,17 @@ function evaluateRule(): { row: Row; chosen: SentimentTuning } {
   let best: { tuning: SentimentTuning; errors: number } | undefined;
   for (const wordWeight of WORD_WEIGHTS) {
     const tuning = bestTuning(wordWeight, heldOut);
-    const o = outcome(validation, validation.map((e) => ruleScore(e, tuning)), tuning);
+    const o = outcome(
+      validation,
+      validation.map((e) => ruleScore(e, tuning)),
+      tuning,
+    );
     const negatives = validation.filter((e) => e.label === 'negative').length;
     // As on the tuning data: a missed negative counts as two errors.
     const errors = validation.length * (1 - o.accuracy) + negatives * (1 - o.negativeRecall);
-    console.log(`word model weight ${wordWeight}: validation accuracy ${pct(o.accuracy)}, negative recall ${pct(o.negativeRecall)}`);
+    console.log(
+      `word model weight ${wordWeight}: validation accuracy ${pct(o.accuracy)}, negative recall ${pct(o.negativeRecall)}`,
+    );
     if (!best || errors < best.errors - 1e-9) best = { tuning, errors };
   }
   const shipped = SENTIMENT_TUNING;
@@ -325,13 +387,25 @@ function evaluateRule(): { row: Row; chosen: SentimentTuning } {
     row: {
       name: 'the service: wink-nlp + feedback cues (SENTIMENT_TUNING)',
       thresholds: shipped,
-      tuned: outcome(tune, tune.map((e) => ruleScore(e)), shipped),
+      tuned: outcome(
+        tune,
+        tune.map((e) => ruleScore(e)),
+        shipped,
+      ),
       reported: reportOf((e) => ruleScore(e), shipped),
     },
   };
 }
 
-const PART_NAMES = ['first', 'independent', 'hard', 'development', 'fourth round', 'third held-out', 'fourth to eighth held-out'];
+const PART_NAMES = [
+  'first',
+  'independent',
+  'hard',
+  'development',
+  'fourth round',
+  'third held-out',
+  'fourth to eighth held-out',
+];
 
 /** The service's mistakes on the tuning data, negatives first; the report halves are never listed. */
 function printErrors(): void {
@@ -341,12 +415,15 @@ function printErrors(): void {
     .sort((a, b) => Number(b.e.label === 'negative') - Number(a.e.label === 'negative'));
   console.log(`\nThe service's ${wrong.length} errors on the English tuning data:`);
   for (const { e, reading } of wrong) {
-    console.log(`${e.label} -> ${reading.sentiment} (${reading.score}, ${reading.language}) [${PART_NAMES[partOf(e)]} #${e.id}] ${titleOf(e)} | ${e.content}`);
+    console.log(
+      `${e.label} -> ${reading.sentiment} (${reading.score}, ${reading.language}) [${PART_NAMES[partOf(e)]} #${e.id}] ${titleOf(e)} | ${e.content}`,
+    );
   }
   console.log('\nIts errors on the multilingual tuning data (language named, sentiment):');
   for (const e of [...multilingualTune, ...thirdHeldOutLanguages, ...fourthHeldOutLanguages]) {
     const { language, sentiment, score } = serviceReading(e);
-    if (language !== e.lang || sentiment !== e.label) console.log(`${e.lang} ${e.label} -> ${language} ${sentiment} (${score}) [#${e.id}] ${e.content}`);
+    if (language !== e.lang || sentiment !== e.label)
+      console.log(`${e.lang} ${e.label} -> ${language} ${sentiment} (${score}) [#${e.id}] ${e.content}`);
   }
 }
 
@@ -356,13 +433,17 @@ function main(): void {
     return;
   }
   const methods = [...candidateMethods(), winkAlone];
-  const rows = (['accuracy only', 'recall target first'] as const).flatMap((objective) => methods.map((method) => evaluate(method, objective)));
+  const rows = (['accuracy only', 'recall target first'] as const).flatMap((objective) =>
+    methods.map((method) => evaluate(method, objective)),
+  );
   const rule = evaluateRule();
   rows.push(rule.row);
   console.log(
     `Tuning data: ${tune.length} texts (the first set's ${first.length}, the independent set's tune half, ${independentTune.length}, the hard English set's tune half, ${hardTune.length}, ` +
       `the third round's development set, ${development.length}, the fourth round's tune parts, ${fourthRound.length}, the third held-out set, ${thirdHeldOut.length}, and the fourth to eighth, ${laterHeldOut.length}); ` +
-      (tuneOnly ? 'report half not computed (--tune-only).' : `report: the independent set's report half, ${report.length} texts.`),
+      (tuneOnly
+        ? 'report half not computed (--tune-only).'
+        : `report: the independent set's report half, ${report.length} texts.`),
   );
   console.log(
     `Thresholds and tuning chosen on the tuning data, for the highest accuracy, or for negative recall of at least ${pct(TUNE_NEGATIVE_RECALL)} ` +
@@ -374,13 +455,18 @@ function main(): void {
   console.log('|---|---|---:|---:|---:|---:|---|');
   for (const row of rows) {
     const t = `${row.thresholds.negativeAtMost.toFixed(3)}, ${row.thresholds.positiveAtLeast.toFixed(3)}`;
-    const r = row.reported ? `${pct(row.reported.accuracy)} | ${pct(row.reported.negativeRecall)} | ${matrix(row.reported.confusion)}` : '- | - | -';
+    const r = row.reported
+      ? `${pct(row.reported.accuracy)} | ${pct(row.reported.negativeRecall)} | ${matrix(row.reported.confusion)}`
+      : '- | - | -';
     console.log(`| ${row.name} | ${t} | ${pct(row.tuned.accuracy)} | ${pct(row.tuned.negativeRecall)} | ${r} |`);
   }
   if (rule.row.reported) {
     const { accuracy, negativeRecall } = rule.row.reported;
-    const verdict = (value: number, target: number) => `${pct(value)} (target ${pct(target)}: ${value >= target ? 'met' : 'NOT met'})`;
-    console.log(`\nThe service on the independent report half: accuracy ${verdict(accuracy, ACCURACY_TARGET)}, negative recall ${verdict(negativeRecall, NEGATIVE_RECALL_TARGET)}.`);
+    const verdict = (value: number, target: number) =>
+      `${pct(value)} (target ${pct(target)}: ${value >= target ? 'met' : 'NOT met'})`;
+    console.log(
+      `\nThe service on the independent report half: accuracy ${verdict(accuracy, ACCURACY_TARGET)}, negative recall ${verdict(negativeRecall, NEGATIVE_RECALL_TARGET)}.`,
+    );
   }
   console.log('\nThe service on each part of the tuning data (fitted to it, so optimistic):');
   for (const [name, set] of [
@@ -390,16 +476,28 @@ function main(): void {
     [`development set (${development.length})`, development],
     [`fourth round's development sets, tune parts (${fourthRound.length})`, fourthRound],
     [`third held-out hard English set, tuning since the sixth round (${thirdHeldOut.length})`, thirdHeldOut],
-    [`fourth to eighth held-out hard English sets, tuning since the seventh, eighth and ninth rounds (${laterHeldOut.length})`, laterHeldOut],
+    [
+      `fourth to eighth held-out hard English sets, tuning since the seventh, eighth and ninth rounds (${laterHeldOut.length})`,
+      laterHeldOut,
+    ],
   ] as const) {
-    const o = outcome(set, set.map((e) => ruleScore(e)), SENTIMENT_TUNING);
-    console.log(`- ${name}: accuracy ${pct(o.accuracy)}, negative recall ${pct(o.negativeRecall)}, confusion ${matrix(o.confusion)}`);
+    const o = outcome(
+      set,
+      set.map((e) => ruleScore(e)),
+      SENTIMENT_TUNING,
+    );
+    console.log(
+      `- ${name}: accuracy ${pct(o.accuracy)}, negative recall ${pct(o.negativeRecall)}, confusion ${matrix(o.confusion)}`,
+    );
   }
-  const verdict = (value: number, target: number) => `${pct(value)} (target ${pct(target)}: ${value >= target ? 'met' : 'NOT met'})`;
-  console.log('\nThe second independent author\'s sets, read as new items are (language first):');
+  const verdict = (value: number, target: number) =>
+    `${pct(value)} (target ${pct(target)}: ${value >= target ? 'met' : 'NOT met'})`;
+  console.log("\nThe second independent author's sets, read as new items are (language first):");
   const hardFigures = (name: string, set: Example[]) => {
     const o = serviceOutcome(set);
-    console.log(`- ${name.startsWith("fourth") ? "English" : "hard English"}, ${name} (${set.length}): accuracy ${verdict(o.accuracy, 0.85)}, negative recall ${verdict(o.negativeRecall, 0.85)}`);
+    console.log(
+      `- ${name.startsWith('fourth') ? 'English' : 'hard English'}, ${name} (${set.length}): accuracy ${verdict(o.accuracy, 0.85)}, negative recall ${verdict(o.negativeRecall, 0.85)}`,
+    );
   };
   const languageFigures = (name: string, set: Example[]) => {
     const o = languageOutcome(set);
@@ -412,8 +510,14 @@ function main(): void {
   languageFigures('tune half', multilingualTune);
   console.log("\nThe fourth round's development sets (its author's; the check parts are never tuned on):");
   hardFigures('fourth round, CHECK part', fourthRoundCheck);
-  languageFigures('fourth round, tune part', fourthRoundLanguages.filter((example) => example.split === 'tune'));
-  languageFigures('fourth round, CHECK part', fourthRoundLanguages.filter((example) => (example.split as string) === 'check'));
+  languageFigures(
+    'fourth round, tune part',
+    fourthRoundLanguages.filter((example) => example.split === 'tune'),
+  );
+  languageFigures(
+    'fourth round, CHECK part',
+    fourthRoundLanguages.filter((example) => (example.split as string) === 'check'),
+  );
   languageFigures('third held-out set, tuning since the sixth round', thirdHeldOutLanguages);
   languageFigures('fourth held-out set, tuning since the seventh round', fourthHeldOutLanguages);
   console.log('');
@@ -422,8 +526,14 @@ function main(): void {
     languageFigures('REPORT half', multilingualReport);
   }
   console.log('\nBest tuning on the tuning data:', JSON.stringify(rule.chosen));
-  const drift = (Object.keys(rule.chosen) as Array<keyof SentimentTuning>).filter((k) => Math.abs(rule.chosen[k] - SENTIMENT_TUNING[k]) > 0.02);
-  console.log(drift.length === 0 ? 'SENTIMENT_TUNING matches it.' : `SENTIMENT_TUNING differs in: ${drift.join(', ')} (update it from the line above).`);
+  const drift = (Object.keys(rule.chosen) as Array<keyof SentimentTuning>).filter(
+    (k) => Math.abs(rule.chosen[k] - SENTIMENT_TUNING[k]) > 0.02,
+  );
+  console.log(
+    drift.length === 0
+      ? 'SENTIMENT_TUNING matches it.'
+      : `SENTIMENT_TUNING differs in: ${drift.join(', ')} (update it from the line above).`,
+  );
   if (args.has('--errors')) printErrors();
 }
 

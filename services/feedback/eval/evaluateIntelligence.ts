@@ -57,7 +57,9 @@ function themes(file: string, path?: string): void {
   );
   const ms = performance.now() - started;
   const known = new Map(examples.map((e) => [String(e.id), e.theme]));
-  console.log(`Themes (${file}): ${examples.length} items, ${found.length} themes computed in ${ms.toFixed(0)} ms, ${assignments.size} items in a theme.\n`);
+  console.log(
+    `Themes (${file}): ${examples.length} items, ${found.length} themes computed in ${ms.toFixed(0)} ms, ${assignments.size} items in a theme.\n`,
+  );
   console.log('| Theme (computed label) | Items | Largest known theme | Its share |');
   console.log('|---|---:|---|---:|');
   let large = 0;
@@ -75,7 +77,9 @@ function themes(file: string, path?: string): void {
     }
     console.log(`| ${theme.label} | ${members.length} | ${top} | ${pct(share)} |`);
   }
-  console.log(`\nThemes of 5 or more items that are at least 80% one known theme: ${pure} of ${large} (target: all; ${verdict(pure === large)}).`);
+  console.log(
+    `\nThemes of 5 or more items that are at least 80% one known theme: ${pure} of ${large} (target: all; ${verdict(pure === large)}).`,
+  );
   const knownThemes = [...new Set(examples.map((e) => e.theme).filter((t): t is string => t !== null))];
   let together = 0;
   console.log('\n| Known theme | Items | Most in one computed theme | Share |');
@@ -94,9 +98,13 @@ function themes(file: string, path?: string): void {
   }
   // The issue's target, 7 of 9, in proportion for a set of another number of known themes.
   const target = Math.ceil((knownThemes.length * 7) / 9);
-  console.log(`\nKnown themes mostly (>= 60% of their items, by first theme) in one computed theme: ${together} of ${knownThemes.length} (target ${target} of ${knownThemes.length}: ${verdict(together >= target)}).`);
+  console.log(
+    `\nKnown themes mostly (>= 60% of their items, by first theme) in one computed theme: ${together} of ${knownThemes.length} (target ${target} of ${knownThemes.length}: ${verdict(together >= target)}).`,
+  );
   const singles = examples.filter((e) => e.theme === null);
-  console.log(`Unrelated singles left without a theme: ${singles.filter((e) => !assignments.has(String(e.id))).length} of ${singles.length}.\n`);
+  console.log(
+    `Unrelated singles left without a theme: ${singles.filter((e) => !assignments.has(String(e.id))).length} of ${singles.length}.\n`,
+  );
 }
 
 function duplicates(file: string): void {
@@ -118,17 +126,31 @@ function duplicates(file: string): void {
   const ms = (performance.now() - started) / restatements.length;
   const distractorsProposed = examples
     .filter((e) => e.role === 'distractor')
-    .filter((e) => index.similar(items[examples.indexOf(e)], 1, MIN_SIMILARITY).some(({ id }) => group.get(id) !== null)).length;
-  console.log(`Duplicates (${file}): ${examples.length} items (${restatements.length} restatements of ${new Set(restatements.map((e) => e.group)).size} groups).`);
-  console.log(`- similar(take: 3) holds an item of the restatement's group: ${found} of ${restatements.length} = ${pct(found / restatements.length)} (target 80%: ${verdict(found / restatements.length >= 0.8)})`);
-  console.log(`- the first similar item is of its group: ${firstHit} of ${restatements.length} = ${pct(firstHit / restatements.length)}`);
-  console.log(`- distractors whose most similar item belongs to a group: ${distractorsProposed} of ${examples.filter((e) => e.role === 'distractor').length}`);
+    .filter((e) =>
+      index.similar(items[examples.indexOf(e)], 1, MIN_SIMILARITY).some(({ id }) => group.get(id) !== null),
+    ).length;
+  console.log(
+    `Duplicates (${file}): ${examples.length} items (${restatements.length} restatements of ${new Set(restatements.map((e) => e.group)).size} groups).`,
+  );
+  console.log(
+    `- similar(take: 3) holds an item of the restatement's group: ${found} of ${restatements.length} = ${pct(found / restatements.length)} (target 80%: ${verdict(found / restatements.length >= 0.8)})`,
+  );
+  console.log(
+    `- the first similar item is of its group: ${firstHit} of ${restatements.length} = ${pct(firstHit / restatements.length)}`,
+  );
+  console.log(
+    `- distractors whose most similar item belongs to a group: ${distractorsProposed} of ${examples.filter((e) => e.role === 'distractor').length}`,
+  );
   console.log(`- ${ms.toFixed(2)} ms per question in process.`);
 }
 
 if (extraThemesPath) {
   themes(extraThemesPath, extraThemesPath);
 } else {
-  for (const file of tuning ? ['themes-tune.jsonl', 'themes-tune-b.jsonl', 'themes-tune-c.jsonl', 'themes-tune-d.jsonl'] : ['themes.jsonl']) themes(file);
-  for (const file of tuning ? ['duplicates-tune.jsonl', 'duplicates-tune-b.jsonl'] : ['duplicates.jsonl']) duplicates(file);
+  for (const file of tuning
+    ? ['themes-tune.jsonl', 'themes-tune-b.jsonl', 'themes-tune-c.jsonl', 'themes-tune-d.jsonl']
+    : ['themes.jsonl'])
+    themes(file);
+  for (const file of tuning ? ['duplicates-tune.jsonl', 'duplicates-tune-b.jsonl'] : ['duplicates.jsonl'])
+    duplicates(file);
 }

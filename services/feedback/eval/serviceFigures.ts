@@ -101,7 +101,9 @@ export function printFileFigures(file: string): void {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([kind, n]) => `${kind} ${n}`)
       .join(', ');
-    console.log(`- English (${o.texts}): accuracy ${pct(o.accuracy)}, negative recall ${pct(o.negativeRecall)}; errors by kind: ${kinds || 'none'}`);
+    console.log(
+      `- English (${o.texts}): accuracy ${pct(o.accuracy)}, negative recall ${pct(o.negativeRecall)}; errors by kind: ${kinds || 'none'}`,
+    );
   }
   if (other.length > 0) {
     const o = languageOutcome(other);

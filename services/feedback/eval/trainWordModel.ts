@@ -83,7 +83,13 @@ export function train(texts: string[][], labels: number[], l2 = L2): WordModel {
 const argmax = (p: number[]) => p.indexOf(Math.max(...p));
 
 function crossValidate(): void {
-  const others = [...TRAINING_SETS.first, ...TRAINING_SETS.independentTune, ...TRAINING_SETS.development, ...TRAINING_SETS.fourthRound, ...TRAINING_SETS.fourthRoundMore];
+  const others = [
+    ...TRAINING_SETS.first,
+    ...TRAINING_SETS.independentTune,
+    ...TRAINING_SETS.development,
+    ...TRAINING_SETS.fourthRound,
+    ...TRAINING_SETS.fourthRoundMore,
+  ];
   const hard = TRAINING_SETS.hardTune;
   const otherFeatures = others.map(featuresOf);
   const hardFeatures = hard.map(featuresOf);
@@ -100,14 +106,19 @@ function crossValidate(): void {
         if (i % 5 === fold && argmax(wordProbabilities(hardFeatures[i], model)) === CLASS[e.label]) right += 1;
       });
     }
-    console.log(`L2 ${l2}: the word model alone, 5-fold on the hard English tune half: ${((100 * right) / hard.length).toFixed(1)}%`);
+    console.log(
+      `L2 ${l2}: the word model alone, 5-fold on the hard English tune half: ${((100 * right) / hard.length).toFixed(1)}%`,
+    );
   }
 }
 
 function main(): void {
   if (process.argv.includes('--cv')) return crossValidate();
   const all = Object.values(TRAINING_SETS).flat();
-  const model = train(all.map(featuresOf), all.map((e) => CLASS[e.label]));
+  const model = train(
+    all.map(featuresOf),
+    all.map((e) => CLASS[e.label]),
+  );
   const file = join(__dirname, '../src/domain/sentiment/wordModel.json');
   writeFileSync(file, `${JSON.stringify(model)}\n`);
   console.log(`${Object.keys(model.features).length} features from ${all.length} tuning texts written to ${file}`);

@@ -8,7 +8,11 @@ export interface BackgroundWorker {
  * pass is reported and the next tick tries again. `pass` is given `closed`, to stop between organizations
  * once the worker is closing.
  */
-export function runPasses(intervalMs: number, pass: (closed: () => boolean) => Promise<void>, failed: (error: unknown) => void): BackgroundWorker {
+export function runPasses(
+  intervalMs: number,
+  pass: (closed: () => boolean) => Promise<void>,
+  failed: (error: unknown) => void,
+): BackgroundWorker {
   let running: Promise<void> | null = null;
   let closing = false;
   const closed = () => closing;

@@ -15,6 +15,7 @@ export function feedbackItemFields(deps: { similarity: OrgSimilarity; repository
     sentimentSource: (item: FeedbackItem) => item.sentimentSource ?? 'provided',
     similar: (item: FeedbackItem, args: { take?: number | null }) => similarFeedback(deps, item, args.take ?? 5),
     // Items stored before the service read languages: read on the fly (well under a millisecond).
-    language: (item: FeedbackItem) => (item.language !== undefined ? item.language : readLanguage(feedbackText(item.title, item.content)).language),
+    language: (item: FeedbackItem) =>
+      item.language !== undefined ? item.language : readLanguage(feedbackText(item.title, item.content)).language,
   };
 }

@@ -67,7 +67,8 @@ export function createResolvers(
       feedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         // A merged duplicate is still there to read (with duplicateOf), until it is deleted.
-        const item = (await repository.findById(caller.orgId, args.id)) ?? (await tombstones.findMerged(caller.orgId, args.id));
+        const item =
+          (await repository.findById(caller.orgId, args.id)) ?? (await tombstones.findMerged(caller.orgId, args.id));
         if (!item) throw notFound(FEEDBACK_NOT_FOUND);
         return item;
       },
@@ -99,22 +100,29 @@ export function createResolvers(
         // Spec, section 7: an unknown item is FORBIDDEN "Feedback not found", for a read-only key too
         // (existence is told first, so a read-only key learns no more than a writer would).
         if (caller.readOnly) {
-          throw forbidden((await repository.findById(caller.orgId, args.id)) ? NOT_AUTHORIZED_TO_DELETE : FEEDBACK_NOT_FOUND);
+          throw forbidden(
+            (await repository.findById(caller.orgId, args.id)) ? NOT_AUTHORIZED_TO_DELETE : FEEDBACK_NOT_FOUND,
+          );
         }
-        if (!(await removeFeedback({ repository, events, tombstones }, caller.orgId, args.id))) throw forbidden(FEEDBACK_NOT_FOUND);
+        if (!(await removeFeedback({ repository, events, tombstones }, caller.orgId, args.id)))
+          throw forbidden(FEEDBACK_NOT_FOUND);
         ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId }, 'feedback removed');
         return true;
       },
       updateFeedbackItemStatus: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         const change = await changeStatus({ statuses, events }, caller, args.id, args.status);
-        if (change.changed) ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, status: args.status }, 'feedback status changed');
+        if (change.changed)
+          ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, status: args.status }, 'feedback status changed');
         return change.item;
       },
       updateFeedbackItemsStatus: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         const changes = await changeStatuses({ statuses, events }, caller, args.ids, args.status);
-        ctx.logger.info({ orgId: caller.orgId, status: args.status, requested: args.ids.length, changed: changes.length }, 'feedback statuses changed');
+        ctx.logger.info(
+          { orgId: caller.orgId, status: args.status, requested: args.ids.length, changed: changes.length },
+          'feedback statuses changed',
+        );
         return changes.length;
       },
     },
@@ -134,7 +142,11 @@ export function createResolvers(
       __resolveReference: (ref, ctx) => scopedReference('contact', ref, ctx),
       totalFeedbacks: async (contact, _, ctx) => (await ctx.contactStats.load(contact)).count,
       feedback: (contact, args, ctx) =>
-        ctx.links.contactFeedback.load({ orgId: contact.orgId, email: contact.email, args: parseFeedbackListArgs(args) }),
+        ctx.links.contactFeedback.load({
+          orgId: contact.orgId,
+          email: contact.email,
+          args: parseFeedbackListArgs(args),
+        }),
       lastInteraction: async (contact, _, ctx) =>
         lastInteraction(contact.storedLastInteraction, (await ctx.contactStats.load(contact)).lastPublished),
     },

@@ -50,8 +50,12 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         const webhooks = await startWebhooks(connection, repository, config, registry, logger);
         const themes = new ThemeStore(connection);
         await themes.ensureIndexes();
-        const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
-        const searchIndexer = config.searchIndexIntervalMs > 0 ? startSearchIndexer(repository.search, config.searchIndexIntervalMs, config.searchIndexGraceMs, logger) : null;
+        const themeWorker =
+          config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
+        const searchIndexer =
+          config.searchIndexIntervalMs > 0
+            ? startSearchIndexer(repository.search, config.searchIndexIntervalMs, config.searchIndexGraceMs, logger)
+            : null;
         const exportJobs = await startFeedbackExports(connection, tombstones, webhooks.announce, config, logger);
         const statuses = new FeedbackStatusStore(connection);
         const insights = new InsightsStore(connection);
@@ -76,7 +80,11 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           }),
           admin: {
             schemaPath: FEEDBACK_ADMIN_SCHEMA_PATH,
-            resolvers: createFeedbackAdminResolvers(repository, { statuses, events: webhooks.events }, { insights, similarity, themes, webhooks: webhooks.management, tombstones }),
+            resolvers: createFeedbackAdminResolvers(
+              repository,
+              { statuses, events: webhooks.events },
+              { insights, similarity, themes, webhooks: webhooks.management, tombstones },
+            ),
             extendContext,
           },
           routes: exportJobs.routes,

@@ -2,7 +2,9 @@ import { dayKeys } from '../src/data/countStore';
 
 describe('the keys of day cells in a range', () => {
   test('when both ends are days, then the range is the list of its days, across a month and a leap day', () => {
-    expect(dayKeys('2028-02-27', '2028-03-02')).toEqual({ $in: ['2028-02-27', '2028-02-28', '2028-02-29', '2028-03-01'] });
+    expect(dayKeys('2028-02-27', '2028-03-02')).toEqual({
+      $in: ['2028-02-27', '2028-02-28', '2028-02-29', '2028-03-01'],
+    });
   });
 
   test('when an end is open or the range is longer than two years and their previous period, then it stays a range', () => {

@@ -22,7 +22,7 @@ describe('EndpointRotation', () => {
     expect(rotation.next(['a', 'b', 'c'], 0, (id) => id === 'a', 1)).toEqual(['b']);
   });
 
-  test('when an endpoint\'s queue empties, then what was known of it is forgotten', () => {
+  test("when an endpoint's queue empties, then what was known of it is forgotten", () => {
     const rotation = new EndpointRotation();
     rotation.looked('a', 100);
     rotation.wait('a', 1_000);

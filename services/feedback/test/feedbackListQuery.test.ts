@@ -6,7 +6,6 @@ import { lastInteraction } from '../src/domain/lastInteraction';
 
 const position = { createdAt: new Date('2026-03-01T10:00:00.000Z'), id: '65f0c0ffee0000000000abcd' };
 
-
 describe('a list cursor', () => {
   test('when a position is encoded, then decoding gives it back', () => {
     expect(decodeCursor(encodeCursor(position))).toEqual(position);
@@ -16,7 +15,10 @@ describe('a list cursor', () => {
     const cursor = encodeCursor(position);
     for (const index of [0, 5, cursor.length - 1]) {
       const edited = cursor.slice(0, index) + (cursor[index] === 'A' ? 'B' : 'A') + cursor.slice(index + 1);
-      expect(rejection(() => decodeCursor(edited)).extensions).toMatchObject({ code: 'BAD_REQUEST', argument: 'after' });
+      expect(rejection(() => decodeCursor(edited)).extensions).toMatchObject({
+        code: 'BAD_REQUEST',
+        argument: 'after',
+      });
     }
     expect(() => decodeCursor(cursor.slice(1))).toThrow(/after is not a valid cursor/);
   });
@@ -30,8 +32,24 @@ describe('the arguments of a feedback list', () => {
   test('when filters are given, then they are kept (search trimmed) and the cursor decoded', () => {
     const after = encodeCursor(position);
     const publishedAfter = new Date('2026-01-01T00:00:00Z');
-    const query = parseFeedbackListArgs({ take: 10, source: 'api', status: 'read', sentiment: 'neutral', search: '  slow ', publishedAfter, after });
-    expect(query).toEqual({ page: { skip: 0, take: 10 }, source: 'api', status: 'read', sentiment: 'neutral', search: 'slow', publishedAfter, after: position });
+    const query = parseFeedbackListArgs({
+      take: 10,
+      source: 'api',
+      status: 'read',
+      sentiment: 'neutral',
+      search: '  slow ',
+      publishedAfter,
+      after,
+    });
+    expect(query).toEqual({
+      page: { skip: 0, take: 10 },
+      source: 'api',
+      status: 'read',
+      sentiment: 'neutral',
+      search: 'slow',
+      publishedAfter,
+      after: position,
+    });
   });
 
   test.each([

@@ -21,19 +21,26 @@ describe('scores given with the text', () => {
   });
 
   test('when a detractor writes a calm comment, then it is negative; a promoter, positive', () => {
-    expect(analyzeSentiment('', 'NPS 2 - the reports take a long time and the numbers rarely match our accounting.').sentiment).toBe('negative');
+    expect(
+      analyzeSentiment('', 'NPS 2 - the reports take a long time and the numbers rarely match our accounting.')
+        .sentiment,
+    ).toBe('negative');
     expect(analyzeSentiment('', 'NPS 10 - the whole agency runs on it.').sentiment).toBe('positive');
   });
 });
 
 describe('plain statements and shrugs', () => {
   test('when a text only states facts, then the word model alone does not make it a complaint', () => {
-    expect(analyzeSentiment('', 'We installed version 6.1 on the office computers on Monday.').sentiment).toBe('neutral');
+    expect(analyzeSentiment('', 'We installed version 6.1 on the office computers on Monday.').sentiment).toBe(
+      'neutral',
+    );
     expect(analyzeSentiment('', 'Our finance team pays the invoices by bank transfer.').sentiment).toBe('neutral');
   });
 
   test('when a customer shrugs ("no strong feelings", "could be better"), then a negated word does not make it a complaint', () => {
-    expect(analyzeSentiment('', "It's fine. I don't have strong opinions about it either way.").sentiment).toBe('neutral');
+    expect(analyzeSentiment('', "It's fine. I don't have strong opinions about it either way.").sentiment).toBe(
+      'neutral',
+    );
   });
 
   test('when a customer cannot work without the product, then it is praise, not a failure to work', () => {
@@ -42,7 +49,9 @@ describe('plain statements and shrugs', () => {
 
   test('when none of something works, or the customer names another product, then it is a complaint', () => {
     expect(analyzeSentiment('', 'None of the scheduled reports have arrived this week.').sentiment).toBe('negative');
-    expect(analyzeSentiment('', 'Our ops team has started using a different platform for the rollout.').sentiment).toBe('negative');
+    expect(analyzeSentiment('', 'Our ops team has started using a different platform for the rollout.').sentiment).toBe(
+      'negative',
+    );
   });
 });
 

@@ -21,7 +21,12 @@ test('when a text is read again, then its remembered reading is returned without
 });
 
 test('when the same texts are counted twice, then each counts every time, as a text read for the first time does', () => {
-  const texts = ['Refund refund refund, please', 'The refund never came', 'Dark mode is too dark', 'Please add dark mode'];
+  const texts = [
+    'Refund refund refund, please',
+    'The refund never came',
+    'Dark mode is too dark',
+    'Please add dark mode',
+  ];
   const counter = new TermCounter();
   for (const text of [...texts, ...texts]) counter.add(text);
   const top = counter.top(20);

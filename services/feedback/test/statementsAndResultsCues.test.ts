@@ -16,7 +16,7 @@ describe('neutral statements, praise of results, quoted promises and complaining
     expect(sentimentOf('In case anyone asks: the export has been broken for a week.')).toBe('negative');
   });
 
-  test('when a pause or a freeze is the customer\'s or the business\'s, then nothing froze', () => {
+  test("when a pause or a freeze is the customer's or the business's, then nothing froze", () => {
     expect(cues('We would like to pause our subscription for the summer.').problems).toBe(0);
     expect(cues('There is a budget freeze until January.').problems).toBe(0);
     expect(cues('The app froze and I lost my draft.').problems).toBeGreaterThan(0);
@@ -60,7 +60,10 @@ describe('neutral statements, praise of results, quoted promises and complaining
   });
 
   test('when data moves to another product of the kind, or something runs outside its hours, then it is a problem', () => {
-    expect(decisionCues(normalizeSentence("We're migrating our projects to a different task-tracking tool in March.")).leaving).toBeGreaterThan(0);
+    expect(
+      decisionCues(normalizeSentence("We're migrating our projects to a different task-tracking tool in March."))
+        .leaving,
+    ).toBeGreaterThan(0);
     expect(cues('The booking system sends reminders outside our opening hours.').problems).toBeGreaterThan(0);
     expect(cues('Dropped the car off at the station in a minute.').problems).toBe(0);
   });

@@ -38,7 +38,11 @@ describe('theme computation', () => {
       renamed: theme.label === 'Dark mode',
       members: [...first.assignments].filter(([, ids]) => ids.includes(theme.id)).map(([id]) => id),
     }));
-    const more = [...items, { id: 'i9', text: 'Dark mode resets when I switch workspace' }, { id: 'i10', text: 'CSV export drops the header row' }];
+    const more = [
+      ...items,
+      { id: 'i9', text: 'Dark mode resets when I switch workspace' },
+      { id: 'i10', text: 'CSV export drops the header row' },
+    ];
     const second = computeThemes(more, previous, () => 'fresh');
     expect(second.themes.map((theme) => theme.id).sort()).toEqual(first.themes.map((theme) => theme.id).sort());
     const dark = second.themes.find((theme) => theme.id === first.themes.find((t) => t.label === 'Dark mode')!.id)!;
@@ -50,8 +54,10 @@ describe('theme computation', () => {
     const first = computeThemes(items, [], counter());
     const csv = first.themes.find((theme) => theme.label === 'CSV export')!;
     const dark = first.themes.find((theme) => theme.label === 'Dark mode')!;
-    const membersOf = (result: typeof first, id: string) => [...result.assignments].filter(([, ids]) => ids.includes(id)).map(([item]) => item);
-    const previous = (result: typeof first): PreviousTheme[] => result.themes.map((theme) => ({ ...theme, members: membersOf(result, theme.id) }));
+    const membersOf = (result: typeof first, id: string) =>
+      [...result.assignments].filter(([, ids]) => ids.includes(id)).map(([item]) => item);
+    const previous = (result: typeof first): PreviousTheme[] =>
+      result.themes.map((theme) => ({ ...theme, members: membersOf(result, theme.id) }));
     const withMerge = previous(first).map((theme) => (theme.id === dark.id ? { ...theme, mergedInto: csv.id } : theme));
     const second = computeThemes(items, withMerge, counter());
     expect(second.themes.map((theme) => theme.id)).toEqual([csv.id]);
@@ -75,10 +81,20 @@ describe('theme computation', () => {
       'Our payment failed although the bank says it went through',
       'Billing page lists the old price',
     ];
-    const mobile = ['The iPhone app crashes at launch', 'Android app closes when I open a photo', 'Tablet app freezes on the board view', 'Mobile app keeps crashing after the update'];
+    const mobile = [
+      'The iPhone app crashes at launch',
+      'Android app closes when I open a photo',
+      'Tablet app freezes on the board view',
+      'Mobile app keeps crashing after the update',
+    ];
     const texts = [...billing, ...mobile, 'Gantt bars cannot be dragged', 'Add keyboard shortcuts for the editor'];
-    const { assignments } = computeThemes(texts.map((text, i) => ({ id: `m${i}`, text })), [], counter());
-    const first = (from: number, count: number) => new Set(texts.slice(from, from + count).map((_, i) => assignments.get(`m${from + i}`)?.[0]));
+    const { assignments } = computeThemes(
+      texts.map((text, i) => ({ id: `m${i}`, text })),
+      [],
+      counter(),
+    );
+    const first = (from: number, count: number) =>
+      new Set(texts.slice(from, from + count).map((_, i) => assignments.get(`m${from + i}`)?.[0]));
     const [billingThemes, mobileThemes] = [first(0, billing.length), first(billing.length, mobile.length)];
     expect(billingThemes.size).toBe(1);
     expect(mobileThemes.size).toBe(1);
@@ -89,12 +105,39 @@ describe('theme computation', () => {
 
   test('when a word runs through every area of the product, then it founds no theme of its own', () => {
     const areas = ['Slack', 'Email', 'Export', 'Webhook', 'Calendar'];
-    const problems = ['stopped working', 'is slow', 'shows an error', 'fails', 'is broken', 'crashes', 'loads forever', 'is wrong'];
+    const problems = [
+      'stopped working',
+      'is slow',
+      'shows an error',
+      'fails',
+      'is broken',
+      'crashes',
+      'loads forever',
+      'is wrong',
+    ];
     // As "ticket" in a help desk's feedback: in some items of most areas, and in a few of nothing in particular.
-    const texts = areas.flatMap((area, a) => problems.map((problem, p) => `${area} ${problem}${a < 4 && p < 3 ? ' on every ticket' : ''}`));
-    const singles = ['Gantt colours', 'Keyboard shortcuts', 'Bigger fonts', 'Printing cuts pages', 'Emoji reactions', 'Undo archive', 'Markdown tables', 'Referral discount'];
-    texts.push(...singles.map((single, i) => `${single}${i < 3 ? ' for each ticket' : ''}`), ...Array.from({ length: 14 }, (_, i) => `Unrelated wish number ${'abcdefghijklmn'[i]}${i}`));
-    const { themes, assignments } = computeThemes(texts.map((text, i) => ({ id: `a${i}`, text })), [], counter());
+    const texts = areas.flatMap((area, a) =>
+      problems.map((problem, p) => `${area} ${problem}${a < 4 && p < 3 ? ' on every ticket' : ''}`),
+    );
+    const singles = [
+      'Gantt colours',
+      'Keyboard shortcuts',
+      'Bigger fonts',
+      'Printing cuts pages',
+      'Emoji reactions',
+      'Undo archive',
+      'Markdown tables',
+      'Referral discount',
+    ];
+    texts.push(
+      ...singles.map((single, i) => `${single}${i < 3 ? ' for each ticket' : ''}`),
+      ...Array.from({ length: 14 }, (_, i) => `Unrelated wish number ${'abcdefghijklmn'[i]}${i}`),
+    );
+    const { themes, assignments } = computeThemes(
+      texts.map((text, i) => ({ id: `a${i}`, text })),
+      [],
+      counter(),
+    );
     expect(themes.map((theme) => theme.label.toLowerCase())).not.toContain('ticket');
     areas.forEach((_, a) => {
       const found = new Set(problems.map((_, p) => assignments.get(`a${a * problems.length + p}`)?.[0]));
@@ -106,7 +149,11 @@ describe('theme computation', () => {
   test('when an item names a theme in its title and mentions another in passing, then it is only in the one its title names', () => {
     const titled = [
       ...TEXTS.slice(0, 8).map((text, i) => ({ id: `i${i}`, title: text, text: 'Seen by several of us this week.' })),
-      { id: 'x', title: 'Dark mode hides the toolbar icons', text: 'We found it while checking a CSV export late at night.' },
+      {
+        id: 'x',
+        title: 'Dark mode hides the toolbar icons',
+        text: 'We found it while checking a CSV export late at night.',
+      },
       { id: 'y', title: 'Keyboard shortcut for the sidebar', text: 'Like the one the CSV export has.' },
     ];
     const { themes, assignments } = computeThemes(titled, [], counter());
@@ -124,7 +171,11 @@ describe('theme computation', () => {
       'The email digest is empty',
       'Email replies are not threaded',
     ];
-    const { themes } = computeThemes(texts.map((text, i) => ({ id: `e${i}`, text })), [], counter());
+    const { themes } = computeThemes(
+      texts.map((text, i) => ({ id: `e${i}`, text })),
+      [],
+      counter(),
+    );
     expect(themes.map((theme) => theme.label)).toEqual(['Email notifications']);
   });
 });

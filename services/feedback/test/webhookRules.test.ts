@@ -9,15 +9,35 @@ const loopbackOnly = { allowHttp: true, privateTargets: 'loopback' as const };
 
 describe('refusalOf', () => {
   test.each([
-    '10.0.0.1', '172.16.5.4', '192.168.1.1', '127.0.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255',
-    '::1', '::', 'fd12:3456::1', 'fe80::1', 'ff02::1', '::ffff:10.0.0.1', '::ffff:a00:1', '::ffff:127.0.0.1', '64:ff9b::a9fe:a9fe', '2001:db8::1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '127.0.0.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fd12:3456::1',
+    'fe80::1',
+    'ff02::1',
+    '::ffff:10.0.0.1',
+    '::ffff:a00:1',
+    '::ffff:127.0.0.1',
+    '64:ff9b::a9fe:a9fe',
+    '2001:db8::1',
   ])('when the address is %s, then it is refused', (address) => {
     expect(refusalOf(address, refuse)).toMatch(/is a private, loopback, link-local or reserved address/);
   });
 
-  test.each(['93.184.215.14', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])('when the address is public (%s), then it is allowed', (address) => {
-    expect(refusalOf(address, refuse)).toBeNull();
-  });
+  test.each(['93.184.215.14', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])(
+    'when the address is public (%s), then it is allowed',
+    (address) => {
+      expect(refusalOf(address, refuse)).toBeNull();
+    },
+  );
 
   test.each([
     'https://[::ffff:0:127.0.0.1]/',
@@ -31,9 +51,12 @@ describe('refusalOf', () => {
     await expect(checkTarget(url, refuse)).rejects.toThrow(/webhooks go to public addresses only/);
   });
 
-  test.each(['::ffff:0:8.8.8.8', '2002:808:808::1', '64:ff9b::808:808'])('when an IPv6 form carries a public IPv4 address (%s), then it is allowed', (address) => {
-    expect(refusalOf(address, refuse)).toBeNull();
-  });
+  test.each(['::ffff:0:8.8.8.8', '2002:808:808::1', '64:ff9b::808:808'])(
+    'when an IPv6 form carries a public IPv4 address (%s), then it is allowed',
+    (address) => {
+      expect(refusalOf(address, refuse)).toBeNull();
+    },
+  );
 
   test('when loopback is allowed, then only loopback passes among non-public addresses', () => {
     expect(refusalOf('127.0.0.1', loopbackOnly)).toBeNull();
@@ -59,7 +82,11 @@ describe('retry schedule', () => {
     const first = new Date(0);
     let now = first;
     let attempts = 1;
-    for (let next = nextAttemptAt(attempts, first, now, schedule); next; next = nextAttemptAt(attempts, first, now, schedule)) {
+    for (
+      let next = nextAttemptAt(attempts, first, now, schedule);
+      next;
+      next = nextAttemptAt(attempts, first, now, schedule)
+    ) {
       now = next;
       attempts += 1;
     }
@@ -78,16 +105,25 @@ describe('SecretBox', () => {
     expect(JSON.stringify(sealed)).not.toContain(secret.slice(6));
     expect(new SecretBox(key).open(sealed, 'endpoint-1')).toBe(secret);
     expect(() => new SecretBox(key).open(sealed, 'endpoint-2')).toThrow();
-    expect(() => new SecretBox(parseSecretKey('cd'.repeat(32))).open(sealed, 'endpoint-1')).toThrow(/sealed with another WEBHOOK_SECRET_KEY/);
+    expect(() => new SecretBox(parseSecretKey('cd'.repeat(32))).open(sealed, 'endpoint-1')).toThrow(
+      /sealed with another WEBHOOK_SECRET_KEY/,
+    );
     const webhook = new Webhook(secret);
     const when = new Date();
-    const headers = { 'webhook-id': 'evt_1', 'webhook-timestamp': String(Math.floor(when.getTime() / 1000)), 'webhook-signature': webhook.sign('evt_1', when, '{}') };
+    const headers = {
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(Math.floor(when.getTime() / 1000)),
+      'webhook-signature': webhook.sign('evt_1', when, '{}'),
+    };
     expect(webhook.verify('{}', headers)).toEqual({});
   });
 
-  test.each(['', 'short', 'zz'.repeat(32), Buffer.alloc(31).toString('base64')])('when the key is %j, then it is refused', (raw) => {
-    expect(() => parseSecretKey(raw)).toThrow(/expected 32 bytes/);
-  });
+  test.each(['', 'short', 'zz'.repeat(32), Buffer.alloc(31).toString('base64')])(
+    'when the key is %j, then it is refused',
+    (raw) => {
+      expect(() => parseSecretKey(raw)).toThrow(/expected 32 bytes/);
+    },
+  );
 
   test('when the key is base64 of 32 bytes, then it is accepted', () => {
     expect(parseSecretKey(Buffer.alloc(32, 7).toString('base64'))).toEqual(Buffer.alloc(32, 7));

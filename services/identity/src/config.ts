@@ -4,7 +4,12 @@ export const identityConfigSchema = {
   port: { env: 'PORT', doc: 'HTTP port of the identity service', default: 4004, parse: parse.port },
   host: { env: 'HOST', doc: 'interface to listen on', default: '127.0.0.1', parse: parse.string },
   mongodbUri: { env: 'MONGODB_URI', doc: 'MongoDB connection string of the identity service', parse: parse.mongoUri },
-  mongodbDb: { env: 'MONGODB_DB', doc: 'database name of the identity service', default: 'identity', parse: parse.string },
+  mongodbDb: {
+    env: 'MONGODB_DB',
+    doc: 'database name of the identity service',
+    default: 'identity',
+    parse: parse.string,
+  },
   sessionIdleMinutes: {
     env: 'SESSION_IDLE_MINUTES',
     doc: 'a session unused this long ends',
@@ -53,8 +58,18 @@ export const identityConfigSchema = {
     default: '',
     parse: parse.url('smtp:', 'smtps:'),
   },
-  mailFrom: { env: 'MAIL_FROM', doc: 'sender of those mails', default: 'Feedback Intelligence <no-reply@localhost>', parse: parse.string },
-  invitationTtlHours: { env: 'INVITATION_TTL_HOURS', doc: 'how long an invitation link can be used', default: 72, parse: parse.int(1, 720) },
+  mailFrom: {
+    env: 'MAIL_FROM',
+    doc: 'sender of those mails',
+    default: 'Feedback Intelligence <no-reply@localhost>',
+    parse: parse.string,
+  },
+  invitationTtlHours: {
+    env: 'INVITATION_TTL_HOURS',
+    doc: 'how long an invitation link can be used',
+    default: 72,
+    parse: parse.int(1, 720),
+  },
   passwordResetTtlMinutes: {
     env: 'PASSWORD_RESET_TTL_MINUTES',
     doc: 'how long a password-reset link can be used',

@@ -32,7 +32,8 @@ export function createIdentityResolvers(services: IdentityServices): Resolvers {
       me: (_, __, ctx) => ctx.session,
       members: (_, __, ctx) => members.list(memberActor(ctx)),
       apiKeys: (_, __, ctx) => keys.list(memberActor(ctx), ''),
-      auditLog: (_, args, ctx) => readAuditLog(repositories, memberActor(ctx), { ...args, skip: args.skip ?? 0, take: args.take ?? 50 }),
+      auditLog: (_, args, ctx) =>
+        readAuditLog(repositories, memberActor(ctx), { ...args, skip: args.skip ?? 0, take: args.take ?? 50 }),
       auditActions: (_, __, ctx) => [...auditActions(memberActor(ctx))],
     },
     Mutation: {
@@ -62,12 +63,18 @@ export function createIdentityResolvers(services: IdentityServices): Resolvers {
       },
       inviteMember: (_, args, ctx) => links.invite(memberActor(ctx), args.email, checkRole(args.role)),
       acceptInvitation: async (_, args, ctx) => {
-        const { token, session } = await links.acceptInvitation(args.token, { name: args.name, password: args.password }, ctx.address);
+        const { token, session } = await links.acceptInvitation(
+          args.token,
+          { name: args.name, password: args.password },
+          ctx.address,
+        );
         ctx.setCookie = sessionCookie(token, session.expiresAt, cookieSecure);
         return session;
       },
       requestPasswordReset: async (_, args, ctx) => {
-        await links.requestPasswordReset(args.email, ctx.address, (error) => ctx.logger.error({ err: error }, 'password reset link not sent'));
+        await links.requestPasswordReset(args.email, ctx.address, (error) =>
+          ctx.logger.error({ err: error }, 'password reset link not sent'),
+        );
         return true;
       },
       resetPassword: async (_, args, ctx) => {

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+} from '@apollo/server/plugin/disabled';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   connectMongo,
@@ -57,19 +60,36 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     absoluteMs: config.sessionAbsoluteHours * 3_600_000,
   });
   const members = new MemberService(repositories);
-  const mailer = createLinkMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, production: config.nodeEnv === 'production' }, logger);
-  const links = new AccountLinkService(repositories, members, sessions, mailer, {
-    publicUrl: config.publicUrl.replace(/\/+$/, ''),
-    invitationTtlMs: config.invitationTtlHours * 3_600_000,
-    passwordResetTtlMs: config.passwordResetTtlMinutes * 60_000,
-  }, new ResetRequestLimit(repositories.signInFailures, config.signInWindowMinutes * 60_000));
+  const mailer = createLinkMailer(
+    { smtpUrl: config.smtpUrl, from: config.mailFrom, production: config.nodeEnv === 'production' },
+    logger,
+  );
+  const links = new AccountLinkService(
+    repositories,
+    members,
+    sessions,
+    mailer,
+    {
+      publicUrl: config.publicUrl.replace(/\/+$/, ''),
+      invitationTtlMs: config.invitationTtlHours * 3_600_000,
+      passwordResetTtlMs: config.passwordResetTtlMinutes * 60_000,
+    },
+    new ResetRequestLimit(repositories.signInFailures, config.signInWindowMinutes * 60_000),
+  );
   const registry = createRegistry('identity');
   watchMongoPool(connection, registry);
 
   const apollo = new ApolloServer<IdentityContext>({
     // A federation subgraph schema: the gateway composes it with the services' admin schemas (docs/identity.md).
-    schema: subgraphSchema(IDENTITY_SCHEMA_PATH, createIdentityResolvers({ repositories, keys, members, sessions, links, cookieSecure: config.cookieSecure })),
-    formatError: createFormatError({ debug: config.debugErrors, hideSuggestions: true, maxTimeMs: config.mongodbMaxTimeMs }),
+    schema: subgraphSchema(
+      IDENTITY_SCHEMA_PATH,
+      createIdentityResolvers({ repositories, keys, members, sessions, links, cookieSecure: config.cookieSecure }),
+    ),
+    formatError: createFormatError({
+      debug: config.debugErrors,
+      hideSuggestions: true,
+      maxTimeMs: config.mongodbMaxTimeMs,
+    }),
     includeStacktraceInErrorResponses: config.debugErrors,
     plugins: [
       ApolloServerPluginInlineTraceDisabled(),
@@ -108,7 +128,9 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   const http = await listenHttp(handler, config.port, config.host);
   logger.info({ url: `${http.url}/graphql` }, 'identity service listening');
   const sweeper = setInterval(() => {
-    purgeExpired(repositories).catch((error: unknown) => logger.warn({ err: error }, 'could not purge expired sessions and links'));
+    purgeExpired(repositories).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not purge expired sessions and links'),
+    );
   }, PURGE_INTERVAL_MS);
   sweeper.unref();
   return {

@@ -4,7 +4,9 @@ import { requireAdmin, requireCanAssign } from '../src/domain/roles';
 describe('the session cookie', () => {
   test('when a session starts, then its cookie is HttpOnly, SameSite=Strict, lives until the session ends, and is Secure unless told', () => {
     const ends = new Date(Date.now() + 3_600_000);
-    expect(sessionCookie('tok', ends, true)).toMatch(/^fi_session=tok; Path=\/; HttpOnly; SameSite=Strict; Max-Age=(3599|3600); Secure$/);
+    expect(sessionCookie('tok', ends, true)).toMatch(
+      /^fi_session=tok; Path=\/; HttpOnly; SameSite=Strict; Max-Age=(3599|3600); Secure$/,
+    );
     expect(sessionCookie('tok', ends, false)).not.toContain('Secure');
     expect(clearedSessionCookie(true)).toBe('fi_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0; Secure');
   });
@@ -21,8 +23,12 @@ describe('roles', () => {
     expect(() => requireAdmin('viewer', 'create API keys')).toThrow('Only owners and admins can create API keys');
     expect(() => requireAdmin('member', 'create API keys')).toThrow('Only owners and admins can create API keys');
     expect(() => requireAdmin('admin', 'create API keys')).not.toThrow();
-    expect(() => requireCanAssign('admin', 'member', 'owner')).toThrow('Only owners can grant or change the owner role');
-    expect(() => requireCanAssign('admin', 'owner', 'viewer')).toThrow('Only owners can grant or change the owner role');
+    expect(() => requireCanAssign('admin', 'member', 'owner')).toThrow(
+      'Only owners can grant or change the owner role',
+    );
+    expect(() => requireCanAssign('admin', 'owner', 'viewer')).toThrow(
+      'Only owners can grant or change the owner role',
+    );
     expect(() => requireCanAssign('owner', 'member', 'owner')).not.toThrow();
     expect(() => requireCanAssign('admin', 'viewer', 'member')).not.toThrow();
   });

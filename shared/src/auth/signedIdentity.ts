@@ -42,14 +42,19 @@ export const MIN_SIGNING_SECRET_LENGTH = 32;
 
 /** `kid:secret[,kid:secret...]`, as IDENTITY_SIGNING_KEYS holds it. */
 export function parseSigningKeys(raw: string): SigningKeyring {
-  const keys = raw.split(',').map((entry) => entry.trim()).filter(Boolean).map((entry) => {
-    const separator = entry.indexOf(':');
-    const id = separator > 0 ? entry.slice(0, separator) : '';
-    const secret = separator > 0 ? entry.slice(separator + 1) : '';
-    if (!KEY_ID.test(id)) throw new Error('each entry is KEY_ID:SECRET, the id 1-32 letters, digits, _ or -');
-    if (secret.length < MIN_SIGNING_SECRET_LENGTH) throw new Error(`the secret of key "${id}" is shorter than ${MIN_SIGNING_SECRET_LENGTH} characters`);
-    return { id, secret: Buffer.from(secret, 'utf8') };
-  });
+  const keys = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const separator = entry.indexOf(':');
+      const id = separator > 0 ? entry.slice(0, separator) : '';
+      const secret = separator > 0 ? entry.slice(separator + 1) : '';
+      if (!KEY_ID.test(id)) throw new Error('each entry is KEY_ID:SECRET, the id 1-32 letters, digits, _ or -');
+      if (secret.length < MIN_SIGNING_SECRET_LENGTH)
+        throw new Error(`the secret of key "${id}" is shorter than ${MIN_SIGNING_SECRET_LENGTH} characters`);
+      return { id, secret: Buffer.from(secret, 'utf8') };
+    });
   if (keys.length === 0) throw new Error('expected at least one KEY_ID:SECRET');
   if (new Set(keys.map((key) => key.id)).size !== keys.length) throw new Error('key ids must be distinct');
   return keys;
@@ -57,9 +62,16 @@ export function parseSigningKeys(raw: string): SigningKeyring {
 
 const mac = (secret: Buffer, text: string) => createHmac('sha256', secret).update(text).digest();
 
-export function signIdentity(keyring: SigningKeyring, principals: Principal[], ttlMs: number, now = Date.now()): string {
+export function signIdentity(
+  keyring: SigningKeyring,
+  principals: Principal[],
+  ttlMs: number,
+  now = Date.now(),
+): string {
   const signer = keyring[0];
-  const payload = Buffer.from(JSON.stringify({ exp: now + ttlMs, p: principals } satisfies Payload)).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ exp: now + ttlMs, p: principals } satisfies Payload)).toString(
+    'base64url',
+  );
   const signed = `${VERSION}.${signer.id}.${payload}`;
   return `${signed}.${mac(signer.secret, signed).toString('base64url')}`;
 }
@@ -78,7 +90,8 @@ export function verifyIdentity(keyring: SigningKeyring, token: string | undefine
   if (!key) return { ok: false, reason: 'unknown-key' };
   const expected = mac(key.secret, `${version}.${keyId}.${payload}`);
   const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad-signature' };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, reason: 'bad-signature' };
   let decoded: Payload;
   try {
     decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Payload;

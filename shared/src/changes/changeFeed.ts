@@ -17,7 +17,8 @@ export const CHANGES_KEPT_MS = CHANGES_KEPT_DAYS * 86_400_000;
  * changes older than this, so a slow write is never passed over, and a tombstone is never read while its
  * removal may still land (it would be skipped as "record still exists" and its deletion lost).
  */
-export const changesSettleMs = (config: { mongodbMaxTimeMs: number; changesClockMarginMs: number }) => 2 * config.mongodbMaxTimeMs + config.changesClockMarginMs;
+export const changesSettleMs = (config: { mongodbMaxTimeMs: number; changesClockMarginMs: number }) =>
+  2 * config.mongodbMaxTimeMs + config.changesClockMarginMs;
 
 /** One entry of a changes feed: the record's state now (null once it is gone). */
 export interface ChangeEntry<T> {
@@ -45,7 +46,12 @@ export const REMOVAL_GRACE_MS = 60_000;
  * land or to fail instead of passing over it.
  */
 export interface ChangeSource<T> {
-  after(orgId: string, from: ChangePosition, before: Date, limit: number): Promise<Array<ChangeEntry<T> & { skip?: boolean; hold?: boolean }>>;
+  after(
+    orgId: string,
+    from: ChangePosition,
+    before: Date,
+    limit: number,
+  ): Promise<Array<ChangeEntry<T> & { skip?: boolean; hold?: boolean }>>;
 }
 
 export interface ChangePage<T> {
@@ -56,11 +62,16 @@ export interface ChangePage<T> {
 
 const MAX_ID = 'f'.repeat(24);
 const MIN_ID = '0'.repeat(24);
-const compare = (a: ChangePosition, b: ChangePosition) => a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const compare = (a: ChangePosition, b: ChangePosition) =>
+  a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** A resource's feed cursors, salted with the resource: no other feed's (or list's) cursor fits. */
 const changeCursors = (resource: string) =>
-  timeIdCursor(`fi-changes-cursor:${resource}`, 'after', `pass the cursor of a previous ${resource} changes page, or an export's changesCursor, unchanged`);
+  timeIdCursor(
+    `fi-changes-cursor:${resource}`,
+    'after',
+    `pass the cursor of a previous ${resource} changes page, or an export's changesCursor, unchanged`,
+  );
 
 /** Where a resource's feed continues an export whose snapshot was taken at `snapshotAt`. */
 export function changesCursorAt(resource: string, snapshotAt: Date, settleMs: number): string {
@@ -72,11 +83,22 @@ export function changesCursorAt(resource: string, snapshotAt: Date, settleMs: nu
 export function changeFeed<T>(resource: string, sources: ChangeSource<T>[], settleMs: number) {
   const cursors = changeCursors(resource);
   return {
-    async read(orgId: string, args: { after?: string | null; take?: number | null }, now = new Date()): Promise<ChangePage<T>> {
+    async read(
+      orgId: string,
+      args: { after?: string | null; take?: number | null },
+      now = new Date(),
+    ): Promise<ChangePage<T>> {
       const take = args.take ?? MAX_TAKE;
-      if (take < 0 || take > MAX_TAKE) throw badRequest(`take must be between 0 and ${MAX_TAKE} (got ${take})`, { argument: 'take', min: 0, max: MAX_TAKE });
+      if (take < 0 || take > MAX_TAKE)
+        throw badRequest(`take must be between 0 and ${MAX_TAKE} (got ${take})`, {
+          argument: 'take',
+          min: 0,
+          max: MAX_TAKE,
+        });
       const oldest = new Date(now.getTime() - CHANGES_KEPT_MS);
-      const from = args.after ? cursors.decode(requireMaxLength('after', args.after, TIME_ID_CURSOR_LENGTH)) : { at: oldest, id: MIN_ID };
+      const from = args.after
+        ? cursors.decode(requireMaxLength('after', args.after, TIME_ID_CURSOR_LENGTH))
+        : { at: oldest, id: MIN_ID };
       if (from.at < oldest) {
         throw badRequest(
           `after points to ${from.at.toISOString()}, older than the ${CHANGES_KEPT_DAYS} days changes are kept (deletions before then are gone): start again from a new export and its changesCursor`,

@@ -40,7 +40,10 @@ export interface KeysetBackfill<R extends { _id: Types.ObjectId }> {
  * would fail midway. Resumable without a checkpoint: written records no longer need the backfill, so a
  * stopped run is continued by running it again.
  */
-export async function runKeysetBackfill<R extends { _id: Types.ObjectId }>(backfill: KeysetBackfill<R>, options: BackfillOptions): Promise<BackfillResult> {
+export async function runKeysetBackfill<R extends { _id: Types.ObjectId }>(
+  backfill: KeysetBackfill<R>,
+  options: BackfillOptions,
+): Promise<BackfillResult> {
   const total = await backfill.count();
   let written = 0;
   let skipped = 0;

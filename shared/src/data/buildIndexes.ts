@@ -10,6 +10,10 @@ export async function buildIndexes<D>(model: Model<D>): Promise<void> {
   for (const [fields, { unique, ...options }] of model.schema.indexes()) {
     // Mongoose allows `unique: [true, message]`; the server takes the flag.
     const flag = Array.isArray(unique) ? unique[0] : unique;
-    await model.collection.createIndex(fields as mongo.IndexSpecification, { ...options, ...(flag === undefined ? {} : { unique: flag }), ...INDEX_BUILD_TIME_LIMIT });
+    await model.collection.createIndex(fields as mongo.IndexSpecification, {
+      ...options,
+      ...(flag === undefined ? {} : { unique: flag }),
+      ...INDEX_BUILD_TIME_LIMIT,
+    });
   }
 }

@@ -101,7 +101,11 @@ export class ExportJobStore {
 
   /** Queued and running jobs, oldest first: what an instance may take (bounded). */
   claimable(limit: number): Promise<ExportJobDocument[]> {
-    return this.jobs.find({ status: { $in: ['queued', 'running'] } }).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
+    return this.jobs
+      .find({ status: { $in: ['queued', 'running'] } })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(limit)
+      .toArray();
   }
 
   /**
@@ -149,7 +153,11 @@ export class ExportJobStore {
     );
   }
 
-  async setSnapshot(job: ExportJobDocument, owner: string, snapshot: { snapshotAt: Date; bound: Types.ObjectId }): Promise<boolean> {
+  async setSnapshot(
+    job: ExportJobDocument,
+    owner: string,
+    snapshot: { snapshotAt: Date; bound: Types.ObjectId },
+  ): Promise<boolean> {
     const result = await this.jobs.updateOne({ _id: job._id, owner, status: 'running' }, { $set: snapshot });
     return result.matchedCount === 1;
   }
@@ -171,12 +179,20 @@ export class ExportJobStore {
   ): Promise<boolean> {
     const result = await this.jobs.updateOne(
       { _id: job._id, owner, status: 'running', chunks: n },
-      { $set: { cursor: progress.cursor, ...totalOf(progress.total) }, $inc: { chunks: 1, count: progress.added, bytes: progress.bytes } },
+      {
+        $set: { cursor: progress.cursor, ...totalOf(progress.total) },
+        $inc: { chunks: 1, count: progress.added, bytes: progress.bytes },
+      },
     );
     return result.matchedCount === 1;
   }
 
-  async finish(job: ExportJobDocument, owner: string, expiresAt: Date, total?: number): Promise<ExportJobDocument | null> {
+  async finish(
+    job: ExportJobDocument,
+    owner: string,
+    expiresAt: Date,
+    total?: number,
+  ): Promise<ExportJobDocument | null> {
     return this.jobs.findOneAndUpdate(
       { _id: job._id, owner, status: 'running' },
       { $set: { status: 'done', finishedAt: new Date(), expiresAt, ...totalOf(total) } },
@@ -215,7 +231,10 @@ export class ExportJobStore {
 
   /** Finished jobs whose files are due for deletion (bounded). */
   expiredBefore(now: Date, limit: number): Promise<ExportJobDocument[]> {
-    return this.jobs.find({ status: 'done', expiresAt: { $lt: now } }).limit(limit).toArray();
+    return this.jobs
+      .find({ status: 'done', expiresAt: { $lt: now } })
+      .limit(limit)
+      .toArray();
   }
 
   async markExpired(job: ExportJobDocument): Promise<void> {

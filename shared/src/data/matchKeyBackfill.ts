@@ -34,9 +34,11 @@ const WRITE_CONCURRENCY = 8;
  * FerretDB v1 pushes down nothing but `_id`, so it scans the collection for each page; the embedded
  * build finds each conditional write's record by the `_id` index (stock v1.24.2 scans for it too).
  */
-export class MatchKeyBackfill<D extends { _id: Types.ObjectId; orgId: string }, S extends keyof D & string, K extends keyof D & string>
-  implements KeysetBackfill<KeyedRecord>
-{
+export class MatchKeyBackfill<
+  D extends { _id: Types.ObjectId; orgId: string },
+  S extends keyof D & string,
+  K extends keyof D & string,
+> implements KeysetBackfill<KeyedRecord> {
   private readonly keys: K[];
   private readonly projection: Record<string, 1>;
   /** Records of the organization (or of every organization) that lack at least one key. */
@@ -49,7 +51,10 @@ export class MatchKeyBackfill<D extends { _id: Types.ObjectId; orgId: string }, 
   ) {
     this.keys = Object.keys(rule.keys) as K[];
     this.projection = Object.fromEntries([...rule.sources, ...this.keys].map((field) => [field, 1]));
-    this.missing = { ...(orgId === undefined ? {} : { orgId }), $or: this.keys.map((key) => ({ [key]: { $exists: false } })) };
+    this.missing = {
+      ...(orgId === undefined ? {} : { orgId }),
+      $or: this.keys.map((key) => ({ [key]: { $exists: false } })),
+    };
   }
 
   count(): Promise<number> {
@@ -59,7 +64,9 @@ export class MatchKeyBackfill<D extends { _id: Types.ObjectId; orgId: string }, 
   /** The next `limit` records lacking a key after `after` in `_id` order, with their sources and present keys. */
   next(after: Types.ObjectId | null, limit: number): Promise<KeyedRecord[]> {
     const filter = after ? { ...this.missing, _id: { $gt: after } } : this.missing;
-    return this.model.collection.find(filter, { projection: this.projection, sort: { _id: 1 }, limit }).toArray() as Promise<KeyedRecord[]>;
+    return this.model.collection
+      .find(filter, { projection: this.projection, sort: { _id: 1 }, limit })
+      .toArray() as Promise<KeyedRecord[]>;
   }
 
   /** Writes the absent keys of records as read; returns how many were written (the others gained a key meanwhile). */

@@ -27,4 +27,7 @@ export function firstIdHexAt(at: Date): string {
   return `${secondHex(at)}${'0'.repeat(16)}`;
 }
 
-const secondHex = (at: Date) => Math.floor(at.getTime() / 1000).toString(16).padStart(8, '0');
+const secondHex = (at: Date) =>
+  Math.floor(at.getTime() / 1000)
+    .toString(16)
+    .padStart(8, '0');

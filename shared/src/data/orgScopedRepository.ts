@@ -16,7 +16,8 @@ export interface OrgScopedDocument extends ChangeStamped {
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
-const idRange = (after: Types.ObjectId | null, upTo: Types.ObjectId) => (after ? { $gt: after, $lte: upTo } : { $lte: upTo });
+const idRange = (after: Types.ObjectId | null, upTo: Types.ObjectId) =>
+  after ? { $gt: after, $lte: upTo } : { $lte: upTo };
 
 /**
  * Records that belong to organizations (feedback, contacts, accounts): newest-first pages with an exact
@@ -64,7 +65,11 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
     batchSize: number,
     options: mongo.FindOptions,
   ): AsyncGenerator<{ _id: Types.ObjectId; item: T }> {
-    const cursor = this.model.collection.find({ ...query, _id: idRange(after, upTo) } as mongo.Filter<mongo.Document>, { ...options, sort: { _id: 1 }, batchSize });
+    const cursor = this.model.collection.find({ ...query, _id: idRange(after, upTo) } as mongo.Filter<mongo.Document>, {
+      ...options,
+      sort: { _id: 1 },
+      batchSize,
+    });
     for await (const doc of cursor) yield { _id: doc._id as Types.ObjectId, item: this.toItem(doc as unknown as D) };
   }
 
@@ -72,13 +77,25 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
    * Records of `query` with after < _id <= upTo removed at or after `since`, as they were just before
    * (their tombstones hold the record's own fields, so `query` selects them as it selects live ones).
    */
-  async removedSince(tombstones: Tombstones, query: FilterQuery<D>, after: Types.ObjectId | null, upTo: Types.ObjectId, since: Date): Promise<Array<{ _id: Types.ObjectId; item: T }>> {
-    const docs = await tombstones.removedSince<D>({ ...query, _id: idRange(after, upTo) } as mongo.Filter<mongo.Document>, since);
+  async removedSince(
+    tombstones: Tombstones,
+    query: FilterQuery<D>,
+    after: Types.ObjectId | null,
+    upTo: Types.ObjectId,
+    since: Date,
+  ): Promise<Array<{ _id: Types.ObjectId; item: T }>> {
+    const docs = await tombstones.removedSince<D>(
+      { ...query, _id: idRange(after, upTo) } as mongo.Filter<mongo.Document>,
+      since,
+    );
     return docs.map((doc) => ({ _id: doc._id, item: this.toItem(doc) }));
   }
 
   countUpTo(query: FilterQuery<D>, upTo: Types.ObjectId, options: mongo.CountDocumentsOptions): Promise<number> {
-    return this.model.collection.countDocuments({ ...query, _id: { $lte: upTo } } as mongo.Filter<mongo.Document>, options);
+    return this.model.collection.countDocuments(
+      { ...query, _id: { $lte: upTo } } as mongo.Filter<mongo.Document>,
+      options,
+    );
   }
 
   /**
@@ -91,8 +108,15 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
       changedAt: { $gte: from.at, $lt: before },
       $or: [{ changedAt: { $gt: from.at } }, { _id: { $gt: new Types.ObjectId(from.id) } }],
     } as mongo.Filter<mongo.Document>;
-    const docs = (await this.model.collection.find(query, { sort: { changedAt: 1, _id: 1 }, limit }).toArray()) as unknown as D[];
-    return docs.map((doc) => ({ type: doc.changeType ?? 'created', id: doc._id.toHexString(), at: doc.changedAt as Date, item: this.toItem(doc) }));
+    const docs = (await this.model.collection
+      .find(query, { sort: { changedAt: 1, _id: 1 }, limit })
+      .toArray()) as unknown as D[];
+    return docs.map((doc) => ({
+      type: doc.changeType ?? 'created',
+      id: doc._id.toHexString(),
+      at: doc.changedAt as Date,
+      item: this.toItem(doc),
+    }));
   }
 
   /** `query` must include the organization. */
@@ -130,7 +154,12 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
    * `changes` is removed), recomputes the derived fields and stamps the change, in one write. Null when
    * the organization has no such record.
    */
-  async update(orgId: string, id: string, changes: Partial<Omit<D, '_id' | 'orgId'>>, editable: ReadonlyArray<keyof D & string>): Promise<T | null> {
+  async update(
+    orgId: string,
+    id: string,
+    changes: Partial<Omit<D, '_id' | 'orgId'>>,
+    editable: ReadonlyArray<keyof D & string>,
+  ): Promise<T | null> {
     const doc = await this.findOwnDocument(orgId, id);
     if (!doc) return null;
     const set: Record<string, unknown> = {};
@@ -142,9 +171,16 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
     }
     const after = { ...doc, ...set } as Record<string, unknown>;
     for (const field of Object.keys(unset)) delete after[field];
-    const update = { $set: { ...set, ...this.derive(after as Omit<D, '_id' | 'orgId'>), ...updatedStamp() }, ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}) };
+    const update = {
+      $set: { ...set, ...this.derive(after as Omit<D, '_id' | 'orgId'>), ...updatedStamp() },
+      ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+    };
     // By `_id` alone (see findById): the organization was checked on the read, and a record never moves.
-    const updated = (await this.model.collection.findOneAndUpdate({ _id: doc._id }, update as mongo.UpdateFilter<mongo.Document>, { returnDocument: 'after' })) as D | null;
+    const updated = (await this.model.collection.findOneAndUpdate(
+      { _id: doc._id },
+      update as mongo.UpdateFilter<mongo.Document>,
+      { returnDocument: 'after' },
+    )) as D | null;
     return updated ? this.toItem(updated) : null;
   }
 
@@ -175,7 +211,10 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
   async insertMany(orgId: string, records: Array<Omit<D, '_id' | 'orgId'>>): Promise<number> {
     if (records.length === 0) return 0;
     const stamp = createdStamp();
-    const result = await this.model.collection.insertMany(records.map((record) => this.newDocument(orgId, record, stamp)), { ordered: false });
+    const result = await this.model.collection.insertMany(
+      records.map((record) => this.newDocument(orgId, record, stamp)),
+      { ordered: false },
+    );
     return result.insertedCount;
   }
 

@@ -11,7 +11,12 @@ export type TombstoneFields = { orgId: string } & Record<string, unknown>;
 /** Deleted for good (kept CHANGES_KEPT_MS), or merged into another record (kept until unmerged). */
 export type TombstoneKind = 'deleted' | 'merged';
 
-export type TombstoneDocument = TombstoneFields & { _id: Types.ObjectId; removedAt: Date; kind?: TombstoneKind; mergedInto?: string };
+export type TombstoneDocument = TombstoneFields & {
+  _id: Types.ObjectId;
+  removedAt: Date;
+  kind?: TombstoneKind;
+  mergedInto?: string;
+};
 
 /** How often a service purges tombstones older than CHANGES_KEPT_MS. */
 export const TOMBSTONE_PURGE_INTERVAL_MS = 60 * 60_000;
@@ -44,13 +49,21 @@ export class Tombstones {
    */
   async record(id: string, fields: TombstoneFields): Promise<void> {
     const { _id: _ignored, ...stored } = fields;
-    await this.collection.updateOne({ _id: new Types.ObjectId(id) }, { $set: { ...stored, removedAt: new Date(), kind: 'deleted' }, $unset: { mergedInto: '' } }, { upsert: true });
+    await this.collection.updateOne(
+      { _id: new Types.ObjectId(id) },
+      { $set: { ...stored, removedAt: new Date(), kind: 'deleted' }, $unset: { mergedInto: '' } },
+      { upsert: true },
+    );
   }
 
   /** The record as it is, merged into `into`: kept whole until unmerged (stamped as a removal is). */
   async recordMerged(id: string, fields: TombstoneFields, into: string): Promise<void> {
     const { _id: _ignored, ...stored } = fields;
-    await this.collection.updateOne({ _id: new Types.ObjectId(id) }, { $set: { ...stored, removedAt: new Date(), kind: 'merged', mergedInto: into } }, { upsert: true });
+    await this.collection.updateOne(
+      { _id: new Types.ObjectId(id) },
+      { $set: { ...stored, removedAt: new Date(), kind: 'merged', mergedInto: into } },
+      { upsert: true },
+    );
   }
 
   /** The organization's record `id` as merged, when it is (it may be live again: check that first). */
@@ -62,7 +75,9 @@ export class Tombstones {
 
   /** Records merged into any of `intoIds`, oldest merge first (at most `limit`). */
   protected async mergedDocuments(orgId: string, intoIds: string[], limit: number): Promise<TombstoneDocument[]> {
-    const docs = await this.collection.find({ orgId, mergedInto: { $in: intoIds } }, { sort: { removedAt: 1 }, limit }).toArray();
+    const docs = await this.collection
+      .find({ orgId, mergedInto: { $in: intoIds } }, { sort: { removedAt: 1 }, limit })
+      .toArray();
     return docs.filter((doc) => doc.kind === 'merged');
   }
 
@@ -73,15 +88,26 @@ export class Tombstones {
 
   /** Removed records that `selection` (a filter of the live records, organization included) matches, removed at or after `since`. */
   async removedSince<D>(selection: mongo.Filter<mongo.Document>, since: Date): Promise<D[]> {
-    const docs = await this.collection.find({ ...selection, removedAt: { $gte: since } }, { ...EXPORT_READ_OPTIONS, sort: { _id: 1 } }).toArray();
+    const docs = await this.collection
+      .find({ ...selection, removedAt: { $gte: since } }, { ...EXPORT_READ_OPTIONS, sort: { _id: 1 } })
+      .toArray();
     return docs as unknown as D[];
   }
 
   /** The organization's removals strictly after `from` and before `before`, in (removedAt, _id) order. */
-  readonly removedAfter: RemovalLog['removedAfter'] = async (orgId: string, from: ChangePosition, before: Date, limit: number) => {
+  readonly removedAfter: RemovalLog['removedAfter'] = async (
+    orgId: string,
+    from: ChangePosition,
+    before: Date,
+    limit: number,
+  ) => {
     const docs = await this.collection
       .find(
-        { orgId, removedAt: { $gte: from.at, $lt: before }, $or: [{ removedAt: { $gt: from.at } }, { _id: { $gt: new Types.ObjectId(from.id) } }] },
+        {
+          orgId,
+          removedAt: { $gte: from.at, $lt: before },
+          $or: [{ removedAt: { $gt: from.at } }, { _id: { $gt: new Types.ObjectId(from.id) } }],
+        },
         { projection: { _id: 1, removedAt: 1, kind: 1 }, sort: { removedAt: 1, _id: 1 }, limit },
       )
       .toArray();

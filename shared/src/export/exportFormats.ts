@@ -9,7 +9,9 @@ export type ExportRow = Record<string, unknown>;
 export function parseExportFormat(format: string | null | undefined): ExportFormat {
   const value = format ?? 'ndjson';
   if (!(EXPORT_FORMATS as readonly string[]).includes(value)) {
-    throw badRequest(`format must be one of ${EXPORT_FORMATS.join(', ')} (got ${JSON.stringify(value)})`, { argument: 'format' });
+    throw badRequest(`format must be one of ${EXPORT_FORMATS.join(', ')} (got ${JSON.stringify(value)})`, {
+      argument: 'format',
+    });
   }
   return value as ExportFormat;
 }
@@ -35,12 +37,18 @@ export function csvField(value: unknown): string {
 }
 
 /** RFC 4180 record, CRLF-terminated. */
-export const csvLine = (row: ExportRow, columns: readonly string[]) => `${columns.map((column) => csvField(row[column])).join(',')}\r\n`;
+export const csvLine = (row: ExportRow, columns: readonly string[]) =>
+  `${columns.map((column) => csvField(row[column])).join(',')}\r\n`;
 
 export const csvHeader = (columns: readonly string[]) => `${columns.map(csvField).join(',')}\r\n`;
 
 /** The text of one page of rows; the CSV header opens the file's first page. */
-export function formatRows(format: ExportFormat, columns: readonly string[], rows: ExportRow[], first: boolean): string {
+export function formatRows(
+  format: ExportFormat,
+  columns: readonly string[],
+  rows: ExportRow[],
+  first: boolean,
+): string {
   if (format === 'ndjson') return rows.map((row) => ndjsonLine(row, columns)).join('');
   return (first ? csvHeader(columns) : '') + rows.map((row) => csvLine(row, columns)).join('');
 }

@@ -30,7 +30,8 @@ export interface PublicExportJob {
 }
 
 /** The download token: the job id (to find it by its key) and a 256-bit secret, compared in constant time. */
-export const downloadToken = (job: Pick<ExportJobDocument, '_id' | 'secret'>) => `${job._id.toHexString()}.${job.secret}`;
+export const downloadToken = (job: Pick<ExportJobDocument, '_id' | 'secret'>) =>
+  `${job._id.toHexString()}.${job.secret}`;
 
 export function publicJob(job: ExportJobDocument, config: ExportConfig): PublicExportJob {
   const done = job.status === 'done';
@@ -58,7 +59,10 @@ export function publicJob(job: ExportJobDocument, config: ExportConfig): PublicE
 /** The three operations of a resource's export, as each owning service's resolvers call them. */
 export function exportOperations(store: ExportJobStore, source: ExportSource, config: ExportConfig, wake: () => void) {
   return {
-    async start(ctx: SubgraphContext, args: { apiKey: string; format?: string | null; filter?: unknown }): Promise<PublicExportJob> {
+    async start(
+      ctx: SubgraphContext,
+      args: { apiKey: string; format?: string | null; filter?: unknown },
+    ): Promise<PublicExportJob> {
       // Read-only keys may export: an export reads what the key may already read.
       const caller = await ctx.auth.require(args.apiKey);
       const format = parseExportFormat(args.format);
@@ -84,7 +88,10 @@ export function exportOperations(store: ExportJobStore, source: ExportSource, co
         attempts: 0,
         createdAt: new Date(),
       });
-      ctx.logger.info({ exportId: job._id.toHexString(), orgId: caller.orgId, resource: source.resource, format }, 'export queued');
+      ctx.logger.info(
+        { exportId: job._id.toHexString(), orgId: caller.orgId, resource: source.resource, format },
+        'export queued',
+      );
       wake();
       return publicJob(job, config);
     },
@@ -99,7 +106,11 @@ export function exportOperations(store: ExportJobStore, source: ExportSource, co
       const caller = await ctx.auth.require(args.apiKey);
       const take = args.take ?? 20;
       if (take < 0 || take > MAX_LISTED_EXPORTS) {
-        throw badRequest(`take must be between 0 and ${MAX_LISTED_EXPORTS} (got ${take})`, { argument: 'take', min: 0, max: MAX_LISTED_EXPORTS });
+        throw badRequest(`take must be between 0 and ${MAX_LISTED_EXPORTS} (got ${take})`, {
+          argument: 'take',
+          min: 0,
+          max: MAX_LISTED_EXPORTS,
+        });
       }
       const jobs = take === 0 ? [] : await store.recent(caller.orgId, source.resource, take);
       return jobs.map((job) => publicJob(job, config));

@@ -36,10 +36,23 @@ export interface ExportSource<F extends Record<string, unknown> = Record<string,
    * Matching records with after < _id <= bound created at or before `snapshotAt`, ascending, read
    * `batchSize` at a time (closed by `return()`).
    */
-  scan(orgId: string, filter: F, after: RecordId | null, bound: RecordId, snapshotAt: Date, batchSize: number): AsyncIterable<ExportRecord>;
+  scan(
+    orgId: string,
+    filter: F,
+    after: RecordId | null,
+    bound: RecordId,
+    snapshotAt: Date,
+    batchSize: number,
+  ): AsyncIterable<ExportRecord>;
   /**
    * Matching records with after < _id <= upTo created at or before `snapshotAt` and removed since then (as
    * they were just before), for resources whose records can be removed while an export runs.
    */
-  removedSince?(orgId: string, filter: F, after: RecordId | null, upTo: RecordId, snapshotAt: Date): Promise<ExportRecord[]>;
+  removedSince?(
+    orgId: string,
+    filter: F,
+    after: RecordId | null,
+    upTo: RecordId,
+    snapshotAt: Date,
+  ): Promise<ExportRecord[]>;
 }

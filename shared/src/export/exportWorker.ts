@@ -13,7 +13,10 @@ import { isDependencyUnavailable, isQueryTimeout } from '../unavailable';
 const gzip = promisify(gzipCallback);
 
 /** The export settings, and the database time limit (how long a change may take to land: changesCursor). */
-export type ExportConfig = ConfigOf<typeof exportConfigSchema> & { mongodbMaxTimeMs: number; changesClockMarginMs: number };
+export type ExportConfig = ConfigOf<typeof exportConfigSchema> & {
+  mongodbMaxTimeMs: number;
+  changesClockMarginMs: number;
+};
 
 /** Runs that ended without finishing (a process died, the database failed) before the job is failed instead of resumed. */
 export const MAX_EXPORT_ATTEMPTS = 3;
@@ -24,11 +27,16 @@ const MAX_SWEEP_INTERVAL_MS = 60_000;
 const ENDED_JOB_KEPT_MS = 30 * 86_400_000;
 
 export const INTERRUPTED_TOO_OFTEN = `The export was interrupted ${MAX_EXPORT_ATTEMPTS} times (the service restarted or its database failed while running it) and was stopped; start a new export`;
-const INTERNAL_FAILURE = 'The export failed because of an internal error; start a new export (the error is logged with the job id)';
+const INTERNAL_FAILURE =
+  'The export failed because of an internal error; start a new export (the error is logged with the job id)';
 
 /** The database failed the work, not the export's own logic: the driver's and the server's errors. */
 function isDatabaseFault(error: unknown): boolean {
-  return isDependencyUnavailable(error) || isQueryTimeout(error) || (error instanceof Error && error.name.startsWith('Mongo'));
+  return (
+    isDependencyUnavailable(error) ||
+    isQueryTimeout(error) ||
+    (error instanceof Error && error.name.startsWith('Mongo'))
+  );
 }
 
 /** The run lost its claim (its lease expired and another instance resumed the job): it stops writing. */
@@ -100,7 +108,10 @@ export class ExportWorker {
     for (const candidate of await this.store.claimable(CLAIM_CANDIDATES)) {
       if (this.closed || this.running.size >= this.config.exportConcurrency) return;
       if (candidate.resource !== this.source.resource || waiting.has(candidate.orgId)) continue;
-      if (this.running.has(candidate._id.toHexString()) || !(await this.store.acquire(candidate, this.owner, this.config.exportLeaseMs))) {
+      if (
+        this.running.has(candidate._id.toHexString()) ||
+        !(await this.store.acquire(candidate, this.owner, this.config.exportLeaseMs))
+      ) {
         waiting.add(candidate.orgId);
         continue;
       }
@@ -136,12 +147,15 @@ export class ExportWorker {
   private async run(job: ExportJobDocument): Promise<void> {
     const log = this.logger.child({ exportId: job._id.toHexString(), orgId: job.orgId, resource: job.resource });
     let lost = false;
-    const renewal = setInterval(() => {
-      this.store
-        .renew(job, this.owner, this.config.exportLeaseMs)
-        .then((held) => (lost ||= !held))
-        .catch((error: unknown) => log.warn({ err: error }, 'export claim renewal failed'));
-    }, Math.max(200, Math.floor(this.config.exportLeaseMs / 3)));
+    const renewal = setInterval(
+      () => {
+        this.store
+          .renew(job, this.owner, this.config.exportLeaseMs)
+          .then((held) => (lost ||= !held))
+          .catch((error: unknown) => log.warn({ err: error }, 'export claim renewal failed'));
+      },
+      Math.max(200, Math.floor(this.config.exportLeaseMs / 3)),
+    );
     const check = () => {
       if (lost || this.closed) throw new ClaimLost();
     };
@@ -160,7 +174,10 @@ export class ExportWorker {
       if (isDatabaseFault(error)) {
         // A page the database could not read or write in time (busy, briefly away) costs the run, not the
         // job: it resumes after its last written page, as after a restart, and counts one attempt.
-        log.warn({ err: error, attempt: job.attempts + 1 }, 'export interrupted by the database; it resumes where it left off');
+        log.warn(
+          { err: error, attempt: job.attempts + 1 },
+          'export interrupted by the database; it resumes where it left off',
+        );
         await this.store.release(job, this.owner).catch(() => undefined);
         return;
       }
@@ -176,7 +193,10 @@ export class ExportWorker {
     try {
       return await this.source.count(job.orgId, job.filter, job.bound as RecordId, job.snapshotAt as Date);
     } catch (error) {
-      this.logger.warn({ err: error, exportId: job._id.toHexString() }, 'export total not counted; progress stays unknown');
+      this.logger.warn(
+        { err: error, exportId: job._id.toHexString() },
+        'export total not counted; progress stays unknown',
+      );
       return undefined;
     }
   }
@@ -184,7 +204,9 @@ export class ExportWorker {
   private async end(ended: ExportJobDocument | null, job: ExportJobDocument): Promise<void> {
     await this.store.release(job, this.owner).catch(() => undefined);
     if (!ended) return;
-    await this.onFinished(ended).catch((error: unknown) => this.logger.warn({ err: error, exportId: job._id.toHexString() }, 'export event not recorded'));
+    await this.onFinished(ended).catch((error: unknown) =>
+      this.logger.warn({ err: error, exportId: job._id.toHexString() }, 'export event not recorded'),
+    );
   }
 
   /**
@@ -217,7 +239,7 @@ export class ExportWorker {
     const snapshotAt = job.snapshotAt as Date;
     const records = source.scan(job.orgId, job.filter, after, bound, snapshotAt, pageSize)[Symbol.asyncIterator]();
     try {
-      for (let more = true; ; ) {
+      for (let more = true; ;) {
         check();
         const page: ExportRecord[] = [];
         while (more && page.length < pageSize) {
@@ -226,7 +248,9 @@ export class ExportWorker {
           else page.push(next.value);
         }
         const upTo = more ? page[page.length - 1]._id : bound;
-        const removed = source.removedSince ? await source.removedSince(job.orgId, job.filter, after, upTo, snapshotAt) : [];
+        const removed = source.removedSince
+          ? await source.removedSince(job.orgId, job.filter, after, upTo, snapshotAt)
+          : [];
         const rows = mergeById(page, removed);
         const text = formatRows(job.format, source.columns, rows, n === 0);
         // An empty file is still one gzip member (a CSV header or nothing), so every download is a valid gzip file.
@@ -235,7 +259,15 @@ export class ExportWorker {
           check();
           await store.putChunk(job._id, n, data);
           const newTotal = totalRecorded ? undefined : total;
-          if (!(await store.advance(job, this.owner, n, { cursor: upTo, added: rows.length, bytes: data.length, total: newTotal }))) throw new ClaimLost();
+          if (
+            !(await store.advance(job, this.owner, n, {
+              cursor: upTo,
+              added: rows.length,
+              bytes: data.length,
+              total: newTotal,
+            }))
+          )
+            throw new ClaimLost();
           totalRecorded ||= newTotal !== undefined;
           n += 1;
         }
@@ -247,7 +279,12 @@ export class ExportWorker {
     }
     await counting;
     check();
-    return store.finish(job, this.owner, new Date(Date.now() + this.config.exportRetentionHours * 3_600_000), totalRecorded ? undefined : total);
+    return store.finish(
+      job,
+      this.owner,
+      new Date(Date.now() + this.config.exportRetentionHours * 3_600_000),
+      totalRecorded ? undefined : total,
+    );
   }
 }
 
@@ -259,4 +296,3 @@ export function mergeById(page: ExportRecord[], removed: ExportRecord[]): Export
   merged.sort((a, b) => a._id.toHexString().localeCompare(b._id.toHexString()));
   return merged.map((record) => record.row);
 }
-

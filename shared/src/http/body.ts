@@ -33,7 +33,8 @@ export function jsonNestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i += 1) {
     const char = text.charCodeAt(i);
     if (inString) {
-      if (char === 0x5c) i += 1; // backslash: the next character is escaped
+      if (char === 0x5c)
+        i += 1; // backslash: the next character is escaped
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
     else if (char === 0x7b || char === 0x5b) {
@@ -70,7 +71,12 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<un
       const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
       if (jsonNestsDeeperThan(text, MAX_BODY_DEPTH)) {
         reject(
-          new HttpError(400, `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`, {}, { limit: 'depth', max: MAX_BODY_DEPTH }),
+          new HttpError(
+            400,
+            `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`,
+            {},
+            { limit: 'depth', max: MAX_BODY_DEPTH },
+          ),
         );
         return;
       }

@@ -166,7 +166,14 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         options.observe?.(outcome, seconds);
         logger.info(
-          { method: req.method, path, status: res.statusCode, operation: outcome.operation, code: outcome.code, durationMs: Math.round(seconds * 1e5) / 100 },
+          {
+            method: req.method,
+            path,
+            status: res.statusCode,
+            operation: outcome.operation,
+            code: outcome.code,
+            durationMs: Math.round(seconds * 1e5) / 100,
+          },
           'request',
         );
       }

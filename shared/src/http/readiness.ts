@@ -29,7 +29,10 @@ export async function checkReadiness(checks: Record<string, ReadinessCheck>): Pr
         await Promise.race([check(), timeout]);
         return [name, { ok: true, ...(optional ? { optional } : {}), ...details?.() }] as const;
       } catch (error) {
-        return [name, { ok: false, ...(optional ? { optional } : {}), ...details?.(), detail: (error as Error).message }] as const;
+        return [
+          name,
+          { ok: false, ...(optional ? { optional } : {}), ...details?.(), detail: (error as Error).message },
+        ] as const;
       } finally {
         clearTimeout(timer);
       }

@@ -41,18 +41,39 @@ export interface CheckedImport<R> {
  * the owning service's rules, collecting every problem of every row; nothing is written here. Blank cells
  * are absent values.
  */
-export function checkCsvImport<R>(csv: string, columns: CsvColumns, check: (record: unknown) => Checked<R>): CheckedImport<R> {
+export function checkCsvImport<R>(
+  csv: string,
+  columns: CsvColumns,
+  check: (record: unknown) => Checked<R>,
+): CheckedImport<R> {
   const [header, ...body] = parseCsv(csv);
-  if (!header) return { rows: 0, records: [], problems: [{ row: 1, field: 'header', message: 'the file is empty: its first row names the columns (e.g. name,email)' }] };
+  if (!header)
+    return {
+      rows: 0,
+      records: [],
+      problems: [
+        { row: 1, field: 'header', message: 'the file is empty: its first row names the columns (e.g. name,email)' },
+      ],
+    };
   const names = header.cells.map((cell) => cell.trim());
   const problems: ImportProblem[] = headerProblems(names, columns);
   if (body.length > IMPORT_MAX_ROWS) {
-    problems.push({ row: body[IMPORT_MAX_ROWS].row, field: 'row', message: `a file may hold at most ${IMPORT_MAX_ROWS} records (this one has ${body.length}): split it` });
+    problems.push({
+      row: body[IMPORT_MAX_ROWS].row,
+      field: 'row',
+      message: `a file may hold at most ${IMPORT_MAX_ROWS} records (this one has ${body.length}): split it`,
+    });
   }
   const records: R[] = [];
   for (const { row, cells, unterminated } of body.slice(0, IMPORT_MAX_ROWS)) {
-    if (unterminated) problems.push({ row, field: 'row', message: 'has a quoted value that never ends (a missing closing ")' });
-    if (cells.length > names.length) problems.push({ row, field: 'row', message: `has ${cells.length} values, more than the ${names.length} columns of the header` });
+    if (unterminated)
+      problems.push({ row, field: 'row', message: 'has a quoted value that never ends (a missing closing ")' });
+    if (cells.length > names.length)
+      problems.push({
+        row,
+        field: 'row',
+        message: `has ${cells.length} values, more than the ${names.length} columns of the header`,
+      });
     const checked = check(recordOf(names, cells, columns));
     if (checked.value !== null) records.push(checked.value);
     else for (const { field, message } of checked.problems) problems.push({ row, field, message });
@@ -64,8 +85,10 @@ function headerProblems(names: string[], columns: CsvColumns): ImportProblem[] {
   const problems: ImportProblem[] = [];
   names.forEach((name, index) => {
     if (name === '') problems.push({ row: 1, field: 'header', message: `column ${index + 1} has no name` });
-    else if (!columns.known.includes(name)) problems.push({ row: 1, field: name, message: `unknown column (known: ${columns.known.join(', ')})` });
-    else if (names.indexOf(name) !== index) problems.push({ row: 1, field: name, message: 'is named by more than one column' });
+    else if (!columns.known.includes(name))
+      problems.push({ row: 1, field: name, message: `unknown column (known: ${columns.known.join(', ')})` });
+    else if (names.indexOf(name) !== index)
+      problems.push({ row: 1, field: name, message: 'is named by more than one column' });
   });
   return problems;
 }
@@ -76,7 +99,11 @@ function recordOf(names: string[], cells: string[], columns: CsvColumns): Record
   names.forEach((name, index) => {
     const text = cells[index]?.trim() ?? '';
     if (text === '' || !columns.known.includes(name)) return;
-    record[name] = columns.numbers?.includes(name) ? numberOf(text) : columns.lists?.includes(name) ? listOf(text) : text;
+    record[name] = columns.numbers?.includes(name)
+      ? numberOf(text)
+      : columns.lists?.includes(name)
+        ? listOf(text)
+        : text;
   });
   return record;
 }
@@ -88,7 +115,11 @@ function numberOf(text: string): unknown {
 }
 
 function listOf(text: string): unknown {
-  if (!text.startsWith('[')) return text.split(';').map((value) => value.trim()).filter(Boolean);
+  if (!text.startsWith('['))
+    return text
+      .split(';')
+      .map((value) => value.trim())
+      .filter(Boolean);
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -20,7 +20,8 @@ export function parseCsv(text: string): CsvRow[] {
   let row = 1;
   const endRow = (unterminated = false) => {
     cells.push(cell);
-    if (cells.some((value) => value.trim() !== '')) rows.push({ row, cells, ...(unterminated ? { unterminated } : {}) });
+    if (cells.some((value) => value.trim() !== ''))
+      rows.push({ row, cells, ...(unterminated ? { unterminated } : {}) });
     cells = [];
     cell = '';
     row += 1;

@@ -7,10 +7,15 @@ import type { SubgraphContext } from '../subgraph';
  * be one of the organizations of the operation's keys, so a link can never cross organizations, even
  * when someone calls this subgraph directly with forged representations.
  */
-export async function scopedReference<R extends object>(what: string, ref: R, ctx: SubgraphContext): Promise<R & { orgId: string }> {
+export async function scopedReference<R extends object>(
+  what: string,
+  ref: R,
+  ctx: SubgraphContext,
+): Promise<R & { orgId: string }> {
   // A representation without its organization (only a forged one lacks it) belongs to none.
   const orgId = 'orgId' in ref && typeof ref.orgId === 'string' ? ref.orgId : undefined;
-  if (orgId === undefined || !(await ctx.allowedOrgs()).has(orgId)) throw forbidden(`Not authorized to read this ${what}`);
+  if (orgId === undefined || !(await ctx.allowedOrgs()).has(orgId))
+    throw forbidden(`Not authorized to read this ${what}`);
   return { ...ref, orgId };
 }
 

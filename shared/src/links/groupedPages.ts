@@ -34,7 +34,11 @@ export async function groupedPages<T>(
   return pages;
 }
 
-export const EMPTY_GROUP_PAGE: GroupPage<never> = Object.freeze({ items: [], total: 0, hasMore: false }) as GroupPage<never>;
+export const EMPTY_GROUP_PAGE: GroupPage<never> = Object.freeze({
+  items: [],
+  total: 0,
+  hasMore: false,
+}) as GroupPage<never>;
 
 /** Groups requests that only differ by the record they are about (same arguments), keeping their order. */
 export function byArguments<K extends { args: unknown }>(keys: readonly K[]): Map<string, K[]> {

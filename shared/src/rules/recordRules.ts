@@ -95,7 +95,8 @@ export class RecordRules {
     if (value === undefined || value === null) return undefined;
     // A Date comes from code (the seed), a string from a file or the API.
     const date = typeof value === 'string' ? new Date(value) : value instanceof Date ? value : new Date(NaN);
-    if (Number.isNaN(date.getTime())) return this.problem(field, `must be an ISO 8601 date-time (got ${JSON.stringify(value) ?? typeName(value)})`);
+    if (Number.isNaN(date.getTime()))
+      return this.problem(field, `must be an ISO 8601 date-time (got ${JSON.stringify(value) ?? typeName(value)})`);
     return date;
   }
 

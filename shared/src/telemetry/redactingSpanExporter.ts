@@ -7,7 +7,8 @@ const FORWARDED_KEYS_ATTRIBUTE = /x[-_]fi[-_](api[-_]keys|identity)/i;
 
 function redactValue(value: AttributeValue | undefined): AttributeValue | undefined {
   if (typeof value === 'string') return redactApiKeys(value);
-  if (Array.isArray(value)) return value.map((item: unknown) => (typeof item === 'string' ? redactApiKeys(item) : item)) as AttributeValue;
+  if (Array.isArray(value))
+    return value.map((item: unknown) => (typeof item === 'string' ? redactApiKeys(item) : item)) as AttributeValue;
   return value;
 }
 
@@ -27,10 +28,15 @@ export function redactSpan(span: ReadableSpan): ReadableSpan {
     parentSpanContext: span.parentSpanContext,
     startTime: span.startTime,
     endTime: span.endTime,
-    status: span.status.message === undefined ? span.status : { ...span.status, message: redactApiKeys(span.status.message) },
+    status:
+      span.status.message === undefined ? span.status : { ...span.status, message: redactApiKeys(span.status.message) },
     attributes: redactAttributes(span.attributes),
-    links: span.links.map((link) => (link.attributes ? { ...link, attributes: redactAttributes(link.attributes) } : link)),
-    events: span.events.map((event) => (event.attributes ? { ...event, attributes: redactAttributes(event.attributes) } : event)),
+    links: span.links.map((link) =>
+      link.attributes ? { ...link, attributes: redactAttributes(link.attributes) } : link,
+    ),
+    events: span.events.map((event) =>
+      event.attributes ? { ...event, attributes: redactAttributes(event.attributes) } : event,
+    ),
     duration: span.duration,
     ended: span.ended,
     resource: span.resource,

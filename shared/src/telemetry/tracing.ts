@@ -20,10 +20,15 @@ const isOperatorRequest = (request: IncomingMessage) => OPERATOR_PATHS.has((requ
 /** The SDK's own failures (a collector that cannot be reached, a refused export) go to the service's log. */
 function logSdkProblems(serviceName: string): void {
   const logger = createLogger(serviceName, 'warn');
-  const write = (level: 'error' | 'warn') => (message: string, ...args: unknown[]) =>
-    logger[level]({ component: 'opentelemetry', detail: args.map(String) }, message);
+  const write =
+    (level: 'error' | 'warn') =>
+    (message: string, ...args: unknown[]) =>
+      logger[level]({ component: 'opentelemetry', detail: args.map(String) }, message);
   const ignore = () => undefined;
-  diag.setLogger({ error: write('error'), warn: write('warn'), info: ignore, debug: ignore, verbose: ignore }, DiagLogLevel.WARN);
+  diag.setLogger(
+    { error: write('error'), warn: write('warn'), info: ignore, debug: ignore, verbose: ignore },
+    DiagLogLevel.WARN,
+  );
 }
 
 /**
@@ -36,7 +41,9 @@ export function startTracing(serviceName: string) {
   logSdkProblems(serviceName);
   const provider = new NodeTracerProvider({
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) override the process's own name.
-    resource: resourceFromAttributes({ 'service.name': serviceName }).merge(detectResources({ detectors: [hostDetector, envDetector] })),
+    resource: resourceFromAttributes({ 'service.name': serviceName }).merge(
+      detectResources({ detectors: [hostDetector, envDetector] }),
+    ),
     spanProcessors: [new BatchSpanProcessor(new RedactingSpanExporter(new OTLPTraceExporter()))],
   });
   // AsyncLocalStorage context, W3C trace context and baggage propagation.

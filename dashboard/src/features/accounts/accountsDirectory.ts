@@ -25,7 +25,13 @@ export const ACCOUNTS: DirectoryDefinition<Account> = {
   searchHint: 'Matches part of a name or domain, in any case.',
   fields: [
     { name: 'name', label: 'Name', kind: 'text', required: true, maxLength: 200 },
-    { name: 'domain', label: 'Domain', kind: 'text', maxLength: 253, hint: 'People whose email is at this domain belong to the account, e.g. acme.com.' },
+    {
+      name: 'domain',
+      label: 'Domain',
+      kind: 'text',
+      maxLength: 253,
+      hint: 'People whose email is at this domain belong to the account, e.g. acme.com.',
+    },
     { name: 'website', label: 'Website', kind: 'url', maxLength: 2000 },
     { name: 'score', label: 'Health score', kind: 'fraction', hint: 'From 0 (poor) to 1 (excellent).' },
     { name: 'churnRisk', label: 'Churn risk', kind: 'fraction', hint: 'From 0 (low risk) to 1 (high risk).' },
@@ -43,6 +49,10 @@ export const ACCOUNTS: DirectoryDefinition<Account> = {
   list: gql`query Accounts($search: String, $skip: Int!, $take: Int!) { page: accounts(search: $search, skip: $skip, take: $take) { total items { ${FIELDS} } } }`,
   create: gql`mutation CreateAccount($input: AccountInput!) { saved: createAccount(input: $input) { ${FIELDS} } }`,
   update: gql`mutation UpdateAccount($id: String!, $input: AccountInput!) { saved: updateAccount(id: $id, input: $input) { ${FIELDS} } }`,
-  remove: gql`mutation DeleteAccount($id: String!) { removed: deleteAccount(id: $id) }`,
+  remove: gql`
+    mutation DeleteAccount($id: String!) {
+      removed: deleteAccount(id: $id)
+    }
+  `,
   importCsv: gql`mutation ImportAccounts($csv: String!, $dryRun: Boolean!) { ${REPORT} }`,
 };

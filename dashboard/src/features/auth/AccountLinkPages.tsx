@@ -20,7 +20,11 @@ function LinkPage({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** Runs a mutation of the identity service; resolves to its data, or sets the error in words. */
-async function send<T>(query: typeof ACCEPT_INVITATION, variables: Record<string, string>, setError: (error: string | null) => void): Promise<T | null> {
+async function send<T>(
+  query: typeof ACCEPT_INVITATION,
+  variables: Record<string, string>,
+  setError: (error: string | null) => void,
+): Promise<T | null> {
   const result = await adminClient.mutation<T>(query, variables).toPromise();
   setError(result.error ? errorInWords(result.error) : null);
   return result.error ? null : (result.data ?? null);
@@ -36,11 +40,20 @@ export function AcceptInvitationPage() {
   const [busy, setBusy] = useState(false);
   const [joined, setJoined] = useState(false);
   if (joined) return <Navigate to="/" replace />;
-  if (!token) return <LinkPage title="Accept an invitation">This link has no invitation in it: open the link from the email as it is.</LinkPage>;
+  if (!token)
+    return (
+      <LinkPage title="Accept an invitation">
+        This link has no invitation in it: open the link from the email as it is.
+      </LinkPage>
+    );
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    const data = await send<{ acceptInvitation: Session }>(ACCEPT_INVITATION, { token, name: name.trim(), password }, setError);
+    const data = await send<{ acceptInvitation: Session }>(
+      ACCEPT_INVITATION,
+      { token, name: name.trim(), password },
+      setError,
+    );
     setBusy(false);
     if (data) {
       adopt(data.acceptInvitation);
@@ -56,7 +69,14 @@ export function AcceptInvitationPage() {
         </label>
         <label>
           Password
-          <input type="password" name="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         <ErrorLine error={error} />
         <button type="submit" className="primary" disabled={busy}>

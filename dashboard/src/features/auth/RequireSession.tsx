@@ -8,7 +8,12 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const { state, refresh } = useSession();
   const location = useLocation();
   if (state.status === 'loading') return <StatusMessage>Loading…</StatusMessage>;
-  if (state.status === 'error') return <StatusMessage error retry={refresh}>{state.message}</StatusMessage>;
+  if (state.status === 'error')
+    return (
+      <StatusMessage error retry={refresh}>
+        {state.message}
+      </StatusMessage>
+    );
   if (!state.session) {
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={`/sign-in?next=${encodeURIComponent(next)}`} replace />;

@@ -3,7 +3,8 @@ import { adminClient, setCsrfToken } from '../../lib/adminClient';
 import { errorInWords } from '../../lib/errorInWords';
 import { ME_QUERY, SIGN_IN_MUTATION, SIGN_OUT_MUTATION, type Session } from './sessionQueries';
 
-type SessionState = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; session: Session | null };
+type SessionState =
+  { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; session: Session | null };
 
 interface SessionApi {
   state: SessionState;
@@ -44,8 +45,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       refresh,
       adopt,
       async signIn(email, password) {
-        const result = await adminClient.mutation<{ signIn: Session }>(SIGN_IN_MUTATION, { email, password }).toPromise();
-        if (result.error || !result.data) return result.error ? errorInWords(result.error) : 'Sign-in failed. Please try again.';
+        const result = await adminClient
+          .mutation<{ signIn: Session }>(SIGN_IN_MUTATION, { email, password })
+          .toPromise();
+        if (result.error || !result.data)
+          return result.error ? errorInWords(result.error) : 'Sign-in failed. Please try again.';
         adopt(result.data.signIn);
         return null;
       },

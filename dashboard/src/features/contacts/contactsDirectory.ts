@@ -42,6 +42,10 @@ export const CONTACTS: DirectoryDefinition<Contact> = {
   list: gql`query Contacts($search: String, $skip: Int!, $take: Int!) { page: contacts(search: $search, skip: $skip, take: $take) { total items { ${FIELDS} } } }`,
   create: gql`mutation CreateContact($input: ContactInput!) { saved: createContact(input: $input) { ${FIELDS} } }`,
   update: gql`mutation UpdateContact($id: String!, $input: ContactInput!) { saved: updateContact(id: $id, input: $input) { ${FIELDS} } }`,
-  remove: gql`mutation DeleteContact($id: String!) { removed: deleteContact(id: $id) }`,
+  remove: gql`
+    mutation DeleteContact($id: String!) {
+      removed: deleteContact(id: $id)
+    }
+  `,
   importCsv: gql`mutation ImportContacts($csv: String!, $dryRun: Boolean!) { ${REPORT} }`,
 };

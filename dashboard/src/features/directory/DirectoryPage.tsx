@@ -14,7 +14,8 @@ import { Pager } from '../../lib/Pager';
 
 const PAGE_SIZE = 25;
 
-type Editing<T> = { kind: 'new' } | { kind: 'edit'; record: T } | { kind: 'delete'; record: T } | { kind: 'import' } | null;
+type Editing<T> =
+  { kind: 'new' } | { kind: 'edit'; record: T } | { kind: 'delete'; record: T } | { kind: 'import' } | null;
 
 /**
  * A directory's page (contacts, accounts): the list with its search and page in the address (so a view can
@@ -34,7 +35,8 @@ export function DirectoryPage<T extends DirectoryRecord>({ directory }: { direct
   const reload = () => reexecute({ requestPolicy: 'network-only' });
   const total = data?.page.total ?? 0;
   const items = data?.page.items ?? [];
-  const at = (n: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), ...(n > 1 ? { page: String(n) } : {}) })}`;
+  const at = (n: number) =>
+    `?${new URLSearchParams({ ...(search ? { q: search } : {}), ...(n > 1 ? { page: String(n) } : {}) })}`;
 
   const onSearch = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -57,11 +59,21 @@ export function DirectoryPage<T extends DirectoryRecord>({ directory }: { direct
           </div>
         )}
       </div>
-      {!canChange && <p className="hint">Viewers can read {directory.plural}; an owner, admin or member can change them.</p>}
+      {!canChange && (
+        <p className="hint">Viewers can read {directory.plural}; an owner, admin or member can change them.</p>
+      )}
       <form role="search" className="search" onSubmit={onSearch}>
         <label htmlFor="directory-search">Search {directory.plural}</label>
         <div className="search-row">
-          <input id="directory-search" name="q" type="search" defaultValue={search} key={search} maxLength={200} aria-describedby="directory-search-hint" />
+          <input
+            id="directory-search"
+            name="q"
+            type="search"
+            defaultValue={search}
+            key={search}
+            maxLength={200}
+            aria-describedby="directory-search-hint"
+          />
           <button type="submit">Search</button>
         </div>
         <p id="directory-search-hint" className="hint">
@@ -128,24 +140,63 @@ export function DirectoryPage<T extends DirectoryRecord>({ directory }: { direct
               </tbody>
             </table>
           </div>
-          <Pager label={`Pages of ${directory.plural}`} page={page} pageSize={PAGE_SIZE} shown={items.length} total={total} href={at} />
+          <Pager
+            label={`Pages of ${directory.plural}`}
+            page={page}
+            pageSize={PAGE_SIZE}
+            shown={items.length}
+            total={total}
+            href={at}
+          />
         </>
       )}
       {(editing?.kind === 'new' || editing?.kind === 'edit') && (
-        <RecordDialog directory={directory} record={editing.kind === 'edit' ? editing.record : null} onSaved={reload} onClose={() => setEditing(null)} />
+        <RecordDialog
+          directory={directory}
+          record={editing.kind === 'edit' ? editing.record : null}
+          onSaved={reload}
+          onClose={() => setEditing(null)}
+        />
       )}
-      {editing?.kind === 'delete' && <DeleteDialog directory={directory} record={editing.record} onDeleted={reload} onClose={() => setEditing(null)} />}
-      {editing?.kind === 'import' && <ImportDialog directory={directory} onImported={reload} onClose={() => setEditing(null)} />}
+      {editing?.kind === 'delete' && (
+        <DeleteDialog
+          directory={directory}
+          record={editing.record}
+          onDeleted={reload}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      {editing?.kind === 'import' && (
+        <ImportDialog directory={directory} onImported={reload} onClose={() => setEditing(null)} />
+      )}
     </section>
   );
 }
 
-function DeleteDialog<T extends DirectoryRecord>({ directory, record, onDeleted, onClose }: { directory: DirectoryDefinition<T>; record: T; onDeleted: () => void; onClose: () => void }) {
+function DeleteDialog<T extends DirectoryRecord>({
+  directory,
+  record,
+  onDeleted,
+  onClose,
+}: {
+  directory: DirectoryDefinition<T>;
+  record: T;
+  onDeleted: () => void;
+  onClose: () => void;
+}) {
   const [{ fetching }, remove] = useMutation(directory.remove);
   return (
-    <ConfirmDialog title={`Delete ${record.name}?`} confirmLabel="Delete" busy={fetching} run={() => remove({ id: record.id })} onDone={onDeleted} onClose={onClose}>
+    <ConfirmDialog
+      title={`Delete ${record.name}?`}
+      confirmLabel="Delete"
+      busy={fetching}
+      run={() => remove({ id: record.id })}
+      onDone={onDeleted}
+      onClose={onClose}
+    >
       <p>
-        The {directory.singular} is deleted for everyone in the organization, and applications following its changes see it deleted. This cannot be undone.
+        The {directory.singular} is deleted for everyone in the organization, and applications following its changes see
+        it deleted. This cannot be undone.
       </p>
     </ConfirmDialog>
   );

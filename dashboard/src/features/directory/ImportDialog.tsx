@@ -39,7 +39,9 @@ export function ImportDialog<T extends DirectoryRecord>({
     const csv = await file.text();
     if (csv.length > MAX_CHARACTERS) {
       setStep({ kind: 'choose' });
-      setError(`The file is too large to import at once (at most ${MAX_CHARACTERS.toLocaleString()} characters). Split it into smaller files.`);
+      setError(
+        `The file is too large to import at once (at most ${MAX_CHARACTERS.toLocaleString()} characters). Split it into smaller files.`,
+      );
       return;
     }
     setStep({ kind: 'checking' });
@@ -76,7 +78,14 @@ export function ImportDialog<T extends DirectoryRecord>({
       ) : (
         <>
           <label htmlFor={fileId}>CSV file</label>
-          <input id={fileId} type="file" accept=".csv,text/csv" onChange={(event) => void choose(event)} aria-describedby={`${fileId}-hint`} disabled={fetching} />
+          <input
+            id={fileId}
+            type="file"
+            accept=".csv,text/csv"
+            onChange={(event) => void choose(event)}
+            aria-describedby={`${fileId}-hint`}
+            disabled={fetching}
+          />
           <p id={`${fileId}-hint`} className="hint">
             {directory.importHint} Every row is checked before anything is imported.
           </p>
@@ -99,8 +108,15 @@ export function ImportDialog<T extends DirectoryRecord>({
   );
 }
 
-function CheckedFile<T extends DirectoryRecord>({ report, directory }: { report: ImportReport; directory: DirectoryDefinition<T> }) {
-  if (report.rows === 0 && report.problems.length === 0) return <p role="status">The file has no rows to import below its header.</p>;
+function CheckedFile<T extends DirectoryRecord>({
+  report,
+  directory,
+}: {
+  report: ImportReport;
+  directory: DirectoryDefinition<T>;
+}) {
+  if (report.rows === 0 && report.problems.length === 0)
+    return <p role="status">The file has no rows to import below its header.</p>;
   if (report.problems.length === 0) {
     return (
       <p role="status">
@@ -112,8 +128,9 @@ function CheckedFile<T extends DirectoryRecord>({ report, directory }: { report:
   return (
     <>
       <p role="alert" className="error">
-        {report.problems.length} {report.problems.length === 1 ? 'problem' : 'problems'} in {rows} {rows === 1 ? 'row' : 'rows'}: fix the file and choose it again.
-        Nothing has been imported, and no {directory.singular} of this file will be until every row is right.
+        {report.problems.length} {report.problems.length === 1 ? 'problem' : 'problems'} in {rows}{' '}
+        {rows === 1 ? 'row' : 'rows'}: fix the file and choose it again. Nothing has been imported, and no{' '}
+        {directory.singular} of this file will be until every row is right.
       </p>
       <div className="table-wrap problems" role="region" aria-label="Problems in the file" tabIndex={0}>
         <table>

@@ -62,7 +62,17 @@ export function RecordDialog<T extends DirectoryRecord>({
   );
 }
 
-function Field({ field, value, problem, onChange }: { field: FieldSpec; value: string; problem: string | null; onChange: (value: string) => void }) {
+function Field({
+  field,
+  value,
+  problem,
+  onChange,
+}: {
+  field: FieldSpec;
+  value: string;
+  problem: string | null;
+  onChange: (value: string) => void;
+}) {
   const id = useId();
   const hintId = field.hint ? `${id}-hint` : undefined;
   const problemId = problem ? `${id}-problem` : undefined;
@@ -76,7 +86,9 @@ function Field({ field, value, problem, onChange }: { field: FieldSpec; value: s
     'aria-describedby': [hintId, problemId].filter(Boolean).join(' ') || undefined,
     onChange: (event: { target: { value: string } }) => onChange(event.target.value),
   };
-  const type = { text: 'text', email: 'email', url: 'url', multiline: 'text', fraction: 'number', tags: 'text' }[field.kind];
+  const type = { text: 'text', email: 'email', url: 'url', multiline: 'text', fraction: 'number', tags: 'text' }[
+    field.kind
+  ];
   return (
     <div className="field">
       <label htmlFor={id}>{field.label}</label>

@@ -43,7 +43,10 @@ export interface DirectoryDefinition<T extends DirectoryRecord> {
   columns: Array<{ label: string; value: (record: T) => string }>;
   /** The columns a CSV file may have, for the import dialog's hint. */
   importHint: string;
-  list: TypedDocumentNode<{ page: { total: number; items: T[] } }, { search: string | null; skip: number; take: number }>;
+  list: TypedDocumentNode<
+    { page: { total: number; items: T[] } },
+    { search: string | null; skip: number; take: number }
+  >;
   create: TypedDocumentNode<{ saved: T }, { input: Record<string, unknown> }>;
   update: TypedDocumentNode<{ saved: T }, { id: string; input: Record<string, unknown> }>;
   remove: TypedDocumentNode<{ removed: boolean }, { id: string }>;

@@ -24,7 +24,11 @@ export function inputOf(fields: FieldSpec[], values: FormValues): Record<string,
   const input: Record<string, unknown> = {};
   for (const field of fields) {
     const text = values[field.name]?.trim() ?? '';
-    if (field.kind === 'tags') input.tags = text.split(',').map((tag) => tag.trim()).filter(Boolean);
+    if (field.kind === 'tags')
+      input.tags = text
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter(Boolean);
     else if (text === '' && !field.required) continue;
     else input[field.name] = field.kind === 'fraction' ? Number(text) : values[field.name];
   }
@@ -40,5 +44,8 @@ export function formError(fields: FieldSpec[], error: CombinedError): { message:
   const field = fields.find((candidate) => candidate.name === argument);
   const message = errorInWords(error);
   if (!field) return { message, field: null };
-  return { message: message.startsWith(`${field.name} `) ? `${field.label} ${message.slice(field.name.length + 1)}` : message, field: field.name };
+  return {
+    message: message.startsWith(`${field.name} `) ? `${field.label} ${message.slice(field.name.length + 1)}` : message,
+    field: field.name,
+  };
 }

@@ -8,7 +8,17 @@ import { canChangeDirectory } from '../auth/roles';
 import { useSignedIn } from '../auth/SessionProvider';
 import { StatusMessage } from '../layout/StatusMessage';
 import { ConfirmDialog } from '../../lib/ConfirmDialog';
-import { capitalized, CHANGE_STATUS, FEEDBACK_ITEM, FEEDBACK_PEOPLE, MERGE, STATUS_ACTIONS, UNMERGE, type FeedbackDetail, type FeedbackRow } from './feedbackQueries';
+import {
+  capitalized,
+  CHANGE_STATUS,
+  FEEDBACK_ITEM,
+  FEEDBACK_PEOPLE,
+  MERGE,
+  STATUS_ACTIONS,
+  UNMERGE,
+  type FeedbackDetail,
+  type FeedbackRow,
+} from './feedbackQueries';
 
 /** One feedback item: its text and figures, status buttons, its contact and account, its themes and the items like it. */
 export function FeedbackItemPage() {
@@ -23,7 +33,9 @@ export function FeedbackItemPage() {
       </p>
       {error && (
         <StatusMessage error retry={error.graphQLErrors[0]?.extensions?.code === 'NOT_FOUND' ? undefined : reload}>
-          {error.graphQLErrors[0]?.extensions?.code === 'NOT_FOUND' ? 'There is no such feedback item in your organization.' : errorInWords(error)}
+          {error.graphQLErrors[0]?.extensions?.code === 'NOT_FOUND'
+            ? 'There is no such feedback item in your organization.'
+            : errorInWords(error)}
         </StatusMessage>
       )}
       {!data && fetching && <StatusMessage>Loading the feedback item…</StatusMessage>}
@@ -54,7 +66,8 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
       <h1 id="item-title">{item.title}</h1>
       {item.duplicateOf && (
         <p className="notice">
-          Merged into <Link to={`/feedback/${item.duplicateOf.id}`}>{item.duplicateOf.title}</Link>: it is not in the inbox, lists or figures.{' '}
+          Merged into <Link to={`/feedback/${item.duplicateOf.id}`}>{item.duplicateOf.title}</Link>: it is not in the
+          inbox, lists or figures.{' '}
           {canChange && (
             <button type="button" disabled={unmerging} onClick={() => void putBack(item.id)}>
               Unmerge
@@ -118,7 +131,11 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
         </>
       )}
       <h2>Contact and account</h2>
-      {item.email ? <People email={item.email} /> : <p className="hint">The item has no email, so no contact or account is linked.</p>}
+      {item.email ? (
+        <People email={item.email} />
+      ) : (
+        <p className="hint">The item has no email, so no contact or account is linked.</p>
+      )}
       <h2>Similar feedback</h2>
       {item.similar.length === 0 ? (
         <p className="hint">No other item is much like this one.</p>
@@ -131,7 +148,11 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
                 {Math.round(score * 100)}% alike · {capitalized(similar.status)} · {formatTime(similar.publishedDate)}
               </span>{' '}
               {canChange && !item.duplicateOf && (
-                <button type="button" aria-label={`Merge “${similar.title}” into this item`} onClick={() => setMerged(similar)}>
+                <button
+                  type="button"
+                  aria-label={`Merge “${similar.title}” into this item`}
+                  onClick={() => setMerged(similar)}
+                >
                   Merge into this item
                 </button>
               )}
@@ -146,9 +167,17 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
             {item.duplicates.map((duplicate) => (
               <li key={duplicate.id}>
                 <Link to={`/feedback/${duplicate.id}`}>{duplicate.title}</Link>{' '}
-                <span className="hint">{[duplicate.author, duplicate.email].filter(Boolean).join(' · ') || formatTime(duplicate.publishedDate)}</span>{' '}
+                <span className="hint">
+                  {[duplicate.author, duplicate.email].filter(Boolean).join(' · ') ||
+                    formatTime(duplicate.publishedDate)}
+                </span>{' '}
                 {canChange && (
-                  <button type="button" aria-label={`Unmerge “${duplicate.title}”`} disabled={unmerging} onClick={() => void putBack(duplicate.id)}>
+                  <button
+                    type="button"
+                    aria-label={`Unmerge “${duplicate.title}”`}
+                    disabled={unmerging}
+                    onClick={() => void putBack(duplicate.id)}
+                  >
                     Unmerge
                   </button>
                 )}
@@ -167,7 +196,8 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
           onClose={() => setMerged(null)}
         >
           <p>
-            “{merged.title}” leaves the inbox, the lists and the figures, and is kept whole with this item. Unmerge puts it back as it was.
+            “{merged.title}” leaves the inbox, the lists and the figures, and is kept whole with this item. Unmerge puts
+            it back as it was.
           </p>
         </ConfirmDialog>
       )}
@@ -198,7 +228,11 @@ function People({ email }: { email: string }) {
       </li>
       <li>
         Account:{' '}
-        {account ? <Link to={`/accounts?q=${encodeURIComponent(domain)}`}>{account.name}</Link> : <span className="hint">none with the domain {domain}</span>}
+        {account ? (
+          <Link to={`/accounts?q=${encodeURIComponent(domain)}`}>{account.name}</Link>
+        ) : (
+          <span className="hint">none with the domain {domain}</span>
+        )}
       </li>
     </ul>
   );

@@ -6,7 +6,15 @@ import { formatTime } from '../../lib/formatTime';
 import { canChangeDirectory } from '../auth/roles';
 import { useSignedIn } from '../auth/SessionProvider';
 import { StatusMessage } from '../layout/StatusMessage';
-import { capitalized, CHANGE_STATUSES, FEEDBACK_LIST, SENTIMENTS, STATUS_ACTIONS, STATUSES, THEME_CHOICES } from './feedbackQueries';
+import {
+  capitalized,
+  CHANGE_STATUSES,
+  FEEDBACK_LIST,
+  SENTIMENTS,
+  STATUS_ACTIONS,
+  STATUSES,
+  THEME_CHOICES,
+} from './feedbackQueries';
 import { TRIAGE_KEYS, useTriageKeys } from './useTriageKeys';
 import { withParams } from '../../lib/searchParams';
 import { Pager } from '../../lib/Pager';
@@ -61,7 +69,12 @@ export function FeedbackPage() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setSelected(new Set());
-    setParams(withParams(params, { q: String(form.get('q') ?? '').trim() || null, source: String(form.get('source') ?? '').trim() || null }));
+    setParams(
+      withParams(params, {
+        q: String(form.get('q') ?? '').trim() || null,
+        source: String(form.get('source') ?? '').trim() || null,
+      }),
+    );
   };
 
   const toggle = (id: string) =>
@@ -82,7 +95,10 @@ export function FeedbackPage() {
     }
     const changed = result.data?.changeFeedbackStatuses ?? 0;
     const asked = ids.length === 1 ? '1 item' : `${ids.length} items`;
-    setTold({ text: `${asked} ${STATUS_ACTIONS[status].done}${changed < ids.length ? ` (${changed} changed, the others already were)` : ''}.`, error: false });
+    setTold({
+      text: `${asked} ${STATUS_ACTIONS[status].done}${changed < ids.length ? ` (${changed} changed, the others already were)` : ''}.`,
+      error: false,
+    });
     setSelected(new Set());
     reload();
   };
@@ -106,11 +122,17 @@ export function FeedbackPage() {
       <div className="section-head">
         <h1 id="feedback-title">Feedback</h1>
       </div>
-      {!canChange && <p className="hint">Viewers can read feedback; an owner, admin or member can change its status.</p>}
+      {!canChange && (
+        <p className="hint">Viewers can read feedback; an owner, admin or member can change its status.</p>
+      )}
       <form role="search" className="filters" onSubmit={onSearch} aria-label="Filter feedback">
         <div className="filter">
           <label htmlFor="filter-status">Status</label>
-          <select id="filter-status" value={filter('status') ?? ''} onChange={(event) => setFilter('status', event.target.value || null)}>
+          <select
+            id="filter-status"
+            value={filter('status') ?? ''}
+            onChange={(event) => setFilter('status', event.target.value || null)}
+          >
             <option value="">Any status</option>
             {STATUSES.map((status) => (
               <option key={status} value={status}>
@@ -121,7 +143,11 @@ export function FeedbackPage() {
         </div>
         <div className="filter">
           <label htmlFor="filter-sentiment">Sentiment</label>
-          <select id="filter-sentiment" value={filter('sentiment') ?? ''} onChange={(event) => setFilter('sentiment', event.target.value || null)}>
+          <select
+            id="filter-sentiment"
+            value={filter('sentiment') ?? ''}
+            onChange={(event) => setFilter('sentiment', event.target.value || null)}
+          >
             <option value="">Any sentiment</option>
             {SENTIMENTS.map((sentiment) => (
               <option key={sentiment} value={sentiment}>
@@ -132,23 +158,44 @@ export function FeedbackPage() {
         </div>
         <div className="filter">
           <label htmlFor="filter-theme">Theme</label>
-          <select id="filter-theme" value={filter('theme') ?? ''} onChange={(event) => setFilter('theme', event.target.value || null)}>
+          <select
+            id="filter-theme"
+            value={filter('theme') ?? ''}
+            onChange={(event) => setFilter('theme', event.target.value || null)}
+          >
             <option value="">Any theme</option>
             {themeItems.map((theme) => (
               <option key={theme.id} value={theme.id}>
                 {theme.label}
               </option>
             ))}
-            {filter('theme') && !themeItems.some((theme) => theme.id === filter('theme')) && <option value={filter('theme')!}>This theme</option>}
+            {filter('theme') && !themeItems.some((theme) => theme.id === filter('theme')) && (
+              <option value={filter('theme')!}>This theme</option>
+            )}
           </select>
         </div>
         <div className="filter">
           <label htmlFor="filter-source">Source</label>
-          <input id="filter-source" name="source" defaultValue={filter('source') ?? ''} key={`source-${filter('source')}`} maxLength={200} placeholder="e.g. email" />
+          <input
+            id="filter-source"
+            name="source"
+            defaultValue={filter('source') ?? ''}
+            key={`source-${filter('source')}`}
+            maxLength={200}
+            placeholder="e.g. email"
+          />
         </div>
         <div className="filter grow">
           <label htmlFor="filter-q">Search feedback</label>
-          <input id="filter-q" ref={searchField} name="q" type="search" defaultValue={filter('q') ?? ''} key={`q-${filter('q')}`} maxLength={200} />
+          <input
+            id="filter-q"
+            ref={searchField}
+            name="q"
+            type="search"
+            defaultValue={filter('q') ?? ''}
+            key={`q-${filter('q')}`}
+            maxLength={200}
+          />
         </div>
         <div className="filter-buttons">
           <button type="submit">Search</button>
@@ -165,8 +212,13 @@ export function FeedbackPage() {
         <div className="bulk" role="toolbar" aria-label="Change the status of the selected items">
           <span>{selected.size === 0 ? 'No items selected' : `${selected.size} selected`}</span>
           {(['read', 'unread', 'archived'] as const).map((status) => (
-            <button key={status} type="button" disabled={selected.size === 0 || changing} onClick={() => void change(status, [...selected])}>
-            {STATUS_ACTIONS[status].label}
+            <button
+              key={status}
+              type="button"
+              disabled={selected.size === 0 || changing}
+              onClick={() => void change(status, [...selected])}
+            >
+              {STATUS_ACTIONS[status].label}
             </button>
           ))}
         </div>
@@ -183,7 +235,11 @@ export function FeedbackPage() {
       {!data && fetching && <StatusMessage>Loading feedback…</StatusMessage>}
       {data && items.length === 0 && (
         <StatusMessage>
-          {filtered ? 'No feedback matches these filters.' : page > 1 ? `There is no feedback on page ${page}.` : 'No feedback yet. It appears here as it arrives through the API.'}
+          {filtered
+            ? 'No feedback matches these filters.'
+            : page > 1
+              ? `There is no feedback on page ${page}.`
+              : 'No feedback yet. It appears here as it arrives through the API.'}
         </StatusMessage>
       )}
       {items.length > 0 && (
@@ -192,7 +248,7 @@ export function FeedbackPage() {
             <table className="inbox">
               <thead>
                 <tr>
-                {canChange && (
+                  {canChange && (
                     <th scope="col">
                       <input
                         type="checkbox"
@@ -211,11 +267,19 @@ export function FeedbackPage() {
                 </tr>
               </thead>
               <tbody>
-              {items.map((item, index) => (
-                  <tr key={item.id} className={[index === current ? 'current' : '', item.status === 'unread' ? 'unread' : ''].join(' ')}>
+                {items.map((item, index) => (
+                  <tr
+                    key={item.id}
+                    className={[index === current ? 'current' : '', item.status === 'unread' ? 'unread' : ''].join(' ')}
+                  >
                     {canChange && (
                       <td className="pick">
-                        <input type="checkbox" aria-label={`Select "${item.title}"`} checked={selected.has(item.id)} onChange={() => toggle(item.id)} />
+                        <input
+                          type="checkbox"
+                          aria-label={`Select "${item.title}"`}
+                          checked={selected.has(item.id)}
+                          onChange={() => toggle(item.id)}
+                        />
                       </td>
                     )}
                     <th scope="row">
@@ -237,11 +301,18 @@ export function FeedbackPage() {
                     <td data-label="From">{item.author ?? item.email ?? ''}</td>
                     <td data-label="Published">{formatTime(item.publishedDate)}</td>
                   </tr>
-              ))}
+                ))}
               </tbody>
             </table>
           </div>
-          <Pager label="Pages of feedback" page={page} pageSize={PAGE_SIZE} shown={items.length} total={total} href={(n) => `?${withParams(params, { page: n > 1 ? String(n) : null })}`} />
+          <Pager
+            label="Pages of feedback"
+            page={page}
+            pageSize={PAGE_SIZE}
+            shown={items.length}
+            total={total}
+            href={(n) => `?${withParams(params, { page: n > 1 ? String(n) : null })}`}
+          />
         </>
       )}
       <section aria-labelledby="shortcuts-title" className="shortcuts">

@@ -30,7 +30,15 @@ const ROW = 'id title source author email sentiment status publishedDate';
 /** The feedback service's admin API: the list with the public list's filters (checked by the service). */
 export const FEEDBACK_LIST = gql<
   { page: { total: number; items: FeedbackRow[] } },
-  { status: string | null; sentiment: string | null; source: string | null; theme: string | null; search: string | null; skip: number; take: number }
+  {
+    status: string | null;
+    sentiment: string | null;
+    source: string | null;
+    theme: string | null;
+    search: string | null;
+    skip: number;
+    take: number;
+  }
 >`
   query FeedbackInbox($status: String, $sentiment: String, $source: String, $theme: String, $search: String, $skip: Int, $take: Int) {
     page: feedbackItems(status: $status, sentiment: $sentiment, source: $source, theme: $theme, search: $search, skip: $skip, take: $take) {
@@ -43,7 +51,12 @@ export const FEEDBACK_LIST = gql<
 /** The organization's themes (for the theme filter), largest first. */
 export const THEME_CHOICES = gql<{ feedbackThemes: { items: Array<{ id: string; label: string }> } }>`
   query ThemeChoices {
-    feedbackThemes(take: 100) { items { id label } }
+    feedbackThemes(take: 100) {
+      items {
+        id
+        label
+      }
+    }
   }
 `;
 
@@ -53,9 +66,16 @@ export const CHANGE_STATUSES = gql<{ changeFeedbackStatuses: number }, { ids: st
   }
 `;
 
-export const CHANGE_STATUS = gql<{ changeFeedbackStatus: { id: string; status: string; updatedAt: string } }, { id: string; status: string }>`
+export const CHANGE_STATUS = gql<
+  { changeFeedbackStatus: { id: string; status: string; updatedAt: string } },
+  { id: string; status: string }
+>`
   mutation ChangeStatus($id: String!, $status: String!) {
-    changeFeedbackStatus(id: $id, status: $status) { id status updatedAt }
+    changeFeedbackStatus(id: $id, status: $status) {
+      id
+      status
+      updatedAt
+    }
   }
 `;
 
@@ -75,12 +95,16 @@ export const FEEDBACK_ITEM = gql<{ feedbackItem: FeedbackDetail | null }, { id: 
 /** Folds a duplicate into an item (it leaves the inbox, kept whole with the item), or puts one back. */
 export const MERGE = gql<{ mergeFeedbackItems: { id: string } }, { id: string; duplicateIds: string[] }>`
   mutation Merge($id: String!, $duplicateIds: [String!]!) {
-    mergeFeedbackItems(id: $id, duplicateIds: $duplicateIds) { id }
+    mergeFeedbackItems(id: $id, duplicateIds: $duplicateIds) {
+      id
+    }
   }
 `;
 export const UNMERGE = gql<{ unmergeFeedbackItem: { id: string } }, { id: string }>`
   mutation Unmerge($id: String!) {
-    unmergeFeedbackItem(id: $id) { id }
+    unmergeFeedbackItem(id: $id) {
+      id
+    }
   }
 `;
 
@@ -89,12 +113,28 @@ export const UNMERGE = gql<{ unmergeFeedbackItem: { id: string } }, { id: string
  * services' admin schemas; their searches match substrings, so the page keeps exact matches only.
  */
 export const FEEDBACK_PEOPLE = gql<
-  { contacts: { items: Array<{ id: string; name: string; email: string | null; company: string | null }> }; accounts: { items: Array<{ id: string; name: string; domain: string | null }> } },
+  {
+    contacts: { items: Array<{ id: string; name: string; email: string | null; company: string | null }> };
+    accounts: { items: Array<{ id: string; name: string; domain: string | null }> };
+  },
   { email: string; domain: string }
 >`
   query FeedbackPeople($email: String!, $domain: String!) {
-    contacts(search: $email, take: 10) { items { id name email company } }
-    accounts(search: $domain, take: 10) { items { id name domain } }
+    contacts(search: $email, take: 10) {
+      items {
+        id
+        name
+        email
+        company
+      }
+    }
+    accounts(search: $domain, take: 10) {
+      items {
+        id
+        name
+        domain
+      }
+    }
   }
 `;
 

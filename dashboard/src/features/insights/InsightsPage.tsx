@@ -4,7 +4,15 @@ import { errorInWords } from '../../lib/errorInWords';
 import { formatTime } from '../../lib/formatTime';
 import { StatusMessage } from '../layout/StatusMessage';
 import { BarList, SentimentLegend, ShareBar, StackedBars } from './charts';
-import { INSIGHT_DETAILS, INSIGHTS, rangeBounds, RANGES, type InsightDetails, type InsightPoint, type Insights } from './insightsQueries';
+import {
+  INSIGHT_DETAILS,
+  INSIGHTS,
+  rangeBounds,
+  RANGES,
+  type InsightDetails,
+  type InsightPoint,
+  type Insights,
+} from './insightsQueries';
 import { withParams } from '../../lib/searchParams';
 import { canChangeDirectory } from '../auth/roles';
 import { useSignedIn } from '../auth/SessionProvider';
@@ -14,7 +22,8 @@ const dayLabel = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'nume
 const monthLabel = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
 const number = new Intl.NumberFormat();
 
-const pointLabel = (point: InsightPoint, interval: string) => (interval === 'month' ? monthLabel : dayLabel).format(new Date(point.start));
+const pointLabel = (point: InsightPoint, interval: string) =>
+  (interval === 'month' ? monthLabel : dayLabel).format(new Date(point.start));
 
 /**
  * Insights for a chosen range (in the address, `?range=30d`, bookmarkable): volume over time stacked by
@@ -35,7 +44,11 @@ export default function InsightsPage() {
     <section aria-labelledby="insights-title">
       <div className="section-head">
         <h1 id="insights-title">Insights</h1>
-        <form className="filters compact" onSubmit={(event) => event.preventDefault()} aria-label="What the figures cover">
+        <form
+          className="filters compact"
+          onSubmit={(event) => event.preventDefault()}
+          aria-label="What the figures cover"
+        >
           <div className="filter">
             <label htmlFor="insights-range">Range</label>
             <select id="insights-range" value={range.id} onChange={(event) => choose({ range: event.target.value })}>
@@ -48,7 +61,11 @@ export default function InsightsPage() {
           </div>
           <div className="filter">
             <label htmlFor="insights-source">Source</label>
-            <select id="insights-source" value={source ?? ''} onChange={(event) => choose({ source: event.target.value || null })}>
+            <select
+              id="insights-source"
+              value={source ?? ''}
+              onChange={(event) => choose({ source: event.target.value || null })}
+            >
               <option value="">Every source</option>
               {source && <option value={source}>{source}</option>}
               {(data?.feedbackInsights.bySource ?? [])
@@ -74,8 +91,12 @@ export default function InsightsPage() {
         </StatusMessage>
       )}
       {!data && fetching && <StatusMessage>Loading insights…</StatusMessage>}
-      {data && data.feedbackInsights.total === 0 && <StatusMessage>No feedback was published in this range{source ? ` from ${source}` : ''}.</StatusMessage>}
-      {data && data.feedbackInsights.total > 0 && <Figures insights={data.feedbackInsights} details={details} label={range.label.toLowerCase()} />}
+      {data && data.feedbackInsights.total === 0 && (
+        <StatusMessage>No feedback was published in this range{source ? ` from ${source}` : ''}.</StatusMessage>
+      )}
+      {data && data.feedbackInsights.total > 0 && (
+        <Figures insights={data.feedbackInsights} details={details} label={range.label.toLowerCase()} />
+      )}
     </section>
   );
 }
@@ -102,7 +123,8 @@ function Figures({ insights, details, label }: { insights: Insights; details: De
     <>
       <p className="headline">
         <strong>{number.format(insights.total)}</strong> items in the {label},{' '}
-        {change === 0 ? 'as many as' : `${number.format(Math.abs(change))} ${change > 0 ? 'more' : 'fewer'} than`} in the period before ({number.format(insights.previous.total)}).
+        {change === 0 ? 'as many as' : `${number.format(Math.abs(change))} ${change > 0 ? 'more' : 'fewer'} than`} in
+        the period before ({number.format(insights.previous.total)}).
       </p>
       <div className="chart-grid">
         <article className="card chart-card wide">
@@ -125,7 +147,9 @@ function Figures({ insights, details, label }: { insights: Insights; details: De
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">{insights.interval === 'day' ? 'Day' : insights.interval === 'week' ? 'Week of' : 'Month'}</th>
+                    <th scope="col">
+                      {insights.interval === 'day' ? 'Day' : insights.interval === 'week' ? 'Week of' : 'Month'}
+                    </th>
                     <th scope="col">Items</th>
                     <th scope="col">Negative</th>
                     <th scope="col">Positive</th>
@@ -156,12 +180,16 @@ function Figures({ insights, details, label }: { insights: Insights; details: De
             ]}
           />
           <p className="hint">
-            Negative {number.format(negative)} · Neutral {number.format(neutral)} · Not known {number.format(none)} · Positive {number.format(positive)}
+            Negative {number.format(negative)} · Neutral {number.format(neutral)} · Not known {number.format(none)} ·
+            Positive {number.format(positive)}
           </p>
         </article>
         <article className="card chart-card">
           <h2>Sources</h2>
-          <BarList title="Feedback by source" rows={insights.bySource.slice(0, 10).map((row) => ({ label: row.source, value: row.count }))} />
+          <BarList
+            title="Feedback by source"
+            rows={insights.bySource.slice(0, 10).map((row) => ({ label: row.source, value: row.count }))}
+          />
         </article>
         <article className="card chart-card">
           <h2>Top terms of negative feedback</h2>
@@ -169,28 +197,40 @@ function Figures({ insights, details, label }: { insights: Insights; details: De
             (topTerms.length === 0 ? (
               <p className="hint">No negative feedback in this range.</p>
             ) : (
-              <BarList title="Most frequent terms in negative feedback" rows={topTerms.map((row) => ({ label: row.term, value: row.count }))} />
+              <BarList
+                title="Most frequent terms in negative feedback"
+                rows={topTerms.map((row) => ({ label: row.term, value: row.count }))}
+              />
             ))}
         </article>
         <article className="card chart-card wide">
           <h2>Themes and their trend</h2>
           {detailsPending(details, 'themes') ??
             (themes.items.length === 0 ? (
-            <p className="hint">{themes.computedAt ? 'No theme has items in this range.' : 'Themes are found in the background; they appear within a few minutes of new feedback.'}</p>
-          ) : (
-            <>
-              <p className="hint">Dark bars: this range; light bars: the period of equal length before it.</p>
-              <BarList
-                title="Largest themes in the range, against the period before"
-                rows={themes.items.map((theme) => {
-                  const delta = theme.count - theme.previousCount;
-                  return { label: theme.label, value: theme.count, previous: theme.previousCount, note: delta === 0 ? '(same)' : `(${delta > 0 ? '+' : '−'}${Math.abs(delta)})` };
-                })}
-              />
-              {themes.computedAt && <p className="hint">Themes computed {formatTime(themes.computedAt)}.</p>}
-              {canChange && themes.items.length > 1 && <ThemeMerge themes={themes.items} />}
-            </>
-          ))}
+              <p className="hint">
+                {themes.computedAt
+                  ? 'No theme has items in this range.'
+                  : 'Themes are found in the background; they appear within a few minutes of new feedback.'}
+              </p>
+            ) : (
+              <>
+                <p className="hint">Dark bars: this range; light bars: the period of equal length before it.</p>
+                <BarList
+                  title="Largest themes in the range, against the period before"
+                  rows={themes.items.map((theme) => {
+                    const delta = theme.count - theme.previousCount;
+                    return {
+                      label: theme.label,
+                      value: theme.count,
+                      previous: theme.previousCount,
+                      note: delta === 0 ? '(same)' : `(${delta > 0 ? '+' : '−'}${Math.abs(delta)})`,
+                    };
+                  })}
+                />
+                {themes.computedAt && <p className="hint">Themes computed {formatTime(themes.computedAt)}.</p>}
+                {canChange && themes.items.length > 1 && <ThemeMerge themes={themes.items} />}
+              </>
+            ))}
         </article>
       </div>
     </>

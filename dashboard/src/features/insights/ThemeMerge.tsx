@@ -31,7 +31,9 @@ export function ThemeMerge({ themes }: { themes: ThemeFigures[] }) {
   return (
     <details className="theme-merge">
       <summary>Merge themes</summary>
-      <p className="hint">When one area of the product shows as two themes, merge them: later computations keep them together.</p>
+      <p className="hint">
+        When one area of the product shows as two themes, merge them: later computations keep them together.
+      </p>
       <form
         className="filters compact"
         aria-label="Merge a theme into another"
@@ -69,7 +71,8 @@ export function ThemeMerge({ themes }: { themes: ThemeFigures[] }) {
           onClose={() => setAsking(false)}
         >
           <p>
-            The feedback of “{labelOf(from)}” joins “{labelOf(into)}”, from the next computation of the themes on. Undo separates them again.
+            The feedback of “{labelOf(from)}” joins “{labelOf(into)}”, from the next computation of the themes on. Undo
+            separates them again.
           </p>
         </ConfirmDialog>
       )}
@@ -77,7 +80,19 @@ export function ThemeMerge({ themes }: { themes: ThemeFigures[] }) {
   );
 }
 
-function ThemeChoice({ id, label, themes, value, onChange }: { id: string; label: string; themes: ThemeFigures[]; value: string; onChange: (id: string) => void }) {
+function ThemeChoice({
+  id,
+  label,
+  themes,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  themes: ThemeFigures[];
+  value: string;
+  onChange: (id: string) => void;
+}) {
   return (
     <div className="filter">
       <label htmlFor={id}>{label}</label>

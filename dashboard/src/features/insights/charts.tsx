@@ -11,7 +11,17 @@ const number = new Intl.NumberFormat();
  * An SVG chart that screen readers announce by its title, with a description of what it shows. It is drawn
  * at the width it is shown at (so its text keeps its size on a phone); `draw` gets that width.
  */
-function Figure({ title, description, height, draw }: { title: string; description: string; height: number; draw: (width: number) => ReactNode }) {
+function Figure({
+  title,
+  description,
+  height,
+  draw,
+}: {
+  title: string;
+  description: string;
+  height: number;
+  draw: (width: number) => ReactNode;
+}) {
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(720);
@@ -26,7 +36,14 @@ function Figure({ title, description, height, draw }: { title: string; descripti
   }, []);
   return (
     <div ref={box}>
-      <svg className="chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={`${id}-t ${id}-d`}>
+      <svg
+        className="chart"
+        width={width}
+        height={height}
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-labelledby={`${id}-t ${id}-d`}
+      >
         <title id={`${id}-t`}>{title}</title>
         <desc id={`${id}-d`}>{description}</desc>
         {draw(width)}
@@ -93,7 +110,16 @@ export function StackedBars({ title, points }: { title: string; points: StackedP
                   {point.parts.map((part) => {
                     const h = scale(part.value);
                     y -= h;
-                    return <rect key={part.name} x={x} y={y} width={step * 0.7} height={h} fill={SENTIMENT_COLOURS[part.name]} />;
+                    return (
+                      <rect
+                        key={part.name}
+                        x={x}
+                        y={y}
+                        width={step * 0.7}
+                        height={h}
+                        fill={SENTIMENT_COLOURS[part.name]}
+                      />
+                    );
                   })}
                   {index % labelEvery === 0 && (
                     <text x={x + step * 0.35} y={height - 6} textAnchor="middle" className="axis">
@@ -111,14 +137,22 @@ export function StackedBars({ title, points }: { title: string; points: StackedP
 }
 
 /** One bar split into the shares of its parts, each labelled with its percentage. */
-export function ShareBar({ title, parts }: { title: string; parts: Array<{ name: keyof typeof SENTIMENT_COLOURS; label: string; value: number }> }) {
+export function ShareBar({
+  title,
+  parts,
+}: {
+  title: string;
+  parts: Array<{ name: keyof typeof SENTIMENT_COLOURS; label: string; value: number }>;
+}) {
   const height = 40;
   const total = parts.reduce((sum, part) => sum + part.value, 0);
   const percent = (value: number) => (total === 0 ? 0 : Math.round((value / total) * 100));
   return (
     <Figure
       title={title}
-      description={parts.map((part) => `${part.label} ${percent(part.value)}% (${number.format(part.value)})`).join(', ')}
+      description={parts
+        .map((part) => `${part.label} ${percent(part.value)}% (${number.format(part.value)})`)
+        .join(', ')}
       height={height}
       draw={(width) => {
         let x = 0;
@@ -146,14 +180,27 @@ export function ShareBar({ title, parts }: { title: string; parts: Array<{ name:
  * Horizontal bars, largest first, each with its name and figure; with `previous`, a thinner bar below each
  * shows the period before, so the trend reads at a glance.
  */
-export function BarList({ title, rows }: { title: string; rows: Array<{ label: string; value: number; previous?: number; note?: string }> }) {
+export function BarList({
+  title,
+  rows,
+}: {
+  title: string;
+  rows: Array<{ label: string; value: number; previous?: number; note?: string }>;
+}) {
   const rowHeight = rows.some((row) => row.previous !== undefined) ? 40 : 28;
   const height = Math.max(rowHeight, rows.length * rowHeight);
   const max = Math.max(1, ...rows.map((row) => Math.max(row.value, row.previous ?? 0)));
   return (
     <Figure
       title={title}
-      description={rows.map((row) => `${row.label}: ${number.format(row.value)}${row.previous !== undefined ? ` (before: ${number.format(row.previous)})` : ''}`).join('; ') || 'Nothing to show.'}
+      description={
+        rows
+          .map(
+            (row) =>
+              `${row.label}: ${number.format(row.value)}${row.previous !== undefined ? ` (before: ${number.format(row.previous)})` : ''}`,
+          )
+          .join('; ') || 'Nothing to show.'
+      }
       height={height}
       draw={(width) => {
         const labelWidth = Math.min(220, Math.round(width * 0.4));
@@ -172,7 +219,9 @@ export function BarList({ title, rows }: { title: string; rows: Array<{ label: s
                 {number.format(row.value)}
                 {row.note ? ` ${row.note}` : ''}
               </text>
-              {row.previous !== undefined && <rect x={labelWidth} y={y + 25} width={scale(row.previous)} height={8} fill={PREVIOUS} />}
+              {row.previous !== undefined && (
+                <rect x={labelWidth} y={y + 25} width={scale(row.previous)} height={8} fill={PREVIOUS} />
+              )}
             </g>
           );
         });

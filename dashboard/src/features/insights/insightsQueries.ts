@@ -35,11 +35,27 @@ type RangeVariables = { from: string; to: string; interval: string; source: stri
 export const INSIGHTS = gql<{ feedbackInsights: Insights }, RangeVariables>`
   query Insights($from: DateTime!, $to: DateTime!, $interval: String!, $source: String) {
     feedbackInsights(from: $from, to: $to, interval: $interval, source: $source) {
-      total interval
-      bySentiment { positive neutral negative none }
-      bySource { source count }
-      series { start count positive negative }
-      previous { total }
+      total
+      interval
+      bySentiment {
+        positive
+        neutral
+        negative
+        none
+      }
+      bySource {
+        source
+        count
+      }
+      series {
+        start
+        count
+        positive
+        negative
+      }
+      previous {
+        total
+      }
     }
   }
 `;
@@ -51,11 +67,20 @@ export const INSIGHTS = gql<{ feedbackInsights: Insights }, RangeVariables>`
 export const INSIGHT_DETAILS = gql<InsightDetails, RangeVariables>`
   query InsightDetails($from: DateTime!, $to: DateTime!, $interval: String!, $source: String) {
     feedbackInsights(from: $from, to: $to, interval: $interval, source: $source) {
-      topTerms { term count }
+      topTerms {
+        term
+        count
+      }
     }
     feedbackThemes(from: $from, to: $to, source: $source, take: 10) {
       computedAt
-      items { id label count negative previousCount }
+      items {
+        id
+        label
+        count
+        negative
+        previousCount
+      }
     }
   }
 `;
@@ -81,13 +106,17 @@ export function rangeBounds(range: Range, now = Date.now()): { from: string; to:
 /** Merges a theme into another (the feedback service computes the themes again within a minute). */
 export const MERGE_THEMES = gql<{ mergeFeedbackThemes: { id: string } }, { id: string; themeIds: string[] }>`
   mutation MergeThemes($id: String!, $themeIds: [String!]!) {
-    mergeFeedbackThemes(id: $id, themeIds: $themeIds) { id }
+    mergeFeedbackThemes(id: $id, themeIds: $themeIds) {
+      id
+    }
   }
 `;
 
 /** Separates the themes merged into one. */
 export const UNMERGE_THEMES = gql<{ unmergeFeedbackThemes: { id: string } }, { id: string }>`
   mutation UnmergeThemes($id: String!) {
-    unmergeFeedbackThemes(id: $id) { id }
+    unmergeFeedbackThemes(id: $id) {
+      id
+    }
   }
 `;

@@ -37,10 +37,19 @@ function KeyManagement() {
           Generate API key
         </button>
       </div>
-      <p className="hint">Applications send a key in the apiKey argument of every query to /graphql. A key's secret is shown only once, when it is made.</p>
-      {error && <StatusMessage error retry={reload}>{errorInWords(error)}</StatusMessage>}
+      <p className="hint">
+        Applications send a key in the apiKey argument of every query to /graphql. A key's secret is shown only once,
+        when it is made.
+      </p>
+      {error && (
+        <StatusMessage error retry={reload}>
+          {errorInWords(error)}
+        </StatusMessage>
+      )}
       {!data && fetching && <StatusMessage>Loading API keys…</StatusMessage>}
-      {data && keys.length === 0 && <StatusMessage>No API keys yet. Generate one to start using the API.</StatusMessage>}
+      {data && keys.length === 0 && (
+        <StatusMessage>No API keys yet. Generate one to start using the API.</StatusMessage>
+      )}
       {keys.length > 0 && (
         <div className="table-wrap" role="region" aria-label="API keys" tabIndex={0}>
           <table>
@@ -84,9 +93,7 @@ function KeyManagement() {
         </div>
       )}
       {generating && <GenerateKeyDialog onCreated={reload} onClose={() => setGenerating(false)} />}
-      {revoking && (
-        <RevokeKeyDialog apiKey={revoking} onRevoked={reload} onClose={() => setRevoking(null)} />
-      )}
+      {revoking && <RevokeKeyDialog apiKey={revoking} onRevoked={reload} onClose={() => setRevoking(null)} />}
     </section>
   );
 }

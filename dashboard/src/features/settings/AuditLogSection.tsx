@@ -57,7 +57,9 @@ function AuditLog() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const value = (name: Filter) => String(form.get(name) ?? '').trim() || null;
-    setParams(withParams(params, { action: value('action'), actor: value('actor'), from: value('from'), to: value('to') }));
+    setParams(
+      withParams(params, { action: value('action'), actor: value('actor'), from: value('from'), to: value('to') }),
+    );
   };
 
   return (
@@ -65,23 +67,43 @@ function AuditLog() {
       <h2 id="audit-title">Audit log</h2>
       <p className="hint">Sign-ins, keys, members and invitations: who did what, when and from where, newest first.</p>
       {/* Keyed by the address, so going back or following a shared link shows its filters in the fields. */}
-      <form role="search" className="filters" onSubmit={onFilter} aria-label="Filter the audit log" key={params.toString()}>
+      <form
+        role="search"
+        className="filters"
+        onSubmit={onFilter}
+        aria-label="Filter the audit log"
+        key={params.toString()}
+      >
         <div className="filter">
           <label htmlFor="audit-action">Action</label>
           {/* An action applies at once, with what the other fields hold (as the inbox's selects do). */}
-          <select id="audit-action" name="action" value={filter('action') ?? ''} onChange={(event) => event.currentTarget.form?.requestSubmit()}>
+          <select
+            id="audit-action"
+            name="action"
+            value={filter('action') ?? ''}
+            onChange={(event) => event.currentTarget.form?.requestSubmit()}
+          >
             <option value="">Any action</option>
             {(actions.data?.auditActions ?? []).map((action) => (
               <option key={action} value={action}>
                 {action}
               </option>
             ))}
-            {filter('action') && !actions.data?.auditActions.includes(filter('action')!) && <option value={filter('action')!}>{filter('action')}</option>}
+            {filter('action') && !actions.data?.auditActions.includes(filter('action')!) && (
+              <option value={filter('action')!}>{filter('action')}</option>
+            )}
           </select>
         </div>
         <div className="filter">
           <label htmlFor="audit-actor">Actor</label>
-          <input id="audit-actor" name="actor" type="search" defaultValue={filter('actor') ?? ''} maxLength={320} placeholder="e.g. ada@example.com" />
+          <input
+            id="audit-actor"
+            name="actor"
+            type="search"
+            defaultValue={filter('actor') ?? ''}
+            maxLength={320}
+            placeholder="e.g. ada@example.com"
+          />
         </div>
         <div className="filter">
           <label htmlFor="audit-from">From</label>
@@ -100,7 +122,10 @@ function AuditLog() {
           )}
         </div>
       </form>
-      <p className="hint">The actor is a member's email as recorded, cli for an operator's command, or anonymous; the days are in your time zone, both included.</p>
+      <p className="hint">
+        The actor is a member's email as recorded, cli for an operator's command, or anonymous; the days are in your
+        time zone, both included.
+      </p>
 
       {error && (
         <StatusMessage error retry={reload}>
@@ -109,7 +134,13 @@ function AuditLog() {
       )}
       {!data && fetching && <StatusMessage>Loading the audit log…</StatusMessage>}
       {data && items.length === 0 && (
-        <StatusMessage>{filtered ? 'No entries match these filters.' : page > 1 ? `There are no entries on page ${page}.` : 'Nothing recorded yet.'}</StatusMessage>
+        <StatusMessage>
+          {filtered
+            ? 'No entries match these filters.'
+            : page > 1
+              ? `There are no entries on page ${page}.`
+              : 'Nothing recorded yet.'}
+        </StatusMessage>
       )}
       {items.length > 0 && (
         <>
@@ -139,7 +170,16 @@ function AuditLog() {
               </tbody>
             </table>
           </div>
-          <Pager label="Pages of the audit log" page={page} pageSize={PAGE_SIZE} shown={items.length} total={total} href={(n) => `?${withParams(params, { page: n > 1 ? String(n) : null })}`} previous="Newer entries" next="Older entries" />
+          <Pager
+            label="Pages of the audit log"
+            page={page}
+            pageSize={PAGE_SIZE}
+            shown={items.length}
+            total={total}
+            href={(n) => `?${withParams(params, { page: n > 1 ? String(n) : null })}`}
+            previous="Newer entries"
+            next="Older entries"
+          />
         </>
       )}
     </section>

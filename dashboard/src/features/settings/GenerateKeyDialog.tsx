@@ -12,7 +12,9 @@ export function GenerateKeyDialog({ onCreated, onClose }: { onCreated: () => voi
   const [readOnly, setReadOnly] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const [{ fetching }, create] = useMutation<{ createApiKey: { key: string; apiKey: ApiKey } }>(CREATE_API_KEY_MUTATION);
+  const [{ fetching }, create] = useMutation<{ createApiKey: { key: string; apiKey: ApiKey } }>(
+    CREATE_API_KEY_MUTATION,
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -27,14 +29,23 @@ export function GenerateKeyDialog({ onCreated, onClose }: { onCreated: () => voi
   };
 
   if (secret) {
-    return <SecretOnceDialog title="Your new API key" secret={secret} label="New API key" noun="key" onClose={onClose} />;
+    return (
+      <SecretOnceDialog title="Your new API key" secret={secret} label="New API key" noun="key" onClose={onClose} />
+    );
   }
   return (
     <Dialog title="Generate API key" onClose={onClose}>
       <form onSubmit={submit}>
         <label>
           Name
-          <input name="name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} aria-describedby="key-name-hint" />
+          <input
+            name="name"
+            required
+            maxLength={100}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            aria-describedby="key-name-hint"
+          />
         </label>
         <p id="key-name-hint" className="hint">
           Say where the key is used, e.g. "Zapier export", so it can be revoked with confidence later.

@@ -8,7 +8,14 @@ import { canManageMembers } from '../auth/roles';
 import { useSignedIn } from '../auth/SessionProvider';
 import type { Role } from '../auth/sessionQueries';
 import { StatusMessage } from '../layout/StatusMessage';
-import { CHANGE_ROLE_MUTATION, INVITE_MEMBER_MUTATION, MEMBERS_QUERY, REMOVE_MEMBER_MUTATION, ROLES, type Member } from './memberQueries';
+import {
+  CHANGE_ROLE_MUTATION,
+  INVITE_MEMBER_MUTATION,
+  MEMBERS_QUERY,
+  REMOVE_MEMBER_MUTATION,
+  ROLES,
+  type Member,
+} from './memberQueries';
 
 export function MembersSection() {
   const session = useSignedIn();
@@ -32,7 +39,11 @@ export function MembersSection() {
       {!manage && <p className="hint">Only owners and admins can invite, change roles or remove members.</p>}
       {manage && <InviteForm />}
       <ErrorLine error={actionError} />
-      {error && <StatusMessage error retry={reload}>{errorInWords(error)}</StatusMessage>}
+      {error && (
+        <StatusMessage error retry={reload}>
+          {errorInWords(error)}
+        </StatusMessage>
+      )}
       {!data && fetching && <StatusMessage>Loading members…</StatusMessage>}
       {data && (
         <div className="table-wrap" role="region" aria-label="Members" tabIndex={0}>
@@ -60,7 +71,11 @@ export function MembersSection() {
                   <td data-label="Email">{member.email}</td>
                   <td data-label="Role">
                     {manage ? (
-                      <select aria-label={`Role of ${member.email}`} value={member.role} onChange={(e) => void onRole(member, e.target.value as Role)}>
+                      <select
+                        aria-label={`Role of ${member.email}`}
+                        value={member.role}
+                        onChange={(e) => void onRole(member, e.target.value as Role)}
+                      >
                         {ROLES.map((role) => (
                           <option key={role} value={role}>
                             {role}
@@ -95,7 +110,14 @@ export function MembersSection() {
 function RemoveMemberDialog({ member, onDone, onClose }: { member: Member; onDone: () => void; onClose: () => void }) {
   const [{ fetching }, remove] = useMutation(REMOVE_MEMBER_MUTATION);
   return (
-    <ConfirmDialog title={`Remove ${member.email}?`} confirmLabel="Remove" busy={fetching} run={() => remove({ memberId: member.id })} onDone={onDone} onClose={onClose}>
+    <ConfirmDialog
+      title={`Remove ${member.email}?`}
+      confirmLabel="Remove"
+      busy={fetching}
+      run={() => remove({ memberId: member.id })}
+      onDone={onDone}
+      onClose={onClose}
+    >
       <p>They are signed out everywhere at once and can no longer sign in.</p>
     </ConfirmDialog>
   );

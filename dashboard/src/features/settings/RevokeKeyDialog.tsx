@@ -3,7 +3,15 @@ import { ConfirmDialog } from '../../lib/ConfirmDialog';
 import { REVOKE_API_KEY_MUTATION, type ApiKey } from './apiKeyQueries';
 
 /** Revoking cannot be undone, so it asks once more, naming the key. */
-export function RevokeKeyDialog({ apiKey, onRevoked, onClose }: { apiKey: ApiKey; onRevoked: () => void; onClose: () => void }) {
+export function RevokeKeyDialog({
+  apiKey,
+  onRevoked,
+  onClose,
+}: {
+  apiKey: ApiKey;
+  onRevoked: () => void;
+  onClose: () => void;
+}) {
   const [{ fetching }, revoke] = useMutation(REVOKE_API_KEY_MUTATION);
   return (
     <ConfirmDialog

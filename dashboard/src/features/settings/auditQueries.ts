@@ -16,17 +16,29 @@ export interface AuditFilters {
   to: string | null;
 }
 
-export const AUDIT_LOG = gql<{ auditLog: { total: number; items: AuditEntry[] } }, AuditFilters & { skip: number; take: number }>`
+export const AUDIT_LOG = gql<
+  { auditLog: { total: number; items: AuditEntry[] } },
+  AuditFilters & { skip: number; take: number }
+>`
   query AuditLog($action: String, $actor: String, $from: DateTime, $to: DateTime, $skip: Int, $take: Int) {
     auditLog(action: $action, actor: $actor, from: $from, to: $to, skip: $skip, take: $take) {
       total
-      items { id action actor target address at }
+      items {
+        id
+        action
+        actor
+        target
+        address
+        at
+      }
     }
   }
 `;
 
 export const AUDIT_ACTIONS = gql<{ auditActions: string[] }>`
-  query AuditActions { auditActions }
+  query AuditActions {
+    auditActions
+  }
 `;
 
 /** `2026-01-31` (a day in the person's own zone) as the instant it starts; null for anything else. */

@@ -28,18 +28,33 @@ export function AddEndpointDialog({ onAdded, onClose }: { onAdded: () => void; o
 
   if (secret) {
     return (
-      <SecretOnceDialog title="Your endpoint's signing secret" secret={secret} label="Signing secret" noun="secret" onClose={onClose}>
+      <SecretOnceDialog
+        title="Your endpoint's signing secret"
+        secret={secret}
+        label="Signing secret"
+        noun="secret"
+        onClose={onClose}
+      >
         <p className="hint">Your receiver checks each event's signature with it (Standard Webhooks).</p>
       </SecretOnceDialog>
     );
   }
-  const toggle = (type: string) => setEvents((before) => (before.includes(type) ? before.filter((t) => t !== type) : [...before, type]));
+  const toggle = (type: string) =>
+    setEvents((before) => (before.includes(type) ? before.filter((t) => t !== type) : [...before, type]));
   return (
     <Dialog title="Add webhook endpoint" onClose={onClose}>
       <form onSubmit={submit}>
         <label>
           Endpoint URL
-          <input name="url" type="url" required maxLength={2048} value={url} onChange={(e) => setUrl(e.target.value)} aria-describedby="endpoint-url-hint" />
+          <input
+            name="url"
+            type="url"
+            required
+            maxLength={2048}
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            aria-describedby="endpoint-url-hint"
+          />
         </label>
         <p id="endpoint-url-hint" className="hint">
           An https address on the public internet, e.g. https://hooks.example.com/feedback.

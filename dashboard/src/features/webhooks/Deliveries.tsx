@@ -30,7 +30,11 @@ export function Deliveries({ endpoint, canResend }: { endpoint: WebhookEndpoint;
 
   const sendAgain = async (id: string, eventType: string) => {
     const result = await redeliver({ id });
-    setTold(result.error ? { text: errorInWords(result.error), error: true } : { text: `The ${eventType} event is queued to be sent again.`, error: false });
+    setTold(
+      result.error
+        ? { text: errorInWords(result.error), error: true }
+        : { text: `The ${eventType} event is queued to be sent again.`, error: false },
+    );
     refresh();
   };
 
@@ -47,13 +51,16 @@ export function Deliveries({ endpoint, canResend }: { endpoint: WebhookEndpoint;
       </div>
       {error && <StatusMessage error>{errorInWords(error)}</StatusMessage>}
       {!data && fetching && <StatusMessage>Loading deliveries…</StatusMessage>}
-      {data && items.length === 0 && <StatusMessage>No deliveries yet: events are listed here as they are sent.</StatusMessage>}
+      {data && items.length === 0 && (
+        <StatusMessage>No deliveries yet: events are listed here as they are sent.</StatusMessage>
+      )}
       {items.length > 0 && (
         <ol className="delivery-list" aria-label="Deliveries">
           {items.map((delivery) => (
             <li key={delivery.id} className="card">
               <p>
-                <strong>{delivery.eventType}</strong> · <span className={`badge ${delivery.status}`}>{delivery.status}</span> · {formatTime(delivery.createdAt)}
+                <strong>{delivery.eventType}</strong> ·{' '}
+                <span className={`badge ${delivery.status}`}>{delivery.status}</span> · {formatTime(delivery.createdAt)}
                 {delivery.nextAttemptAt && <> · next attempt {formatTime(delivery.nextAttemptAt)}</>}
               </p>
               <p className="hint">
@@ -65,14 +72,19 @@ export function Deliveries({ endpoint, canResend }: { endpoint: WebhookEndpoint;
                 <ul aria-label="Attempts">
                   {delivery.attempts.map((attempt) => (
                     <li key={attempt.at}>
-                      {formatTime(attempt.at)}: {attempt.statusCode ? `HTTP ${attempt.statusCode}` : 'no answer'} in {attempt.durationMs} ms
+                      {formatTime(attempt.at)}: {attempt.statusCode ? `HTTP ${attempt.statusCode}` : 'no answer'} in{' '}
+                      {attempt.durationMs} ms
                       {attempt.error ? ` (${attempt.error})` : ''}
                     </li>
                   ))}
                 </ul>
               )}
               {canResend && delivery.status !== 'pending' && (
-                <button type="button" disabled={redelivering} onClick={() => void sendAgain(delivery.id, delivery.eventType)}>
+                <button
+                  type="button"
+                  disabled={redelivering}
+                  onClick={() => void sendAgain(delivery.id, delivery.eventType)}
+                >
                   Redeliver
                 </button>
               )}

@@ -10,13 +10,21 @@ import { StatusMessage } from '../layout/StatusMessage';
 import { AddEndpointDialog } from './AddEndpointDialog';
 import { Deliveries } from './Deliveries';
 import { RotateSecretDialog } from './RotateSecretDialog';
-import { ENABLE_WEBHOOK_ENDPOINT, REMOVE_WEBHOOK_ENDPOINT, SEND_WEBHOOK_TEST_EVENT, WEBHOOK_ENDPOINTS, type WebhookEndpoint } from './webhookQueries';
+import {
+  ENABLE_WEBHOOK_ENDPOINT,
+  REMOVE_WEBHOOK_ENDPOINT,
+  SEND_WEBHOOK_TEST_EVENT,
+  WEBHOOK_ENDPOINTS,
+  type WebhookEndpoint,
+} from './webhookQueries';
 
 /** The state of an endpoint in words: enabled, failing since when, or disabled and why. */
 function endpointState(endpoint: WebhookEndpoint): string {
-  if (!endpoint.enabled) return `Disabled ${formatTime(endpoint.disabledAt, '')}${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`;
+  if (!endpoint.enabled)
+    return `Disabled ${formatTime(endpoint.disabledAt, '')}${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`;
   if (endpoint.failingSince) return `Failing since ${formatTime(endpoint.failingSince)}`;
-  if (endpoint.previousSecretExpiresAt) return `Enabled; the replaced secret also signs until ${formatTime(endpoint.previousSecretExpiresAt)}`;
+  if (endpoint.previousSecretExpiresAt)
+    return `Enabled; the replaced secret also signs until ${formatTime(endpoint.previousSecretExpiresAt)}`;
   return 'Enabled';
 }
 
@@ -53,7 +61,11 @@ export function WebhooksPage() {
   };
   const enableEndpoint = async (endpoint: WebhookEndpoint) => {
     const result = await enable({ id: endpoint.id });
-    setTold(result.error ? { text: errorInWords(result.error), error: true } : { text: `${endpoint.url} is enabled again and receives events from now on.`, error: false });
+    setTold(
+      result.error
+        ? { text: errorInWords(result.error), error: true }
+        : { text: `${endpoint.url} is enabled again and receives events from now on.`, error: false },
+    );
     reload();
   };
   const endpoints = data?.webhookEndpoints ?? [];
@@ -69,7 +81,8 @@ export function WebhooksPage() {
         )}
       </div>
       <p className="hint">
-        Endpoints receive signed events as they happen.{canManage ? '' : ' Owners and admins add, remove and re-enable endpoints and rotate their secrets.'}
+        Endpoints receive signed events as they happen.
+        {canManage ? '' : ' Owners and admins add, remove and re-enable endpoints and rotate their secrets.'}
       </p>
       <div role="status" className={told?.error ? 'told error' : 'told'}>
         {told?.text}
@@ -80,7 +93,9 @@ export function WebhooksPage() {
         </StatusMessage>
       )}
       {!data && fetching && <StatusMessage>Loading webhook endpoints…</StatusMessage>}
-      {data && endpoints.length === 0 && <StatusMessage>No webhook endpoints yet.{canManage ? ' Add one with "Add endpoint".' : ''}</StatusMessage>}
+      {data && endpoints.length === 0 && (
+        <StatusMessage>No webhook endpoints yet.{canManage ? ' Add one with "Add endpoint".' : ''}</StatusMessage>
+      )}
       {endpoints.length > 0 && (
         <div className="table-wrap" role="region" aria-label="Webhook endpoints" tabIndex={0}>
           <table>
@@ -107,7 +122,10 @@ export function WebhooksPage() {
                   </td>
                   <td data-label="Added">{formatTime(endpoint.createdAt)}</td>
                   <td className="row-actions wrap">
-                    <Link to={`?endpoint=${encodeURIComponent(endpoint.id)}`} aria-label={`Deliveries to ${endpoint.url}`}>
+                    <Link
+                      to={`?endpoint=${encodeURIComponent(endpoint.id)}`}
+                      aria-label={`Deliveries to ${endpoint.url}`}
+                    >
                       Deliveries
                     </Link>
                     {canResend && endpoint.enabled && (
@@ -155,11 +173,29 @@ export function WebhooksPage() {
   );
 }
 
-function RemoveDialog({ endpoint, onRemoved, onClose }: { endpoint: WebhookEndpoint; onRemoved: () => void; onClose: () => void }) {
+function RemoveDialog({
+  endpoint,
+  onRemoved,
+  onClose,
+}: {
+  endpoint: WebhookEndpoint;
+  onRemoved: () => void;
+  onClose: () => void;
+}) {
   const [{ fetching }, remove] = useMutation(REMOVE_WEBHOOK_ENDPOINT);
   return (
-    <ConfirmDialog title={`Remove ${endpoint.url}?`} confirmLabel="Remove" busy={fetching} run={() => remove({ id: endpoint.id })} onDone={onRemoved} onClose={onClose}>
-      <p>The endpoint receives nothing more; its pending deliveries are not sent and its delivery history goes. This cannot be undone.</p>
+    <ConfirmDialog
+      title={`Remove ${endpoint.url}?`}
+      confirmLabel="Remove"
+      busy={fetching}
+      run={() => remove({ id: endpoint.id })}
+      onDone={onRemoved}
+      onClose={onClose}
+    >
+      <p>
+        The endpoint receives nothing more; its pending deliveries are not sent and its delivery history goes. This
+        cannot be undone.
+      </p>
     </ConfirmDialog>
   );
 }

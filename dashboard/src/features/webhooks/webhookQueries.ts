@@ -32,7 +32,8 @@ export const EVENTS = [
   { type: 'export.failed', label: 'Export failed' },
 ] as const;
 
-const ENDPOINT = 'id url events secret enabled disabledAt disabledReason failingSince previousSecretExpiresAt createdAt';
+const ENDPOINT =
+  'id url events secret enabled disabledAt disabledReason failingSince previousSecretExpiresAt createdAt';
 const DELIVERY = 'id eventId eventType status nextAttemptAt createdAt attempts { at statusCode error durationMs }';
 
 export const WEBHOOK_ENDPOINTS = gql<{ webhookEndpoints: WebhookEndpoint[] }>`
@@ -44,10 +45,15 @@ export const ADD_WEBHOOK_ENDPOINT = gql<{ addWebhookEndpoint: WebhookEndpoint },
 `;
 
 export const REMOVE_WEBHOOK_ENDPOINT = gql<{ removeWebhookEndpoint: boolean }, { id: string }>`
-  mutation RemoveWebhookEndpoint($id: String!) { removeWebhookEndpoint(id: $id) }
+  mutation RemoveWebhookEndpoint($id: String!) {
+    removeWebhookEndpoint(id: $id)
+  }
 `;
 
-export const WEBHOOK_DELIVERIES = gql<{ webhookDeliveries: { total: number; items: WebhookDelivery[] } }, { endpointId: string; skip: number; take: number }>`
+export const WEBHOOK_DELIVERIES = gql<
+  { webhookDeliveries: { total: number; items: WebhookDelivery[] } },
+  { endpointId: string; skip: number; take: number }
+>`
   query WebhookDeliveries($endpointId: String!, $skip: Int, $take: Int) {
     webhookDeliveries(endpointId: $endpointId, skip: $skip, take: $take) {
       total

@@ -34,7 +34,9 @@ export function toAccountItem(doc: AccountDocument): AccountItem {
 }
 
 /** The match keys stored beside an account, so links are found through indexes. */
-export function accountMatchKeys(account: Pick<AccountDocument, 'domain' | 'name'>): Pick<AccountDocument, 'domainKey' | 'nameKey'> {
+export function accountMatchKeys(
+  account: Pick<AccountDocument, 'domain' | 'name'>,
+): Pick<AccountDocument, 'domainKey' | 'nameKey'> {
   return { domainKey: matchKey(account.domain), nameKey: matchKey(account.name) };
 }
 

@@ -2,7 +2,10 @@ import { RecordRules, type Checked, type CsvColumns } from '@fi/shared';
 import type { AccountDocument } from '../data/accountModel';
 
 /** An account as stored, before the repository adds its id, organization and match keys. */
-export type AccountRecord = Pick<AccountDocument, 'name' | 'domain' | 'description' | 'website' | 'score' | 'churnRisk' | 'tags' | 'createdAt'>;
+export type AccountRecord = Pick<
+  AccountDocument,
+  'name' | 'domain' | 'description' | 'website' | 'score' | 'churnRisk' | 'tags' | 'createdAt'
+>;
 
 /** Longest accepted text per field, in characters; documented in docs/limits.md. */
 export const ACCOUNT_LIMITS = { name: 200, domain: 253, description: 5_000, website: 2_000 } as const;
@@ -15,7 +18,11 @@ const IGNORED = ['id'];
 export const ACCOUNT_EDITABLE = ['name', 'domain', 'description', 'website', 'score', 'churnRisk', 'tags'] as const;
 
 /** The columns of a CSV import: the fields, and the id an export writes, which is ignored. */
-export const ACCOUNT_CSV_COLUMNS: CsvColumns = { known: [...FIELDS, ...IGNORED], numbers: ['score', 'churnRisk'], lists: ['tags'] };
+export const ACCOUNT_CSV_COLUMNS: CsvColumns = {
+  known: [...FIELDS, ...IGNORED],
+  numbers: ['score', 'churnRisk'],
+  lists: ['tags'],
+};
 
 /** The accounts service's rules for an account record, wherever it comes from (import, seed, the admin API). */
 export function checkAccount(record: unknown, now: Date): Checked<AccountRecord> {

@@ -22,7 +22,12 @@ function keysOf(doc: AccountDocument): string[] {
 }
 
 /** Accounts of the given organizations with any of these domains or names, the oldest per key. */
-async function findByKeys(queries: AccountLinkQueries, orgIds: Set<string>, domains: Set<string>, names: Set<string>): Promise<Map<string, AccountDocument>> {
+async function findByKeys(
+  queries: AccountLinkQueries,
+  orgIds: Set<string>,
+  domains: Set<string>,
+  names: Set<string>,
+): Promise<Map<string, AccountDocument>> {
   return firstByKey(await queries.byKeys(orgIds, domains, names), keysOf);
 }
 
@@ -50,7 +55,8 @@ const contactKey = (ref: ContactRef): string | null => {
   return name ? byName(ref.orgId, name) : null;
 };
 
-const linkValue = ({ account, kind }: LinkKeyRequest) => (kind === 'domain' ? companyDomainKey(account.domainKey) : account.nameKey);
+const linkValue = ({ account, kind }: LinkKeyRequest) =>
+  kind === 'domain' ? companyDomainKey(account.domainKey) : account.nameKey;
 
 function linkKeyOf(request: LinkKeyRequest): string | null {
   const value = linkValue(request);

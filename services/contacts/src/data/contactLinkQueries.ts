@@ -9,7 +9,11 @@ export interface ContactLinkQueries {
   /** The contacts of these organizations with these lower-cased emails, oldest first, in one query. */
   byEmails(orgIds: Iterable<string>, emails: Iterable<string>): Promise<ContactDocument[]>;
   /** The contacts of these organizations whose email domain or company key is one of these, newest first, streamed. */
-  byDomainsOrCompanies(orgIds: Iterable<string>, domains: Iterable<string>, companies: Iterable<string>): AsyncIterable<ContactDocument>;
+  byDomainsOrCompanies(
+    orgIds: Iterable<string>,
+    domains: Iterable<string>,
+    companies: Iterable<string>,
+  ): AsyncIterable<ContactDocument>;
 }
 
 export function contactLinkQueries(repository: ContactRepository): ContactLinkQueries {
@@ -21,7 +25,10 @@ export function contactLinkQueries(repository: ContactRepository): ContactLinkQu
         .lean<ContactDocument[]>(),
     byDomainsOrCompanies: (orgIds, domains, companies) =>
       repository.model
-        .find({ orgId: { $in: [...orgIds] }, $or: [{ emailDomain: { $in: [...domains] } }, { companyKey: { $in: [...companies] } }] })
+        .find({
+          orgId: { $in: [...orgIds] },
+          $or: [{ emailDomain: { $in: [...domains] } }, { companyKey: { $in: [...companies] } }],
+        })
         .sort(NEWEST_FIRST)
         .lean<ContactDocument>()
         .cursor(),

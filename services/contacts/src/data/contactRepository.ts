@@ -32,12 +32,23 @@ export function toContactItem(doc: ContactDocument): ContactItem {
 }
 
 /** The match keys stored beside a contact, so links are found through indexes. */
-export function contactMatchKeys(contact: Pick<ContactDocument, 'email' | 'company'>): Pick<ContactDocument, 'emailLower' | 'emailDomain' | 'companyKey'> {
-  return { emailLower: matchKey(contact.email), emailDomain: emailDomainOf(contact.email), companyKey: matchKey(contact.company) };
+export function contactMatchKeys(
+  contact: Pick<ContactDocument, 'email' | 'company'>,
+): Pick<ContactDocument, 'emailLower' | 'emailDomain' | 'companyKey'> {
+  return {
+    emailLower: matchKey(contact.email),
+    emailDomain: emailDomainOf(contact.email),
+    companyKey: matchKey(contact.company),
+  };
 }
 
 export type ContactRepository = OrgScopedRepository<ContactDocument, ContactItem>;
 
 export function createContactRepository(connection: Connection): ContactRepository {
-  return new OrgScopedRepository(contactModel(connection), toContactItem, ['name', 'email', 'company'], contactMatchKeys);
+  return new OrgScopedRepository(
+    contactModel(connection),
+    toContactItem,
+    ['name', 'email', 'company'],
+    contactMatchKeys,
+  );
 }

@@ -6,7 +6,17 @@ import type { ContactItem } from '../data/contactRepository';
  * The contact's own fields, as contactItems shows them. totalFeedbacks and lastInteraction are the
  * feedback service's figures about a contact, so they are not in this service's export.
  */
-export const CONTACTS_EXPORT_COLUMNS = ['id', 'name', 'email', 'phone', 'company', 'title', 'location', 'tags', 'createdAt'] as const;
+export const CONTACTS_EXPORT_COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'phone',
+  'company',
+  'title',
+  'location',
+  'tags',
+  'createdAt',
+] as const;
 
 export const contactsExportSource = (records: DirectoryRecords<ContactDocument, ContactItem>) =>
   directoryExportSource(records, {

@@ -54,7 +54,10 @@ export function createAuthorLoader(queries: ContactLinkQueries): DataLoader<Auth
     async (refs) => {
       const wanted = refs.flatMap((ref) => (matchKey(ref.email) ? [ref] : []));
       if (wanted.length === 0) return refs.map(() => null);
-      const docs = await queries.byEmails(new Set(wanted.map((ref) => ref.orgId)), new Set(wanted.flatMap((ref) => matchKey(ref.email) ?? [])));
+      const docs = await queries.byEmails(
+        new Set(wanted.map((ref) => ref.orgId)),
+        new Set(wanted.flatMap((ref) => matchKey(ref.email) ?? [])),
+      );
       const first = firstByKey(docs, (doc) => (doc.emailLower ? [orgKey(doc.orgId, doc.emailLower)] : []));
       return refs.map((ref) => {
         const email = matchKey(ref.email);
@@ -75,7 +78,9 @@ export interface AccountContactsKey {
  * The people of a page of accounts: one query for all of them (newest first, streamed), paged per
  * account in memory. An account lists exactly the contacts whose `account` it is.
  */
-export function createAccountContactsLoader(queries: ContactLinkQueries): DataLoader<AccountContactsKey, PageResult<ContactItem>, string> {
+export function createAccountContactsLoader(
+  queries: ContactLinkQueries,
+): DataLoader<AccountContactsKey, PageResult<ContactItem>, string> {
   return new DataLoader<AccountContactsKey, PageResult<ContactItem>, string>(
     async (keys) => {
       const results = new Map<AccountContactsKey, PageResult<ContactItem>>();
@@ -106,7 +111,9 @@ export function createAccountContactsLoader(queries: ContactLinkQueries): DataLo
       }
       return keys.map((key) => results.get(key) as PageResult<ContactItem>);
     },
-    { cacheKeyFn: (key) => JSON.stringify([key.account.orgId, key.account.linkDomain, key.account.linkName, key.args]) },
+    {
+      cacheKeyFn: (key) => JSON.stringify([key.account.orgId, key.account.linkDomain, key.account.linkName, key.args]),
+    },
   );
 }
 
@@ -119,7 +126,9 @@ function accountPage(
   const groups = accountLinkKeys(key.account).map((linkKey) => pages.get(linkKey) ?? EMPTY_GROUP_PAGE);
   const merged = groups
     .flatMap((group) => group.items)
-    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b._id.toHexString().localeCompare(a._id.toHexString()));
+    .sort(
+      (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b._id.toHexString().localeCompare(a._id.toHexString()),
+    );
   return {
     items: merged.slice(page.skip, page.skip + page.take).map(toContactItem),
     total: groups.reduce((sum, group) => sum + group.total, 0),

@@ -2,7 +2,12 @@ import type DataLoader from 'dataloader';
 import type { PageResult, SubgraphContext } from '@fi/shared';
 import { contactLinkQueries } from '../data/contactLinkQueries';
 import type { ContactItem, ContactRepository } from '../data/contactRepository';
-import { createAccountContactsLoader, createAuthorLoader, type AccountContactsKey, type AuthorRef } from './contactLinkLoaders';
+import {
+  createAccountContactsLoader,
+  createAuthorLoader,
+  type AccountContactsKey,
+  type AuthorRef,
+} from './contactLinkLoaders';
 
 export interface ContactsContext extends SubgraphContext {
   authors: DataLoader<AuthorRef, ContactItem | null, string>;

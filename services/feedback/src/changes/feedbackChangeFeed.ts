@@ -4,6 +4,10 @@ import type { FeedbackRepository } from '../data/feedbackRepository';
 import type { FeedbackTombstones } from '../data/feedbackTombstones';
 
 /** feedbackChanges: live items by their last change, and the tombstones of removed and merged ones. */
-export function feedbackChangeFeed(repository: FeedbackRepository, tombstones: FeedbackTombstones, settleMs: number): ChangeFeed<FeedbackItem> {
+export function feedbackChangeFeed(
+  repository: FeedbackRepository,
+  tombstones: FeedbackTombstones,
+  settleMs: number,
+): ChangeFeed<FeedbackItem> {
   return changeFeed('feedback', recordChangeSources(repository, tombstones), settleMs);
 }

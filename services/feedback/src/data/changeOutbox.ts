@@ -50,7 +50,13 @@ export interface OpenImports {
 }
 
 /** `counted`: nothing is left to count (counted, or recorded before counts were kept); `ready`: known to have happened. */
-export type RecordedChange = Change & { ready: boolean; deliver: boolean; enqueued: boolean; counted: boolean; released: boolean };
+export type RecordedChange = Change & {
+  ready: boolean;
+  deliver: boolean;
+  enqueued: boolean;
+  counted: boolean;
+  released: boolean;
+};
 
 /** Open import batches read at most (each is one CLI or API import in progress). */
 const OPEN_IMPORTS_READ = 1_000;
@@ -112,7 +118,10 @@ export class ChangeOutbox {
   }
 
   async markCounted(id: string, delta?: CountDelta): Promise<void> {
-    await this.collection.updateOne({ _id: id }, { $set: { countedAt: new Date(), ready: true, ...(delta ? { delta } : {}) } });
+    await this.collection.updateOne(
+      { _id: id },
+      { $set: { countedAt: new Date(), ready: true, ...(delta ? { delta } : {}) } },
+    );
   }
 
   async markReleased(id: string): Promise<void> {
@@ -174,7 +183,9 @@ export class ChangeOutbox {
 
   /** Closed changes past the idempotency window (no replay can name them any more). */
   async purgeClosed(now = new Date()): Promise<number> {
-    const result = await this.collection.deleteMany({ doneAt: { $lt: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) } });
+    const result = await this.collection.deleteMany({
+      doneAt: { $lt: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) },
+    });
     return result.deletedCount;
   }
 }

@@ -1,6 +1,14 @@
 import { mongo, type Collection, type Connection } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
-import { DAY_MS, cellKey, splitCountPath, type CellChange, type CellRef, type CellScope, type CountDelta } from '../domain/countDelta';
+import {
+  DAY_MS,
+  cellKey,
+  splitCountPath,
+  type CellChange,
+  type CellRef,
+  type CellScope,
+  type CountDelta,
+} from '../domain/countDelta';
 
 /** One kept cell (see domain/countDelta): counts by `c.<status>.<sentiment>`. */
 export interface CellDocument {
@@ -141,7 +149,11 @@ export class CountStore {
    * `distinct`: FerretDB v1's distinct takes no time limit.
    */
   async organizations(): Promise<string[]> {
-    const rows = await this.collection.aggregate<{ _id: string }>([{ $match: { scope: 'source' } }, { $group: { _id: '$orgId' } }], { maxTimeMS: DEFAULT_MAX_TIME_MS }).toArray();
+    const rows = await this.collection
+      .aggregate<{ _id: string }>([{ $match: { scope: 'source' } }, { $group: { _id: '$orgId' } }], {
+        maxTimeMS: DEFAULT_MAX_TIME_MS,
+      })
+      .toArray();
     return rows.map((row) => row._id).sort();
   }
 
@@ -150,7 +162,7 @@ export class CountStore {
     for (const chunk of inChunks(delta)) {
       let todo = chunk;
       // A cell created by two changes at once: the loser's upsert meets the winner's insert; again.
-      for (let fruitless = 0; todo.length > 0; ) {
+      for (let fruitless = 0; todo.length > 0;) {
         const left = await this.applyOnce(changeId, todo);
         fruitless = left.length < todo.length ? 0 : fruitless + 1;
         if (fruitless === 5) throw new Error('kept counts: a cell could not be written');
@@ -171,10 +183,20 @@ export class CountStore {
             updateOne: {
               filter: { _id: cellKey(cell), pending: { $ne: changeId } },
               update: {
-                $inc: { ...Object.fromEntries(Object.entries(inc).map(([path, n]) => [`c.${splitCountPath(path).join('.')}`, n])), ...(cell.scope === 'day' ? { v: 1 } : {}) },
+                $inc: {
+                  ...Object.fromEntries(
+                    Object.entries(inc).map(([path, n]) => [`c.${splitCountPath(path).join('.')}`, n]),
+                  ),
+                  ...(cell.scope === 'day' ? { v: 1 } : {}),
+                },
                 $push: { pending: changeId },
                 ...(cell.scope === 'day' ? { $set: { dirty: true } } : {}),
-                $setOnInsert: { orgId: cell.orgId, scope: cell.scope, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) },
+                $setOnInsert: {
+                  orgId: cell.orgId,
+                  scope: cell.scope,
+                  key: cell.key,
+                  ...(cell.source !== undefined ? { source: cell.source } : {}),
+                },
                 ...(newest ? { $max: { newest } } : {}),
               },
               upsert: true,
@@ -192,7 +214,14 @@ export class CountStore {
     // Which updates were applied is read from the cells, not from the error: FerretDB v1 stops a bulk
     // write at its first failure (ordered or not) and reports it at another position.
     const applied = new Set(
-      (await this.collection.find({ _id: { $in: changes.map((change) => cellKey(change.cell)) }, pending: changeId }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id),
+      (
+        await this.collection
+          .find(
+            { _id: { $in: changes.map((change) => cellKey(change.cell)) }, pending: changeId },
+            { projection: { _id: 1 } },
+          )
+          .toArray()
+      ).map((doc) => doc._id),
     );
     return changes.filter((change) => !applied.has(cellKey(change.cell)));
   }
@@ -213,13 +242,26 @@ export class CountStore {
   /** Marks an organization's day cells (those of `days`, or all) for a recount of their theme figures. */
   async markDays(orgId: string, days?: string[]): Promise<void> {
     if (days?.length === 0) return;
-    await this.write(() => this.collection.updateMany({ orgId, scope: 'day', ...(days ? { key: { $in: days } } : {}) }, { $set: { dirty: true }, $inc: { v: 1 } }));
+    await this.write(() =>
+      this.collection.updateMany(
+        { orgId, scope: 'day', ...(days ? { key: { $in: days } } : {}) },
+        { $set: { dirty: true }, $inc: { v: 1 } },
+      ),
+    );
   }
 
   /** Day cells whose theme figures are to be counted again (at most `limit`). */
-  dirtyDays(orgId: string, limit: number): Promise<Array<Pick<CellDocument, '_id' | 'key' | 'source'> & { v: number }>> {
+  dirtyDays(
+    orgId: string,
+    limit: number,
+  ): Promise<Array<Pick<CellDocument, '_id' | 'key' | 'source'> & { v: number }>> {
     // A marked cell always has `v`: every mark increments it.
-    return this.collection.find<Pick<CellDocument, '_id' | 'key' | 'source'> & { v: number }>({ orgId, scope: 'day', dirty: true }, { projection: { key: 1, source: 1, v: 1 }, limit, maxTimeMS: DEFAULT_MAX_TIME_MS }).toArray();
+    return this.collection
+      .find<Pick<CellDocument, '_id' | 'key' | 'source'> & { v: number }>(
+        { orgId, scope: 'day', dirty: true },
+        { projection: { key: 1, source: 1, v: 1 }, limit, maxTimeMS: DEFAULT_MAX_TIME_MS },
+      )
+      .toArray();
   }
 
   /**
@@ -231,34 +273,55 @@ export class CountStore {
     if (cells.length === 0) return;
     await this.write(async () => {
       const cleared = await this.collection.bulkWrite(
-        cells.map(({ id, v, t }) => ({ updateOne: { filter: { _id: id, v }, update: { $set: { t: themeRows(t), dirty: false } } } })),
+        cells.map(({ id, v, t }) => ({
+          updateOne: { filter: { _id: id, v }, update: { $set: { t: themeRows(t), dirty: false } } },
+        })),
         { ordered: false },
       );
       if (cleared.matchedCount === cells.length) return;
-      const moved = await this.collection.find({ _id: { $in: cells.map((cell) => cell.id) }, dirty: true }, { projection: { _id: 1 }, maxTimeMS: DEFAULT_MAX_TIME_MS }).toArray();
+      const moved = await this.collection
+        .find(
+          { _id: { $in: cells.map((cell) => cell.id) }, dirty: true },
+          { projection: { _id: 1 }, maxTimeMS: DEFAULT_MAX_TIME_MS },
+        )
+        .toArray();
       const changed = new Set(moved.map((doc) => doc._id));
-      const updates = cells.filter((cell) => changed.has(cell.id)).map(({ id, t }) => ({ updateOne: { filter: { _id: id }, update: { $set: { t: themeRows(t) } } } }));
+      const updates = cells
+        .filter((cell) => changed.has(cell.id))
+        .map(({ id, t }) => ({ updateOne: { filter: { _id: id }, update: { $set: { t: themeRows(t) } } } }));
       if (updates.length > 0) await this.collection.bulkWrite(updates, { ordered: false });
     });
   }
 
   /** The cells of an organization in one scope (their counts, without the days' theme figures); `keys` narrows them (a range for days). */
-  find(orgId: string, scope: CellScope, keys?: { in: string[] } | { from: string; to: string }): Promise<CellDocument[]> {
-    const key = keys === undefined ? {} : 'in' in keys ? { key: { $in: keys.in } } : { key: dayKeys(keys.from, keys.to) };
-    return this.collection.find({ orgId, scope, ...key }, { projection: { pending: 0, t: 0 }, maxTimeMS: DEFAULT_MAX_TIME_MS }).toArray();
+  find(
+    orgId: string,
+    scope: CellScope,
+    keys?: { in: string[] } | { from: string; to: string },
+  ): Promise<CellDocument[]> {
+    const key =
+      keys === undefined ? {} : 'in' in keys ? { key: { $in: keys.in } } : { key: dayKeys(keys.from, keys.to) };
+    return this.collection
+      .find({ orgId, scope, ...key }, { projection: { pending: 0, t: 0 }, maxTimeMS: DEFAULT_MAX_TIME_MS })
+      .toArray();
   }
 
   /** The theme figures of an organization's day cells in [from, to) (UTC days). */
   dayThemes(orgId: string, from: string, to: string): Promise<Array<Pick<CellDocument, 'key' | 'source' | 't'>>> {
     return this.collection
-      .find<Pick<CellDocument, 'key' | 'source' | 't'>>({ orgId, scope: 'day', key: dayKeys(from, to) }, { projection: { _id: 0, key: 1, source: 1, t: 1 }, maxTimeMS: DEFAULT_MAX_TIME_MS })
+      .find<Pick<CellDocument, 'key' | 'source' | 't'>>(
+        { orgId, scope: 'day', key: dayKeys(from, to) },
+        { projection: { _id: 0, key: 1, source: 1, t: 1 }, maxTimeMS: DEFAULT_MAX_TIME_MS },
+      )
       .toArray();
   }
 
   /** Cells by reference, for a page of contacts or accounts (ids are computed, so this is a key lookup). */
   byRefs(refs: CellRef[]): Promise<CellDocument[]> {
     if (refs.length === 0) return Promise.resolve([]);
-    return this.collection.find({ _id: { $in: [...new Set(refs.map(cellKey))] } }, { projection: { pending: 0 } }).toArray();
+    return this.collection
+      .find({ _id: { $in: [...new Set(refs.map(cellKey))] } }, { projection: { pending: 0 } })
+      .toArray();
   }
 
   /** Every cell of an organization (a recount compares them with its own). */
@@ -271,22 +334,37 @@ export class CountStore {
    * count, those of `previous` that are gone set to 0: FerretDB v1 takes the `$set` of an embedded document
    * whose keys changed but whose values did not (an item moved from positive to negative) for no change.
    */
-  async replace(cell: CellRef, figures: (Pick<CellDocument, 'c' | 'newest'> & { t?: ThemeFigures }) | null, previous?: Pick<CellDocument, 'c'>): Promise<void> {
+  async replace(
+    cell: CellRef,
+    figures: (Pick<CellDocument, 'c' | 'newest'> & { t?: ThemeFigures }) | null,
+    previous?: Pick<CellDocument, 'c'>,
+  ): Promise<void> {
     if (figures === null) {
       await this.write(() => this.collection.deleteOne({ _id: cellKey(cell) }));
       return;
     }
     const counts: Record<string, number> = {};
-    for (const [status, bySentiment] of Object.entries(previous?.c ?? {})) for (const sentiment of Object.keys(bySentiment)) counts[`c.${status}.${sentiment}`] = 0;
-    for (const [status, bySentiment] of Object.entries(figures.c)) for (const [sentiment, n] of Object.entries(bySentiment)) counts[`c.${status}.${sentiment}`] = n;
+    for (const [status, bySentiment] of Object.entries(previous?.c ?? {}))
+      for (const sentiment of Object.keys(bySentiment)) counts[`c.${status}.${sentiment}`] = 0;
+    for (const [status, bySentiment] of Object.entries(figures.c))
+      for (const [sentiment, n] of Object.entries(bySentiment)) counts[`c.${status}.${sentiment}`] = n;
     await this.write(() =>
       this.collection.updateOne(
         { _id: cellKey(cell) },
         {
-          $set: { ...counts, newest: figures.newest ?? null, ...(cell.scope === 'day' ? { t: themeRows(figures.t ?? {}), dirty: true } : {}) },
+          $set: {
+            ...counts,
+            newest: figures.newest ?? null,
+            ...(cell.scope === 'day' ? { t: themeRows(figures.t ?? {}), dirty: true } : {}),
+          },
           // A day's theme figures repaired from a read that a theme computation may have overtaken: marked, so the theme worker counts them again.
           ...(cell.scope === 'day' ? { $inc: { v: 1 } } : {}),
-          $setOnInsert: { orgId: cell.orgId, scope: cell.scope, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) },
+          $setOnInsert: {
+            orgId: cell.orgId,
+            scope: cell.scope,
+            key: cell.key,
+            ...(cell.source !== undefined ? { source: cell.source } : {}),
+          },
         },
         { upsert: true },
       ),

@@ -16,8 +16,13 @@ type IdRange = { $gt?: Types.ObjectId; $lte: Types.ObjectId };
  */
 export function feedbackExportReads(model: Model<FeedbackDocument>, removals: FeedbackTombstones) {
   const selection = (orgId: string, filter: FeedbackExportFilter, range: IdRange, snapshotAt: Date) =>
-    ({ ...feedbackFilter(orgId, { ...filter, page: { skip: 0, take: 0 } }), _id: range, createdAt: { $lte: snapshotAt } }) as mongo.Filter<mongo.Document>;
-  const range = (after: Types.ObjectId | null, upTo: Types.ObjectId): IdRange => (after ? { $gt: after, $lte: upTo } : { $lte: upTo });
+    ({
+      ...feedbackFilter(orgId, { ...filter, page: { skip: 0, take: 0 } }),
+      _id: range,
+      createdAt: { $lte: snapshotAt },
+    }) as mongo.Filter<mongo.Document>;
+  const range = (after: Types.ObjectId | null, upTo: Types.ObjectId): IdRange =>
+    after ? { $gt: after, $lte: upTo } : { $lte: upTo };
   return {
     async ensureIndexes(): Promise<void> {
       // The keyset pages' (organization, _id) index is the model's own (data/feedbackModel.ts).
@@ -25,11 +30,27 @@ export function feedbackExportReads(model: Model<FeedbackDocument>, removals: Fe
     },
     count: (orgId: string, filter: FeedbackExportFilter, bound: Types.ObjectId, snapshotAt: Date) =>
       model.collection.countDocuments(selection(orgId, filter, { $lte: bound }, snapshotAt), EXPORT_READ_OPTIONS),
-    async *scan(orgId: string, filter: FeedbackExportFilter, after: Types.ObjectId | null, bound: Types.ObjectId, snapshotAt: Date, batchSize: number) {
-      const cursor = model.collection.find(selection(orgId, filter, range(after, bound), snapshotAt), { ...EXPORT_CURSOR_OPTIONS, sort: { _id: 1 }, batchSize });
+    async *scan(
+      orgId: string,
+      filter: FeedbackExportFilter,
+      after: Types.ObjectId | null,
+      bound: Types.ObjectId,
+      snapshotAt: Date,
+      batchSize: number,
+    ) {
+      const cursor = model.collection.find(selection(orgId, filter, range(after, bound), snapshotAt), {
+        ...EXPORT_CURSOR_OPTIONS,
+        sort: { _id: 1 },
+        batchSize,
+      });
       for await (const doc of cursor) yield doc as unknown as FeedbackDocument;
     },
-    removedSince: (orgId: string, filter: FeedbackExportFilter, after: Types.ObjectId | null, upTo: Types.ObjectId, snapshotAt: Date) =>
-      removals.removedSince<FeedbackDocument>(selection(orgId, filter, range(after, upTo), snapshotAt), snapshotAt),
+    removedSince: (
+      orgId: string,
+      filter: FeedbackExportFilter,
+      after: Types.ObjectId | null,
+      upTo: Types.ObjectId,
+      snapshotAt: Date,
+    ) => removals.removedSince<FeedbackDocument>(selection(orgId, filter, range(after, upTo), snapshotAt), snapshotAt),
   };
 }

@@ -81,15 +81,22 @@ export function documentOf(item: FeedbackItem): FeedbackDocument {
 }
 
 /** The match keys stored beside an item (see shared linkKeys), so links are found through indexes. */
-export function feedbackMatchKeys(item: Pick<FeedbackDocument, 'email'>): Pick<FeedbackDocument, 'emailLower' | 'emailDomain'> {
+export function feedbackMatchKeys(
+  item: Pick<FeedbackDocument, 'email'>,
+): Pick<FeedbackDocument, 'emailLower' | 'emailDomain'> {
   return { emailLower: item.email?.toLowerCase() ?? null, emailDomain: emailDomainOf(item.email) };
 }
 
 /** What is stored beside a record: its match keys, and updatedAt (a new item was last changed when created). */
-export const storedFields = (record: FeedbackRecord) => ({ ...record, ...feedbackMatchKeys(record), updatedAt: record.createdAt });
+export const storedFields = (record: FeedbackRecord) => ({
+  ...record,
+  ...feedbackMatchKeys(record),
+  updatedAt: record.createdAt,
+});
 
 /** The item as it will read once stored under `id` (what a created event carries). */
-export const itemOf = (id: string, orgId: string, record: FeedbackRecord): FeedbackItem => toItem({ _id: new Types.ObjectId(id), orgId, ...storedFields(record) });
+export const itemOf = (id: string, orgId: string, record: FeedbackRecord): FeedbackItem =>
+  toItem({ _id: new Types.ObjectId(id), orgId, ...storedFields(record) });
 
 /** What the kept counts look at of an item (its match keys derived as when it was stored). */
 export const countedOf = (item: FeedbackItem): CountedItem => ({

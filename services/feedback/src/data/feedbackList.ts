@@ -61,7 +61,8 @@ export function isAfter(doc: Pick<FeedbackDocument, 'createdAt' | '_id'>, positi
   return time < 0 || (time === 0 && doc._id.toHexString() < position.id);
 }
 
-export const cursorOf = (doc: Pick<FeedbackDocument, 'createdAt' | '_id'>) => encodeCursor({ createdAt: doc.createdAt, id: doc._id.toHexString() });
+export const cursorOf = (doc: Pick<FeedbackDocument, 'createdAt' | '_id'>) =>
+  encodeCursor({ createdAt: doc.createdAt, id: doc._id.toHexString() });
 
 /**
  * Values of one `_id: {$in}`: the embedded engine pushes lists of up to 32,000 values down to SQL and
@@ -80,16 +81,25 @@ export const IDS_PER_QUERY = 10_000;
  */
 function searchParts(orgId: string, query: FeedbackQuery, scope: SearchScope): Array<FilterQuery<FeedbackDocument>> {
   const { orgId: _org, status, sentiment, ...given } = feedbackFilter(orgId, { ...query, search: undefined });
-  const filtered: FilterQuery<FeedbackDocument> = { ...given, ...(query.status ? { status } : {}), ...(query.sentiment ? { sentiment } : {}) };
+  const filtered: FilterQuery<FeedbackDocument> = {
+    ...given,
+    ...(query.status ? { status } : {}),
+    ...(query.sentiment ? { sentiment } : {}),
+  };
   const parts: Array<FilterQuery<FeedbackDocument>> = [];
   const ids = scopeIds(scope).map((id) => new Types.ObjectId(id));
-  for (let at = 0; at < ids.length; at += IDS_PER_QUERY) parts.push({ ...filtered, _id: { $in: ids.slice(at, at + IDS_PER_QUERY) } });
+  for (let at = 0; at < ids.length; at += IDS_PER_QUERY)
+    parts.push({ ...filtered, _id: { $in: ids.slice(at, at + IDS_PER_QUERY) } });
   parts.push(unindexedFilter(orgId, query, scope.state.watermark));
   return parts;
 }
 
 /** The list's filters over the items the search index does not hold yet (after its watermark), with today's regex. */
-export const unindexedFilter = (orgId: string, query: FeedbackQuery, watermark: string): FilterQuery<FeedbackDocument> => ({
+export const unindexedFilter = (
+  orgId: string,
+  query: FeedbackQuery,
+  watermark: string,
+): FilterQuery<FeedbackDocument> => ({
   ...feedbackFilter(orgId, query),
   _id: { $gt: new Types.ObjectId(watermark) },
 });
@@ -100,13 +110,31 @@ export function pageOf(docs: FeedbackDocument[], take: number, total: number): F
   return { items: page.map(toItem), total, nextCursor: docs.length > take ? cursorOf(page[page.length - 1]) : null };
 }
 
-const newestFirst = (a: FeedbackDocument, b: FeedbackDocument) => b.createdAt.getTime() - a.createdAt.getTime() || (a._id.toHexString() < b._id.toHexString() ? 1 : -1);
+const newestFirst = (a: FeedbackDocument, b: FeedbackDocument) =>
+  b.createdAt.getTime() - a.createdAt.getTime() || (a._id.toHexString() < b._id.toHexString() ? 1 : -1);
 
 /** The items `skip` to `skip + limit` of the union of disjoint filters, newest first. */
-async function newestOf(model: Model<FeedbackDocument>, filters: Array<FilterQuery<FeedbackDocument>>, skip: number, limit: number): Promise<FeedbackDocument[]> {
-  if (filters.length === 1) return model.find(filters[0]).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<FeedbackDocument[]>();
-  const lists = await Promise.all(filters.map((filter) => model.find(filter).sort(NEWEST_FIRST).limit(skip + limit).lean<FeedbackDocument[]>()));
-  return lists.flat().sort(newestFirst).slice(skip, skip + limit);
+async function newestOf(
+  model: Model<FeedbackDocument>,
+  filters: Array<FilterQuery<FeedbackDocument>>,
+  skip: number,
+  limit: number,
+): Promise<FeedbackDocument[]> {
+  if (filters.length === 1)
+    return model.find(filters[0]).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<FeedbackDocument[]>();
+  const lists = await Promise.all(
+    filters.map((filter) =>
+      model
+        .find(filter)
+        .sort(NEWEST_FIRST)
+        .limit(skip + limit)
+        .lean<FeedbackDocument[]>(),
+    ),
+  );
+  return lists
+    .flat()
+    .sort(newestFirst)
+    .slice(skip, skip + limit);
 }
 
 /**
@@ -114,14 +142,24 @@ async function newestOf(model: Model<FeedbackDocument>, filters: Array<FilterQue
  * answers (`scope`, see search/indexedSearch.ts) reads its matches by id; `total` is then the sum of
  * the parts' exact counts.
  */
-export async function listFeedback(model: Model<FeedbackDocument>, counts: CountStore, orgId: string, query: FeedbackQuery, scope: SearchScope | null = null): Promise<FeedbackPage> {
+export async function listFeedback(
+  model: Model<FeedbackDocument>,
+  counts: CountStore,
+  orgId: string,
+  query: FeedbackQuery,
+  scope: SearchScope | null = null,
+): Promise<FeedbackPage> {
   const filter = feedbackFilter(orgId, query);
   const parts = scope ? searchParts(orgId, query, scope) : [filter];
   const { skip, take } = query.page;
   const pageParts = query.after ? parts.map((part) => ({ $and: [part, afterPosition(query.after!)] })) : parts;
   const [docs, total] = await Promise.all([
     take === 0 ? Promise.resolve([] as FeedbackDocument[]) : newestOf(model, pageParts, skip, take + 1),
-    scope ? Promise.all(parts.map((part) => model.countDocuments(part))).then((totals) => totals.reduce((sum, n) => sum + n, 0)) : totalOf(model, counts, orgId, query, filter),
+    scope
+      ? Promise.all(parts.map((part) => model.countDocuments(part))).then((totals) =>
+          totals.reduce((sum, n) => sum + n, 0),
+        )
+      : totalOf(model, counts, orgId, query, filter),
   ]);
   return pageOf(docs, take, total);
 }

@@ -1,5 +1,12 @@
 import { Types, type Connection } from 'mongoose';
-import { createdStamp, objectIdOrNull, OrgScopedRepository, updatedStamp, type ChangeEntry, type ChangePosition } from '@fi/shared';
+import {
+  createdStamp,
+  objectIdOrNull,
+  OrgScopedRepository,
+  updatedStamp,
+  type ChangeEntry,
+  type ChangePosition,
+} from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import { countedOf, documentOf, storedFields, toItem, type FeedbackItem, type FeedbackRecord } from './feedbackItem';
@@ -53,9 +60,13 @@ export class FeedbackRepository {
     const state = await indexedState(this.search, orgId, query.search);
     // The reads of an answer by the index alone need only its state: they go beside the scope's.
     const [scope, reads] = state
-      ? await Promise.all([searchScope(this.search, orgId, query.search!, state), indexedSearchReads(this.records.model, this.counts, this.search, orgId, query, state)])
+      ? await Promise.all([
+          searchScope(this.search, orgId, query.search!, state),
+          indexedSearchReads(this.records.model, this.counts, this.search, orgId, query, state),
+        ])
       : [null, null];
-    const indexed = scope && reads && (await indexedSearchPage(this.search, this.records.model, orgId, query, scope, reads));
+    const indexed =
+      scope && reads && (await indexedSearchPage(this.search, this.records.model, orgId, query, scope, reads));
     if (query.search !== undefined) this.searched(indexed ? 'index' : scope ? 'matches' : 'regex');
     return indexed ?? listFeedback(this.records.model, this.counts, orgId, query, scope);
   }
@@ -68,8 +79,19 @@ export class FeedbackRepository {
    * Inserts the item under a chosen id unless it exists already; either way returns the stored item.
    * `webhookEventIds` names the event of this creation, stored in the same write.
    */
-  async createOnce(orgId: string, id: string, record: FeedbackRecord, webhookEventIds: string[]): Promise<{ item: FeedbackItem; created: boolean }> {
-    const doc: FeedbackDocument = { _id: new Types.ObjectId(id), orgId, ...storedFields(record), ...createdStamp(), webhookEventIds };
+  async createOnce(
+    orgId: string,
+    id: string,
+    record: FeedbackRecord,
+    webhookEventIds: string[],
+  ): Promise<{ item: FeedbackItem; created: boolean }> {
+    const doc: FeedbackDocument = {
+      _id: new Types.ObjectId(id),
+      orgId,
+      ...storedFields(record),
+      ...createdStamp(),
+      webhookEventIds,
+    };
     try {
       await this.records.model.collection.insertOne(doc);
       return { item: toItem(doc), created: true };
@@ -103,7 +125,12 @@ export class FeedbackRepository {
   async insertBatch(orgId: string, ids: string[], records: FeedbackRecord[]): Promise<number> {
     if (records.length === 0) return 0;
     const stamp = createdStamp();
-    const docs = records.map((record, i) => ({ _id: new Types.ObjectId(ids[i]), orgId, ...storedFields(record), ...stamp }));
+    const docs = records.map((record, i) => ({
+      _id: new Types.ObjectId(ids[i]),
+      orgId,
+      ...storedFields(record),
+      ...stamp,
+    }));
     const result = await this.records.model.collection.insertMany(docs, { ordered: true });
     return result.insertedCount;
   }
@@ -126,7 +153,11 @@ export class FeedbackRepository {
     const ids = itemIds.flatMap((id) => objectIdOrNull(id) ?? []);
     const docs: FeedbackDocument[] = [];
     for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
-      docs.push(...(await this.records.model.collection.find<FeedbackDocument>({ _id: { $in: ids.slice(start, start + IDS_PER_QUERY) } }).toArray()));
+      docs.push(
+        ...(await this.records.model.collection
+          .find<FeedbackDocument>({ _id: { $in: ids.slice(start, start + IDS_PER_QUERY) } })
+          .toArray()),
+      );
     }
     return sumOf(docs.filter((doc) => doc.orgId === orgId).map((doc) => [null, countedOf(toItem(doc))]));
   }
@@ -135,7 +166,10 @@ export class FeedbackRepository {
   async newestPublished(cell: CellRef): Promise<Date | null> {
     const field = cell.scope === 'email' ? 'emailLower' : 'emailDomain';
     const [doc] = await this.records.model.collection
-      .find<Pick<FeedbackDocument, 'publishedDate'>>({ orgId: cell.orgId, [field]: cell.key }, { projection: { _id: 0, publishedDate: 1 }, sort: { publishedDate: -1 }, limit: 1 })
+      .find<Pick<FeedbackDocument, 'publishedDate'>>(
+        { orgId: cell.orgId, [field]: cell.key },
+        { projection: { _id: 0, publishedDate: 1 }, sort: { publishedDate: -1 }, limit: 1 },
+      )
       .toArray();
     return doc?.publishedDate ?? null;
   }
@@ -153,7 +187,10 @@ export class FeedbackRepository {
   async changeEvidence(itemId: string): Promise<Pick<FeedbackDocument, 'webhookEventIds'> | null> {
     const _id = objectIdOrNull(itemId);
     if (!_id) return null;
-    return this.records.model.collection.findOne<Pick<FeedbackDocument, 'webhookEventIds'>>({ _id }, { projection: { _id: 0, webhookEventIds: 1 } });
+    return this.records.model.collection.findOne<Pick<FeedbackDocument, 'webhookEventIds'>>(
+      { _id },
+      { projection: { _id: 0, webhookEventIds: 1 } },
+    );
   }
 
   /**

@@ -31,7 +31,8 @@ export class FeedbackStatusStore {
     const objectIds = ids.flatMap((id) => objectIdOrNull(id) ?? []);
     if (objectIds.length === 0) return new Map();
     // A lone `_id` equality for one item: the filter every MongoDB-compatible server answers by key.
-    const filter: FilterQuery<FeedbackDocument> = objectIds.length === 1 ? { _id: objectIds[0] } : { _id: { $in: objectIds } };
+    const filter: FilterQuery<FeedbackDocument> =
+      objectIds.length === 1 ? { _id: objectIds[0] } : { _id: { $in: objectIds } };
     const docs = await this.model.find(filter).lean<FeedbackDocument[]>();
     return new Map(docs.filter((doc) => doc.orgId === orgId).map((doc) => [doc._id.toHexString(), doc]));
   }
@@ -41,11 +42,22 @@ export class FeedbackStatusStore {
    * deleted or changed meanwhile (read it again). `webhookEventId` names the change's webhook event in
    * the same single-document write (the outbox's proof that the change happened).
    */
-  async setStatus(current: FeedbackDocument, status: string, now = new Date(), webhookEventId?: string): Promise<StatusChange | null> {
+  async setStatus(
+    current: FeedbackDocument,
+    status: string,
+    now = new Date(),
+    webhookEventId?: string,
+  ): Promise<StatusChange | null> {
     if (current.status === status) return { item: toItem(current), previousStatus: status, changed: false };
-    const eventId = webhookEventId ? { $push: { webhookEventIds: { $each: [webhookEventId], $slice: -MAX_EVENT_IDS } } } : {};
+    const eventId = webhookEventId
+      ? { $push: { webhookEventIds: { $each: [webhookEventId], $slice: -MAX_EVENT_IDS } } }
+      : {};
     const before = await this.model
-      .findOneAndUpdate({ _id: current._id, status: current.status }, { $set: { status, updatedAt: now, ...updatedStamp() }, ...eventId }, { new: false })
+      .findOneAndUpdate(
+        { _id: current._id, status: current.status },
+        { $set: { status, updatedAt: now, ...updatedStamp() }, ...eventId },
+        { new: false },
+      )
       .lean<FeedbackDocument>();
     if (!before) return null;
     return { item: toItem({ ...before, status, updatedAt: now }), previousStatus: before.status, changed: true };

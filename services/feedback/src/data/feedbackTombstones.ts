@@ -7,7 +7,13 @@ export const FEEDBACK_TOMBSTONES = 'feedback_tombstones';
 /** A merged duplicate as the API reads it: the item as it was, and the item it was merged into. */
 export type MergedItem = FeedbackItem & { duplicateOf: string };
 
-const mergedItemOf = ({ _id, removedAt: _removedAt, kind: _kind, mergedInto, ...fields }: TombstoneDocument): MergedItem => ({
+const mergedItemOf = ({
+  _id,
+  removedAt: _removedAt,
+  kind: _kind,
+  mergedInto,
+  ...fields
+}: TombstoneDocument): MergedItem => ({
   ...(fields as Omit<FeedbackItem, 'id'>),
   id: _id.toHexString(),
   duplicateOf: mergedInto as string,

@@ -14,11 +14,18 @@ const isMidnight = (date: Date) => date.getTime() % DAY_MS === 0;
  * items (a day's items at most). A search, and a theme (themes are not kept in the cells), are counted
  * from the items they match (see docs/scale.md).
  */
-export async function totalOf(model: Model<FeedbackDocument>, counts: CountStore, orgId: string, query: FeedbackQuery, filter: FilterQuery<FeedbackDocument>): Promise<number> {
+export async function totalOf(
+  model: Model<FeedbackDocument>,
+  counts: CountStore,
+  orgId: string,
+  query: FeedbackQuery,
+  filter: FilterQuery<FeedbackDocument>,
+): Promise<number> {
   if (query.search !== undefined || query.theme !== undefined) return model.countDocuments(filter);
   const { status, sentiment, source } = query;
   // Source cells are keyed by their source, day cells carry it.
-  const inCell = (cell: CellDocument) => (source === undefined || (cell.source ?? cell.key) === source ? cellCount(cell, status, sentiment) : 0);
+  const inCell = (cell: CellDocument) =>
+    source === undefined || (cell.source ?? cell.key) === source ? cellCount(cell, status, sentiment) : 0;
   const after = query.publishedAfter;
   const before = query.publishedBefore;
   if (!after && !before) {
@@ -29,7 +36,10 @@ export async function totalOf(model: Model<FeedbackDocument>, counts: CountStore
   const firstWhole = after ? (isMidnight(after) ? after : new Date(startOfDay(after).getTime() + DAY_MS)) : null;
   const endWhole = before ? startOfDay(before) : null;
   if (firstWhole && endWhole && firstWhole >= endWhole) return model.countDocuments(filter);
-  const cells = await counts.find(orgId, 'day', { from: firstWhole ? utcDay(firstWhole) : '', to: endWhole ? utcDay(endWhole) : '\uffff' });
+  const cells = await counts.find(orgId, 'day', {
+    from: firstWhole ? utcDay(firstWhole) : '',
+    to: endWhole ? utcDay(endWhole) : '\uffff',
+  });
   let total = cells.reduce((sum, cell) => sum + inCell(cell), 0);
   const edges: Array<{ $gte?: Date; $lt?: Date }> = [];
   if (after && firstWhole && firstWhole > after) edges.push({ $gte: after, $lt: firstWhole });

@@ -64,7 +64,9 @@ export class IdempotencyStore {
       const existing = await collection.findOne({ _id });
       if (!existing) continue;
       if (existing.inputHash !== inputHash) {
-        throw badRequest('This Idempotency-Key was already used with a different input', { argument: 'Idempotency-Key' });
+        throw badRequest('This Idempotency-Key was already used with a different input', {
+          argument: 'Idempotency-Key',
+        });
       }
       return { itemId: existing.itemId.toHexString(), item: existing.item ?? null };
     }
@@ -77,7 +79,9 @@ export class IdempotencyStore {
 
   /** Removes records past the window; run periodically, since FerretDB has no TTL index. */
   async purgeExpired(now = new Date()): Promise<number> {
-    const result = await this.collection.deleteMany({ createdAt: { $lt: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) } });
+    const result = await this.collection.deleteMany({
+      createdAt: { $lt: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) },
+    });
     return result.deletedCount;
   }
 }
@@ -87,9 +91,15 @@ export function fingerprint(value: unknown): string {
   const canonical = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(canonical);
     if (node && typeof node === 'object') {
-      return Object.fromEntries(Object.keys(node).sort().map((key) => [key, canonical((node as Record<string, unknown>)[key])]));
+      return Object.fromEntries(
+        Object.keys(node)
+          .sort()
+          .map((key) => [key, canonical((node as Record<string, unknown>)[key])]),
+      );
     }
     return node;
   };
-  return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(value)))
+    .digest('hex');
 }

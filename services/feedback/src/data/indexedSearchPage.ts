@@ -16,7 +16,12 @@ const FAR_FUTURE = new Date(8.64e15);
 
 /** Only `search` (with `skip`, `take` and `after`): other filters need the items' fields, which the index does not hold. */
 const searchOnly = (query: FeedbackQuery) =>
-  query.status === undefined && query.sentiment === undefined && query.source === undefined && query.theme === undefined && !query.publishedAfter && !query.publishedBefore;
+  query.status === undefined &&
+  query.sentiment === undefined &&
+  query.source === undefined &&
+  query.theme === undefined &&
+  !query.publishedAfter &&
+  !query.publishedBefore;
 
 /** What an answer by the index alone reads beside the scope: it needs only the index's state. */
 export interface IndexedReads {
@@ -64,7 +69,12 @@ export async function indexedSearchReads(
  * write in flight, an import held), or a removal whose tombstone was purged before the gone list recorded
  * it; or when more than CHECKED_AT_MOST items would need their liveness read.
  */
-async function provenGone(store: SearchIndexStore, orgId: string, scope: SearchScope, reads: IndexedReads): Promise<Set<number> | null> {
+async function provenGone(
+  store: SearchIndexStore,
+  orgId: string,
+  scope: SearchScope,
+  reads: IndexedReads,
+): Promise<Set<number> | null> {
   const { state, blocks } = scope;
   if (reads.recent.length === RECENT_REMOVALS) return null;
   const uncertain = new Set(state.merged);
@@ -85,7 +95,14 @@ async function provenGone(store: SearchIndexStore, orgId: string, scope: SearchS
  * items, and the page reads only its own items, chosen by the createdAt the index keeps. So its cost
  * follows the number of matches in memory, not reads of every match.
  */
-export async function indexedSearchPage(store: SearchIndexStore, model: Model<FeedbackDocument>, orgId: string, query: FeedbackQuery, scope: SearchScope, reads: IndexedReads): Promise<FeedbackPage | null> {
+export async function indexedSearchPage(
+  store: SearchIndexStore,
+  model: Model<FeedbackDocument>,
+  orgId: string,
+  query: FeedbackQuery,
+  scope: SearchScope,
+  reads: IndexedReads,
+): Promise<FeedbackPage | null> {
   if (!scope.blocks.timed) return null;
   const gone = await provenGone(store, orgId, scope, reads);
   if (!gone) return null;

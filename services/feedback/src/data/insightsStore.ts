@@ -39,7 +39,15 @@ class PeriodTally {
     const starts = bucketStarts(query);
     this.indexOf = bucketIndexer(starts);
     const points = starts.map((start) => ({ start, count: 0, negative: 0, positive: 0, negativeShare: 0 }));
-    this.figures = { from: query.from, to: query.to, total: 0, bySentiment: { positive: 0, neutral: 0, negative: 0, none: 0 }, byStatus: { unread: 0, read: 0, archived: 0 }, bySource: [], series: points };
+    this.figures = {
+      from: query.from,
+      to: query.to,
+      total: 0,
+      bySentiment: { positive: 0, neutral: 0, negative: 0, none: 0 },
+      byStatus: { unread: 0, read: 0, archived: 0 },
+      bySource: [],
+      series: points,
+    };
   }
 
   add(date: Date, source: string, status: string, sentiment: string, n: number): void {
@@ -57,8 +65,11 @@ class PeriodTally {
 
   finish(): PeriodFigures {
     const figures = this.figures;
-    figures.bySource = [...this.sources].map(([source, count]) => ({ source, count })).sort((a, b) => b.count - a.count || a.source.localeCompare(b.source));
-    for (const point of figures.series) point.negativeShare = point.count === 0 ? 0 : Math.round((point.negative / point.count) * 10_000) / 10_000;
+    figures.bySource = [...this.sources]
+      .map(([source, count]) => ({ source, count }))
+      .sort((a, b) => b.count - a.count || a.source.localeCompare(b.source));
+    for (const point of figures.series)
+      point.negativeShare = point.count === 0 ? 0 : Math.round((point.negative / point.count) * 10_000) / 10_000;
     return figures;
   }
 }
@@ -81,7 +92,13 @@ export class InsightsStore {
 
   /** Status and sentiment named with all their values, for the (organization, status, sentiment, date) index (see feedbackFilter). */
   private match(orgId: string, query: InsightsQuery, from: Date, to: Date, sentiment: object | string = ANY_SENTIMENT) {
-    return { orgId, ...(query.source !== undefined ? { source: query.source } : {}), status: ANY_STATUS, sentiment, publishedDate: { $gte: from, $lt: to } };
+    return {
+      orgId,
+      ...(query.source !== undefined ? { source: query.source } : {}),
+      status: ANY_STATUS,
+      sentiment,
+      publishedDate: { $gte: from, $lt: to },
+    };
   }
 
   /**
@@ -89,8 +106,17 @@ export class InsightsStore {
    * come from one read of the day cells (a range and its previous period: one read, as the embedded engine
    * reads an organization's day cells whatever the key range); the others are counted from their items.
    */
-  async periods(orgId: string, query: InsightsQuery, periods: Array<{ from: Date; to: Date }>): Promise<PeriodFigures[]> {
-    const tallies = periods.map(({ from, to }) => ({ from, to, tally: new PeriodTally({ ...query, from, to }), whole: from.getTime() % DAY_MS === 0 && to.getTime() % DAY_MS === 0 }));
+  async periods(
+    orgId: string,
+    query: InsightsQuery,
+    periods: Array<{ from: Date; to: Date }>,
+  ): Promise<PeriodFigures[]> {
+    const tallies = periods.map(({ from, to }) => ({
+      from,
+      to,
+      tally: new PeriodTally({ ...query, from, to }),
+      whole: from.getTime() % DAY_MS === 0 && to.getTime() % DAY_MS === 0,
+    }));
     const whole = tallies.filter((period) => period.whole);
     if (whole.length > 0) {
       const first = utcDay(new Date(Math.min(...whole.map((period) => period.from.getTime()))));
@@ -101,7 +127,8 @@ export class InsightsStore {
         for (const { from, to, tally } of whole) {
           if (day < from || day >= to) continue;
           for (const [status, bySentiment] of Object.entries(cell.c ?? {})) {
-            for (const [sentiment, n] of Object.entries(bySentiment)) if (n !== 0) tally.add(day, cell.source ?? '', status, sentiment, n);
+            for (const [sentiment, n] of Object.entries(bySentiment))
+              if (n !== 0) tally.add(day, cell.source ?? '', status, sentiment, n);
           }
         }
       }
@@ -113,7 +140,8 @@ export class InsightsStore {
         .maxTimeMS(DEFAULT_MAX_TIME_MS)
         .batchSize(5_000)
         .cursor();
-      for await (const item of cursor) tally.add(item.publishedDate, item.source, item.status, item.sentiment ?? NO_SENTIMENT, 1);
+      for await (const item of cursor)
+        tally.add(item.publishedDate, item.source, item.status, item.sentiment ?? NO_SENTIMENT, 1);
     }
     return tallies.map(({ tally }) => tally.finish());
   }

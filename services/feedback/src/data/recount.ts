@@ -16,7 +16,8 @@ export interface RecountReport {
 
 const countsOf = (c: CellDocument['c'] | undefined) => {
   const flat = new Map<string, number>();
-  for (const [status, bySentiment] of Object.entries(c ?? {})) for (const [sentiment, n] of Object.entries(bySentiment)) if (n !== 0) flat.set(countPath(status, sentiment), n);
+  for (const [status, bySentiment] of Object.entries(c ?? {}))
+    for (const [sentiment, n] of Object.entries(bySentiment)) if (n !== 0) flat.set(countPath(status, sentiment), n);
   return flat;
 };
 
@@ -24,7 +25,9 @@ const countsOf = (c: CellDocument['c'] | undefined) => {
 const themeDrift = (have: ThemeFigures, want: ThemeFigures) => {
   let off = 0;
   for (const id of new Set([...Object.keys(have), ...Object.keys(want)])) {
-    off += Math.abs((have[id]?.count ?? 0) - (want[id]?.count ?? 0)) + Math.abs((have[id]?.negative ?? 0) - (want[id]?.negative ?? 0));
+    off +=
+      Math.abs((have[id]?.count ?? 0) - (want[id]?.count ?? 0)) +
+      Math.abs((have[id]?.negative ?? 0) - (want[id]?.negative ?? 0));
   }
   return off;
 };
@@ -65,7 +68,8 @@ export async function recountOrganization(connection: Connection, orgId: string)
     const have = countsOf(cell?.c);
     const want = countsOf(nested(change.inc));
     let off = 0;
-    for (const path of new Set([...have.keys(), ...want.keys()])) off += Math.abs((have.get(path) ?? 0) - (want.get(path) ?? 0));
+    for (const path of new Set([...have.keys(), ...want.keys()]))
+      off += Math.abs((have.get(path) ?? 0) - (want.get(path) ?? 0));
     const t = themes.get(key) ?? {};
     if (change.cell.scope === 'day') off += themeDrift(themeFiguresOf(cell), t);
     const newestOff = (change.newest?.getTime() ?? null) !== (cell?.newest?.getTime() ?? null);
@@ -76,19 +80,30 @@ export async function recountOrganization(connection: Connection, orgId: string)
   }
   // Cells no item is counted in any more.
   for (const cell of stored.values()) {
-    const off = [...countsOf(cell.c).values()].reduce((sum, n) => sum + Math.abs(n), 0) + themeDrift(themeFiguresOf(cell), {});
+    const off =
+      [...countsOf(cell.c).values()].reduce((sum, n) => sum + Math.abs(n), 0) + themeDrift(themeFiguresOf(cell), {});
     if (off > 0) report.repairedCells += 1;
     report.drift += off;
-    await counts.replace({ scope: cell.scope, orgId, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) }, null);
+    await counts.replace(
+      { scope: cell.scope, orgId, key: cell.key, ...(cell.source !== undefined ? { source: cell.source } : {}) },
+      null,
+    );
   }
   return report;
 }
 
-
 /** Recounts one organization, or every organization that has feedback (an upgrade's first count). */
-export async function recountOrganizations(connection: Connection, orgId: string | undefined): Promise<RecountReport[]> {
+export async function recountOrganizations(
+  connection: Connection,
+  orgId: string | undefined,
+): Promise<RecountReport[]> {
   // `$group` rather than `distinct`: FerretDB v1 refuses distinct with a time limit.
-  const orgIds = orgId !== undefined ? [orgId] : (await feedbackModel(connection).aggregate<{ _id: string }>([{ $group: { _id: '$orgId' } }])).map((row) => row._id);
+  const orgIds =
+    orgId !== undefined
+      ? [orgId]
+      : (await feedbackModel(connection).aggregate<{ _id: string }>([{ $group: { _id: '$orgId' } }])).map(
+          (row) => row._id,
+        );
   const reports: RecountReport[] = [];
   for (const id of orgIds) reports.push(await recountOrganization(connection, id));
   return reports;

@@ -85,7 +85,9 @@ const seqBytes = (seqs: number[]): Buffer => {
 };
 
 /** An item's searchable fields as the indexer reads them (live or merged). */
-export type IndexedText = { id: string } & Partial<Pick<FeedbackDocument, 'title' | 'content' | 'author' | 'email' | 'createdAt'>>;
+export type IndexedText = { id: string } & Partial<
+  Pick<FeedbackDocument, 'title' | 'content' | 'author' | 'email' | 'createdAt'>
+>;
 
 type TextDocument = Pick<FeedbackDocument, '_id' | 'title' | 'content' | 'author' | 'email' | 'createdAt'>;
 const textOf = ({ _id, ...fields }: TextDocument): IndexedText => ({ id: _id.toHexString(), ...fields });
@@ -114,11 +116,24 @@ const stateSchema = new Schema<SearchStateDocument>(
   { collection: 'feedback_search_state', versionKey: false },
 );
 const blockSchema = new Schema<SearchBlockDocument>(
-  { _id: { type: String, required: true }, orgId: { type: String, required: true }, block: { type: Number, required: true }, count: { type: Number, required: true }, ids: { type: Buffer, required: true }, times: Buffer },
+  {
+    _id: { type: String, required: true },
+    orgId: { type: String, required: true },
+    block: { type: Number, required: true },
+    count: { type: Number, required: true },
+    ids: { type: Buffer, required: true },
+    times: Buffer,
+  },
   { collection: 'feedback_search_blocks', versionKey: false },
 );
 const postingSchema = new Schema<SearchPostingDocument>(
-  { _id: { type: String, required: true }, orgId: { type: String, required: true }, gram: { type: String, required: true }, block: { type: Number, required: true }, chunks: { type: [Buffer], default: [] } },
+  {
+    _id: { type: String, required: true },
+    orgId: { type: String, required: true },
+    gram: { type: String, required: true },
+    block: { type: Number, required: true },
+    chunks: { type: [Buffer], default: [] },
+  },
   { collection: 'feedback_search_postings', versionKey: false },
 );
 // A term's postings in one read: the organization and the term's trigrams.
@@ -132,12 +147,19 @@ const postingKey = (orgId: string, gram: string, block: number) => JSON.stringif
 /** Bytes of a Binary as the driver hands it back (a Binary, or a Buffer). */
 const bytesOf = (value: unknown): Buffer => {
   const binary = value as { buffer?: Uint8Array };
-  return binary.buffer instanceof Uint8Array && !(value instanceof Uint8Array) ? Buffer.from(binary.buffer) : Buffer.from(value as Uint8Array);
+  return binary.buffer instanceof Uint8Array && !(value instanceof Uint8Array)
+    ? Buffer.from(binary.buffer)
+    : Buffer.from(value as Uint8Array);
 };
 
 const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
-const storedOf = (doc: SearchBlockDocument): StoredBlock => ({ block: doc.block, count: doc.count, ids: bytesOf(doc.ids), times: doc.times ? bytesOf(doc.times) : null });
+const storedOf = (doc: SearchBlockDocument): StoredBlock => ({
+  block: doc.block,
+  count: doc.count,
+  ids: bytesOf(doc.ids),
+  times: doc.times ? bytesOf(doc.times) : null,
+});
 
 /**
  * The search index of feedback items (`feedback_search_state`, `feedback_search_blocks`,
@@ -156,9 +178,15 @@ export class SearchIndexStore {
   private readonly cache = new BlockCache(BLOCK_CACHE_BYTES);
 
   constructor(connection: Connection) {
-    this.states = connection.models.FeedbackSearchState ?? connection.model<SearchStateDocument>('FeedbackSearchState', stateSchema);
-    this.blocks = connection.models.FeedbackSearchBlock ?? connection.model<SearchBlockDocument>('FeedbackSearchBlock', blockSchema);
-    this.postings = connection.models.FeedbackSearchPosting ?? connection.model<SearchPostingDocument>('FeedbackSearchPosting', postingSchema);
+    this.states =
+      connection.models.FeedbackSearchState ??
+      connection.model<SearchStateDocument>('FeedbackSearchState', stateSchema);
+    this.blocks =
+      connection.models.FeedbackSearchBlock ??
+      connection.model<SearchBlockDocument>('FeedbackSearchBlock', blockSchema);
+    this.postings =
+      connection.models.FeedbackSearchPosting ??
+      connection.model<SearchPostingDocument>('FeedbackSearchPosting', postingSchema);
     this.items = feedbackModel(connection);
     this.cells = new CountStore(connection);
     this.tombstones = connection.collection(FEEDBACK_TOMBSTONES);
@@ -171,7 +199,9 @@ export class SearchIndexStore {
   }
 
   async state(orgId: string): Promise<SearchState | null> {
-    const doc = await this.states.findById(orgId, { next: 1, watermark: 1, workMs: 1, epoch: 1, gone: 1, merged: 1, goneAfter: 1 }).lean<SearchStateDocument>();
+    const doc = await this.states
+      .findById(orgId, { next: 1, watermark: 1, workMs: 1, epoch: 1, gone: 1, merged: 1, goneAfter: 1 })
+      .lean<SearchStateDocument>();
     if (!doc) return null;
     return {
       next: doc.next,
@@ -189,7 +219,10 @@ export class SearchIndexStore {
     try {
       const taken = await this.states.findOneAndUpdate(
         { _id: orgId, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lt: now } }, { holder }] },
-        { $set: { leaseUntil: new Date(now.getTime() + leaseMs), holder }, $setOnInsert: { next: 0, epoch: newObjectIdHex() } },
+        {
+          $set: { leaseUntil: new Date(now.getTime() + leaseMs), holder },
+          $setOnInsert: { next: 0, epoch: newObjectIdHex() },
+        },
         { upsert: true, new: true },
       );
       return taken !== null;
@@ -222,7 +255,9 @@ export class SearchIndexStore {
 
   /** A block as stored (its ids, 12 bytes each, and their createdAt), or null when it was never written. */
   async block(orgId: string, block: number): Promise<StoredBlock | null> {
-    const doc = await this.blocks.findById(blockKey(orgId, block), { block: 1, count: 1, ids: 1, times: 1 }).lean<SearchBlockDocument>();
+    const doc = await this.blocks
+      .findById(blockKey(orgId, block), { block: 1, count: 1, ids: 1, times: 1 })
+      .lean<SearchBlockDocument>();
     return doc ? storedOf(doc) : null;
   }
 
@@ -241,7 +276,9 @@ export class SearchIndexStore {
       else missing.push(blockKey(orgId, block));
     }
     if (missing.length > 0) {
-      const docs = await this.blocks.find({ _id: { $in: missing } }, { block: 1, count: 1, ids: 1, times: 1 }).lean<SearchBlockDocument[]>();
+      const docs = await this.blocks
+        .find({ _id: { $in: missing } }, { block: 1, count: 1, ids: 1, times: 1 })
+        .lean<SearchBlockDocument[]>();
       for (const doc of docs) {
         const block = storedOf(doc);
         found.set(block.block, block);
@@ -256,7 +293,14 @@ export class SearchIndexStore {
    * Writes a block's ids and times (none for a block begun without them), now `count` of each, when it
    * still holds `expected` (none: a new block). This claims the new sequence numbers: false when another pass claimed them first.
    */
-  async claimBlock(orgId: string, block: number, expected: number, count: number, ids: Buffer, times: Buffer | null): Promise<boolean> {
+  async claimBlock(
+    orgId: string,
+    block: number,
+    expected: number,
+    count: number,
+    ids: Buffer,
+    times: Buffer | null,
+  ): Promise<boolean> {
     const _id = blockKey(orgId, block);
     if (expected === 0) {
       try {
@@ -268,7 +312,10 @@ export class SearchIndexStore {
       }
     }
     // Without times (a block begun without them) the block has none, whatever a backfill wrote meanwhile.
-    const result = await this.blocks.updateOne({ _id, count: expected }, times ? { $set: { count, ids, times } } : { $set: { count, ids }, $unset: { times: '' } });
+    const result = await this.blocks.updateOne(
+      { _id, count: expected },
+      times ? { $set: { count, ids, times } } : { $set: { count, ids }, $unset: { times: '' } },
+    );
     return result.matchedCount === 1;
   }
 
@@ -284,7 +331,10 @@ export class SearchIndexStore {
       if (fresh) {
         try {
           await this.postings.collection.insertMany(
-            batch.map(([gram, chunk]) => ({ _id: postingKey(orgId, gram, block), orgId, gram, block, chunks: [chunk] }) as never),
+            batch.map(
+              ([gram, chunk]) =>
+                ({ _id: postingKey(orgId, gram, block), orgId, gram, block, chunks: [chunk] }) as never,
+            ),
             { ordered: false },
           );
           continue;
@@ -294,7 +344,11 @@ export class SearchIndexStore {
         }
       }
       const appends = batch.map(([gram, chunk]) => ({
-        updateOne: { filter: { _id: postingKey(orgId, gram, block) }, update: { $push: { chunks: chunk }, $setOnInsert: { orgId, gram, block } }, upsert: true },
+        updateOne: {
+          filter: { _id: postingKey(orgId, gram, block) },
+          update: { $push: { chunks: chunk }, $setOnInsert: { orgId, gram, block } },
+          upsert: true,
+        },
       }));
       await this.postings.bulkWrite(appends, { ordered: false });
     }
@@ -302,7 +356,9 @@ export class SearchIndexStore {
 
   /** Every posting of the organization for these trigrams, whatever the block. */
   async postingsOf(orgId: string, grams: string[]): Promise<Posting[]> {
-    const docs = await this.postings.find({ orgId, gram: { $in: grams } }, { gram: 1, block: 1, chunks: 1 }).lean<SearchPostingDocument[]>();
+    const docs = await this.postings
+      .find({ orgId, gram: { $in: grams } }, { gram: 1, block: 1, chunks: 1 })
+      .lean<SearchPostingDocument[]>();
     return docs.map((doc) => ({ gram: doc.gram, block: doc.block, chunks: doc.chunks.map(bytesOf) }));
   }
 
@@ -314,9 +370,15 @@ export class SearchIndexStore {
    */
   async textsAfter(orgId: string, after: string | null, upTo: string, limit: number): Promise<IndexedText[]> {
     const range = (to: Types.ObjectId) => ({ orgId, _id: { ...(after ? { $gt: objectId(after) } : {}), $lte: to } });
-    const first = await this.items.find(range(objectId(upTo)), TEXT_FIELDS).sort({ _id: 1 }).limit(limit).lean<TextDocument[]>();
+    const first = await this.items
+      .find(range(objectId(upTo)), TEXT_FIELDS)
+      .sort({ _id: 1 })
+      .limit(limit)
+      .lean<TextDocument[]>();
     const through = first.length === limit ? first[first.length - 1]._id : objectId(upTo);
-    const merged = (await this.tombstones.find({ ...range(through), kind: 'merged' }, { projection: TEXT_FIELDS }).toArray()) as unknown as TextDocument[];
+    const merged = (await this.tombstones
+      .find({ ...range(through), kind: 'merged' }, { projection: TEXT_FIELDS })
+      .toArray()) as unknown as TextDocument[];
     const again = await this.items.find(range(through), TEXT_FIELDS).lean<TextDocument[]>();
     const byId = new Map<string, IndexedText>();
     for (const doc of [...first, ...merged, ...again]) byId.set(doc._id.toHexString(), textOf(doc));
@@ -332,7 +394,9 @@ export class SearchIndexStore {
     const filter = { orgId, _id: { $in: ids.map(objectId) } };
     const live = () => this.items.find(filter, TEXT_FIELDS).lean<TextDocument[]>();
     const first = await live();
-    const gone = (await this.tombstones.find(filter, { projection: TEXT_FIELDS }).toArray()) as unknown as TextDocument[];
+    const gone = (await this.tombstones
+      .find(filter, { projection: TEXT_FIELDS })
+      .toArray()) as unknown as TextDocument[];
     const again = await live();
     const byId = new Map<string, IndexedText>();
     for (const doc of [...gone, ...first, ...again]) byId.set(doc._id.toHexString(), textOf(doc));
@@ -341,7 +405,12 @@ export class SearchIndexStore {
 
   /** True when the organization has items after `after` up to `upTo` (one indexed read: work for a pass). */
   async hasItemsAfter(orgId: string, after: string | null, upTo: string): Promise<boolean> {
-    return (await this.items.exists({ orgId, _id: { ...(after ? { $gt: objectId(after) } : {}), $lte: objectId(upTo) } })) !== null;
+    return (
+      (await this.items.exists({
+        orgId,
+        _id: { ...(after ? { $gt: objectId(after) } : {}), $lte: objectId(upTo) },
+      })) !== null
+    );
   }
 
   /** When each organization's oldest import batch still being written began (see ChangeOutbox.oldestOpenImports). */
@@ -356,13 +425,19 @@ export class SearchIndexStore {
 
   /** Up to `limit` of the organization's blocks written before times were kept. */
   async untimedBlocks(orgId: string, limit: number): Promise<StoredBlock[]> {
-    const docs = await this.blocks.find({ orgId, times: { $exists: false } }, { block: 1, count: 1, ids: 1 }).sort({ block: 1 }).limit(limit).lean<SearchBlockDocument[]>();
+    const docs = await this.blocks
+      .find({ orgId, times: { $exists: false } }, { block: 1, count: 1, ids: 1 })
+      .sort({ block: 1 })
+      .limit(limit)
+      .lean<SearchBlockDocument[]>();
     return docs.map(storedOf);
   }
 
   /** Gives a block its times while it still holds `count` ids. */
   async setTimes(orgId: string, block: number, count: number, times: Buffer): Promise<boolean> {
-    return (await this.blocks.updateOne({ _id: blockKey(orgId, block), count }, { $set: { times } })).matchedCount === 1;
+    return (
+      (await this.blocks.updateOne({ _id: blockKey(orgId, block), count }, { $set: { times } })).matchedCount === 1
+    );
   }
 
   /** Removals (tombstones) of the organization after `from` and before `before`, oldest first (at most `limit`). */
@@ -371,8 +446,15 @@ export class SearchIndexStore {
   }
 
   /** Records the gone list as of the removal `after`, unless another pass moved it meanwhile. */
-  async recordGone(orgId: string, previous: ChangePosition | null, list: GoneList, after: ChangePosition): Promise<boolean> {
-    const unchanged = previous ? { 'goneAfter.at': previous.at, 'goneAfter.id': previous.id } : { goneAfter: { $exists: false } };
+  async recordGone(
+    orgId: string,
+    previous: ChangePosition | null,
+    list: GoneList,
+    after: ChangePosition,
+  ): Promise<boolean> {
+    const unchanged = previous
+      ? { 'goneAfter.at': previous.at, 'goneAfter.id': previous.id }
+      : { goneAfter: { $exists: false } };
     const result = await this.states.updateOne(
       { _id: orgId, ...unchanged },
       { $set: { gone: seqBytes(list.gone), merged: seqBytes(list.merged), goneAfter: { at: after.at, id: after.id } } },
@@ -384,7 +466,9 @@ export class SearchIndexStore {
   async liveAmong(orgId: string, ids: string[]): Promise<Set<string>> {
     const live = new Set<string>();
     for (let at = 0; at < ids.length; at += IDS_PER_QUERY) {
-      const docs = await this.items.find({ orgId, _id: { $in: ids.slice(at, at + IDS_PER_QUERY).map(objectId) } }, { _id: 1 }).lean<Array<{ _id: Types.ObjectId }>>();
+      const docs = await this.items
+        .find({ orgId, _id: { $in: ids.slice(at, at + IDS_PER_QUERY).map(objectId) } }, { _id: 1 })
+        .lean<Array<{ _id: Types.ObjectId }>>();
       for (const doc of docs) live.add(doc._id.toHexString());
     }
     return live;
@@ -397,7 +481,11 @@ export class SearchIndexStore {
 
   /** The organization's newest item id (the bench waits until the index reaches it). */
   async newestId(orgId: string): Promise<string | null> {
-    return (await this.items.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: Types.ObjectId }>())?._id.toHexString() ?? null;
+    return (
+      (
+        await this.items.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: Types.ObjectId }>()
+      )?._id.toHexString() ?? null
+    );
   }
 
   /** Sizes of the organization's index, for the bench: documents and bytes of postings and blocks. */
@@ -406,7 +494,15 @@ export class SearchIndexStore {
       this.postings.find({ orgId }, { chunks: 1 }).lean<SearchPostingDocument[]>(),
       this.blocks.find({ orgId }, { count: 1 }).lean<SearchBlockDocument[]>(),
     ]);
-    const postingBytes = postings.reduce((sum, doc) => sum + doc.chunks.reduce((bytes, chunk) => bytes + bytesOf(chunk).length, 0), 0);
-    return { postings: postings.length, postingBytes, blocks: blocks.length, items: blocks.reduce((sum, doc) => sum + doc.count, 0) };
+    const postingBytes = postings.reduce(
+      (sum, doc) => sum + doc.chunks.reduce((bytes, chunk) => bytes + bytesOf(chunk).length, 0),
+      0,
+    );
+    return {
+      postings: postings.length,
+      postingBytes,
+      blocks: blocks.length,
+      items: blocks.reduce((sum, doc) => sum + doc.count, 0),
+    };
   }
 }

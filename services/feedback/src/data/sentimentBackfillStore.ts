@@ -59,7 +59,13 @@ export class SentimentBackfillStore {
             $set:
               sentiment === null
                 ? { sentimentSource: withoutSentiment ?? 'unsupported-language', language }
-                : { sentiment, sentimentScore: sentimentScore ?? undefined, sentimentSource: 'computed', language, ...updatedStamp() },
+                : {
+                    sentiment,
+                    sentimentScore: sentimentScore ?? undefined,
+                    sentimentSource: 'computed',
+                    language,
+                    ...updatedStamp(),
+                  },
           },
         },
       })),

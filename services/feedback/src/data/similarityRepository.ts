@@ -23,8 +23,15 @@ export class SimilarityRepository {
   /** The next `limit` items of the organization after the id `after` (in `_id` order), from the first when null. */
   async page(orgId: string, after: string | null, limit: number): Promise<IndexedItem[]> {
     const docs = await this.model.collection
-      .find({ orgId, ...(after ? { _id: { $gt: new Types.ObjectId(after) } } : {}) }, { projection: { title: 1, content: 1 }, sort: { _id: 1 }, limit, maxTimeMS: DEFAULT_MAX_TIME_MS })
+      .find(
+        { orgId, ...(after ? { _id: { $gt: new Types.ObjectId(after) } } : {}) },
+        { projection: { title: 1, content: 1 }, sort: { _id: 1 }, limit, maxTimeMS: DEFAULT_MAX_TIME_MS },
+      )
       .toArray();
-    return docs.map((doc) => ({ id: doc._id.toHexString(), title: doc.title as string, content: doc.content as string }));
+    return docs.map((doc) => ({
+      id: doc._id.toHexString(),
+      title: doc.title as string,
+      content: doc.content as string,
+    }));
   }
 }

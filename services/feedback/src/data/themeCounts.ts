@@ -23,7 +23,11 @@ const floorDay = (date: Date) => new Date(Math.floor(date.getTime() / DAY_MS) * 
 const ceilDay = (date: Date) => new Date(Math.ceil(date.getTime() / DAY_MS) * DAY_MS);
 
 /** Adds one item's themes to per-theme figures. */
-export function addThemes(figures: ThemeFigures, themeIds: readonly string[], sentiment: string | null | undefined): void {
+export function addThemes(
+  figures: ThemeFigures,
+  themeIds: readonly string[],
+  sentiment: string | null | undefined,
+): void {
   for (const id of themeIds) {
     const entry = (figures[id] ??= { count: 0, negative: 0 });
     entry.count += 1;
@@ -59,16 +63,30 @@ export class KeptThemeCounts {
    * or all. The whole days of every period come from one read of the day cells (a range and its previous
    * period: one read), the partial days from their items.
    */
-  async counts(orgId: string, source: string | undefined, periods: Period[], now = new Date()): Promise<Array<Map<string, ThemeCounts>>> {
+  async counts(
+    orgId: string,
+    source: string | undefined,
+    periods: Period[],
+    now = new Date(),
+  ): Promise<Array<Map<string, ThemeCounts>>> {
     const spans = periods.map(({ from, to }) => {
       const wholeFrom = from && ceilDay(from);
       const wholeTo = to ? floorDay(to) : floorDay(now);
       // No whole day: at most two partial days (or the items from `from` on), from their items.
-      return { from, to, wholeFrom, wholeTo, whole: !wholeFrom || wholeFrom.getTime() < wholeTo.getTime(), figures: {} as ThemeFigures };
+      return {
+        from,
+        to,
+        wholeFrom,
+        wholeTo,
+        whole: !wholeFrom || wholeFrom.getTime() < wholeTo.getTime(),
+        figures: {} as ThemeFigures,
+      };
     });
     const withDays = spans.filter((span) => span.whole);
     if (withDays.length > 0) {
-      const first = withDays.some((span) => !span.wholeFrom) ? '' : utcDay(new Date(Math.min(...withDays.map((span) => span.wholeFrom!.getTime()))));
+      const first = withDays.some((span) => !span.wholeFrom)
+        ? ''
+        : utcDay(new Date(Math.min(...withDays.map((span) => span.wholeFrom!.getTime()))));
       const last = utcDay(new Date(Math.max(...withDays.map((span) => span.wholeTo.getTime()))));
       for (const cell of await this.cells.dayThemes(orgId, first, last)) {
         if (source !== undefined && cell.source !== source) continue;
@@ -88,24 +106,54 @@ export class KeptThemeCounts {
         await this.countItems(span.figures, orgId, source, span.from!, span.to);
         continue;
       }
-      if (span.from && span.wholeFrom!.getTime() !== span.from.getTime()) await this.countItems(span.figures, orgId, source, span.from, span.wholeFrom!);
+      if (span.from && span.wholeFrom!.getTime() !== span.from.getTime())
+        await this.countItems(span.figures, orgId, source, span.from, span.wholeFrom!);
       // Without an end, the items from today's start on (today's cell may not be counted yet).
-      if (!span.to || span.wholeTo.getTime() !== span.to.getTime()) await this.countItems(span.figures, orgId, source, span.wholeTo, span.to);
+      if (!span.to || span.wholeTo.getTime() !== span.to.getTime())
+        await this.countItems(span.figures, orgId, source, span.wholeTo, span.to);
     }
     return spans.map((span) => new Map(Object.entries(span.figures).filter(([, entry]) => entry.count > 0)));
   }
 
   /** Adds the themes of the items published in [from, to) (to open: from on), through the (organization, [source,] status, sentiment, date) index. */
-  private async countItems(figures: ThemeFigures, orgId: string, source: string | undefined, from: Date, to: Date | undefined): Promise<void> {
+  private async countItems(
+    figures: ThemeFigures,
+    orgId: string,
+    source: string | undefined,
+    from: Date,
+    to: Date | undefined,
+  ): Promise<void> {
     for await (const doc of this.themedItems(orgId, source, from, to)) addThemes(figures, doc.themeIds, doc.sentiment);
   }
 
-  private async *themedItems(orgId: string, source: string | undefined, from: Date, to: Date | undefined): AsyncGenerator<ThemedItem> {
+  private async *themedItems(
+    orgId: string,
+    source: string | undefined,
+    from: Date,
+    to: Date | undefined,
+  ): AsyncGenerator<ThemedItem> {
     const cursor = this.items.collection.find(
-      { orgId, ...(source !== undefined ? { source } : {}), status: ANY_STATUS, sentiment: ANY_SENTIMENT, publishedDate: { $gte: from, ...(to ? { $lt: to } : {}) }, themeIds: { $exists: true } },
-      { projection: { _id: 0, themeIds: 1, sentiment: 1, source: 1, publishedDate: 1 }, batchSize: 5_000, maxTimeMS: DEFAULT_MAX_TIME_MS },
+      {
+        orgId,
+        ...(source !== undefined ? { source } : {}),
+        status: ANY_STATUS,
+        sentiment: ANY_SENTIMENT,
+        publishedDate: { $gte: from, ...(to ? { $lt: to } : {}) },
+        themeIds: { $exists: true },
+      },
+      {
+        projection: { _id: 0, themeIds: 1, sentiment: 1, source: 1, publishedDate: 1 },
+        batchSize: 5_000,
+        maxTimeMS: DEFAULT_MAX_TIME_MS,
+      },
     );
-    for await (const doc of cursor) yield { themeIds: (doc.themeIds as string[] | undefined) ?? [], sentiment: doc.sentiment as string | null | undefined, source: doc.source as string, day: utcDay(doc.publishedDate as Date) };
+    for await (const doc of cursor)
+      yield {
+        themeIds: (doc.themeIds as string[] | undefined) ?? [],
+        sentiment: doc.sentiment as string | null | undefined,
+        source: doc.source as string,
+        day: utcDay(doc.publishedDate as Date),
+      };
   }
 
   /** Marks the days of these publication dates (or every day of the organization) to be counted again. */
@@ -134,7 +182,9 @@ export class KeptThemeCounts {
         const cell = figures.get(`${item.day} ${item.source}`);
         if (cell) addThemes(cell, item.themeIds, item.sentiment);
       }
-      await this.cells.setThemes(window.map((cell) => ({ id: cell._id, v: cell.v, t: figures.get(`${cell.key} ${cell.source}`)! })));
+      await this.cells.setThemes(
+        window.map((cell) => ({ id: cell._id, v: cell.v, t: figures.get(`${cell.key} ${cell.source}`)! })),
+      );
     }
     return days.length;
   }
@@ -158,7 +208,8 @@ function dayWindows<C extends { key?: string }>(cells: C[]): C[][] {
   for (const cell of sorted) {
     const current = windows[windows.length - 1];
     const opened = current && new Date(`${current[0].key}T00:00:00.000Z`).getTime();
-    if (current && new Date(`${cell.key}T00:00:00.000Z`).getTime() - opened! < REFRESH_WINDOW_DAYS * DAY_MS) current.push(cell);
+    if (current && new Date(`${cell.key}T00:00:00.000Z`).getTime() - opened! < REFRESH_WINDOW_DAYS * DAY_MS)
+      current.push(cell);
     else windows.push([cell]);
   }
   return windows;

@@ -72,7 +72,14 @@ const themeSchema = new Schema<ThemeDocument>(
 themeSchema.index({ orgId: 1, active: 1 });
 
 const runSchema = new Schema<ThemeRunDocument>(
-  { _id: { type: String, required: true }, computedAt: Date, fingerprint: String, leaseUntil: Date, themeCountsKept: Boolean, mergedAt: Date },
+  {
+    _id: { type: String, required: true },
+    computedAt: Date,
+    fingerprint: String,
+    leaseUntil: Date,
+    themeCountsKept: Boolean,
+    mergedAt: Date,
+  },
   { collection: 'feedback_theme_runs', versionKey: false },
 );
 
@@ -85,7 +92,13 @@ export interface ThemedItem {
   publishedDate: Date;
 }
 
-const toTheme = (doc: ThemeDocument): Theme => ({ id: doc._id, orgId: doc.orgId, label: doc.label, keywords: doc.keywords, ...(doc.mergedInto ? { mergedInto: doc.mergedInto } : {}) });
+const toTheme = (doc: ThemeDocument): Theme => ({
+  id: doc._id,
+  orgId: doc.orgId,
+  label: doc.label,
+  keywords: doc.keywords,
+  ...(doc.mergedInto ? { mergedInto: doc.mergedInto } : {}),
+});
 
 /**
  * Items whose themes are written per round trip: small, because FerretDB v1 scans the collection for each
@@ -131,7 +144,11 @@ export class ThemeStore {
   async fingerprint(orgId: string, knownRun?: ThemeRunDocument | null): Promise<string> {
     const [count, newest, run] = await Promise.all([
       this.items.countDocuments({ orgId }).maxTimeMS(DEFAULT_MAX_TIME_MS),
-      this.items.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<{ _id: Types.ObjectId }>(),
+      this.items
+        .findOne({ orgId }, { _id: 1 })
+        .sort({ _id: -1 })
+        .maxTimeMS(DEFAULT_MAX_TIME_MS)
+        .lean<{ _id: Types.ObjectId }>(),
       knownRun === undefined ? this.run(orgId) : knownRun,
     ]);
     return `${count}:${newest?._id.toHexString() ?? ''}${run?.mergedAt ? `:${run.mergedAt.getTime()}` : ''}`;
@@ -179,7 +196,8 @@ export class ThemeStore {
     const run = await this.run(orgId);
     if (!run?.themeCountsKept) await this.kept.mark(orgId);
     const days = await this.kept.refresh(orgId);
-    if (!run?.themeCountsKept) await this.runs.updateOne({ _id: orgId }, { $set: { themeCountsKept: true } }, { upsert: true });
+    if (!run?.themeCountsKept)
+      await this.runs.updateOne({ _id: orgId }, { $set: { themeCountsKept: true } }, { upsert: true });
     return days;
   }
 
@@ -188,13 +206,26 @@ export class ThemeStore {
     const result: ThemedItem[] = [];
     let before: Types.ObjectId | null = null;
     while (result.length < limit) {
-      const docs: Array<Pick<FeedbackDocument, '_id' | 'title' | 'content' | 'themeIds' | 'publishedDate'>> = await this.items.collection
-        .find(
-          { orgId, ...(before ? { _id: { $lt: before } } : {}) },
-          { projection: { title: 1, content: 1, themeIds: 1, publishedDate: 1 }, sort: { _id: -1 }, limit: Math.min(pageSize, limit - result.length), maxTimeMS: DEFAULT_MAX_TIME_MS },
-        )
-        .toArray() as never;
-      for (const doc of docs) result.push({ id: doc._id.toHexString(), title: doc.title, text: doc.content, themeIds: doc.themeIds ?? [], publishedDate: doc.publishedDate });
+      const docs: Array<Pick<FeedbackDocument, '_id' | 'title' | 'content' | 'themeIds' | 'publishedDate'>> =
+        (await this.items.collection
+          .find(
+            { orgId, ...(before ? { _id: { $lt: before } } : {}) },
+            {
+              projection: { title: 1, content: 1, themeIds: 1, publishedDate: 1 },
+              sort: { _id: -1 },
+              limit: Math.min(pageSize, limit - result.length),
+              maxTimeMS: DEFAULT_MAX_TIME_MS,
+            },
+          )
+          .toArray()) as never;
+      for (const doc of docs)
+        result.push({
+          id: doc._id.toHexString(),
+          title: doc.title,
+          text: doc.content,
+          themeIds: doc.themeIds ?? [],
+          publishedDate: doc.publishedDate,
+        });
       if (docs.length < pageSize) break;
       before = docs[docs.length - 1]._id;
     }
@@ -221,8 +252,16 @@ export class ThemeStore {
    * whose themes changed, in batches, their days marked for the kept theme figures first (so that a
    * computation cut off midway leaves them marked; the lease holder counts them again after its writes).
    */
-  async save(orgId: string, themes: ComputedTheme[], changes: Array<{ id: string; after: string[]; publishedDate: Date }>, now: Date): Promise<void> {
-    await this.kept.mark(orgId, changes.map((change) => change.publishedDate));
+  async save(
+    orgId: string,
+    themes: ComputedTheme[],
+    changes: Array<{ id: string; after: string[]; publishedDate: Date }>,
+    now: Date,
+  ): Promise<void> {
+    await this.kept.mark(
+      orgId,
+      changes.map((change) => change.publishedDate),
+    );
     const ids = themes.map((theme) => theme.id);
     if (themes.length > 0) {
       await this.themes.bulkWrite(
@@ -241,17 +280,25 @@ export class ThemeStore {
         { ordered: false },
       );
       await this.themes.bulkWrite(
-        themes.map((theme) => ({ updateOne: { filter: { _id: theme.id, orgId, renamed: false }, update: { $set: { label: theme.label } } } })),
+        themes.map((theme) => ({
+          updateOne: { filter: { _id: theme.id, orgId, renamed: false }, update: { $set: { label: theme.label } } },
+        })),
         { ordered: false },
       );
     }
-    await this.themes.updateMany({ orgId, active: true, _id: { $nin: ids } }, { $set: { active: false, updatedAt: now } });
+    await this.themes.updateMany(
+      { orgId, active: true, _id: { $nin: ids } },
+      { $set: { active: false, updatedAt: now } },
+    );
     for (let i = 0; i < changes.length; i += WRITE_BATCH) {
       await this.items.bulkWrite(
         changes.slice(i, i + WRITE_BATCH).map(({ id, after }) => ({
           // By `_id` alone, which every server answers from its primary key (FerretDB v1 scans the collection
           // for anything more); only the lease holder writes an item's themes, so no condition is needed.
-          updateOne: { filter: { _id: new Types.ObjectId(id) }, update: after.length > 0 ? { $set: { themeIds: after } } : { $unset: { themeIds: 1 } } },
+          updateOne: {
+            filter: { _id: new Types.ObjectId(id) },
+            update: after.length > 0 ? { $set: { themeIds: after } } : { $unset: { themeIds: 1 } },
+          },
         })),
         { ordered: false },
       );
@@ -261,14 +308,23 @@ export class ThemeStore {
   /** Active themes of the organization by id, in the order asked (unknown or inactive ids left out). */
   async byIds(orgId: string, ids: readonly string[]): Promise<Theme[]> {
     if (ids.length === 0) return [];
-    const docs = await this.themes.find({ _id: { $in: [...new Set(ids)] } }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeDocument[]>();
-    const found = new Map(docs.filter((doc) => doc.orgId === orgId && doc.active).map((doc) => [doc._id, toTheme(doc)]));
+    const docs = await this.themes
+      .find({ _id: { $in: [...new Set(ids)] } })
+      .maxTimeMS(DEFAULT_MAX_TIME_MS)
+      .lean<ThemeDocument[]>();
+    const found = new Map(
+      docs.filter((doc) => doc.orgId === orgId && doc.active).map((doc) => [doc._id, toTheme(doc)]),
+    );
     return ids.map((id) => found.get(id)).filter((theme): theme is Theme => theme !== undefined);
   }
 
   async rename(orgId: string, id: string, label: string, now = new Date()): Promise<Theme | null> {
     const doc = await this.themes
-      .findOneAndUpdate({ _id: id, orgId, active: true }, { $set: { label, renamed: true, updatedAt: now } }, { new: true })
+      .findOneAndUpdate(
+        { _id: id, orgId, active: true },
+        { $set: { label, renamed: true, updatedAt: now } },
+        { new: true },
+      )
       .maxTimeMS(DEFAULT_MAX_TIME_MS)
       .lean<ThemeDocument>();
     return doc ? toTheme(doc) : null;
@@ -282,13 +338,22 @@ export class ThemeStore {
   async merge(orgId: string, id: string, ids: string[], now = new Date()): Promise<void> {
     const members = await Promise.all(
       ids.map(async (themeId) => {
-        const items = await this.items.find({ orgId, themeIds: themeId }, { _id: 1 }).limit(MAX_THEMED_ITEMS).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<Array<{ _id: Types.ObjectId }>>();
+        const items = await this.items
+          .find({ orgId, themeIds: themeId }, { _id: 1 })
+          .limit(MAX_THEMED_ITEMS)
+          .maxTimeMS(DEFAULT_MAX_TIME_MS)
+          .lean<Array<{ _id: Types.ObjectId }>>();
         return items.map((item) => item._id.toHexString());
       }),
     );
     await this.themes.updateMany({ orgId, mergedInto: { $in: ids } }, { $set: { mergedInto: id, updatedAt: now } });
     await this.themes.bulkWrite(
-      ids.map((themeId, i) => ({ updateOne: { filter: { _id: themeId, orgId }, update: { $set: { mergedInto: id, formerMembers: members[i], updatedAt: now } } } })),
+      ids.map((themeId, i) => ({
+        updateOne: {
+          filter: { _id: themeId, orgId },
+          update: { $set: { mergedInto: id, formerMembers: members[i], updatedAt: now } },
+        },
+      })),
       { ordered: false },
     );
     await this.recomputeSoon(orgId, now);
@@ -296,7 +361,10 @@ export class ThemeStore {
 
   /** Separates the themes merged into `id` at the next computation; null when it is not an active theme of the organization. */
   async unmerge(orgId: string, id: string, now = new Date()): Promise<Theme | null> {
-    const target = await this.themes.findOne({ _id: id, orgId, active: true }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeDocument>();
+    const target = await this.themes
+      .findOne({ _id: id, orgId, active: true })
+      .maxTimeMS(DEFAULT_MAX_TIME_MS)
+      .lean<ThemeDocument>();
     if (!target) return null;
     await this.themes.updateMany({ orgId, mergedInto: id }, { $unset: { mergedInto: 1 }, $set: { updatedAt: now } });
     await this.recomputeSoon(orgId, now);
@@ -315,7 +383,9 @@ export class ThemeStore {
     return {
       orgId,
       themeIds: { $exists: true },
-      ...(range.from || range.to ? { publishedDate: { ...(range.from ? { $gte: range.from } : {}), ...(range.to ? { $lt: range.to } : {}) } } : {}),
+      ...(range.from || range.to
+        ? { publishedDate: { ...(range.from ? { $gte: range.from } : {}), ...(range.to ? { $lt: range.to } : {}) } }
+        : {}),
       ...(range.source !== undefined ? { source: range.source } : {}),
     };
   }

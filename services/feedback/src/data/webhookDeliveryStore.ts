@@ -111,9 +111,19 @@ export class WebhookDeliveryStore {
   async enqueue(event: QueuedEvent, payload: string, endpointId: string, now = new Date()): Promise<void> {
     const _id = deliveryIdOf(endpointId, event.id);
     try {
-      await this.history.insertOne(
-        { _id, orgId: event.orgId, endpointId, eventId: event.id, type: event.type, payload, status: 'pending', attempts: [], nextAttemptAt: now, createdAt: now, updatedAt: now },
-      );
+      await this.history.insertOne({
+        _id,
+        orgId: event.orgId,
+        endpointId,
+        eventId: event.id,
+        type: event.type,
+        payload,
+        status: 'pending',
+        attempts: [],
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       const existing = await this.history.findOne({ _id }, { projection: { status: 1 } });
@@ -148,10 +158,19 @@ export class WebhookDeliveryStore {
     );
     if (!reopened) return 'pending';
     try {
-      await this.queueOne(id, doc.endpointId, { id: doc.eventId, orgId, type: doc.type, occurredAt: now }, doc.payload, now);
+      await this.queueOne(
+        id,
+        doc.endpointId,
+        { id: doc.eventId, orgId, type: doc.type, occurredAt: now },
+        doc.payload,
+        now,
+      );
     } catch (error) {
       // The previous attempt's queue document is still being removed: the record goes back as it was.
-      await this.history.updateOne({ _id: id }, { $set: { status: doc.status, nextAttemptAt: doc.nextAttemptAt, updatedAt: doc.updatedAt } });
+      await this.history.updateOne(
+        { _id: id },
+        { $set: { status: doc.status, nextAttemptAt: doc.nextAttemptAt, updatedAt: doc.updatedAt } },
+      );
       if (isDuplicateKey(error)) return 'pending';
       throw error;
     }
@@ -163,18 +182,28 @@ export class WebhookDeliveryStore {
    * A `$group` rather than `distinct`, which FerretDB v1 refuses with a time limit.
    */
   async endpointsWithWork(limit: number): Promise<string[]> {
-    const groups = await this.queue.aggregate<{ _id: string }>([{ $sort: { endpointId: 1 } }, { $group: { _id: '$endpointId' } }, { $limit: limit }]).toArray();
+    const groups = await this.queue
+      .aggregate<{ _id: string }>([{ $sort: { endpointId: 1 } }, { $group: { _id: '$endpointId' } }, { $limit: limit }])
+      .toArray();
     return groups.map((group) => group._id);
   }
 
   /** An endpoint's oldest queued delivery: the only one that may be sent (order per endpoint). */
   head(endpointId: string): Promise<DeliveryHead | null> {
-    return this.queue.find({ endpointId }, { projection: { payload: 0 } }).sort({ seq: 1 }).limit(1).next();
+    return this.queue
+      .find({ endpointId }, { projection: { payload: 0 } })
+      .sort({ seq: 1 })
+      .limit(1)
+      .next();
   }
 
   /** When the oldest queued delivery's event happened; null when the queue is empty. */
   async oldestOccurredAt(): Promise<Date | null> {
-    const oldest = await this.queue.find({}, { projection: { occurredAt: 1 } }).sort({ seq: 1 }).limit(1).next();
+    const oldest = await this.queue
+      .find({}, { projection: { occurredAt: 1 } })
+      .sort({ seq: 1 })
+      .limit(1)
+      .next();
     return oldest?.occurredAt ?? null;
   }
 
@@ -193,24 +222,46 @@ export class WebhookDeliveryStore {
 
   /** Gives a claimed delivery back untried (shutdown), so another instance can send it at once. */
   async release(delivery: QueuedDelivery, owner: string): Promise<void> {
-    await this.queue.updateOne({ _id: delivery._id, leaseOwner: owner }, { $set: { leaseUntil: EPOCH, leaseOwner: null } });
+    await this.queue.updateOne(
+      { _id: delivery._id, leaseOwner: owner },
+      { $set: { leaseUntil: EPOCH, leaseOwner: null } },
+    );
   }
 
   /** Records a failed attempt and when the next one is due. */
-  async retryLater(delivery: QueuedDelivery, owner: string, attempt: DeliveryAttempt, nextAttemptAt: Date): Promise<void> {
+  async retryLater(
+    delivery: QueuedDelivery,
+    owner: string,
+    attempt: DeliveryAttempt,
+    nextAttemptAt: Date,
+  ): Promise<void> {
     await this.appendAttempt(delivery._id, attempt, { status: 'pending', nextAttemptAt });
     await this.queue.updateOne(
       { _id: delivery._id, leaseOwner: owner },
       {
-        $set: { attempts: delivery.attempts + 1, firstAttemptAt: delivery.firstAttemptAt ?? attempt.at, nextAttemptAt, leaseUntil: EPOCH, leaseOwner: null },
+        $set: {
+          attempts: delivery.attempts + 1,
+          firstAttemptAt: delivery.firstAttemptAt ?? attempt.at,
+          nextAttemptAt,
+          leaseUntil: EPOCH,
+          leaseOwner: null,
+        },
       },
     );
   }
 
   /** Ends a delivery: the history says how, then the queue forgets it. */
-  async finish(delivery: QueuedDelivery, status: 'delivered' | 'failed', attempt: DeliveryAttempt | null): Promise<void> {
+  async finish(
+    delivery: QueuedDelivery,
+    status: 'delivered' | 'failed',
+    attempt: DeliveryAttempt | null,
+  ): Promise<void> {
     if (attempt) await this.appendAttempt(delivery._id, attempt, { status, nextAttemptAt: null });
-    else await this.history.updateOne({ _id: delivery._id }, { $set: { status, nextAttemptAt: null, updatedAt: new Date() } });
+    else
+      await this.history.updateOne(
+        { _id: delivery._id },
+        { $set: { status, nextAttemptAt: null, updatedAt: new Date() } },
+      );
     await this.queue.deleteOne({ _id: delivery._id });
   }
 
@@ -219,7 +270,12 @@ export class WebhookDeliveryStore {
     const [docs, total] = await Promise.all([
       page.take === 0
         ? Promise.resolve([])
-        : this.history.find(filter, { projection: { payload: 0 } }).sort({ createdAt: -1, _id: -1 }).skip(page.skip).limit(page.take).toArray(),
+        : this.history
+            .find(filter, { projection: { payload: 0 } })
+            .sort({ createdAt: -1, _id: -1 })
+            .skip(page.skip)
+            .limit(page.take)
+            .toArray(),
       this.history.countDocuments(filter),
     ]);
     return { items: docs.map(toDelivery), total };
@@ -230,7 +286,10 @@ export class WebhookDeliveryStore {
    * them failed, then the queue forgets them. Returns how many were queued.
    */
   async abandonEndpoint(endpointId: string): Promise<number> {
-    await this.history.updateMany({ endpointId, status: 'pending' }, { $set: { status: 'failed', nextAttemptAt: null, updatedAt: new Date() } });
+    await this.history.updateMany(
+      { endpointId, status: 'pending' },
+      { $set: { status: 'failed', nextAttemptAt: null, updatedAt: new Date() } },
+    );
     return (await this.queue.deleteMany({ endpointId })).deletedCount;
   }
 
@@ -246,7 +305,13 @@ export class WebhookDeliveryStore {
     return result.deletedCount;
   }
 
-  private async queueOne(_id: string, endpointId: string, event: QueuedEvent, payload: string, now: Date): Promise<void> {
+  private async queueOne(
+    _id: string,
+    endpointId: string,
+    event: QueuedEvent,
+    payload: string,
+    now: Date,
+  ): Promise<void> {
     await this.queue.insertOne({
       _id,
       orgId: event.orgId,
@@ -264,10 +329,17 @@ export class WebhookDeliveryStore {
     });
   }
 
-  private async appendAttempt(id: string, attempt: DeliveryAttempt, set: { status: DeliveryStatus; nextAttemptAt: Date | null }): Promise<void> {
+  private async appendAttempt(
+    id: string,
+    attempt: DeliveryAttempt,
+    set: { status: DeliveryStatus; nextAttemptAt: Date | null },
+  ): Promise<void> {
     await this.history.updateOne(
       { _id: id },
-      { $push: { attempts: { $each: [attempt], $slice: -MAX_ATTEMPTS_KEPT } }, $set: { ...set, updatedAt: attempt.at } },
+      {
+        $push: { attempts: { $each: [attempt], $slice: -MAX_ATTEMPTS_KEPT } },
+        $set: { ...set, updatedAt: attempt.at },
+      },
     );
   }
 }

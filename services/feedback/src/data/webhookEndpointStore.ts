@@ -48,7 +48,10 @@ const toEndpoint = (doc: EndpointDocument): WebhookEndpoint => ({
   disabledAt: doc.disabledAt ?? null,
   disabledReason: doc.disabledReason ?? null,
   // A replaced secret past its overlap signs nothing: it is as if there were none.
-  previousSecretExpiresAt: doc.previousSecret && doc.previousSecretExpiresAt && doc.previousSecretExpiresAt.getTime() > Date.now() ? doc.previousSecretExpiresAt : null,
+  previousSecretExpiresAt:
+    doc.previousSecret && doc.previousSecretExpiresAt && doc.previousSecretExpiresAt.getTime() > Date.now()
+      ? doc.previousSecretExpiresAt
+      : null,
 });
 
 /** Webhook endpoints: a small collection (a few per organization), so scanning it is cheap. */
@@ -67,7 +70,14 @@ export class WebhookEndpointStore {
     return newObjectIdHex();
   }
 
-  async insert(id: string, orgId: string, url: string, events: EventType[], secret: SealedSecret, now = new Date()): Promise<WebhookEndpoint> {
+  async insert(
+    id: string,
+    orgId: string,
+    url: string,
+    events: EventType[],
+    secret: SealedSecret,
+    now = new Date(),
+  ): Promise<WebhookEndpoint> {
     const doc: EndpointDocument = { _id: new Types.ObjectId(id), orgId, url, events, secret, createdAt: now };
     await this.collection.insertOne(doc);
     return toEndpoint(doc);
@@ -99,19 +109,33 @@ export class WebhookEndpointStore {
     const objectIds = ids.map(objectIdOrNull).filter((id): id is Types.ObjectId => id !== null);
     if (objectIds.length === 0) return new Map();
     const docs = await this.collection.find({ _id: { $in: objectIds } }).toArray();
-    return new Map(docs.map((doc) => [doc._id.toHexString(), { ...toEndpoint(doc), secret: doc.secret, previousSecret: doc.previousSecret ?? null }]));
+    return new Map(
+      docs.map((doc) => [
+        doc._id.toHexString(),
+        { ...toEndpoint(doc), secret: doc.secret, previousSecret: doc.previousSecret ?? null },
+      ]),
+    );
   }
 
   async recordSuccess(id: string): Promise<void> {
-    await this.collection.updateOne({ _id: new Types.ObjectId(id), failingSince: { $ne: null } }, { $set: { failingSince: null } });
+    await this.collection.updateOne(
+      { _id: new Types.ObjectId(id), failingSince: { $ne: null } },
+      { $set: { failingSince: null } },
+    );
   }
 
   async recordFailure(id: string, now: Date): Promise<void> {
-    await this.collection.updateOne({ _id: new Types.ObjectId(id), failingSince: null }, { $set: { failingSince: now } });
+    await this.collection.updateOne(
+      { _id: new Types.ObjectId(id), failingSince: null },
+      { $set: { failingSince: now } },
+    );
   }
 
   async disable(id: string, reason: string, now: Date): Promise<void> {
-    await this.collection.updateOne({ _id: new Types.ObjectId(id), disabledAt: null }, { $set: { disabledAt: now, disabledReason: reason } });
+    await this.collection.updateOne(
+      { _id: new Types.ObjectId(id), disabledAt: null },
+      { $set: { disabledAt: now, disabledReason: reason } },
+    );
   }
 
   /** Enables a disabled endpoint again, as if it had never failed; null for another organization's. */
@@ -131,7 +155,12 @@ export class WebhookEndpointStore {
    * replaced earlier stops at once). Null for another organization's endpoint, or when another
    * rotation changed the secret since it was read (the caller asks again).
    */
-  async rotateSecret(orgId: string, id: string, secret: SealedSecret, previousUntil: Date): Promise<WebhookEndpoint | 'conflict' | null> {
+  async rotateSecret(
+    orgId: string,
+    id: string,
+    secret: SealedSecret,
+    previousUntil: Date,
+  ): Promise<WebhookEndpoint | 'conflict' | null> {
     const doc = await this.findDocument(id);
     if (!doc || doc.orgId !== orgId) return null;
     const rotated = await this.collection.findOneAndUpdate(

@@ -52,7 +52,11 @@ export const changeOf = (event: WebhookEvent, delta: CountDelta): Change => ({ .
  * answers null when it wrote nothing (the item changed meanwhile, or a replay found it written):
  * nothing is counted then, and the recorded change is dropped or counted by the relay on its proof.
  */
-export async function writeWithEvent<T>(events: ChangeEvents, change: Change, write: (changeId: string) => Promise<T | null>): Promise<T | null> {
+export async function writeWithEvent<T>(
+  events: ChangeEvents,
+  change: Change,
+  write: (changeId: string) => Promise<T | null>,
+): Promise<T | null> {
   await events.record(change);
   const result = await write(change.id);
   if (result !== null) await events.written(change);

@@ -32,7 +32,12 @@ const shown = (id: string) => (id.length > 24 ? `${id.slice(0, 24)}…` : id);
  * nothing). Rules as for removeFeedbackItem: an item the organization does not have is FORBIDDEN
  * "Feedback not found", for a read-only key too, and a read-only key is refused once the item exists.
  */
-export async function changeStatus(deps: StatusDeps, caller: StatusCaller, id: string, status: string): Promise<StatusChange> {
+export async function changeStatus(
+  deps: StatusDeps,
+  caller: StatusCaller,
+  id: string,
+  status: string,
+): Promise<StatusChange> {
   const wanted = requireStatus(status);
   const current = (await deps.statuses.findOwn(caller.orgId, [id])).get(id.toLowerCase());
   if (!current) throw forbidden(FEEDBACK_NOT_FOUND);
@@ -53,10 +58,17 @@ async function applyStatus(deps: StatusDeps, read: FeedbackDocument, wanted: str
     if (current.status === wanted) return deps.statuses.setStatus(current, wanted);
     const now = new Date();
     const before = toItem(current);
-    const event = newEvent('feedback.status_changed', { ...before, status: wanted, updatedAt: now }, { status: before.status, updatedAt: before.updatedAt }, now);
+    const event = newEvent(
+      'feedback.status_changed',
+      { ...before, status: wanted, updatedAt: now },
+      { status: before.status, updatedAt: before.updatedAt },
+      now,
+    );
     const counted = countedOf(before);
     const recorded = changeOf(event, deltaOf(counted, { ...counted, status: wanted }));
-    const change = await writeWithEvent(deps.events, recorded, (changeId) => deps.statuses.setStatus(current, wanted, now, changeId));
+    const change = await writeWithEvent(deps.events, recorded, (changeId) =>
+      deps.statuses.setStatus(current, wanted, now, changeId),
+    );
     if (change) return change;
     const id = current._id.toHexString();
     const again = (await deps.statuses.findOwn(current.orgId, [id])).get(id);
@@ -73,16 +85,27 @@ async function applyStatus(deps: StatusDeps, read: FeedbackDocument, wanted: str
  * items changed, and repeating the request completes it, since setting the current status changes
  * nothing. Returns the changes of the items whose status was different (what `Int!` counts).
  */
-export async function changeStatuses(deps: StatusDeps, caller: StatusCaller, ids: string[], status: string): Promise<StatusChange[]> {
+export async function changeStatuses(
+  deps: StatusDeps,
+  caller: StatusCaller,
+  ids: string[],
+  status: string,
+): Promise<StatusChange[]> {
   const wanted = requireStatus(status);
   if (ids.length < 1 || ids.length > MAX_STATUS_IDS) {
-    throw badRequest(`ids must hold 1 to ${MAX_STATUS_IDS} ids (got ${ids.length})`, { argument: 'ids', min: 1, max: MAX_STATUS_IDS });
+    throw badRequest(`ids must hold 1 to ${MAX_STATUS_IDS} ids (got ${ids.length})`, {
+      argument: 'ids',
+      min: 1,
+      max: MAX_STATUS_IDS,
+    });
   }
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   const found = await deps.statuses.findOwn(caller.orgId, unique);
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length > 0) {
-    throw appError(ErrorCode.FORBIDDEN, `${FEEDBACK_NOT_FOUND}: ${missing.map(shown).join(', ')}`, { ids: missing.map(shown) });
+    throw appError(ErrorCode.FORBIDDEN, `${FEEDBACK_NOT_FOUND}: ${missing.map(shown).join(', ')}`, {
+      ids: missing.map(shown),
+    });
   }
   if (caller.readOnly) throw forbidden(NOT_AUTHORIZED_TO_UPDATE);
   const changes = await Promise.all([...found.values()].map((doc) => applyStatus(deps, doc, wanted)));

@@ -42,7 +42,8 @@ export const NO_SENTIMENT = 'none';
 /** A status or sentiment as one segment of a field path (they are validated words; anything else is kept apart). */
 const segment = (value: string) => (/^[a-z]+$/.test(value) ? value : 'other');
 
-export const countPath = (status: string, sentiment: string | null | undefined) => `${segment(status)}:${segment(sentiment ?? NO_SENTIMENT)}`;
+export const countPath = (status: string, sentiment: string | null | undefined) =>
+  `${segment(status)}:${segment(sentiment ?? NO_SENTIMENT)}`;
 
 /** The status and sentiment of a count path. */
 export const splitCountPath = (path: string) => path.split(':') as [string, string];
@@ -74,7 +75,11 @@ export function addTo(delta: Map<string, CellChange>, item: CountedItem, n: numb
     const change = delta.get(key) ?? { cell, inc: {} };
     delta.set(key, change);
     change.inc[path] = (change.inc[path] ?? 0) + n;
-    if (n > 0 && (cell.scope === 'email' || cell.scope === 'domain') && (!change.newest || item.publishedDate > change.newest)) {
+    if (
+      n > 0 &&
+      (cell.scope === 'email' || cell.scope === 'domain') &&
+      (!change.newest || item.publishedDate > change.newest)
+    ) {
       change.newest = item.publishedDate;
     }
   }

@@ -11,7 +11,8 @@ export const MAX_CURSOR_LENGTH = TIME_ID_CURSOR_LENGTH;
 // The purpose is the salt cursors were always checked with: cursors clients hold stay valid.
 const listCursor = timeIdCursor('fi-feedback-cursor', 'after', 'pass the nextCursor of a previous page unchanged');
 
-export const encodeCursor = (position: CursorPosition): string => listCursor.encode({ at: position.createdAt, id: position.id });
+export const encodeCursor = (position: CursorPosition): string =>
+  listCursor.encode({ at: position.createdAt, id: position.id });
 
 export function decodeCursor(cursor: string): CursorPosition {
   const { at, id } = listCursor.decode(cursor);

@@ -40,12 +40,16 @@ export function parseFeedbackListArgs(args: FeedbackListArgs): FeedbackQuery {
   if (args.publishedAfter) query.publishedAfter = args.publishedAfter;
   if (args.publishedBefore) query.publishedBefore = args.publishedBefore;
   if (query.publishedAfter && query.publishedBefore && query.publishedAfter >= query.publishedBefore) {
-    throw badRequest('publishedAfter must be earlier than publishedBefore (the range is publishedAfter <= publishedDate < publishedBefore)', {
-      argument: 'publishedBefore',
-    });
+    throw badRequest(
+      'publishedAfter must be earlier than publishedBefore (the range is publishedAfter <= publishedDate < publishedBefore)',
+      {
+        argument: 'publishedBefore',
+      },
+    );
   }
   if (args.after !== null && args.after !== undefined) {
-    if (page.skip > 0) throw badRequest('after cannot be combined with skip: page with one or the other', { argument: 'after' });
+    if (page.skip > 0)
+      throw badRequest('after cannot be combined with skip: page with one or the other', { argument: 'after' });
     query.after = decodeCursor(requireMaxLength('after', args.after, MAX_CURSOR_LENGTH));
   }
   return query;

@@ -15,7 +15,11 @@ const WRITER_MS_PER_ITEM = 10;
  * Writes checked records (an import, a seed) as one change: one intent with the batch's summed delta,
  * one ordered bulk insert, one count. Returns how many items were written.
  */
-export async function importFeedback(deps: { repository: FeedbackRepository; events: ChangeEvents }, orgId: string, records: FeedbackRecord[]): Promise<number> {
+export async function importFeedback(
+  deps: { repository: FeedbackRepository; events: ChangeEvents },
+  orgId: string,
+  records: FeedbackRecord[],
+): Promise<number> {
   if (records.length === 0) return 0;
   const ids = records.map(() => newObjectIdHex());
   const occurredAt = new Date();

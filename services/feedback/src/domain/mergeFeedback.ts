@@ -20,10 +20,16 @@ interface MergeDeps {
 function parseDuplicateIds(id: string, duplicateIds: readonly string[]): string[] {
   const argument = { argument: 'duplicateIds' };
   if (duplicateIds.length === 0 || duplicateIds.length > MAX_DUPLICATES) {
-    throw badRequest(`duplicateIds must hold 1 to ${MAX_DUPLICATES} ids (got ${duplicateIds.length})`, { ...argument, min: 1, max: MAX_DUPLICATES });
+    throw badRequest(`duplicateIds must hold 1 to ${MAX_DUPLICATES} ids (got ${duplicateIds.length})`, {
+      ...argument,
+      min: 1,
+      max: MAX_DUPLICATES,
+    });
   }
-  if (new Set(duplicateIds).size !== duplicateIds.length) throw badRequest('duplicateIds names an id more than once', argument);
-  if (duplicateIds.includes(id)) throw badRequest('duplicateIds must not hold the id of the item they are merged into', argument);
+  if (new Set(duplicateIds).size !== duplicateIds.length)
+    throw badRequest('duplicateIds names an id more than once', argument);
+  if (duplicateIds.includes(id))
+    throw badRequest('duplicateIds must not hold the id of the item they are merged into', argument);
   return [...duplicateIds];
 }
 
@@ -34,7 +40,12 @@ function parseDuplicateIds(id: string, duplicateIds: readonly string[]): string[
  * retried merge finishes what a failed one began. Each duplicate is its own change (feedback.merged),
  * written like a removal: the tombstone first, then the item goes if nothing changed it since it was read.
  */
-export async function mergeFeedback(deps: MergeDeps, orgId: string, id: string, duplicateIds: readonly string[]): Promise<FeedbackItem> {
+export async function mergeFeedback(
+  deps: MergeDeps,
+  orgId: string,
+  id: string,
+  duplicateIds: readonly string[],
+): Promise<FeedbackItem> {
   const ids = parseDuplicateIds(id, duplicateIds);
   const primary = await deps.repository.findById(orgId, id);
   if (!primary) throw notFound(FEEDBACK_NOT_FOUND);
@@ -43,7 +54,10 @@ export async function mergeFeedback(deps: MergeDeps, orgId: string, id: string, 
     const read = await deps.repository.findForChange(orgId, duplicate);
     if (read) pending.push(read);
     else if ((await deps.tombstones.findMerged(orgId, duplicate))?.duplicateOf !== id) {
-      throw appError(ErrorCode.NOT_FOUND, `${FEEDBACK_NOT_FOUND}: ${duplicate}`, { argument: 'duplicateIds', id: duplicate });
+      throw appError(ErrorCode.NOT_FOUND, `${FEEDBACK_NOT_FOUND}: ${duplicate}`, {
+        argument: 'duplicateIds',
+        id: duplicate,
+      });
     }
   }
   for (const read of pending) await mergeOne(deps, orgId, read, id);

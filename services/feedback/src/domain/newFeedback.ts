@@ -52,14 +52,23 @@ const IGNORED_ON_IMPORT = ['id'];
  * history brought over from another tool). Unknown fields are refused, so a typo is not lost silently.
  */
 export function checkImportedFeedback(record: unknown, now: Date): Checked<FeedbackRecord> {
-  const rules = new RecordRules(record, [...NEW_FEEDBACK_FIELDS, 'status', 'publishedDate', 'createdAt'], IGNORED_ON_IMPORT);
+  const rules = new RecordRules(
+    record,
+    [...NEW_FEEDBACK_FIELDS, 'status', 'publishedDate', 'createdAt'],
+    IGNORED_ON_IMPORT,
+  );
   const feedback = readNewFeedback(rules);
   const status = rules.oneOf('status', STATUSES) ?? 'unread';
   const createdAt = rules.date('createdAt');
   const publishedDate = rules.date('publishedDate');
   // Without a sentiment, the service computes one, as for addFeedbackItem (imports and seeds alike).
   return rules.result(() =>
-    withSentiment({ ...feedback(), status, publishedDate: publishedDate ?? createdAt ?? now, createdAt: createdAt ?? now }),
+    withSentiment({
+      ...feedback(),
+      status,
+      publishedDate: publishedDate ?? createdAt ?? now,
+      createdAt: createdAt ?? now,
+    }),
   );
 }
 

@@ -10,8 +10,20 @@ import type { FeedbackExportFilter } from '../generated/resolvers';
 
 /** Every field of FeedbackItem, in the order of the spec's table, then what this API added. */
 export const FEEDBACK_EXPORT_COLUMNS = [
-  'id', 'source', 'title', 'content', 'author', 'email', 'sentiment', 'status', 'metadata', 'publishedDate', 'createdAt',
-  'sentimentScore', 'sentimentSource', 'updatedAt',
+  'id',
+  'source',
+  'title',
+  'content',
+  'author',
+  'email',
+  'sentiment',
+  'status',
+  'metadata',
+  'publishedDate',
+  'createdAt',
+  'sentimentScore',
+  'sentimentSource',
+  'updatedAt',
 ] as const;
 
 const toRecord = (doc: FeedbackDocument): ExportRecord => {
@@ -27,7 +39,11 @@ export function feedbackExportSource(connection: Connection, removals: FeedbackT
     columns: FEEDBACK_EXPORT_COLUMNS,
     parseFilter(input) {
       // The list's own validation, so an export accepts exactly what feedbackItems accepts.
-      const { page: _page, after: _after, ...filter } = parseFeedbackListArgs({ ...(input as FeedbackExportFilter), take: 0 });
+      const {
+        page: _page,
+        after: _after,
+        ...filter
+      } = parseFeedbackListArgs({ ...(input as FeedbackExportFilter), take: 0 });
       return filter;
     },
     ensureIndexes: () => reads.ensureIndexes(),

@@ -15,5 +15,7 @@ export function startFeedbackExports(
   config: FeedbackConfig,
   logger: Logger,
 ) {
-  return startExports(connection, feedbackExportSource(connection, tombstones), config, logger, (job) => announce(exportEvent(job.orgId, publicJob(job, config))));
+  return startExports(connection, feedbackExportSource(connection, tombstones), config, logger, (job) =>
+    announce(exportEvent(job.orgId, publicJob(job, config))),
+  );
 }

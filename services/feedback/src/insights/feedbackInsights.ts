@@ -5,7 +5,6 @@ import type { FeedbackInsightsResolvers } from '../generated/resolvers';
 import { parseInsightsArgs } from './insightsQuery';
 import { DAY_MS } from '../domain/countDelta';
 
-
 /** Rising themes listed at most. */
 export const RISING_THEMES = 5;
 
@@ -50,11 +49,19 @@ export async function feedbackInsights(
     previous: once(async () => previous ?? (await store.periods(orgId, query, [previousPeriod]))[0]),
     topTerms: once(() => store.topTerms(orgId, query)),
     risingThemes: once(async () => {
-      const themed = await listThemes(themes, orgId, { from: query.from, to: query.to, source: query.source, take: MAX_THEMES_TAKE });
+      const themed = await listThemes(themes, orgId, {
+        from: query.from,
+        to: query.to,
+        source: query.source,
+        take: MAX_THEMES_TAKE,
+      });
       return themed.items
         .map((theme) => ({ theme, count: theme.figures!.count, previousCount: theme.figures!.previousCount }))
         .filter(({ count, previousCount }) => count > previousCount)
-        .sort((a, b) => b.count - b.previousCount - (a.count - a.previousCount) || a.theme.label.localeCompare(b.theme.label))
+        .sort(
+          (a, b) =>
+            b.count - b.previousCount - (a.count - a.previousCount) || a.theme.label.localeCompare(b.theme.label),
+        )
         .slice(0, RISING_THEMES);
     }),
   };

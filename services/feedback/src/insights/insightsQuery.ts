@@ -15,21 +15,42 @@ export interface InsightsQuery {
 }
 
 /** Checks the range and interval; the range is half-open, [from, to). */
-export function parseInsightsArgs(args: { from: Date; to: Date; source?: string | null; interval?: string | null }): InsightsQuery {
+export function parseInsightsArgs(args: {
+  from: Date;
+  to: Date;
+  source?: string | null;
+  interval?: string | null;
+}): InsightsQuery {
   const interval = args.interval ?? 'day';
   if (!(INTERVALS as readonly string[]).includes(interval)) {
-    throw badRequest(`interval must be one of ${INTERVALS.join(', ')} (got ${JSON.stringify(interval)})`, { argument: 'interval', allowed: INTERVALS });
+    throw badRequest(`interval must be one of ${INTERVALS.join(', ')} (got ${JSON.stringify(interval)})`, {
+      argument: 'interval',
+      allowed: INTERVALS,
+    });
   }
   if (args.from.getTime() >= args.to.getTime()) throw badRequest('from must be before to', { argument: 'from' });
   if (args.to.getTime() - args.from.getTime() > MAX_RANGE_DAYS * DAY_MS) {
-    throw badRequest(`The range from..to must be at most ${MAX_RANGE_DAYS} days`, { argument: 'to', max: MAX_RANGE_DAYS });
+    throw badRequest(`The range from..to must be at most ${MAX_RANGE_DAYS} days`, {
+      argument: 'to',
+      max: MAX_RANGE_DAYS,
+    });
   }
   return { from: args.from, to: args.to, source: args.source ?? undefined, interval: interval as Interval };
 }
 
 /** `date` moved by `months` calendar months (UTC), its day of the month kept or, when the month is shorter, its last day. */
 function addMonths(date: Date, months: number): Date {
-  const target = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1, date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()));
+  const target = new Date(
+    Date.UTC(
+      date.getUTCFullYear(),
+      date.getUTCMonth() + months,
+      1,
+      date.getUTCHours(),
+      date.getUTCMinutes(),
+      date.getUTCSeconds(),
+      date.getUTCMilliseconds(),
+    ),
+  );
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
   return target;
@@ -39,7 +60,8 @@ function addMonths(date: Date, months: number): Date {
 export function bucketStarts(query: InsightsQuery): Date[] {
   const starts: Date[] = [];
   if (query.interval === 'month') {
-    for (let k = 0, t = query.from; t.getTime() < query.to.getTime(); k += 1, t = addMonths(query.from, k)) starts.push(t);
+    for (let k = 0, t = query.from; t.getTime() < query.to.getTime(); k += 1, t = addMonths(query.from, k))
+      starts.push(t);
     return starts;
   }
   const step = query.interval === 'day' ? DAY_MS : 7 * DAY_MS;

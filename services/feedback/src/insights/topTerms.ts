@@ -56,9 +56,12 @@ export class TermCounter {
    * mode" says what "dark" and "mode" would).
    */
   top(limit: number): Array<{ term: string; count: number }> {
-    const ranked = [...this.counts].filter(([, count]) => count >= 2).sort(([a, x], [b, y]) => y - x || this.spellings.of(a).localeCompare(this.spellings.of(b)));
+    const ranked = [...this.counts]
+      .filter(([, count]) => count >= 2)
+      .sort(([a, x], [b, y]) => y - x || this.spellings.of(a).localeCompare(this.spellings.of(b)));
     const phrases = ranked.filter(([term]) => term.includes(' '));
-    const covered = (word: string, count: number) => phrases.some(([phrase, n]) => phrase.split(' ').includes(word) && n >= count * 0.6);
+    const covered = (word: string, count: number) =>
+      phrases.some(([phrase, n]) => phrase.split(' ').includes(word) && n >= count * 0.6);
     return ranked
       .filter(([term, count]) => term.includes(' ') || !covered(term, count))
       .slice(0, limit)

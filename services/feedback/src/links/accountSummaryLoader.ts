@@ -18,10 +18,19 @@ export interface FeedbackSummary {
   lastFeedbackAt: Date | null;
 }
 
-const empty = (): FeedbackSummary => ({ total: 0, positive: 0, neutral: 0, negative: 0, unread: 0, lastFeedbackAt: null });
+const empty = (): FeedbackSummary => ({
+  total: 0,
+  positive: 0,
+  neutral: 0,
+  negative: 0,
+  unread: 0,
+  lastFeedbackAt: null,
+});
 
 /** `AccountItem.feedbackSummary` for a page of accounts: one read of their domains' kept counts per organization. */
-export function createAccountSummaryLoader(repository: FeedbackRepository): DataLoader<AccountRef, FeedbackSummary, string> {
+export function createAccountSummaryLoader(
+  repository: FeedbackRepository,
+): DataLoader<AccountRef, FeedbackSummary, string> {
   const keyOf = (ref: AccountRef) => {
     const domain = companyDomainKey(ref.linkDomain);
     return domain ? orgKey(ref.orgId, domain) : null;

@@ -18,7 +18,9 @@ const NO_FEEDBACK: FeedbackPage = { items: [], total: 0, nextCursor: null };
  * `ContactItem.feedback` for a page of contacts in one query: every matching item of all their
  * emails, newest first, streamed and paged per contact in memory (only each page is kept).
  */
-export function createContactFeedbackLoader(repository: FeedbackRepository): DataLoader<AuthorFeedbackKey, FeedbackPage, string> {
+export function createContactFeedbackLoader(
+  repository: FeedbackRepository,
+): DataLoader<AuthorFeedbackKey, FeedbackPage, string> {
   return new DataLoader<AuthorFeedbackKey, FeedbackPage, string>(
     async (keys) => {
       const results = new Map<AuthorFeedbackKey, FeedbackPage>();
@@ -40,7 +42,11 @@ export function createContactFeedbackLoader(repository: FeedbackRepository): Dat
         for (const key of withEmail) {
           const page = pages.get(orgKey(key.orgId, matchKey(key.email) as string)) ?? EMPTY_GROUP_PAGE;
           const last = page.items[page.items.length - 1];
-          results.set(key, { items: page.items.map(toItem), total: page.total, nextCursor: page.hasMore && last ? cursorOf(last) : null });
+          results.set(key, {
+            items: page.items.map(toItem),
+            total: page.total,
+            nextCursor: page.hasMore && last ? cursorOf(last) : null,
+          });
         }
       }
       return keys.map((key) => results.get(key) ?? NO_FEEDBACK);

@@ -11,5 +11,8 @@ export interface FeedbackLinkLoaders {
 
 /** One set per request, so batches never mix requests. */
 export function createFeedbackLinkLoaders(repository: FeedbackRepository): FeedbackLinkLoaders {
-  return { contactFeedback: createContactFeedbackLoader(repository), accountSummaries: createAccountSummaryLoader(repository) };
+  return {
+    contactFeedback: createContactFeedbackLoader(repository),
+    accountSummaries: createAccountSummaryLoader(repository),
+  };
 }

@@ -33,4 +33,5 @@ export function createDuplicateLoader(tombstones: FeedbackTombstones, repository
 }
 
 /** The item a merged duplicate points to, when the item passed is one. */
-export const mergedInto = (item: FeedbackItem): string | null => ('duplicateOf' in item && typeof item.duplicateOf === 'string' ? item.duplicateOf : null);
+export const mergedInto = (item: FeedbackItem): string | null =>
+  'duplicateOf' in item && typeof item.duplicateOf === 'string' ? item.duplicateOf : null;

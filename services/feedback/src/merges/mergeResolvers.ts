@@ -8,13 +8,20 @@ import { mergedInto } from './duplicateLoader';
 export const NOT_AUTHORIZED_TO_MERGE = 'Not authorized to merge feedback';
 
 /** mergeFeedbackItems, unmergeFeedbackItem, and an item's duplicateOf and duplicates. */
-export function createMergeResolvers(deps: { repository: FeedbackRepository; events: ChangeEvents; tombstones: FeedbackTombstones }) {
+export function createMergeResolvers(deps: {
+  repository: FeedbackRepository;
+  events: ChangeEvents;
+  tombstones: FeedbackTombstones;
+}) {
   return {
     Mutation: {
       mergeFeedbackItems: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MERGE);
         const item = await mergeFeedback(deps, caller.orgId, args.id, args.duplicateIds);
-        ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, duplicates: args.duplicateIds.length }, 'feedback merged');
+        ctx.logger.info(
+          { feedbackId: args.id, orgId: caller.orgId, duplicates: args.duplicateIds.length },
+          'feedback merged',
+        );
         return item;
       },
       unmergeFeedbackItem: async (_, args, ctx) => {

@@ -12,7 +12,9 @@ const REMOVALS_PER_PASS = 5_000;
  */
 async function claimedBeyond(store: SearchIndexStore, orgId: string, state: SearchState): Promise<Set<string>> {
   const open = Math.floor(state.next / BLOCK_SIZE);
-  return new Set(decodeIds((await store.block(orgId, open))?.ids ?? Buffer.alloc(0)).slice(state.next - open * BLOCK_SIZE));
+  return new Set(
+    decodeIds((await store.block(orgId, open))?.ids ?? Buffer.alloc(0)).slice(state.next - open * BLOCK_SIZE),
+  );
 }
 
 /**
@@ -30,13 +32,20 @@ const waitsFor = (removal: Removal, claimed: Set<string>) => removal.kind === 'm
  * a search can count the live matches without reading them (data/indexedSearchPage.ts). A deletion whose
  * item is still live failed (a retry is stamped anew) and is not recorded. Returns the removals recorded.
  */
-export async function recordRemovals(store: SearchIndexStore, orgId: string, state: SearchState, before: Date): Promise<number> {
+export async function recordRemovals(
+  store: SearchIndexStore,
+  orgId: string,
+  state: SearchState,
+  before: Date,
+): Promise<number> {
   const { watermark } = state;
   if (!watermark) return 0;
   const removals = await store.removalsAfter(orgId, state.goneAfter, before, REMOVALS_PER_PASS);
   if (removals.length === 0) return 0;
   const blocks = new IndexBlocks(await store.allBlocks(orgId, state), state.next);
-  const claimed = removals.some((removal) => removal.id > watermark) ? await claimedBeyond(store, orgId, state) : new Set<string>();
+  const claimed = removals.some((removal) => removal.id > watermark)
+    ? await claimedBeyond(store, orgId, state)
+    : new Set<string>();
   const merged = new Set(state.merged);
   const deleted: Array<{ seq: number; id: string }> = [];
   let last: ChangePosition | null = null;
@@ -49,7 +58,10 @@ export async function recordRemovals(store: SearchIndexStore, orgId: string, sta
     else deleted.push({ seq, id: removal.id });
   }
   if (!last) return 0;
-  const live = await store.liveAmong(orgId, deleted.map(({ id }) => id));
+  const live = await store.liveAmong(
+    orgId,
+    deleted.map(({ id }) => id),
+  );
   const gone = new Set(state.gone);
   for (const { seq, id } of deleted) {
     if (live.has(id)) continue;
@@ -57,12 +69,22 @@ export async function recordRemovals(store: SearchIndexStore, orgId: string, sta
     // A merged item deleted for good is no longer one that may come back.
     merged.delete(seq);
   }
-  const recorded = await store.recordGone(orgId, state.goneAfter, { gone: [...gone].sort((a, b) => a - b), merged: [...merged].sort((a, b) => a - b) }, last);
+  const recorded = await store.recordGone(
+    orgId,
+    state.goneAfter,
+    { gone: [...gone].sort((a, b) => a - b), merged: [...merged].sort((a, b) => a - b) },
+    last,
+  );
   return recorded ? gone.size + merged.size - state.gone.length - state.merged.length : 0;
 }
 
 /** True when the organization has removals the gone list can record now (see recordRemovals). */
-export async function hasRemovalsToRecord(store: SearchIndexStore, orgId: string, state: SearchState | null, before: Date): Promise<boolean> {
+export async function hasRemovalsToRecord(
+  store: SearchIndexStore,
+  orgId: string,
+  state: SearchState | null,
+  before: Date,
+): Promise<boolean> {
   if (!state?.watermark) return false;
   const [first] = await store.removalsAfter(orgId, state.goneAfter, before, 1);
   // A merged item after the watermark is work too: the pass indexes it from its tombstone.

@@ -22,7 +22,14 @@ const newestFirst = (a: IndexedEntry, b: IndexedEntry) => b.time - a.time || (a.
  * their blocks keep) and tail items (read newest first, at least `skip + count` of them when there are),
  * in the list's order, after the cursor `after` when given.
  */
-export function newestIndexed<T extends TailItem>(blocks: IndexBlocks, seqs: number[], tail: T[], after: CursorPosition | undefined, skip: number, count: number): Array<IndexedEntry<T>> {
+export function newestIndexed<T extends TailItem>(
+  blocks: IndexBlocks,
+  seqs: number[],
+  tail: T[],
+  after: CursorPosition | undefined,
+  skip: number,
+  count: number,
+): Array<IndexedEntry<T>> {
   if (count === 0) return [];
   const entries: Array<IndexedEntry<T>> = [];
   const afterTime = after?.createdAt.getTime();

@@ -18,7 +18,11 @@ export interface SearchScope {
  * The organization's index when it can answer `search`; null for a term of fewer than three characters
  * (or holding the field separator), or an organization not indexed yet.
  */
-export async function indexedState(store: SearchIndexStore, orgId: string, search: string | undefined): Promise<IndexedState | null> {
+export async function indexedState(
+  store: SearchIndexStore,
+  orgId: string,
+  search: string | undefined,
+): Promise<IndexedState | null> {
   if (search === undefined || !termGrams(search)) return null;
   const state = await store.state(orgId);
   return state?.watermark ? { ...state, watermark: state.watermark } : null;
@@ -29,9 +33,17 @@ export async function indexedState(store: SearchIndexStore, orgId: string, searc
  * organization's blocks (full ones are kept in memory). The state was read first, so postings written
  * after it are ignored (their items are in the tail, after the watermark).
  */
-export async function searchScope(store: SearchIndexStore, orgId: string, search: string, state: IndexedState): Promise<SearchScope> {
+export async function searchScope(
+  store: SearchIndexStore,
+  orgId: string,
+  search: string,
+  state: IndexedState,
+): Promise<SearchScope> {
   const grams = termGrams(search) ?? [];
-  const [postings, blocks] = await Promise.all([store.postingsOf(orgId, [...new Set(grams.map(({ gram }) => gram))]), store.allBlocks(orgId, state)]);
+  const [postings, blocks] = await Promise.all([
+    store.postingsOf(orgId, [...new Set(grams.map(({ gram }) => gram))]),
+    store.allBlocks(orgId, state),
+  ]);
   return { seqs: matchedSeqs(grams, postings, state.next), state, blocks: new IndexBlocks(blocks, state.next) };
 }
 

@@ -87,7 +87,12 @@ export function decodeChunk(block: number, chunk: Uint8Array, into: Map<number, 
 }
 
 /** Calls `found` with the positions of the chunk's occurrences whose sequence numbers `wanted` holds; steps over the others. */
-export function scanChunk(block: number, chunk: Uint8Array, wanted: ReadonlyMap<number, unknown>, found: (seq: number, positions: number[]) => void): void {
+export function scanChunk(
+  block: number,
+  chunk: Uint8Array,
+  wanted: ReadonlyMap<number, unknown>,
+  found: (seq: number, positions: number[]) => void,
+): void {
   const cursor = varints(chunk);
   let seq = block * BLOCK_SIZE;
   while (cursor.more()) {
@@ -105,7 +110,8 @@ export const encodeIds = (hexIds: string[]): Buffer => Buffer.from(hexIds.join('
 /** The hex ids of a block's Binary, in sequence order. */
 export function decodeIds(bytes: Uint8Array): string[] {
   const ids: string[] = [];
-  for (let at = 0; at + ID_BYTES <= bytes.length; at += ID_BYTES) ids.push(Buffer.from(bytes.subarray(at, at + ID_BYTES)).toString('hex'));
+  for (let at = 0; at + ID_BYTES <= bytes.length; at += ID_BYTES)
+    ids.push(Buffer.from(bytes.subarray(at, at + ID_BYTES)).toString('hex'));
   return ids;
 }
 

@@ -1,7 +1,15 @@
 import { runPasses, type BackgroundWorker } from '../backgroundPasses';
 import { firstIdHexAt, newObjectIdHex, type Logger } from '@fi/shared';
 import type { IndexedText, SearchIndexStore } from '../data/searchIndexStore';
-import { BLOCK_SIZE, decodeIds, decodeTimes, encodeChunk, encodeIds, encodeTimes, type Occurrence } from './postingCodec';
+import {
+  BLOCK_SIZE,
+  decodeIds,
+  decodeTimes,
+  encodeChunk,
+  encodeIds,
+  encodeTimes,
+  type Occurrence,
+} from './postingCodec';
 import { gramPositions, itemText } from './searchText';
 import { hasRemovalsToRecord, recordRemovals } from './goneRecorder';
 import { backfillTimes } from './timesBackfill';
@@ -63,8 +71,21 @@ function chunksOf(block: number, first: number, texts: IndexedText[]): Map<strin
  * with the same numbers (a chunk written twice decodes to the same positions). Then it records the
  * organization's removals in the gone list (see goneRecorder.ts). Returns the items indexed.
  */
-export async function indexOrganization(store: SearchIndexStore, orgId: string, options: IndexerOptions, now = () => new Date()): Promise<number> {
-  let state = (await store.state(orgId)) ?? { next: 0, watermark: null, workMs: 0, epoch: '', gone: [], merged: [], goneAfter: null };
+export async function indexOrganization(
+  store: SearchIndexStore,
+  orgId: string,
+  options: IndexerOptions,
+  now = () => new Date(),
+): Promise<number> {
+  let state = (await store.state(orgId)) ?? {
+    next: 0,
+    watermark: null,
+    workMs: 0,
+    epoch: '',
+    gone: [],
+    merged: [],
+    goneAfter: null,
+  };
   let indexed = 0;
   const openImportSince = options.openImportSince ?? openImportsReader(store, 0);
   // A pass cut off between its claim and its watermark.
@@ -104,7 +125,9 @@ export async function indexOrganization(store: SearchIndexStore, orgId: string, 
     const storedTimes = decodeTimes(stored?.times ?? Buffer.alloc(0));
     const beforeTimes = storedTimes.length < inThisBlock ? null : storedTimes.slice(0, inThisBlock);
     const ids = encodeIds([...before, ...texts.map((text) => text.id)]);
-    const times = beforeTimes ? encodeTimes([...beforeTimes, ...texts.map((text) => text.createdAt?.getTime() ?? 0)]) : null;
+    const times = beforeTimes
+      ? encodeTimes([...beforeTimes, ...texts.map((text) => text.createdAt?.getTime() ?? 0)])
+      : null;
     if (!(await store.claimBlock(orgId, block, inThisBlock, inThisBlock + texts.length, ids, times))) break;
     await store.addPostings(orgId, block, chunksOf(block, state.next, texts), inThisBlock === 0);
     if (!(await store.advance(orgId, state.next, state.next + texts.length, through, Date.now() - batchStarted))) break;
@@ -124,14 +147,20 @@ export async function indexOrganization(store: SearchIndexStore, orgId: string, 
  * lease first, and blocks written before times were kept get them.
  * Searches match the items after the watermark by regex meanwhile, so the index never hides an item.
  */
-export function startSearchIndexer(store: SearchIndexStore, intervalMs: number, graceMs: number, logger: Logger): BackgroundWorker {
+export function startSearchIndexer(
+  store: SearchIndexStore,
+  intervalMs: number,
+  graceMs: number,
+  logger: Logger,
+): BackgroundWorker {
   const holder = newObjectIdHex();
   const openImportSince = openImportsReader(store, graceMs / 2);
   let organizations: { at: number; ids: string[] } | null = null;
   // Organizations whose blocks all have their times: blocks are written with them, so once is enough.
   const timed = new Set<string>();
   const pass = async (closed: () => boolean) => {
-    if (!organizations || Date.now() - organizations.at > ORGANIZATIONS_EVERY_MS) organizations = { at: Date.now(), ids: await store.organizations() };
+    if (!organizations || Date.now() - organizations.at > ORGANIZATIONS_EVERY_MS)
+      organizations = { at: Date.now(), ids: await store.organizations() };
     for (const orgId of organizations.ids) {
       if (closed()) return;
       // Three reads per organization without new items or removals (the open import batches are read every half
@@ -142,7 +171,12 @@ export function startSearchIndexer(store: SearchIndexStore, intervalMs: number, 
       if (!untimed) timed.add(orgId);
       // Up to where a pass would stop (before an import batch still being written), so that no lease is taken for items a pass may not index yet.
       const upTo = await upToNow(openImportSince, orgId, now, graceMs);
-      if (!untimed && !(await store.hasItemsAfter(orgId, state?.watermark ?? null, upTo)) && !(await hasRemovalsToRecord(store, orgId, state, removedBefore(now, graceMs)))) continue;
+      if (
+        !untimed &&
+        !(await store.hasItemsAfter(orgId, state?.watermark ?? null, upTo)) &&
+        !(await hasRemovalsToRecord(store, orgId, state, removedBefore(now, graceMs)))
+      )
+        continue;
       if (!(await store.lease(orgId, holder, LEASE_MS))) continue;
       const started = Date.now();
       let renewed = Date.now();

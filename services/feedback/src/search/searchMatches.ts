@@ -16,7 +16,11 @@ const byteLength = (chunks: Uint8Array[]) => chunks.reduce((sum, chunk) => sum +
  * chunks are only scanned, their positions read for candidates alone, narrowing the starts. Common
  * trigrams ("por", "ort") hold most of the bytes, so nothing is built for their other items.
  */
-export function matchedSeqs(grams: Array<{ gram: string; offset: number }>, postings: Posting[], indexed: number): number[] {
+export function matchedSeqs(
+  grams: Array<{ gram: string; offset: number }>,
+  postings: Posting[],
+  indexed: number,
+): number[] {
   const blocks = new Map<number, Map<string, Uint8Array[]>>();
   for (const { gram, block, chunks } of postings) {
     let byGram = blocks.get(block);
@@ -31,7 +35,12 @@ export function matchedSeqs(grams: Array<{ gram: string; offset: number }>, post
     const occurrences = new Map<number, number[]>();
     for (const chunk of byGram.get(rarest.gram)!) decodeChunk(block, chunk, occurrences);
     const starts = new Map<number, number[]>();
-    for (const [seq, positions] of occurrences) if (seq < indexed) starts.set(seq, positions.map((position) => position - rarest.offset));
+    for (const [seq, positions] of occurrences)
+      if (seq < indexed)
+        starts.set(
+          seq,
+          positions.map((position) => position - rarest.offset),
+        );
     for (const { gram, offset } of rest) {
       // A candidate the trigram does not hold at all is out, as is one none of whose starts it confirms.
       const seen = new Set<number>();

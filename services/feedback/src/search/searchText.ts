@@ -37,8 +37,15 @@ const escape = (char: string) => char.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 export const foldedChars = (text: string): string[] => Array.from(text, foldChar);
 
 /** An item's searchable text: its folded fields joined by the separator (an absent field is empty). */
-export function itemText(fields: { title?: string | null; content?: string | null; author?: string | null; email?: string | null }): string[] {
-  return foldedChars([fields.title ?? '', fields.content ?? '', fields.author ?? '', fields.email ?? ''].join(FIELD_SEPARATOR));
+export function itemText(fields: {
+  title?: string | null;
+  content?: string | null;
+  author?: string | null;
+  email?: string | null;
+}): string[] {
+  return foldedChars(
+    [fields.title ?? '', fields.content ?? '', fields.author ?? '', fields.email ?? ''].join(FIELD_SEPARATOR),
+  );
 }
 
 /** Each trigram of a text with the positions (in characters) where it starts. */
@@ -67,5 +74,7 @@ export function termGrams(term: string): Array<{ gram: string; offset: number }>
   const last = chars.length - GRAM_LENGTH;
   const offsets = new Set<number>([last]);
   for (let offset = 0; offset < last; offset += GRAM_LENGTH) offsets.add(offset);
-  return [...offsets].sort((a, b) => a - b).map((offset) => ({ gram: chars[offset] + chars[offset + 1] + chars[offset + 2], offset }));
+  return [...offsets]
+    .sort((a, b) => a - b)
+    .map((offset) => ({ gram: chars[offset] + chars[offset + 1] + chars[offset + 2], offset }));
 }

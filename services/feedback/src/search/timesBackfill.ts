@@ -15,7 +15,8 @@ export async function backfillTimes(store: SearchIndexStore, orgId: string): Pro
   for (const block of await store.untimedBlocks(orgId, BLOCKS_PER_PASS)) {
     const ids = decodeIds(block.ids);
     const times = new Map((await store.textsOf(orgId, ids)).map((text) => [text.id, text.createdAt?.getTime() ?? 0]));
-    if (await store.setTimes(orgId, block.block, block.count, encodeTimes(ids.map((id) => times.get(id) ?? 0)))) done += 1;
+    if (await store.setTimes(orgId, block.block, block.count, encodeTimes(ids.map((id) => times.get(id) ?? 0))))
+      done += 1;
   }
   return done;
 }

@@ -65,7 +65,12 @@ export class SimilarityIndex {
    * The items most similar to `item` (never itself), best first, with their cosine similarity (0-1),
    * at least `minScore`; `exclude` names items that must not be proposed.
    */
-  similar(item: IndexedItem, take: number, minScore: number, exclude: ReadonlySet<string> = new Set()): Array<{ id: string; score: number }> {
+  similar(
+    item: IndexedItem,
+    take: number,
+    minScore: number,
+    exclude: ReadonlySet<string> = new Set(),
+  ): Array<{ id: string; score: number }> {
     const terms = this.terms.get(item.id) ?? termsOf(item);
     const queryNorm = this.norm(terms);
     if (queryNorm === 0 || take === 0) return [];

@@ -23,14 +23,23 @@ export const PHRASES: Array<[RegExp, string]> = [
   // ... nor is "Teams" capitalized within a sentence.
   [/(?<=[a-z,] )Teams\b/g, 'msteams'],
   [/\b(?:credit|debit|company|bank) cards?\b/gi, 'payment card'],
-  [/\btime[ -]?track\w*|\btrack(?:s|ed|ing)? (?:time|hours)\b|\btime ?sheets?\b|\btime entr(?:y|ies)\b|\blog(?:s|ged|ging)? hours\b/gi, 'timetracking'],
-  [/\bforce[ -]?clos\w*|\bshut(?:s|ting)? (?:itself )?down\b|\bclos(?:es|ed|ing) (?:itself|by itself|on its own)\b|\bkeeps? closing\b|\b(?:app|application) (?:quits|dies|closes)\b/gi, 'crashes'],
+  [
+    /\btime[ -]?track\w*|\btrack(?:s|ed|ing)? (?:time|hours)\b|\btime ?sheets?\b|\btime entr(?:y|ies)\b|\blog(?:s|ged|ging)? hours\b/gi,
+    'timetracking',
+  ],
+  [
+    /\bforce[ -]?clos\w*|\bshut(?:s|ting)? (?:itself )?down\b|\bclos(?:es|ed|ing) (?:itself|by itself|on its own)\b|\bkeeps? closing\b|\b(?:app|application) (?:quits|dies|closes)\b/gi,
+    'crashes',
+  ],
   [/\btak(?:es?|ing) (?:forever|ages)\b|\btim(?:es|ed|ing)? out\b/gi, 'slow'],
   [/\blook(?:s|ed|ing)? (?:it |them |\w+ )?up\b|\bquick find\b/gi, 'search'],
   [/\baccess (?:rights?|levels?|control)\b/gi, 'permissions'],
   [/\bexternal (?:users?|people|collaborators?|partners?)\b/gi, 'guests'],
   [/\bsub[- ]?tasks?\b|\bchild (?:issues?|tasks?|items?)\b/gi, 'subtask'],
-  [/\bproof of (?:purchase|payment)\b|\b(?:payment|purchase) confirmation\b|\bconfirmation of (?:payment|purchase)\b/gi, 'receipt'],
+  [
+    /\bproof of (?:purchase|payment)\b|\b(?:payment|purchase) confirmation\b|\bconfirmation of (?:payment|purchase)\b/gi,
+    'receipt',
+  ],
   [/\b(?:two|2) times\b/gi, 'twice'],
   [/\bspecial characters?\b/gi, 'accents'],
   // Stemmed to "access", which would fold it into permissions.
@@ -38,17 +47,48 @@ export const PHRASES: Array<[RegExp, string]> = [
 ];
 
 /** How a word coined above is shown (in labels and top terms). */
-export const SHOWN: Record<string, string> = { twofactor: '2FA', msteams: 'Microsoft Teams', timetracking: 'time tracking', a11y: 'accessibility' };
+export const SHOWN: Record<string, string> = {
+  twofactor: '2FA',
+  msteams: 'Microsoft Teams',
+  timetracking: 'time tracking',
+  a11y: 'accessibility',
+};
 
 /** Stems of one concept, under the stem that stands for them all. */
 const CONCEPTS: Record<string, string[]> = {
-  bill: ['invoic', 'bill', 'charg', 'overcharg', 'payment', 'pay', 'paid', 'receipt', 'refund', 'subscript', 'prorat', 'vat'],
+  bill: [
+    'invoic',
+    'bill',
+    'charg',
+    'overcharg',
+    'payment',
+    'pay',
+    'paid',
+    'receipt',
+    'refund',
+    'subscript',
+    'prorat',
+    'vat',
+  ],
   price: ['price', 'pricey', 'expens', 'cost', 'pricing'],
   discount: ['discount', 'coupon', 'promo', 'voucher'],
   dashboard: ['dashboard', 'report', 'chart', 'widget', 'analyt', 'graph', 'kpi', 'overview'],
   mobil: ['mobil', 'phone', 'smartphon', 'iphon', 'android', 'io', 'ipad', 'tablet', 'samsung', 'pixel', 'galaxi'],
   crash: ['crash', 'freez', 'froze', 'frozen', 'hang', 'hung', 'unrespons'],
-  slow: ['slow', 'slowli', 'lag', 'laggi', 'sluggish', 'latenc', 'forev', 'spinner', 'spin', 'timeout', 'perform', 'crawl'],
+  slow: [
+    'slow',
+    'slowli',
+    'lag',
+    'laggi',
+    'sluggish',
+    'latenc',
+    'forev',
+    'spinner',
+    'spin',
+    'timeout',
+    'perform',
+    'crawl',
+  ],
   search: ['search', 'lookup'],
   calendar: ['calendar', 'ical', 'agenda'],
   permiss: ['permiss', 'role', 'privileg', 'viewer', 'guest'],

@@ -46,13 +46,21 @@ export function contentWords(text: string): Array<TermToken | null> {
     .each((token: ItemToken) => {
       const normal = (token.out(its.normal) as string).replace(/^'+|'+$/g, '');
       const coined = SHOWN[normal];
-      if (!coined && (token.out(its.type) !== 'word' || token.out(its.stopWordFlag) || normal.length < 2 || /\d/.test(normal))) {
+      if (
+        !coined &&
+        (token.out(its.type) !== 'word' || token.out(its.stopWordFlag) || normal.length < 2 || /\d/.test(normal))
+      ) {
         words.push(null);
         return;
       }
       const raw = token.out(stemOf) as string;
       const stem = SAME[raw] ?? raw;
-      words.push({ stem, word: raw, surface: coined ?? (token.out() as string), generic: GENERIC_STEMS.has(stem) || GENERIC_STEMS.has(raw) });
+      words.push({
+        stem,
+        word: raw,
+        surface: coined ?? (token.out() as string),
+        generic: GENERIC_STEMS.has(stem) || GENERIC_STEMS.has(raw),
+      });
     });
   return words;
 }
@@ -74,7 +82,9 @@ export function textTerms(text: string): string[] {
 
 /** How a word is shown (labels, top terms): acronyms, names and coined words keep their case ("CSV", "GitHub", "Microsoft Teams"), other words are lower case. */
 export const spellingOf = (token: TermToken): string =>
-  /^[A-Z0-9]{2,}$/.test(token.surface) || /^[A-Z][a-z]+[A-Z]/.test(token.surface) || SHOWN_FORMS.has(token.surface) ? token.surface : token.surface.toLowerCase();
+  /^[A-Z0-9]{2,}$/.test(token.surface) || /^[A-Z][a-z]+[A-Z]/.test(token.surface) || SHOWN_FORMS.has(token.surface)
+    ? token.surface
+    : token.surface.toLowerCase();
 const SHOWN_FORMS = new Set(Object.values(SHOWN));
 
 /** Counts of spellings per term, to show a term as people write it most often. */

@@ -4,7 +4,11 @@
  * back (an import's or a seed's repeated templates; the newest items of a range asked again and again).
  * `keyOf` names the text, or gives null for one not to remember (a long one); the oldest entry goes first.
  */
-export function rememberRecent<I, T>(read: (input: I) => T, keyOf: (input: I) => string | null, entries: number): (input: I) => T {
+export function rememberRecent<I, T>(
+  read: (input: I) => T,
+  keyOf: (input: I) => string | null,
+  entries: number,
+): (input: I) => T {
   const recent = new Map<string, T>();
   return (input) => {
     const key = keyOf(input);

@@ -20,7 +20,8 @@ export interface ThemeList {
 }
 
 const checkTake = (take: number, max: number) => {
-  if (!Number.isInteger(take) || take < 0 || take > max) throw badRequest(`take must be between 0 and ${max} (got ${take})`, { argument: 'take' });
+  if (!Number.isInteger(take) || take < 0 || take > max)
+    throw badRequest(`take must be between 0 and ${max} (got ${take})`, { argument: 'take' });
 };
 
 /** The organization's themes with items in the range, largest first, with the previous period's counts. */
@@ -38,12 +39,25 @@ export async function listThemes(
   const previousFrom = from ? new Date(from.getTime() - (to.getTime() - from.getTime())) : undefined;
   // The range and its previous period in one read of the kept day figures.
   const [[current, previous = new Map<string, ThemeCounts>()], run] = await Promise.all([
-    store.counts(orgId, range.source, previousFrom ? [{ from, to }, { from: previousFrom, to: from }] : [{ from, to }]),
+    store.counts(
+      orgId,
+      range.source,
+      previousFrom
+        ? [
+            { from, to },
+            { from: previousFrom, to: from },
+          ]
+        : [{ from, to }],
+    ),
     store.run(orgId),
   ]);
   const themes = await store.byIds(orgId, [...current.keys()]);
   const views = themes
-    .map((theme): ThemeView => ({ ...theme, range, figures: { ...current.get(theme.id)!, previousCount: previous.get(theme.id)?.count ?? 0 } }))
+    .map((theme): ThemeView => ({
+      ...theme,
+      range,
+      figures: { ...current.get(theme.id)!, previousCount: previous.get(theme.id)?.count ?? 0 },
+    }))
     .sort((a, b) => b.figures!.count - a.figures!.count || a.label.localeCompare(b.label));
   return { items: views.slice(0, args.take), total: views.length, computedAt: run?.computedAt ?? null };
 }
@@ -52,7 +66,9 @@ export async function listThemes(
 export async function renameTheme(store: ThemeStore, orgId: string, id: string, label: string): Promise<ThemeView> {
   const trimmed = label.trim();
   if (trimmed.length === 0 || trimmed.length > MAX_LABEL_LENGTH) {
-    throw badRequest(`label must be 1 to ${MAX_LABEL_LENGTH} characters (got ${trimmed.length} after trimming)`, { argument: 'label' });
+    throw badRequest(`label must be 1 to ${MAX_LABEL_LENGTH} characters (got ${trimmed.length} after trimming)`, {
+      argument: 'label',
+    });
   }
   const theme = await store.rename(orgId, id, trimmed);
   if (!theme) throw notFound(THEME_NOT_FOUND);
@@ -64,16 +80,25 @@ export async function renameTheme(store: ThemeStore, orgId: string, id: string, 
  * not the theme itself, each an active theme of the organization; a theme already merged into another
  * cannot take others (they would go where it goes).
  */
-export async function mergeThemes(store: ThemeStore, orgId: string, id: string, themeIds: string[]): Promise<ThemeView> {
+export async function mergeThemes(
+  store: ThemeStore,
+  orgId: string,
+  id: string,
+  themeIds: string[],
+): Promise<ThemeView> {
   const others = [...new Set(themeIds)];
   if (others.length === 0 || others.length > MAX_MERGED_THEMES) {
-    throw badRequest(`themeIds must name 1 to ${MAX_MERGED_THEMES} themes (got ${others.length})`, { argument: 'themeIds' });
+    throw badRequest(`themeIds must name 1 to ${MAX_MERGED_THEMES} themes (got ${others.length})`, {
+      argument: 'themeIds',
+    });
   }
-  if (others.includes(id)) throw badRequest('themeIds must not name the theme they are merged into', { argument: 'themeIds' });
+  if (others.includes(id))
+    throw badRequest('themeIds must not name the theme they are merged into', { argument: 'themeIds' });
   const [target, ...found] = await store.byIds(orgId, [id, ...others]);
   if (target?.id !== id) throw notFound(THEME_NOT_FOUND);
   if (found.length < others.length) throw notFound(`${THEME_NOT_FOUND}: ${others.length - found.length} of themeIds`);
-  if (target.mergedInto) throw badRequest('the theme is itself merged into another one: merge into that one', { argument: 'id' });
+  if (target.mergedInto)
+    throw badRequest('the theme is itself merged into another one: merge into that one', { argument: 'id' });
   await store.merge(orgId, id, others);
   return { ...target, range: {} };
 }

@@ -10,7 +10,13 @@ import type { PreviousTheme } from './themeClustering';
  * Returns which themes join which; `matched` (theme → the previous theme whose id it keeps) is updated
  * for the themes that take a target's id.
  */
-export function foldMerged<D>(drafts: D[], matched: Map<D, PreviousTheme>, previous: PreviousTheme[], membersOf: (draft: D) => string[], share: number): Map<D, D> {
+export function foldMerged<D>(
+  drafts: D[],
+  matched: Map<D, PreviousTheme>,
+  previous: PreviousTheme[],
+  membersOf: (draft: D) => string[],
+  share: number,
+): Map<D, D> {
   const folded = new Map<D, D>();
   const byId = new Map(previous.map((old) => [old.id, old]));
   const targets = new Map<string, { theme: PreviousTheme; members: Set<string> }>();

@@ -40,9 +40,10 @@ export interface ThemeResult {
  * slow dashboards, "task" anything).
  */
 const SYMPTOMS = new Set(
-  ('slow crash fail broken break error load work stop wrong miss lost delay late duplic doubl chang updat fast quick easi hard confus annoy frustrat disappoint happi help click open button page screen way show take ' +
-    'task project workspac board item list field view edit delet creat person peopl member second')
-    .split(' '),
+  (
+    'slow crash fail broken break error load work stop wrong miss lost delay late duplic doubl chang updat fast quick easi hard confus annoy frustrat disappoint happi help click open button page screen way show take ' +
+    'task project workspac board item list field view edit delet creat person peopl member second'
+  ).split(' '),
 );
 
 /**
@@ -131,7 +132,13 @@ function closest(set: Set<string>, drafts: Draft[]): { draft?: Draft; overlap: n
  * emails"), that most of the items hold, when at least `share` of them do: a single word's theme is
  * better named by what is said of it ("Calendar sync", not "Calendar"). Written as the order most used.
  */
-function commonPhrase(seed: string, items: string[], terms: Map<string, Set<string>>, minSupport: number, share: number): string | undefined {
+function commonPhrase(
+  seed: string,
+  items: string[],
+  terms: Map<string, Set<string>>,
+  minSupport: number,
+  share: number,
+): string | undefined {
   if (seed.includes(' ')) return undefined;
   const partners = new Map<string, { items: number; forms: Map<string, number> }>();
   for (const id of items) {
@@ -157,7 +164,11 @@ function commonPhrase(seed: string, items: string[], terms: Map<string, Set<stri
  * the theme that already holds enough of its items, else founds a new one; describers (symptoms, words of
  * every area) never found one but describe the theme that holds most of their items.
  */
-function draftThemes(frequent: Array<[string, Set<string>]>, describers: ReadonlySet<string>, settings: typeof THEME_SETTINGS): Draft[] {
+function draftThemes(
+  frequent: Array<[string, Set<string>]>,
+  describers: ReadonlySet<string>,
+  settings: typeof THEME_SETTINGS,
+): Draft[] {
   // Phrases first at equal weight: "dark mode" should found the theme that "mode" then joins.
   const weight = (term: string, set: Set<string>) => set.size * (term.includes(' ') ? 1.5 : 1);
   const ordered = [...frequent].sort(([a, x], [b, y]) => weight(b, y) - weight(a, x) || (a < b ? -1 : 1));
@@ -199,11 +210,19 @@ function isAreaWord(
   const mine = holders.get(term)!;
   if (term.includes(' ') || mine.size < settings.areaWordMinItems) return false;
   const together = new Map<string, number>();
-  for (const id of mine) for (const other of docs.get(id)!) if (other !== term && !other.includes(' ')) together.set(other, (together.get(other) ?? 0) + 1);
+  for (const id of mine)
+    for (const other of docs.get(id)!)
+      if (other !== term && !other.includes(' ')) together.set(other, (together.get(other) ?? 0) + 1);
   const areas = [...together].filter(([other, shared]) => {
     const size = holders.get(other)!.size;
     const inside = shared / size;
-    return !describes(other) && shared >= minSupport && size >= mine.size * settings.areaSizeShare && inside >= settings.areaMinWithWord && inside < settings.areaInsideShare;
+    return (
+      !describes(other) &&
+      shared >= minSupport &&
+      size >= mine.size * settings.areaSizeShare &&
+      inside >= settings.areaMinWithWord &&
+      inside < settings.areaInsideShare
+    );
   });
   if (areas.length < settings.areaMinOthers) return false;
   const largest = Math.max(...areas.map(([, shared]) => shared)) / mine.size;
@@ -219,7 +238,12 @@ function isAreaWord(
  * the themes whose keywords it holds, weighed by how rare each keyword is. Deterministic: the same
  * items give the same themes. Ids and renamed labels carry over from `previous` by shared items.
  */
-export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], newId: () => string, settings = THEME_SETTINGS): ThemeResult {
+export function computeThemes(
+  items: ThemeInput[],
+  previous: PreviousTheme[],
+  newId: () => string,
+  settings = THEME_SETTINGS,
+): ThemeResult {
   const spellings = new Spellings();
   const termsOf = (text: string, terms = new Set<string>()) => {
     const words = contentWords(text);
@@ -259,7 +283,11 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
   const symptomatic = (term: string) => term.split(' ').every((stem) => SYMPTOMS.has(stem));
   const frequent = [...holders].filter(([, set]) => set.size >= minSupport && set.size <= maxCount);
   const docTerms = new Map(docs.map((doc) => [doc.id, doc.terms]));
-  const describers = new Set(frequent.filter(([term]) => symptomatic(term) || isAreaWord(term, holders, docTerms, symptomatic, minSupport, settings)).map(([term]) => term));
+  const describers = new Set(
+    frequent
+      .filter(([term]) => symptomatic(term) || isAreaWord(term, holders, docTerms, symptomatic, minSupport, settings))
+      .map(([term]) => term),
+  );
   const drafts = draftThemes(frequent, describers, settings);
 
   // Each item's relevance to each theme: the theme's keywords it holds, each weighed by how often it is
@@ -288,7 +316,9 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
     // passing ("... or customers email us") is not the item's.
     if (named.size > 0) scores.splice(0, scores.length, ...scores.filter(({ draft }) => named.has(draft)));
     scores.sort((a, b) => b.score - a.score);
-    const kept = scores.filter(({ score }, i) => i === 0 || (i === 1 && score >= scores[0].score * settings.secondThemeShare));
+    const kept = scores.filter(
+      ({ score }, i) => i === 0 || (i === 1 && score >= scores[0].score * settings.secondThemeShare),
+    );
     if (kept.length > 0) relevance.set(doc.id, kept);
   }
   const members = new Map<Draft, string[]>(drafts.map((draft) => [draft, []]));
@@ -322,24 +352,39 @@ export function computeThemes(items: ThemeInput[], previous: PreviousTheme[], ne
 
   const themes = new Map<Draft, ComputedTheme>();
   const labels = new Set<string>();
-  for (const draft of kept.filter((draft) => !folded.has(draft)).sort((a, b) => members.get(b)!.length - members.get(a)!.length || (a.seed < b.seed ? -1 : 1))) {
+  for (const draft of kept
+    .filter((draft) => !folded.has(draft))
+    .sort((a, b) => members.get(b)!.length - members.get(a)!.length || (a.seed < b.seed ? -1 : 1))) {
     const old = matched.get(draft);
     // A label a person gave, or the one already shown while its term still describes the theme, stays.
     const shown = draft.keywords.slice(0, 10).map((keyword) => spellings.of(keyword));
-    const keepOld = old && (old.renamed || old.keywords.some((keyword) => shown.includes(keyword) && keyword.charAt(0).toUpperCase() + keyword.slice(1) === old.label));
+    const keepOld =
+      old &&
+      (old.renamed ||
+        old.keywords.some(
+          (keyword) => shown.includes(keyword) && keyword.charAt(0).toUpperCase() + keyword.slice(1) === old.label,
+        ));
     // A two-word phrase names a theme better than its single word ("CSV export", not "CSV") when it is common enough.
     const named =
-      draft.keywords.find((k) => isPhrase(k) && !symptomatic(k) && holders.get(k)!.size >= holders.get(draft.seed)!.size * settings.phraseLabelShare) ??
+      draft.keywords.find(
+        (k) =>
+          isPhrase(k) &&
+          !symptomatic(k) &&
+          holders.get(k)!.size >= holders.get(draft.seed)!.size * settings.phraseLabelShare,
+      ) ??
       commonPhrase(draft.seed, members.get(draft)!, docTerms, minSupport, settings.pairLabelShare) ??
       draft.seed;
     let label = keepOld ? old.label : labelOf(named, spellings);
-    if (!keepOld && labels.has(label)) label = `${label} (${labelOf(draft.keywords.find((k) => k !== draft.seed) ?? draft.seed, spellings).toLowerCase()})`;
+    if (!keepOld && labels.has(label))
+      label = `${label} (${labelOf(draft.keywords.find((k) => k !== draft.seed) ?? draft.seed, spellings).toLowerCase()})`;
     labels.add(label);
     themes.set(draft, { id: old?.id ?? newId(), label, renamed: Boolean(keepOld && old.renamed), keywords: shown });
   }
   const assignments = new Map<string, string[]>();
   for (const [id, scores] of relevance) {
-    const ids = scores.map(({ draft }) => themes.get(folded.get(draft) ?? draft)?.id).filter((themeId): themeId is string => themeId !== undefined);
+    const ids = scores
+      .map(({ draft }) => themes.get(folded.get(draft) ?? draft)?.id)
+      .filter((themeId): themeId is string => themeId !== undefined);
     if (ids.length > 0) assignments.set(id, [...new Set(ids)]);
   }
   return { themes: [...themes.values()], assignments };

@@ -15,13 +15,21 @@ export function createThemeLoaders(store: ThemeStore): ThemeLoaders {
         const byOrg = new Map<string, string[]>();
         for (const { orgId, id } of keys) byOrg.set(orgId, [...(byOrg.get(orgId) ?? []), id]);
         const found = new Map<string, Theme>();
-        await Promise.all([...byOrg].map(async ([orgId, ids]) => (await store.byIds(orgId, ids)).forEach((theme) => found.set(`${orgId}\n${theme.id}`, theme))));
+        await Promise.all(
+          [...byOrg].map(async ([orgId, ids]) =>
+            (await store.byIds(orgId, ids)).forEach((theme) => found.set(`${orgId}\n${theme.id}`, theme)),
+          ),
+        );
         return keys.map(({ orgId, id }) => found.get(`${orgId}\n${id}`) ?? null);
       },
       { cacheKeyFn: ({ orgId, id }) => `${orgId}\n${id}` },
     ),
     allTimeCounts(orgId) {
-      if (!counts.has(orgId)) counts.set(orgId, store.counts(orgId, undefined, [{}]).then(([all]) => all));
+      if (!counts.has(orgId))
+        counts.set(
+          orgId,
+          store.counts(orgId, undefined, [{}]).then(([all]) => all),
+        );
       return counts.get(orgId)!;
     },
   };

@@ -1,7 +1,14 @@
 import type { FeedbackContext } from '../feedbackContext';
 import { toItem } from '../data/feedbackItem';
 import type { Resolvers } from '../generated/resolvers';
-import { checkExamplesTake, listThemes, mergeThemes, renameTheme, unmergeThemes, type ThemeView } from './feedbackThemes';
+import {
+  checkExamplesTake,
+  listThemes,
+  mergeThemes,
+  renameTheme,
+  unmergeThemes,
+  type ThemeView,
+} from './feedbackThemes';
 import type { Theme, ThemeStore } from '../data/themeStore';
 
 export const NOT_AUTHORIZED_TO_RENAME = 'Not authorized to rename themes';
@@ -18,12 +25,16 @@ async function figuresOf(theme: ThemeView, ctx: FeedbackContext) {
 export const themeFigureFields = {
   count: async (theme: ThemeView, _: unknown, ctx: FeedbackContext) => (await figuresOf(theme, ctx)).count,
   negative: async (theme: ThemeView, _: unknown, ctx: FeedbackContext) => (await figuresOf(theme, ctx)).negative,
-  previousCount: async (theme: ThemeView, _: unknown, ctx: FeedbackContext) => (await figuresOf(theme, ctx)).previousCount,
+  previousCount: async (theme: ThemeView, _: unknown, ctx: FeedbackContext) =>
+    (await figuresOf(theme, ctx)).previousCount,
 };
 
 export function createThemeResolvers(store: ThemeStore): Pick<Resolvers, 'FeedbackTheme'> & {
   Query: Pick<NonNullable<Resolvers['Query']>, 'feedbackThemes'>;
-  Mutation: Pick<NonNullable<Resolvers['Mutation']>, 'renameFeedbackTheme' | 'mergeFeedbackThemes' | 'unmergeFeedbackThemes'>;
+  Mutation: Pick<
+    NonNullable<Resolvers['Mutation']>,
+    'renameFeedbackTheme' | 'mergeFeedbackThemes' | 'unmergeFeedbackThemes'
+  >;
   FeedbackItem: Pick<NonNullable<Resolvers['FeedbackItem']>, 'themes'>;
 } {
   return {
@@ -43,7 +54,10 @@ export function createThemeResolvers(store: ThemeStore): Pick<Resolvers, 'Feedba
       mergeFeedbackThemes: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_MERGE);
         const theme = await mergeThemes(store, caller.orgId, args.id, args.themeIds);
-        ctx.logger.info({ orgId: caller.orgId, themeId: theme.id, merged: args.themeIds.length }, 'feedback themes merged');
+        ctx.logger.info(
+          { orgId: caller.orgId, themeId: theme.id, merged: args.themeIds.length },
+          'feedback themes merged',
+        );
         return theme;
       },
       unmergeFeedbackThemes: async (_, args, ctx) => {
@@ -64,7 +78,9 @@ export function createThemeResolvers(store: ThemeStore): Pick<Resolvers, 'Feedba
     FeedbackItem: {
       themes: async (item, _, ctx) => {
         const themes = await ctx.themes.byId.loadMany((item.themeIds ?? []).map((id) => ({ orgId: item.orgId, id })));
-        return themes.filter((theme): theme is Theme => theme !== null && !(theme instanceof Error)).map((theme) => ({ ...theme, range: {} }));
+        return themes
+          .filter((theme): theme is Theme => theme !== null && !(theme instanceof Error))
+          .map((theme) => ({ ...theme, range: {} }));
       },
     },
   };

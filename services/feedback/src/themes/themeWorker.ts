@@ -15,7 +15,12 @@ export async function recomputeThemes(store: ThemeStore, orgId: string, now = ne
   const previous = await store.previous(orgId, items);
   const { themes, assignments } = computeThemes(items, previous, () => `th_${newObjectIdHex()}`);
   const changes = items
-    .map((item) => ({ id: item.id, before: item.themeIds, after: assignments.get(item.id) ?? [], publishedDate: item.publishedDate }))
+    .map((item) => ({
+      id: item.id,
+      before: item.themeIds,
+      after: assignments.get(item.id) ?? [],
+      publishedDate: item.publishedDate,
+    }))
     .filter(({ before, after }) => !sameIds(before, after));
   await store.save(orgId, themes, changes, now);
   await store.refreshCounts(orgId);

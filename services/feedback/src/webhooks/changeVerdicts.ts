@@ -34,7 +34,11 @@ export class ChangeVerdicts {
     const doc = await this.items.changeEvidence(change.itemId);
     // A removal or a merge takes the item out of the live items: its absence is the proof.
     const gone = change.type === 'feedback.deleted' || change.type === 'feedback.merged';
-    const applied = gone ? doc === null : change.type === 'feedback.imported' ? doc !== null : (doc?.webhookEventIds ?? []).includes(change.id);
+    const applied = gone
+      ? doc === null
+      : change.type === 'feedback.imported'
+        ? doc !== null
+        : (doc?.webhookEventIds ?? []).includes(change.id);
     if (applied) return 'publish';
     // The writer may still be between its intent and its change; past the grace period (far longer
     // than any write may take) the change failed, and the event must not be sent. An import batch
@@ -52,6 +56,9 @@ export class ChangeVerdicts {
 
   /** Whether the change's writer is certainly done with it (written and counted, or given up): past the grace period and what it held. */
   pastGrace(change: Pick<Change, 'occurredAt' | 'heldUntil'>, now = new Date()): boolean {
-    return now.getTime() - change.occurredAt.getTime() > this.graceMs && (change.heldUntil === undefined || now > change.heldUntil);
+    return (
+      now.getTime() - change.occurredAt.getTime() > this.graceMs &&
+      (change.heldUntil === undefined || now > change.heldUntil)
+    );
   }
 }

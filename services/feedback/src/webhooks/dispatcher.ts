@@ -69,7 +69,12 @@ export class WebhookDispatcher {
   private soon = false;
 
   constructor(
-    private readonly stores: { outbox: ChangeOutbox; endpoints: WebhookEndpointStore; deliveries: WebhookDeliveryStore; counts: ChangeCounts },
+    private readonly stores: {
+      outbox: ChangeOutbox;
+      endpoints: WebhookEndpointStore;
+      deliveries: WebhookDeliveryStore;
+      counts: ChangeCounts;
+    },
     private readonly verdicts: ChangeVerdicts,
     private readonly box: SecretBox,
     private readonly options: DispatcherOptions,
@@ -146,7 +151,9 @@ export class WebhookDispatcher {
         const event: WebhookEvent = { ...change, type: change.type, data: change.data };
         const payload = payloadOf(event);
         if (!endpointsOf.has(event.orgId)) endpointsOf.set(event.orgId, endpoints.list(event.orgId));
-        const subscribed = (await endpointsOf.get(event.orgId)!).filter((endpoint) => !endpoint.disabledAt && endpoint.events.includes(event.type));
+        const subscribed = (await endpointsOf.get(event.orgId)!).filter(
+          (endpoint) => !endpoint.disabledAt && endpoint.events.includes(event.type),
+        );
         for (const endpoint of subscribed) {
           await deliveries.enqueue(event, payload, endpoint.id);
         }
@@ -159,7 +166,10 @@ export class WebhookDispatcher {
         if (!change.counted) {
           await counts.count(change);
           await outbox.markCounted(change.id, change.delta);
-          this.logger.warn({ eventId: change.id, type: change.type }, 'change counted by the relay: its writer did not count it');
+          this.logger.warn(
+            { eventId: change.id, type: change.type },
+            'change counted by the relay: its writer did not count it',
+          );
         }
         await counts.release(change.id, change.delta);
       }
@@ -172,7 +182,12 @@ export class WebhookDispatcher {
     await this.reportBacklog();
     if (this.inFlight.size >= this.options.concurrency) return;
     const now = new Date();
-    const turn = this.rotation.next(await deliveries.endpointsWithWork(ENDPOINTS_WITH_WORK), now.getTime(), (id) => this.inFlight.has(id), ENDPOINTS_PER_ROUND);
+    const turn = this.rotation.next(
+      await deliveries.endpointsWithWork(ENDPOINTS_WITH_WORK),
+      now.getTime(),
+      (id) => this.inFlight.has(id),
+      ENDPOINTS_PER_ROUND,
+    );
     if (turn.length === 0) return;
     const byId = await endpoints.forDelivery(turn);
     const perOrganization = Math.max(1, Math.ceil(this.options.concurrency / 2));
@@ -183,7 +198,8 @@ export class WebhookDispatcher {
         this.metrics.delivery('dropped', await deliveries.abandonEndpoint(endpointId));
         continue;
       }
-      if ([...this.inFlight.values()].filter((flight) => flight.orgId === endpoint.orgId).length >= perOrganization) continue;
+      if ([...this.inFlight.values()].filter((flight) => flight.orgId === endpoint.orgId).length >= perOrganization)
+        continue;
       this.rotation.looked(endpointId, now.getTime());
       const head = await deliveries.head(endpointId);
       if (!head) continue;
@@ -192,7 +208,12 @@ export class WebhookDispatcher {
         this.rotation.wait(endpointId, due);
         continue;
       }
-      const claimed = await deliveries.claim(head, this.owner, new Date(now.getTime() + this.options.timeoutMs + LEASE_MARGIN_MS), now);
+      const claimed = await deliveries.claim(
+        head,
+        this.owner,
+        new Date(now.getTime() + this.options.timeoutMs + LEASE_MARGIN_MS),
+        now,
+      );
       if (!claimed) continue;
       const attempt = this.attempt(claimed, endpoint).finally(() => {
         this.inFlight.delete(endpointId);
@@ -218,11 +239,15 @@ export class WebhookDispatcher {
    * change) is left out rather than failing the attempt.
    */
   private replacedSecret(endpoint: EndpointForDelivery): string[] {
-    if (!endpoint.previousSecret || !endpoint.previousSecretExpiresAt || endpoint.previousSecretExpiresAt <= new Date()) return [];
+    if (!endpoint.previousSecret || !endpoint.previousSecretExpiresAt || endpoint.previousSecretExpiresAt <= new Date())
+      return [];
     try {
       return [this.box.open(endpoint.previousSecret, endpoint.id)];
     } catch (error) {
-      this.logger.warn({ err: error, endpointId: endpoint.id }, 'the replaced webhook secret could not be read: signing with the current one only');
+      this.logger.warn(
+        { err: error, endpointId: endpoint.id },
+        'the replaced webhook secret could not be read: signing with the current one only',
+      );
       return [];
     }
   }
@@ -234,7 +259,13 @@ export class WebhookDispatcher {
       let result;
       try {
         const secrets = [this.box.open(endpoint.secret, endpoint.id), ...this.replacedSecret(endpoint)];
-        result = await sendSigned({ url: endpoint.url, secrets }, { id: delivery.eventId, payload: delivery.payload }, this.options.policy, this.options.timeoutMs, this.shutdown.signal);
+        result = await sendSigned(
+          { url: endpoint.url, secrets },
+          { id: delivery.eventId, payload: delivery.payload },
+          this.options.policy,
+          this.options.timeoutMs,
+          this.shutdown.signal,
+        );
       } catch (error) {
         this.logger.error({ err: error, endpointId: endpoint.id }, 'webhook attempt could not be made');
         result = { ok: false, statusCode: null, error: 'the signing secret could not be read', durationMs: 0 };
@@ -250,7 +281,12 @@ export class WebhookDispatcher {
         this.metrics.delivery('delivered');
         return;
       }
-      const next = nextAttemptAt(delivery.attempts + 1, delivery.firstAttemptAt ?? at, new Date(), this.options.schedule);
+      const next = nextAttemptAt(
+        delivery.attempts + 1,
+        delivery.firstAttemptAt ?? at,
+        new Date(),
+        this.options.schedule,
+      );
       if (next) {
         await deliveries.retryLater(delivery, this.owner, record, next);
         this.rotation.wait(endpoint.id, next.getTime());
@@ -266,7 +302,10 @@ export class WebhookDispatcher {
       );
       this.metrics.delivery('failed');
       this.metrics.delivery('dropped', await deliveries.abandonEndpoint(endpoint.id));
-      this.logger.warn({ endpointId: endpoint.id, eventId: delivery.eventId }, 'webhook endpoint disabled after its retries ran out');
+      this.logger.warn(
+        { endpointId: endpoint.id, eventId: delivery.eventId },
+        'webhook endpoint disabled after its retries ran out',
+      );
     } catch (error) {
       // The lease runs out and another round retries the attempt (same webhook-id: at least once).
       this.logger.warn({ err: error, endpointId: endpoint.id }, 'webhook delivery state could not be saved');

@@ -1,7 +1,13 @@
 import { newObjectIdHex, type PublicExportJob } from '@fi/shared';
 import type { FeedbackItem } from '../data/feedbackItem';
 
-export const ITEM_EVENT_TYPES = ['feedback.created', 'feedback.status_changed', 'feedback.deleted', 'feedback.merged', 'feedback.unmerged'] as const;
+export const ITEM_EVENT_TYPES = [
+  'feedback.created',
+  'feedback.status_changed',
+  'feedback.deleted',
+  'feedback.merged',
+  'feedback.unmerged',
+] as const;
 /** An export of the organization's (feedback, contacts or accounts) finished. */
 export const EXPORT_EVENT_TYPES = ['export.completed', 'export.failed'] as const;
 export const EVENT_TYPES = [...ITEM_EVENT_TYPES, ...EXPORT_EVENT_TYPES] as const;
@@ -49,9 +55,21 @@ export function eventIdFor(type: ItemEventType, itemId: string): string {
   return `evt_${newObjectIdHex()}`;
 }
 
-export function newEvent(type: ItemEventType, item: FeedbackItem, previous?: Partial<PublicItem>, occurredAt = new Date()): WebhookEvent {
+export function newEvent(
+  type: ItemEventType,
+  item: FeedbackItem,
+  previous?: Partial<PublicItem>,
+  occurredAt = new Date(),
+): WebhookEvent {
   const { orgId, ...publicItem } = item;
-  return { id: eventIdFor(type, item.id), type, orgId, itemId: item.id, occurredAt, data: previous ? { item: publicItem, previous } : { item: publicItem } };
+  return {
+    id: eventIdFor(type, item.id),
+    type,
+    orgId,
+    itemId: item.id,
+    occurredAt,
+    data: previous ? { item: publicItem, previous } : { item: publicItem },
+  };
 }
 
 /** A duplicate merged into `into`: the duplicate as it was, and where it went. */
@@ -63,7 +81,14 @@ export function mergedEvent(item: FeedbackItem, into: string): WebhookEvent {
 /** An export's end: one event per job and outcome, so a repeated announcement names the same event. */
 export function exportEvent(orgId: string, job: PublicExportJob): WebhookEvent {
   const type: ExportEventType = job.status === 'done' ? 'export.completed' : 'export.failed';
-  return { id: `evt_export_${job.id}_${job.status}`, type, orgId, itemId: job.id, occurredAt: job.finishedAt ?? new Date(), data: { export: job } };
+  return {
+    id: `evt_export_${job.id}_${job.status}`,
+    type,
+    orgId,
+    itemId: job.id,
+    occurredAt: job.finishedAt ?? new Date(),
+    data: { export: job },
+  };
 }
 
 /** A test event for one endpoint: a fresh id each time, so each test is a delivery of its own. */
@@ -73,12 +98,21 @@ export function testEvent(orgId: string, endpointId: string, occurredAt = new Da
     id,
     type: TEST_EVENT_TYPE,
     timestamp: occurredAt.toISOString(),
-    data: { endpointId, message: 'A test event sent from Feedback Intelligence: if its signature verifies, this endpoint is set up right.' },
+    data: {
+      endpointId,
+      message:
+        'A test event sent from Feedback Intelligence: if its signature verifies, this endpoint is set up right.',
+    },
   });
   return { event: { id, type: TEST_EVENT_TYPE, orgId, occurredAt } as const, payload };
 }
 
 /** The request body: `{id, type, timestamp, data}` as Standard Webhooks recommends. */
 export function payloadOf(event: WebhookEvent): string {
-  return JSON.stringify({ id: event.id, type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    timestamp: event.occurredAt.toISOString(),
+    data: event.data,
+  });
 }

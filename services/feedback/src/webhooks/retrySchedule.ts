@@ -15,7 +15,13 @@ export function retryDelayMs(attempt: number, schedule: RetrySchedule, random: (
 }
 
 /** Null when the delivery must be given up: its first attempt is `windowMs` old. */
-export function nextAttemptAt(attempt: number, firstAttemptAt: Date, now: Date, schedule: RetrySchedule, random?: () => number): Date | null {
+export function nextAttemptAt(
+  attempt: number,
+  firstAttemptAt: Date,
+  now: Date,
+  schedule: RetrySchedule,
+  random?: () => number,
+): Date | null {
   if (now.getTime() - firstAttemptAt.getTime() >= schedule.windowMs) return null;
   return new Date(now.getTime() + retryDelayMs(attempt, schedule, random));
 }

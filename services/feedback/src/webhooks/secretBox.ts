@@ -15,7 +15,8 @@ const KEY_BYTES = 32;
 export function parseSecretKey(raw: string): Buffer {
   const trimmed = raw.trim();
   const key = /^[0-9a-f]{64}$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
-  if (key.length !== KEY_BYTES) throw new Error('expected 32 bytes as 64 hex digits or base64 (e.g. openssl rand -hex 32)');
+  if (key.length !== KEY_BYTES)
+    throw new Error('expected 32 bytes as 64 hex digits or base64 (e.g. openssl rand -hex 32)');
   return key;
 }
 
@@ -46,12 +47,19 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(Buffer.from(endpointId));
     const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return { keyId: this.keyId, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+    return {
+      keyId: this.keyId,
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      data: data.toString('base64'),
+    };
   }
 
   open(sealed: SealedSecret, endpointId: string): string {
     if (sealed.keyId !== this.keyId) {
-      throw new Error(`the signing secret of endpoint ${endpointId} was sealed with another WEBHOOK_SECRET_KEY (key id ${sealed.keyId}, configured ${this.keyId})`);
+      throw new Error(
+        `the signing secret of endpoint ${endpointId} was sealed with another WEBHOOK_SECRET_KEY (key id ${sealed.keyId}, configured ${this.keyId})`,
+      );
     }
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(sealed.iv, 'base64'));
     decipher.setAAD(Buffer.from(endpointId));

@@ -46,7 +46,9 @@ export function sendSigned(
     return Promise.resolve(done(null, `refused: ${(error as Error).message}`));
   }
   const now = new Date();
-  const signature = target.secrets.map((secret) => new Webhook(secret).sign(message.id, now, message.payload)).join(' ');
+  const signature = target.secrets
+    .map((secret) => new Webhook(secret).sign(message.id, now, message.payload))
+    .join(' ');
   const body = Buffer.from(message.payload);
   return new Promise<SendResult>((resolve) => {
     const client = url.protocol === 'https:' ? https : http;
@@ -74,7 +76,8 @@ export function sendSigned(
           if (read > MAX_RESPONSE_BYTES) response.destroy();
         });
         const status = response.statusCode ?? null;
-        const finish = () => resolve(done(status, status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`));
+        const finish = () =>
+          resolve(done(status, status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`));
         response.on('end', finish);
         response.on('close', finish);
         response.on('error', finish);

@@ -26,7 +26,8 @@ export class SubscriberCache {
       entry = { types: new Set(enabled.flatMap((endpoint) => endpoint.events)), until: now + SUBSCRIBER_CACHE_MS };
       if (this.changes === changesBefore) this.entries.set(orgId, entry);
       // Organizations come and go; expired entries are dropped as new ones arrive.
-      if (this.entries.size > 10_000) for (const [key, value] of this.entries) if (value.until <= now) this.entries.delete(key);
+      if (this.entries.size > 10_000)
+        for (const [key, value] of this.entries) if (value.until <= now) this.entries.delete(key);
     }
     return entry.types.has(type);
   }

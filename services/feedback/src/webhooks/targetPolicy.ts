@@ -24,14 +24,37 @@ loopback.addAddress('::1', 'ipv6');
 // link-local (cloud metadata lives at 169.254.169.254), shared, documentation, multicast, reserved.
 const nonPublic = new BlockList();
 for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) nonPublic.addSubnet(net, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  nonPublic.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
   // 64:ff9b:1::/48 is NAT64 for local use (RFC 8215): it only ever leads to private networks.
-  ['::', 128], ['::1', 128], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) nonPublic.addSubnet(net, bits, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  nonPublic.addSubnet(net, bits, 'ipv6');
 
 /** The 16 bytes of an IPv6 address (`isIP` already said it is one), trailing dotted IPv4 included. */
 function ipv6Bytes(address: string): number[] {
@@ -45,7 +68,8 @@ function ipv6Bytes(address: string): number[] {
   const groups = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
   const left = groups(head);
   const right = groups(tail);
-  const words = tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  const words =
+    tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
   return words.flatMap((word) => [word >> 8, word & 255]);
 }
 
@@ -81,7 +105,8 @@ export function refusalOf(address: string, policy: TargetPolicy): string | null 
 
 /** Checks the form of a webhook URL (not its addresses); returns it normalized. */
 export function checkUrlForm(raw: string, policy: TargetPolicy): URL {
-  if (raw.length > MAX_URL_LENGTH) throw new TargetRefused(`url must be at most ${MAX_URL_LENGTH} characters (got ${raw.length})`);
+  if (raw.length > MAX_URL_LENGTH)
+    throw new TargetRefused(`url must be at most ${MAX_URL_LENGTH} characters (got ${raw.length})`);
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -135,7 +160,10 @@ export function checkedLookup(policy: TargetPolicy): LookupFunction {
   return (hostname, options, callback) => {
     resolveAllowed(hostname, policy).then(
       (addresses) => {
-        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+        const wanted =
+          options.family === 4 || options.family === 6
+            ? addresses.filter((a) => a.family === options.family)
+            : addresses;
         const usable = wanted.length > 0 ? wanted : addresses;
         if (options.all) callback(null, usable);
         else callback(null, usable[0].address, usable[0].family);

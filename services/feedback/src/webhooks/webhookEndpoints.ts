@@ -18,16 +18,26 @@ export const ROTATION_CONFLICT = "The endpoint's secret was rotated at the same 
 export { MAX_URL_LENGTH };
 
 function validEvents(events: string[]): EventType[] {
-  if (events.length === 0) throw badRequest('events must name at least one event', { argument: 'events', allowed: EVENT_TYPES });
+  if (events.length === 0)
+    throw badRequest('events must name at least one event', { argument: 'events', allowed: EVENT_TYPES });
   if (events.length > EVENT_TYPES.length * 2) {
-    throw badRequest(`events must have at most ${EVENT_TYPES.length * 2} entries (got ${events.length})`, { argument: 'events', max: EVENT_TYPES.length * 2 });
+    throw badRequest(`events must have at most ${EVENT_TYPES.length * 2} entries (got ${events.length})`, {
+      argument: 'events',
+      max: EVENT_TYPES.length * 2,
+    });
   }
   for (const event of events) {
     if (event.length > MAX_EVENT_NAME_LENGTH) {
-      throw badRequest(`each of events must be at most ${MAX_EVENT_NAME_LENGTH} characters (got ${event.length})`, { argument: 'events', max: MAX_EVENT_NAME_LENGTH });
+      throw badRequest(`each of events must be at most ${MAX_EVENT_NAME_LENGTH} characters (got ${event.length})`, {
+        argument: 'events',
+        max: MAX_EVENT_NAME_LENGTH,
+      });
     }
     if (!(EVENT_TYPES as readonly string[]).includes(event)) {
-      throw badRequest(`events must be among ${EVENT_TYPES.join(', ')} (got ${JSON.stringify(event)})`, { argument: 'events', allowed: EVENT_TYPES });
+      throw badRequest(`events must be among ${EVENT_TYPES.join(', ')} (got ${JSON.stringify(event)})`, {
+        argument: 'events',
+        allowed: EVENT_TYPES,
+      });
     }
   }
   return [...new Set(events as EventType[])];
@@ -63,7 +73,9 @@ export class WebhookEndpoints {
       throw error;
     }
     if ((await this.endpoints.count(orgId)) >= MAX_ENDPOINTS_PER_ORG) {
-      throw badRequest(`An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints`, { max: MAX_ENDPOINTS_PER_ORG });
+      throw badRequest(`An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints`, {
+        max: MAX_ENDPOINTS_PER_ORG,
+      });
     }
     const id = this.endpoints.newId();
     const secret = newSigningSecret();
@@ -99,7 +111,16 @@ export class WebhookEndpoints {
     await this.deliveries.enqueue(event, payload, id, now);
     this.hooks.queued?.();
     // As queued: the answer does not wait for the attempt (the deliveries list shows it).
-    return { id: deliveryIdOf(id, event.id), eventId: event.id, eventType: event.type, status: 'pending', attempts: [], nextAttemptAt: now, createdAt: now, updatedAt: now };
+    return {
+      id: deliveryIdOf(id, event.id),
+      eventId: event.id,
+      eventType: event.type,
+      status: 'pending',
+      attempts: [],
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
   }
 
   /** Sends a finished delivery again: the same event id and body, as a new attempt through the queue. */
@@ -134,7 +155,12 @@ export class WebhookEndpoints {
    */
   async rotateSecret(orgId: string, id: string): Promise<WebhookEndpoint & { secret: string }> {
     const secret = newSigningSecret();
-    const rotated = await this.endpoints.rotateSecret(orgId, id, this.box.seal(secret, id), new Date(Date.now() + this.hooks.secretOverlapMs));
+    const rotated = await this.endpoints.rotateSecret(
+      orgId,
+      id,
+      this.box.seal(secret, id),
+      new Date(Date.now() + this.hooks.secretOverlapMs),
+    );
     if (!rotated) throw notFound(WEBHOOK_ENDPOINT_NOT_FOUND);
     if (rotated === 'conflict') throw badRequest(ROTATION_CONFLICT, { argument: 'id' });
     return { ...rotated, secret };

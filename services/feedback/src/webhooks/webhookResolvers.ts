@@ -45,7 +45,10 @@ export function webhookChanges(webhooks: WebhookEndpoints) {
     },
     rotateSecret: async (orgId: string, id: string, logger: Logger, by: By) => {
       const endpoint = await webhooks.rotateSecret(orgId, id);
-      logger.info({ endpointId: id, orgId, by, previousSecretExpiresAt: endpoint.previousSecretExpiresAt }, 'webhook secret rotated');
+      logger.info(
+        { endpointId: id, orgId, by, previousSecretExpiresAt: endpoint.previousSecretExpiresAt },
+        'webhook secret rotated',
+      );
       return toGraphQL(endpoint);
     },
   };
@@ -56,11 +59,17 @@ export function createWebhookResolvers(webhooks: WebhookEndpoints): {
   Query: Pick<QueryResolvers, 'webhookEndpoints' | 'webhookDeliveries'>;
   Mutation: Pick<
     MutationResolvers,
-    'addWebhookEndpoint' | 'removeWebhookEndpoint' | 'sendWebhookTestEvent' | 'redeliverWebhookDelivery' | 'enableWebhookEndpoint' | 'rotateWebhookSecret'
+    | 'addWebhookEndpoint'
+    | 'removeWebhookEndpoint'
+    | 'sendWebhookTestEvent'
+    | 'redeliverWebhookDelivery'
+    | 'enableWebhookEndpoint'
+    | 'rotateWebhookSecret'
   >;
 } {
   const changes = webhookChanges(webhooks);
-  const writer = (ctx: FeedbackContext, apiKey: string) => ctx.auth.requireWriter(apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
+  const writer = (ctx: FeedbackContext, apiKey: string) =>
+    ctx.auth.requireWriter(apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
   return {
     Query: {
       webhookEndpoints: async (_, args, ctx) => {
@@ -73,12 +82,18 @@ export function createWebhookResolvers(webhooks: WebhookEndpoints): {
       },
     },
     Mutation: {
-      addWebhookEndpoint: async (_, args, ctx) => changes.add((await writer(ctx, args.apiKey)).orgId, args.url, args.events, ctx.logger, 'key'),
-      removeWebhookEndpoint: async (_, args, ctx) => changes.remove((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
-      sendWebhookTestEvent: async (_, args, ctx) => changes.sendTest((await writer(ctx, args.apiKey)).orgId, args.endpointId),
-      redeliverWebhookDelivery: async (_, args, ctx) => changes.redeliver((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
-      enableWebhookEndpoint: async (_, args, ctx) => changes.enable((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
-      rotateWebhookSecret: async (_, args, ctx) => changes.rotateSecret((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
+      addWebhookEndpoint: async (_, args, ctx) =>
+        changes.add((await writer(ctx, args.apiKey)).orgId, args.url, args.events, ctx.logger, 'key'),
+      removeWebhookEndpoint: async (_, args, ctx) =>
+        changes.remove((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
+      sendWebhookTestEvent: async (_, args, ctx) =>
+        changes.sendTest((await writer(ctx, args.apiKey)).orgId, args.endpointId),
+      redeliverWebhookDelivery: async (_, args, ctx) =>
+        changes.redeliver((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
+      enableWebhookEndpoint: async (_, args, ctx) =>
+        changes.enable((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
+      rotateWebhookSecret: async (_, args, ctx) =>
+        changes.rotateSecret((await writer(ctx, args.apiKey)).orgId, args.id, ctx.logger, 'key'),
     },
   };
 }

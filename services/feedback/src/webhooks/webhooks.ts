@@ -20,10 +20,16 @@ const isEventType = (type: string): type is EventType => (EVENT_TYPES as readonl
 const COUNT_ATTEMPTS = 3;
 
 /** Applies a change's counts (once, see CountStore); a removal may have taken a contact's or account's newest item, so its date is read again. */
-async function countChange(counts: CountStore, repository: FeedbackRepository, change: Pick<Change, 'id' | 'type' | 'delta'>): Promise<void> {
+async function countChange(
+  counts: CountStore,
+  repository: FeedbackRepository,
+  change: Pick<Change, 'id' | 'type' | 'delta'>,
+): Promise<void> {
   await counts.apply(change.id, change.delta);
   if (change.type !== 'feedback.deleted') return;
-  const cells = change.delta.filter(({ cell }) => cell.scope === 'email' || cell.scope === 'domain').map(({ cell }) => cell);
+  const cells = change.delta
+    .filter(({ cell }) => cell.scope === 'email' || cell.scope === 'domain')
+    .map(({ cell }) => cell);
   await Promise.all(cells.map(async (cell) => counts.setNewest(cell, await repository.newestPublished(cell))));
 }
 
@@ -36,11 +42,16 @@ export function changeEvents(
   outbox: ChangeOutbox,
   counts: CountStore,
   repository: FeedbackRepository,
-  options: { wants?: (orgId: string, type: EventType) => Promise<boolean>; wake?: () => void; warn: (error: unknown, changeId: string) => void },
+  options: {
+    wants?: (orgId: string, type: EventType) => Promise<boolean>;
+    wake?: () => void;
+    warn: (error: unknown, changeId: string) => void;
+  },
 ): ChangeEvents {
   return {
     record: async (change) => {
-      const wanted = isEventType(change.type) && options.wants !== undefined && (await options.wants(change.orgId, change.type));
+      const wanted =
+        isEventType(change.type) && options.wants !== undefined && (await options.wants(change.orgId, change.type));
       await outbox.record(change, wanted);
     },
     markApplied: (ids) => outbox.markApplied(ids),
@@ -65,7 +76,11 @@ export function changeEvents(
 }
 
 /** The change events of a process without a dispatcher (the CLI), with the stores they need. */
-export async function offlineChangeEvents(connection: Connection, repository: FeedbackRepository, warn: (error: unknown, changeId: string) => void): Promise<ChangeEvents> {
+export async function offlineChangeEvents(
+  connection: Connection,
+  repository: FeedbackRepository,
+  warn: (error: unknown, changeId: string) => void,
+): Promise<ChangeEvents> {
   // Only records and counts: the services' relays, with their own grace period, close the changes.
   const outbox = new ChangeOutbox(connection);
   const counts = new CountStore(connection);
@@ -97,31 +112,57 @@ export function webhookEndpoints(connection: Connection, config: WebhookConfig, 
  * Everything webhooks need in the feedback service: management, the outbox of changes (which also
  * keeps the counts exact) and the dispatcher.
  */
-export async function startWebhooks(connection: Connection, repository: FeedbackRepository, config: WebhookConfig, registry: Registry, logger: Logger) {
+export async function startWebhooks(
+  connection: Connection,
+  repository: FeedbackRepository,
+  config: WebhookConfig,
+  registry: Registry,
+  logger: Logger,
+) {
   // Management wakes the dispatcher made below when it queues a delivery (a test event, a redelivery).
   let dispatcher: WebhookDispatcher | undefined = undefined;
-  const { endpoints, deliveries, box, policy, subscribers, management } = webhookEndpoints(connection, config, () => dispatcher?.wake());
+  const { endpoints, deliveries, box, policy, subscribers, management } = webhookEndpoints(connection, config, () =>
+    dispatcher?.wake(),
+  );
   const outbox = new ChangeOutbox(connection);
   const counts = new CountStore(connection);
-  await Promise.all([endpoints.ensureIndexes(), deliveries.ensureIndexes(), outbox.ensureIndexes(), counts.ensureIndexes()]);
+  await Promise.all([
+    endpoints.ensureIndexes(),
+    deliveries.ensureIndexes(),
+    outbox.ensureIndexes(),
+    counts.ensureIndexes(),
+  ]);
   dispatcher = new WebhookDispatcher(
-    { outbox, endpoints, deliveries, counts: { count: (change) => countChange(counts, repository, change), release: (id, delta) => counts.release(id, delta) } },
+    {
+      outbox,
+      endpoints,
+      deliveries,
+      counts: {
+        count: (change) => countChange(counts, repository, change),
+        release: (id, delta) => counts.release(id, delta),
+      },
+    },
     new ChangeVerdicts(repository, config.webhookIntentGraceMs),
     box,
     {
       pollIntervalMs: config.webhookPollIntervalMs,
       timeoutMs: config.webhookTimeoutMs,
       concurrency: config.webhookConcurrency,
-      schedule: { baseMs: config.webhookRetryBaseMs, maxDelayMs: config.webhookRetryMaxDelayMs, windowMs: config.webhookRetryWindowMs },
+      schedule: {
+        baseMs: config.webhookRetryBaseMs,
+        maxDelayMs: config.webhookRetryMaxDelayMs,
+        windowMs: config.webhookRetryWindowMs,
+      },
       policy,
     },
     createWebhookMetrics(registry),
     logger,
   );
   const purge = () =>
-    Promise.all([deliveries.purgeHistory(new Date(Date.now() - config.webhookHistoryDays * 86_400_000)), outbox.purgeClosed()]).catch((error: unknown) =>
-      logger.warn({ err: error }, 'webhook history purge failed'),
-    );
+    Promise.all([
+      deliveries.purgeHistory(new Date(Date.now() - config.webhookHistoryDays * 86_400_000)),
+      outbox.purgeClosed(),
+    ]).catch((error: unknown) => logger.warn({ err: error }, 'webhook history purge failed'));
   const purgeTimer = setInterval(purge, HISTORY_PURGE_INTERVAL_MS);
   purgeTimer.unref();
   void purge();
@@ -129,7 +170,8 @@ export async function startWebhooks(connection: Connection, repository: Feedback
   const events = changeEvents(outbox, counts, repository, {
     wants: (orgId, type) => subscribers.wants(orgId, type),
     wake: () => dispatcher.wake(),
-    warn: (error, changeId) => logger.warn({ err: error, eventId: changeId }, 'change not counted yet: the outbox relay counts it'),
+    warn: (error, changeId) =>
+      logger.warn({ err: error, eventId: changeId }, 'change not counted yet: the outbox relay counts it'),
   });
   /**
    * Announces an event whose change has already happened (an export's end) through the change path:

@@ -127,7 +127,9 @@ export class ApiKeyRepository {
   }
 
   async setRateLimit(id: string, rateLimitPerMinute: number | null): Promise<ApiKeyRecord | null> {
-    const doc = await this.model.findOneAndUpdate({ _id: id }, { $set: { rateLimitPerMinute } }, { new: true }).lean<ApiKeyDocument>();
+    const doc = await this.model
+      .findOneAndUpdate({ _id: id }, { $set: { rateLimitPerMinute } }, { new: true })
+      .lean<ApiKeyDocument>();
     return doc ? toRecord(doc) : null;
   }
 

@@ -82,11 +82,17 @@ export class AuditRepository {
   }
 
   /** Newest first, the entries matching every filter given. */
-  async page(orgId: string, filter: AuditFilter, skip: number, take: number): Promise<{ total: number; items: AuditEntry[] }> {
+  async page(
+    orgId: string,
+    filter: AuditFilter,
+    skip: number,
+    take: number,
+  ): Promise<{ total: number; items: AuditEntry[] }> {
     const query: FilterQuery<AuditDocument> = { orgId };
     if (filter.action) query.action = filter.action;
     if (filter.actor) query.actor = filter.actor;
-    if (filter.from || filter.to) query.at = { ...(filter.from && { $gte: filter.from }), ...(filter.to && { $lt: filter.to }) };
+    if (filter.from || filter.to)
+      query.at = { ...(filter.from && { $gte: filter.from }), ...(filter.to && { $lt: filter.to }) };
     const [total, docs] = await Promise.all([
       this.model.countDocuments(query),
       this.model.find(query).sort({ at: -1, _id: -1 }).skip(skip).limit(take).lean<AuditDocument[]>(),

@@ -76,7 +76,9 @@ export class MemberRepository {
   }
 
   async setRole(orgId: string, id: string, role: Role): Promise<Member | null> {
-    const doc = await this.model.findOneAndUpdate({ _id: id, orgId }, { $set: { role } }, { new: true }).lean<MemberDocument>();
+    const doc = await this.model
+      .findOneAndUpdate({ _id: id, orgId }, { $set: { role } }, { new: true })
+      .lean<MemberDocument>();
     return doc ? toMember(doc) : null;
   }
 

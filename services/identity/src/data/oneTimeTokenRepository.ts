@@ -54,7 +54,11 @@ export class OneTimeTokenRepository {
    */
   async consume(id: string, kind: OneTimeToken['kind'], now: Date): Promise<OneTimeToken | null> {
     const doc = await this.model
-      .findOneAndUpdate({ _id: id, kind, usedAt: null, expiresAt: { $gt: now } }, { $set: { usedAt: now } }, { new: true })
+      .findOneAndUpdate(
+        { _id: id, kind, usedAt: null, expiresAt: { $gt: now } },
+        { $set: { usedAt: now } },
+        { new: true },
+      )
       .lean<TokenDocument>();
     if (!doc) return null;
     const { _id, usedAt: _used, ...rest } = doc;

@@ -28,7 +28,8 @@ export class OrganizationRepository {
   private readonly model: Model<OrganizationDocument>;
 
   constructor(connection: Connection) {
-    this.model = connection.models.Organization ?? connection.model<OrganizationDocument>('Organization', organizationSchema);
+    this.model =
+      connection.models.Organization ?? connection.model<OrganizationDocument>('Organization', organizationSchema);
   }
 
   async findById(id: string): Promise<Organization | null> {
@@ -37,7 +38,10 @@ export class OrganizationRepository {
   }
 
   /** The organization, created with `defaults` when it does not exist yet; `created` says which. */
-  async findOrCreate(id: string, defaults: { name: string; tier: Tier }): Promise<{ organization: Organization; created: boolean }> {
+  async findOrCreate(
+    id: string,
+    defaults: { name: string; tier: Tier },
+  ): Promise<{ organization: Organization; created: boolean }> {
     const result = await this.model.updateOne(
       { _id: id },
       { $setOnInsert: { name: defaults.name, tier: defaults.tier, createdAt: new Date() } },

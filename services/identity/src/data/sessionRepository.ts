@@ -30,7 +30,11 @@ const sessionSchema = new Schema<SessionDocument>(
   { collection: 'sessions', versionKey: false },
 );
 
-const toSession = ({ _id, ...rest }: SessionDocument): SessionRecord => ({ id: _id, ...rest, revokedAt: rest.revokedAt ?? null });
+const toSession = ({ _id, ...rest }: SessionDocument): SessionRecord => ({
+  id: _id,
+  ...rest,
+  revokedAt: rest.revokedAt ?? null,
+});
 
 export class SessionRepository {
   private readonly model: Model<SessionDocument>;

@@ -20,7 +20,9 @@ export interface LinkPolicy {
 const tokenId = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const mailUnavailable = () =>
-  appError(ErrorCode.SERVICE_UNAVAILABLE, 'Email delivery is not configured (SMTP_URL); ask the operator', { retryAfter: 60 });
+  appError(ErrorCode.SERVICE_UNAVAILABLE, 'Email delivery is not configured (SMTP_URL); ask the operator', {
+    retryAfter: 60,
+  });
 
 /**
  * Invitations and password resets: a single-use link with a 256-bit token that expires, stored only as
@@ -37,9 +39,14 @@ export class AccountLinkService {
   ) {}
 
   /** Owners and admins invite; only an owner invites another owner. */
-  async invite(actor: Actor & { kind: 'member' }, email: string, role: Role): Promise<{ email: string; role: Role; expiresAt: Date }> {
+  async invite(
+    actor: Actor & { kind: 'member' },
+    email: string,
+    role: Role,
+  ): Promise<{ email: string; role: Role; expiresAt: Date }> {
     requireAdmin(actor.member.role, 'invite members');
-    if (role === 'owner' && actor.member.role !== 'owner') throw forbidden('Only owners can grant or change the owner role');
+    if (role === 'owner' && actor.member.role !== 'owner')
+      throw forbidden('Only owners can grant or change the owner role');
     const to = checkEmail(email);
     if (await this.repositories.members.findCredentials(to)) throw badRequest('This email already has an account');
     if (!this.mailer) throw mailUnavailable();
@@ -53,16 +60,30 @@ export class AccountLinkService {
       link,
       purpose: 'invitation',
     });
-    await this.repositories.audit.record({ orgId: actor.member.orgId, action: 'member.invited', actor: actorName(actor), target: `${to} as ${role}`, address: actor.address });
+    await this.repositories.audit.record({
+      orgId: actor.member.orgId,
+      action: 'member.invited',
+      actor: actorName(actor),
+      target: `${to} as ${role}`,
+      address: actor.address,
+    });
     return { email: to, role, expiresAt };
   }
 
   /** The invited person chooses a name and password; they are signed in at once. */
-  async acceptInvitation(token: string, input: { name: string; password: string }, address: string): Promise<{ token: string; session: ActiveSession }> {
+  async acceptInvitation(
+    token: string,
+    input: { name: string; password: string },
+    address: string,
+  ): Promise<{ token: string; session: ActiveSession }> {
     checkNewPassword(input.password);
     const invitation = await this.repositories.oneTimeTokens.consume(tokenId(token), 'invitation', new Date());
     if (!invitation || !invitation.role) throw badRequest(LINK_INVALID);
-    const member = await this.members.join(invitation.orgId, { email: invitation.email, name: input.name, role: invitation.role, password: input.password }, address);
+    const member = await this.members.join(
+      invitation.orgId,
+      { email: invitation.email, name: input.name, role: invitation.role, password: input.password },
+      address,
+    );
     const organization = await this.repositories.organizations.findById(member.orgId);
     if (!organization) throw badRequest(LINK_INVALID);
     return this.sessions.start(member, organization);
@@ -90,7 +111,13 @@ export class AccountLinkService {
         link,
         purpose: 'password reset',
       });
-      await this.repositories.audit.record({ orgId: account.member.orgId, action: 'password.reset_requested', actor: to, target: to, address });
+      await this.repositories.audit.record({
+        orgId: account.member.orgId,
+        action: 'password.reset_requested',
+        actor: to,
+        target: to,
+        address,
+      });
     })().catch(onError);
   }
 
@@ -102,12 +129,33 @@ export class AccountLinkService {
     if (!reset || !account) throw badRequest(LINK_INVALID);
     await this.repositories.members.setPassword(account.member.id, await hashPassword(password));
     await this.repositories.sessions.revokeAllOf(account.member.id);
-    await this.repositories.audit.record({ orgId: account.member.orgId, action: 'password.reset', actor: account.member.email, target: account.member.email, address });
+    await this.repositories.audit.record({
+      orgId: account.member.orgId,
+      action: 'password.reset',
+      actor: account.member.email,
+      target: account.member.email,
+      address,
+    });
   }
 
-  private async issue(kind: 'invitation' | 'password_reset', orgId: string, email: string, role: Role | null, createdBy: string, expiresAt: Date): Promise<string> {
+  private async issue(
+    kind: 'invitation' | 'password_reset',
+    orgId: string,
+    email: string,
+    role: Role | null,
+    createdBy: string,
+    expiresAt: Date,
+  ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.repositories.oneTimeTokens.create({ id: tokenId(token), kind, orgId, email, role, createdBy, expiresAt });
+    await this.repositories.oneTimeTokens.create({
+      id: tokenId(token),
+      kind,
+      orgId,
+      email,
+      role,
+      createdBy,
+      expiresAt,
+    });
     return token;
   }
 }

@@ -23,11 +23,16 @@ const isAction = (action: string): action is AuditAction => (AUDIT_ACTIONS as re
 function auditFilter({ action, actor, from, to }: AuditLogArgs): AuditFilter {
   const filter: AuditFilter = {};
   if (action) {
-    if (!isAction(action)) throw badRequest(`action must be one of ${AUDIT_ACTIONS.join(', ')} (got ${JSON.stringify(action.slice(0, 100))})`, { argument: 'action' });
+    if (!isAction(action))
+      throw badRequest(
+        `action must be one of ${AUDIT_ACTIONS.join(', ')} (got ${JSON.stringify(action.slice(0, 100))})`,
+        { argument: 'action' },
+      );
     filter.action = action;
   }
   if (actor) {
-    if (actor.length > MAX_ACTOR_LENGTH) throw badRequest(`actor must be at most ${MAX_ACTOR_LENGTH} characters`, { argument: 'actor' });
+    if (actor.length > MAX_ACTOR_LENGTH)
+      throw badRequest(`actor must be at most ${MAX_ACTOR_LENGTH} characters`, { argument: 'actor' });
     // Actors are recorded in lower case (emails are normalized), so the filter is case-insensitive and still exact.
     const normalized = actor.trim().toLowerCase();
     if (normalized) filter.actor = normalized;
@@ -39,11 +44,16 @@ function auditFilter({ action, actor, from, to }: AuditLogArgs): AuditFilter {
 }
 
 /** The organization's audit log, newest first, narrowed by the filters given, for its owners and admins. */
-export function readAuditLog(repositories: IdentityRepositories, actor: Actor & { kind: 'member' }, args: AuditLogArgs): Promise<{ total: number; items: AuditEntry[] }> {
+export function readAuditLog(
+  repositories: IdentityRepositories,
+  actor: Actor & { kind: 'member' },
+  args: AuditLogArgs,
+): Promise<{ total: number; items: AuditEntry[] }> {
   requireAdmin(actor.member.role, 'read the audit log');
   const { skip, take } = args;
   if (!Number.isInteger(skip) || skip < 0) throw badRequest('skip must be 0 or more', { argument: 'skip' });
-  if (!Number.isInteger(take) || take < 1 || take > MAX_TAKE) throw badRequest(`take must be from 1 to ${MAX_TAKE}`, { argument: 'take' });
+  if (!Number.isInteger(take) || take < 1 || take > MAX_TAKE)
+    throw badRequest(`take must be from 1 to ${MAX_TAKE}`, { argument: 'take' });
   return repositories.audit.page(actor.member.orgId, auditFilter(args), skip, take);
 }
 

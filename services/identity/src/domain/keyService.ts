@@ -1,4 +1,13 @@
-import { badRequest, hashApiKey, hashesEqual, isWellFormedApiKey, notFound, TIERS, type Principal, type Tier } from '@fi/shared';
+import {
+  badRequest,
+  hashApiKey,
+  hashesEqual,
+  isWellFormedApiKey,
+  notFound,
+  TIERS,
+  type Principal,
+  type Tier,
+} from '@fi/shared';
 import type { ApiKeyRecord } from '../data/apiKeyRepository';
 import type { Organization } from '../data/organizationRepository';
 import type { IdentityRepositories } from '../data/repositories';
@@ -28,11 +37,21 @@ export class KeyService {
    * existing one keeps its plan, and asking for another is refused rather than silently ignored.
    */
   async organizationFor(actor: Actor, orgId: string, tier: Tier | undefined): Promise<Organization> {
-    if (orgId.trim() === '' || orgId.length > 200) throw badRequest('The organization id must have 1 to 200 characters');
+    if (orgId.trim() === '' || orgId.length > 200)
+      throw badRequest('The organization id must have 1 to 200 characters');
     if (tier !== undefined && !TIERS.includes(tier)) throw badRequest(`The tier must be one of ${TIERS.join(', ')}`);
-    const { organization, created } = await this.repositories.organizations.findOrCreate(orgId, { name: orgId, tier: tier ?? 'free' });
+    const { organization, created } = await this.repositories.organizations.findOrCreate(orgId, {
+      name: orgId,
+      tier: tier ?? 'free',
+    });
     if (created) {
-      await this.repositories.audit.record({ orgId, action: 'organization.created', actor: actorName(actor), target: orgId, address: actorAddress(actor) });
+      await this.repositories.audit.record({
+        orgId,
+        action: 'organization.created',
+        actor: actorName(actor),
+        target: orgId,
+        address: actorAddress(actor),
+      });
     } else if (tier !== undefined && tier !== organization.tier) {
       throw badRequest(`Organization ${orgId} is on the ${organization.tier} plan, not ${tier}`);
     }
@@ -42,14 +61,29 @@ export class KeyService {
   async create(actor: Actor, orgId: string, input: KeyInput): Promise<{ key: string; record: ApiKeyRecord }> {
     const scope = this.scopeOf(actor, orgId, 'create API keys');
     const name = input.name.trim();
-    if (name === '' || [...name].length > MAX_NAME_LENGTH) throw badRequest(`The key name must have 1 to ${MAX_NAME_LENGTH} characters`);
+    if (name === '' || [...name].length > MAX_NAME_LENGTH)
+      throw badRequest(`The key name must have 1 to ${MAX_NAME_LENGTH} characters`);
     const limit = input.rateLimitPerMinute;
     if (limit !== null && (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000_000)) {
-      throw badRequest('The rate limit must be a whole number of requests per minute from 1 to 1000000000, or null for the plan limit');
+      throw badRequest(
+        'The rate limit must be a whole number of requests per minute from 1 to 1000000000, or null for the plan limit',
+      );
     }
     if (!(await this.repositories.organizations.findById(scope))) throw notFound(`Organization ${scope} not found`);
-    const created = await this.repositories.apiKeys.create({ orgId: scope, name, readOnly: input.readOnly, rateLimitPerMinute: limit, createdBy: actorName(actor) });
-    await this.repositories.audit.record({ orgId: scope, action: 'key.created', actor: actorName(actor), target: created.record.id, address: actorAddress(actor) });
+    const created = await this.repositories.apiKeys.create({
+      orgId: scope,
+      name,
+      readOnly: input.readOnly,
+      rateLimitPerMinute: limit,
+      createdBy: actorName(actor),
+    });
+    await this.repositories.audit.record({
+      orgId: scope,
+      action: 'key.created',
+      actor: actorName(actor),
+      target: created.record.id,
+      address: actorAddress(actor),
+    });
     return created;
   }
 
@@ -64,7 +98,13 @@ export class KeyService {
     const record = await this.repositories.apiKeys.revoke(scope, found.id);
     if (!record) throw notFound(API_KEY_NOT_FOUND);
     if (!found.revokedAt) {
-      await this.repositories.audit.record({ orgId: scope, action: 'key.revoked', actor: actorName(actor), target: record.id, address: actorAddress(actor) });
+      await this.repositories.audit.record({
+        orgId: scope,
+        action: 'key.revoked',
+        actor: actorName(actor),
+        target: record.id,
+        address: actorAddress(actor),
+      });
     }
     return record;
   }
@@ -102,7 +142,8 @@ export class KeyService {
     const now = Date.now();
     const last = this.lastWrittenUse.get(id);
     if (last !== undefined && now - last < LAST_USE_RESOLUTION_MS) return;
-    if (this.lastWrittenUse.size >= MAX_TRACKED_USES) this.lastWrittenUse.delete(this.lastWrittenUse.keys().next().value as string);
+    if (this.lastWrittenUse.size >= MAX_TRACKED_USES)
+      this.lastWrittenUse.delete(this.lastWrittenUse.keys().next().value as string);
     this.lastWrittenUse.delete(id);
     this.lastWrittenUse.set(id, now);
     // Best effort: a missed last-use time must never fail the request that used the key.

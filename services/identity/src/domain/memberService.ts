@@ -23,7 +23,8 @@ export function checkRole(role: string): Role {
 
 export function checkName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed === '' || [...trimmed].length > MAX_NAME_LENGTH) throw badRequest(`The name must have 1 to ${MAX_NAME_LENGTH} characters`);
+  if (trimmed === '' || [...trimmed].length > MAX_NAME_LENGTH)
+    throw badRequest(`The name must have 1 to ${MAX_NAME_LENGTH} characters`);
   return trimmed;
 }
 
@@ -41,12 +42,22 @@ export class MemberService {
     return this.create(orgId, input, { action: 'member.joined', actor: normalizeEmail(input.email), address });
   }
 
-  private async create(orgId: string, input: NewMember, audit: { action: 'member.created' | 'member.joined'; actor: string; address: string | null }): Promise<Member> {
+  private async create(
+    orgId: string,
+    input: NewMember,
+    audit: { action: 'member.created' | 'member.joined'; actor: string; address: string | null },
+  ): Promise<Member> {
     const email = checkEmail(input.email);
     const name = checkName(input.name);
     checkNewPassword(input.password);
     if (!(await this.repositories.organizations.findById(orgId))) throw notFound(`Organization ${orgId} not found`);
-    const member = await this.repositories.members.create({ orgId, email, name, role: input.role, passwordHash: await hashPassword(input.password) });
+    const member = await this.repositories.members.create({
+      orgId,
+      email,
+      name,
+      role: input.role,
+      passwordHash: await hashPassword(input.password),
+    });
     if (!member) throw badRequest('This email already has an account');
     await this.repositories.audit.record({ orgId, ...audit, target: email });
     return member;
@@ -63,7 +74,13 @@ export class MemberService {
     await this.keepAnOwner(target, role);
     const changed = await this.repositories.members.setRole(target.orgId, target.id, role);
     if (!changed) throw notFound(MEMBER_NOT_FOUND);
-    await this.repositories.audit.record({ orgId: target.orgId, action: 'member.role_changed', actor: actorName(actor), target: `${target.email}: ${target.role} -> ${role}`, address: actorAddress(actor) });
+    await this.repositories.audit.record({
+      orgId: target.orgId,
+      action: 'member.role_changed',
+      actor: actorName(actor),
+      target: `${target.email}: ${target.role} -> ${role}`,
+      address: actorAddress(actor),
+    });
     return changed;
   }
 
@@ -74,7 +91,13 @@ export class MemberService {
     await this.keepAnOwner(target, null);
     if (!(await this.repositories.members.remove(target.orgId, target.id))) throw notFound(MEMBER_NOT_FOUND);
     await this.repositories.sessions.revokeAllOf(target.id);
-    await this.repositories.audit.record({ orgId: target.orgId, action: 'member.removed', actor: actorName(actor), target: target.email, address: actorAddress(actor) });
+    await this.repositories.audit.record({
+      orgId: target.orgId,
+      action: 'member.removed',
+      actor: actorName(actor),
+      target: target.email,
+      address: actorAddress(actor),
+    });
   }
 
   private async findInOrg(actor: Actor & { kind: 'member' }, memberId: string): Promise<Member> {
@@ -85,6 +108,7 @@ export class MemberService {
 
   private async keepAnOwner(target: Member, newRole: Role | null): Promise<void> {
     if (target.role !== 'owner' || newRole === 'owner') return;
-    if ((await this.repositories.members.countWithRole(target.orgId, 'owner')) <= 1) throw badRequest('An organization keeps at least one owner');
+    if ((await this.repositories.members.countWithRole(target.orgId, 'owner')) <= 1)
+      throw badRequest('An organization keeps at least one owner');
   }
 }

@@ -15,21 +15,32 @@ const MAX_PASSWORD_LENGTH = 256;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
 /** BAD_REQUEST naming the rule when a new password is too short or too long. */
 export function checkNewPassword(password: string): void {
   const length = [...password].length;
-  if (length < MIN_PASSWORD_LENGTH) throw badRequest(`The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-  if (length > MAX_PASSWORD_LENGTH) throw badRequest(`The password must have at most ${MAX_PASSWORD_LENGTH} characters`);
+  if (length < MIN_PASSWORD_LENGTH)
+    throw badRequest(`The password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (length > MAX_PASSWORD_LENGTH)
+    throw badRequest(`The password must have at most ${MAX_PASSWORD_LENGTH} characters`);
 }
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, PARAMETERS);
-  return ['scrypt', PARAMETERS.N, PARAMETERS.r, PARAMETERS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return [
+    'scrypt',
+    PARAMETERS.N,
+    PARAMETERS.r,
+    PARAMETERS.p,
+    salt.toString('base64url'),
+    key.toString('base64url'),
+  ].join('$');
 }
 
 /** Compares in constant time; a malformed stored hash never matches. */

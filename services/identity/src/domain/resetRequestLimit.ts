@@ -26,7 +26,9 @@ export class ResetRequestLimit {
       const current = await this.counts.current(subject, now);
       if (current && current.count >= limit) {
         const retryAfter = Math.max(1, Math.ceil((current.expiresAt.getTime() - now.getTime()) / 1000));
-        throw appError(ErrorCode.RATE_LIMITED, `Too many password-reset requests; retry in ${retryAfter} s`, { retryAfter });
+        throw appError(ErrorCode.RATE_LIMITED, `Too many password-reset requests; retry in ${retryAfter} s`, {
+          retryAfter,
+        });
       }
     }
     for (const { subject } of subjects) await this.counts.increment(subject, now, this.windowMs);

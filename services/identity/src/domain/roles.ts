@@ -10,5 +10,6 @@ export function requireAdmin(role: Role, what: string): void {
 /** Only an owner grants or takes away the owner role, and only an owner changes another owner. */
 export function requireCanAssign(actorRole: Role, fromRole: Role, toRole: Role): void {
   requireAdmin(actorRole, 'change roles');
-  if ((fromRole === 'owner' || toRole === 'owner') && actorRole !== 'owner') throw forbidden('Only owners can grant or change the owner role');
+  if ((fromRole === 'owner' || toRole === 'owner') && actorRole !== 'owner')
+    throw forbidden('Only owners can grant or change the owner role');
 }

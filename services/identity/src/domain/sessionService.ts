@@ -27,7 +27,15 @@ export interface ActiveSession {
  */
 export function memberPrincipal(session: ActiveSession): MemberPrincipal {
   const { member, organization } = session;
-  return { ref: member.id, kind: 'member', orgId: organization.id, role: member.role, tier: organization.tier, readOnly: member.role === 'viewer', rateLimitPerMinute: null };
+  return {
+    ref: member.id,
+    kind: 'member',
+    orgId: organization.id,
+    role: member.role,
+    tier: organization.tier,
+    readOnly: member.role === 'viewer',
+    rateLimitPerMinute: null,
+  };
 }
 
 /** Touching lastSeenAt at most this often keeps a busy session from costing a write per request. */
@@ -42,7 +50,8 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export function checkEmail(email: string): string {
   const normalized = normalizeEmail(email);
-  if (normalized.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized)) throw badRequest('Enter a valid email address');
+  if (normalized.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized))
+    throw badRequest('Enter a valid email address');
   return normalized;
 }
 
@@ -59,12 +68,19 @@ export class SessionService {
    * the answer nor its timing tells which emails have accounts. A new session (a new token) every time:
    * a token planted before sign-in is never promoted; the previous session, if any, ends.
    */
-  async signIn(email: string, password: string, address: string, previousToken: string | undefined): Promise<{ token: string; session: ActiveSession }> {
+  async signIn(
+    email: string,
+    password: string,
+    address: string,
+    previousToken: string | undefined,
+  ): Promise<{ token: string; session: ActiveSession }> {
     const normalized = normalizeEmail(email);
     await this.throttle.check(normalized, address);
-    const credentials = normalized.length <= MAX_EMAIL_LENGTH ? await this.repositories.members.findCredentials(normalized) : null;
+    const credentials =
+      normalized.length <= MAX_EMAIL_LENGTH ? await this.repositories.members.findCredentials(normalized) : null;
     const matches = await verifyPassword(password, credentials?.passwordHash ?? (await decoyPasswordHash()));
-    const organization = credentials && matches ? await this.repositories.organizations.findById(credentials.member.orgId) : null;
+    const organization =
+      credentials && matches ? await this.repositories.organizations.findById(credentials.member.orgId) : null;
     if (!credentials || !matches || !organization) {
       await this.throttle.recordFailure(normalized, address);
       await this.repositories.audit.record({
@@ -79,7 +95,13 @@ export class SessionService {
     await this.throttle.recordSuccess(normalized, address);
     if (previousToken) await this.repositories.sessions.revoke(sessionId(previousToken));
     const result = await this.start(credentials.member, organization);
-    await this.repositories.audit.record({ orgId: organization.id, action: 'session.signed_in', actor: credentials.member.email, target: null, address });
+    await this.repositories.audit.record({
+      orgId: organization.id,
+      action: 'session.signed_in',
+      actor: credentials.member.email,
+      target: null,
+      address,
+    });
     return result;
   }
 
@@ -88,7 +110,15 @@ export class SessionService {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.policy.absoluteMs);
-    await this.repositories.sessions.create({ id: sessionId(token), memberId: member.id, orgId: organization.id, createdAt: now, lastSeenAt: now, expiresAt, revokedAt: null });
+    await this.repositories.sessions.create({
+      id: sessionId(token),
+      memberId: member.id,
+      orgId: organization.id,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt,
+      revokedAt: null,
+    });
     return { token, session: { id: sessionId(token), member, organization, csrfToken: csrfTokenOf(token), expiresAt } };
   }
 
@@ -98,15 +128,31 @@ export class SessionService {
     const id = sessionId(token);
     const record = await this.repositories.sessions.findById(id);
     const now = Date.now();
-    if (!record || record.revokedAt || record.expiresAt.getTime() <= now || record.lastSeenAt.getTime() + this.policy.idleMs <= now) return null;
-    const [member, organization] = await Promise.all([this.repositories.members.findById(record.memberId), this.repositories.organizations.findById(record.orgId)]);
+    if (
+      !record ||
+      record.revokedAt ||
+      record.expiresAt.getTime() <= now ||
+      record.lastSeenAt.getTime() + this.policy.idleMs <= now
+    )
+      return null;
+    const [member, organization] = await Promise.all([
+      this.repositories.members.findById(record.memberId),
+      this.repositories.organizations.findById(record.orgId),
+    ]);
     if (!member || !organization) return null;
-    if (now - record.lastSeenAt.getTime() >= TOUCH_RESOLUTION_MS) await this.repositories.sessions.touch(id, new Date(now));
+    if (now - record.lastSeenAt.getTime() >= TOUCH_RESOLUTION_MS)
+      await this.repositories.sessions.touch(id, new Date(now));
     return { id, member, organization, csrfToken: csrfTokenOf(token), expiresAt: record.expiresAt };
   }
 
   async signOut(session: ActiveSession, address: string): Promise<void> {
     await this.repositories.sessions.revoke(session.id);
-    await this.repositories.audit.record({ orgId: session.organization.id, action: 'session.signed_out', actor: session.member.email, target: null, address });
+    await this.repositories.audit.record({
+      orgId: session.organization.id,
+      action: 'session.signed_out',
+      actor: session.member.email,
+      target: null,
+      address,
+    });
   }
 }

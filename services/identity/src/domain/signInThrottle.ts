@@ -23,7 +23,9 @@ export class SignInThrottle {
   async check(email: string, address: string): Promise<void> {
     const now = new Date();
     const counts = await Promise.all([
-      this.failures.current(accountSubject(email, address), now).then((count) => ({ count, limit: this.limits.perAccount })),
+      this.failures
+        .current(accountSubject(email, address), now)
+        .then((count) => ({ count, limit: this.limits.perAccount })),
       this.failures.current(addressSubject(address), now).then((count) => ({ count, limit: this.limits.perAddress })),
     ]);
     const exhausted = counts.filter(({ count, limit }) => count !== null && count.count >= limit);

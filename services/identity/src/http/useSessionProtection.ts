@@ -14,7 +14,8 @@ export function useSessionProtection(): ApolloServerPlugin<IdentityContext> {
       return {
         async didResolveOperation({ operation, contextValue }) {
           // A refusal is an ordinary GraphQL error result (Apollo would answer an error thrown here with 500).
-          if (operation?.operation === 'mutation' && contextValue.session && !contextValue.csrfValid) throw withHttpStatus(csrfRequired(), 200);
+          if (operation?.operation === 'mutation' && contextValue.session && !contextValue.csrfValid)
+            throw withHttpStatus(csrfRequired(), 200);
         },
         async willSendResponse({ response, contextValue }) {
           if (contextValue.setCookie) response.http.headers.set('set-cookie', contextValue.setCookie);

@@ -16,6 +16,11 @@ export function verifySessionRoute(sessions: SessionService): RouteHandler {
     req.resume();
     const session = await sessions.resolve(sessionTokenOf(req.headers));
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(JSON.stringify({ principal: session ? memberPrincipal(session) : null, csrfValid: csrfMatches(req.headers, session) }));
+    res.end(
+      JSON.stringify({
+        principal: session ? memberPrincipal(session) : null,
+        csrfValid: csrfMatches(req.headers, session),
+      }),
+    );
   };
 }

@@ -11,7 +11,10 @@ export interface LinkMailer {
  * production): the link is written to the service's log, as `npm start` users read it there; in
  * production without SMTP_URL no link is ever logged: sending fails and the operation says so.
  */
-export function createLinkMailer(options: { smtpUrl: string; from: string; production: boolean }, logger: Logger): LinkMailer | null {
+export function createLinkMailer(
+  options: { smtpUrl: string; from: string; production: boolean },
+  logger: Logger,
+): LinkMailer | null {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
@@ -23,7 +26,10 @@ export function createLinkMailer(options: { smtpUrl: string; from: string; produ
   if (options.production) return null;
   return {
     async send({ to, link, purpose }) {
-      logger.info({ to, purpose, link }, `${purpose} link (development: SMTP_URL is not set, so it is logged instead of mailed)`);
+      logger.info(
+        { to, purpose, link },
+        `${purpose} link (development: SMTP_URL is not set, so it is logged instead of mailed)`,
+      );
     },
   };
 }

@@ -12,20 +12,31 @@ export type ReadLanguage = (typeof READ_LANGUAGES)[number];
  * left a three-word review unnamed and read by the English rule.
  */
 const FEEDBACK_WORDS: Record<ReadLanguage, string[]> = {
-  en: 'no not so please thanks thank just why everything nothing it\'s i\'m don\'t doesn\'t can\'t won\'t isn\'t didn\'t again works since already really'.split(' '),
-  de: 'nicht kein keine sehr danke bitte immer noch schon seit funktioniert leider warum einfach empfehlenswert zufrieden klasse schnell'.split(' '),
-  fr: 'pas plus très merci bonjour toujours depuis fonctionne marche pourquoi vous nous rapide efficace facile outil logiciel'.split(' '),
-  es: 'muy gracias hola no funciona todavía desde siempre por qué pero también está herramienta recomiendo porfa tenéis podéis'.split(' '),
-  pt: 'não muito obrigado obrigada olá ainda desde sempre funciona está também mas recomendo adorei ferramenta equipe ótimo ótima você vocês'.split(' '),
-  nl: 'niet geen heel erg bedankt alsjeblieft nog steeds sinds werkt waarom makkelijk handig snel fijn gebruiken'.split(' '),
+  en: "no not so please thanks thank just why everything nothing it's i'm don't doesn't can't won't isn't didn't again works since already really".split(
+    ' ',
+  ),
+  de: 'nicht kein keine sehr danke bitte immer noch schon seit funktioniert leider warum einfach empfehlenswert zufrieden klasse schnell'.split(
+    ' ',
+  ),
+  fr: 'pas plus très merci bonjour toujours depuis fonctionne marche pourquoi vous nous rapide efficace facile outil logiciel'.split(
+    ' ',
+  ),
+  es: 'muy gracias hola no funciona todavía desde siempre por qué pero también está herramienta recomiendo porfa tenéis podéis'.split(
+    ' ',
+  ),
+  pt: 'não muito obrigado obrigada olá ainda desde sempre funciona está também mas recomendo adorei ferramenta equipe ótimo ótima você vocês'.split(
+    ' ',
+  ),
+  nl: 'niet geen heel erg bedankt alsjeblieft nog steeds sinds werkt waarom makkelijk handig snel fijn gebruiken'.split(
+    ' ',
+  ),
   it: 'non molto grazie ciao ancora sempre funziona perché anche però'.split(' '),
 };
 
 const STOP_WORDS = Object.fromEntries(
-  (Object.entries({ en: eng, de: deu, fr: fra, es: spa, pt: por, nl: nld, it: ita }) as Array<[ReadLanguage, string[]]>).map(([language, list]) => [
-    language,
-    new Set([...list, ...FEEDBACK_WORDS[language]]),
-  ]),
+  (
+    Object.entries({ en: eng, de: deu, fr: fra, es: spa, pt: por, nl: nld, it: ita }) as Array<[ReadLanguage, string[]]>
+  ).map(([language, list]) => [language, new Set([...list, ...FEEDBACK_WORDS[language]])]),
 ) as Record<ReadLanguage, Set<string>>;
 
 /** Letters only one of the languages uses: a tie breaker where function words are shared (es/pt, de/nl). */
@@ -83,15 +94,30 @@ export function readLanguage(text: string): LanguageReading {
   const english = scores.find(({ language }) => language === 'en')!;
   // English is the default of a feedback inbox; another language needs words of its own, not the model's guess alone.
   // ... or, in a short text, one of its words that the model's first choice confirms and no English word.
-  const evident = best.language === 'en' || best.own >= MIN_EVIDENCE || (best.own >= 1 && model?.lang === best.language && english.own === 0);
-  if (evident && best.score >= MIN_EVIDENCE && best.score - second.score >= MIN_MARGIN) return { language: best.language, foreign: best.language !== 'en' };
+  const evident =
+    best.language === 'en' ||
+    best.own >= MIN_EVIDENCE ||
+    (best.own >= 1 && model?.lang === best.language && english.own === 0);
+  if (evident && best.score >= MIN_EVIDENCE && best.score - second.score >= MIN_MARGIN)
+    return { language: best.language, foreign: best.language !== 'en' };
   const letters = lower.replace(/[^\p{L}]/gu, '');
   const nonLatin = letters.length > 0 && !/[a-zà-ÿ]/.test(letters);
   const other = model && !(READ_LANGUAGES as readonly string[]).includes(model.lang) && /^[a-z]{2}$/.test(model.lang);
-  const sure = model && (model.accuracy >= MIN_MODEL_ACCURACY || (nonLatin && model.accuracy >= MIN_MODEL_LEAD * (runnerUp?.accuracy ?? 0)));
+  const sure =
+    model &&
+    (model.accuracy >= MIN_MODEL_ACCURACY ||
+      (nonLatin && model.accuracy >= MIN_MODEL_LEAD * (runnerUp?.accuracy ?? 0)));
   const long = nonLatin ? letters.length >= MIN_MODEL_LETTERS : words.length >= MIN_MODEL_WORDS;
   if (other && sure && long && best.score < MIN_EVIDENCE) return { language: model.lang, foreign: true };
   // Unsure which, but not English: words of a read language, the model agreeing it is one, and no English word.
-  const notEnglish = best.own >= 1 && english.own === 0 && model !== undefined && model.lang !== 'en' && (READ_LANGUAGES as readonly string[]).includes(model.lang);
-  return { language: null, foreign: nonLatin || notEnglish || (best.own >= MIN_EVIDENCE && english.own < MIN_EVIDENCE) };
+  const notEnglish =
+    best.own >= 1 &&
+    english.own === 0 &&
+    model !== undefined &&
+    model.lang !== 'en' &&
+    (READ_LANGUAGES as readonly string[]).includes(model.lang);
+  return {
+    language: null,
+    foreign: nonLatin || notEnglish || (best.own >= MIN_EVIDENCE && english.own < MIN_EVIDENCE),
+  };
 }

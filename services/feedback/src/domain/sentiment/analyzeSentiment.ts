@@ -113,12 +113,16 @@ function readClauses(sentence: string, clauses: Clause[]): SentenceReading[] {
   const asksOnly = verdict.cues.requestOnly && verdict.cues.problems === 0 && verdict.cues.decisions.leaving === 0;
   if (asksOnly) for (const reading of readings) reading.conceded = false;
   // A fear conceded before a verdict that names no problem was proved wrong ("I was worried..., but it was clear").
-  if (verdict.cues.problems === 0 && readings.some(({ conceded }, i) => conceded && fearsFirst(normalizeSentence(clauses[i].text)))) {
+  if (
+    verdict.cues.problems === 0 &&
+    readings.some(({ conceded }, i) => conceded && fearsFirst(normalizeSentence(clauses[i].text)))
+  ) {
     verdict.cues.reliefs += 1;
     verdict.cues.denial = true;
   }
   // A commitment conceded before a complaint sets the complaint up ("We would like to continue, but the price went up").
-  if (verdict.cues.problems > 0) for (const reading of readings) if (reading.conceded) reading.cues.decisions.committing = 0;
+  if (verdict.cues.problems > 0)
+    for (const reading of readings) if (reading.conceded) reading.cues.decisions.committing = 0;
   return readings;
 }
 
@@ -131,10 +135,14 @@ function readClauses(sentence: string, clauses: Clause[]): SentenceReading[] {
 const TOPIC_NAMES: Array<[RegExp, string]> = [
   [/\bdark(?=[ -](?:mode|theme|themes|modes|ui|skin)\b)/gi, 'night'],
   [/\bbest(?=[ -]practices?\b)/gi, 'common'],
-  [/\boutstanding(?= (?:invoices?|balances?|amounts?|payments?|bills?|fees|items|tickets|tasks|questions|orders)\b)/gi, 'open'],
+  [
+    /\boutstanding(?= (?:invoices?|balances?|amounts?|payments?|bills?|fees|items|tickets|tasks|questions|orders)\b)/gi,
+    'open',
+  ],
   [/\b(the|by|as|a|our|their|your|my|to) default\b/gi, '$1 standard'],
 ];
-const withoutVerdictWords = (text: string) => TOPIC_NAMES.reduce((read, [name, readAs]) => read.replace(name, readAs), text);
+const withoutVerdictWords = (text: string) =>
+  TOPIC_NAMES.reduce((read, [name, readAs]) => read.replace(name, readAs), text);
 
 /** A score opening the text ("9. Makes my job easier", "3 - we are testing..."): a problem or praise of its first sentence. */
 function addLeadingScore(text: string, readings: SentenceReading[]): void {
@@ -163,19 +171,21 @@ export function readSentences(title: string, content: string): TextReading {
   const readings: SentenceReading[] = [];
   const whole = withoutVerdictWords(feedbackText(title, content));
   const doc = sentimentNlp.readDoc(whole);
-  doc
-    .sentences()
-    .each((sentence: ItemSentence) => {
-      const text = sentence.out();
-      if (opensVerdict(text)) for (const reading of readings) reading.conceded = true;
-      const clauses = contrastClauses(text);
-      if (clauses.length === 1) {
-        const normalized = normalizeSentence(text);
-        readings.push({ lexicon: sentence.out(its.sentiment) as number, cues: sentenceCues(normalized), conceded: concedesItself(normalized) });
-        return;
-      }
-      readings.push(...readClauses(text, clauses));
-    });
+  doc.sentences().each((sentence: ItemSentence) => {
+    const text = sentence.out();
+    if (opensVerdict(text)) for (const reading of readings) reading.conceded = true;
+    const clauses = contrastClauses(text);
+    if (clauses.length === 1) {
+      const normalized = normalizeSentence(text);
+      readings.push({
+        lexicon: sentence.out(its.sentiment) as number,
+        cues: sentenceCues(normalized),
+        conceded: concedesItself(normalized),
+      });
+      return;
+    }
+    readings.push(...readClauses(text, clauses));
+  });
   concedeStoryOfHelp(readings);
   // A nitpick beside other sentences ("..., minor thing") is no verdict; a text of nitpicks only has its verdict in them.
   if (readings.every(({ conceded }) => conceded)) for (const reading of readings) reading.conceded = false;
@@ -187,7 +197,12 @@ export function readSentences(title: string, content: string): TextReading {
 
 /** The sentence says nothing the cues or the lexicon read (a title: "Invoice copy"). */
 const saysNothing = ({ cues, lexicon }: SentenceReading) =>
-  lexicon === 0 && cues.problems === 0 && cues.reliefs === 0 && cues.weakProblems === 0 && cues.decisions.leaving === 0 && cues.decisions.committing === 0;
+  lexicon === 0 &&
+  cues.problems === 0 &&
+  cues.reliefs === 0 &&
+  cues.weakProblems === 0 &&
+  cues.decisions.leaving === 0 &&
+  cues.decisions.committing === 0;
 
 /** The sentence says something, and more than a greeting or thanks ("Could you...? Thanks in advance." only asks). */
 const adds = (reading: SentenceReading) => !saysNothing(reading) && !reading.cues.courtesy;
@@ -219,7 +234,9 @@ export function combineSentences(
 ): number {
   if (readings.length === 0) return 0;
   const reportsProblem = readings.some(({ cues }) => cues.problems > 0 || cues.decisions.leaving > 0);
-  const ironic = readings.some(({ cues }) => cues.sarcasm || (cues.praiseOpener && cues.reliefs === 0 && reportsProblem));
+  const ironic = readings.some(
+    ({ cues }) => cues.sarcasm || (cues.praiseOpener && cues.reliefs === 0 && reportsProblem),
+  );
   let sum = 0;
   let weights = 0;
   let worst = 0;
@@ -236,11 +253,14 @@ export function combineSentences(
     if (cues.lukewarm && praise > 0) praise *= tuning.lukewarmDamping;
     // "I don't have strong feelings either way": the lexicon reads the negated word as a complaint.
     if (cues.lukewarm && cues.problems === 0 && praise < 0) praise = 0;
-    if ((cues.problems >= 1 || cues.decisions.leaving > 0 || ironic) && praise > 0) praise *= tuning.praiseBesideProblem;
+    if ((cues.problems >= 1 || cues.decisions.leaving > 0 || ironic) && praise > 0)
+      praise *= tuning.praiseBesideProblem;
     if (cues.notOurProblem || cues.denial) praise = Math.max(praise, 0);
     // A weak problem word in a sentence the lexicon finds positive is not a complaint ("much better since the update").
     const reported = cues.problems + (praise > 0 ? 0 : cues.weakProblems);
-    const problems = cues.notOurProblem ? 0 : Math.min(reported, MAX_PROBLEMS) * (cues.request ? tuning.requestProblemFactor : 1);
+    const problems = cues.notOurProblem
+      ? 0
+      : Math.min(reported, MAX_PROBLEMS) * (cues.request ? tuning.requestProblemFactor : 1);
     const reliefs = ironic ? 0 : cues.reliefs * (cues.request ? tuning.requestDamping : 1);
     const score = praise + tuning.reliefWeight * reliefs - tuning.problemWeight * problems;
     const weight = conceded ? tuning.concededWeight : 1;
@@ -263,14 +283,16 @@ export function combineSentences(
   // invoice", "If I pause my subscription, do my presets stay?" share their words with complaints); a question
   // that complains says so with a cue (a problem word, "why...", "is there any reason..."), and keeps its words.
   const asksPlainly = asks && readings.every(({ cues }) => cues.problems === 0 && cues.weakProblems === 0);
-  const textFactor = shrug || asksPlainly ? 0 : asks ? tuning.requestProblemFactor : silent ? tuning.silentWordFactor : 1;
+  const textFactor =
+    shrug || asksPlainly ? 0 : asks ? tuning.requestProblemFactor : silent ? tuning.silentWordFactor : 1;
   const wordFactor = textFactor * Math.max(0, 1 - Math.abs(cues));
   // Irony is praise words meaning the opposite: the words' praise is emptied as the lexicon's is. A request
   // is no praise either ("Could you send the signed contract...?" has the words of a renewal). A denial in a
   // text that reports no problem is praise in the words of complaints ("couldn't run the studio without it
   // anymore", "not a single crash"), and so is a text whose only problem words are the customer's own ("a typo in our
   // own config, not your issue"): their complaint is emptied as the lexicon's is.
-  const denies = !reportsProblem && readings.some(({ cues }) => cues.denial || (cues.notOurProblem && cues.weakProblems > 0));
+  const denies =
+    !reportsProblem && readings.some(({ cues }) => cues.denial || (cues.notOurProblem && cues.weakProblems > 0));
   const read = ironic || asks ? Math.min(0, learned) : denies ? Math.max(0, learned) : learned;
   const score = cues + wordFactor * tuning.wordWeight * read;
   return Math.round(clamp(score) * 1000) / 1000;

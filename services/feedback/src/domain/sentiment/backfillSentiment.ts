@@ -6,7 +6,11 @@ import { readFeedback } from './feedbackSentiment';
  * Computes the sentiment of an organization's items that have none, with the same reading as new items (language included)
  * (see `runKeysetBackfill` for how it reads and resumes). A provided sentiment is never overwritten.
  */
-export function backfillSentiment(store: SentimentBackfillStore, orgId: string, options: BackfillOptions): Promise<BackfillResult> {
+export function backfillSentiment(
+  store: SentimentBackfillStore,
+  orgId: string,
+  options: BackfillOptions,
+): Promise<BackfillResult> {
   return runKeysetBackfill(
     {
       count: () => store.countWithout(orgId),
@@ -15,7 +19,13 @@ export function backfillSentiment(store: SentimentBackfillStore, orgId: string, 
         store.writeComputed(
           page.map(({ _id, title, content }) => {
             const { sentiment, score, language, uncertain } = readFeedback(title, content);
-            return { _id, sentiment, sentimentScore: score, language, withoutSentiment: uncertain ? ('uncertain' as const) : ('unsupported-language' as const) };
+            return {
+              _id,
+              sentiment,
+              sentimentScore: score,
+              language,
+              withoutSentiment: uncertain ? ('uncertain' as const) : ('unsupported-language' as const),
+            };
           }),
         ),
     },

@@ -18,17 +18,20 @@ export interface Clause {
  */
 const BUT = /(?:,|;|\s-)?\s+(?:but|however|yet)\s+(?!also\b|not\b)(?![^.!?]*\beither\W*$)(?=\S+\s+\S+)/gi;
 const NOT_CONTRAST_BEFORE = /\b(?:nothing|anything|all|not only|everything)$/i;
-const OPENING_CONCESSION = /^(?:although|though|even though|while|whilst|despite|apart from|aside from|other than|except for)\b([^,]{3,}),\s*(\S.*)$/is;
+const OPENING_CONCESSION =
+  /^(?:although|though|even though|while|whilst|despite|apart from|aside from|other than|except for)\b([^,]{3,}),\s*(\S.*)$/is;
 const TRAILING_CONCESSION = /^(.*\S)\s*,\s*(?:although|though|even though|even if|except (?:that|for))\b(.{3,})$/is;
 /** Opening a sentence, these make the sentences before it a concession. */
-const VERDICT_OPENER = /^(?:(?:but|however|that said|having said that|overall|all in all|in the end|nevertheless|nonetheless|even so|on the whole|in short)\b|still,)/i;
+const VERDICT_OPENER =
+  /^(?:(?:but|however|that said|having said that|overall|all in all|in the end|nevertheless|nonetheless|even so|on the whole|in short)\b|still,)/i;
 
 /** The clauses of one sentence, conceded or verdict, in their order. */
 export function contrastClauses(sentence: string): Clause[] {
   let cut: { index: number; length: number } | undefined;
   for (const match of sentence.matchAll(BUT)) {
     const before = sentence.slice(0, match.index).trim();
-    if (before.split(/\s+/).length >= 2 && !NOT_CONTRAST_BEFORE.test(before)) cut = { index: match.index!, length: match[0].length };
+    if (before.split(/\s+/).length >= 2 && !NOT_CONTRAST_BEFORE.test(before))
+      cut = { index: match.index!, length: match[0].length };
   }
   if (cut) {
     return [
@@ -37,9 +40,17 @@ export function contrastClauses(sentence: string): Clause[] {
     ];
   }
   const opening = OPENING_CONCESSION.exec(sentence);
-  if (opening) return [{ text: opening[1], conceded: true }, { text: opening[2], conceded: false }];
+  if (opening)
+    return [
+      { text: opening[1], conceded: true },
+      { text: opening[2], conceded: false },
+    ];
   const trailing = TRAILING_CONCESSION.exec(sentence);
-  if (trailing) return [{ text: trailing[1], conceded: false }, { text: trailing[2], conceded: true }];
+  if (trailing)
+    return [
+      { text: trailing[1], conceded: false },
+      { text: trailing[2], conceded: true },
+    ];
   return [{ text: sentence, conceded: false }];
 }
 

@@ -4,7 +4,16 @@
  * complaints a support team must not miss. Each pattern runs on one sentence normalized by
  * `normalizeSentence`. They describe kinds of phrases, not texts of the evaluation sets.
  */
-import { BUG_FRAME, COMPLAINING_QUESTION, IRONY, MISLED, PRAISE_OPENER, PRICE_RISE, REPORTED_IRONY, WRONG_BEHAVIOUR } from './complaintForms';
+import {
+  BUG_FRAME,
+  COMPLAINING_QUESTION,
+  IRONY,
+  MISLED,
+  PRAISE_OPENER,
+  PRICE_RISE,
+  REPORTED_IRONY,
+  WRONG_BEHAVIOUR,
+} from './complaintForms';
 import { decisionCues, type DecisionCues } from './decisionCues';
 import { ratingCue } from './ratingCues';
 
@@ -14,14 +23,18 @@ const inflected = (verbs: string[]) =>
     .map((phrase) => {
       const [verb, ...rest] = phrase.split(' ');
       const stem = verb.endsWith('e') ? verb.slice(0, -1) : verb;
-      const forms = verb.endsWith('e') ? [verb, `${verb}s`, `${verb}d`, `${stem}ing`] : [verb, `${verb}s`, `${verb}ed`, `${verb}ing`];
+      const forms = verb.endsWith('e')
+        ? [verb, `${verb}s`, `${verb}d`, `${stem}ing`]
+        : [verb, `${verb}s`, `${verb}ed`, `${verb}ing`];
       return forms.map((form) => [form, ...rest].join(' ')).join('|');
     })
     .join('|');
 
 /** Verbs of something that should happen: after a negation, the customer reports a failure. */
 const DUTY_VERBS = `${inflected(
-  'work load open save sync connect start launch run arrive respond answer reply valid rely receive show display appear update help fix resolve solve refund send match finish complete export import upload download print play install exist charge process support allow accept recognize recognise'.split(' '),
+  'work load open save sync connect start launch run arrive respond answer reply valid rely receive show display appear update help fix resolve solve refund send match finish complete export import upload download print play install exist charge process support allow accept recognize recognise'.split(
+    ' ',
+  ),
 )}|${inflected(['log in', 'sign in', 'go through', 'add up', 'make sense', 'free up', 'get back', 'hear back', 'call back', 'come back'])}|replied|replies|running|logged in|logging in|sent|came|come|heard back|let`;
 
 /** One pattern matching where any of the patterns does. */
@@ -30,7 +43,9 @@ const anyOf = (patterns: RegExp[]) => new RegExp(patterns.map((pattern) => `(?:$
 /** Weight 1: the customer is suffering a problem. */
 const PROBLEMS: RegExp[] = [
   // Something does not do its job.
-  new RegExp(`\\b(?:not|cannot|unable to|never|no longer|stopped|stops|fails? to|failed to|refuses? to)\\s+(?:\\w+\\s+)?(?:${DUTY_VERBS})\\b`),
+  new RegExp(
+    `\\b(?:not|cannot|unable to|never|no longer|stopped|stops|fails? to|failed to|refuses? to)\\s+(?:\\w+\\s+)?(?:${DUTY_VERBS})\\b`,
+  ),
   /\b(?:cannot|unable to|no longer)\s+(?:\w+\s+)?(?:use|trust|find|access|reach|contact|see|edit|change|delete|add|create|afford|recommend)\b/,
   /\bkeeps?\s+(?!getting better|improving|working|getting faster|growing|asking for more)(?:\w+\s+)?\w+ing\b/,
   /\b(?:stop|please fix|fix this|fix it|when will (?:it|this|that) be|no way to|there is no way|nothing (?:has )?(?:arrived|happened|changed|works)|(?:finds|found|shows|returns|does|did|happens) nothing)\b/,
@@ -39,7 +54,9 @@ const PROBLEMS: RegExp[] = [
   /\b(?:used to (?:be|work|love)|expected (?:much |a lot |far |way )?(?:more|better)|needs? (?:a lot of|a lot more|more|much more|serious|some) work|^seriously\b|(?:paying|charged|billed) for (?:\w+ ){0,3}(?:we|i|that we|that i) (?:removed|cancel\w*|deleted|do not use|never used|no longer)|supposed to|tired of|sick of|fed up|gave up|give up|giving up|step backwards?|unfortunately|sadly)\b/,
   /\b(?:cost|costing|costs|lost|losing) (?:us |me )?(?:\w+ )?(?:sales|money|customers|clients|orders|data|time|hours|days|work)\b/,
   // Nothing of a kind works: "none of our exports have worked".
-  new RegExp(`\\bnone of (?:the|our|my|them|these|those)\\s+(?:\\w+\\s+){0,2}(?:have |has |are |is |were |was |will |seem to |seems to )?(?:${DUTY_VERBS})\\b`),
+  new RegExp(
+    `\\bnone of (?:the|our|my|them|these|those)\\s+(?:\\w+\\s+){0,2}(?:have |has |are |is |were |was |will |seem to |seems to )?(?:${DUTY_VERBS})\\b`,
+  ),
   // Time lost to the product: "I spend an hour a day clicking", "one by one".
   /\b(?:spend|spent|spending|waste|wasting|lose|losing) (?:an?|\d+|two|three|several|half an?|hours?|whole) (?:\w+ )?(?:hours?|minutes?|days?|mornings?|afternoons?|evenings?)\b|\bone by one\b/,
   // Another product named beside this one: a customer weighing a way out ("a colleague recommended another app"),
@@ -163,7 +180,8 @@ const NO_PROBLEM =
 /** A problem that is solved ("fixed on Tuesday", "thanks for the quick refund") or a cost that dropped is praise. */
 const SOLVED =
   /\b(?:solved|resolved|fixed|sorted (?:it|that|this|everything) out|works (?:now|again|perfectly|great|like a charm)|no more|fix(?:es|ed)? (?:\w+ )?(?:fast|quickly|promptly|right away|in no time)|(?:replaced|repaired|exchanged|refunded|fixed) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong|duplicate|double|extra)|(?:beyond|offered|quickly|kindly|happily) to (?:replace|repair|exchange|refund) (?:my|the|our|a|it) (?:\w+ )?(?:broken|damaged|faulty|defective|cracked|wrong)?|replaced|(?:bills?|costs?|spend|fees|churn|no-shows?|errors|mistakes|complaints|tickets|wait times?|turnover) (?:have |has )?(?:dropped|fell|fallen|gone down|went down|decreased|halved)|(?<!\b(?:not|never|yet to|still)\b[^.]{0,15})(?:got|received|had) (?:my|our|the) (?:full )?refund|thanks? (?:you )?(?:so much )?for (?:fixing|solving|resolving|sorting|replacing|the (?:quick |fast |prompt )?(?:refund|fix|replacement)))\b/g;
-const UNSOLVED = /\b(?:not|never|still)\s+(?:\w+\s+)?(?:solved|resolved|fixed|sorted)\b|\b(?:get|have|be|need|needs|want|wants) (?:it |this |that |them )?fixed\b|\bis there a fix\b/;
+const UNSOLVED =
+  /\b(?:not|never|still)\s+(?:\w+\s+)?(?:solved|resolved|fixed|sorted)\b|\b(?:get|have|be|need|needs|want|wants) (?:it |this |that |them )?fixed\b|\bis there a fix\b/;
 
 /**
  * A problem word naming a feature or a topic ("crash reports", "refund policy", "error messages in the importer",
@@ -211,7 +229,8 @@ const FOR_INFORMATION = new RegExp(
  * What might have happened ("Letting you know in case the failed-payment email went out") and what the customer lets go
  * ("the old address can be deleted"): no problem reported.
  */
-const WHAT_MAY_HAPPEN = /\bin case\b[^,;:.!?]*|\b(?:can|could|should|may) (?:now )?be (?:deleted|removed|archived|closed)\b/g;
+const WHAT_MAY_HAPPEN =
+  /\bin case\b[^,;:.!?]*|\b(?:can|could|should|may) (?:now )?be (?:deleted|removed|archived|closed)\b/g;
 
 /** A question that is a complaint ("Why is it still...?", "How is it possible that...?"). */
 const RHETORICAL =
@@ -287,7 +306,13 @@ export function normalizeSentence(text: string): string {
     .toLowerCase()
     .replace(QUOTE_OR_SPACE, (c) => (c === '“' || c === '”' ? '"' : c.trim() === '' ? ' ' : "'"))
     .replace(CONTRACTION, (m: string, would?: string, is?: string, suffix?: string) =>
-      would ? `${would} would` : is ? `${is} is` : suffix ? `${m.slice(0, -suffix.length - 1)}${SUFFIXES[suffix]}` : (SPELLED[m] ?? `${m.slice(0, -2)} not`),
+      would
+        ? `${would} would`
+        : is
+          ? `${is} is`
+          : suffix
+            ? `${m.slice(0, -suffix.length - 1)}${SUFFIXES[suffix]}`
+            : (SPELLED[m] ?? `${m.slice(0, -2)} not`),
     )
     .trim();
 }
@@ -307,7 +332,8 @@ const ANY_PROBLEM = anyOf(PROBLEMS);
 export const MAX_PROBLEMS = 2;
 
 /** A question about what would happen ("What happens to our data if we downgrade?") decides nothing. */
-const HYPOTHETICAL = /\bif (?:i|we|you|they|our|my|the)\b|\bwhat happens\b|\bis it possible\b|\bwould (?:i|we) (?:be able|need|have)\b/;
+const HYPOTHETICAL =
+  /\bif (?:i|we|you|they|our|my|the)\b|\bwhat happens\b|\bis it possible\b|\bwould (?:i|we) (?:be able|need|have)\b/;
 
 /** The sentence's decisions; a commitment beside a problem is the story of a complaint ("We upgraded because sales promised..."). */
 function decidedHere(sentence: string, question: boolean, problems: number): DecisionCues {
@@ -356,7 +382,8 @@ export function sentenceCues(sentence: string): SentenceCues {
   const sarcasm = SARCASM.test(sentence) || IRONY.test(sentence) || REPORTED_IRONY.test(sentence);
   let problems = (rhetorical ? 1 : 0) + (demand || unsolved ? 1 : 0) + (sarcasm ? 1 : 0) + (rating < 0 ? 1 : 0);
   for (const pattern of COMPLAINT_FORMS) if (problems < MAX_PROBLEMS && pattern.test(rest)) problems += 1;
-  if (ANY_PROBLEM.test(rest)) for (let i = 0; i < PROBLEMS.length && problems < MAX_PROBLEMS; i++) if (PROBLEMS[i].test(rest)) problems += 1;
+  if (ANY_PROBLEM.test(rest))
+    for (let i = 0; i < PROBLEMS.length && problems < MAX_PROBLEMS; i++) if (PROBLEMS[i].test(rest)) problems += 1;
   // Flat praise beside a problem may be the set-up of the complaint ("The new layout is gorgeous, and it hides...").
   if (!praised && problems === 0 && FLAT_PRAISE.test(rest)) reliefs += 1;
   let weakProblems = 0;

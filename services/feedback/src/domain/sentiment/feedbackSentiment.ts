@@ -68,12 +68,23 @@ export function withSentiment<T extends { title: string; content: string; sentim
   record: T,
 ): Omit<T, keyof SentimentFields> & SentimentFields {
   const reading = readRemembered(record);
-  if (record.sentiment) return { ...record, sentiment: record.sentiment as Sentiment, sentimentSource: 'provided', language: reading.language };
+  if (record.sentiment)
+    return {
+      ...record,
+      sentiment: record.sentiment as Sentiment,
+      sentimentSource: 'provided',
+      language: reading.language,
+    };
   if (reading.sentiment === null) {
     const { sentiment: _none, ...rest } = record;
     const sentimentSource = reading.uncertain ? 'uncertain' : 'unsupported-language';
     return { ...rest, sentimentSource, language: reading.language } as Omit<T, keyof SentimentFields> & SentimentFields;
   }
-  return { ...record, sentiment: reading.sentiment, sentimentScore: reading.score!, sentimentSource: 'computed', language: reading.language };
+  return {
+    ...record,
+    sentiment: reading.sentiment,
+    sentimentScore: reading.score!,
+    sentimentSource: 'computed',
+    language: reading.language,
+  };
 }
-

@@ -36,12 +36,18 @@ export const FOREIGN_CUES: Record<'de' | 'fr' | 'es' | 'pt' | 'nl' | 'it', Langu
       // Churn said calmly: the renewal in doubt, usage gone, the budget elsewhere, another tool tried alongside.
       /\b(?:verlangerung (?:ist |wird |scheint )?(?:\w+ )?(?:fraglich|unsicher|gefahrdet|offen|unwahrscheinlich)|(?:nicht|kaum|keine?) (?:\w+ ){0,2}verlanger\w*|kaum noch|niemand mehr|budget (?:geht|fliesst|wandert|wurde \w+)|parallel (?:ein|eine|einen) ander\w*)\b/,
     ],
-    commitment: /\b(?:upgrade\w*|verlanger\w*|erweiter\w* (?:auf|um)|(?:tarif|plan|paket) (?:wechseln|hochstufen)|auf (?:den |das )?(?:business|pro|premium|enterprise|jahres)\S*)/,
+    commitment:
+      /\b(?:upgrade\w*|verlanger\w*|erweiter\w* (?:auf|um)|(?:tarif|plan|paket) (?:wechseln|hochstufen)|auf (?:den |das )?(?:business|pro|premium|enterprise|jahres)\S*)/,
     but: /,\s*(?:aber|jedoch|doch)\s+/,
-    praise: [/\b(?:endlich|grossartig|klare empfehlung|nicht mehr (?:ohne|missen))\b/, /\b(?:danke\w*|vielen dank|stabil|gefallt|gefallen|einfach zu bedienen|super|toll\w*|prima|hervorragend|ausgezeichnet|begeistert|empfehle\w*|empfehlenswert|zufrieden|gelost|(?:das |sein |jeden )(?:geld|cent|euro) (?:\w+ ){0,2}wert|behoben|perfekt|klasse|genial|spitze|fantastisch|grossartig|lieben)\b/],
-    sarcasm: /^(?:super|toll|klasse|prima|genial|wunderbar|herrlich|danke)\b.{0,60}\b(?:schon wieder|wieder|noch ein|erneut)\b|\bdanke auch\b/,
+    praise: [
+      /\b(?:endlich|grossartig|klare empfehlung|nicht mehr (?:ohne|missen))\b/,
+      /\b(?:danke\w*|vielen dank|stabil|gefallt|gefallen|einfach zu bedienen|super|toll\w*|prima|hervorragend|ausgezeichnet|begeistert|empfehle\w*|empfehlenswert|zufrieden|gelost|(?:das |sein |jeden )(?:geld|cent|euro) (?:\w+ ){0,2}wert|behoben|perfekt|klasse|genial|spitze|fantastisch|grossartig|lieben)\b/,
+    ],
+    sarcasm:
+      /^(?:super|toll|klasse|prima|genial|wunderbar|herrlich|danke)\b.{0,60}\b(?:schon wieder|wieder|noch ein|erneut)\b|\bdanke auch\b/,
     request: /\b(?:bitte|konnten sie|konnt ihr|ware (?:schon|toll|super|gut|praktisch)|vorschlag|wunsch|moglichkeit)\b/,
-    lukewarm: /\b(?:ganz okay|ganz ok|geht so|in ordnung|nichts besonderes|solide|durchschnittlich)\b|^(?:\w+ )?(?:erhalten|angekommen)\b/,
+    lukewarm:
+      /\b(?:ganz okay|ganz ok|geht so|in ordnung|nichts besonderes|solide|durchschnittlich)\b|^(?:\w+ )?(?:erhalten|angekommen)\b/,
     negation: /\b(?:nicht|nie|kein\w*)\s+(?:\w+\s+)?(?:zufrieden|gut|toll|super|empfehlenswert|perfekt)\b/,
     rhetorical: /^(?:warum|wieso|weshalb|wie lange|wo (?:ist|sind|bleibt|bleiben) (?:mein|meine|unser|unsere))\b/,
   },
@@ -58,12 +64,18 @@ export const FOREIGN_CUES: Record<'de' | 'fr' | 'es' | 'pt' | 'nl' | 'it', Langu
     ],
     commitment: /\b(?:upgrade|renouvel\w*|pass\w* (?:a|au) (?:l'offre|plan|forfait|formule))/,
     but: /,\s*(?:mais|cependant|pourtant)\s+/,
-    praise: [/\b(?:enfin|franchement|tres professionnel|deux fois moins)\b/, /\b(?:merci\w*|tres (?:bon|bien)|stable|facile a utiliser|super|genial\w*|excellent\w*|parfait\w*|ravi\w*|recommande\w*|satisfait\w*|resolu\w*|vaut (?:\w+ )?(?:le coup|son prix|chaque (?:euro|centime))|top|formidable|bravo|impeccable|adore\w*|efficace\w*)\b/],
-    sarcasm: /^(?:super|genial|bravo|parfait|formidable|merveilleux|merci)\b.{0,60}\b(?:encore|de nouveau|a nouveau|une fois de plus)\b/,
-    request: /\b(?:merci (?:d'|de )|pourriez-vous|pourriez vous|serait-il possible|ce serait|suggestion|proposition|possibilite de|s'il vous plait)\b/,
+    praise: [
+      /\b(?:enfin|franchement|tres professionnel|deux fois moins)\b/,
+      /\b(?:merci\w*|tres (?:bon|bien)|stable|facile a utiliser|super|genial\w*|excellent\w*|parfait\w*|ravi\w*|recommande\w*|satisfait\w*|resolu\w*|vaut (?:\w+ )?(?:le coup|son prix|chaque (?:euro|centime))|top|formidable|bravo|impeccable|adore\w*|efficace\w*)\b/,
+    ],
+    sarcasm:
+      /^(?:super|genial|bravo|parfait|formidable|merveilleux|merci)\b.{0,60}\b(?:encore|de nouveau|a nouveau|une fois de plus)\b/,
+    request:
+      /\b(?:merci (?:d'|de )|pourriez-vous|pourriez vous|serait-il possible|ce serait|suggestion|proposition|possibilite de|s'il vous plait)\b/,
     lukewarm: /\b(?:ca va|pas mal|correct|moyen|rien d'exceptionnel|sans plus|ca fait le travail)\b|^(?:bien )?recu\b/,
     negation: /\b(?:pas|jamais|plus)\s+(?:\w+\s+)?(?:satisfait\w*|content\w*|bon\w*|super|recommande\w*)\b/,
-    rhetorical: /^(?:pourquoi|comment se fait-il|combien de temps|ou (?:est|sont|sont passes?) (?:mon|ma|mes|notre|nos))\b/,
+    rhetorical:
+      /^(?:pourquoi|comment se fait-il|combien de temps|ou (?:est|sont|sont passes?) (?:mon|ma|mes|notre|nos))\b/,
   },
   es: {
     problems: [
@@ -78,11 +90,17 @@ export const FOREIGN_CUES: Record<'de' | 'fr' | 'es' | 'pt' | 'nl' | 'it', Langu
     ],
     commitment: /\b(?:upgrade|mejorar (?:al|el) plan|ampliar|renova\w*|pasa(?:r|dnos|nos)? al plan)/,
     but: /,\s*(?:pero|aunque|sin embargo)\s+/,
-    praise: [/\b(?:justo lo que necesita\w*|por fin)\b/, /\b(?:gracias|muy bien|estable|facil de usar|genial|excelente\w*|perfect\w*|encanta\w*|recomiendo|recomendable|satisfech\w*|resuelto|vale (?:\w+ )?(?:la pena|cada (?:euro|centimo|peso))|increible|fantastic\w*|muy bueno|buenisim\w*|maravill\w*)\b/],
-    sarcasm: /^(?:que maravilla|genial|estupendo|perfecto|fantastico|gracias)\b.{0,60}\b(?:otra vez|de nuevo|otra|pagar)\b|\bgracias, de verdad\b/,
-    request: /\b(?:por favor|podrian|podriais|seria (?:genial|util|bueno|estupendo)|sugerencia|propuesta|posibilidad de)\b/,
+    praise: [
+      /\b(?:justo lo que necesita\w*|por fin)\b/,
+      /\b(?:gracias|muy bien|estable|facil de usar|genial|excelente\w*|perfect\w*|encanta\w*|recomiendo|recomendable|satisfech\w*|resuelto|vale (?:\w+ )?(?:la pena|cada (?:euro|centimo|peso))|increible|fantastic\w*|muy bueno|buenisim\w*|maravill\w*)\b/,
+    ],
+    sarcasm:
+      /^(?:que maravilla|genial|estupendo|perfecto|fantastico|gracias)\b.{0,60}\b(?:otra vez|de nuevo|otra|pagar)\b|\bgracias, de verdad\b/,
+    request:
+      /\b(?:por favor|podrian|podriais|seria (?:genial|util|bueno|estupendo)|sugerencia|propuesta|posibilidad de)\b/,
     lukewarm: /\b(?:esta bien|nada del otro mundo|cumple|normalito|regular|aceptable)\b|^recibid[oa]s?\b/,
-    negation: /\b(?:no|nunca)\s+(?:estoy\s+|estamos\s+|es\s+|esta\s+)?(?:satisfech\w*|content\w*|bueno|buena|recomendable)\b/,
+    negation:
+      /\b(?:no|nunca)\s+(?:estoy\s+|estamos\s+|es\s+|esta\s+)?(?:satisfech\w*|content\w*|bueno|buena|recomendable)\b/,
     rhetorical: /^¿?(?:por que|como es posible|cuanto tiempo|donde (?:esta|estan) (?:mi|mis|nuestr\w*))\b/,
   },
   pt: {
@@ -98,12 +116,18 @@ export const FOREIGN_CUES: Record<'de' | 'fr' | 'es' | 'pt' | 'nl' | 'it', Langu
     ],
     commitment: /\b(?:upgrade|renova\w*|ampliar|(?:mudar|passar|migrar)(?: \w+)? para o plano)/,
     but: /,\s*(?:mas|por[eé]m|contudo)\s+/,
-    praise: [/\b(?:finalmente|exatamente o que)\b/, /\b(?:obrigad\w*|muito bem|estavel|facil de usar|parabens|otim\w*|excelente\w*|perfeit\w*|ador\w*|recomendo|satisfeit\w*|resolvid\w*|vale (?:\w+ )?(?:a pena|cada centavo)|incrivel|fantastic\w*|muito bom|maravilh\w*)\b/],
-    sarcasm: /^(?:que maravilha|otimo|perfeito|fantastico|obrigad\w*)\b.{0,60}\b(?:de novo|outra vez|mais uma vez|outra)\b/,
-    request: /\b(?:por favor|poderiam|podem|pode|poderia|seria (?:otimo|bom|util|legal)|sugestao|proposta|possibilidade de|gostaria(?:mos)? de)\b/,
+    praise: [
+      /\b(?:finalmente|exatamente o que)\b/,
+      /\b(?:obrigad\w*|muito bem|estavel|facil de usar|parabens|otim\w*|excelente\w*|perfeit\w*|ador\w*|recomendo|satisfeit\w*|resolvid\w*|vale (?:\w+ )?(?:a pena|cada centavo)|incrivel|fantastic\w*|muito bom|maravilh\w*)\b/,
+    ],
+    sarcasm:
+      /^(?:que maravilha|otimo|perfeito|fantastico|obrigad\w*)\b.{0,60}\b(?:de novo|outra vez|mais uma vez|outra)\b/,
+    request:
+      /\b(?:por favor|poderiam|podem|pode|poderia|seria (?:otimo|bom|util|legal)|sugestao|proposta|possibilidade de|gostaria(?:mos)? de)\b/,
     lukewarm: /\b(?:esta bom|razoavel|nada de especial|cumpre|mais ou menos|ok)\b|^recebid[oa]s?\b/,
     negation: /\b(?:nao|nunca)\s+(?:estou\s+|estamos\s+|e\s+|esta\s+)?(?:satisfeit\w*|content\w*|bom|boa|recomendo)\b/,
-    rhetorical: /^(?:por que|porque|como e possivel|quanto tempo|cade|onde (?:esta|estao|foi parar|foram parar) (?:o |a |os |as )?(?:meu|minha|meus|minhas|nosso|nossa|nossos|nossas))\b/,
+    rhetorical:
+      /^(?:por que|porque|como e possivel|quanto tempo|cade|onde (?:esta|estao|foi parar|foram parar) (?:o |a |os |as )?(?:meu|minha|meus|minhas|nosso|nossa|nossos|nossas))\b/,
   },
   nl: {
     problems: [
@@ -119,9 +143,13 @@ export const FOREIGN_CUES: Record<'de' | 'fr' | 'es' | 'pt' | 'nl' | 'it', Langu
     ],
     commitment: /\b(?:upgrade|verleng\w*|stappen (?:we )?over op het|uitbreiden|omzetten naar)/,
     but: /,\s*(?:maar|echter)\s+/,
-    praise: [/\b(?:eindelijk|niet meer zonder|echte verbetering\w*)\b/, /\b(?:bedankt|dank (?:je|u)\w*|fijn\w*|enthousiast|stabiel|makkelijk|super|geweldig\w*|uitstekend\w*|perfect\w*|tevreden|aanrader|aanbevelen|opgelost|(?:geld|prijs) (?:\w+ ){0,3}waard|top|fantastisch\w*|heel goed|blij)\b/],
+    praise: [
+      /\b(?:eindelijk|niet meer zonder|echte verbetering\w*)\b/,
+      /\b(?:bedankt|dank (?:je|u)\w*|fijn\w*|enthousiast|stabiel|makkelijk|super|geweldig\w*|uitstekend\w*|perfect\w*|tevreden|aanrader|aanbevelen|opgelost|(?:geld|prijs) (?:\w+ ){0,3}waard|top|fantastisch\w*|heel goed|blij)\b/,
+    ],
     sarcasm: /^(?:fijn|super|top|geweldig|prachtig|mooi|dank)\b.{0,60}\b(?:weer|alweer|opnieuw)\b|\btop geregeld\b/,
-    request: /\b(?:graag|zouden jullie|kunnen jullie|zou (?:fijn|mooi|handig|prettig) zijn|suggestie|voorstel|mogelijkheid)\b/,
+    request:
+      /\b(?:graag|zouden jullie|kunnen jullie|zou (?:fijn|mooi|handig|prettig) zijn|suggestie|voorstel|mogelijkheid)\b/,
     lukewarm: /\b(?:gaat wel|prima|redelijk|niets bijzonders|niks bijzonders|voldoende)\b|^(?:goed )?ontvangen\b/,
     negation: /\b(?:niet|nooit|geen)\s+(?:\w+\s+)?(?:tevreden|blij|goed|aanrader)\b/,
     rhetorical: /^(?:waarom|hoe kan het|hoe lang|waar (?:is|zijn|blijft|blijven) (?:mijn|onze))\b/,
@@ -138,7 +166,10 @@ export const FOREIGN_CUES: Record<'de' | 'fr' | 'es' | 'pt' | 'nl' | 'it', Langu
     ],
     commitment: /\b(?:upgrade|rinnov\w*)/,
     but: /,\s*(?:ma|per[oò]|tuttavia)\s+/,
-    praise: [/\b(?:finalmente|esattamente quello)\b/, /\b(?:grazie|stabile|facile da usare|ottim\w*|eccellent\w*|perfett\w*|ador\w*|consiglio|soddisfatt\w*|risolt\w*|fantastic\w*|molto bene|bravissim\w*|stupend\w*)\b/],
+    praise: [
+      /\b(?:finalmente|esattamente quello)\b/,
+      /\b(?:grazie|stabile|facile da usare|ottim\w*|eccellent\w*|perfett\w*|ador\w*|consiglio|soddisfatt\w*|risolt\w*|fantastic\w*|molto bene|bravissim\w*|stupend\w*)\b/,
+    ],
     sarcasm: /^(?:fantastico|perfetto|ottimo|bravi|grazie|che bello)\b.{0,60}\b(?:di nuovo|ancora|un altro|un'altra)\b/,
     request: /\b(?:per favore|potreste|sarebbe (?:bello|utile|ottimo)|suggerimento|proposta|possibilita di)\b/,
     lukewarm: /\b(?:va bene|discreto|niente di speciale|nella media|accettabile)\b/,

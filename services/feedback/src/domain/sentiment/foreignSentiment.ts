@@ -30,7 +30,8 @@ const READERS: Record<ForeignLanguage, Reader> = {
   it: reader(new StemmerIt(), SentimentIt),
 };
 
-export const isForeignReadable = (language: string | null): language is ForeignLanguage => language !== null && language in READERS;
+export const isForeignReadable = (language: string | null): language is ForeignLanguage =>
+  language !== null && language in READERS;
 
 /** Weights of the foreign reading; set by hand and checked on the tuning half of the multilingual evaluation set. */
 export const FOREIGN_TUNING = {
@@ -113,7 +114,11 @@ const sentenceCount = (text: string) => 1 + (text.match(/[.!?]+\s+(?=\S)/g)?.len
  * are neutral (a longer one is not read); a text with no cue at all is read from the lexicon only when the
  * lexicon is sure, else not at all. A mixed text is read by its verdict, as in English.
  */
-export function readForeign(language: ForeignLanguage, text: string, tuning: ForeignTuning = FOREIGN_TUNING): ForeignReading {
+export function readForeign(
+  language: ForeignLanguage,
+  text: string,
+  tuning: ForeignTuning = FOREIGN_TUNING,
+): ForeignReading {
   const whole = readWhole(language, text, tuning);
   const cut = FOREIGN_CUES[language].but.exec(text.toLowerCase());
   if (!cut) return whole;
@@ -123,7 +128,9 @@ export function readForeign(language: ForeignLanguage, text: string, tuning: For
   const verdict = readWhole(language, text.slice(cut.index + cut[0].length), tuning);
   if (verdict.sentiment === null || verdict.sentiment === 'neutral') return whole;
   const conceded = readWhole(language, text.slice(0, cut.index), tuning);
-  return verdict.sentiment === 'positive' && conceded.sentiment === 'negative' ? { score: 0, sentiment: null } : verdict;
+  return verdict.sentiment === 'positive' && conceded.sentiment === 'negative'
+    ? { score: 0, sentiment: null }
+    : verdict;
 }
 
 function readWhole(language: ForeignLanguage, text: string, tuning: ForeignTuning): ForeignReading {
@@ -158,8 +165,10 @@ function readWhole(language: ForeignLanguage, text: string, tuning: ForeignTunin
   const read = praise > 0 ? Math.max(0, lexicon) : lexicon;
   // One known word, however often, is no verdict: the lexicons misread single words ("para" stems to "par", -1).
   const lexiconUnsure = Math.abs(lexicon) < tuning.lexiconAlone || reading.stems < 2;
-  if (problems === 0 && praise === 0 && lexiconUnsure) return { score: round(tuning.lexiconWeight * read), sentiment: null };
+  if (problems === 0 && praise === 0 && lexiconUnsure)
+    return { score: round(tuning.lexiconWeight * read), sentiment: null };
   const score = round(tuning.lexiconWeight * read + tuning.cueWeight * (praise - Math.min(problems, 2)));
-  const sentiment = score <= tuning.negativeAtMost ? 'negative' : score >= tuning.positiveAtLeast ? 'positive' : 'neutral';
+  const sentiment =
+    score <= tuning.negativeAtMost ? 'negative' : score >= tuning.positiveAtLeast ? 'positive' : 'neutral';
   return { score, sentiment };
 }

@@ -1,2 +1,8 @@
 export { analyzeSentiment, type Sentiment, type SentimentResult } from './analyzeSentiment';
-export { readFeedback, withSentiment, type FeedbackReading, type SentimentFields, type SentimentSource } from './feedbackSentiment';
+export {
+  readFeedback,
+  withSentiment,
+  type FeedbackReading,
+  type SentimentFields,
+  type SentimentSource,
+} from './feedbackSentiment';

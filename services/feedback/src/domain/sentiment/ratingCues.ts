@@ -4,7 +4,8 @@
  * scale 0-6 is a detractor and 9-10 a promoter; out of 5 (or stars) 1-2 is low and 4-5 high.
  */
 
-const NPS = /^(?:nps|nps score|score|rating|rated)\s*[:=-]?\s*(\d{1,2})\b(?!\s*(?:\/|out of|stars?|%|seats|users|minutes|hours|days))/;
+const NPS =
+  /^(?:nps|nps score|score|rating|rated)\s*[:=-]?\s*(\d{1,2})\b(?!\s*(?:\/|out of|stars?|%|seats|users|minutes|hours|days))/;
 const OUT_OF = /\b(\d{1,2})\s*(?:\/|out of)\s*(5|10)\b/;
 const STARS = /\b([1-5]|one|two|three|four|five)[- ]stars?\b|^(★+)/;
 const WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5 };
