@@ -1,4 +1,4 @@
-import type { Connection } from '@fi/shared';
+import type { Connection } from '@fi/shared/database';
 import type { FeedbackRecord } from './data/feedbackItem';
 import { FeedbackRepository } from './data/feedbackRepository';
 import { importFeedback } from './domain/importFeedback';

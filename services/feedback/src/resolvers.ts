@@ -1,4 +1,5 @@
-import { forbidden, notFound, scopedReference, type ChangeFeed, type ServiceExports } from '@fi/shared';
+import { forbidden, notFound, scopedReference, type ChangeFeed } from '@fi/shared';
+import type { ServiceExports } from '@fi/shared/database';
 import type { FeedbackItem } from './data/feedbackItem';
 import type { FeedbackTombstones } from './data/feedbackTombstones';
 import type { FeedbackRepository } from './data/feedbackRepository';

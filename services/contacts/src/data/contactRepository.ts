@@ -1,4 +1,5 @@
-import { emailDomainOf, matchKey, OrgScopedRepository, type Connection } from '@fi/shared';
+import { emailDomainOf, matchKey } from '@fi/shared';
+import { OrgScopedRepository, type Connection } from '@fi/shared/database';
 import { contactModel, type ContactDocument } from './contactModel';
 
 export interface ContactItem {

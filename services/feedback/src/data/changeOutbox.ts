@@ -1,5 +1,5 @@
 import type { Collection, Connection } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
+import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared/database';
 import type { Change, ChangeType } from '../domain/changeEvents';
 import type { CountDelta } from '../domain/countDelta';
 import type { WebhookEvent } from '../webhooks/events';

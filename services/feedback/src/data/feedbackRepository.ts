@@ -1,12 +1,6 @@
 import { Types, type Connection } from 'mongoose';
-import {
-  createdStamp,
-  objectIdOrNull,
-  OrgScopedRepository,
-  updatedStamp,
-  type ChangeEntry,
-  type ChangePosition,
-} from '@fi/shared';
+import { createdStamp, updatedStamp, type ChangeEntry, type ChangePosition } from '@fi/shared';
+import { objectIdOrNull, OrgScopedRepository } from '@fi/shared/database';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { FeedbackQuery } from '../domain/feedbackListQuery';
 import { countedOf, documentOf, storedFields, toItem, type FeedbackItem, type FeedbackRecord } from './feedbackItem';

@@ -1,5 +1,6 @@
 import type { Connection, FilterQuery, Model } from 'mongoose';
-import { objectIdOrNull, updatedStamp } from '@fi/shared';
+import { updatedStamp } from '@fi/shared';
+import { objectIdOrNull } from '@fi/shared/database';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import { toItem, type FeedbackItem } from './feedbackItem';
 

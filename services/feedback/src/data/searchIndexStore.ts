@@ -1,5 +1,6 @@
 import { Schema, Types, type Connection, type Model, type mongo } from 'mongoose';
-import { buildIndexes, newObjectIdHex, type ChangePosition } from '@fi/shared';
+import type { ChangePosition } from '@fi/shared';
+import { buildIndexes, newObjectIdHex } from '@fi/shared/database';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import { FEEDBACK_TOMBSTONES, FeedbackTombstones } from './feedbackTombstones';
 import { CountStore } from './countStore';

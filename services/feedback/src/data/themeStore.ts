@@ -1,5 +1,6 @@
 import { Schema, Types, type Connection, type Model } from 'mongoose';
-import { buildIndexes, DEFAULT_MAX_TIME_MS } from '@fi/shared';
+import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
+import { buildIndexes } from '@fi/shared/database';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import type { ComputedTheme, PreviousTheme } from '../themes/themeClustering';
 import { KeptThemeCounts, type Period, type ThemeCounts } from './themeCounts';

@@ -1,5 +1,5 @@
 import { Types, type Collection, type Connection } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT, newObjectIdHex, objectIdOrNull } from '@fi/shared';
+import { INDEX_BUILD_TIME_LIMIT, newObjectIdHex, objectIdOrNull } from '@fi/shared/database';
 import type { EventType } from '../webhooks/events';
 import type { SealedSecret } from '../webhooks/secretBox';
 

@@ -1,4 +1,5 @@
-import { badRequest, newObjectIdHex } from '@fi/shared';
+import { badRequest } from '@fi/shared';
+import { newObjectIdHex } from '@fi/shared/database';
 import { countedOf, itemOf, type FeedbackItem } from '../data/feedbackItem';
 import type { FeedbackRepository } from '../data/feedbackRepository';
 import { fingerprint, type IdempotencyStore } from '../data/idempotencyStore';

@@ -1,4 +1,4 @@
-import { newObjectIdHex } from '@fi/shared';
+import { newObjectIdHex } from '@fi/shared/database';
 import { countedOf, itemOf, type FeedbackRecord } from '../data/feedbackItem';
 import type { FeedbackRepository } from '../data/feedbackRepository';
 import { writeWithEvent, type Change, type ChangeEvents } from './changeEvents';

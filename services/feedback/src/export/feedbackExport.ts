@@ -1,7 +1,7 @@
 import type { ExportRecord, ExportSource } from '@fi/shared';
 import { feedbackExportReads, type FeedbackExportFilter as StoredFilter } from '../data/feedbackExportReads';
 import type { FeedbackDocument } from '../data/feedbackModel';
-import type { Connection } from '@fi/shared';
+import type { Connection } from '@fi/shared/database';
 import { toItem } from '../data/feedbackItem';
 import { feedbackModel } from '../data/feedbackModel';
 import type { FeedbackTombstones } from '../data/feedbackTombstones';

@@ -1,4 +1,5 @@
-import { publicJob, startExports, type Connection, type Logger } from '@fi/shared';
+import type { Logger } from '@fi/shared';
+import { publicJob, startExports, type Connection } from '@fi/shared/database';
 import type { FeedbackConfig } from '../config';
 import type { FeedbackTombstones } from '../data/feedbackTombstones';
 import { exportEvent, type WebhookEvent } from '../webhooks/events';

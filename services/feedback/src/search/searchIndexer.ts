@@ -1,5 +1,6 @@
 import { runPasses, type BackgroundWorker } from '../backgroundPasses';
-import { firstIdHexAt, newObjectIdHex, type Logger } from '@fi/shared';
+import { firstIdHexAt, type Logger } from '@fi/shared';
+import { newObjectIdHex } from '@fi/shared/database';
 import type { IndexedText, SearchIndexStore } from '../data/searchIndexStore';
 import {
   BLOCK_SIZE,

@@ -1,5 +1,6 @@
 import { runPasses, type BackgroundWorker } from '../backgroundPasses';
-import { newObjectIdHex, type Logger } from '@fi/shared';
+import type { Logger } from '@fi/shared';
+import { newObjectIdHex } from '@fi/shared/database';
 import { computeThemes } from './themeClustering';
 import { MAX_THEMED_ITEMS, type ThemeStore } from '../data/themeStore';
 

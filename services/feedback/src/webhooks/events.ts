@@ -1,4 +1,4 @@
-import { newObjectIdHex, type PublicExportJob } from '@fi/shared';
+import { newObjectIdHex, type PublicExportJob } from '@fi/shared/database';
 import type { FeedbackItem } from '../data/feedbackItem';
 
 export const ITEM_EVENT_TYPES = [

@@ -1,4 +1,4 @@
-import { runKeysetBackfill, type BackfillOptions, type BackfillResult } from '@fi/shared';
+import { runKeysetBackfill, type BackfillOptions, type BackfillResult } from '@fi/shared/database';
 import type { SentimentBackfillStore } from '../../data/sentimentBackfillStore';
 import { readFeedback } from './feedbackSentiment';
 
