@@ -35,6 +35,7 @@ export * from './metrics/useRequestOutcome';
 export * from './unavailable';
 export * from './useErrorReporting';
 export * from './bulkhead';
+export { runPasses, type BackgroundWorker, type WakeableWorker } from './backgroundPasses';
 export * from './links/linkKeys';
 export * from './links/groupedPages';
 export * from './links/entityScope';

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { createAccountAdminResolvers } from './adminResolvers';
 import { changesSettleMs, startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
 import { createAccountRepository } from './data/accountRepository';
-import { accountsExportSource } from './export/accountsExport';
-import { accountsContext } from './links/accountLinks';
+import { accountsExportSource } from './export';
+import { accountsContext } from './links';
 import { createAccountResolvers } from './resolvers';
 
 export const ACCOUNTS_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');

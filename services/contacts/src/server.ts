@@ -2,8 +2,8 @@ import path from 'node:path';
 import { createContactAdminResolvers } from './adminResolvers';
 import { changesSettleMs, startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
 import { createContactRepository } from './data/contactRepository';
-import { contactsExportSource } from './export/contactsExport';
-import { contactsContext } from './links/contactLinks';
+import { contactsExportSource } from './export';
+import { contactsContext } from './links';
 import { createContactResolvers } from './resolvers';
 
 export const CONTACTS_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');

@@ -1,5 +1,5 @@
 import { loadConfig, parse, serviceConfigSchema, type ConfigOf } from '@fi/shared';
-import { webhookConfigSchema } from './webhooks/webhookConfig';
+import { webhookConfigSchema } from './webhooks';
 
 export const feedbackConfigSchema = {
   ...serviceConfigSchema({ port: 4001, database: 'feedback' }),
