@@ -481,12 +481,10 @@ async function runScenario(
   const bodies = Array.from({ length: REQUEST_POOL }, (_, n) => scenario.body(inputs, n));
   // Hive has no key check of its own: the client sends the request's key in the header it forwards.
   const requestsFor = (signed: boolean, count: number): LoadRequest[] =>
-    bodies
-      .slice(0, count)
-      .map((body) => ({
-        body: JSON.stringify(body),
-        headers: signed ? clientSignedIdentity(String(body.variables.k)) : ({} as Record<string, string>),
-      }));
+    bodies.slice(0, count).map((body) => ({
+      body: JSON.stringify(body),
+      headers: signed ? clientSignedIdentity(String(body.variables.k)) : ({} as Record<string, string>),
+    }));
   // The fastest of three requests: a cold cache does not count, nor a moment when the machine is busy
   // with something else; mutations are timed all the same.
   const probes: number[] = [];

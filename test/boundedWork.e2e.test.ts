@@ -1,6 +1,7 @@
 import { createContactRepository, loadContactsConfig, startContactsService } from '@fi/contacts';
 import { loadGatewayConfig, startGateway } from '@fi/gateway';
-import { type Connection, connectMongo, createLogger, type RunningHttpServer } from '@fi/shared';
+import { createLogger, type RunningHttpServer } from '@fi/shared';
+import { type Connection, connectMongo } from '@fi/shared/database';
 import { insertAccounts } from './helpers/fixtures';
 import { LIST_ACCOUNTS, LIST_CONTACTS } from './helpers/queries';
 import { ownDatabaseName, startStack, type Stack } from './helpers/stack';

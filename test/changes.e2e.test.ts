@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
-import { CHANGES_KEPT_MS, changesCursorAt, directoryTombstones, REMOVAL_GRACE_MS } from '@fi/shared';
+import { CHANGES_KEPT_MS, changesCursorAt, REMOVAL_GRACE_MS } from '@fi/shared';
+import { directoryTombstones } from '@fi/shared/database';
 import { FeedbackTombstones } from '@fi/feedback';
 import { ADMIN, memberPrincipal, serviceAdmin } from './helpers/admin';
 import { insertAccounts, insertContacts } from './helpers/fixtures';

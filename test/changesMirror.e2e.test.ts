@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import { createGunzip } from 'node:zlib';
-import { connectMongo, type Connection } from '@fi/shared';
+import { connectMongo, type Connection } from '@fi/shared/database';
 import { FEEDBACK_EXPORT_COLUMNS } from '@fi/feedback';
 import { CLI_MAX_TIME_MS } from '@fi/cli';
 import { freePort } from '@fi/cli/embedded';

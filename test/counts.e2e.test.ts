@@ -8,7 +8,8 @@ import {
   type CountedItem,
 } from '@fi/feedback';
 import { freePort } from '@fi/cli/embedded';
-import { connectMongo, createLogger, type Connection } from '@fi/shared';
+import { createLogger } from '@fi/shared';
+import { connectMongo, type Connection } from '@fi/shared/database';
 import { createKeyIn, signedIdentityFor } from './helpers/keys';
 import { Types } from 'mongoose';
 import { cli } from './helpers/cli';

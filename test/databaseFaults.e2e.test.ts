@@ -1,5 +1,6 @@
 import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
-import { createLogger, type RunningSubgraph } from '@fi/shared';
+import { createLogger } from '@fi/shared';
+import type { RunningSubgraph } from '@fi/shared/database';
 import { createKeyAt, signedIdentityFor } from './helpers/keys';
 import { PrivateDatabase } from './helpers/privateDatabase';
 import { eventually } from './helpers/processes';
@@ -80,7 +81,7 @@ describe('the database freezes', () => {
 });
 
 describe('every pooled connection is busy', () => {
-  /** The driver's pool (shared/src/mongo.ts): the bulkheads are opened wide so requests alone can drain it. */
+  /** The driver's pool (shared/src/data/mongo.ts): the bulkheads are opened wide so requests alone can drain it. */
   const POOL_SIZE = 20;
   let database: PrivateDatabase;
   let proxy: StallingProxy;

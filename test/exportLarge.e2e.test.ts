@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Types } from 'mongoose';
-import { connectMongo, type Connection } from '@fi/shared';
+import { connectMongo, type Connection } from '@fi/shared/database';
 import { feedbackImporter } from '@fi/feedback';
 import { freePort } from '@fi/cli/embedded';
 import type { ExportJob } from './helpers/exports';

@@ -1,14 +1,13 @@
 import { gunzipSync } from 'node:zlib';
 import type { Types } from 'mongoose';
+import { createLogger, type ExportSource } from '@fi/shared';
 import {
-  createLogger,
   directoryTombstones,
   ExportJobStore,
   ExportWorker,
   type Connection,
   type ExportConfig,
-  type ExportSource,
-} from '@fi/shared';
+} from '@fi/shared/database';
 import { contactsExportSource, createContactRepository } from '@fi/contacts';
 import { feedbackExportSource, feedbackImporter, FeedbackTombstones } from '@fi/feedback';
 import { ADMIN, memberPrincipal, serviceAdmin } from './helpers/admin';

@@ -1,5 +1,6 @@
 import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
-import { createLogger, type RunningSubgraph } from '@fi/shared';
+import { createLogger } from '@fi/shared';
+import type { RunningSubgraph } from '@fi/shared/database';
 import { freePort } from '@fi/cli/embedded';
 import { createKeyAt, signedIdentityFor } from './helpers/keys';
 import { PrivateDatabase } from './helpers/privateDatabase';

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { connectMongo, type Connection } from '@fi/shared';
+import { connectMongo, type Connection } from '@fi/shared/database';
 import { ownDatabaseName } from './helpers/stack';
 
 /**

@@ -128,21 +128,19 @@ describe('feedbackInsights', () => {
       'Dark mode resets after login, our team is annoyed',
       'Dark mode is unreadable for the team since the new release',
     ];
-    await db
-      .collection('feedback_items')
-      .insertMany(
-        texts.map((content) => ({
-          _id: new Types.ObjectId(),
-          orgId,
-          source: 'api',
-          title: 'Feedback',
-          content,
-          sentiment: 'negative',
-          status: 'unread',
-          publishedDate: at(2),
-          createdAt: at(2),
-        })),
-      );
+    await db.collection('feedback_items').insertMany(
+      texts.map((content) => ({
+        _id: new Types.ObjectId(),
+        orgId,
+        source: 'api',
+        title: 'Feedback',
+        content,
+        sentiment: 'negative',
+        status: 'unread',
+        publishedDate: at(2),
+        createdAt: at(2),
+      })),
+    );
     const terms = (await insights(key, {})).body.data!.feedbackInsights.topTerms.map((t: { term: string }) => t.term);
     expect(terms.slice(0, 2)).toEqual(['CSV export', 'dark mode']);
     // One term for every inflection, shown as written most often.

@@ -1,5 +1,5 @@
 import { contactKeyBackfill } from '@fi/contacts';
-import { runKeysetBackfill, type Connection } from '@fi/shared';
+import { runKeysetBackfill, type Connection } from '@fi/shared/database';
 import { Types } from 'mongoose';
 import { cli } from './helpers/cli';
 import { insertContacts } from './helpers/fixtures';

@@ -93,17 +93,15 @@ test('when known requests pass, fail and are refused, then the gateway counters 
 test('when a subgraph answers with an internal error, then the gateway counts it for that subgraph', async () => {
   const { key, orgId } = await stack.createKey();
   const database = await stack.connect('feedback');
-  await database
-    .collection('feedback_items')
-    .insertOne({
-      orgId,
-      source: 'api',
-      title: 't',
-      content: 'c',
-      status: 'unread',
-      publishedDate: 'bad',
-      createdAt: new Date(),
-    });
+  await database.collection('feedback_items').insertOne({
+    orgId,
+    source: 'api',
+    title: 't',
+    content: 'c',
+    status: 'unread',
+    publishedDate: 'bad',
+    createdAt: new Date(),
+  });
   const before = await scrape(gateway.url);
   const response = await post('query($k: String!) { feedbackItems(apiKey: $k) { items { publishedDate } } }', {
     k: key,

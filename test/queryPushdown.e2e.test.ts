@@ -1,5 +1,5 @@
 import { Types, type Collection } from 'mongoose';
-import { connectMongo, type Connection } from '@fi/shared';
+import { connectMongo, type Connection } from '@fi/shared/database';
 import { PrivateDatabase } from './helpers/privateDatabase';
 
 /**

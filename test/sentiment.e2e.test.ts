@@ -5,7 +5,7 @@ import { Types } from 'mongoose';
 import { backfillSentiment, type ComputedSentiment, SentimentBackfillStore } from '@fi/feedback';
 import { cli } from './helpers/cli';
 import { startStack, type Stack } from './helpers/stack';
-import { type Connection, connectMongo } from '@fi/shared';
+import { type Connection, connectMongo } from '@fi/shared/database';
 
 const FIELDS = 'id title sentiment sentimentScore sentimentSource language';
 const ADD = `mutation($apiKey: String!, $input: NewFeedbackInput!) { addFeedbackItem(apiKey: $apiKey, input: $input) { ${FIELDS} } }`;

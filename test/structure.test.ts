@@ -35,8 +35,9 @@ function publicFiles(workspace: string): Set<string> {
 
 /** Mongoose and the driver under it: a workspace's code reaches the database through its data layer only. */
 const DATABASE_PACKAGES = ['mongoose', 'mongodb'];
-/** The two files below the data layers: the connection every data layer is given, and the CLI's wait for a starting database. */
-const DATABASE_INFRASTRUCTURE = new Set(['shared/src/mongo.ts', 'cli/src/embedded/waitForMongo.ts']);
+const isDatabasePackage = (specifier: string) => DATABASE_PACKAGES.includes(specifier.split('/')[0]);
+/** Below the data layers: the CLI's wait for a starting database (the connection itself is shared/src/data/mongo.ts). */
+const DATABASE_INFRASTRUCTURE = new Set(['cli/src/embedded/waitForMongo.ts']);
 
 /**
  * Whether the import names mongoose or the driver (a subpath too) from a workspace's `src/` outside a
@@ -46,7 +47,7 @@ const DATABASE_INFRASTRUCTURE = new Set(['shared/src/mongo.ts', 'cli/src/embedde
 function databaseOutsideData(edge: ImportEdge): boolean {
   const workspace = workspaceOf(edge.from);
   if (!workspace || !edge.from.startsWith(`${workspace}/src/`) || edge.from.split('/').includes('data')) return false;
-  return DATABASE_PACKAGES.includes(edge.specifier.split('/')[0]) && !DATABASE_INFRASTRUCTURE.has(edge.from);
+  return isDatabasePackage(edge.specifier) && !DATABASE_INFRASTRUCTURE.has(edge.from);
 }
 
 /**
@@ -137,6 +138,27 @@ export function folderCircles(edges: ImportEdge[], hasCoreFolder: (service: stri
   return importCircles(folderEdges);
 }
 
+/**
+ * The chains of imports, each loaded at run time, by which a file under `from` reaches mongoose or the
+ * driver ("a.ts > b.ts > mongoose"); empty when none does. Type-only imports load nothing and are not followed.
+ */
+function databaseChains(edges: ImportEdge[], from: string): string[] {
+  const loads = new Map<string, ImportEdge[]>();
+  for (const edge of edges) if (!edge.typeOnly) loads.set(edge.from, [...(loads.get(edge.from) ?? []), edge]);
+  const chains: string[] = [];
+  const seen = new Set<string>();
+  const walk = (file: string, chain: string[]): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const edge of loads.get(file) ?? []) {
+      if (isDatabasePackage(edge.specifier)) chains.push([...chain, file, edge.specifier].join(' > '));
+      else if (edge.to) walk(edge.to, [...chain, file]);
+    }
+  };
+  for (const file of loads.keys()) if (file.startsWith(from)) walk(file, []);
+  return chains;
+}
+
 describe('the structure of the code', () => {
   const files = ['test', 'bench', 'scripts', ...WORKSPACES].flatMap(typescriptFiles);
   const edges = importGraph(ROOT, files);
@@ -155,8 +177,33 @@ describe('the structure of the code', () => {
     expect(importCircles(edges)).toEqual([]);
   });
 
-  test('when a workspace file imports mongoose or mongodb, at run time or for types only, then it is in a src/data/ folder or is the connection or the database wait', () => {
+  test('when a workspace file imports mongoose or mongodb, at run time or for types only, then it is in a data/ folder (the core or a feature store) or is the database wait', () => {
     expect(edges.filter(databaseOutsideData).map(({ from, specifier }) => `${from} imports ${specifier}`)).toEqual([]);
+  });
+
+  test('when the imports the gateway loads are followed into shared, then none reaches mongoose or the driver', () => {
+    expect(databaseChains(edges, 'gateway/src/')).toEqual([]);
+  });
+
+  test('when the gateway rule checks itself, then a chain through shared is found, a type-only import and @fi/shared/database unused are not', () => {
+    const edge = (from: string, specifier: string, to: string | null, typeOnly = false): ImportEdge => ({
+      from,
+      specifier,
+      to,
+      typeOnly,
+    });
+    const graph = [
+      edge('gateway/src/server.ts', '@fi/shared', 'shared/src/index.ts'),
+      edge('shared/src/index.ts', './export/exportDownload', 'shared/src/export/exportDownload.ts'),
+      edge('shared/src/export/exportDownload.ts', 'mongoose', null),
+      edge('gateway/src/context.ts', 'mongodb', null, true),
+      edge('shared/src/database.ts', 'mongoose', null),
+    ];
+    expect(databaseChains(graph, 'gateway/src/')).toEqual([
+      'gateway/src/server.ts > shared/src/index.ts > shared/src/export/exportDownload.ts > mongoose',
+    ]);
+    // The real graph: the database face loads mongoose, so the rule above is not passing for want of edges.
+    expect(databaseChains(edges, 'shared/src/database.ts')).not.toEqual([]);
   });
 
   const hasCoreFolder = (service: string) => existsSync(path.join(ROOT, service, 'src', 'core', 'index.ts'));
@@ -262,7 +309,7 @@ describe('the structure of the code', () => {
     const edge = (from: string, specifier: string): ImportEdge => ({ from, specifier, to: null, typeOnly: false });
     expect(databaseOutsideData(edge('services/feedback/src/data/store.ts', 'mongoose'))).toBe(false);
     expect(databaseOutsideData(edge('shared/src/config.ts', 'mongodb-connection-string-url'))).toBe(false);
-    expect(databaseOutsideData(edge('shared/src/mongo.ts', 'mongoose'))).toBe(false);
+    expect(databaseOutsideData(edge('shared/src/data/mongo.ts', 'mongoose'))).toBe(false);
     expect(databaseOutsideData(edge('services/identity/src/domain/keyMigration.ts', 'mongodb/lib/bson'))).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createContactRepository } from '@fi/contacts';
-import { connectMongo } from '@fi/shared';
+import { connectMongo } from '@fi/shared/database';
 import { freePort } from '@fi/cli/embedded';
 import { createKeyAt } from './helpers/keys';
 import { OtlpReceiver, type ReceivedSpan } from './helpers/otlpReceiver';

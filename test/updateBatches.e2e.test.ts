@@ -1,4 +1,4 @@
-import { connectMongo, type Connection } from '@fi/shared';
+import { connectMongo, type Connection } from '@fi/shared/database';
 import { ownDatabaseName } from './helpers/stack';
 
 /**

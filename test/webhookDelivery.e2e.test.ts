@@ -1,6 +1,7 @@
 import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
 import { Types } from 'mongoose';
-import { connectMongo, createLogger, type RunningSubgraph } from '@fi/shared';
+import { createLogger } from '@fi/shared';
+import { connectMongo, type RunningSubgraph } from '@fi/shared/database';
 import { freePort } from '@fi/cli/embedded';
 import { createKeyAt, signedIdentityFor } from './helpers/keys';
 import { eventually, PROCESS_START_MS, spawnEntry, untilReady } from './helpers/processes';

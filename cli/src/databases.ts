@@ -2,7 +2,7 @@ import { accountsConfigSchema } from '@fi/accounts';
 import { contactsConfigSchema } from '@fi/contacts';
 import { feedbackConfigSchema } from '@fi/feedback';
 import { identityConfigSchema } from '@fi/identity';
-import { connectMongo, connectSibling, type Connection } from '@fi/shared';
+import { connectMongo, connectSibling, type Connection } from '@fi/shared/database';
 import { readRunningStack } from './stack/stackFile';
 
 export interface Databases {

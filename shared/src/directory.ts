@@ -7,16 +7,10 @@ import type { DirectoryRecords } from './directoryAdmin';
 import { notFound } from './errors';
 import type { RouteHandler } from './http/graphqlHttpServer';
 import type { Logger } from './logger';
-import type { Connection } from './mongo';
+import type { Connection } from './data/mongo';
 import { toPage, type PageResult } from './pagination';
-import {
-  startSubgraph,
-  type AdminSchema,
-  type RunningSubgraph,
-  type ServiceConfig,
-  type SubgraphContext,
-  type SubgraphResolvers,
-} from './subgraph';
+import type { AdminSchema, ServiceConfig, SubgraphContext, SubgraphResolvers } from './subgraph';
+import { startSubgraph, type RunningSubgraph } from './subgraphServer';
 
 interface DirectoryListArgs {
   apiKey: string;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { badRequest } from './errors';
-import { isObjectId } from './data/objectId';
+import { isObjectId } from './ids';
 
 /** A position in an order by a time, then a record id (a list page's end, a changes feed's place). */
 export interface TimeIdPosition {

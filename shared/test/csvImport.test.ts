@@ -1,4 +1,6 @@
-import { checkCsvImport, IMPORT_MAX_ROWS, parseCsv, RecordRules } from '../src';
+import { checkCsvImport, IMPORT_MAX_ROWS } from '../src/import/csvImport';
+import { parseCsv } from '../src/import/parseCsv';
+import { RecordRules } from '../src/rules/recordRules';
 
 const check = (record: unknown) => {
   const rules = new RecordRules(record, ['name', 'email', 'score', 'tags', 'id']);

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
-import {
-  connectMongo,
-  IDENTITY_HEADER,
-  parseSigningKeys,
-  signIdentity,
-  type Connection,
-  type Principal,
-  type Tier,
-} from '@fi/shared';
+import { IDENTITY_HEADER, parseSigningKeys, signIdentity, type Principal, type Tier } from '@fi/shared';
+import { connectMongo, type Connection } from '@fi/shared/database';
 
 /** A fresh organization id: tests isolate themselves by organization. */
 export const newOrgId = () => `org-${randomUUID()}`;

@@ -6,7 +6,8 @@ import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
 import { loadGatewayConfig, startGateway } from '@fi/gateway';
 import { CLI_MAX_TIME_MS } from '@fi/cli';
 import { loadIdentityConfig, startIdentityService, type RunningIdentityService } from '@fi/identity';
-import { type Connection, connectMongo, createLogger, type RunningHttpServer } from '@fi/shared';
+import { createLogger, type RunningHttpServer } from '@fi/shared';
+import { type Connection, connectMongo } from '@fi/shared/database';
 import { createKeyIn, type NewKey } from './keys';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {

@@ -1,4 +1,4 @@
-import type { BackfillOptions } from '@fi/shared';
+import type { BackfillOptions } from '@fi/shared/database';
 import { UsageError } from '../output';
 import { progressBar } from '../progress';
 import { parseCount } from './seed';

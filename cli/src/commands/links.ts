@@ -7,7 +7,7 @@ import {
   type Connection,
   type KeyedRecord,
   type KeysetBackfill,
-} from '@fi/shared';
+} from '@fi/shared/database';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
 import { backfillProgress, parseBatch, untilInterrupted } from './backfillRun';

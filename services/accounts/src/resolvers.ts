@@ -1,4 +1,5 @@
-import { directoryOperations, scopedReference, type DirectoryRecords, type ServiceExports } from '@fi/shared';
+import { scopedReference, type DirectoryRecords } from '@fi/shared';
+import { directoryOperations, type ServiceExports } from '@fi/shared/database';
 import type { AccountDocument } from './data/accountModel';
 import type { AccountItem } from './data/accountRepository';
 import type { Resolvers } from './generated/resolvers';

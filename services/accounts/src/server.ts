@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createAccountAdminResolvers } from './adminResolvers';
-import { changesSettleMs, startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
+import { changesSettleMs, type Logger, type ServiceConfig } from '@fi/shared';
+import { startDirectorySubgraph, startExports } from '@fi/shared/database';
 import { createAccountRepository } from './data/accountRepository';
 import { accountsExportSource } from './export';
 import { accountsContext } from './links';

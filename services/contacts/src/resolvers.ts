@@ -1,4 +1,5 @@
-import { directoryOperations, scopedReference, type DirectoryRecords, type ServiceExports, toPage } from '@fi/shared';
+import { scopedReference, type DirectoryRecords, toPage } from '@fi/shared';
+import { directoryOperations, type ServiceExports } from '@fi/shared/database';
 import type { ContactDocument } from './data/contactModel';
 import type { ContactItem } from './data/contactRepository';
 import type { Resolvers } from './generated/resolvers';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createContactAdminResolvers } from './adminResolvers';
-import { changesSettleMs, startDirectorySubgraph, startExports, type Logger, type ServiceConfig } from '@fi/shared';
+import { changesSettleMs, type Logger, type ServiceConfig } from '@fi/shared';
+import { startDirectorySubgraph, startExports } from '@fi/shared/database';
 import { createContactRepository } from './data/contactRepository';
 import { contactsExportSource } from './export';
 import { contactsContext } from './links';

@@ -1,4 +1,5 @@
-import type { Connection, Logger } from '@fi/shared';
+import type { Logger } from '@fi/shared';
+import type { Connection } from '@fi/shared/database';
 import type { Registry } from 'prom-client';
 import { ChangeEvidenceStore, ChangeOutbox, ChangeVerdicts, startChangeRelay } from './changes';
 import type { FeedbackConfig } from './config';

@@ -1,9 +1,11 @@
-import { loadConfig, parse, serviceConfigSchema, type ConfigOf } from '@fi/shared';
+import { ConfigError, loadConfig, parse, serviceConfigSchema, type ConfigOf } from '@fi/shared';
+import { aiConfigProblems, aiConfigSchema } from './ai';
 import { webhookConfigSchema } from './webhooks';
 
 export const feedbackConfigSchema = {
   ...serviceConfigSchema({ port: 4001, database: 'feedback' }),
   ...webhookConfigSchema,
+  ...aiConfigSchema,
   themesIntervalMs: {
     env: 'THEMES_INTERVAL_MS',
     doc: 'how often each instance looks for organizations whose feedback changed and recomputes their themes (0: never, for instances that only answer requests)',
@@ -26,4 +28,10 @@ export const feedbackConfigSchema = {
 
 export type FeedbackConfig = ConfigOf<typeof feedbackConfigSchema>;
 
-export const loadFeedbackConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(feedbackConfigSchema, env);
+/** The validated configuration; half a model configuration (see ai/aiSettings.ts) stops the start like a bad variable. */
+export function loadFeedbackConfig(env: NodeJS.ProcessEnv = process.env): FeedbackConfig {
+  const config = loadConfig(feedbackConfigSchema, env);
+  const problems = aiConfigProblems(config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,4 +1,4 @@
-import type { Connection } from '@fi/shared';
+import type { Connection } from '@fi/shared/database';
 import { changeStream, ChangeOutbox } from './changes';
 import { CountStore, FeedbackRepository, importFeedback, type FeedbackRecord } from './core';
 

@@ -1,4 +1,4 @@
-import type { Connection } from '@fi/shared';
+import type { Connection } from '@fi/shared/database';
 import { organizationsWithItems, recountCells, type RecountReport } from './core';
 import { themeDayTally, ThemeStore } from './themes';
 

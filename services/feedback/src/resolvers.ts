@@ -1,4 +1,5 @@
-import { forbidden, type ChangeFeed, type ServiceExports } from '@fi/shared';
+import { forbidden, type ChangeFeed } from '@fi/shared';
+import { type ServiceExports } from '@fi/shared/database';
 import {
   addFeedback,
   changeStatus,

@@ -1,4 +1,4 @@
-import type { Connection } from '@fi/shared';
+import type { Connection } from '@fi/shared/database';
 import { ChangeOutbox } from './changes';
 import { CountStore } from './core';
 import { IndexStore } from './search';

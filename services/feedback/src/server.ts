@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
-import { changesSettleMs, IDEMPOTENCY_KEY_HEADER, startSubgraph, type Logger, type SubgraphContext } from '@fi/shared';
+import { changesSettleMs, IDEMPOTENCY_KEY_HEADER, type Logger, type SubgraphContext } from '@fi/shared';
+import { startSubgraph } from '@fi/shared/database';
 import { createFeedbackAdminResolvers } from './adminResolvers';
 import { startBackgroundWork } from './background';
 import { changeStream, ChangeOutbox } from './changes';

@@ -6,22 +6,19 @@ import {
 } from '@apollo/server/plugin/disabled';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
-  connectMongo,
   createFormatError,
   createGraphQLHttpHandler,
   createRegistry,
   listenHttp,
   metricsRoute,
   mongoClientOptions,
-  pingMongo,
   subgraphSchema,
   useErrorReporting,
   useRequestOutcome,
-  watchMongoPool,
-  type Connection,
   type Logger,
   type RunningHttpServer,
 } from '@fi/shared';
+import { connectMongo, pingMongo, watchMongoPool, type Connection } from '@fi/shared/database';
 import type { IdentityConfig } from './config';
 import { openRepositories, purgeExpired } from './data/repositories';
 import { AccountLinkService } from './domain/accountLinks';

@@ -1,5 +1,5 @@
 import type { Model, mongo } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT } from '../mongo';
+import { INDEX_BUILD_TIME_LIMIT } from './mongo';
 
 /**
  * Builds the indexes a mongoose schema declares, each with the index-build time limit. Mongoose's own

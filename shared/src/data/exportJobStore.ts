@@ -1,5 +1,5 @@
 import { mongo, Types, type Collection } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT, type Connection } from '../mongo';
+import { INDEX_BUILD_TIME_LIMIT, type Connection } from './mongo';
 import type { ExportFormat } from '../export/exportFormats';
 
 export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'expired'] as const;

@@ -1,6 +1,6 @@
 import { Types, type FilterQuery, type Model, type mongo } from 'mongoose';
 import type { Page, PageResult } from '../pagination';
-import { INDEX_BUILD_TIME_LIMIT } from '../mongo';
+import { INDEX_BUILD_TIME_LIMIT } from './mongo';
 import { buildIndexes } from './buildIndexes';
 import { substringPattern } from '../validation';
 import { objectIdOrNull } from './objectId';

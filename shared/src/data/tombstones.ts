@@ -2,7 +2,7 @@ import { Types, type Collection, type Connection, type mongo } from 'mongoose';
 import { CHANGES_KEPT_MS, type ChangePosition } from '../changes/changeFeed';
 import type { RemovalLog } from '../changes/changeSources';
 import { EXPORT_READ_OPTIONS } from '../export/exportSource';
-import { INDEX_BUILD_TIME_LIMIT } from '../mongo';
+import { INDEX_BUILD_TIME_LIMIT } from './mongo';
 import { objectIdOrNull } from './objectId';
 
 /** What a tombstone keeps of its record: the record's own fields (the organization among them). */

@@ -7,9 +7,6 @@ import type { Logger } from '../logger';
 import { objectIdOrNull } from '../data/objectId';
 import type { ExportJobDocument, ExportJobStore } from '../data/exportJobStore';
 
-/** The service's own route; the gateway serves it to the public as /exports/<resource>. */
-export const EXPORT_DOWNLOAD_PATH = '/exports/download';
-
 const TOKEN = /^([0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/;
 
 function sendError(res: ServerResponse, status: number, message: string, code: string): void {

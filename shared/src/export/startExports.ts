@@ -1,7 +1,8 @@
 import type { Logger } from '../logger';
-import type { Connection } from '../mongo';
+import type { Connection } from '../data/mongo';
 import type { RouteHandler } from '../http/graphqlHttpServer';
-import { EXPORT_DOWNLOAD_PATH, exportDownloadRoute } from './exportDownload';
+import { EXPORT_DOWNLOAD_PATH } from './downloadPath';
+import { exportDownloadRoute } from './exportDownload';
 import { ExportJobStore, type ExportJobDocument } from '../data/exportJobStore';
 import { exportOperations } from './exportOperations';
 import type { ExportSource } from './exportSource';

@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
-import { mongoPoolStats, type Connection } from '../mongo';
+import { mongoPoolStats, type Connection } from '../data/mongo';
 
 /** Mongo connection-pool figures, read at scrape time: how many connections exist and are busy. */
 export function watchMongoPool(connection: Connection, registry: Registry): void {

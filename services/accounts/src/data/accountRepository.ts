@@ -1,4 +1,5 @@
-import { matchKey, OrgScopedRepository, type Connection } from '@fi/shared';
+import { matchKey } from '@fi/shared';
+import { OrgScopedRepository, type Connection } from '@fi/shared/database';
 import type { AccountItem } from '../model/account';
 import { accountModel, type AccountDocument } from './accountModel';
 

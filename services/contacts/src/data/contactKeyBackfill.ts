@@ -1,4 +1,4 @@
-import { MatchKeyBackfill, type Connection, type KeyedRecord, type KeysetBackfill } from '@fi/shared';
+import { MatchKeyBackfill, type Connection, type KeyedRecord, type KeysetBackfill } from '@fi/shared/database';
 import { contactModel } from './contactModel';
 import { contactMatchKeys } from './contactRepository';
 

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import { withChangeStamp } from '@fi/shared';
+import { withChangeStamp } from '@fi/shared/database';
 import type { ContactRecord } from '../model/contact';
 
 /** A contact as stored: its record, its id and organization, and the keys that link it. */

@@ -1,4 +1,5 @@
-import { emailDomainOf, matchKey, OrgScopedRepository, type Connection } from '@fi/shared';
+import { emailDomainOf, matchKey } from '@fi/shared';
+import { OrgScopedRepository, type Connection } from '@fi/shared/database';
 import type { ContactItem } from '../model/contact';
 import { contactModel, type ContactDocument } from './contactModel';
 

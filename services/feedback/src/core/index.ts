@@ -20,6 +20,7 @@ export {
   type StatusDeps,
 } from './domain/changeStatus';
 export { findFeedback } from './domain/findFeedback';
+export { eventIdFor, mergedEvent, newEvent } from './domain/itemEvents';
 export { importFeedback } from './domain/importFeedback';
 export { listFeedback } from './domain/listFeedback';
 export { MAX_DUPLICATES, mergeFeedback, unmergeFeedback, type MergeDeps } from './domain/mergeFeedback';

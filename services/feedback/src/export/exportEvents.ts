@@ -1,4 +1,4 @@
-import type { PublicExportJob } from '@fi/shared';
+import type { PublicExportJob } from '@fi/shared/database';
 import type { ServiceEvent } from '../core';
 
 /** An export of the organization's (feedback, contacts or accounts) finished. */

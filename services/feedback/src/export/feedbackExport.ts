@@ -1,4 +1,5 @@
-import type { Connection, ExportSource } from '@fi/shared';
+import type { ExportSource } from '@fi/shared';
+import type { Connection } from '@fi/shared/database';
 import { parseFeedbackListArgs, type FeedbackListArgs, type FeedbackTombstones } from '../core';
 import { feedbackExportReads, type FeedbackExportFilter } from './data/feedbackExportReads';
 

@@ -1,4 +1,5 @@
-import { publicJob, startExports, type Connection, type ExportConfig, type Logger } from '@fi/shared';
+import { type Logger } from '@fi/shared';
+import { publicJob, startExports, type Connection, type ExportConfig } from '@fi/shared/database';
 import type { Announcement, FeedbackTombstones } from '../core';
 import { exportEvent } from './exportEvents';
 import { feedbackExportSource } from './feedbackExport';

@@ -1,4 +1,5 @@
-import { firstIdHexAt, newObjectIdHex, runPasses, type BackgroundWorker, type Logger } from '@fi/shared';
+import { firstIdHexAt, runPasses, type BackgroundWorker, type Logger } from '@fi/shared';
+import { newObjectIdHex } from '@fi/shared/database';
 import type { IndexedText, IndexStore } from './data/indexStore';
 import {
   BLOCK_SIZE,

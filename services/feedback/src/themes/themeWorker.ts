@@ -1,4 +1,5 @@
-import { newObjectIdHex, runPasses, type BackgroundWorker, type Logger } from '@fi/shared';
+import { runPasses, type BackgroundWorker, type Logger } from '@fi/shared';
+import { newObjectIdHex } from '@fi/shared/database';
 import { DAY_MS } from '../core';
 import { changedSince, MAX_THEMED_ITEMS, type ThemeStore } from './data/themeStore';
 import { addThemes, type DayToCount, type ThemeFigures } from './data/themeDays';

@@ -1,4 +1,4 @@
-import { newObjectIdHex } from '@fi/shared';
+import { newObjectIdHex } from '@fi/shared/database';
 import { ITEM_EVENT_TYPES, type ServiceEvent } from '../core';
 import { EXPORT_EVENT_TYPES } from '../export';
 

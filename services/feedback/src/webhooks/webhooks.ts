@@ -1,4 +1,5 @@
-import type { Connection, Logger } from '@fi/shared';
+import type { Logger } from '@fi/shared';
+import type { Connection } from '@fi/shared/database';
 import type { Registry } from 'prom-client';
 import type { ChangeListener, RecordedChange } from '../changes';
 import { WebhookDeliveryStore } from './data/webhookDeliveryStore';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { buildIndexes, generateApiKey, hashApiKey } from '@fi/shared';
+import { generateApiKey, hashApiKey } from '@fi/shared';
+import { buildIndexes } from '@fi/shared/database';
 
 /** What the identity service knows about a key; never the secret itself. */
 export interface ApiKeyRecord {

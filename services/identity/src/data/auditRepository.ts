@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type FilterQuery, type Model } from 'mongoose';
-import { buildIndexes } from '@fi/shared';
+import { buildIndexes } from '@fi/shared/database';
 
 export const AUDIT_ACTIONS = [
   'organization.created',

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { buildIndexes, type Role } from '@fi/shared';
+import type { Role } from '@fi/shared';
+import { buildIndexes } from '@fi/shared/database';
 
 /** A person who signs in; one organization each (an email belongs to one organization). */
 export interface Member {

@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { buildIndexes, type Role } from '@fi/shared';
+import type { Role } from '@fi/shared';
+import { buildIndexes } from '@fi/shared/database';
 
 /** An invitation or a password reset: a single-use link, stored under the hash of its token. */
 export interface OneTimeToken {

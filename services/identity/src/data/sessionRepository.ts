@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { buildIndexes } from '@fi/shared';
+import { buildIndexes } from '@fi/shared/database';
 
 /** A signed-in member's session, stored under the hash of its token (the token lives only in the cookie). */
 export interface SessionRecord {

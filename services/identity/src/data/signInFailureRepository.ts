@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { buildIndexes } from '@fi/shared';
+import { buildIndexes } from '@fi/shared/database';
 
 interface FailureDocument {
   _id: string;

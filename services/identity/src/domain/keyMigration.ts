@@ -1,4 +1,5 @@
-import { TIERS, type Connection, type Tier } from '@fi/shared';
+import { TIERS, type Tier } from '@fi/shared';
+import type { Connection } from '@fi/shared/database';
 import { readLegacyKeys } from '../data/legacyKeyStore';
 import type { IdentityRepositories } from '../data/repositories';
 

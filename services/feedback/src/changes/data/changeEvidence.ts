@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { objectIdOrNull } from '@fi/shared';
+import { objectIdOrNull } from '@fi/shared/database';
 import { countedOf, sumOf, type CountDelta } from '../../core';
 import { feedbackModel, idChunks, toItem, type FeedbackDocument } from '../../core/data';
 

@@ -1,5 +1,5 @@
 import type { Collection, Connection } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
+import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared/database';
 import { IDEMPOTENCY_WINDOW_MS, type Change, type CountDelta } from '../../core';
 
 /**

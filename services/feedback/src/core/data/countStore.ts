@@ -1,5 +1,6 @@
 import { mongo, type Collection, type Connection } from 'mongoose';
-import { DEFAULT_MAX_TIME_MS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
+import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
+import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared/database';
 import {
   cellKey,
   splitCountPath,

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import { withChangeStamp } from '@fi/shared';
+import { withChangeStamp } from '@fi/shared/database';
 import type { FeedbackStatus, Sentiment } from '../model/feedbackItem';
 
 export interface FeedbackDocument {

@@ -1,12 +1,6 @@
 import { Types, type Connection } from 'mongoose';
-import {
-  createdStamp,
-  objectIdOrNull,
-  OrgScopedRepository,
-  updatedStamp,
-  type ChangeEntry,
-  type ChangePosition,
-} from '@fi/shared';
+import { createdStamp, updatedStamp, type ChangeEntry, type ChangePosition } from '@fi/shared';
+import { objectIdOrNull, OrgScopedRepository } from '@fi/shared/database';
 import type { CellRef } from '../model/countDelta';
 import type { FeedbackItem, FeedbackRecord, FeedbackStatus, ItemForChange, StatusChange } from '../model/feedbackItem';
 import type { FeedbackPage, FeedbackQuery } from '../model/feedbackQuery';

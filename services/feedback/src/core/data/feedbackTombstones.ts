@@ -1,4 +1,4 @@
-import { Tombstones, type Connection, type TombstoneDocument } from '@fi/shared';
+import { Tombstones, type Connection, type TombstoneDocument } from '@fi/shared/database';
 import type { FeedbackItem, MergedItem } from '../model/feedbackItem';
 
 /** The collection of feedback tombstones (the search index also reads merged items there). */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Types, type Collection, type Connection } from 'mongoose';
-import { badRequest, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
+import { badRequest } from '@fi/shared';
+import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared/database';
 import type { Claim, FeedbackItem } from '../model/feedbackItem';
 
 /** How long a key protects against duplicates: a replay after this creates a new item. */

@@ -1,5 +1,6 @@
 import type { Connection, Model, Types } from 'mongoose';
-import { runKeysetBackfill, updatedStamp, type BackfillOptions, type BackfillResult } from '@fi/shared';
+import { updatedStamp } from '@fi/shared';
+import { runKeysetBackfill, type BackfillOptions, type BackfillResult } from '@fi/shared/database';
 import type { SentimentReading } from '../model/feedbackItem';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 

@@ -1,7 +1,8 @@
-import { badRequest, newObjectIdHex } from '@fi/shared';
+import { badRequest } from '@fi/shared';
+import { newObjectIdHex } from '@fi/shared/database';
 import { changeOf } from '../model/change';
 import { deltaOf } from '../model/countDelta';
-import { newEvent } from '../model/events';
+import { newEvent } from './itemEvents';
 import { countedOf, itemOf, type FeedbackItem } from '../model/feedbackItem';
 import { writeWithEvent, type ChangeEvents } from './changeEvents';
 import { fingerprint } from './fingerprint';

@@ -1,7 +1,7 @@
 import { appError, badRequest, ErrorCode, forbidden, type Caller } from '@fi/shared';
 import { changeOf } from '../model/change';
 import { deltaOf } from '../model/countDelta';
-import { newEvent } from '../model/events';
+import { newEvent } from './itemEvents';
 import { countedOf, type FeedbackStatus, type ItemForChange, type StatusChange } from '../model/feedbackItem';
 import { writeWithEvent, type ChangeEvents } from './changeEvents';
 import { itemBusy, MAX_CHANGE_ROUNDS } from './contendedWrite';

@@ -1,4 +1,4 @@
-import { newObjectIdHex } from '@fi/shared';
+import { newObjectIdHex } from '@fi/shared/database';
 import type { Change } from '../model/change';
 import { sumOf } from '../model/countDelta';
 import { countedOf, itemOf, type FeedbackRecord } from '../model/feedbackItem';

@@ -1,7 +1,7 @@
 import { appError, badRequest, ErrorCode, notFound } from '@fi/shared';
 import { changeOf } from '../model/change';
 import { deltaOf } from '../model/countDelta';
-import { mergedEvent, newEvent } from '../model/events';
+import { mergedEvent, newEvent } from './itemEvents';
 import { countedOf, type FeedbackItem, type ItemForChange } from '../model/feedbackItem';
 import { writeWithEvent, type ChangeEvents } from './changeEvents';
 import { FEEDBACK_NOT_FOUND } from './changeStatus';

@@ -1,6 +1,6 @@
 import { changeOf } from '../model/change';
 import { deltaOf } from '../model/countDelta';
-import { newEvent } from '../model/events';
+import { newEvent } from './itemEvents';
 import { countedOf } from '../model/feedbackItem';
 import { writeWithEvent, type ChangeEvents } from './changeEvents';
 import { itemBusy, MAX_CHANGE_ROUNDS } from './contendedWrite';

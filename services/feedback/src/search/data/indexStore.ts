@@ -1,5 +1,6 @@
 import { Schema, Types, type Connection, type Model, type mongo } from 'mongoose';
-import { buildIndexes, newObjectIdHex, type ChangePosition } from '@fi/shared';
+import { type ChangePosition } from '@fi/shared';
+import { buildIndexes, newObjectIdHex } from '@fi/shared/database';
 import { FeedbackRepository, FeedbackTombstones } from '../../core';
 import { FEEDBACK_TOMBSTONES, feedbackModel, type FeedbackDocument } from '../../core/data';
 import { BlockCache, type StoredBlock } from './blockCache';

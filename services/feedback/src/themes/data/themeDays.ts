@@ -1,5 +1,6 @@
 import type { Collection, Connection, Model } from 'mongoose';
-import { DEFAULT_MAX_TIME_MS, INDEX_BUILD_TIME_LIMIT } from '@fi/shared';
+import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
+import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared/database';
 import { cellKey, CountStore, DAY_MS, utcDay } from '../../core';
 import { ANY_SENTIMENT, ANY_STATUS, dayKeys, feedbackModel, type FeedbackDocument } from '../../core/data';
 

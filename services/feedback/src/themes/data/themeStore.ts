@@ -1,5 +1,6 @@
 import { Schema, Types, type Connection, type Model } from 'mongoose';
-import { buildIndexes, DEFAULT_MAX_TIME_MS } from '@fi/shared';
+import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
+import { buildIndexes } from '@fi/shared/database';
 import { CountStore, utcDay, type FeedbackItem } from '../../core';
 import { feedbackModel, SMALL_WRITE_BATCH, toItem, type FeedbackDocument } from '../../core/data';
 import { ThemeDayStore, type Period, type ThemeCounts } from './themeDays';

@@ -1,5 +1,6 @@
 import type { Collection, Connection } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT, type Page, type PageResult } from '@fi/shared';
+import { type Page, type PageResult } from '@fi/shared';
+import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared/database';
 
 /** Work still to do: one document per (endpoint, event) until it is delivered or given up. Kept small. */
 export interface QueuedDelivery {

@@ -1,5 +1,5 @@
 import { Types, type Collection, type Connection } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT, newObjectIdHex, objectIdOrNull } from '@fi/shared';
+import { INDEX_BUILD_TIME_LIMIT, newObjectIdHex, objectIdOrNull } from '@fi/shared/database';
 
 /** A signing secret as stored: AES-256-GCM under WEBHOOK_SECRET_KEY, bound to its endpoint. */
 export interface SealedSecret {

@@ -1,4 +1,4 @@
-import type { BackfillOptions, BackfillResult } from '@fi/shared';
+import type { BackfillOptions, BackfillResult } from '@fi/shared/database';
 import type { SentimentReading } from '../../model/feedbackItem';
 import { readFeedback } from './feedbackSentiment';
 

@@ -1,5 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import { DEFAULT_MAX_TIME_MS } from './config';
+import { DEFAULT_MAX_TIME_MS } from '../config';
 
 export type { Connection };
 

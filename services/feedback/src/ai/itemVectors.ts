@@ -1,0 +1,32 @@
+/**
+ * The vectors of an organization's items under the configured embedding model: what `similar`, the
+ * automatic themes and the assignment to curated themes compare when a model is plugged in.
+ */
+export interface ItemVectors {
+  /** The embedding model whose vectors these are; null when none is configured (callers use the local methods). */
+  readonly model: string | null;
+  /** The stored vectors of these items of the organization under the current model; items not embedded yet are absent. */
+  of(orgId: string, itemIds: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** Vectors of free texts (e.g. a curated theme's label, description and keywords), or null when no model answers now. */
+  embedTexts(orgId: string, texts: readonly string[]): Promise<Float32Array[] | null>;
+}
+
+/** No embedding model: no vectors, and no request ever leaves the service. */
+export const noItemVectors: ItemVectors = {
+  model: null,
+  of: () => Promise.resolve(new Map()),
+  embedTexts: () => Promise.resolve(null),
+};
+
+/** Cosine similarity of two vectors of one model (0 when either is all zeros). */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    dot += a[i] * b[i];
+    aa += a[i] * a[i];
+    bb += b[i] * b[i];
+  }
+  return aa === 0 || bb === 0 ? 0 : dot / Math.sqrt(aa * bb);
+}

@@ -1,3 +1,0 @@
-export * from './changeFeed';
-export * from './changeStamp';
-export * from './changeSources';
