@@ -23,6 +23,9 @@ export function startChangeRelay(
   const round = async (closed: () => boolean) => {
     for (const change of await outbox.pending(CHANGES_PER_ROUND)) {
       if (closed()) return;
+      // A change no listener wants is its writer's to finish until its grace period is over: nothing of it
+      // is read before then (its writer closes it after answering, most often before the relay looks).
+      if (!change.deliver && !verdicts.pastGrace(change)) continue;
       const verdict = await verdicts.verdict(change);
       if (verdict === 'wait') continue;
       if (verdict === 'drop') {
