@@ -35,13 +35,13 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
   feedback: {
     contextType: '../feedbackContext#FeedbackContext',
     mappers: {
-      FeedbackItem: '../data/feedbackItem#FeedbackItem',
-      ContactItem: '../contactStatsLoader#ContactRepresentation',
-      AccountItem: '../links/accountSummaryLoader#AccountRef',
-      FeedbackTheme: '../themes/feedbackThemes#ThemeView',
-      FeedbackThemeList: '../themes/feedbackThemes#ThemeList',
-      SimilarFeedback: '../similarity/similarFeedback#SimilarFeedback',
-      FeedbackInsights: '../insights/feedbackInsights#FeedbackInsights',
+      FeedbackItem: '../core#FeedbackItem',
+      ContactItem: '../links#ContactRepresentation',
+      AccountItem: '../links#AccountRef',
+      FeedbackTheme: '../themes#ThemeView',
+      FeedbackThemeList: '../themes#ThemeList',
+      SimilarFeedback: '../similarity#SimilarFeedback',
+      FeedbackInsights: '../insights#FeedbackInsights',
     },
   },
   contacts: {
@@ -70,11 +70,11 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
   'feedback-admin': {
     contextType: '../feedbackContext#FeedbackContext',
     mappers: {
-      FeedbackItem: '../data/feedbackItem#FeedbackItem',
-      FeedbackTheme: '../themes/feedbackThemes#ThemeView',
-      FeedbackThemeList: '../themes/feedbackThemes#ThemeList',
-      SimilarFeedback: '../similarity/similarFeedback#SimilarFeedback',
-      FeedbackInsights: '../insights/feedbackInsights#FeedbackInsights',
+      FeedbackItem: '../core#FeedbackItem',
+      FeedbackTheme: '../themes#ThemeView',
+      FeedbackThemeList: '../themes#ThemeList',
+      SimilarFeedback: '../similarity#SimilarFeedback',
+      FeedbackInsights: '../insights#FeedbackInsights',
     },
   },
   'contacts-admin': {

@@ -26,7 +26,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const STATUSES = ['unread', 'read', 'archived'];
+const STATUSES = ['unread', 'read', 'archived'] as const;
 
 /** Stores `count` items the way the CLI's import does, with fields a CSV must quote. */
 async function seedFeedback(orgId: string, count: number): Promise<string[]> {

@@ -422,7 +422,7 @@ test('when an import batch is still being written while newer items are indexed,
     source: 'api',
     title: `Zebrafish ${i}`,
     content: 'imported',
-    status: 'unread',
+    status: 'unread' as const,
     publishedDate: at,
     createdAt: at,
   }));

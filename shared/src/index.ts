@@ -73,6 +73,7 @@ export { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from './http/headers';
 export { HttpError, MAX_BODY_DEPTH, readJsonBody } from './http/body';
 export { subgraphSchema, type ServiceConfig, type SubgraphContext } from './subgraph';
 export { Bulkhead, BulkheadRefused } from './bulkhead';
+export { runPasses, type BackgroundWorker, type WakeableWorker } from './backgroundPasses';
 
 // Metrics
 export { createRegistry, LATENCY_BUCKETS, metricsRoute } from './metrics/registry';

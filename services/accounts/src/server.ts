@@ -3,8 +3,8 @@ import { createAccountAdminResolvers } from './adminResolvers';
 import { changesSettleMs, type Logger, type ServiceConfig } from '@fi/shared';
 import { startDirectorySubgraph, startExports } from '@fi/shared/database';
 import { createAccountRepository } from './data/accountRepository';
-import { accountsExportSource } from './export/accountsExport';
-import { accountsContext } from './links/accountLinks';
+import { accountsExportSource } from './export';
+import { accountsContext } from './links';
 import { createAccountResolvers } from './resolvers';
 
 export const ACCOUNTS_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');

@@ -4,4 +4,4 @@ export { CONTACTS_SCHEMA_PATH, startContactsService } from './server';
 export { createContactRepository } from './data/contactRepository';
 export { contactKeyBackfill } from './data/contactKeyBackfill';
 export { checkContact } from './domain/contactRules';
-export { contactsExportSource } from './export/contactsExport';
+export { contactsExportSource } from './export';

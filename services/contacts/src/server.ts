@@ -3,8 +3,8 @@ import { createContactAdminResolvers } from './adminResolvers';
 import { changesSettleMs, type Logger, type ServiceConfig } from '@fi/shared';
 import { startDirectorySubgraph, startExports } from '@fi/shared/database';
 import { createContactRepository } from './data/contactRepository';
-import { contactsExportSource } from './export/contactsExport';
-import { contactsContext } from './links/contactLinks';
+import { contactsExportSource } from './export';
+import { contactsContext } from './links';
 import { createContactResolvers } from './resolvers';
 
 export const CONTACTS_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');

@@ -23,10 +23,10 @@ import {
   type Sentiment,
   type SentimentTuning,
   type TextReading,
-} from '../src/domain/sentiment/analyzeSentiment';
-import { wordScore } from '../src/domain/sentiment/wordModel';
+} from '../src/core/domain/sentiment/analyzeSentiment';
+import { wordScore } from '../src/core/domain/sentiment/wordModel';
 import { train } from './trainWordModel';
-import { sentimentNlp } from '../src/domain/sentiment/englishNlp';
+import { sentimentNlp } from '../src/core/domain/sentiment/englishNlp';
 import { languageOutcome, printFileFigures, serviceOutcome, serviceReading, type LabelledText } from './serviceFigures';
 
 interface Example extends LabelledText {

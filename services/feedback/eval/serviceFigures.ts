@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { givenPath } from './givenPath';
-import { readFeedback, type FeedbackReading } from '../src/domain/sentiment/feedbackSentiment';
-import type { Sentiment } from '../src/domain/sentiment/analyzeSentiment';
+import { readFeedback, type FeedbackReading } from '../src/core/domain/sentiment/feedbackSentiment';
+import type { Sentiment } from '../src/core/domain/sentiment/analyzeSentiment';
 
 export interface LabelledText {
   label: Sentiment;

@@ -1,5 +1,5 @@
 /**
- * npm run eval:train-words: trains the word model of the English sentiment (src/domain/sentiment/wordModel.ts)
+ * npm run eval:train-words: trains the word model of the English sentiment (src/core/domain/sentiment/wordModel.ts)
  * on the tuning data only (the first set, the independent set's tune half, the hard English set's tune
  * half, the development sets' tune parts and, since the sixth round, the third held-out set; never a report half
  * or a check part) and writes wordModel.json.
@@ -7,8 +7,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSentences } from '../src/domain/sentiment/analyzeSentiment';
-import { wordProbabilities, type WordModel } from '../src/domain/sentiment/wordModel';
+import { readSentences } from '../src/core/domain/sentiment/analyzeSentiment';
+import { wordProbabilities, type WordModel } from '../src/core/domain/sentiment/wordModel';
 
 interface Example {
   split: string;
@@ -119,7 +119,7 @@ function main(): void {
     all.map(featuresOf),
     all.map((e) => CLASS[e.label]),
   );
-  const file = join(__dirname, '../src/domain/sentiment/wordModel.json');
+  const file = join(__dirname, '../src/core/domain/sentiment/wordModel.json');
   writeFileSync(file, `${JSON.stringify(model)}\n`);
   console.log(`${Object.keys(model.features).length} features from ${all.length} tuning texts written to ${file}`);
 }

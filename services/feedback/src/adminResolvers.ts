@@ -1,35 +1,37 @@
 import {
   DIRECTORY_WRITERS,
   INTEGRATION_MANAGERS,
-  notFound,
   requireDirectoryWriter,
   requireMember,
   requireMemberRole,
   toPage,
   type SubgraphContext,
 } from '@fi/shared';
-import type { FeedbackRepository } from './data/feedbackRepository';
-import type { FeedbackTombstones } from './data/feedbackTombstones';
-import { mergeFeedback, unmergeFeedback } from './domain/mergeFeedback';
-import { createMergeResolvers } from './merges/mergeResolvers';
-import type { InsightsStore } from './data/insightsStore';
-import type { ThemeStore } from './data/themeStore';
 import {
   changeStatus,
   changeStatuses,
-  FEEDBACK_NOT_FOUND,
+  findFeedback,
+  listFeedback,
+  mergeFeedback,
+  parseFeedbackListArgs,
+  parseStatus,
+  unmergeFeedback,
   type StatusCaller,
-  type StatusDeps,
-} from './domain/changeStatus';
-import { parseFeedbackListArgs } from './domain/feedbackListQuery';
+} from './core';
 import { feedbackItemFields } from './feedbackItemFields';
 import type { Resolvers } from './generated/adminResolvers';
-import { feedbackInsights, feedbackInsightsFields } from './insights/feedbackInsights';
-import type { OrgSimilarity } from './similarity/orgSimilarity';
-import { listThemes, mergeThemes, unmergeThemes } from './themes/feedbackThemes';
-import { createThemeResolvers, themeFigureFields } from './themes/themeResolvers';
-import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
-import { toGraphQL, webhookChanges } from './webhooks/webhookResolvers';
+import { feedbackInsights, feedbackInsightsFields } from './insights';
+import { duplicateFields } from './merges';
+import type { FeedbackParts } from './resolvers';
+import {
+  createThemeResolvers,
+  listThemes,
+  mergeThemes,
+  themeFigureFields,
+  themesInRange,
+  unmergeThemes,
+} from './themes';
+import { toGraphQL, webhookChanges } from './webhooks';
 
 export const ONLY_MANAGERS_CHANGE_WEBHOOKS = 'Only owners and admins can add or remove webhook endpoints';
 export const ONLY_MANAGERS_KEEP_WEBHOOKS =
@@ -51,22 +53,12 @@ function statusCaller(ctx: SubgraphContext): StatusCaller {
  * functions as the public API.
  */
 export function createFeedbackAdminResolvers(
-  repository: FeedbackRepository,
-  status: StatusDeps,
-  {
-    insights,
-    similarity,
-    themes,
-    webhooks,
-    tombstones,
-  }: {
-    insights: InsightsStore;
-    similarity: OrgSimilarity;
-    themes: ThemeStore;
-    webhooks: WebhookEndpoints;
-    tombstones: FeedbackTombstones;
-  },
+  parts: Pick<
+    FeedbackParts,
+    'repository' | 'tombstones' | 'events' | 'search' | 'insights' | 'similarity' | 'themes' | 'webhooks'
+  >,
 ): Resolvers {
+  const { repository: items, tombstones, events, themes, webhooks } = parts;
   const webhookManager = (ctx: SubgraphContext, refusal = ONLY_MANAGERS_CHANGE_WEBHOOKS) =>
     requireMemberRole(ctx.auth, INTEGRATION_MANAGERS, refusal);
   // A test event or a redelivery sends nothing the endpoint was not meant to get: every writer may.
@@ -74,20 +66,14 @@ export function createFeedbackAdminResolvers(
     requireMemberRole(ctx.auth, DIRECTORY_WRITERS, ONLY_WRITERS_RESEND_WEBHOOKS);
   const changes = webhookChanges(webhooks);
   const themed = createThemeResolvers(themes);
-  const merging = { repository, events: status.events, tombstones };
-  const merges = createMergeResolvers(merging);
+  const merging = { items, events, tombstones };
   return {
     Query: {
-      feedbackItems: (_, args, ctx) => repository.list(requireMember(ctx.auth).orgId, parseFeedbackListArgs(args)),
-      feedbackItem: async (_, args, ctx) => {
-        const { orgId } = requireMember(ctx.auth);
-        // A merged duplicate is still there to read (with duplicateOf), as in the public API.
-        const item = (await repository.findById(orgId, args.id)) ?? (await tombstones.findMerged(orgId, args.id));
-        if (!item) throw notFound(FEEDBACK_NOT_FOUND);
-        return item;
-      },
+      feedbackItems: (_, args, ctx) =>
+        listFeedback({ items, search: parts.search }, requireMember(ctx.auth).orgId, parseFeedbackListArgs(args)),
+      feedbackItem: (_, args, ctx) => findFeedback({ items, tombstones }, requireMember(ctx.auth).orgId, args.id),
       feedbackInsights: (_, args, ctx) =>
-        feedbackInsights({ store: insights, themes }, requireMember(ctx.auth).orgId, args),
+        feedbackInsights({ store: parts.insights, themes: themesInRange(themes) }, requireMember(ctx.auth).orgId, args),
       feedbackThemes: (_, args, ctx) => listThemes(themes, requireMember(ctx.auth).orgId, args),
       webhookEndpoints: async (_, __, ctx) => (await webhooks.list(requireMember(ctx.auth).orgId)).map(toGraphQL),
       webhookDeliveries: (_, args, ctx) =>
@@ -96,7 +82,7 @@ export function createFeedbackAdminResolvers(
     Mutation: {
       changeFeedbackStatus: async (_, args, ctx) => {
         const caller = statusCaller(ctx);
-        const change = await changeStatus(status, caller, args.id, args.status);
+        const change = await changeStatus({ items, events }, caller, args.id, parseStatus(args.status));
         if (change.changed)
           ctx.logger.info(
             { feedbackId: args.id, orgId: caller.orgId, status: args.status },
@@ -106,12 +92,12 @@ export function createFeedbackAdminResolvers(
       },
       changeFeedbackStatuses: async (_, args, ctx) => {
         const caller = statusCaller(ctx);
-        const changes = await changeStatuses(status, caller, args.ids, args.status);
+        const changed = await changeStatuses({ items, events }, caller, args.ids, parseStatus(args.status));
         ctx.logger.info(
-          { orgId: caller.orgId, status: args.status, requested: args.ids.length, changed: changes.length },
+          { orgId: caller.orgId, status: args.status, requested: args.ids.length, changed: changed.length },
           'feedback statuses changed by a member',
         );
-        return changes.length;
+        return changed.length;
       },
       addWebhookEndpoint: (_, args, ctx) =>
         changes.add(webhookManager(ctx).orgId, args.url, args.events, ctx.logger, 'member'),
@@ -155,10 +141,9 @@ export function createFeedbackAdminResolvers(
         changes.rotateSecret(webhookManager(ctx, ONLY_MANAGERS_KEEP_WEBHOOKS).orgId, args.id, ctx.logger, 'member'),
     },
     FeedbackItem: {
-      ...feedbackItemFields({ similarity, repository }),
+      ...feedbackItemFields({ similarity: parts.similarity, items }),
       themes: themed.FeedbackItem.themes,
-      duplicateOf: merges.FeedbackItem.duplicateOf,
-      duplicates: merges.FeedbackItem.duplicates,
+      ...duplicateFields({ items }),
     },
     FeedbackTheme: themeFigureFields,
     FeedbackInsights: feedbackInsightsFields,

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, parse, serviceConfigSchema, type ConfigOf } from '@fi/shared';
 import { aiConfigProblems, aiConfigSchema } from './ai';
-import { webhookConfigSchema } from './webhooks/webhookConfig';
+import { webhookConfigSchema } from './webhooks';
 
 export const feedbackConfigSchema = {
   ...serviceConfigSchema({ port: 4001, database: 'feedback' }),

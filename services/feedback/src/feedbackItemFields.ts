@@ -1,12 +1,11 @@
-import type { FeedbackItem } from './data/feedbackItem';
-import type { FeedbackRepository } from './data/feedbackRepository';
-import { readLanguage } from './domain/language/detectLanguage';
-import { feedbackText } from './domain/sentiment/analyzeSentiment';
-import type { OrgSimilarity } from './similarity/orgSimilarity';
-import { similarFeedback } from './similarity/similarFeedback';
+import { feedbackText, readLanguage, type FeedbackItem } from './core';
+import { similarFeedback, type OrgSimilarity } from './similarity';
 
 /** The computed fields of a feedback item, the same in the public and the admin schema. */
-export function feedbackItemFields(deps: { similarity: OrgSimilarity; repository: FeedbackRepository }) {
+export function feedbackItemFields(deps: {
+  similarity: OrgSimilarity;
+  items: { findById(orgId: string, id: string): Promise<FeedbackItem | null> };
+}) {
   return {
     // Idempotent replays answer with the item as first stored, which may predate updatedAt.
     updatedAt: (item: FeedbackItem) => item.updatedAt ?? item.createdAt,

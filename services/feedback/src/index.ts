@@ -1,23 +1,29 @@
-// The feedback service's public face: what the CLI, the tests and the bench may use. The process entry is main.ts.
+// The feedback service's public face: what the CLI, the tests and the bench may use. The process entries
+// are main.ts (the API) and worker.ts (the background work).
 export { feedbackConfigSchema, loadFeedbackConfig, type FeedbackConfig } from './config';
 export { FEEDBACK_SCHEMA_PATH, startFeedbackService } from './server';
-export { FeedbackRepository } from './data/feedbackRepository';
-export type { FeedbackRecord } from './data/feedbackItem';
+export {
+  backfillSentiment,
+  cellKey,
+  checkImportedFeedback,
+  deltaOf,
+  FeedbackRepository,
+  feedbackKeyBackfill,
+  FeedbackTombstones,
+  SENTIMENTS,
+  SentimentBackfillStore,
+  STATUSES,
+  sumOf,
+  type ComputedSentiment,
+  type CountDelta,
+  type CountedItem,
+  type FeedbackRecord,
+  type RecountReport,
+} from './core';
 export { feedbackImporter } from './feedbackImporter';
-export { recountOrganization, recountOrganizations, type RecountReport } from './data/recount';
-export { cellKey, deltaOf, sumOf, type CountDelta, type CountedItem } from './domain/countDelta';
-export { feedbackKeyBackfill } from './data/feedbackKeyBackfill';
-export { SentimentBackfillStore, type ComputedSentiment } from './data/sentimentBackfillStore';
-export { backfillSentiment } from './domain/sentiment/backfillSentiment';
-export { checkImportedFeedback } from './domain/newFeedback';
-export { SENTIMENTS, STATUSES } from './domain/feedbackValues';
-export { webhookConfigSchema } from './webhooks/webhookConfig';
-export { webhookEndpoints } from './webhooks/webhooks';
-export { ThemeStore } from './data/themeStore';
-export { recomputeThemes } from './themes/themeWorker';
-export { computeThemes } from './themes/themeClustering';
-export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export/feedbackExport';
-export { FeedbackTombstones } from './data/feedbackTombstones';
-export { SearchIndexStore } from './data/searchIndexStore';
-export { indexOrganization, startSearchIndexer } from './search/searchIndexer';
-export { backfillTimes } from './search/timesBackfill';
+export { recountOrganization, recountOrganizations } from './recount';
+export { webhookConfigSchema, webhookEndpoints } from './webhooks';
+export { computeThemes, recomputeThemes, ThemeStore } from './themes';
+export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export';
+export { SearchIndexStore } from './searchIndex';
+export { backfillTimes, indexOrganization, startSearchIndexer } from './search';

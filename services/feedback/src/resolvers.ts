@@ -1,27 +1,32 @@
-import { forbidden, notFound, scopedReference, type ChangeFeed } from '@fi/shared';
-import type { ServiceExports } from '@fi/shared/database';
-import type { FeedbackItem } from './data/feedbackItem';
-import type { FeedbackTombstones } from './data/feedbackTombstones';
-import type { FeedbackRepository } from './data/feedbackRepository';
-import type { FeedbackStatusStore } from './data/feedbackStatusStore';
-import { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
-import { changeStatus, changeStatuses, FEEDBACK_NOT_FOUND } from './domain/changeStatus';
-import { parseFeedbackListArgs } from './domain/feedbackListQuery';
-import { lastInteraction } from './domain/lastInteraction';
-import type { IdempotencyStore } from './data/idempotencyStore';
-import { removeFeedback } from './domain/removeFeedback';
-import type { ChangeEvents } from './domain/changeEvents';
+import { forbidden, type ChangeFeed } from '@fi/shared';
+import { type ServiceExports } from '@fi/shared/database';
+import {
+  addFeedback,
+  changeStatus,
+  changeStatuses,
+  FEEDBACK_NOT_FOUND,
+  findFeedback,
+  listFeedback,
+  parseFeedbackListArgs,
+  parseIdempotencyKey,
+  parseStatus,
+  removeFeedback,
+  type ChangeEvents,
+  type FeedbackItem,
+  type FeedbackRepository,
+  type FeedbackTombstones,
+  type IdempotencyStore,
+  type SearchAnswers,
+} from './core';
 import type { FeedbackContext } from './feedbackContext';
 import { feedbackItemFields } from './feedbackItemFields';
 import type { Resolvers } from './generated/resolvers';
-import type { InsightsStore } from './data/insightsStore';
-import { feedbackInsights, feedbackInsightsFields } from './insights/feedbackInsights';
-import type { OrgSimilarity } from './similarity/orgSimilarity';
-import { createThemeResolvers } from './themes/themeResolvers';
-import { createMergeResolvers } from './merges/mergeResolvers';
-import type { ThemeStore } from './data/themeStore';
-import { createWebhookResolvers } from './webhooks/webhookResolvers';
-import type { WebhookEndpoints } from './webhooks/webhookEndpoints';
+import { feedbackInsights, feedbackInsightsFields, type InsightsStore } from './insights';
+import { createLinkResolvers } from './links';
+import { createMergeResolvers } from './merges';
+import type { OrgSimilarity } from './similarity';
+import { createThemeResolvers, themesInRange, type ThemeStore } from './themes';
+import { createWebhookResolvers, type WebhookEndpoints } from './webhooks';
 
 export type { FeedbackContext };
 export { FEEDBACK_NOT_FOUND };
@@ -30,48 +35,38 @@ export { FEEDBACK_NOT_FOUND };
 export const NOT_AUTHORIZED_TO_DELETE = 'Not authorized to delete this feedback';
 export const NOT_AUTHORIZED_TO_CREATE = 'Not authorized to create feedback';
 
-export function createResolvers(
-  repository: FeedbackRepository,
-  idempotency: IdempotencyStore,
-  statuses: FeedbackStatusStore,
-  {
-    events,
-    management,
-    insights,
-    similarity,
-    themes,
-    exportJobs,
-    tombstones,
-    changes,
-  }: {
-    events: ChangeEvents;
-    management: WebhookEndpoints;
-    insights: InsightsStore;
-    similarity: OrgSimilarity;
-    themes: ThemeStore;
-    exportJobs: ServiceExports['operations'];
-    tombstones: FeedbackTombstones;
-    changes: ChangeFeed<FeedbackItem>;
-  },
-): Resolvers {
-  const webhooks = createWebhookResolvers(management);
+/** What the API's resolvers are given: the core's repositories and change events, and the features' parts. */
+export interface FeedbackParts {
+  repository: FeedbackRepository;
+  tombstones: FeedbackTombstones;
+  idempotency: IdempotencyStore;
+  events: ChangeEvents;
+  search: SearchAnswers;
+  insights: InsightsStore;
+  similarity: OrgSimilarity;
+  themes: ThemeStore;
+  webhooks: WebhookEndpoints;
+  exportJobs: ServiceExports['operations'];
+  changes: ChangeFeed<FeedbackItem>;
+}
+
+export function createResolvers(parts: FeedbackParts): Resolvers {
+  const { repository: items, tombstones, idempotency, events, themes, exportJobs, changes } = parts;
+  const webhooks = createWebhookResolvers(parts.webhooks);
   const themed = createThemeResolvers(themes);
-  const merges = createMergeResolvers({ repository, events, tombstones });
+  const merges = createMergeResolvers({ items, events, tombstones });
+  const links = createLinkResolvers();
   return {
     Query: {
       ...webhooks.Query,
       ...themed.Query,
       feedbackItems: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
-        return repository.list(caller.orgId, parseFeedbackListArgs(args));
+        return listFeedback({ items, search: parts.search }, caller.orgId, parseFeedbackListArgs(args));
       },
       feedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
-        // A merged duplicate is still there to read (with duplicateOf), until it is deleted.
-        const item =
-          (await repository.findById(caller.orgId, args.id)) ?? (await tombstones.findMerged(caller.orgId, args.id));
-        if (!item) throw notFound(FEEDBACK_NOT_FOUND);
-        return item;
+        return findFeedback({ items, tombstones }, caller.orgId, args.id);
       },
       feedbackExportJob: (_, args, ctx) => exportJobs.get(ctx, args),
       feedbackExports: (_, args, ctx) => exportJobs.list(ctx, args),
@@ -81,7 +76,7 @@ export function createResolvers(
       },
       feedbackInsights: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
-        return feedbackInsights({ store: insights, themes }, caller.orgId, args);
+        return feedbackInsights({ store: parts.insights, themes: themesInRange(themes) }, caller.orgId, args);
       },
     },
     Mutation: {
@@ -92,7 +87,7 @@ export function createResolvers(
       addFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
         const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKeyHeader);
-        const item = await addFeedback({ repository, idempotency, events }, caller.orgId, args.input, idempotencyKey);
+        const item = await addFeedback({ items, idempotency, events }, caller.orgId, args.input, idempotencyKey);
         ctx.logger.info({ feedbackId: item.id, orgId: caller.orgId }, 'feedback created');
         return item;
       },
@@ -102,29 +97,31 @@ export function createResolvers(
         // (existence is told first, so a read-only key learns no more than a writer would).
         if (caller.readOnly) {
           throw forbidden(
-            (await repository.findById(caller.orgId, args.id)) ? NOT_AUTHORIZED_TO_DELETE : FEEDBACK_NOT_FOUND,
+            (await items.findById(caller.orgId, args.id)) ? NOT_AUTHORIZED_TO_DELETE : FEEDBACK_NOT_FOUND,
           );
         }
-        if (!(await removeFeedback({ repository, events, tombstones }, caller.orgId, args.id)))
+        if (!(await removeFeedback({ items, events, tombstones }, caller.orgId, args.id)))
           throw forbidden(FEEDBACK_NOT_FOUND);
         ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId }, 'feedback removed');
         return true;
       },
       updateFeedbackItemStatus: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
-        const change = await changeStatus({ statuses, events }, caller, args.id, args.status);
+        const status = parseStatus(args.status);
+        const change = await changeStatus({ items, events }, caller, args.id, status);
         if (change.changed)
-          ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, status: args.status }, 'feedback status changed');
+          ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, status }, 'feedback status changed');
         return change.item;
       },
       updateFeedbackItemsStatus: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
-        const changes = await changeStatuses({ statuses, events }, caller, args.ids, args.status);
+        const status = parseStatus(args.status);
+        const changed = await changeStatuses({ items, events }, caller, args.ids, status);
         ctx.logger.info(
-          { orgId: caller.orgId, status: args.status, requested: args.ids.length, changed: changes.length },
+          { orgId: caller.orgId, status, requested: args.ids.length, changed: changed.length },
           'feedback statuses changed',
         );
-        return changes.length;
+        return changed.length;
       },
     },
     FeedbackTheme: themed.FeedbackTheme,
@@ -132,24 +129,9 @@ export function createResolvers(
     FeedbackItem: {
       ...themed.FeedbackItem,
       ...merges.FeedbackItem,
-      __resolveReference: async (ref, ctx) => repository.findById([...(await ctx.allowedOrgs())], ref.id),
-      ...feedbackItemFields({ similarity, repository }),
+      __resolveReference: async (ref, ctx) => items.findById([...(await ctx.allowedOrgs())], ref.id),
+      ...feedbackItemFields({ similarity: parts.similarity, items }),
     },
-    AccountItem: {
-      __resolveReference: (ref, ctx) => scopedReference('account', ref, ctx),
-      feedbackSummary: (account, _, ctx) => ctx.links.accountSummaries.load(account),
-    },
-    ContactItem: {
-      __resolveReference: (ref, ctx) => scopedReference('contact', ref, ctx),
-      totalFeedbacks: async (contact, _, ctx) => (await ctx.contactStats.load(contact)).count,
-      feedback: (contact, args, ctx) =>
-        ctx.links.contactFeedback.load({
-          orgId: contact.orgId,
-          email: contact.email,
-          args: parseFeedbackListArgs(args),
-        }),
-      lastInteraction: async (contact, _, ctx) =>
-        lastInteraction(contact.storedLastInteraction, (await ctx.contactStats.load(contact)).lastPublished),
-    },
+    ...links,
   };
 }

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { analyzeSentiment } from '../src/domain/sentiment';
-import { SENTIMENT_TUNING, sentimentOfScore } from '../src/domain/sentiment/analyzeSentiment';
-import { normalizeSentence, sentenceCues } from '../src/domain/sentiment/feedbackCues';
+import { analyzeSentiment } from '../src/core/domain/sentiment';
+import { SENTIMENT_TUNING, sentimentOfScore } from '../src/core/domain/sentiment/analyzeSentiment';
+import { normalizeSentence, sentenceCues } from '../src/core/domain/sentiment/feedbackCues';
 
 describe('computed sentiment', () => {
   test('when a customer complains without a single negative word, then the text is negative', () => {

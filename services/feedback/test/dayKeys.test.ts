@@ -1,4 +1,4 @@
-import { dayKeys } from '../src/data/countStore';
+import { dayKeys } from '../src/core/data/ferretDbV1';
 
 describe('the keys of day cells in a range', () => {
   test('when both ends are days, then the range is the list of its days, across a month and a leap day', () => {

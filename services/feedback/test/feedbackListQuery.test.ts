@@ -1,8 +1,8 @@
 import { rejection } from './rejection';
-import { decodeCursor, encodeCursor } from '../src/domain/cursor';
+import { decodeCursor, encodeCursor } from '../src/core/model/cursor';
 import { TEXT_ARGUMENT_MAX } from '@fi/shared';
-import { parseFeedbackListArgs } from '../src/domain/feedbackListQuery';
-import { lastInteraction } from '../src/domain/lastInteraction';
+import { parseFeedbackListArgs } from '../src/core/domain/feedbackListQuery';
+import { lastInteraction } from '../src/links/lastInteraction';
 
 const position = { createdAt: new Date('2026-03-01T10:00:00.000Z'), id: '65f0c0ffee0000000000abcd' };
 

@@ -1,5 +1,5 @@
-import { readLanguage } from '../src/domain/language/detectLanguage';
-import { readFeedback, withSentiment } from '../src/domain/sentiment';
+import { readLanguage } from '../src/core/domain/language/detectLanguage';
+import { readFeedback, withSentiment } from '../src/core/domain/sentiment';
 
 describe('language of feedback', () => {
   test('when a text is written in a language the service reads, then that language is named', () => {

@@ -1,6 +1,6 @@
 import { rejection } from './rejection';
-import { parseIdempotencyKey } from '../src/domain/addFeedback';
-import { FEEDBACK_LIMITS, validateNewFeedback } from '../src/domain/newFeedback';
+import { parseIdempotencyKey } from '../src/core/domain/addFeedback';
+import { FEEDBACK_LIMITS, validateNewFeedback } from '../src/core/domain/newFeedback';
 
 const valid = { source: 'api', title: 'Slow export', content: 'The CSV export takes minutes.' };
 

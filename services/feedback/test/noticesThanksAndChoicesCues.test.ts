@@ -1,6 +1,6 @@
-import { analyzeSentiment } from '../src/domain/sentiment';
-import { decisionCues } from '../src/domain/sentiment/decisionCues';
-import { normalizeSentence, sentenceCues } from '../src/domain/sentiment/feedbackCues';
+import { analyzeSentiment } from '../src/core/domain/sentiment';
+import { decisionCues } from '../src/core/domain/sentiment/decisionCues';
+import { normalizeSentence, sentenceCues } from '../src/core/domain/sentiment/feedbackCues';
 
 const cues = (sentence: string) => sentenceCues(normalizeSentence(sentence));
 const decisions = (sentence: string) => decisionCues(normalizeSentence(sentence));

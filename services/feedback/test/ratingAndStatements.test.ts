@@ -1,7 +1,7 @@
-import { analyzeSentiment } from '../src/domain/sentiment';
-import { readLanguage } from '../src/domain/language/detectLanguage';
-import { readFeedback } from '../src/domain/sentiment/feedbackSentiment';
-import { ratingCue } from '../src/domain/sentiment/ratingCues';
+import { analyzeSentiment } from '../src/core/domain/sentiment';
+import { readLanguage } from '../src/core/domain/language/detectLanguage';
+import { readFeedback } from '../src/core/domain/sentiment/feedbackSentiment';
+import { ratingCue } from '../src/core/domain/sentiment/ratingCues';
 
 describe('scores given with the text', () => {
   test('when an NPS comment, a rating out of 5 or 10, or stars come with the text, then their scale decides low or high', () => {

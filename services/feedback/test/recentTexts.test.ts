@@ -1,5 +1,5 @@
-import { rememberRecent } from '../src/textTerms/recentTexts';
-import { TermCounter } from '../src/insights/topTerms';
+import { rememberRecent } from '../src/core/domain/sentiment/recentTexts';
+import { TermCounter } from '../src/terms/topTerms';
 
 test('when a text is read again, then its remembered reading is returned without reading it, and the oldest goes first past the bound', () => {
   const reads: string[] = [];

@@ -1,5 +1,6 @@
-import { BLOCK_SIZE, decodeChunk, decodeIds, encodeChunk, encodeIds } from '../src/search/postingCodec';
-import { matchedSeqs, type Posting } from '../src/search/searchMatches';
+import { BLOCK_SIZE, decodeChunk, decodeIds, encodeChunk, encodeIds } from '../src/search/data/postingCodec';
+import type { Posting } from '../src/search/data/indexStore';
+import { matchedSeqs } from '../src/search/searchMatches';
 import { foldChar, gramPositions, itemText, termGrams } from '../src/search/searchText';
 import { escapeRegExp } from '@fi/shared';
 

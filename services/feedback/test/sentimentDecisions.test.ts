@@ -1,8 +1,8 @@
-import { analyzeSentiment } from '../src/domain/sentiment';
-import { scoreSentiment } from '../src/domain/sentiment/analyzeSentiment';
-import { contrastClauses } from '../src/domain/sentiment/contrast';
-import { decisionCues } from '../src/domain/sentiment/decisionCues';
-import { normalizeSentence, sentenceCues } from '../src/domain/sentiment/feedbackCues';
+import { analyzeSentiment } from '../src/core/domain/sentiment';
+import { scoreSentiment } from '../src/core/domain/sentiment/analyzeSentiment';
+import { contrastClauses } from '../src/core/domain/sentiment/contrast';
+import { decisionCues } from '../src/core/domain/sentiment/decisionCues';
+import { normalizeSentence, sentenceCues } from '../src/core/domain/sentiment/feedbackCues';
 
 const cues = (sentence: string) => sentenceCues(normalizeSentence(sentence));
 

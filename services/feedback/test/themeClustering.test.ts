@@ -1,4 +1,4 @@
-import { computeThemes, type PreviousTheme } from '../src/themes/themeClustering';
+import { computeThemes, type PreviousTheme } from '../src/themes';
 
 const TEXTS = [
   'CSV export stops after 1,000 rows',

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { ChangeVerdicts } from '../src/webhooks/changeVerdicts';
+import { ChangeVerdicts } from '../src/changes/changeVerdicts';
 import { nextAttemptAt, retryDelayMs } from '../src/webhooks/retrySchedule';
 import { newSigningSecret, parseSecretKey, SecretBox } from '../src/webhooks/secretBox';
 import { checkTarget, refusalOf } from '../src/webhooks/targetPolicy';

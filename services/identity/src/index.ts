@@ -7,5 +7,5 @@ export type { AuditEntry } from './data/auditRepository';
 export { KeyService, type KeyInput } from './domain/keyService';
 export { MemberService } from './domain/memberService';
 export { OPERATOR, type Actor } from './domain/actor';
-export { VERIFY_KEY_PATH } from './http/verifyKeyRoute';
+export { VERIFY_KEY_PATH } from './http';
 export { migrateLegacyKeys, type MigrationReport } from './domain/keyMigration';

@@ -7,7 +7,7 @@ import type { MemberService } from './domain/memberService';
 import { checkRole } from './domain/memberService';
 import type { SessionService } from './domain/sessionService';
 import type { Resolvers } from './generated/resolvers';
-import { clearedSessionCookie, sessionCookie } from './http/sessionCookie';
+import { clearedSessionCookie, sessionCookie } from './http';
 import { memberActor } from './identityContext';
 
 export interface CreatedKey {

@@ -27,11 +27,16 @@ import { MemberService } from './domain/memberService';
 import { ResetRequestLimit } from './domain/resetRequestLimit';
 import { SessionService } from './domain/sessionService';
 import { SignInThrottle } from './domain/signInThrottle';
-import { csrfMatches, sessionTokenOf } from './http/sessionCookie';
-import { useSessionProtection } from './http/useSessionProtection';
-import { VERIFY_KEY_PATH, verifyKeyRoute } from './http/verifyKeyRoute';
-import { VERIFY_SESSION_PATH, verifySessionRoute } from './http/verifySessionRoute';
-import { createLinkMailer } from './mail/linkMailer';
+import {
+  csrfMatches,
+  sessionTokenOf,
+  useSessionProtection,
+  VERIFY_KEY_PATH,
+  verifyKeyRoute,
+  VERIFY_SESSION_PATH,
+  verifySessionRoute,
+} from './http';
+import { createLinkMailer } from './mail';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
 

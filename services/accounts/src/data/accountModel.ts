@@ -1,17 +1,11 @@
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import { withChangeStamp } from '@fi/shared/database';
+import type { AccountRecord } from '../model/account';
 
-export interface AccountDocument {
+/** An account as stored: its record, its id and organization, and the keys that link it. */
+export interface AccountDocument extends AccountRecord {
   _id: Types.ObjectId;
   orgId: string;
-  name: string;
-  domain?: string;
-  description?: string;
-  website?: string;
-  score?: number;
-  churnRisk?: number;
-  tags: string[];
-  createdAt: Date;
   /** Match keys (see shared linkKeys): lower-cased domain and name. */
   domainKey?: string | null;
   nameKey?: string | null;

@@ -1,21 +1,9 @@
 import { matchKey } from '@fi/shared';
 import { OrgScopedRepository, type Connection } from '@fi/shared/database';
+import type { AccountItem } from '../model/account';
 import { accountModel, type AccountDocument } from './accountModel';
 
-export interface AccountItem {
-  id: string;
-  orgId: string;
-  name: string;
-  domain: string | null;
-  description: string | null;
-  website: string | null;
-  score: number | null;
-  churnRisk: number | null;
-  tags: string[];
-  createdAt: Date;
-  domainKey: string | null;
-  nameKey: string | null;
-}
+export type { AccountItem };
 
 export function toAccountItem(doc: AccountDocument): AccountItem {
   return {

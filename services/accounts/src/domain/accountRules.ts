@@ -1,11 +1,7 @@
 import { RecordRules, type Checked, type CsvColumns } from '@fi/shared';
-import type { AccountDocument } from '../data/accountModel';
+import type { AccountRecord } from '../model/account';
 
-/** An account as stored, before the repository adds its id, organization and match keys. */
-export type AccountRecord = Pick<
-  AccountDocument,
-  'name' | 'domain' | 'description' | 'website' | 'score' | 'churnRisk' | 'tags' | 'createdAt'
->;
+export type { AccountRecord };
 
 /** Longest accepted text per field, in characters; documented in docs/limits.md. */
 export const ACCOUNT_LIMITS = { name: 200, domain: 253, description: 5_000, website: 2_000 } as const;

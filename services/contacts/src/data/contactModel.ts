@@ -1,18 +1,11 @@
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import { withChangeStamp } from '@fi/shared/database';
+import type { ContactRecord } from '../model/contact';
 
-export interface ContactDocument {
+/** A contact as stored: its record, its id and organization, and the keys that link it. */
+export interface ContactDocument extends ContactRecord {
   _id: Types.ObjectId;
   orgId: string;
-  name: string;
-  email?: string;
-  phone?: string;
-  company?: string;
-  title?: string;
-  location?: string;
-  tags: string[];
-  lastInteraction?: Date;
-  createdAt: Date;
   /** Match keys (see shared linkKeys): lower-cased email, its domain, and lower-cased company. */
   emailLower?: string | null;
   emailDomain?: string | null;

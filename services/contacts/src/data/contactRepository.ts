@@ -1,20 +1,9 @@
 import { emailDomainOf, matchKey } from '@fi/shared';
 import { OrgScopedRepository, type Connection } from '@fi/shared/database';
+import type { ContactItem } from '../model/contact';
 import { contactModel, type ContactDocument } from './contactModel';
 
-export interface ContactItem {
-  id: string;
-  orgId: string;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  company: string | null;
-  title: string | null;
-  location: string | null;
-  tags: string[];
-  storedLastInteraction: Date | null;
-  createdAt: Date;
-}
+export type { ContactItem };
 
 export function toContactItem(doc: ContactDocument): ContactItem {
   return {

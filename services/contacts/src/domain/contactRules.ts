@@ -1,11 +1,7 @@
 import { RecordRules, type Checked, type CsvColumns } from '@fi/shared';
-import type { ContactDocument } from '../data/contactModel';
+import type { ContactRecord } from '../model/contact';
 
-/** A contact as stored, before the repository adds its id, organization and match keys. */
-export type ContactRecord = Pick<
-  ContactDocument,
-  'name' | 'email' | 'phone' | 'company' | 'title' | 'location' | 'tags' | 'lastInteraction' | 'createdAt'
->;
+export type { ContactRecord };
 
 /** Longest accepted text per field, in characters; documented in docs/limits.md. */
 export const CONTACT_LIMITS = { name: 200, phone: 50, company: 200, title: 200, location: 200 } as const;

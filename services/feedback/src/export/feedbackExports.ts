@@ -1,19 +1,18 @@
-import type { Logger } from '@fi/shared';
-import { publicJob, startExports, type Connection } from '@fi/shared/database';
-import type { FeedbackConfig } from '../config';
-import type { FeedbackTombstones } from '../data/feedbackTombstones';
-import { exportEvent, type WebhookEvent } from '../webhooks/events';
+import { type Logger } from '@fi/shared';
+import { publicJob, startExports, type Connection, type ExportConfig } from '@fi/shared/database';
+import type { Announcement, FeedbackTombstones } from '../core';
+import { exportEvent } from './exportEvents';
 import { feedbackExportSource } from './feedbackExport';
 
 /**
  * The feedback service's exports: the worker over live items and the tombstones of items removed while
- * it runs. An export's end is announced as an export.completed or export.failed webhook event.
+ * it runs. An export's end is announced through the change stream (export.completed or export.failed).
  */
 export function startFeedbackExports(
   connection: Connection,
   tombstones: FeedbackTombstones,
-  announce: (event: WebhookEvent) => Promise<void>,
-  config: FeedbackConfig,
+  announce: (event: Announcement) => Promise<void>,
+  config: ExportConfig,
   logger: Logger,
 ) {
   return startExports(connection, feedbackExportSource(connection, tombstones), config, logger, (job) =>

@@ -1,9 +1,9 @@
-import { listThemes, MAX_THEMES_TAKE, type ThemeView } from '../themes/feedbackThemes';
-import type { ThemeStore } from '../data/themeStore';
-import type { InsightsStore, PeriodFigures } from '../data/insightsStore';
+import { DAY_MS } from '../core';
 import type { FeedbackInsightsResolvers } from '../generated/resolvers';
+import type { ThemeView } from '../themes';
+import type { InsightsStore } from './data/insightsStore';
 import { parseInsightsArgs } from './insightsQuery';
-import { DAY_MS } from '../domain/countDelta';
+import { periodFigures, topTerms, type PeriodFigures } from './periodFigures';
 
 /** Rising themes listed at most. */
 export const RISING_THEMES = 5;
@@ -32,7 +32,17 @@ export const feedbackInsightsFields = {
 
 /** The range's figures, the same for the equally long period just before it, the negative feedback's terms, and the themes that grew. */
 export async function feedbackInsights(
-  { store, themes }: { store: InsightsStore; themes: ThemeStore },
+  {
+    store,
+    themes,
+  }: {
+    store: InsightsStore;
+    /** The themes with items in a range, with their previous period's counts (see themes/). */
+    themes: (
+      orgId: string,
+      range: { from: Date; to: Date; source?: string },
+    ) => Promise<Array<ThemeView & { figures: { count: number; previousCount: number } }>>;
+  },
   orgId: string,
   args: { from: Date; to: Date; source?: string | null; interval?: string | null },
 ): Promise<FeedbackInsights> {
@@ -42,21 +52,16 @@ export async function feedbackInsights(
   // A range of whole days reads its previous period's cells with its own (one read); one with a time of
   // day counts its items, the previous period's only when asked.
   const whole = query.from.getTime() % DAY_MS === 0 && query.to.getTime() % DAY_MS === 0;
-  const [current, previous] = await store.periods(orgId, query, whole ? [query, previousPeriod] : [query]);
+  const [current, previous] = await periodFigures(store, orgId, query, whole ? [query, previousPeriod] : [query]);
   return {
     ...current,
     interval: query.interval,
-    previous: once(async () => previous ?? (await store.periods(orgId, query, [previousPeriod]))[0]),
-    topTerms: once(() => store.topTerms(orgId, query)),
+    previous: once(async () => previous ?? (await periodFigures(store, orgId, query, [previousPeriod]))[0]),
+    topTerms: once(() => topTerms(store, orgId, query)),
     risingThemes: once(async () => {
-      const themed = await listThemes(themes, orgId, {
-        from: query.from,
-        to: query.to,
-        source: query.source,
-        take: MAX_THEMES_TAKE,
-      });
-      return themed.items
-        .map((theme) => ({ theme, count: theme.figures!.count, previousCount: theme.figures!.previousCount }))
+      const themed = await themes(orgId, { from: query.from, to: query.to, source: query.source });
+      return themed
+        .map((theme) => ({ theme, count: theme.figures.count, previousCount: theme.figures.previousCount }))
         .filter(({ count, previousCount }) => count > previousCount)
         .sort(
           (a, b) =>

@@ -1,5 +1,5 @@
 import { badRequest } from '@fi/shared';
-import { DAY_MS } from '../domain/countDelta';
+import { DAY_MS } from '../core';
 
 export const INTERVALS = ['day', 'week', 'month'] as const;
 export type Interval = (typeof INTERVALS)[number];

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { companyDomainKey, orgKey } from '@fi/shared';
-import { cellCount } from '../data/countStore';
-import type { FeedbackRepository } from '../data/feedbackRepository';
+import { cellCount } from '../core';
+import type { LinkStore } from './data/linkStore';
 
 export interface AccountRef {
   orgId: string;
@@ -28,9 +28,7 @@ const empty = (): FeedbackSummary => ({
 });
 
 /** `AccountItem.feedbackSummary` for a page of accounts: one read of their domains' kept counts per organization. */
-export function createAccountSummaryLoader(
-  repository: FeedbackRepository,
-): DataLoader<AccountRef, FeedbackSummary, string> {
+export function createAccountSummaryLoader(store: LinkStore): DataLoader<AccountRef, FeedbackSummary, string> {
   const keyOf = (ref: AccountRef) => {
     const domain = companyDomainKey(ref.linkDomain);
     return domain ? orgKey(ref.orgId, domain) : null;
@@ -45,7 +43,7 @@ export function createAccountSummaryLoader(
       const summaries = new Map<string, FeedbackSummary>();
       await Promise.all(
         [...domainsByOrg].map(async ([orgId, domains]) => {
-          for (const [domain, cell] of await repository.domainFigures(orgId, [...domains])) {
+          for (const [domain, cell] of await store.domainFigures(orgId, [...domains])) {
             const total = cellCount(cell);
             summaries.set(orgKey(orgId, domain), {
               total,

@@ -1,10 +1,7 @@
 import DataLoader from 'dataloader';
 import { byArguments, EMPTY_GROUP_PAGE, groupedPages, matchKey, orgKey } from '@fi/shared';
-import type { FeedbackQuery } from '../domain/feedbackListQuery';
-import { cursorOf, isAfter, type FeedbackPage } from '../data/feedbackList';
-import type { FeedbackDocument } from '../data/feedbackModel';
-import { toItem } from '../data/feedbackItem';
-import type { FeedbackRepository } from '../data/feedbackRepository';
+import { comesAfter, cursorAfter, type FeedbackItem, type FeedbackPage, type FeedbackQuery } from '../core';
+import type { LinkStore } from './data/linkStore';
 
 export interface AuthorFeedbackKey {
   orgId: string;
@@ -18,9 +15,7 @@ const NO_FEEDBACK: FeedbackPage = { items: [], total: 0, nextCursor: null };
  * `ContactItem.feedback` for a page of contacts in one query: every matching item of all their
  * emails, newest first, streamed and paged per contact in memory (only each page is kept).
  */
-export function createContactFeedbackLoader(
-  repository: FeedbackRepository,
-): DataLoader<AuthorFeedbackKey, FeedbackPage, string> {
+export function createContactFeedbackLoader(store: LinkStore): DataLoader<AuthorFeedbackKey, FeedbackPage, string> {
   return new DataLoader<AuthorFeedbackKey, FeedbackPage, string>(
     async (keys) => {
       const results = new Map<AuthorFeedbackKey, FeedbackPage>();
@@ -30,22 +25,22 @@ export function createContactFeedbackLoader(
         if (withEmail.length === 0) continue;
         const after = query.after;
         const pages = await groupedPages(
-          repository.itemsOfEmails(
+          store.itemsOfEmails(
             [...new Set(withEmail.map((key) => key.orgId))],
             [...new Set(withEmail.map((key) => matchKey(key.email) as string))],
             query,
           ),
-          (doc: FeedbackDocument) => (doc.emailLower ? [orgKey(doc.orgId, doc.emailLower)] : []),
+          (item: FeedbackItem) => (item.email ? [orgKey(item.orgId, item.email.toLowerCase())] : []),
           query.page,
-          after ? (doc: FeedbackDocument) => isAfter(doc, after) : undefined,
+          after ? (item: FeedbackItem) => comesAfter(item, after) : undefined,
         );
         for (const key of withEmail) {
           const page = pages.get(orgKey(key.orgId, matchKey(key.email) as string)) ?? EMPTY_GROUP_PAGE;
           const last = page.items[page.items.length - 1];
           results.set(key, {
-            items: page.items.map(toItem),
+            items: page.items,
             total: page.total,
-            nextCursor: page.hasMore && last ? cursorOf(last) : null,
+            nextCursor: page.hasMore && last ? cursorAfter(last) : null,
           });
         }
       }

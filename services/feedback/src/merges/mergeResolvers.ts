@@ -1,18 +1,22 @@
-import type { FeedbackRepository } from '../data/feedbackRepository';
-import type { FeedbackTombstones } from '../data/feedbackTombstones';
-import type { ChangeEvents } from '../domain/changeEvents';
-import { mergeFeedback, unmergeFeedback } from '../domain/mergeFeedback';
+import { mergeFeedback, unmergeFeedback, type MergeDeps } from '../core';
 import type { Resolvers } from '../generated/resolvers';
 import { mergedInto } from './duplicateLoader';
 
 export const NOT_AUTHORIZED_TO_MERGE = 'Not authorized to merge feedback';
 
+/** An item's duplicateOf and duplicates, the same in the public and the admin schema. */
+export function duplicateFields(deps: Pick<MergeDeps, 'items'>) {
+  return {
+    duplicateOf: async (item) => {
+      const into = mergedInto(item);
+      return into ? deps.items.findById(item.orgId, into) : null;
+    },
+    duplicates: (item, _, ctx) => (mergedInto(item) ? [] : ctx.duplicates.load({ orgId: item.orgId, id: item.id })),
+  } satisfies Pick<NonNullable<Resolvers['FeedbackItem']>, 'duplicateOf' | 'duplicates'>;
+}
+
 /** mergeFeedbackItems, unmergeFeedbackItem, and an item's duplicateOf and duplicates. */
-export function createMergeResolvers(deps: {
-  repository: FeedbackRepository;
-  events: ChangeEvents;
-  tombstones: FeedbackTombstones;
-}) {
+export function createMergeResolvers(deps: MergeDeps) {
   return {
     Mutation: {
       mergeFeedbackItems: async (_, args, ctx) => {
@@ -31,12 +35,6 @@ export function createMergeResolvers(deps: {
         return item;
       },
     },
-    FeedbackItem: {
-      duplicateOf: async (item) => {
-        const into = mergedInto(item);
-        return into ? deps.repository.findById(item.orgId, into) : null;
-      },
-      duplicates: (item, _, ctx) => (mergedInto(item) ? [] : ctx.duplicates.load({ orgId: item.orgId, id: item.id })),
-    },
+    FeedbackItem: duplicateFields(deps),
   } satisfies Pick<Resolvers, 'Mutation' | 'FeedbackItem'>;
 }

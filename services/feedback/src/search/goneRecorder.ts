@@ -1,7 +1,7 @@
 import type { ChangePosition } from '@fi/shared';
-import type { Removal, SearchIndexStore, SearchState } from '../data/searchIndexStore';
+import type { IndexStore, Removal, SearchState } from './data/indexStore';
+import { BLOCK_SIZE, decodeIds } from './data/postingCodec';
 import { IndexBlocks } from './indexBlocks';
-import { BLOCK_SIZE, decodeIds } from './postingCodec';
 
 /** Removals read per pass: an organization with more records the rest in its next passes. */
 const REMOVALS_PER_PASS = 5_000;
@@ -10,7 +10,7 @@ const REMOVALS_PER_PASS = 5_000;
  * Ids claimed beyond `next` by a pass cut off before it advanced: the next pass indexes them under their
  * numbers, whatever became of them meanwhile.
  */
-async function claimedBeyond(store: SearchIndexStore, orgId: string, state: SearchState): Promise<Set<string>> {
+async function claimedBeyond(store: IndexStore, orgId: string, state: SearchState): Promise<Set<string>> {
   const open = Math.floor(state.next / BLOCK_SIZE);
   return new Set(
     decodeIds((await store.block(orgId, open))?.ids ?? Buffer.alloc(0)).slice(state.next - open * BLOCK_SIZE),
@@ -29,11 +29,11 @@ const waitsFor = (removal: Removal, claimed: Set<string>) => removal.kind === 'm
  * tombstones in the order they were stamped, up to `before` (now minus the grace: a tombstone is stamped
  * before its item goes): deleted items for good, merged ones apart (an unmerge brings one back: searches
  * check those). Deletions' tombstones are purged after CHANGES_KEPT_MS; the list keeps what they said, so
- * a search can count the live matches without reading them (data/indexedSearchPage.ts). A deletion whose
+ * a search can count the live matches without reading them (indexedSearchPage.ts). A deletion whose
  * item is still live failed (a retry is stamped anew) and is not recorded. Returns the removals recorded.
  */
 export async function recordRemovals(
-  store: SearchIndexStore,
+  store: IndexStore,
   orgId: string,
   state: SearchState,
   before: Date,
@@ -80,7 +80,7 @@ export async function recordRemovals(
 
 /** True when the organization has removals the gone list can record now (see recordRemovals). */
 export async function hasRemovalsToRecord(
-  store: SearchIndexStore,
+  store: IndexStore,
   orgId: string,
   state: SearchState | null,
   before: Date,

@@ -1,5 +1,5 @@
-import { BLOCK_SIZE } from './postingCodec';
-import type { StoredBlock } from './blockCache';
+import { BLOCK_SIZE } from './data/postingCodec';
+import type { StoredBlock } from './data/blockCache';
 
 const ID_BYTES = 12;
 const TIME_BYTES = 8;

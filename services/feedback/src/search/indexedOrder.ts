@@ -1,9 +1,9 @@
-import type { CursorPosition } from '../domain/cursor';
+import type { CursorPosition } from '../core';
 import type { IndexBlocks } from './indexBlocks';
 
 /** An item of the unindexed tail, as read. */
 interface TailItem {
-  _id: { toHexString(): string };
+  id: string;
   createdAt: Date;
 }
 
@@ -40,6 +40,6 @@ export function newestIndexed<T extends TailItem>(
     if (after && afterTime !== undefined && (time > afterTime || (time === afterTime && id >= after.id))) continue;
     entries.push({ id, time });
   }
-  for (const doc of tail) entries.push({ id: doc._id.toHexString(), time: doc.createdAt.getTime(), doc });
+  for (const doc of tail) entries.push({ id: doc.id, time: doc.createdAt.getTime(), doc });
   return entries.sort(newestFirst).slice(skip, skip + count);
 }

@@ -1,4 +1,4 @@
-import type { SearchIndexStore, SearchState } from '../data/searchIndexStore';
+import type { IndexStore, SearchState } from './data/indexStore';
 import { IndexBlocks } from './indexBlocks';
 import { matchedSeqs } from './searchMatches';
 import { termGrams } from './searchText';
@@ -19,7 +19,7 @@ export interface SearchScope {
  * (or holding the field separator), or an organization not indexed yet.
  */
 export async function indexedState(
-  store: SearchIndexStore,
+  store: IndexStore,
   orgId: string,
   search: string | undefined,
 ): Promise<IndexedState | null> {
@@ -34,7 +34,7 @@ export async function indexedState(
  * after it are ignored (their items are in the tail, after the watermark).
  */
 export async function searchScope(
-  store: SearchIndexStore,
+  store: IndexStore,
   orgId: string,
   search: string,
   state: IndexedState,

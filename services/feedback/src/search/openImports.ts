@@ -1,5 +1,8 @@
-import type { OpenImports } from '../data/changeOutbox';
-import type { SearchIndexStore } from '../data/searchIndexStore';
+/** Each organization's oldest import batch still open, and where those left unread begin (see changes/). */
+export interface OpenImports {
+  oldest: Map<string, Date>;
+  unreadFrom: Date | null;
+}
 
 /** When an organization's oldest import batch still being written began, or null. */
 export type OpenImportSince = (orgId: string) => Promise<Date | null>;
@@ -9,10 +12,10 @@ export type OpenImportSince = (orgId: string) => Promise<Date | null>;
  * use a read that old: a batch recorded after it has ids made after it, and a pass takes nothing younger
  * than the grace, so with `maxAgeMs` under the grace those ids are beyond the pass anyway.
  */
-export function openImportsReader(store: SearchIndexStore, maxAgeMs: number): OpenImportSince {
+export function openImportsReader(sources: { openImports(): Promise<OpenImports> }, maxAgeMs: number): OpenImportSince {
   let last: { at: number; open: OpenImports } | null = null;
   return async (orgId) => {
-    if (!last || Date.now() - last.at >= maxAgeMs) last = { at: Date.now(), open: await store.openImports() };
+    if (!last || Date.now() - last.at >= maxAgeMs) last = { at: Date.now(), open: await sources.openImports() };
     return last.open.oldest.get(orgId) ?? last.open.unreadFrom;
   };
 }

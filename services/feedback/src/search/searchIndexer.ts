@@ -1,7 +1,6 @@
-import { runPasses, type BackgroundWorker } from '../backgroundPasses';
-import { firstIdHexAt, type Logger } from '@fi/shared';
+import { firstIdHexAt, runPasses, type BackgroundWorker, type Logger } from '@fi/shared';
 import { newObjectIdHex } from '@fi/shared/database';
-import type { IndexedText, SearchIndexStore } from '../data/searchIndexStore';
+import type { IndexedText, IndexStore } from './data/indexStore';
 import {
   BLOCK_SIZE,
   decodeIds,
@@ -10,11 +9,20 @@ import {
   encodeIds,
   encodeTimes,
   type Occurrence,
-} from './postingCodec';
+} from './data/postingCodec';
 import { gramPositions, itemText } from './searchText';
 import { hasRemovalsToRecord, recordRemovals } from './goneRecorder';
 import { backfillTimes } from './timesBackfill';
-import { openImportsReader, type OpenImportSince } from './openImports';
+import { openImportsReader, type OpenImports, type OpenImportSince } from './openImports';
+
+/**
+ * The index with what the indexer reads beside it: the organizations that have feedback (the kept counts)
+ * and the import batches still being written (the change stream), joined where the service is put together.
+ */
+export type IndexSources = IndexStore & {
+  openImports(limit?: number): Promise<OpenImports>;
+  organizations(): Promise<string[]>;
+};
 
 /** An instance indexing an organization holds it this long, renewed at every batch. */
 const LEASE_MS = 2 * 60_000;
@@ -73,7 +81,7 @@ function chunksOf(block: number, first: number, texts: IndexedText[]): Map<strin
  * organization's removals in the gone list (see goneRecorder.ts). Returns the items indexed.
  */
 export async function indexOrganization(
-  store: SearchIndexStore,
+  store: IndexSources,
   orgId: string,
   options: IndexerOptions,
   now = () => new Date(),
@@ -149,7 +157,7 @@ export async function indexOrganization(
  * Searches match the items after the watermark by regex meanwhile, so the index never hides an item.
  */
 export function startSearchIndexer(
-  store: SearchIndexStore,
+  store: IndexSources,
   intervalMs: number,
   graceMs: number,
   logger: Logger,

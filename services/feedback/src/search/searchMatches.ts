@@ -1,11 +1,5 @@
-import { decodeChunk, scanChunk } from './postingCodec';
-
-/** A posting document as read: one trigram's chunks for one block. */
-export interface Posting {
-  gram: string;
-  block: number;
-  chunks: Uint8Array[];
-}
+import { decodeChunk, scanChunk } from './data/postingCodec';
+import type { Posting } from './data/indexStore';
 
 const byteLength = (chunks: Uint8Array[]) => chunks.reduce((sum, chunk) => sum + chunk.length, 0);
 

@@ -1,5 +1,5 @@
-import type { SearchIndexStore } from '../data/searchIndexStore';
-import { decodeIds, encodeTimes } from './postingCodec';
+import type { IndexStore } from './data/indexStore';
+import { decodeIds, encodeTimes } from './data/postingCodec';
 
 /** Blocks given their times per pass (4,096 items each). */
 const BLOCKS_PER_PASS = 4;
@@ -10,7 +10,7 @@ const BLOCKS_PER_PASS = 4;
  * search proves it gone before using its time). Until all of an organization's blocks have them its
  * searches read their matches from the items. Returns the blocks done.
  */
-export async function backfillTimes(store: SearchIndexStore, orgId: string): Promise<number> {
+export async function backfillTimes(store: IndexStore, orgId: string): Promise<number> {
   let done = 0;
   for (const block of await store.untimedBlocks(orgId, BLOCKS_PER_PASS)) {
     const ids = decodeIds(block.ids);

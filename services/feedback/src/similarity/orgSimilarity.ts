@@ -1,4 +1,4 @@
-import { idSecondsBefore, type SimilarityRepository } from '../data/similarityRepository';
+import { idSecondsBefore, type SimilarityStore } from './data/similarityStore';
 import { SimilarityIndex } from './similarityIndex';
 
 /** Items read per round trip while an index is built or refreshed. */
@@ -30,7 +30,7 @@ export class OrgSimilarity {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly repository: SimilarityRepository,
+    private readonly store: SimilarityStore,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -56,7 +56,7 @@ export class OrgSimilarity {
     const startedAt = this.clock();
     let after = entry.newest ? idSecondsBefore(entry.newest, OVERLAP_SECONDS) : null;
     for (;;) {
-      const page = await this.repository.page(orgId, after, PAGE_SIZE);
+      const page = await this.store.page(orgId, after, PAGE_SIZE);
       for (const item of page) {
         entry.index.add(item);
         if (!entry.newest || item.id > entry.newest) entry.newest = item.id;

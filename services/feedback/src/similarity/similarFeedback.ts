@@ -1,6 +1,5 @@
 import { badRequest } from '@fi/shared';
-import type { FeedbackItem } from '../data/feedbackItem';
-import type { FeedbackRepository } from '../data/feedbackRepository';
+import type { FeedbackItem } from '../core';
 import type { OrgSimilarity } from './orgSimilarity';
 
 export const MAX_SIMILAR = 20;
@@ -14,7 +13,7 @@ export interface SimilarFeedback {
 
 /** The organization's items most similar to `item`, best first (never the item itself, never another organization's). */
 export async function similarFeedback(
-  deps: { similarity: OrgSimilarity; repository: FeedbackRepository },
+  deps: { similarity: OrgSimilarity; items: { findById(orgId: string, id: string): Promise<FeedbackItem | null> } },
   item: FeedbackItem,
   take: number,
 ): Promise<SimilarFeedback[]> {
@@ -25,7 +24,7 @@ export async function similarFeedback(
   const index = await deps.similarity.indexOf(item.orgId);
   // A few more than asked: an item deleted since the index read it is dropped here.
   const found = index.similar(item, take + 5, MIN_SIMILARITY);
-  const items = await Promise.all(found.map(({ id }) => deps.repository.findById(item.orgId, id)));
+  const items = await Promise.all(found.map(({ id }) => deps.items.findById(item.orgId, id)));
   const results: SimilarFeedback[] = [];
   found.forEach(({ id, score }, i) => {
     const similar = items[i];

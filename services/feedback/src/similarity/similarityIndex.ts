@@ -1,10 +1,8 @@
-import { textTerms } from '../textTerms/feedbackTerms';
+import { textTerms } from '../terms';
+import type { ItemText } from './data/similarityStore';
 
-export interface IndexedItem {
-  id: string;
-  title: string;
-  content: string;
-}
+/** An item as the index holds it: its id and text. */
+export type IndexedItem = ItemText;
 
 /** Terms seen in more than this share of the items are too common to propose candidates. */
 const MAX_CANDIDATE_SHARE = 0.5;

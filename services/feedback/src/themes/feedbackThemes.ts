@@ -1,5 +1,6 @@
 import { badRequest, notFound } from '@fi/shared';
-import type { Theme, ThemeCounts, ThemeRange, ThemeStore } from '../data/themeStore';
+import type { ThemeCounts } from './data/themeDays';
+import type { Theme, ThemeRange, ThemeStore } from './data/themeStore';
 
 export const MAX_THEMES_TAKE = 100;
 export const MAX_EXAMPLES = 20;
@@ -113,3 +114,11 @@ export async function unmergeThemes(store: ThemeStore, orgId: string, id: string
 export function checkExamplesTake(take: number): void {
   checkTake(take, MAX_EXAMPLES);
 }
+
+/** The organization's themes with items in a range, with their figures and the previous period's (for the insights' rising themes). */
+export const themesInRange =
+  (store: ThemeStore) => async (orgId: string, range: { from: Date; to: Date; source?: string }) =>
+    (await listThemes(store, orgId, { ...range, take: MAX_THEMES_TAKE })).items.map((theme) => ({
+      ...theme,
+      figures: theme.figures!,
+    }));

@@ -1,4 +1,4 @@
-import type { PreviousTheme } from './themeClustering';
+import type { PreviousTheme } from './data/themeStore';
 
 /**
  * A computation's themes after the merges people made (`mergeFeedbackThemes`). The computation itself

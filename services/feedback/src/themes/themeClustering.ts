@@ -1,4 +1,5 @@
-import { contentWords, spellingOf, Spellings } from '../textTerms/feedbackTerms';
+import { contentWords, spellingOf, Spellings } from '../terms';
+import type { PreviousTheme } from './data/themeStore';
 import { foldMerged } from './mergedThemes';
 
 export interface ThemeInput {
@@ -6,18 +7,6 @@ export interface ThemeInput {
   /** The item's title, when it has one (it names what the item is about); `text` is then the rest. */
   title?: string;
   text: string;
-}
-
-/** A theme of the previous computation, to keep its id (and label) when it persists. */
-export interface PreviousTheme {
-  id: string;
-  label: string;
-  renamed: boolean;
-  keywords: string[];
-  /** Items that had it. */
-  members: string[];
-  /** The theme a person merged it into (see mergedThemes.ts). */
-  mergedInto?: string;
 }
 
 export interface ComputedTheme {

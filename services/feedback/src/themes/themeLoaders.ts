@@ -1,10 +1,17 @@
 import DataLoader from 'dataloader';
-import type { ThemeCounts, ThemeStore, Theme } from '../data/themeStore';
+import type { ThemeCounts } from './data/themeDays';
+import type { Theme, ThemeStore } from './data/themeStore';
 
 /** Per request: themes by id within one organization, and the organization's all-time counts (read once). */
 export interface ThemeLoaders {
   byId: DataLoader<{ orgId: string; id: string }, Theme | null, string>;
   allTimeCounts(orgId: string): Promise<Map<string, ThemeCounts>>;
+}
+
+/** What the themes' resolvers need of a request's context. */
+export interface ThemesContext {
+  /** Per-request loaders of themes. */
+  themes: ThemeLoaders;
 }
 
 export function createThemeLoaders(store: ThemeStore): ThemeLoaders {

@@ -1,5 +1,3 @@
-import type { FeedbackContext } from '../feedbackContext';
-import { toItem } from '../data/feedbackItem';
 import type { Resolvers } from '../generated/resolvers';
 import {
   checkExamplesTake,
@@ -9,13 +7,14 @@ import {
   unmergeThemes,
   type ThemeView,
 } from './feedbackThemes';
-import type { Theme, ThemeStore } from '../data/themeStore';
+import type { Theme, ThemeStore } from './data/themeStore';
+import type { ThemesContext } from './themeLoaders';
 
 export const NOT_AUTHORIZED_TO_RENAME = 'Not authorized to rename themes';
 export const NOT_AUTHORIZED_TO_MERGE = 'Not authorized to merge themes';
 
 /** Figures of a theme seen outside feedbackThemes: all of its items, no previous period. */
-async function figuresOf(theme: ThemeView, ctx: FeedbackContext) {
+async function figuresOf(theme: ThemeView, ctx: ThemesContext) {
   if (theme.figures) return theme.figures;
   const counts = (await ctx.themes.allTimeCounts(theme.orgId)).get(theme.id);
   return { count: counts?.count ?? 0, negative: counts?.negative ?? 0, previousCount: 0 };
@@ -23,9 +22,9 @@ async function figuresOf(theme: ThemeView, ctx: FeedbackContext) {
 
 /** A theme's figures, the same in the public and the admin schema. */
 export const themeFigureFields = {
-  count: async (theme: ThemeView, _: unknown, ctx: FeedbackContext) => (await figuresOf(theme, ctx)).count,
-  negative: async (theme: ThemeView, _: unknown, ctx: FeedbackContext) => (await figuresOf(theme, ctx)).negative,
-  previousCount: async (theme: ThemeView, _: unknown, ctx: FeedbackContext) =>
+  count: async (theme: ThemeView, _: unknown, ctx: ThemesContext) => (await figuresOf(theme, ctx)).count,
+  negative: async (theme: ThemeView, _: unknown, ctx: ThemesContext) => (await figuresOf(theme, ctx)).negative,
+  previousCount: async (theme: ThemeView, _: unknown, ctx: ThemesContext) =>
     (await figuresOf(theme, ctx)).previousCount,
 };
 
@@ -72,7 +71,7 @@ export function createThemeResolvers(store: ThemeStore): Pick<Resolvers, 'Feedba
       examples: async (theme, args) => {
         const take = args.take ?? 3;
         checkExamplesTake(take);
-        return (await store.examples(theme.orgId, theme.id, theme.range, take)).map(toItem);
+        return store.examples(theme.orgId, theme.id, theme.range, take);
       },
     },
     FeedbackItem: {

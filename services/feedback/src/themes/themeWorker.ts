@@ -1,15 +1,63 @@
-import { runPasses, type BackgroundWorker } from '../backgroundPasses';
-import type { Logger } from '@fi/shared';
+import { runPasses, type BackgroundWorker, type Logger } from '@fi/shared';
 import { newObjectIdHex } from '@fi/shared/database';
+import { DAY_MS } from '../core';
+import { changedSince, MAX_THEMED_ITEMS, type ThemeStore } from './data/themeStore';
+import { addThemes, type DayToCount, type ThemeFigures } from './data/themeDays';
 import { computeThemes } from './themeClustering';
-import { MAX_THEMED_ITEMS, type ThemeStore } from '../data/themeStore';
 
 /** An instance computing an organization's themes holds its run this long at most. */
 const LEASE_MS = 5 * 60_000;
 
+/** Marked days per read: a week at most, so one read stays well inside its time limit at an organization's busiest. */
+const WINDOW_DAYS = 7;
+
 const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
-/** Computes one organization's themes now and stores them, with the kept theme figures of the days they changed; returns how many themes it has. */
+const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`).getTime();
+
+/** Days to count grouped by day into windows spanning at most WINDOW_DAYS days, in day order. */
+function dayWindows(days: DayToCount[]): DayToCount[][] {
+  const sorted = [...days].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  const windows: DayToCount[][] = [];
+  for (const day of sorted) {
+    const current = windows[windows.length - 1];
+    if (current && dayStart(day.day) - dayStart(current[0].day) < WINDOW_DAYS * DAY_MS) current.push(day);
+    else windows.push([day]);
+  }
+  return windows;
+}
+
+/**
+ * Counts again, from their items, the theme figures of the days marked by a computation and of those whose
+ * kept counts changed since the last pass (every day, the first time); the run's lease holder only, so that
+ * a computation's marks are counted after its writes. Marked days are read in windows of up to WINDOW_DAYS
+ * consecutive days, every source at once (one index-served read per window instead of one per day and
+ * source: after a bulk import every day changed), and written in one bulk write per window. Returns the days
+ * counted.
+ */
+export async function refreshThemeDays(store: ThemeStore, orgId: string, now = new Date()): Promise<number> {
+  const run = await store.run(orgId);
+  const since = changedSince(run);
+  if (since === null) await store.days.markAll(orgId);
+  const days = await store.days.toCount(orgId, since ?? now);
+  for (const window of dayWindows(days)) {
+    const start = new Date(dayStart(window[0].day));
+    const end = new Date(dayStart(window[window.length - 1].day) + DAY_MS);
+    const figures = new Map(window.map((day) => [`${day.day} ${day.source}`, {} as ThemeFigures]));
+    for await (const item of store.days.themedItems(orgId, undefined, start, end)) {
+      const day = figures.get(`${item.day} ${item.source}`);
+      if (day) addThemes(day, item.themeIds, item.sentiment);
+    }
+    await store.days.write(
+      orgId,
+      window.map((day) => ({ ...day, t: figures.get(`${day.day} ${day.source}`)! })),
+    );
+  }
+  await store.counted(orgId, now);
+  return days.length;
+}
+
+/** Computes one organization's themes now and stores them, with the theme figures of the days they changed; returns how many themes it has. */
 export async function recomputeThemes(store: ThemeStore, orgId: string, now = new Date()): Promise<number> {
   const fingerprint = await store.fingerprint(orgId);
   const items = await store.itemsOf(orgId, MAX_THEMED_ITEMS);
@@ -20,11 +68,12 @@ export async function recomputeThemes(store: ThemeStore, orgId: string, now = ne
       id: item.id,
       before: item.themeIds,
       after: assignments.get(item.id) ?? [],
-      publishedDate: item.publishedDate,
+      day: item.day,
+      source: item.source,
     }))
     .filter(({ before, after }) => !sameIds(before, after));
   await store.save(orgId, themes, changes, now);
-  await store.refreshCounts(orgId);
+  await refreshThemeDays(store, orgId, now);
   await store.finish(orgId, fingerprint, now);
   return themes.length;
 }
@@ -33,7 +82,7 @@ export async function recomputeThemes(store: ThemeStore, orgId: string, now = ne
  * Keeps every organization's themes current in the background: every `intervalMs`, each organization
  * whose items changed since its last computation (count or newest id) is recomputed by whichever
  * instance takes its lease first, and one whose items changed otherwise (a status or sentiment) has the
- * kept theme figures of the changed days counted again. With the default interval, an item is in the
+ * theme figures of the changed days counted again. With the default interval, an item is in the
  * themes, and a change in the theme figures of whole days, within about a minute.
  */
 export function startThemeWorker(store: ThemeStore, intervalMs: number, logger: Logger): BackgroundWorker {
@@ -49,8 +98,8 @@ export function startThemeWorker(store: ThemeStore, intervalMs: number, logger: 
         const count = await recomputeThemes(store, orgId);
         logger.info({ orgId, themes: count, ms: Date.now() - started }, 'feedback themes computed');
       } else {
-        const days = await store.refreshCounts(orgId).finally(() => store.release(orgId));
-        logger.info({ orgId, days, ms: Date.now() - started }, 'feedback theme figures counted');
+        const days = await refreshThemeDays(store, orgId).finally(() => store.release(orgId));
+        if (days > 0) logger.info({ orgId, days, ms: Date.now() - started }, 'feedback theme figures counted');
       }
     }
   };

@@ -1,25 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '@fi/shared';
-import type { ChangeOutbox } from '../data/changeOutbox';
-import type { WebhookDeliveryStore, QueuedDelivery } from '../data/webhookDeliveryStore';
-import type { EndpointForDelivery, WebhookEndpointStore, WebhookEndpoint } from '../data/webhookEndpointStore';
-import type { ChangeVerdicts } from './changeVerdicts';
+import type { WebhookDeliveryStore, QueuedDelivery } from './data/webhookDeliveryStore';
+import type { EndpointForDelivery, WebhookEndpointStore } from './data/webhookEndpointStore';
 import { EndpointRotation } from './endpointRotation';
-import { payloadOf, type WebhookEvent } from './events';
-import type { Change } from '../domain/changeEvents';
-import type { CountDelta } from '../domain/countDelta';
 import { nextAttemptAt, type RetrySchedule } from './retrySchedule';
 import type { SecretBox } from './secretBox';
 import { sendSigned } from './sender';
 import type { TargetPolicy } from './targetPolicy';
 import type { WebhookMetrics } from './webhookMetrics';
 
-/** Counts a change its writer did not count (once), and releases a counted change's cells. */
-export interface ChangeCounts {
-  count(change: Change): Promise<void>;
-  release(changeId: string, delta: CountDelta): Promise<void>;
-}
+/** The changes not closed yet (see changes/): part of the backlog an operator watches. */
+export type ChangeBacklog = () => Promise<{ depth: number; oldest: Date | null }>;
 
 export interface DispatcherOptions {
   pollIntervalMs: number;
@@ -36,8 +28,7 @@ function formatDuration(ms: number): string {
   return `${Math.round(ms / 3_600_000)} h`;
 }
 
-/** Events relayed per round and endpoints looked at per round: each round's work is bounded. */
-const EVENTS_PER_ROUND = 100;
+/** Endpoints looked at per round: each round's work is bounded. */
 const ENDPOINTS_PER_ROUND = 100;
 /** Endpoints with queued work an instance keeps in view (each organization has at most 20). */
 const ENDPOINTS_WITH_WORK = 10_000;
@@ -47,11 +38,11 @@ const ROUND_GAP_MS = 50;
 const LEASE_MARGIN_MS = 5_000;
 
 /**
- * Runs in every feedback-service instance: relays recorded events into the delivery queue, then sends
- * each endpoint's oldest pending delivery (one at a time per endpoint, so events arrive in order). An
- * attempt is claimed with a lease (`findOneAndUpdate` on `leaseUntil`), so no two instances send the
- * same attempt at once; a crashed instance's lease simply runs out. Rounds run on a timer and at once
- * after a local write; nothing here ever runs inside an API request.
+ * Runs in every worker process of the feedback service: sends each endpoint's oldest pending delivery
+ * (one at a time per endpoint, so events arrive in order; the change relay queues them). An attempt is
+ * claimed with a lease (`findOneAndUpdate` on `leaseUntil`), so no two instances send the same attempt at
+ * once; a crashed instance's lease simply runs out. Rounds run on a timer and at once after a delivery was
+ * queued in this process; nothing here ever runs inside an API request.
  *
  * Fairness: endpoints take turns (`EndpointRotation`), whatever their backlog, and no organization holds
  * more than half of the instance's attempts in flight, so receivers that hang cannot take every slot.
@@ -70,12 +61,10 @@ export class WebhookDispatcher {
 
   constructor(
     private readonly stores: {
-      outbox: ChangeOutbox;
       endpoints: WebhookEndpointStore;
       deliveries: WebhookDeliveryStore;
-      counts: ChangeCounts;
+      changes: ChangeBacklog;
     },
-    private readonly verdicts: ChangeVerdicts,
     private readonly box: SecretBox,
     private readonly options: DispatcherOptions,
     private readonly metrics: WebhookMetrics,
@@ -123,57 +112,9 @@ export class WebhookDispatcher {
 
   private async runRound(): Promise<void> {
     try {
-      await this.relay();
       await this.dispatch();
     } catch (error) {
       this.logger.warn({ err: error }, 'webhook round failed; retrying at the next poll');
-    }
-  }
-
-  /**
-   * Each open change, oldest first: once its change is seen, it is queued for the endpoints that want
-   * it; it is counted here only when its writer did not count it within the grace period (the writer
-   * died), so the two never count it at once; then it is closed.
-   */
-  private async relay(): Promise<void> {
-    const { outbox, endpoints, deliveries, counts } = this.stores;
-    const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
-    for (const change of await outbox.pending(EVENTS_PER_ROUND)) {
-      if (this.shutdown.signal.aborted) return;
-      const verdict = await this.verdicts.verdict(change);
-      if (verdict === 'wait') continue;
-      if (verdict === 'drop') {
-        this.logger.warn({ eventId: change.id, type: change.type }, 'change dropped: it was never written');
-        await outbox.remove(change.id);
-        continue;
-      }
-      if (change.deliver && !change.enqueued && change.type !== 'feedback.imported' && change.data) {
-        const event: WebhookEvent = { ...change, type: change.type, data: change.data };
-        const payload = payloadOf(event);
-        if (!endpointsOf.has(event.orgId)) endpointsOf.set(event.orgId, endpoints.list(event.orgId));
-        const subscribed = (await endpointsOf.get(event.orgId)!).filter(
-          (endpoint) => !endpoint.disabledAt && endpoint.events.includes(event.type),
-        );
-        for (const endpoint of subscribed) {
-          await deliveries.enqueue(event, payload, endpoint.id);
-        }
-        await outbox.markEnqueued(change.id);
-      }
-      // Its writer counts and releases the change itself; past the grace period it is gone, and the
-      // relay finishes its work (so two processes never write the same cells at once).
-      if (!change.counted || !change.released) {
-        if (!this.verdicts.pastGrace(change)) continue;
-        if (!change.counted) {
-          await counts.count(change);
-          await outbox.markCounted(change.id, change.delta);
-          this.logger.warn(
-            { eventId: change.id, type: change.type },
-            'change counted by the relay: its writer did not count it',
-          );
-        }
-        await counts.release(change.id, change.delta);
-      }
-      await outbox.close(change);
     }
   }
 
@@ -225,12 +166,12 @@ export class WebhookDispatcher {
 
   /** Queue depth and the age of the oldest undelivered event, for /metrics. */
   private async reportBacklog(): Promise<void> {
-    const { outbox, deliveries } = this.stores;
-    const [oldestEvent] = await outbox.pending(1);
+    const { changes, deliveries } = this.stores;
+    const open = await changes();
     const oldestDelivery = await deliveries.oldestOccurredAt();
-    const oldest = Math.min(oldestDelivery?.getTime() ?? Infinity, oldestEvent?.occurredAt.getTime() ?? Infinity);
+    const oldest = Math.min(oldestDelivery?.getTime() ?? Infinity, open.oldest?.getTime() ?? Infinity);
     const age = Number.isFinite(oldest) ? Math.max(0, (Date.now() - oldest) / 1000) : 0;
-    this.metrics.backlog((await deliveries.depth()) + (await outbox.depth()), age);
+    this.metrics.backlog((await deliveries.depth()) + open.depth, age);
   }
 
   /**

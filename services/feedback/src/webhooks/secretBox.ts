@@ -1,13 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-
-/** A signing secret as stored: AES-256-GCM under WEBHOOK_SECRET_KEY, bound to its endpoint. */
-export interface SealedSecret {
-  /** First hex digits of SHA-256 of the key that sealed it, to name a wrong key clearly. */
-  keyId: string;
-  iv: string;
-  tag: string;
-  data: string;
-}
+import type { SealedSecret } from './data/webhookEndpointStore';
 
 const KEY_BYTES = 32;
 

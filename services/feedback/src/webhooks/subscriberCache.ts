@@ -1,5 +1,4 @@
-import type { WebhookEndpointStore } from '../data/webhookEndpointStore';
-import type { EventType } from './events';
+import type { WebhookEndpointStore } from './data/webhookEndpointStore';
 
 /** How long an instance trusts what it read about an organization's endpoints. */
 export const SUBSCRIBER_CACHE_MS = 2_000;
@@ -11,13 +10,13 @@ export const SUBSCRIBER_CACHE_MS = 2_000;
  * SUBSCRIBER_CACHE_MS.
  */
 export class SubscriberCache {
-  private readonly entries = new Map<string, { types: Set<EventType>; until: number }>();
+  private readonly entries = new Map<string, { types: Set<string>; until: number }>();
   /** Bumped by every `forget`: a read that overlapped one may predate the change, so it is not kept. */
   private changes = 0;
 
   constructor(private readonly endpoints: WebhookEndpointStore) {}
 
-  async wants(orgId: string, type: EventType): Promise<boolean> {
+  async wants(orgId: string, type: string): Promise<boolean> {
     const now = Date.now();
     let entry = this.entries.get(orgId);
     if (!entry || entry.until <= now) {

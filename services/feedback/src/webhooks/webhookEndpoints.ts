@@ -1,7 +1,7 @@
 import { badRequest, notFound, type Page, type PageResult } from '@fi/shared';
-import { deliveryIdOf, type WebhookDeliveryStore, type WebhookDelivery } from '../data/webhookDeliveryStore';
-import type { WebhookEndpointStore, WebhookEndpoint } from '../data/webhookEndpointStore';
-import { EVENT_TYPES, testEvent, type EventType } from './events';
+import { deliveryIdOf, type WebhookDeliveryStore, type WebhookDelivery } from './data/webhookDeliveryStore';
+import type { WebhookEndpointStore, WebhookEndpoint } from './data/webhookEndpointStore';
+import { EVENT_TYPES, testEvent, type EventType } from './webhookEvents';
 import { newSigningSecret, type SecretBox } from './secretBox';
 import { checkTarget, MAX_URL_LENGTH, TargetRefused, type TargetPolicy } from './targetPolicy';
 

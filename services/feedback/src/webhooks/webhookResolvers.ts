@@ -1,8 +1,7 @@
-import { toPage, type Logger } from '@fi/shared';
+import { toPage, type Logger, type SubgraphContext } from '@fi/shared';
 import type { MutationResolvers, QueryResolvers } from '../generated/resolvers';
-import type { WebhookEndpoint } from '../data/webhookEndpointStore';
+import type { WebhookEndpoint } from './data/webhookEndpointStore';
 import type { WebhookEndpoints } from './webhookEndpoints';
-import type { FeedbackContext } from '../feedbackContext';
 
 export const NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS = 'Not authorized to manage webhook endpoints';
 
@@ -68,7 +67,7 @@ export function createWebhookResolvers(webhooks: WebhookEndpoints): {
   >;
 } {
   const changes = webhookChanges(webhooks);
-  const writer = (ctx: FeedbackContext, apiKey: string) =>
+  const writer = (ctx: SubgraphContext, apiKey: string) =>
     ctx.auth.requireWriter(apiKey, NOT_AUTHORIZED_TO_MANAGE_WEBHOOKS);
   return {
     Query: {

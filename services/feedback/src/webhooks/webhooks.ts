@@ -1,149 +1,104 @@
 import type { Logger } from '@fi/shared';
 import type { Connection } from '@fi/shared/database';
 import type { Registry } from 'prom-client';
-import { ChangeOutbox } from '../data/changeOutbox';
-import { CountStore } from '../data/countStore';
-import type { FeedbackRepository } from '../data/feedbackRepository';
-import { WebhookDeliveryStore } from '../data/webhookDeliveryStore';
-import { WebhookEndpointStore } from '../data/webhookEndpointStore';
-import { changeOf, type Change, type ChangeEvents } from '../domain/changeEvents';
-import { ChangeVerdicts } from './changeVerdicts';
-import { WebhookDispatcher } from './dispatcher';
-import { EVENT_TYPES, type EventType, type WebhookEvent } from './events';
+import type { ChangeListener, RecordedChange } from '../changes';
+import { WebhookDeliveryStore } from './data/webhookDeliveryStore';
+import { WebhookEndpointStore } from './data/webhookEndpointStore';
+import { WebhookDispatcher, type ChangeBacklog } from './dispatcher';
 import { SecretBox } from './secretBox';
 import { SubscriberCache } from './subscriberCache';
 import type { WebhookConfig } from './webhookConfig';
 import { WebhookEndpoints } from './webhookEndpoints';
+import { isEventType, payloadOf } from './webhookEvents';
 import { createWebhookMetrics } from './webhookMetrics';
 
-const isEventType = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);
-
-const COUNT_ATTEMPTS = 3;
-
-/** Applies a change's counts (once, see CountStore); a removal may have taken a contact's or account's newest item, so its date is read again. */
-async function countChange(
-  counts: CountStore,
-  repository: FeedbackRepository,
-  change: Pick<Change, 'id' | 'type' | 'delta'>,
-): Promise<void> {
-  await counts.apply(change.id, change.delta);
-  if (change.type !== 'feedback.deleted') return;
-  const cells = change.delta
-    .filter(({ cell }) => cell.scope === 'email' || cell.scope === 'domain')
-    .map(({ cell }) => cell);
-  await Promise.all(cells.map(async (cell) => counts.setNewest(cell, await repository.newestPublished(cell))));
-}
+const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * How long the relay trusts what it read of an organization's endpoints: an endpoint removed meanwhile gets
+ * no attempt (the dispatcher reads it again first), one added meanwhile misses at most the changes of this
+ * long, as an instance's subscriber cache lets it (SUBSCRIBER_CACHE_MS).
+ */
+const ENDPOINTS_KEPT_MS = 1_000;
 
 /**
- * The domain's ChangeEvents over the outbox and the kept counts: a change is recorded (to be delivered
- * when an endpoint wants it), then counted once written. Also used by the CLI's imports (which wake no
- * dispatcher: the services' relays close their changes).
+ * The webhook management rules over a database connection (for the service and the CLI). `queued` hears
+ * of a delivery queued by a rule (a test event, a redelivery), for a dispatcher in the same process.
  */
-export function changeEvents(
-  outbox: ChangeOutbox,
-  counts: CountStore,
-  repository: FeedbackRepository,
-  options: {
-    wants?: (orgId: string, type: EventType) => Promise<boolean>;
-    wake?: () => void;
-    warn: (error: unknown, changeId: string) => void;
-  },
-): ChangeEvents {
-  return {
-    record: async (change) => {
-      const wanted =
-        isEventType(change.type) && options.wants !== undefined && (await options.wants(change.orgId, change.type));
-      await outbox.record(change, wanted);
-    },
-    markApplied: (ids) => outbox.markApplied(ids),
-    written: async (change) => {
-      // Counting is idempotent, so a failed attempt (a busy embedded database) is simply tried again.
-      for (let attempt = 1; attempt <= COUNT_ATTEMPTS; attempt += 1) {
-        try {
-          await countChange(counts, repository, change);
-          await outbox.markCounted(change.id);
-          await counts.release(change.id, change.delta);
-          // A change no endpoint wants is done; one to deliver is closed by the relay once queued.
-          if (await outbox.wantsDelivery(change.id)) await outbox.markReleased(change.id);
-          else await outbox.close(change);
-          break;
-        } catch (error) {
-          if (attempt === COUNT_ATTEMPTS) options.warn(error, change.id);
-        }
-      }
-      options.wake?.();
-    },
-  };
-}
-
-/** The change events of a process without a dispatcher (the CLI), with the stores they need. */
-export async function offlineChangeEvents(
-  connection: Connection,
-  repository: FeedbackRepository,
-  warn: (error: unknown, changeId: string) => void,
-): Promise<ChangeEvents> {
-  // Only records and counts: the services' relays, with their own grace period, close the changes.
-  const outbox = new ChangeOutbox(connection);
-  const counts = new CountStore(connection);
-  await Promise.all([outbox.ensureIndexes(), counts.ensureIndexes()]);
-  return changeEvents(outbox, counts, repository, { warn });
-}
-
-/** An announcement (an export's end) changes no kept count. */
-const NO_COUNT_CHANGE: Change['delta'] = [];
-
-const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
-
-/** The webhook management rules over a database connection (for the service and the CLI). */
 export function webhookEndpoints(connection: Connection, config: WebhookConfig, queued?: () => void) {
   const endpoints = new WebhookEndpointStore(connection);
   const deliveries = new WebhookDeliveryStore(connection);
   const box = new SecretBox(config.webhookSecretKey);
-  const policy = { allowHttp: config.webhookAllowHttp, privateTargets: config.webhookPrivateTargets };
   const subscribers = new SubscriberCache(endpoints);
-  const management = new WebhookEndpoints(endpoints, deliveries, box, policy, {
-    secretOverlapMs: config.webhookSecretOverlapMs,
-    changed: (orgId) => subscribers.forget(orgId),
-    queued,
-  });
-  return { endpoints, deliveries, box, policy, subscribers, management };
+  const management = new WebhookEndpoints(
+    endpoints,
+    deliveries,
+    box,
+    { allowHttp: config.webhookAllowHttp, privateTargets: config.webhookPrivateTargets },
+    {
+      secretOverlapMs: config.webhookSecretOverlapMs,
+      changed: (orgId) => subscribers.forget(orgId),
+      queued,
+    },
+  );
+  return {
+    endpoints,
+    deliveries,
+    box,
+    subscribers,
+    management,
+    ensureIndexes: () => Promise.all([endpoints.ensureIndexes(), deliveries.ensureIndexes()]),
+  };
 }
 
 /**
- * Everything webhooks need in the feedback service: management, the outbox of changes (which also
- * keeps the counts exact) and the dispatcher.
+ * Webhooks as a listener of the change stream: a change is wanted when an enabled endpoint of its
+ * organization subscribes to its type (most organizations have none: their writes cost nothing more), and
+ * a published change is queued for each such endpoint (once: a delivery's id is the endpoint's and the
+ * event's). `queued` wakes a dispatcher in the same process.
  */
-export async function startWebhooks(
-  connection: Connection,
-  repository: FeedbackRepository,
+export function webhookListener(webhooks: ReturnType<typeof webhookEndpoints>, queued?: () => void): ChangeListener {
+  const { endpoints, deliveries, subscribers } = webhooks;
+  // An organization's endpoints, read once for the changes the relay hands over in a row (a backlog).
+  const recent = new Map<string, { at: number; list: ReturnType<typeof endpoints.list> }>();
+  const endpointsOf = (orgId: string) => {
+    const now = Date.now();
+    const kept = recent.get(orgId);
+    if (kept && now - kept.at < ENDPOINTS_KEPT_MS) return kept.list;
+    if (recent.size > 1_000) recent.clear();
+    const list = endpoints.list(orgId);
+    recent.set(orgId, { at: now, list });
+    void list.catch(() => recent.delete(orgId));
+    return list;
+  };
+  return {
+    wants: async (change) => isEventType(change.type) && subscribers.wants(change.orgId, change.type),
+    async published(change: RecordedChange) {
+      if (!isEventType(change.type)) return;
+      const event = { ...change, type: change.type, data: change.data };
+      const subscribed = (await endpointsOf(change.orgId)).filter(
+        (endpoint) => !endpoint.disabledAt && endpoint.events.includes(event.type),
+      );
+      const payload = payloadOf(event);
+      for (const endpoint of subscribed) await deliveries.enqueue(event, payload, endpoint.id);
+      if (subscribed.length > 0) queued?.();
+    },
+  };
+}
+
+/**
+ * The webhooks' background work, in the worker process: the dispatcher that sends queued deliveries, and
+ * the purge of old history.
+ */
+export function startWebhookDispatcher(
+  webhooks: ReturnType<typeof webhookEndpoints>,
+  changes: ChangeBacklog,
   config: WebhookConfig,
   registry: Registry,
   logger: Logger,
 ) {
-  // Management wakes the dispatcher made below when it queues a delivery (a test event, a redelivery).
-  let dispatcher: WebhookDispatcher | undefined = undefined;
-  const { endpoints, deliveries, box, policy, subscribers, management } = webhookEndpoints(connection, config, () =>
-    dispatcher?.wake(),
-  );
-  const outbox = new ChangeOutbox(connection);
-  const counts = new CountStore(connection);
-  await Promise.all([
-    endpoints.ensureIndexes(),
-    deliveries.ensureIndexes(),
-    outbox.ensureIndexes(),
-    counts.ensureIndexes(),
-  ]);
-  dispatcher = new WebhookDispatcher(
-    {
-      outbox,
-      endpoints,
-      deliveries,
-      counts: {
-        count: (change) => countChange(counts, repository, change),
-        release: (id, delta) => counts.release(id, delta),
-      },
-    },
-    new ChangeVerdicts(repository, config.webhookIntentGraceMs),
+  const { endpoints, deliveries, box } = webhooks;
+  const dispatcher = new WebhookDispatcher(
+    { endpoints, deliveries, changes },
     box,
     {
       pollIntervalMs: config.webhookPollIntervalMs,
@@ -154,39 +109,21 @@ export async function startWebhooks(
         maxDelayMs: config.webhookRetryMaxDelayMs,
         windowMs: config.webhookRetryWindowMs,
       },
-      policy,
+      policy: { allowHttp: config.webhookAllowHttp, privateTargets: config.webhookPrivateTargets },
     },
     createWebhookMetrics(registry),
     logger,
   );
   const purge = () =>
-    Promise.all([
-      deliveries.purgeHistory(new Date(Date.now() - config.webhookHistoryDays * 86_400_000)),
-      outbox.purgeClosed(),
-    ]).catch((error: unknown) => logger.warn({ err: error }, 'webhook history purge failed'));
+    deliveries
+      .purgeHistory(new Date(Date.now() - config.webhookHistoryDays * 86_400_000))
+      .catch((error: unknown) => logger.warn({ err: error }, 'webhook history purge failed'));
   const purgeTimer = setInterval(purge, HISTORY_PURGE_INTERVAL_MS);
   purgeTimer.unref();
   void purge();
   dispatcher.start();
-  const events = changeEvents(outbox, counts, repository, {
-    wants: (orgId, type) => subscribers.wants(orgId, type),
-    wake: () => dispatcher.wake(),
-    warn: (error, changeId) =>
-      logger.warn({ err: error, eventId: changeId }, 'change not counted yet: the outbox relay counts it'),
-  });
-  /**
-   * Announces an event whose change has already happened (an export's end) through the change path:
-   * recorded (for the endpoints that want it), then written at once; it changes no count.
-   */
-  const announce = async (event: WebhookEvent) => {
-    const change = changeOf(event, NO_COUNT_CHANGE);
-    await events.record(change);
-    await events.written(change);
-  };
   return {
-    management,
-    events,
-    announce,
+    wake: () => dispatcher.wake(),
     close: async () => {
       clearInterval(purgeTimer);
       await dispatcher.close();

@@ -1,13 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { appError, badRequest, ErrorCode, forbidden, type Role } from '@fi/shared';
 import type { IdentityRepositories } from '../data/repositories';
-import type { LinkMailer } from '../mail/linkMailer';
 import { actorName, type Actor } from './actor';
 import type { MemberService } from './memberService';
 import type { ResetRequestLimit } from './resetRequestLimit';
 import { checkNewPassword, hashPassword } from './passwords';
 import { requireAdmin } from './roles';
 import { checkEmail, normalizeEmail, type ActiveSession, type SessionService } from './sessionService';
+
+/** Sends a single-use link (an invitation, a password reset) to one person. */
+export interface LinkMailer {
+  send(message: { to: string; subject: string; text: string; link: string; purpose: string }): Promise<void>;
+}
 
 export const LINK_INVALID = 'This link is invalid, used or expired; ask for a new one';
 

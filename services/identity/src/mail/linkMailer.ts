@@ -1,10 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from '@fi/shared';
-
-/** Sends a single-use link (an invitation, a password reset) to one person. */
-export interface LinkMailer {
-  send(message: { to: string; subject: string; text: string; link: string; purpose: string }): Promise<void>;
-}
+import type { LinkMailer } from '../domain/accountLinks';
 
 /**
  * Production: mail through the SMTP server of SMTP_URL. Development (no SMTP_URL, NODE_ENV not

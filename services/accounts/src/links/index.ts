@@ -1,0 +1,2 @@
+// What the accounts service adds to contacts (ContactItem.account), batched per request.
+export { accountsContext, type AccountsContext } from './accountLinks';

@@ -1,0 +1,33 @@
+import type { Page } from '@fi/shared';
+import { cursorAfter, type CursorPosition } from './cursor';
+import type { FeedbackItem, FeedbackStatus, Sentiment } from './feedbackItem';
+
+/** A validated list request: filters, then either a skip/take page or a keyset page after a cursor. */
+export interface FeedbackQuery {
+  source?: string;
+  status?: FeedbackStatus;
+  sentiment?: Sentiment;
+  /** Trimmed; matched as a literal, case-insensitive substring of title, content, author and email. */
+  search?: string;
+  /** Half-open range of publishedDate: publishedAfter <= publishedDate < publishedBefore. */
+  publishedAfter?: Date;
+  publishedBefore?: Date;
+  /** Only items of this theme. */
+  theme?: string;
+  after?: CursorPosition;
+  page: Page;
+}
+
+export interface FeedbackPage {
+  items: FeedbackItem[];
+  /** Every match of the filters, wherever the page starts. */
+  total: number;
+  /** Cursor after the page's last item; null when nothing follows it. */
+  nextCursor: string | null;
+}
+
+/** The page of `items` (read one more than `take`, so a next page shows) and its `total`. */
+export function pageOfItems(items: FeedbackItem[], take: number, total: number): FeedbackPage {
+  const page = items.slice(0, take);
+  return { items: page, total, nextCursor: items.length > take ? cursorAfter(page[page.length - 1]) : null };
+}

@@ -1,0 +1,329 @@
+import type { GraphQLError } from 'graphql';
+import {
+  addFeedback,
+  changeStatus,
+  changeStatuses,
+  findFeedback,
+  importFeedback,
+  itemOf,
+  listFeedback,
+  mergeFeedback,
+  removeFeedback,
+  unmergeFeedback,
+  type FeedbackItem,
+  type FeedbackRecord,
+  type SearchAnswers,
+} from '../src/core';
+import { MemoryIdempotency, MemoryItems, MemoryTombstones, RecordingEvents } from './inMemoryPorts';
+
+/**
+ * The core's use cases over its ports in memory: what each rule records on the change stream, in which
+ * order, and what it refuses, without a database.
+ */
+
+const ORG = 'org-a';
+const OTHER = 'org-b';
+const writer = { orgId: ORG, readOnly: false };
+const reader = { orgId: ORG, readOnly: true };
+
+async function rejected(run: () => Promise<unknown>): Promise<GraphQLError> {
+  try {
+    await run();
+  } catch (error) {
+    return error as GraphQLError;
+  }
+  throw new Error('expected a rejection');
+}
+
+let hex = 0;
+const newId = () => (0xb00000 + (hex += 1)).toString(16).padStart(24, '0');
+
+const record = (overrides: Partial<FeedbackRecord> = {}): FeedbackRecord => ({
+  source: 'api',
+  title: 'Export is slow',
+  content: 'It takes minutes.',
+  email: 'ada@example.com',
+  sentiment: 'negative',
+  status: 'unread',
+  publishedDate: new Date('2026-03-01T10:00:00Z'),
+  createdAt: new Date('2026-03-01T10:00:00Z'),
+  ...overrides,
+});
+
+function setUp() {
+  const items = new MemoryItems();
+  const tombstones = new MemoryTombstones();
+  const idempotency = new MemoryIdempotency();
+  const events = new RecordingEvents();
+  const store = (orgId = ORG, overrides: Partial<FeedbackRecord> = {}): FeedbackItem => {
+    const id = newId();
+    const item = itemOf(id, orgId, record(overrides));
+    items.stored.set(id, { item, changeIds: [`evt_${id}_created`] });
+    return item;
+  };
+  return { items, tombstones, idempotency, events, store };
+}
+
+/** What a change does to the kept counts, as `cell: status:sentiment n` lines. */
+const deltaLines = (change: { delta: Array<{ cell: { scope: string; key: string }; inc: Record<string, number> }> }) =>
+  change.delta.flatMap(({ cell, inc }) =>
+    Object.entries(inc).map(([path, n]) => `${cell.scope}:${cell.key} ${path} ${n}`),
+  );
+
+describe('adding an item', () => {
+  test('when an item is added, then its change is recorded before it is written, named in its write, and counted once written', async () => {
+    const { items, idempotency, events } = setUp();
+    const item = await addFeedback(
+      { items, idempotency, events },
+      ORG,
+      { source: 'api', title: 'Hi', content: 'Great app!' },
+      undefined,
+    );
+    expect(item).toMatchObject({ orgId: ORG, status: 'unread', sentimentSource: 'computed' });
+    expect(item.publishedDate).toEqual(item.createdAt);
+    const id = `evt_${item.id}_created`;
+    expect(events.log).toEqual([
+      ['record', id],
+      ['written', id],
+    ]);
+    expect(items.stored.get(item.id)!.changeIds).toEqual([id]);
+    expect(events.recorded[0]).toMatchObject({ type: 'feedback.created', orgId: ORG, itemId: item.id });
+    expect(deltaLines(events.recorded[0])).toContain(`source:api unread:${item.sentiment ?? 'none'} 1`);
+  });
+
+  test('when a request is replayed with its idempotency key, then the first item answers and nothing more is recorded; another input under the key is refused', async () => {
+    const { items, idempotency, events } = setUp();
+    const input = { source: 'api', title: 'Once', content: 'Only once.' };
+    const first = await addFeedback({ items, idempotency, events }, ORG, input, 'key-1');
+    const again = await addFeedback({ items, idempotency, events }, ORG, input, 'key-1');
+    expect(again).toEqual(first);
+    expect(items.stored.size).toBe(1);
+    expect(events.counted).toHaveLength(1);
+    const error = await rejected(() =>
+      addFeedback({ items, idempotency, events }, ORG, { ...input, title: 'Other' }, 'key-1'),
+    );
+    expect(error.extensions.code).toBe('BAD_REQUEST');
+    expect(error.message).toMatch(/already used with a different input/);
+  });
+
+  test('when the input breaks a rule, then BAD_REQUEST names the field and nothing is recorded', async () => {
+    const { items, idempotency, events } = setUp();
+    const error = await rejected(() =>
+      addFeedback({ items, idempotency, events }, ORG, { source: 'api', title: ' ', content: 'x' }, undefined),
+    );
+    expect(error.extensions).toMatchObject({ code: 'BAD_REQUEST', argument: 'title' });
+    expect(events.log).toEqual([]);
+  });
+});
+
+describe('changing a status', () => {
+  test('when an item moves to another status, then its event carries the previous status and its delta moves one count', async () => {
+    const { items, events, store } = setUp();
+    const item = store();
+    const change = await changeStatus({ items, events }, writer, item.id, 'archived');
+    expect(change).toMatchObject({
+      changed: true,
+      previousStatus: 'unread',
+      item: { id: item.id, status: 'archived' },
+    });
+    const recorded = events.recorded[0];
+    expect(recorded.type).toBe('feedback.status_changed');
+    expect(recorded.data).toMatchObject({ item: { status: 'archived' }, previous: { status: 'unread' } });
+    expect(deltaLines(recorded)).toEqual(
+      expect.arrayContaining(['source:api unread:negative -1', 'source:api archived:negative 1']),
+    );
+    expect(items.stored.get(item.id)!.changeIds).toContain(recorded.id);
+    expect(events.log.map(([step]) => step)).toEqual(['record', 'written']);
+  });
+
+  test('when the item already has the status, then nothing is recorded and nothing changes', async () => {
+    const { items, events, store } = setUp();
+    const item = store();
+    expect(await changeStatus({ items, events }, writer, item.id, 'unread')).toMatchObject({ changed: false });
+    expect(events.log).toEqual([]);
+  });
+
+  test("when the item is unknown or another organization's, then FORBIDDEN 'Feedback not found', for a read-only key too; a read-only key is refused once it exists", async () => {
+    const { items, events, store } = setUp();
+    const theirs = store(OTHER);
+    for (const [caller, id] of [
+      [writer, theirs.id],
+      [reader, theirs.id],
+      [writer, 'not-an-id'],
+    ] as const) {
+      const error = await rejected(() => changeStatus({ items, events }, caller, id, 'read'));
+      expect([error.extensions.code, error.message]).toEqual(['FORBIDDEN', 'Feedback not found']);
+    }
+    const mine = store();
+    const refused = await rejected(() => changeStatus({ items, events }, reader, mine.id, 'read'));
+    expect([refused.extensions.code, refused.message]).toEqual(['FORBIDDEN', 'Not authorized to update this feedback']);
+    expect(events.log).toEqual([]);
+  });
+
+  test('when another writer changes the item between the read and the write, then the item is read again and its event names the status it really had', async () => {
+    const { items, events, store } = setUp();
+    const item = store();
+    items.interfere = (id) => {
+      items.interfere = null;
+      items.stored.get(id)!.item.status = 'read';
+    };
+    const change = await changeStatus({ items, events }, writer, item.id, 'archived');
+    expect(change).toMatchObject({ changed: true, previousStatus: 'read' });
+    // The first intent was recorded and never written (the relay drops it); only the second was counted.
+    expect(events.recorded).toHaveLength(2);
+    expect(events.counted).toHaveLength(1);
+    expect(events.counted[0].data?.previous).toMatchObject({ status: 'read' });
+  });
+
+  test('when other writers win every round, then the change gives up with SERVICE_UNAVAILABLE rather than loop', async () => {
+    const { items, events, store } = setUp();
+    const item = store();
+    items.interfere = (id) => {
+      const stored = items.stored.get(id)!;
+      stored.item.status = stored.item.status === 'unread' ? 'read' : 'unread';
+    };
+    const error = await rejected(() => changeStatus({ items, events }, writer, item.id, 'archived'));
+    expect(error.extensions.code).toBe('SERVICE_UNAVAILABLE');
+    expect(events.counted).toEqual([]);
+  });
+
+  test("when many items change at once, then an id that is not the organization's stops them all, and the count is of the items that changed", async () => {
+    const { items, events, store } = setUp();
+    const [a, b, c] = [store(), store(), store()];
+    items.stored.get(c.id)!.item.status = 'read';
+    const error = await rejected(() => changeStatuses({ items, events }, writer, [a.id, 'bad-id'], 'read'));
+    expect(error.extensions).toMatchObject({ code: 'FORBIDDEN', ids: ['bad-id'] });
+    expect(events.log).toEqual([]);
+    const changed = await changeStatuses({ items, events }, writer, [a.id, b.id, c.id, a.id.toUpperCase()], 'read');
+    expect(changed.map((change) => change.item.id).sort()).toEqual([a.id, b.id].sort());
+    const tooMany = await rejected(() =>
+      changeStatuses({ items, events }, writer, Array.from({ length: 101 }, newId), 'read'),
+    );
+    expect(tooMany.extensions).toMatchObject({ code: 'BAD_REQUEST', argument: 'ids', max: 100 });
+  });
+});
+
+describe('removing an item', () => {
+  test('when an item is removed, then the changes its document proves are kept as applied first, its tombstone is written and its event uncounts it', async () => {
+    const { items, events, tombstones, store } = setUp();
+    const item = store();
+    expect(await removeFeedback({ items, events, tombstones }, ORG, item.id)).toBe(true);
+    expect(events.log).toEqual([
+      ['markApplied', `evt_${item.id}_created`],
+      ['record', `evt_${item.id}_deleted`],
+      ['written', `evt_${item.id}_deleted`],
+    ]);
+    expect(items.stored.has(item.id)).toBe(false);
+    expect(tombstones.removed.get(item.id)).toMatchObject({ title: item.title, orgId: ORG });
+    expect(deltaLines(events.counted[0])).toContain('source:api unread:negative -1');
+  });
+
+  test("when the item is unknown or another organization's, then nothing is removed and nothing recorded", async () => {
+    const { items, events, tombstones, store } = setUp();
+    const theirs = store(OTHER);
+    expect(await removeFeedback({ items, events, tombstones }, ORG, theirs.id)).toBe(false);
+    expect(await removeFeedback({ items, events, tombstones }, ORG, newId())).toBe(false);
+    expect(items.stored.has(theirs.id)).toBe(true);
+    expect(events.log).toEqual([]);
+  });
+
+  test('when a change names the item between the read and the removal, then the removal reads it again and the later change keeps its proof', async () => {
+    const { items, events, tombstones, store } = setUp();
+    const item = store();
+    items.interfere = (id) => {
+      items.interfere = null;
+      items.stored.get(id)!.changeIds!.push('evt_concurrent');
+    };
+    expect(await removeFeedback({ items, events, tombstones }, ORG, item.id)).toBe(true);
+    expect(events.applied).toEqual([`evt_${item.id}_created`, `evt_${item.id}_created`, 'evt_concurrent']);
+  });
+});
+
+describe('merging duplicates', () => {
+  test('when duplicates are merged, then each leaves the items as a merged tombstone with its own event and uncounted; an unmerge puts it back counted', async () => {
+    const { items, events, tombstones, store } = setUp();
+    const [kept, duplicate] = [store(), store()];
+    expect(await mergeFeedback({ items, events, tombstones }, ORG, kept.id, [duplicate.id])).toMatchObject({
+      id: kept.id,
+    });
+    expect(items.stored.has(duplicate.id)).toBe(false);
+    expect(await tombstones.findMerged(ORG, duplicate.id)).toMatchObject({ duplicateOf: kept.id });
+    expect(events.counted[0]).toMatchObject({ type: 'feedback.merged', data: { mergedInto: kept.id } });
+    expect(deltaLines(events.counted[0])).toContain('source:api unread:negative -1');
+    expect(await findFeedback({ items, tombstones }, ORG, duplicate.id)).toMatchObject({ duplicateOf: kept.id });
+
+    expect(await unmergeFeedback({ items, events, tombstones }, ORG, duplicate.id)).toMatchObject({ id: duplicate.id });
+    expect(items.stored.has(duplicate.id)).toBe(true);
+    expect(await tombstones.findMerged(ORG, duplicate.id)).toBeNull();
+    expect(events.counted[1]).toMatchObject({ type: 'feedback.unmerged' });
+    expect(deltaLines(events.counted[1])).toContain('source:api unread:negative 1');
+  });
+
+  test('when the duplicates are none, repeated, the item itself or unknown, then the merge is refused before anything is written', async () => {
+    const { items, events, tombstones, store } = setUp();
+    const kept = store();
+    const other = store();
+    for (const [ids, code] of [
+      [[], 'BAD_REQUEST'],
+      [[other.id, other.id], 'BAD_REQUEST'],
+      [[kept.id], 'BAD_REQUEST'],
+      [[other.id, newId()], 'NOT_FOUND'],
+    ] as const) {
+      const error = await rejected(() => mergeFeedback({ items, events, tombstones }, ORG, kept.id, ids));
+      expect(error.extensions.code).toBe(code);
+    }
+    expect(items.stored.has(other.id)).toBe(true);
+    expect(events.log).toEqual([]);
+  });
+});
+
+describe('importing a batch', () => {
+  test('when records are imported, then the batch is one change holding every item and their summed counts, held for its writer', async () => {
+    const { items, events } = setUp();
+    const records = [record(), record({ source: 'email' }), record({ sentiment: 'positive' })];
+    expect(await importFeedback({ items, events }, ORG, records)).toBe(3);
+    const [batch] = events.counted;
+    expect(batch).toMatchObject({ type: 'feedback.imported', orgId: ORG });
+    expect(batch.itemIds).toHaveLength(3);
+    expect(batch.itemId).toBe(batch.itemIds![2]);
+    expect(batch.heldUntil!.getTime()).toBeGreaterThan(batch.occurredAt.getTime());
+    expect(deltaLines(batch)).toEqual(
+      expect.arrayContaining([
+        'source:api unread:negative 1',
+        'source:api unread:positive 1',
+        'source:email unread:negative 1',
+      ]),
+    );
+    expect(items.stored.size).toBe(3);
+    expect(await importFeedback({ items, events }, ORG, [])).toBe(0);
+    expect(events.recorded).toHaveLength(1);
+  });
+});
+
+describe('listing', () => {
+  const page = { skip: 0, take: 10 };
+
+  test('when a search is asked and the search index answers, then its page is the answer; when it cannot, the items answer', async () => {
+    const { items, store } = setUp();
+    store();
+    const answered = { items: [], total: 42, nextCursor: null };
+    let asked = 0;
+    const search: SearchAnswers = {
+      async search(_orgId, query) {
+        asked += 1;
+        return query.search === 'indexed' ? answered : null;
+      },
+    };
+    expect(await listFeedback({ items, search }, ORG, { page, search: 'indexed' })).toBe(answered);
+    expect((await listFeedback({ items, search }, ORG, { page, search: 'other' })).total).toBe(1);
+    expect(asked).toBe(2);
+    expect((await listFeedback({ items, search }, ORG, { page, status: 'read' })).total).toBe(0);
+    expect(asked).toBe(2);
+  });
+
+  test('when an item is asked for that is neither live nor merged, then NOT_FOUND', async () => {
+    const { items, tombstones } = setUp();
+    const error = await rejected(() => findFeedback({ items, tombstones }, ORG, newId()));
+    expect([error.extensions.code, error.message]).toEqual(['NOT_FOUND', 'Feedback not found']);
+  });
+});
