@@ -31,19 +31,26 @@ export interface ComputedMatch {
  */
 export const MATCH_SETTINGS = {
   /** Weight of the label's and keywords' terms in a theme's written profile, against 1 for its description's. */
-  namedWeight: 2,
+  namedWeight: 3,
   /** Weight of the written profile in a theme's centroid, against 1 for the mean of its examples. */
   profileWeight: 0.6,
   /** Share of the examples' own (leave-one-out) scores, median, that an item must reach. */
-  exampleShare: 0.55,
+  exampleShare: 0.4,
   /** The lowest threshold of a theme with examples, and the threshold of one without (its profile alone). */
-  minThreshold: 0.12,
-  keywordThreshold: 0.1,
+  minThreshold: 0.08,
+  keywordThreshold: 0.075,
   /** How far a nearer counter-example than every example pulls the score down (times its likeness). */
   counterWeight: 0.5,
   /** A second or third theme needs this share of the first one's margin over its threshold. */
   nextThemeShare: 0.9,
   maxThemes: 3,
+  /**
+   * The organization's own items teach too: items whose first theme clears its threshold by this margin
+   * (score / threshold) join its centroid, weighed `learnedWeight` against its examples, before the
+   * assignment; 0 turns it off.
+   */
+  learnedMargin: 1.5,
+  learnedWeight: 1,
 };
 
 type Vector = Map<string, number>;
@@ -106,10 +113,11 @@ export function themeMatcher(themes: readonly ThemeSpec[], corpus: readonly Matc
   };
   const itemVector = (text: MatchText) => normalized(vectorOf(termsOf(text)));
 
-  const centroidOf = (profile: Vector, examples: Vector[]) => {
+  const centroidOf = (profile: Vector, examples: Vector[], learned: Vector[] = []) => {
     const centroid: Vector = new Map();
     for (const example of examples) addTo(centroid, example, 1 / examples.length);
     addTo(centroid, profile, examples.length > 0 ? settings.profileWeight : 1);
+    for (const vector of learned) addTo(centroid, vector, settings.learnedWeight / learned.length);
     return normalized(centroid);
   };
 
@@ -139,33 +147,43 @@ export function themeMatcher(themes: readonly ThemeSpec[], corpus: readonly Matc
     return { id: theme.id, profile, examples, counter: theme.counterExamples.map(itemVector), centroid, threshold };
   });
 
+  const matchVector = (vector: Vector): ComputedMatch[] => {
+    const cleared: Array<{ theme: PreparedTheme; margin: number; byExamples: boolean }> = [];
+    for (const theme of prepared) {
+      let score = dot(vector, theme.centroid);
+      const nearestExample = Math.max(0, ...theme.examples.map((example) => dot(vector, example)));
+      const nearestCounter = Math.max(0, ...theme.counter.map((counter) => dot(vector, counter)));
+      if (nearestCounter > nearestExample) score -= settings.counterWeight * nearestCounter;
+      if (score < theme.threshold) continue;
+      cleared.push({
+        theme,
+        margin: score / theme.threshold,
+        byExamples: theme.examples.length > 0 && nearestExample >= dot(vector, theme.profile),
+      });
+    }
+    cleared.sort((a, b) => b.margin - a.margin || (a.theme.id < b.theme.id ? -1 : 1));
+    return cleared
+      .filter(({ margin }, i) => i === 0 || margin >= cleared[0].margin * settings.nextThemeShare)
+      .slice(0, settings.maxThemes)
+      .map(({ theme, margin, byExamples }) => ({
+        themeId: theme.id,
+        confidence: Math.round(Math.min(1, margin / 2) * 1000) / 1000,
+        assignedBy: byExamples ? 'examples' : 'keywords',
+      }));
+  };
+
+  if (settings.learnedMargin > 0 && prepared.length > 0) {
+    const learned = new Map<string, Vector[]>(prepared.map((theme) => [theme.id, []]));
+    for (const item of corpus) {
+      const vector = itemVector(item);
+      const [first] = matchVector(vector);
+      if (first && first.confidence * 2 >= settings.learnedMargin) learned.get(first.themeId)!.push(vector);
+    }
+    for (const theme of prepared) theme.centroid = centroidOf(theme.profile, theme.examples, learned.get(theme.id));
+  }
+
   return {
     /** The themes `text` matches, best first (none when it clears no theme's threshold). */
-    match(text: MatchText): ComputedMatch[] {
-      const vector = itemVector(text);
-      const cleared: Array<{ theme: PreparedTheme; margin: number; score: number; byExamples: boolean }> = [];
-      for (const theme of prepared) {
-        let score = dot(vector, theme.centroid);
-        const nearestExample = Math.max(0, ...theme.examples.map((example) => dot(vector, example)));
-        const nearestCounter = Math.max(0, ...theme.counter.map((counter) => dot(vector, counter)));
-        if (nearestCounter > nearestExample) score -= settings.counterWeight * nearestCounter;
-        if (score < theme.threshold) continue;
-        cleared.push({
-          theme,
-          score,
-          margin: score / theme.threshold,
-          byExamples: theme.examples.length > 0 && nearestExample >= dot(vector, theme.profile),
-        });
-      }
-      cleared.sort((a, b) => b.margin - a.margin || (a.theme.id < b.theme.id ? -1 : 1));
-      return cleared
-        .filter(({ margin }, i) => i === 0 || margin >= cleared[0].margin * settings.nextThemeShare)
-        .slice(0, settings.maxThemes)
-        .map(({ theme, margin, byExamples }) => ({
-          themeId: theme.id,
-          confidence: Math.round(Math.min(1, margin / 2) * 1000) / 1000,
-          assignedBy: byExamples ? 'examples' : 'keywords',
-        }));
-    },
+    match: (text: MatchText): ComputedMatch[] => matchVector(itemVector(text)),
   };
 }
