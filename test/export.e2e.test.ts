@@ -173,6 +173,38 @@ describe('feedback export', () => {
     expect(new Date(row.createdAt).toISOString()).toBe(row.createdAt);
   });
 
+  test('when text starts like a spreadsheet formula, then every service writes it behind a leading quote', async () => {
+    const { key, orgId } = await stack.createKey();
+    const importFeedback = await feedbackImporter(await stack.connect('feedback'), () => undefined);
+    await importFeedback(orgId, [
+      {
+        source: 'api',
+        title: '=HYPERLINK("https://evil.example")',
+        content: '+1+2',
+        author: '@SUM(A1)',
+        status: 'unread',
+        publishedDate: new Date(),
+        createdAt: new Date(),
+      },
+    ]);
+    await insertContacts(stack, orgId, [{ name: '-2+3', company: '=1+1' }]);
+    await insertAccounts(stack, orgId, [{ name: '@cmd', domain: 'formula.example', score: 0.5 }]);
+
+    const cells = async (resource: 'feedback' | 'contacts' | 'accounts') => {
+      const started = await startExport(stack, resource, key, { format: 'csv' });
+      const job = await settledExport(stack, resource, key, started.id);
+      const [header, record] = parseCsv((await download(stack, job.url!)).text);
+      return Object.fromEntries(header.map((column, i) => [column, record[i]]));
+    };
+    expect(await cells('feedback')).toMatchObject({
+      title: `'=HYPERLINK("https://evil.example")`,
+      content: "'+1+2",
+      author: "'@SUM(A1)",
+    });
+    expect(await cells('contacts')).toMatchObject({ name: "'-2+3", company: "'=1+1" });
+    expect(await cells('accounts')).toMatchObject({ name: "'@cmd", score: '0.5' });
+  });
+
   test('when the organization has no items, then the file is a valid empty gzip file (csv: the header only)', async () => {
     const { key } = await stack.createKey();
     const job = await exportedFeedback(key, { format: 'csv' });
