@@ -42,6 +42,7 @@ export {
   parseSigningKeys,
   ROLES,
   signIdentity,
+  type MemberPrincipal,
   type Principal,
   type Role,
   type SigningKeyring,
@@ -55,7 +56,6 @@ export {
   requireMember,
   requireMemberRole,
   signInRequired,
-  type MemberPrincipal,
 } from './auth/memberAccess';
 
 // HTTP and GraphQL serving

@@ -58,6 +58,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     perAccount: config.signInLimitPerAccount,
     perAddress: config.signInLimitPerAddress,
     windowMs: config.signInWindowMinutes * 60_000,
+    checksPerAddress: config.signInChecksPerAddress,
   });
   const sessions = new SessionService(repositories, throttle, {
     idleMs: config.sessionIdleMinutes * 60_000,
