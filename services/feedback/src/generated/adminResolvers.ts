@@ -137,6 +137,12 @@ export type Mutation = {
    * nothing changes and the FORBIDDEN error lists those ids. Owners, admins and members.
    */
   changeFeedbackStatuses: Scalars['Int']['output'];
+  /**
+   * Deletes one of the organization's feedback exports (the public API's startFeedbackExport): its file goes, and
+   * its url answers as an unknown link; a queued or running export stops. NOT_FOUND for an unknown id.
+   * Owners and admins.
+   */
+  deleteFeedbackExport: Scalars['Boolean']['output'];
   /** Enables an endpoint disabled for failing, with the public enableWebhookEndpoint's rules. Owners and admins. */
   enableWebhookEndpoint: WebhookEndpoint;
   /** Merges duplicates into the item `id`, with the public mergeFeedbackItems' rules. Owners, admins and members. */
@@ -179,6 +185,11 @@ export type MutationChangeFeedbackStatusArgs = {
 export type MutationChangeFeedbackStatusesArgs = {
   ids: Array<Scalars['String']['input']>;
   status: Scalars['String']['input'];
+};
+
+
+export type MutationDeleteFeedbackExportArgs = {
+  id: Scalars['String']['input'];
 };
 
 
@@ -589,6 +600,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'events' | 'url'>>;
   changeFeedbackStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusArgs, 'id' | 'status'>>;
   changeFeedbackStatuses?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusesArgs, 'ids' | 'status'>>;
+  deleteFeedbackExport?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteFeedbackExportArgs, 'id'>>;
   enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'id'>>;
   mergeFeedbackItems?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationMergeFeedbackItemsArgs, 'duplicateIds' | 'id'>>;
   mergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationMergeFeedbackThemesArgs, 'id' | 'themeIds'>>;
