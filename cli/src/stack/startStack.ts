@@ -49,6 +49,7 @@ async function main(): Promise<void> {
       'contacts subgraph': config.contactsPort,
       'accounts subgraph': config.accountsPort,
       'identity service': config.identityPort,
+      'feedback worker': config.feedbackWorkerPort,
       ...(config.mongodbUri ? {} : { 'embedded database': config.embeddedDbPort }),
     });
     const dashboardDir = await buildDashboardIfStale(out.info);
@@ -90,9 +91,14 @@ async function main(): Promise<void> {
     };
     const supervise = (name: string, entry: string, port: number, env: NodeJS.ProcessEnv) =>
       new SupervisedService(() => spawnService(name, entry, port, env, logDir), events, restartPolicy);
+    const feedbackEnv = {
+      ...common,
+      ...(config.feedbackMongodbUri ? { MONGODB_URI: config.feedbackMongodbUri } : {}),
+      ...developmentWebhookEnv(),
+    };
     for (const [name, port, uri] of subgraphs) {
-      const own = { ...(uri ? { MONGODB_URI: uri } : {}), ...(name === 'feedback' ? developmentWebhookEnv() : {}) };
-      services.push(supervise(name, `services/${name}/src/main.ts`, port, { ...common, ...own }));
+      const env = name === 'feedback' ? feedbackEnv : { ...common, ...(uri ? { MONGODB_URI: uri } : {}) };
+      services.push(supervise(name, `services/${name}/src/main.ts`, port, env));
     }
     // Development over plain HTTP: a Secure cookie would never be sent back.
     const identityEnv = {
@@ -122,6 +128,18 @@ async function main(): Promise<void> {
       ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out, { ...process.env, MONGODB_URI: mongodbUri }))
       : null;
     await Promise.all(services.map((service) => waitUntilReady(service.current, READY_TIMEOUT_MS)));
+    // The feedback service's background work runs in a process of its own, as in production: the API
+    // keeps serving while it is down, and it finds what was left for it once it is back. It starts once
+    // the services are ready: it does not build the feedback database's indexes beside the API, nor
+    // compile beside them (six processes starting at once took over a minute on a busy 2-core machine).
+    const worker = supervise(
+      'feedback-worker',
+      'services/feedback/src/worker.ts',
+      config.feedbackWorkerPort,
+      feedbackEnv,
+    );
+    services.push(worker);
+    await waitUntilReady(worker.current, READY_TIMEOUT_MS);
     const gatewayUrl = `${services[4].current.url}/graphql`;
     writeStackFile({ pid: process.pid, mongodbUri, redisUrl: config.redisUrl || undefined, gatewayUrl, subgraphUrls });
 
@@ -131,6 +149,7 @@ Feedback Intelligence API is up (${((Date.now() - started) / 1000).toFixed(1)} s
   GraphQL:   ${gatewayUrl}  (POST only)
   Admin API: ${services[4].current.url}/admin/graphql  (session cookie; see docs/identity.md)
   Subgraphs: ${Object.values(subgraphUrls).join('  ')}  Identity: ${identityUrl}
+  Worker:    feedback-worker (pid ${worker.current.child.pid}): background work; health and metrics on ${worker.current.url}
   Database:  ${database ? `${database.kind} at ${mongodbUri} (data in ${DATA_DIR})` : mongodbUri.replace(/\/\/[^@/]*@/, '//***@')}
   Logs:      ${logDir}/*.log
   CLI:       npm run cli -- --help
