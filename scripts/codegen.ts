@@ -1,14 +1,30 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Supergraph } from '@apollo/federation-internals';
 import { codegen } from '@graphql-codegen/core';
 import * as add from '@graphql-codegen/add';
+import * as typedDocumentNode from '@graphql-codegen/typed-document-node';
 import * as typescript from '@graphql-codegen/typescript';
+import * as typescriptOperations from '@graphql-codegen/typescript-operations';
 import * as typescriptResolvers from '@graphql-codegen/typescript-resolvers';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { buildASTSchema, lexicographicSortSchema, parse } from 'graphql';
-import { codegenConfig } from './codegenConfig';
+import { buildASTSchema, lexicographicSortSchema, parse, printSchema } from 'graphql';
+import {
+  ADMIN_SUPERGRAPH,
+  codegenConfig,
+  DASHBOARD_DOCUMENTS,
+  dashboardOperationsConfig,
+  GENERATED_OPERATIONS,
+} from './codegenConfig';
 
-const PLUGINS = { add, typescript, 'typescript-resolvers': typescriptResolvers };
+const PLUGINS = {
+  add,
+  typescript,
+  'typescript-resolvers': typescriptResolvers,
+  'typescript-operations': typescriptOperations,
+  'typed-document-node': typedDocumentNode,
+};
+const root = path.resolve(__dirname, '..');
 
 /**
  * Generates each service's resolver types from its SDL with GraphQL Code Generator's library, without its
@@ -38,9 +54,50 @@ async function generateResolverTypes(baseDir?: string): Promise<string[]> {
   return written;
 }
 
+/** Every `*.graphql` file under a folder, in a stable order. */
+function graphqlFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.graphql'))
+    .sort()
+    .map((file) => path.join(dir, file));
+}
+
+/**
+ * The web application's typed documents: each operation and fragment of its `.graphql` files, checked
+ * against the admin API's schema as the gateway serves it, with its result and variables types.
+ */
+async function generateOperationTypes(baseDir = root): Promise<string> {
+  const apiSchema = Supergraph.build(readFileSync(path.join(root, ADMIN_SUPERGRAPH), 'utf8'))
+    .apiSchema()
+    .toGraphQLJSSchema();
+  const schemaAst = lexicographicSortSchema(apiSchema);
+  const documents = graphqlFiles(path.join(root, DASHBOARD_DOCUMENTS)).map((file) => ({
+    location: path.relative(root, file),
+    document: parse(readFileSync(file, 'utf8')),
+  }));
+  const { plugins, config } = dashboardOperationsConfig();
+  const filename = path.join(baseDir, GENERATED_OPERATIONS);
+  const content = await codegen({
+    filename,
+    schema: parse(printSchema(schemaAst)),
+    schemaAst,
+    documents,
+    plugins: plugins.map((plugin) => (typeof plugin === 'string' ? { [plugin]: {} } : plugin)),
+    pluginMap: PLUGINS,
+    config,
+  });
+  mkdirSync(path.dirname(filename), { recursive: true });
+  writeFileSync(filename, content);
+  return filename;
+}
+
+async function generateAll(baseDir?: string): Promise<string[]> {
+  return [...(await generateResolverTypes(baseDir)), await generateOperationTypes(baseDir)];
+}
+
 // An optional folder to generate into instead of the repository (the stale-output test uses one).
 if (require.main === module) {
-  generateResolverTypes(process.argv[2]).then(
+  generateAll(process.argv[2]).then(
     (files) => console.log(`Generated ${files.map((file) => path.relative(process.cwd(), file)).join(', ')}`),
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { GENERATED_RESOLVERS } from '../scripts/codegenConfig';
+import { GENERATED_OPERATIONS, GENERATED_RESOLVERS } from '../scripts/codegenConfig';
 
 const root = path.resolve(__dirname, '..');
 
-describe('the checked-in generated resolver types', () => {
+describe('the checked-in generated types (resolvers of each service, operations of the web application)', () => {
   let outDir: string;
   beforeAll(() => {
     outDir = mkdtempSync(path.join(os.tmpdir(), 'fi-codegen-'));
@@ -21,7 +21,7 @@ describe('the checked-in generated resolver types', () => {
       cwd: root,
     });
 
-    for (const file of Object.values(GENERATED_RESOLVERS)) {
+    for (const file of [...Object.values(GENERATED_RESOLVERS), GENERATED_OPERATIONS]) {
       const fresh = readFileSync(path.join(outDir, file), 'utf8');
       const checkedIn = readFileSync(path.join(root, file), 'utf8');
       // On failure: run `npm run codegen` and commit the result.

@@ -207,6 +207,30 @@ describe('contacts', () => {
     expect((await owner<{ contacts: { total: number } }>(ADMIN.contacts)).data?.contacts.total).toBe(1);
   });
 
+  test.each([
+    ['contacts', ADMIN.createContact],
+    ['accounts', ADMIN.createAccount],
+  ] as const)(
+    'when %s tags break the limits of one-line fields, then BAD_REQUEST names tags and nothing is written',
+    async (directory, create) => {
+      const { orgId } = await stack.createKey();
+      const owner = [memberPrincipal(orgId, 'owner')];
+      const url = directory === 'contacts' ? contactsUrl() : accountsUrl();
+      for (const [tags, message] of [
+        [Array.from({ length: 5_000 }, (_, i) => `t${i}`), 'tags must hold at most 50 tags (got 5000)'],
+        [['ok', 'x'.repeat(101)], 'tags item 2 must be at most 100 characters (got 101)'],
+        [['ok', 'a\u0000b'], 'tags item 2 must not contain control characters or bidirectional overrides'],
+        [['a\r\nb'], 'tags item 1 must not contain control characters or bidirectional overrides'],
+        [['\u202Egnp.exe'], 'tags item 1 must not contain control characters or bidirectional overrides'],
+      ] as const) {
+        const answer = await serviceAdmin(url, owner, create, { input: { name: 'Tagged', tags } });
+        expect(answer.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_REQUEST', argument: 'tags' } });
+      }
+      const list = await serviceAdmin<Record<string, { total: number }>>(url, owner, ADMIN[directory]);
+      expect(list.data?.[directory].total).toBe(0);
+    },
+  );
+
   test('when the list is searched and paged, then it answers newest first with the total', async () => {
     const { orgId } = await stack.createKey();
     const principal = memberPrincipal(orgId, 'member');

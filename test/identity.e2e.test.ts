@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
+import { loadIdentityConfig, MemberService, openRepositories, OPERATOR, startIdentityService } from '@fi/identity';
 import { loadGatewayConfig, startGateway } from '@fi/gateway';
 import {
   createLogger,
@@ -15,13 +15,16 @@ import { eventually } from './helpers/processes';
 import { LIST_FEEDBACK } from './helpers/queries';
 import { startStack, type Stack } from './helpers/stack';
 import { signedIdentityFor } from './helpers/keys';
+import type { Connection } from 'mongoose';
 
 let stack: Stack;
 let members: MemberService;
+let identityDb: Connection;
 const logs = new LogSink();
 beforeAll(async () => {
   stack = await startStack({}, { logSink: logs });
-  members = new MemberService(await openRepositories(await stack.connect('identity')));
+  identityDb = await stack.connect('identity');
+  members = new MemberService(await openRepositories(identityDb));
 });
 afterAll(() => stack.close());
 
@@ -364,6 +367,38 @@ describe('the admin API through the gateway', () => {
     for (const entry of entries) expect(Date.parse(entry.at)).toBeGreaterThan(Date.now() - 600_000);
   });
 
+  test('when two owners demote or remove each other at the same instant, then one change is refused and the organization keeps an owner', async () => {
+    const changes = {
+      demote: 'mutation($id: ID!) { changeRole(memberId: $id, role: admin) { role } }',
+      remove: 'mutation($id: ID!) { removeMember(memberId: $id) }',
+    };
+    // Several organizations at once, so a race between reading the owners and writing shows. Their owners
+    // sign in one after the other: one address gets only a few password checks at a time.
+    const pairs = [];
+    for (const mutation of Object.values(changes).flatMap((m) => [m, m, m, m])) {
+      const { orgId } = await stack.createKey();
+      const owners = [await addMember(orgId, 'owner'), await addMember(orgId, 'owner')];
+      const browsers = owners.map(() => new Browser(adminUrl()));
+      const ids: string[] = [];
+      for (const [i, owner] of owners.entries())
+        ids.push((await browsers[i].signIn(owner.email, owner.password)).body.data!.signIn.member.id);
+      pairs.push({ mutation, orgId, browsers, ids });
+    }
+    const outcomes = await Promise.all(
+      pairs.map(async ({ mutation, orgId, browsers, ids }) => {
+        const answers = await Promise.all([
+          browsers[0].gql(mutation, { id: ids[1] }),
+          browsers[1].gql(mutation, { id: ids[0] }),
+        ]);
+        return {
+          succeeded: answers.filter((answer) => !answer.body.errors).length,
+          owners: await identityDb.collection('members').countDocuments({ orgId, role: 'owner' }),
+        };
+      }),
+    );
+    expect(outcomes).toEqual(Array.from({ length: 8 }, () => ({ succeeded: 1, owners: 1 })));
+  });
+
   test('when the audit log is filtered by action, actor and time range, then only the matching entries come, newest first; a bad filter is BAD_REQUEST naming it', async () => {
     const { orgId } = await stack.createKey();
     const owner = await addMember(orgId, 'owner');
@@ -553,6 +588,50 @@ test('when password resets are asked for one email again and again, then the fou
   }
 });
 
+test('when 20 password resets for one email are asked for at once, then 3 are taken and mailed, the others RATE_LIMITED', async () => {
+  const { orgId } = await stack.createKey();
+  const owner = await addMember(orgId, 'owner');
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, n) =>
+      new Browser(`${stack.identity.url}/graphql`, { 'x-forwarded-for': `10.13.${people}.${n}` }).gql(
+        'mutation($e: String!) { requestPasswordReset(email: $e) }',
+        { e: owner.email },
+      ),
+    ),
+  );
+  expect(tally(answers)).toEqual({ OK: 3, RATE_LIMITED: 17 });
+  const mails = () => logs.lines().filter((line) => line.to === owner.email && line.purpose === 'password reset');
+  await eventually(() => mails().length === 3, 20_000, 'the 3 reset mails');
+  // Each accepted request sends at most one mail: the 3 are all there will be.
+  expect(mails()).toHaveLength(3);
+});
+
+test('when a password is reset through the newest link, then an older link of the account no longer works', async () => {
+  const { orgId } = await stack.createKey();
+  const owner = await addMember(orgId, 'owner');
+  const ask = () =>
+    new Browser(adminUrl()).gql('mutation($e: String!) { requestPasswordReset(email: $e) }', { e: owner.email });
+  await ask();
+  const older = await linkToken(owner.email, 'password reset');
+  await ask();
+  let newer = older;
+  await eventually(
+    async () => (newer = await linkToken(owner.email, 'password reset')) !== older,
+    20_000,
+    'the second reset link',
+  );
+  expect(
+    (await new Browser(adminUrl()).gql(RESET, { t: newer, p: 'the newest passphrase' })).body.errors,
+  ).toBeUndefined();
+  expect(
+    (await new Browser(adminUrl()).gql(RESET, { t: older, p: 'an older passphrase' })).body.errors?.[0],
+  ).toMatchObject({
+    message: LINK_INVALID,
+    extensions: { code: 'BAD_REQUEST' },
+  });
+  expect((await new Browser(adminUrl()).signIn(owner.email, 'the newest passphrase')).body.errors).toBeUndefined();
+});
+
 describe('sign-in throttling', () => {
   test('when one address fails too often for an account, then it is refused there, while the owner signs in from another address', async () => {
     const { orgId } = await stack.createKey();
@@ -570,6 +649,88 @@ describe('sign-in throttling', () => {
     });
     expect((await from(`10.9.${people}.2`).signIn(owner.email, owner.password)).body.errors).toBeUndefined();
   });
+});
+
+/** Sign-ins straight to an identity service, as the gateway forwards them from `address`. */
+const signInFrom = (identityUrl: string, address: string, email: string, password: string) =>
+  new Browser(`${identityUrl}/graphql`, { 'x-forwarded-for': address }).signIn(email, password);
+const codeOf = (answer: AdminAnswer<unknown>) => answer.body.errors?.[0]?.extensions?.code ?? 'OK';
+function tally(answers: Array<AdminAnswer<unknown>>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const answer of answers) counts[String(codeOf(answer))] = (counts[String(codeOf(answer))] ?? 0) + 1;
+  return counts;
+}
+const storedCount = (subject: string) => identityDb.collection('sign_in_failures').countDocuments({ subject });
+const failuresAudited = (address: string) =>
+  identityDb.collection('audit_log').countDocuments({ action: 'session.sign_in_failed', address });
+
+describe('sign-in throttling under simultaneous attempts', () => {
+  // An identity service beside the stack's, on the same database, allowing many password checks at once
+  // per address: what holds here is the count in the database, not the per-process bound on hashing. The
+  // address's limit is 10 instead of 50, so the burst that passes it stays light on a loaded machine.
+  let wide: RunningHttpServer;
+  beforeAll(async () => {
+    wide = await startIdentityService(
+      loadIdentityConfig({
+        MONGODB_URI: stack.mongodbUri,
+        PORT: '0',
+        IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
+        MONGODB_MAX_TIME_MS: '25000',
+        SIGN_IN_CHECKS_PER_ADDRESS: '100',
+        SIGN_IN_LIMIT_PER_ADDRESS: '10',
+      }),
+      createLogger('identity', 'silent'),
+    );
+  });
+  afterAll(() => wide?.close(1_000));
+
+  test('when 30 sign-ins for one account come at once from one address, then 5 passwords are checked, each counted and audited, and the rest are RATE_LIMITED', async () => {
+    const { orgId } = await stack.createKey();
+    const owner = await addMember(orgId, 'owner');
+    const attacker = `10.10.${people}.1`;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => signInFrom(wide.url, attacker, owner.email, `guess ${i} of a burst`)),
+    );
+    expect(tally(answers)).toEqual({ UNAUTHENTICATED: 5, RATE_LIMITED: 25 });
+    expect(await storedCount(`account:${owner.email}|${attacker}`)).toBe(5);
+    expect(await failuresAudited(attacker)).toBe(5);
+    // The right password is refused there too, and the owner signs in from their own address.
+    expect(codeOf(await signInFrom(wide.url, attacker, owner.email, owner.password))).toBe('RATE_LIMITED');
+    expect(codeOf(await signInFrom(wide.url, `10.10.${people}.2`, owner.email, owner.password))).toBe('OK');
+  });
+
+  test('when 25 sign-ins for different emails come at once from one address, then its limit of 10 are checked, counted and audited (no count lost, no error), and 15 are RATE_LIMITED', async () => {
+    const attacker = `10.11.${people}.1`;
+    people += 1;
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        signInFrom(wide.url, attacker, `spray-${i}-${Date.now()}@example.com`, 'not anybody password'),
+      ),
+    );
+    expect(tally(answers)).toEqual({ UNAUTHENTICATED: 10, RATE_LIMITED: 15 });
+    expect(await storedCount(`address:${attacker}`)).toBe(10);
+    expect(await failuresAudited(attacker)).toBe(10);
+  });
+});
+
+test("when one address sends 80 wrong sign-ins at once, then it gets only a few password checks at a time and another address's owner signs in meanwhile", async () => {
+  const { orgId } = await stack.createKey();
+  const owner = await addMember(orgId, 'owner');
+  const attacker = `10.12.${people}.1`;
+  const burst = Promise.all(
+    Array.from({ length: 80 }, (_, i) =>
+      signInFrom(stack.identity.url, attacker, `burst-${i}-${Date.now()}@example.com`, 'not anybody password'),
+    ),
+  );
+  const ownerAnswer = await signInFrom(stack.identity.url, `10.12.${people}.2`, owner.email, owner.password);
+  const answers = await burst;
+  expect(codeOf(ownerAnswer)).toBe('OK');
+  const counts = tally(answers);
+  // Refused before hashing while the address's 2 checks run: far fewer than the 50 its count allows.
+  expect(counts.UNAUTHENTICATED + counts.RATE_LIMITED).toBe(80);
+  expect(counts.UNAUTHENTICATED).toBeLessThanOrEqual(20);
+  for (const answer of answers.filter((a) => codeOf(a) === 'RATE_LIMITED'))
+    expect(answer.body.errors?.[0].extensions?.retryAfter).toEqual(expect.any(Number));
 });
 
 describe('revocation delay', () => {

@@ -193,7 +193,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     status: () => ({ rateLimiter: { store: counter.mode, ...(instances ? { instances: instances.count } : {}) } }),
     routes: {
       '/metrics': metricsRoute(registry),
-      ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, logger),
+      ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, identity, logger),
     },
     graphqlRoutes: { [ADMIN_GRAPHQL_PATH]: admin.endpoint },
     ...(dashboard ? { getFallback: dashboard } : {}),

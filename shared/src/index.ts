@@ -42,6 +42,7 @@ export {
   parseSigningKeys,
   ROLES,
   signIdentity,
+  type MemberPrincipal,
   type Principal,
   type Role,
   type SigningKeyring,
@@ -55,7 +56,6 @@ export {
   requireMember,
   requireMemberRole,
   signInRequired,
-  type MemberPrincipal,
 } from './auth/memberAccess';
 
 // HTTP and GraphQL serving
@@ -116,4 +116,9 @@ export {
   type ExportSource,
 } from './export/exportSource';
 export { directoryExportSource } from './export/directoryExportSource';
-export { EXPORT_DOWNLOAD_PATH } from './export/downloadPath';
+export {
+  EXPORT_DOWNLOAD_PATH,
+  EXPORT_KEY_HEADER,
+  EXPORT_ORG_HEADER,
+  sendUnknownExportLink,
+} from './export/downloadPath';

@@ -8,7 +8,7 @@ const check = (record: unknown) => {
     name: rules.text('name', { required: true, max: 10 }),
     email: rules.email('email'),
     score: rules.fraction('score'),
-    tags: rules.tags('tags'),
+    tags: rules.tags('tags', { maxCount: 10, max: 20 }),
   };
   return rules.result(() => value);
 };

@@ -92,3 +92,30 @@ describe('text fields', () => {
     );
   });
 });
+
+describe('tags', () => {
+  const tags = (value: unknown) => {
+    const rules = new RecordRules({ tags: value });
+    const kept = rules.tags('tags', { maxCount: 3, max: 5 });
+    return { kept, problems: rules.problems };
+  };
+
+  test('when tags are within the limits, then they are kept trimmed and blank ones are left out', () => {
+    expect(tags([' vip ', '', '😀😀😀😀😀'])).toEqual({ kept: ['vip', '😀😀😀😀😀'], problems: [] });
+  });
+
+  test('when there are more tags than the limit, then the field is refused with the limit', () => {
+    expect(tags(['a', 'b', 'c', 'd']).problems).toEqual([
+      { field: 'tags', message: 'must hold at most 3 tags (got 4)', max: 3 },
+    ]);
+  });
+
+  test.each([
+    ['too long', 'abcdef', 'item 2 must be at most 5 characters (got 6)'],
+    ['NUL', 'a\u0000b', 'item 2 must not contain control characters or bidirectional overrides'],
+    ['a line break', 'a\nb', 'item 2 must not contain control characters or bidirectional overrides'],
+    ['a bidi override', 'a\u202Eb', 'item 2 must not contain control characters or bidirectional overrides'],
+  ])('when a tag is %s, then the field is refused as a one-line field is, naming the tag', (_, tag, message) => {
+    expect(tags(['ok', tag]).problems).toEqual([expect.objectContaining({ field: 'tags', message })]);
+  });
+});

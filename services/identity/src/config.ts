@@ -40,6 +40,12 @@ export const identityConfigSchema = {
     default: 50,
     parse: parse.int(1, 100_000),
   },
+  signInChecksPerAddress: {
+    env: 'SIGN_IN_CHECKS_PER_ADDRESS',
+    doc: 'password checks (32 MiB of scrypt each) one address may have running at once in one identity process; more are refused RATE_LIMITED before hashing',
+    default: 2,
+    parse: parse.int(1, 1_000),
+  },
   signInWindowMinutes: {
     env: 'SIGN_IN_WINDOW_MINUTES',
     doc: 'window in which failed sign-ins are counted',

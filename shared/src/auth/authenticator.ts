@@ -1,7 +1,6 @@
 import { forbidden, unauthenticated } from '../errors';
 import type { Tier } from './apiKey';
-import type { MemberPrincipal } from './memberAccess';
-import type { Principal } from './signedIdentity';
+import type { MemberPrincipal, Principal } from './signedIdentity';
 
 /** Who is calling: a principal of the operation's signed identity. */
 export interface Caller {

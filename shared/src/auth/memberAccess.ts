@@ -1,6 +1,6 @@
 import { appError, ErrorCode, forbidden } from '../errors';
 import type { Authenticator } from './authenticator';
-import type { Principal, Role } from './signedIdentity';
+import type { MemberPrincipal, Role } from './signedIdentity';
 
 /**
  * Refusals of the admin API (the web application's path, see docs/identity.md): the identity service, the
@@ -11,9 +11,6 @@ export const CSRF_REQUIRED = 'Missing or invalid CSRF token: send the x-csrf-tok
 
 export const signInRequired = () => appError(ErrorCode.UNAUTHENTICATED, SIGN_IN_REQUIRED);
 export const csrfRequired = () => forbidden(CSRF_REQUIRED);
-
-/** A signed-in member, as the gateway signed them for a service's admin schema. */
-export type MemberPrincipal = Principal & { kind: 'member' };
 
 /** Who may change the records of a directory (contacts, accounts): every role but viewers, who read. */
 export const DIRECTORY_WRITERS: readonly Role[] = ['owner', 'admin', 'member'];

@@ -23,6 +23,9 @@ export interface Principal {
   rateLimitPerMinute: number | null;
 }
 
+/** A signed-in member, as the gateway signed them for a service's admin schema. */
+export type MemberPrincipal = Principal & { kind: 'member' };
+
 export interface SigningKey {
   id: string;
   secret: Buffer;

@@ -25,13 +25,31 @@ export function ndjsonLine(row: ExportRow, columns: readonly string[]): string {
   return `${JSON.stringify(ordered)}\n`;
 }
 
-/** RFC 4180 field: quoted when it holds a comma, a quote, CR or LF; quotes doubled. */
+/**
+ * Text a spreadsheet would read as a formula (`=`, `+`, `-`, `@`) or that some strip to reach one (tab, CR):
+ * OWASP's CSV injection advice is a leading `'`, which spreadsheets show as text.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const GUARDED_FORMULA = /^'[=+\-@\t\r]/;
+
+/** Text as a CSV export writes it: a leading `'` when it would start a formula. */
+export const guardFormula = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
+
+/** What guardFormula wrote, back as it was: an import of an export stores what was exported. */
+export const unguardFormula = (text: string) => (GUARDED_FORMULA.test(text) ? text.slice(1) : text);
+
+/**
+ * RFC 4180 field: quoted when it holds a comma, a quote, CR or LF; quotes doubled. Text values that start
+ * like a formula get a leading `'`; numbers and dates are written as they are (a negative number is data,
+ * and a number is never text a person typed).
+ */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text: string;
   if (value instanceof Date) text = value.toISOString();
   // Objects and arrays (metadata, tags) as JSON text, so a spreadsheet or a parser gets them back whole.
   else if (typeof value === 'object') text = JSON.stringify(value);
+  else if (typeof value === 'string') text = guardFormula(value);
   else text = String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -1,3 +1,4 @@
+import { unguardFormula } from '../export/exportFormats';
 import type { Checked } from '../rules/recordRules';
 import { parseCsv } from './parseCsv';
 
@@ -93,7 +94,10 @@ function headerProblems(names: string[], columns: CsvColumns): ImportProblem[] {
   return problems;
 }
 
-/** The row as a record of the known columns; blank cells are left out. */
+/**
+ * The row as a record of the known columns; blank cells are left out, and text an export guarded against
+ * formula injection is read back as it was.
+ */
 function recordOf(names: string[], cells: string[], columns: CsvColumns): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   names.forEach((name, index) => {
@@ -103,7 +107,7 @@ function recordOf(names: string[], cells: string[], columns: CsvColumns): Record
       ? numberOf(text)
       : columns.lists?.includes(name)
         ? listOf(text)
-        : text;
+        : unguardFormula(text);
   });
   return record;
 }

@@ -17,6 +17,26 @@ export type Checked<T> = { value: T; problems: [] } | { value: null; problems: F
 
 const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 
+interface TextOptions {
+  max: number;
+  multiline?: boolean;
+}
+
+type TextCheck = { text: string | undefined } | { problem: string; extra?: Pick<FieldProblem, 'max'> };
+
+/** One value as text: trimmed (undefined when blank), or why it is not acceptable. */
+function checkText(value: unknown, options: TextOptions): TextCheck {
+  if (typeof value !== 'string') return { problem: `must be a string (got ${typeName(value)})` };
+  const trimmed = value.trim();
+  if (trimmed === '') return { text: undefined };
+  const length = codePointLength(trimmed);
+  if (length > options.max) {
+    return { problem: `must be at most ${options.max} characters (got ${length})`, extra: { max: options.max } };
+  }
+  const problem = textProblem(trimmed, !options.multiline);
+  return problem ? { problem } : { text: trimmed };
+}
+
 /**
  * Checks one record field by field, whatever it holds (a file can hold anything: numbers for text,
  * arrays for objects), and collects every problem instead of stopping at the first. Each service's
@@ -48,22 +68,16 @@ export class RecordRules {
    * Trimmed text, at most `max` characters (code points); blank counts as absent unless `required`, when
    * it is a problem. Text is one line (no control characters) unless `multiline`.
    */
-  text(field: string, options: { required?: boolean; max: number; multiline?: boolean }): string | undefined {
+  text(field: string, options: TextOptions & { required?: boolean }): string | undefined {
     const value = this.record[field];
     if (value === undefined || value === null) {
       if (options.required) this.problem(field, 'is required');
       return undefined;
     }
-    if (typeof value !== 'string') return this.problem(field, `must be a string (got ${typeName(value)})`);
-    const trimmed = value.trim();
-    if (trimmed === '') return options.required ? this.problem(field, 'must not be blank') : undefined;
-    const length = codePointLength(trimmed);
-    if (length > options.max) {
-      return this.problem(field, `must be at most ${options.max} characters (got ${length})`, { max: options.max });
-    }
-    const problem = textProblem(trimmed, !options.multiline);
-    if (problem) return this.problem(field, problem);
-    return trimmed;
+    const checked = checkText(value, options);
+    if ('problem' in checked) return this.problem(field, checked.problem, checked.extra);
+    if (checked.text === undefined && options.required) return this.problem(field, 'must not be blank');
+    return checked.text;
   }
 
   email(field: string): string | undefined {
@@ -100,14 +114,33 @@ export class RecordRules {
     return date;
   }
 
-  tags(field: string): string[] {
+  /**
+   * A list of at most `maxCount` tags, each one-line text of at most `max` characters (the rule of every
+   * one-line field); blank tags are left out.
+   */
+  tags(field: string, options: { maxCount: number; max: number }): string[] {
     const value = this.record[field];
     if (value === undefined || value === null) return [];
     if (!Array.isArray(value) || !value.every((tag) => typeof tag === 'string')) {
       this.problem(field, 'must be an array of strings');
       return [];
     }
-    return value as string[];
+    if (value.length > options.maxCount) {
+      this.problem(field, `must hold at most ${options.maxCount} tags (got ${value.length})`, {
+        max: options.maxCount,
+      });
+      return [];
+    }
+    const tags: string[] = [];
+    for (const [index, tag] of value.entries()) {
+      const checked = checkText(tag, options);
+      if ('problem' in checked) {
+        this.problem(field, `item ${index + 1} ${checked.problem}`, checked.extra);
+        return [];
+      }
+      if (checked.text !== undefined) tags.push(checked.text);
+    }
+    return tags;
   }
 
   /** A free-form JSON object within the shared metadata limits. */

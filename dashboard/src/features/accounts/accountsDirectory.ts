@@ -1,24 +1,21 @@
-import { gql } from '@urql/core';
+// The documents are in accounts.graphql; `npm run codegen` types them against the admin API.
+import {
+  CreateAccountDocument,
+  DeleteAccountDocument,
+  ImportAccountsDocument,
+  UpdateAccountDocument,
+  AccountsDocument,
+  type AccountFieldsFragment,
+  type AccountInput,
+} from '../../generated/graphql';
 import type { DirectoryDefinition } from '../directory/directoryTypes';
 
-export interface Account {
-  id: string;
-  name: string;
-  domain: string | null;
-  description: string | null;
-  website: string | null;
-  score: number | null;
-  churnRisk: number | null;
-  tags: string[];
-  createdAt: string;
-}
+export type Account = AccountFieldsFragment;
 
-const FIELDS = 'id name domain description website score churnRisk tags createdAt';
-const REPORT = 'report: importAccounts(csv: $csv, dryRun: $dryRun) { rows imported problems { row field message } }';
 const fraction = (value: number | null) => (value === null ? '' : value.toFixed(2));
 
 /** The accounts service's admin API, as the directory pages use it (limits: the service's own). */
-export const ACCOUNTS: DirectoryDefinition<Account> = {
+export const ACCOUNTS: DirectoryDefinition<Account, AccountInput> = {
   singular: 'account',
   plural: 'accounts',
   title: 'Accounts',
@@ -46,13 +43,9 @@ export const ACCOUNTS: DirectoryDefinition<Account> = {
   ],
   importHint:
     'The first row names the columns: name (required), domain, description, website, score and churnRisk (0 to 1), tags (separated by ;) and createdAt; an accounts export in CSV works as it is.',
-  list: gql`query Accounts($search: String, $skip: Int!, $take: Int!) { page: accounts(search: $search, skip: $skip, take: $take) { total items { ${FIELDS} } } }`,
-  create: gql`mutation CreateAccount($input: AccountInput!) { saved: createAccount(input: $input) { ${FIELDS} } }`,
-  update: gql`mutation UpdateAccount($id: String!, $input: AccountInput!) { saved: updateAccount(id: $id, input: $input) { ${FIELDS} } }`,
-  remove: gql`
-    mutation DeleteAccount($id: String!) {
-      removed: deleteAccount(id: $id)
-    }
-  `,
-  importCsv: gql`mutation ImportAccounts($csv: String!, $dryRun: Boolean!) { ${REPORT} }`,
+  list: AccountsDocument,
+  create: CreateAccountDocument,
+  update: UpdateAccountDocument,
+  remove: DeleteAccountDocument,
+  importCsv: ImportAccountsDocument,
 };

@@ -1,10 +1,11 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
+import type { AnyVariables, TypedDocumentNode } from '@urql/core';
 import { adminClient } from '../../lib/adminClient';
 import { ErrorLine } from '../../lib/ErrorLine';
 import { errorInWords } from '../../lib/errorInWords';
 import { useSession } from './SessionProvider';
-import { ACCEPT_INVITATION, REQUEST_PASSWORD_RESET, RESET_PASSWORD, type Session } from './sessionQueries';
+import { ACCEPT_INVITATION, REQUEST_PASSWORD_RESET, RESET_PASSWORD } from './sessionQueries';
 
 /** The pages a mailed link opens (no session needed): the sign-in page's frame around one small form. */
 function LinkPage({ title, children }: { title: string; children: ReactNode }) {
@@ -20,12 +21,12 @@ function LinkPage({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** Runs a mutation of the identity service; resolves to its data, or sets the error in words. */
-async function send<T>(
-  query: typeof ACCEPT_INVITATION,
-  variables: Record<string, string>,
+async function send<Data, Variables extends AnyVariables>(
+  query: TypedDocumentNode<Data, Variables>,
+  variables: Variables,
   setError: (error: string | null) => void,
-): Promise<T | null> {
-  const result = await adminClient.mutation<T>(query, variables).toPromise();
+): Promise<Data | null> {
+  const result = await adminClient.mutation(query, variables).toPromise();
   setError(result.error ? errorInWords(result.error) : null);
   return result.error ? null : (result.data ?? null);
 }
@@ -49,11 +50,7 @@ export function AcceptInvitationPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    const data = await send<{ acceptInvitation: Session }>(
-      ACCEPT_INVITATION,
-      { token, name: name.trim(), password },
-      setError,
-    );
+    const data = await send(ACCEPT_INVITATION, { token, name: name.trim(), password }, setError);
     setBusy(false);
     if (data) {
       adopt(data.acceptInvitation);

@@ -29,7 +29,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(() => {
     void adminClient
-      .query<{ me: Session | null }>(ME_QUERY, {}, { requestPolicy: 'network-only' })
+      .query(ME_QUERY, {}, { requestPolicy: 'network-only' })
       .toPromise()
       .then((result) => {
         if (result.error) setState({ status: 'error', message: errorInWords(result.error) });
@@ -45,9 +45,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       refresh,
       adopt,
       async signIn(email, password) {
-        const result = await adminClient
-          .mutation<{ signIn: Session }>(SIGN_IN_MUTATION, { email, password })
-          .toPromise();
+        const result = await adminClient.mutation(SIGN_IN_MUTATION, { email, password }).toPromise();
         if (result.error || !result.data)
           return result.error ? errorInWords(result.error) : 'Sign-in failed. Please try again.';
         adopt(result.data.signIn);

@@ -1,23 +1,19 @@
-import { gql } from '@urql/core';
+// The documents are in contacts.graphql; `npm run codegen` types them against the admin API.
+import {
+  CreateContactDocument,
+  DeleteContactDocument,
+  ImportContactsDocument,
+  UpdateContactDocument,
+  ContactsDocument,
+  type ContactFieldsFragment,
+  type ContactInput,
+} from '../../generated/graphql';
 import type { DirectoryDefinition } from '../directory/directoryTypes';
 
-export interface Contact {
-  id: string;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  company: string | null;
-  title: string | null;
-  location: string | null;
-  tags: string[];
-  createdAt: string;
-}
-
-const FIELDS = 'id name email phone company title location tags createdAt';
-const REPORT = 'report: importContacts(csv: $csv, dryRun: $dryRun) { rows imported problems { row field message } }';
+export type Contact = ContactFieldsFragment;
 
 /** The contacts service's admin API, as the directory pages use it (limits: the service's own). */
-export const CONTACTS: DirectoryDefinition<Contact> = {
+export const CONTACTS: DirectoryDefinition<Contact, ContactInput> = {
   singular: 'contact',
   plural: 'contacts',
   title: 'Contacts',
@@ -39,13 +35,9 @@ export const CONTACTS: DirectoryDefinition<Contact> = {
   ],
   importHint:
     'The first row names the columns: name (required), email, phone, company, title, location, tags (separated by ;) and createdAt; a contacts export in CSV works as it is.',
-  list: gql`query Contacts($search: String, $skip: Int!, $take: Int!) { page: contacts(search: $search, skip: $skip, take: $take) { total items { ${FIELDS} } } }`,
-  create: gql`mutation CreateContact($input: ContactInput!) { saved: createContact(input: $input) { ${FIELDS} } }`,
-  update: gql`mutation UpdateContact($id: String!, $input: ContactInput!) { saved: updateContact(id: $id, input: $input) { ${FIELDS} } }`,
-  remove: gql`
-    mutation DeleteContact($id: String!) {
-      removed: deleteContact(id: $id)
-    }
-  `,
-  importCsv: gql`mutation ImportContacts($csv: String!, $dryRun: Boolean!) { ${REPORT} }`,
+  list: ContactsDocument,
+  create: CreateContactDocument,
+  update: UpdateContactDocument,
+  remove: DeleteContactDocument,
+  importCsv: ImportContactsDocument,
 };

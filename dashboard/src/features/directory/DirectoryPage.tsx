@@ -21,7 +21,7 @@ type Editing<T> =
  * A directory's page (contacts, accounts): the list with its search and page in the address (so a view can
  * be bookmarked and shared), and for everyone but viewers: new, edit, delete (confirmed) and CSV import.
  */
-export function DirectoryPage<T extends DirectoryRecord>({ directory }: { directory: DirectoryDefinition<T> }) {
+export function DirectoryPage<T extends DirectoryRecord, I>({ directory }: { directory: DirectoryDefinition<T, I> }) {
   const session = useSignedIn();
   const canChange = canChangeDirectory(session.member.role);
   const [params, setParams] = useSearchParams();
@@ -173,13 +173,13 @@ export function DirectoryPage<T extends DirectoryRecord>({ directory }: { direct
   );
 }
 
-function DeleteDialog<T extends DirectoryRecord>({
+function DeleteDialog<T extends DirectoryRecord, I>({
   directory,
   record,
   onDeleted,
   onClose,
 }: {
-  directory: DirectoryDefinition<T>;
+  directory: DirectoryDefinition<T, I>;
   record: T;
   onDeleted: () => void;
   onClose: () => void;

@@ -18,12 +18,12 @@ type Step =
  * A CSV import in two steps: choosing a file has the service check every row (a dry run) and shows every
  * problem of every row; only a file without problems can then be imported, and the service checks it again.
  */
-export function ImportDialog<T extends DirectoryRecord>({
+export function ImportDialog<T extends DirectoryRecord, I>({
   directory,
   onImported,
   onClose,
 }: {
-  directory: DirectoryDefinition<T>;
+  directory: DirectoryDefinition<T, I>;
   onImported: () => void;
   onClose: () => void;
 }) {
@@ -108,12 +108,12 @@ export function ImportDialog<T extends DirectoryRecord>({
   );
 }
 
-function CheckedFile<T extends DirectoryRecord>({
+function CheckedFile<T extends DirectoryRecord, I>({
   report,
   directory,
 }: {
   report: ImportReport;
-  directory: DirectoryDefinition<T>;
+  directory: DirectoryDefinition<T, I>;
 }) {
   if (report.rows === 0 && report.problems.length === 0)
     return <p role="status">The file has no rows to import below its header.</p>;

@@ -6,13 +6,13 @@ import type { DirectoryDefinition, DirectoryRecord, FieldSpec } from './director
 import { formError, inputOf, valuesOf, type FormValues } from './recordForm';
 
 /** Creates a record, or edits one (`record`): every field labelled, the service's refusal named at its field. */
-export function RecordDialog<T extends DirectoryRecord>({
+export function RecordDialog<T extends DirectoryRecord, I>({
   directory,
   record,
   onSaved,
   onClose,
 }: {
-  directory: DirectoryDefinition<T>;
+  directory: DirectoryDefinition<T, I>;
   record: T | null;
   onSaved: () => void;
   onClose: () => void;
@@ -26,7 +26,7 @@ export function RecordDialog<T extends DirectoryRecord>({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setProblem(null);
-    const input = inputOf(directory.fields, values);
+    const input = inputOf<I>(directory.fields, values);
     const result = record ? await update({ id: record.id, input }) : await create({ input });
     if (result.error) {
       setProblem(formError(directory.fields, result.error));

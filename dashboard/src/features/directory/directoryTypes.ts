@@ -27,9 +27,10 @@ export interface ImportReport {
 /**
  * What the directory pages need of one resource (contacts, accounts): its words, its form, its list
  * columns and its admin API operations, each aliased to the same result names (`page`, `saved`,
- * `removed`, `report`) so one page serves both.
+ * `removed`, `report`) so one page serves both. `Input` is the admin API's input type, whose fields the
+ * form's `fields` name.
  */
-export interface DirectoryDefinition<T extends DirectoryRecord> {
+export interface DirectoryDefinition<T extends DirectoryRecord, Input> {
   /** "contact": buttons and dialogs ("New contact"). */
   singular: string;
   /** "contacts": sentences ("No contacts yet"). */
@@ -45,10 +46,10 @@ export interface DirectoryDefinition<T extends DirectoryRecord> {
   importHint: string;
   list: TypedDocumentNode<
     { page: { total: number; items: T[] } },
-    { search: string | null; skip: number; take: number }
+    { search?: string | null; skip: number; take: number }
   >;
-  create: TypedDocumentNode<{ saved: T }, { input: Record<string, unknown> }>;
-  update: TypedDocumentNode<{ saved: T }, { id: string; input: Record<string, unknown> }>;
+  create: TypedDocumentNode<{ saved: T }, { input: Input }>;
+  update: TypedDocumentNode<{ saved: T }, { id: string; input: Input }>;
   remove: TypedDocumentNode<{ removed: boolean }, { id: string }>;
   importCsv: TypedDocumentNode<{ report: ImportReport }, { csv: string; dryRun: boolean }>;
 }

@@ -19,8 +19,9 @@ export function valuesOf(fields: FieldSpec[], record: DirectoryRecord | null): F
 /**
  * The admin API's input: blank fields left out (an edit clears them), tags split at commas, fractions as
  * numbers (the field takes only numbers). The service trims and checks everything with its own rules.
+ * The fields are the input type's own (a directory's definition names them), so the object is one.
  */
-export function inputOf(fields: FieldSpec[], values: FormValues): Record<string, unknown> {
+export function inputOf<Input>(fields: FieldSpec[], values: FormValues): Input {
   const input: Record<string, unknown> = {};
   for (const field of fields) {
     const text = values[field.name]?.trim() ?? '';
@@ -32,7 +33,7 @@ export function inputOf(fields: FieldSpec[], values: FormValues): Record<string,
     else if (text === '' && !field.required) continue;
     else input[field.name] = field.kind === 'fraction' ? Number(text) : values[field.name];
   }
-  return input;
+  return input as Input;
 }
 
 /**

@@ -8,11 +8,12 @@ import { canChangeDirectory } from '../auth/roles';
 import { useSignedIn } from '../auth/SessionProvider';
 import { StatusMessage } from '../layout/StatusMessage';
 import { ConfirmDialog } from '../../lib/ConfirmDialog';
+import { ItemFacts } from './ItemFacts';
+import { ItemPeople } from './ItemPeople';
 import {
   capitalized,
   CHANGE_STATUS,
   FEEDBACK_ITEM,
-  FEEDBACK_PEOPLE,
   MERGE,
   STATUS_ACTIONS,
   UNMERGE,
@@ -75,36 +76,7 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
           )}
         </p>
       )}
-      <dl className="facts">
-        <div>
-          <dt>Status</dt>
-          <dd>
-            <span className={`badge ${item.status}`}>{capitalized(item.status)}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Sentiment</dt>
-          <dd>{item.sentiment ? capitalized(item.sentiment) : 'Not known'}</dd>
-        </div>
-        <div>
-          <dt>Source</dt>
-          <dd>{item.source}</dd>
-        </div>
-        <div>
-          <dt>From</dt>
-          <dd>{[item.author, item.email].filter(Boolean).join(' · ') || 'Not given'}</dd>
-        </div>
-        <div>
-          <dt>Published</dt>
-          <dd>{formatTime(item.publishedDate)}</dd>
-        </div>
-        {item.language && (
-          <div>
-            <dt>Language</dt>
-            <dd>{item.language}</dd>
-          </div>
-        )}
-      </dl>
+      <ItemFacts item={item} />
       {canChange && !item.duplicateOf && (
         <div className="buttons" role="group" aria-label="Change the status">
           {Object.entries(STATUS_ACTIONS)
@@ -132,7 +104,7 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
       )}
       <h2>Contact and account</h2>
       {item.email ? (
-        <People email={item.email} />
+        <ItemPeople email={item.email} />
       ) : (
         <p className="hint">The item has no email, so no contact or account is linked.</p>
       )}
@@ -202,38 +174,5 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
         </ConfirmDialog>
       )}
     </>
-  );
-}
-
-/** The contact with the item's email and the account of its domain, each when the organization has one. */
-function People({ email }: { email: string }) {
-  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-  const [{ data, error, fetching }] = useQuery({ query: FEEDBACK_PEOPLE, variables: { email, domain } });
-  if (error) return <ErrorLine error={errorInWords(error)} />;
-  if (!data) return fetching ? <p className="hint">Looking up the contact and account…</p> : null;
-  const contact = data.contacts.items.find((candidate) => candidate.email?.toLowerCase() === email.toLowerCase());
-  const account = data.accounts.items.find((candidate) => candidate.domain?.toLowerCase() === domain);
-  return (
-    <ul className="people">
-      <li>
-        Contact:{' '}
-        {contact ? (
-          <Link to={`/contacts?q=${encodeURIComponent(email)}`}>
-            {contact.name}
-            {contact.company ? ` (${contact.company})` : ''}
-          </Link>
-        ) : (
-          <span className="hint">none with {email}</span>
-        )}
-      </li>
-      <li>
-        Account:{' '}
-        {account ? (
-          <Link to={`/accounts?q=${encodeURIComponent(domain)}`}>{account.name}</Link>
-        ) : (
-          <span className="hint">none with the domain {domain}</span>
-        )}
-      </li>
-    </ul>
   );
 }

@@ -1,28 +1,20 @@
-import { useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { errorInWords } from '../../lib/errorInWords';
-import { formatTime } from '../../lib/formatTime';
+import { Pager } from '../../lib/Pager';
+import { withParams } from '../../lib/searchParams';
 import { canChangeDirectory } from '../auth/roles';
 import { useSignedIn } from '../auth/SessionProvider';
 import { StatusMessage } from '../layout/StatusMessage';
-import {
-  capitalized,
-  CHANGE_STATUSES,
-  FEEDBACK_LIST,
-  SENTIMENTS,
-  STATUS_ACTIONS,
-  STATUSES,
-  THEME_CHOICES,
-} from './feedbackQueries';
-import { TRIAGE_KEYS, useTriageKeys } from './useTriageKeys';
-import { withParams } from '../../lib/searchParams';
-import { Pager } from '../../lib/Pager';
+import { CHANGE_STATUSES, FEEDBACK_LIST, STATUS_ACTIONS } from './feedbackQueries';
+import { FILTERS, InboxFilters, type Filter, type FilterValues } from './InboxFilters';
+import { InboxTable } from './InboxTable';
+import { TriageShortcuts } from './TriageShortcuts';
+import { useTriageKeys } from './useTriageKeys';
 
 const PAGE_SIZE = 25;
-/** The address's filter parameters, in the order the form shows them. */
-const FILTERS = ['status', 'sentiment', 'source', 'theme', 'q'] as const;
-type Filter = (typeof FILTERS)[number];
+type Status = 'read' | 'unread' | 'archived';
 
 /**
  * The feedback inbox: filters, search and page in the address (bookmarkable), newest first; everyone but
@@ -33,21 +25,20 @@ export function FeedbackPage() {
   const canChange = canChangeDirectory(session.member.role);
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const filter = (name: Filter) => params.get(name)?.trim() || null;
+  const values = Object.fromEntries(FILTERS.map((name) => [name, params.get(name)?.trim() || null])) as FilterValues;
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const [{ data, error, fetching }, reexecute] = useQuery({
     query: FEEDBACK_LIST,
     variables: {
-      status: filter('status'),
-      sentiment: filter('sentiment'),
-      source: filter('source'),
-      theme: filter('theme'),
-      search: filter('q'),
+      status: values.status,
+      sentiment: values.sentiment,
+      source: values.source,
+      theme: values.theme,
+      search: values.q,
       skip: (page - 1) * PAGE_SIZE,
       take: PAGE_SIZE,
     },
   });
-  const [themes] = useQuery({ query: THEME_CHOICES });
   const [{ fetching: changing }, changeStatuses] = useMutation(CHANGE_STATUSES);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [current, setCurrent] = useState(-1);
@@ -58,25 +49,14 @@ export function FeedbackPage() {
   const items = data?.page.items ?? [];
   const total = data?.page.total ?? 0;
   const reload = () => reexecute({ requestPolicy: 'network-only' });
-  const filtered = FILTERS.some((name) => filter(name));
+  const filtered = FILTERS.some((name) => values[name]);
 
-  const setFilter = (name: Filter, value: string | null) => {
+  // Another list: nothing of the old one stays selected or current.
+  const showList = (changes: Partial<Record<Filter, string | null>>) => {
     setSelected(new Set());
     setCurrent(-1);
-    setParams(withParams(params, { [name]: value }));
+    setParams(withParams(params, changes));
   };
-  const onSearch = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setSelected(new Set());
-    setParams(
-      withParams(params, {
-        q: String(form.get('q') ?? '').trim() || null,
-        source: String(form.get('source') ?? '').trim() || null,
-      }),
-    );
-  };
-
   const toggle = (id: string) =>
     setSelected((before) => {
       const next = new Set(before);
@@ -84,9 +64,12 @@ export function FeedbackPage() {
       else next.add(id);
       return next;
     });
-  const allSelected = items.length > 0 && items.every((item) => selected.has(item.id));
+  const toggleAll = () =>
+    setSelected((before) =>
+      items.every((item) => before.has(item.id)) ? new Set() : new Set(items.map((item) => item.id)),
+    );
 
-  const change = async (status: 'read' | 'unread' | 'archived', ids: string[]) => {
+  const change = async (status: Status, ids: string[]) => {
     if (!canChange || ids.length === 0 || changing) return;
     const result = await changeStatuses({ ids, status });
     if (result.error) {
@@ -116,7 +99,6 @@ export function FeedbackPage() {
     search: () => searchField.current?.focus(),
   });
 
-  const themeItems = themes.data?.feedbackThemes.items ?? [];
   return (
     <section aria-labelledby="feedback-title">
       <div className="section-head">
@@ -125,87 +107,13 @@ export function FeedbackPage() {
       {!canChange && (
         <p className="hint">Viewers can read feedback; an owner, admin or member can change its status.</p>
       )}
-      <form role="search" className="filters" onSubmit={onSearch} aria-label="Filter feedback">
-        <div className="filter">
-          <label htmlFor="filter-status">Status</label>
-          <select
-            id="filter-status"
-            value={filter('status') ?? ''}
-            onChange={(event) => setFilter('status', event.target.value || null)}
-          >
-            <option value="">Any status</option>
-            {STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {capitalized(status)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="filter">
-          <label htmlFor="filter-sentiment">Sentiment</label>
-          <select
-            id="filter-sentiment"
-            value={filter('sentiment') ?? ''}
-            onChange={(event) => setFilter('sentiment', event.target.value || null)}
-          >
-            <option value="">Any sentiment</option>
-            {SENTIMENTS.map((sentiment) => (
-              <option key={sentiment} value={sentiment}>
-                {capitalized(sentiment)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="filter">
-          <label htmlFor="filter-theme">Theme</label>
-          <select
-            id="filter-theme"
-            value={filter('theme') ?? ''}
-            onChange={(event) => setFilter('theme', event.target.value || null)}
-          >
-            <option value="">Any theme</option>
-            {themeItems.map((theme) => (
-              <option key={theme.id} value={theme.id}>
-                {theme.label}
-              </option>
-            ))}
-            {filter('theme') && !themeItems.some((theme) => theme.id === filter('theme')) && (
-              <option value={filter('theme')!}>This theme</option>
-            )}
-          </select>
-        </div>
-        <div className="filter">
-          <label htmlFor="filter-source">Source</label>
-          <input
-            id="filter-source"
-            name="source"
-            defaultValue={filter('source') ?? ''}
-            key={`source-${filter('source')}`}
-            maxLength={200}
-            placeholder="e.g. email"
-          />
-        </div>
-        <div className="filter grow">
-          <label htmlFor="filter-q">Search feedback</label>
-          <input
-            id="filter-q"
-            ref={searchField}
-            name="q"
-            type="search"
-            defaultValue={filter('q') ?? ''}
-            key={`q-${filter('q')}`}
-            maxLength={200}
-          />
-        </div>
-        <div className="filter-buttons">
-          <button type="submit">Search</button>
-          {filtered && (
-            <button type="button" onClick={() => setParams({})}>
-              Clear filters
-            </button>
-          )}
-        </div>
-      </form>
+      <InboxFilters
+        values={values}
+        searchField={searchField}
+        onPick={(name, value) => showList({ [name]: value })}
+        onSearch={showList}
+        onClear={() => setParams({})}
+      />
       <p className="hint">Search matches part of the title, text, author or email, in any case.</p>
 
       {canChange && (
@@ -244,67 +152,16 @@ export function FeedbackPage() {
       )}
       {items.length > 0 && (
         <>
-          <div className="table-wrap" role="region" aria-label="Feedback items" tabIndex={0}>
-            <table className="inbox">
-              <thead>
-                <tr>
-                  {canChange && (
-                    <th scope="col">
-                      <input
-                        type="checkbox"
-                        aria-label="Select all items on this page"
-                        checked={allSelected}
-                        onChange={() => setSelected(allSelected ? new Set() : new Set(items.map((item) => item.id)))}
-                      />
-                    </th>
-                  )}
-                  <th scope="col">Feedback</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Sentiment</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Published</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((item, index) => (
-                  <tr
-                    key={item.id}
-                    className={[index === current ? 'current' : '', item.status === 'unread' ? 'unread' : ''].join(' ')}
-                  >
-                    {canChange && (
-                      <td className="pick">
-                        <input
-                          type="checkbox"
-                          aria-label={`Select "${item.title}"`}
-                          checked={selected.has(item.id)}
-                          onChange={() => toggle(item.id)}
-                        />
-                      </td>
-                    )}
-                    <th scope="row">
-                      <Link
-                        to={`/feedback/${item.id}`}
-                        ref={(element) => {
-                          links.current[index] = element;
-                        }}
-                        onFocus={() => setCurrent(index)}
-                      >
-                        {item.title}
-                      </Link>
-                    </th>
-                    <td data-label="Status">
-                      <span className={`badge ${item.status}`}>{capitalized(item.status)}</span>
-                    </td>
-                    <td data-label="Sentiment">{item.sentiment ? capitalized(item.sentiment) : 'Not known'}</td>
-                    <td data-label="Source">{item.source}</td>
-                    <td data-label="From">{item.author ?? item.email ?? ''}</td>
-                    <td data-label="Published">{formatTime(item.publishedDate)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <InboxTable
+            items={items}
+            selected={selected}
+            current={current}
+            links={links}
+            canChange={canChange}
+            onToggle={toggle}
+            onToggleAll={toggleAll}
+            onFocusRow={setCurrent}
+          />
           <Pager
             label="Pages of feedback"
             page={page}
@@ -315,20 +172,7 @@ export function FeedbackPage() {
           />
         </>
       )}
-      <section aria-labelledby="shortcuts-title" className="shortcuts">
-        <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-        <p className="hint">Outside the filter fields. Without a selection, r, u and a change the item you are on.</p>
-        <dl>
-          {TRIAGE_KEYS.filter(({ key }) => canChange || !['x', 'r', 'u', 'a'].includes(key)).map(({ key, does }) => (
-            <div key={key}>
-              <dt>
-                <kbd>{key}</kbd>
-              </dt>
-              <dd>{does}</dd>
-            </div>
-          ))}
-        </dl>
-      </section>
+      <TriageShortcuts canChange={canChange} />
     </section>
   );
 }

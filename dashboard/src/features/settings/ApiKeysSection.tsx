@@ -23,7 +23,7 @@ export function ApiKeysSection() {
 }
 
 function KeyManagement() {
-  const [{ data, error, fetching }, reexecute] = useQuery<{ apiKeys: ApiKey[] }>({ query: API_KEYS_QUERY });
+  const [{ data, error, fetching }, reexecute] = useQuery({ query: API_KEYS_QUERY });
   const [generating, setGenerating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const reload = () => reexecute({ requestPolicy: 'network-only' });

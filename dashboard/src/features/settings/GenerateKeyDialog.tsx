@@ -4,7 +4,7 @@ import { Dialog } from '../../lib/Dialog';
 import { ErrorLine } from '../../lib/ErrorLine';
 import { errorInWords } from '../../lib/errorInWords';
 import { SecretOnceDialog } from '../../lib/SecretOnce';
-import { CREATE_API_KEY_MUTATION, type ApiKey } from './apiKeyQueries';
+import { CREATE_API_KEY_MUTATION } from './apiKeyQueries';
 
 /** Asks for a name and read-only, then shows the secret this once with a copy button. */
 export function GenerateKeyDialog({ onCreated, onClose }: { onCreated: () => void; onClose: () => void }) {
@@ -12,9 +12,7 @@ export function GenerateKeyDialog({ onCreated, onClose }: { onCreated: () => voi
   const [readOnly, setReadOnly] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const [{ fetching }, create] = useMutation<{ createApiKey: { key: string; apiKey: ApiKey } }>(
-    CREATE_API_KEY_MUTATION,
-  );
+  const [{ fetching }, create] = useMutation(CREATE_API_KEY_MUTATION);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

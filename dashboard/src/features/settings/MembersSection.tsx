@@ -20,7 +20,7 @@ import {
 export function MembersSection() {
   const session = useSignedIn();
   const manage = canManageMembers(session.member.role);
-  const [{ data, error, fetching }, reexecute] = useQuery<{ members: Member[] }>({ query: MEMBERS_QUERY });
+  const [{ data, error, fetching }, reexecute] = useQuery({ query: MEMBERS_QUERY });
   const [, changeRole] = useMutation(CHANGE_ROLE_MUTATION);
   const [actionError, setActionError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);

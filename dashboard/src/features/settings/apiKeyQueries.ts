@@ -1,19 +1,10 @@
-import { gql } from '@urql/core';
+// The documents are in settings.graphql; `npm run codegen` types them against the admin API.
+import type { ApiKeyFieldsFragment } from '../../generated/graphql';
 
-const KEY_FIELDS = 'id name hint readOnly rateLimitPerMinute createdBy createdAt lastUsedAt revokedAt';
+export {
+  ApiKeysDocument as API_KEYS_QUERY,
+  CreateApiKeyDocument as CREATE_API_KEY_MUTATION,
+  RevokeApiKeyDocument as REVOKE_API_KEY_MUTATION,
+} from '../../generated/graphql';
 
-export const API_KEYS_QUERY = gql`query ApiKeys { apiKeys { ${KEY_FIELDS} } }`;
-export const CREATE_API_KEY_MUTATION = gql`mutation CreateApiKey($name: String!, $readOnly: Boolean!) { createApiKey(name: $name, readOnly: $readOnly) { key apiKey { ${KEY_FIELDS} } } }`;
-export const REVOKE_API_KEY_MUTATION = gql`mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { ${KEY_FIELDS} } }`;
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  hint: string;
-  readOnly: boolean;
-  rateLimitPerMinute: number | null;
-  createdBy: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+export type ApiKey = ApiKeyFieldsFragment;

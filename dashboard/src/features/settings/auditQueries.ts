@@ -1,45 +1,10 @@
-import { gql } from '@urql/core';
+// The documents are in settings.graphql; `npm run codegen` types them against the admin API.
+import type { AuditLogQuery, AuditLogQueryVariables } from '../../generated/graphql';
 
-export interface AuditEntry {
-  id: string;
-  action: string;
-  actor: string;
-  target: string | null;
-  address: string | null;
-  at: string;
-}
+export { AuditActionsDocument as AUDIT_ACTIONS, AuditLogDocument as AUDIT_LOG } from '../../generated/graphql';
 
-export interface AuditFilters {
-  action: string | null;
-  actor: string | null;
-  from: string | null;
-  to: string | null;
-}
-
-export const AUDIT_LOG = gql<
-  { auditLog: { total: number; items: AuditEntry[] } },
-  AuditFilters & { skip: number; take: number }
->`
-  query AuditLog($action: String, $actor: String, $from: DateTime, $to: DateTime, $skip: Int, $take: Int) {
-    auditLog(action: $action, actor: $actor, from: $from, to: $to, skip: $skip, take: $take) {
-      total
-      items {
-        id
-        action
-        actor
-        target
-        address
-        at
-      }
-    }
-  }
-`;
-
-export const AUDIT_ACTIONS = gql<{ auditActions: string[] }>`
-  query AuditActions {
-    auditActions
-  }
-`;
+export type AuditEntry = AuditLogQuery['auditLog']['items'][number];
+export type AuditFilters = Required<Pick<AuditLogQueryVariables, 'action' | 'actor' | 'from' | 'to'>>;
 
 /** `2026-01-31` (a day in the person's own zone) as the instant it starts; null for anything else. */
 export function dayStart(day: string | null, plusDays = 0): string | null {

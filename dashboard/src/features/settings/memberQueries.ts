@@ -1,31 +1,13 @@
-import { gql } from '@urql/core';
-import type { Role } from '../auth/sessionQueries';
+// The documents are in settings.graphql; `npm run codegen` types them against the admin API.
+import type { MemberFieldsFragment, Role } from '../../generated/graphql';
 
-const MEMBER_FIELDS = 'id email name role createdAt';
-
-export const MEMBERS_QUERY = gql`query Members { members { ${MEMBER_FIELDS} } }`;
-export const CHANGE_ROLE_MUTATION = gql`mutation ChangeRole($memberId: ID!, $role: Role!) { changeRole(memberId: $memberId, role: $role) { ${MEMBER_FIELDS} } }`;
-export const REMOVE_MEMBER_MUTATION = gql`
-  mutation RemoveMember($memberId: ID!) {
-    removeMember(memberId: $memberId)
-  }
-`;
-export const INVITE_MEMBER_MUTATION = gql`
-  mutation InviteMember($email: String!, $role: Role!) {
-    inviteMember(email: $email, role: $role) {
-      email
-      role
-      expiresAt
-    }
-  }
-`;
+export {
+  ChangeRoleDocument as CHANGE_ROLE_MUTATION,
+  InviteMemberDocument as INVITE_MEMBER_MUTATION,
+  MembersDocument as MEMBERS_QUERY,
+  RemoveMemberDocument as REMOVE_MEMBER_MUTATION,
+} from '../../generated/graphql';
 
 export const ROLES: Role[] = ['owner', 'admin', 'member', 'viewer'];
 
-export interface Member {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  createdAt: string;
-}
+export type Member = MemberFieldsFragment;

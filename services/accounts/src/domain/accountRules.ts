@@ -3,8 +3,18 @@ import type { AccountRecord } from '../model/account';
 
 export type { AccountRecord };
 
-/** Longest accepted text per field, in characters; documented in docs/limits.md. */
-export const ACCOUNT_LIMITS = { name: 200, domain: 253, description: 5_000, website: 2_000 } as const;
+/**
+ * Longest accepted text per field, in characters, and most tags a record holds (`tags`, each at most `tag`
+ * characters); documented in docs/limits.md.
+ */
+export const ACCOUNT_LIMITS = {
+  name: 200,
+  domain: 253,
+  description: 5_000,
+  website: 2_000,
+  tags: 50,
+  tag: 100,
+} as const;
 
 const FIELDS = ['name', 'domain', 'description', 'website', 'score', 'churnRisk', 'tags', 'createdAt'];
 /** `id` is assigned on import, so a file may carry one; it is ignored. */
@@ -30,7 +40,7 @@ export function checkAccount(record: unknown, now: Date): Checked<AccountRecord>
     website: rules.text('website', { max: ACCOUNT_LIMITS.website }),
     score: rules.fraction('score'),
     churnRisk: rules.fraction('churnRisk'),
-    tags: rules.tags('tags'),
+    tags: rules.tags('tags', { maxCount: ACCOUNT_LIMITS.tags, max: ACCOUNT_LIMITS.tag }),
     createdAt: rules.date('createdAt') ?? now,
   };
   return rules.result(() => ({ ...account, name: account.name! }));

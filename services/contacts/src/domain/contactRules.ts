@@ -3,8 +3,19 @@ import type { ContactRecord } from '../model/contact';
 
 export type { ContactRecord };
 
-/** Longest accepted text per field, in characters; documented in docs/limits.md. */
-export const CONTACT_LIMITS = { name: 200, phone: 50, company: 200, title: 200, location: 200 } as const;
+/**
+ * Longest accepted text per field, in characters, and most tags a record holds (`tags`, each at most `tag`
+ * characters); documented in docs/limits.md.
+ */
+export const CONTACT_LIMITS = {
+  name: 200,
+  phone: 50,
+  company: 200,
+  title: 200,
+  location: 200,
+  tags: 50,
+  tag: 100,
+} as const;
 
 const FIELDS = ['name', 'email', 'phone', 'company', 'title', 'location', 'tags', 'lastInteraction', 'createdAt'];
 /** `id` is assigned on import and `totalFeedbacks` is computed, so a file may carry both; they are ignored. */
@@ -26,7 +37,7 @@ export function checkContact(record: unknown, now: Date): Checked<ContactRecord>
     company: rules.text('company', { max: CONTACT_LIMITS.company }),
     title: rules.text('title', { max: CONTACT_LIMITS.title }),
     location: rules.text('location', { max: CONTACT_LIMITS.location }),
-    tags: rules.tags('tags'),
+    tags: rules.tags('tags', { maxCount: CONTACT_LIMITS.tags, max: CONTACT_LIMITS.tag }),
     lastInteraction: rules.date('lastInteraction'),
     createdAt: rules.date('createdAt') ?? now,
   };

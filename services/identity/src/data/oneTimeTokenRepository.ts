@@ -32,6 +32,8 @@ const tokenSchema = new Schema<TokenDocument>(
   },
   { collection: 'one_time_tokens', versionKey: false },
 );
+// A person's links of one kind: ended together when a reset succeeds.
+tokenSchema.index({ email: 1, kind: 1 });
 
 export class OneTimeTokenRepository {
   private readonly model: Model<TokenDocument>;
@@ -64,6 +66,11 @@ export class OneTimeTokenRepository {
     if (!doc) return null;
     const { _id, usedAt: _used, ...rest } = doc;
     return { id: _id, ...rest, role: rest.role ?? null };
+  }
+
+  /** Ends every unused link of `kind` sent to `email` (a reset that succeeded ends the older ones). */
+  async endAll(kind: OneTimeToken['kind'], email: string, now: Date): Promise<void> {
+    await this.model.updateMany({ kind, email, usedAt: null }, { $set: { usedAt: now } });
   }
 
   /** Drops what ended before `now` (swept on a timer: FerretDB has no TTL indexes, and MongoDB's run only once a minute anyway). */

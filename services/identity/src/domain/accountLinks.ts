@@ -125,12 +125,15 @@ export class AccountLinkService {
     })().catch(onError);
   }
 
-  /** Sets the new password and ends every session of the account. */
+  /** Sets the new password and ends every session of the account and every other reset link sent to it. */
   async resetPassword(token: string, password: string, address: string): Promise<void> {
     checkNewPassword(password);
-    const reset = await this.repositories.oneTimeTokens.consume(tokenId(token), 'password_reset', new Date());
+    const now = new Date();
+    const reset = await this.repositories.oneTimeTokens.consume(tokenId(token), 'password_reset', now);
     const account = reset ? await this.repositories.members.findCredentials(reset.email) : null;
     if (!reset || !account) throw badRequest(LINK_INVALID);
+    // An older link still in a mailbox must not set the password again after this one did.
+    await this.repositories.oneTimeTokens.endAll('password_reset', reset.email, now);
     await this.repositories.members.setPassword(account.member.id, await hashPassword(password));
     await this.repositories.sessions.revokeAllOf(account.member.id);
     await this.repositories.audit.record({

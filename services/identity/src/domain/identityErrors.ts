@@ -9,3 +9,10 @@ export const invalidCredentials = () => appError(ErrorCode.UNAUTHENTICATED, INVA
 export function tooManySignIns(retryAfter: number) {
   return appError(ErrorCode.RATE_LIMITED, `Too many failed sign-ins; retry in ${retryAfter} s`, { retryAfter });
 }
+
+/** One address has as many password checks running as it may: refused before hashing, retry at once. */
+export function tooManySignInsAtOnce() {
+  return appError(ErrorCode.RATE_LIMITED, 'Too many sign-ins at once from this address; retry in 1 s', {
+    retryAfter: 1,
+  });
+}

@@ -15,22 +15,24 @@ export class ResetRequestLimit {
     private readonly windowMs: number,
   ) {}
 
-  /** RATE_LIMITED with the seconds to wait once either count is used up; otherwise counts this request. */
+  /**
+   * Counts this request against both limits in one conditional write each (simultaneous requests cannot
+   * together pass a limit); RATE_LIMITED with the seconds to wait once either is used up, counting nothing.
+   */
   async take(email: string, address: string): Promise<void> {
     const now = new Date();
-    const subjects = [
-      { subject: `reset-account:${email}`, limit: PER_ACCOUNT },
-      { subject: `reset-address:${address}`, limit: PER_ADDRESS },
-    ];
-    for (const { subject, limit } of subjects) {
-      const current = await this.counts.current(subject, now);
-      if (current && current.count >= limit) {
-        const retryAfter = Math.max(1, Math.ceil((current.expiresAt.getTime() - now.getTime()) / 1000));
-        throw appError(ErrorCode.RATE_LIMITED, `Too many password-reset requests; retry in ${retryAfter} s`, {
-          retryAfter,
-        });
-      }
-    }
-    for (const { subject } of subjects) await this.counts.increment(subject, now, this.windowMs);
+    const { refusedUntil } = await this.counts.takeAll(
+      [
+        { subject: `reset-account:${email}`, limit: PER_ACCOUNT },
+        { subject: `reset-address:${address}`, limit: PER_ADDRESS },
+      ],
+      now,
+      this.windowMs,
+    );
+    if (!refusedUntil) return;
+    const retryAfter = Math.max(1, Math.ceil((refusedUntil.getTime() - now.getTime()) / 1000));
+    throw appError(ErrorCode.RATE_LIMITED, `Too many password-reset requests; retry in ${retryAfter} s`, {
+      retryAfter,
+    });
   }
 }

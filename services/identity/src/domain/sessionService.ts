@@ -75,14 +75,18 @@ export class SessionService {
     previousToken: string | undefined,
   ): Promise<{ token: string; session: ActiveSession }> {
     const normalized = normalizeEmail(email);
-    await this.throttle.check(normalized, address);
-    const credentials =
-      normalized.length <= MAX_EMAIL_LENGTH ? await this.repositories.members.findCredentials(normalized) : null;
-    const matches = await verifyPassword(password, credentials?.passwordHash ?? (await decoyPasswordHash()));
+    // Read inside the attempt: a refused attempt costs no read of the account.
+    const { credentials, matches } = await this.throttle.attempt(normalized, address, async () => {
+      const found =
+        normalized.length <= MAX_EMAIL_LENGTH ? await this.repositories.members.findCredentials(normalized) : null;
+      return {
+        credentials: found,
+        matches: await verifyPassword(password, found?.passwordHash ?? (await decoyPasswordHash())),
+      };
+    });
     const organization =
       credentials && matches ? await this.repositories.organizations.findById(credentials.member.orgId) : null;
     if (!credentials || !matches || !organization) {
-      await this.throttle.recordFailure(normalized, address);
       await this.repositories.audit.record({
         orgId: credentials?.member.orgId ?? null,
         action: 'session.sign_in_failed',
@@ -92,7 +96,6 @@ export class SessionService {
       });
       throw invalidCredentials();
     }
-    await this.throttle.recordSuccess(normalized, address);
     if (previousToken) await this.repositories.sessions.revoke(sessionId(previousToken));
     const result = await this.start(credentials.member, organization);
     await this.repositories.audit.record({
