@@ -1,5 +1,12 @@
 import { Types, type Connection } from 'mongoose';
-import { backfillTimes, feedbackImporter, indexOrganization, SearchIndexStore, startSearchIndexer } from '@fi/feedback';
+import {
+  backfillTimes,
+  feedbackImporter,
+  indexOrganization,
+  recountOrganization,
+  SearchIndexStore,
+  startSearchIndexer,
+} from '@fi/feedback';
 import { createLogger, escapeRegExp } from '@fi/shared';
 import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
@@ -521,4 +528,59 @@ test('when an organization has new items only behind an import batch still being
   } finally {
     await outbox.deleteOne({ _id: intent });
   }
+});
+
+test('when the index lags by more than 1,000 items (a large import), then a search reads the index and the newest 1,000 and says how far it reached', async () => {
+  const { key, orgId } = await stack.createKey();
+  const first = Math.floor(Date.now() / 1_000) - 100_000;
+  let n = 0;
+  /** `count` items stored one a second (ids begin with their second), every 100th holding "export"; counted. */
+  const imported = async (count: number) => {
+    const docs = Array.from({ length: count }, () => {
+      n += 1;
+      const second = first + n;
+      const createdAt = new Date(second * 1_000);
+      return {
+        _id: new Types.ObjectId(`${second.toString(16)}${new Types.ObjectId().toHexString().slice(8)}`),
+        orgId,
+        source: 'api',
+        title: n % 100 === 0 ? `Export ${n}` : `Item ${n}`,
+        content: 'Text',
+        sentiment: 'neutral',
+        status: 'unread',
+        publishedDate: createdAt,
+        createdAt,
+      };
+    });
+    await feedback.collection('feedback_items').insertMany(docs);
+    await recountOrganization(feedback, orgId);
+  };
+  const search = async () => {
+    const answer = await stack.gql<{
+      feedbackItems: { total: number; items: Array<{ title: string }>; searchReach: unknown };
+    }>(
+      'query($k: String!) { feedbackItems(apiKey: $k, search: "export") { total items { title } searchReach { indexed newest notSearched } } }',
+      { k: key },
+    );
+    expect(answer.body.errors).toBeUndefined();
+    const page = answer.body.data!.feedbackItems;
+    return { ...page, titles: page.items.map((item) => item.title) };
+  };
+
+  // Nothing indexed yet: items 501-1,500 are searched, items 1-500 are not.
+  await imported(1_500);
+  const fresh = await search();
+  expect(fresh).toMatchObject({ total: 10, searchReach: { indexed: 0, newest: 1_000, notSearched: 500 } });
+  expect(fresh.titles).toEqual(Array.from({ length: 10 }, (_, i) => `Export ${1_500 - 100 * i}`));
+
+  // 1,500 indexed, 1,500 more imported: the index and items 2,001-3,000; items 1,501-2,000 are not searched.
+  await indexAll(orgId);
+  await imported(1_500);
+  const partial = await search();
+  expect(partial).toMatchObject({ total: 25, searchReach: { indexed: 1_500, newest: 1_000, notSearched: 500 } });
+  expect(partial.titles.slice(9, 12)).toEqual(['Export 2100', 'Export 1500', 'Export 1400']);
+
+  // Once the index holds every item, the answer is whole again.
+  await indexAll(orgId);
+  expect(await search()).toMatchObject({ total: 30, searchReach: null });
 });

@@ -1,13 +1,18 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, stopChild } from '@fi/cli/embedded';
 import { SupervisedService, type SupervisorEvents } from '@fi/cli';
-import { createKeyAt } from './helpers/keys';
+import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
+import { connectMongo } from '@fi/shared/database';
+import { createKeyAt, newOrgId } from './helpers/keys';
 import { eventually, PROCESS_START_MS, spawnEntry } from './helpers/processes';
 
-/** `npm start` heals: a crashed service comes back; one that keeps crashing stops the stack. */
+/**
+ * `npm start` heals: a crashed service comes back; one that keeps crashing stops the stack. Its
+ * development links point at its own gateway and stay in a log only its user reads.
+ */
 
 describe('a supervised service', () => {
   test('when it keeps crashing, then it is restarted with growing back-off and given up on after the limit', async () => {
@@ -147,6 +152,64 @@ describe('npm start', () => {
         }
       };
       await eventually(() => servicePids.every((pid) => !alive(pid)), 20_000, 'every service process to stop');
+    },
+    STACK_TEST_MS,
+  );
+  test(
+    'when the stack runs on ports of its own, then a password-reset link points at its gateway and the identity log holding it is mode 0600',
+    async () => {
+      const mongodbUri = process.env.MONGODB_URI as string;
+      const email = `stack-reset-${Date.now()}@example.com`;
+      const orgId = newOrgId();
+      await createKeyAt(mongodbUri, orgId);
+      const identity = await connectMongo(mongodbUri, 'identity');
+      try {
+        await new MemberService(await openRepositories(identity)).add(OPERATOR, orgId, {
+          email,
+          name: 'Stack Owner',
+          role: 'owner',
+          password: 'a long enough password',
+        });
+      } finally {
+        await identity.close();
+      }
+      const stackPorts = await ports();
+      const stack = spawnEntry('cli/src/stack/startStack.ts', {
+        MONGODB_URI: mongodbUri,
+        FI_DATA_DIR: dataDir,
+        REDIS_URL: '',
+        ...stackPorts,
+      });
+      const log = path.join(dataDir, 'logs', 'identity.log');
+      try {
+        await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
+        const response = await fetch(`http://127.0.0.1:${stackPorts.GATEWAY_PORT}/admin/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            query: 'mutation($e: String!) { requestPasswordReset(email: $e) }',
+            variables: { e: email },
+          }),
+        });
+        expect(await response.json()).toEqual({ data: { requestPasswordReset: true } });
+        let link = '';
+        await eventually(
+          () => {
+            const line = readFileSync(log, 'utf8')
+              .split('\n')
+              .find((entry) => entry.includes(email) && entry.includes('"purpose":"password reset"'));
+            link = line ? String((JSON.parse(line) as { link: string }).link) : '';
+            return link !== '';
+          },
+          30_000,
+          'the logged reset link',
+        );
+        expect(link).toMatch(new RegExp(`^http://localhost:${stackPorts.GATEWAY_PORT}/reset-password\\?token=`));
+        expect(statSync(log).mode & 0o777).toBe(0o600);
+      } finally {
+        stack.child.kill('SIGINT');
+      }
+      expect(await stack.exited).toBe(0);
     },
     STACK_TEST_MS,
   );

@@ -58,12 +58,14 @@ async function main(): Promise<void> {
     // One signing key for this run unless configured: every process of the stack gets the same.
     const signingKeys =
       config.identitySigningKeys || `dev${Date.now().toString(36)}:${randomBytes(32).toString('base64url')}`;
+    // Links people open (export downloads, invitations, password resets) point at this stack's gateway,
+    // whatever its port, unless an operator names a public origin.
+    const gatewayOrigin = `http://localhost:${config.gatewayPort}`;
     const common = {
       MONGODB_URI: mongodbUri,
       IDENTITY_SIGNING_KEYS: signingKeys,
       ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}),
-      // Export download links point at this stack's gateway unless an operator names a public origin.
-      EXPORT_PUBLIC_URL: process.env.EXPORT_PUBLIC_URL || `http://localhost:${config.gatewayPort}`,
+      EXPORT_PUBLIC_URL: process.env.EXPORT_PUBLIC_URL || gatewayOrigin,
     };
     const subgraphs = [
       ['feedback', config.feedbackPort, config.feedbackMongodbUri],
@@ -103,6 +105,7 @@ async function main(): Promise<void> {
       ...common,
       ...(config.identityMongodbUri ? { MONGODB_URI: config.identityMongodbUri } : {}),
       COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
+      PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
     };
     services.push(supervise('identity', 'services/identity/src/main.ts', config.identityPort, identityEnv));
     const subgraphUrls = {

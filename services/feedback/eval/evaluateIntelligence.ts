@@ -6,9 +6,12 @@
  * duplicates-tune.jsonl, written by the methods' developer), the only ones the methods are tuned on.
  * `npm run eval:intelligence -- --themes path.jsonl` scores only that themes file (same format as
  * themes.jsonl; a path relative to the working directory), printing figures and labels, never its texts.
+ * Every run ends with the curated themes' figures on every themes set under eval/ that has a taxonomy
+ * (curatedFigures.ts); `-- --curated` prints only those.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scoreCurated, type CuratedScore } from './curatedFigures';
 import { givenPath } from './givenPath';
 import { SimilarityIndex } from '../src/similarity/similarityIndex';
 import { MIN_SIMILARITY } from '../src/similarity/similarFeedback';
@@ -144,7 +147,55 @@ function duplicates(file: string): void {
   console.log(`- ${ms.toFixed(2)} ms per question in process.`);
 }
 
-if (extraThemesPath) {
+/** Every themes set under eval/: the tuning ones (intelligence/themes-tune*) and the held-out ones. */
+function themeSets(): Array<{ path: string; name: string; tune: boolean }> {
+  const sets: Array<{ path: string; name: string; tune: boolean }> = [];
+  for (const folder of readdirSync(__dirname, { withFileTypes: true }).filter((entry) => entry.isDirectory()))
+    for (const file of readdirSync(join(__dirname, folder.name)).filter((f) => /^themes.*\.jsonl$/.test(f)))
+      sets.push({
+        path: join(__dirname, folder.name, file),
+        name: `${folder.name}/${file}`,
+        tune: file.includes('-tune'),
+      });
+  return sets.sort((a, b) => Number(b.tune) - Number(a.tune) || a.name.localeCompare(b.name));
+}
+
+/** The curated themes' figures on every set with a taxonomy, with and without examples. */
+function curated(): void {
+  const share = (n: number, of: number) => (of === 0 ? '-' : pct(n / of));
+  const totals = { tune: [0, 0, 0, 0, 0, 0, 0, 0], heldOut: [0, 0, 0, 0, 0, 0, 0, 0] };
+  console.log("Curated themes: first curated theme right on the known themes' other items (target 85%), unrelated");
+  console.log('singles with no curated theme (target 60%); label, sentence, keywords, and 3 examples or none.\n');
+  console.log(
+    '| Set | Known right, 3 examples | Singles none, 3 examples | Known right, no examples | Singles none, no examples |',
+  );
+  console.log('|---|---:|---:|---:|---:|');
+  for (const set of themeSets()) {
+    const items = readSet<ThemeExample>(set.name, set.path);
+    const scores = [scoreCurated(set.path, items, true), scoreCurated(set.path, items, false)];
+    if (!scores[0] || !scores[1]) continue;
+    const [a, b] = scores as CuratedScore[];
+    const sum = set.tune ? totals.tune : totals.heldOut;
+    [a.knownRight, a.known, a.singlesNone, a.singles, b.knownRight, b.known, b.singlesNone, b.singles].forEach(
+      (value, i) => (sum[i] += value),
+    );
+    console.log(
+      `| ${set.name}${set.tune ? ' (tuning)' : ''} | ${share(a.knownRight, a.known)} | ${share(a.singlesNone, a.singles)} | ${share(b.knownRight, b.known)} | ${share(b.singlesNone, b.singles)} |`,
+    );
+  }
+  for (const [name, t] of [
+    ['all tuning sets', totals.tune],
+    ['all held-out sets', totals.heldOut],
+  ] as const)
+    console.log(
+      `| **${name}** | ${share(t[0], t[1])} | ${share(t[2], t[3])} | ${share(t[4], t[5])} | ${share(t[6], t[7])} |`,
+    );
+  console.log('');
+}
+
+if (process.argv.includes('--curated')) {
+  curated();
+} else if (extraThemesPath) {
   themes(extraThemesPath, extraThemesPath);
 } else {
   for (const file of tuning
@@ -153,4 +204,5 @@ if (extraThemesPath) {
     themes(file);
   for (const file of tuning ? ['duplicates-tune.jsonl', 'duplicates-tune-b.jsonl'] : ['duplicates.jsonl'])
     duplicates(file);
+  curated();
 }

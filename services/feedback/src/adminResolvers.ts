@@ -24,7 +24,9 @@ import { feedbackInsights, feedbackInsightsFields } from './insights';
 import { duplicateFields } from './merges';
 import type { FeedbackParts } from './resolvers';
 import {
+  createCuratedAdminResolvers,
   createThemeResolvers,
+  curatedThemeFields,
   listThemes,
   mergeThemes,
   themeFigureFields,
@@ -66,6 +68,11 @@ export function createFeedbackAdminResolvers(
     requireMemberRole(ctx.auth, DIRECTORY_WRITERS, ONLY_WRITERS_RESEND_WEBHOOKS);
   const changes = webhookChanges(webhooks);
   const themed = createThemeResolvers(themes);
+  const curated = createCuratedAdminResolvers(
+    themes,
+    (ctx) => requireMember(ctx.auth).orgId,
+    (ctx) => statusCaller(ctx).orgId,
+  );
   const merging = { items, events, tombstones };
   return {
     Query: {
@@ -75,11 +82,13 @@ export function createFeedbackAdminResolvers(
       feedbackInsights: (_, args, ctx) =>
         feedbackInsights({ store: parts.insights, themes: themesInRange(themes) }, requireMember(ctx.auth).orgId, args),
       feedbackThemes: (_, args, ctx) => listThemes(themes, requireMember(ctx.auth).orgId, args),
+      ...curated.Query,
       webhookEndpoints: async (_, __, ctx) => (await webhooks.list(requireMember(ctx.auth).orgId)).map(toGraphQL),
       webhookDeliveries: (_, args, ctx) =>
         webhooks.deliveriesOf(requireMember(ctx.auth).orgId, args.endpointId, toPage(args)),
     },
     Mutation: {
+      ...curated.Mutation,
       changeFeedbackStatus: async (_, args, ctx) => {
         const caller = statusCaller(ctx);
         const change = await changeStatus({ items, events }, caller, args.id, parseStatus(args.status));
@@ -144,9 +153,10 @@ export function createFeedbackAdminResolvers(
     FeedbackItem: {
       ...feedbackItemFields({ similarity: parts.similarity, items }),
       themes: themed.FeedbackItem.themes,
+      ...curatedThemeFields.FeedbackItem,
       ...duplicateFields({ items }),
     },
-    FeedbackTheme: themeFigureFields,
+    FeedbackTheme: { ...themeFigureFields, ...curatedThemeFields.FeedbackTheme },
     FeedbackInsights: feedbackInsightsFields,
   };
 }

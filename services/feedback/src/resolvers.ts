@@ -25,7 +25,13 @@ import { feedbackInsights, feedbackInsightsFields, type InsightsStore } from './
 import { createLinkResolvers } from './links';
 import { createMergeResolvers } from './merges';
 import type { OrgSimilarity } from './similarity';
-import { createThemeResolvers, themesInRange, type ThemeStore } from './themes';
+import {
+  createCuratedResolvers,
+  createThemeResolvers,
+  curatedThemeFields,
+  themesInRange,
+  type ThemeStore,
+} from './themes';
 import { createWebhookResolvers, type WebhookEndpoints } from './webhooks';
 
 export type { FeedbackContext };
@@ -54,12 +60,14 @@ export function createResolvers(parts: FeedbackParts): Resolvers {
   const { repository: items, tombstones, idempotency, events, themes, exportJobs, changes } = parts;
   const webhooks = createWebhookResolvers(parts.webhooks);
   const themed = createThemeResolvers(themes);
+  const curated = createCuratedResolvers(themes);
   const merges = createMergeResolvers({ items, events, tombstones });
   const links = createLinkResolvers();
   return {
     Query: {
       ...webhooks.Query,
       ...themed.Query,
+      ...curated.Query,
       feedbackItems: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);
         return listFeedback({ items, search: parts.search }, caller.orgId, parseFeedbackListArgs(args));
@@ -82,6 +90,7 @@ export function createResolvers(parts: FeedbackParts): Resolvers {
     Mutation: {
       ...webhooks.Mutation,
       ...themed.Mutation,
+      ...curated.Mutation,
       ...merges.Mutation,
       startFeedbackExport: (_, args, ctx) => exportJobs.start(ctx, args),
       addFeedbackItem: async (_, args, ctx) => {
@@ -124,10 +133,11 @@ export function createResolvers(parts: FeedbackParts): Resolvers {
         return changed.length;
       },
     },
-    FeedbackTheme: themed.FeedbackTheme,
+    FeedbackTheme: { ...themed.FeedbackTheme, ...curatedThemeFields.FeedbackTheme },
     FeedbackInsights: feedbackInsightsFields,
     FeedbackItem: {
       ...themed.FeedbackItem,
+      ...curatedThemeFields.FeedbackItem,
       ...merges.FeedbackItem,
       __resolveReference: async (ref, ctx) => items.findById([...(await ctx.allowedOrgs())], ref.id),
       ...feedbackItemFields({ similarity: parts.similarity, items }),

@@ -64,6 +64,8 @@ export type FeedbackItem = {
   similar: Array<SimilarFeedback>;
   source: Scalars['String']['output'];
   status: Scalars['String']['output'];
+  /** Why the item has each curated theme it has, best first. */
+  themeMatches: Array<FeedbackThemeMatch>;
   /** The item's themes, most relevant first. */
   themes: Array<FeedbackTheme>;
   title: Scalars['String']['output'];
@@ -92,17 +94,37 @@ export type FeedbackPeriod = {
   total: Scalars['Int']['output'];
 };
 
-/** Feedback about one subject, found by the service. */
+/** Feedback about one subject: curated by people, or suggested by the service. */
 export type FeedbackTheme = {
   __typename?: 'FeedbackTheme';
+  children: Array<FeedbackTheme>;
   /** Items of the theme (in feedbackThemes and risingThemes: within the range; elsewhere: all of them). */
   count: Scalars['Int']['output'];
+  curated: Scalars['Boolean']['output'];
+  description: Maybe<Scalars['String']['output']>;
   id: Scalars['String']['output'];
   keywords: Array<Scalars['String']['output']>;
   label: Scalars['String']['output'];
   negative: Scalars['Int']['output'];
+  parent: Maybe<FeedbackTheme>;
   /** Items of the theme in the period of equal length before the range. */
   previousCount: Scalars['Int']['output'];
+};
+
+/** Who or what gave an item a curated theme (see the public schema). */
+export type FeedbackThemeAssignedBy =
+  | 'examples'
+  | 'keywords'
+  | 'model'
+  | 'person';
+
+/** What a curated theme is told to be (see the public FeedbackThemeInput). */
+export type FeedbackThemeInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  exampleIds?: InputMaybe<Array<Scalars['String']['input']>>;
+  keywords?: InputMaybe<Array<Scalars['String']['input']>>;
+  label: Scalars['String']['input'];
+  parentId?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type FeedbackThemeList = {
@@ -111,6 +133,14 @@ export type FeedbackThemeList = {
   computedAt: Maybe<Scalars['DateTime']['output']>;
   items: Array<FeedbackTheme>;
   total: Scalars['Int']['output'];
+};
+
+/** An item's curated theme, and why it has it. */
+export type FeedbackThemeMatch = {
+  __typename?: 'FeedbackThemeMatch';
+  assignedBy: FeedbackThemeAssignedBy;
+  confidence: Scalars['Float']['output'];
+  theme: FeedbackTheme;
 };
 
 /** One day, week or month of the series; `start` is its first instant. */
@@ -125,11 +155,15 @@ export type InsightPoint = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Makes a suggested theme curated, keeping its id, with the public acceptFeedbackTheme's rules. Owners, admins and members. */
+  acceptFeedbackTheme: FeedbackTheme;
   /**
    * Adds an endpoint, with the public addWebhookEndpoint's rules; the answer is the only time `secret` is
    * shown. Owners and admins.
    */
   addWebhookEndpoint: WebhookEndpoint;
+  /** Gives an item a curated theme (a correction kept from now on), as the public assignFeedbackTheme. Owners, admins and members. */
+  assignFeedbackTheme: FeedbackItem;
   /** Sets an item's status (unread, read or archived); setting the current status changes nothing. Owners, admins and members. */
   changeFeedbackStatus: FeedbackItem;
   /**
@@ -137,6 +171,8 @@ export type Mutation = {
    * nothing changes and the FORBIDDEN error lists those ids. Owners, admins and members.
    */
   changeFeedbackStatuses: Scalars['Int']['output'];
+  /** Adds a curated theme, with the public createFeedbackTheme's rules. Owners, admins and members. */
+  createFeedbackTheme: FeedbackTheme;
   /**
    * Deletes one of the organization's feedback exports (the public API's startFeedbackExport): its file goes, and
    * its url answers as an unknown link; a queued or running export stops. NOT_FOUND for an unknown id.
@@ -151,6 +187,8 @@ export type Mutation = {
   mergeFeedbackThemes: FeedbackTheme;
   /** Sends a delivered or failed delivery again (same event id and body), with the public redeliverWebhookDelivery's rules. Owners, admins and members. */
   redeliverWebhookDelivery: WebhookDelivery;
+  /** Removes a curated theme (its items stay), with the public removeFeedbackTheme's rules. Owners, admins and members. */
+  removeFeedbackTheme: Scalars['Boolean']['output'];
   /** Removes an endpoint and its delivery history; NOT_FOUND for an unknown id. Owners and admins. */
   removeWebhookEndpoint: Scalars['Boolean']['output'];
   /**
@@ -163,16 +201,31 @@ export type Mutation = {
    * public sendWebhookTestEvent's rules. Owners, admins and members.
    */
   sendWebhookTestEvent: WebhookDelivery;
+  /** Takes a curated theme from an item (a correction kept from now on), as the public unassignFeedbackTheme. Owners, admins and members. */
+  unassignFeedbackTheme: FeedbackItem;
   /** Puts a merged duplicate back exactly as it was, with the public unmergeFeedbackItem's rules. Owners, admins and members. */
   unmergeFeedbackItem: FeedbackItem;
   /** Separates the themes merged into the theme `id`, with the public unmergeFeedbackThemes' rules. Owners, admins and members. */
   unmergeFeedbackThemes: FeedbackTheme;
+  /** Changes a curated theme, with the public updateFeedbackTheme's rules. Owners, admins and members. */
+  updateFeedbackTheme: FeedbackTheme;
+};
+
+
+export type MutationAcceptFeedbackThemeArgs = {
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationAddWebhookEndpointArgs = {
   events: Array<Scalars['String']['input']>;
   url: Scalars['String']['input'];
+};
+
+
+export type MutationAssignFeedbackThemeArgs = {
+  itemId: Scalars['String']['input'];
+  themeId: Scalars['String']['input'];
 };
 
 
@@ -185,6 +238,11 @@ export type MutationChangeFeedbackStatusArgs = {
 export type MutationChangeFeedbackStatusesArgs = {
   ids: Array<Scalars['String']['input']>;
   status: Scalars['String']['input'];
+};
+
+
+export type MutationCreateFeedbackThemeArgs = {
+  input: FeedbackThemeInput;
 };
 
 
@@ -215,6 +273,11 @@ export type MutationRedeliverWebhookDeliveryArgs = {
 };
 
 
+export type MutationRemoveFeedbackThemeArgs = {
+  id: Scalars['String']['input'];
+};
+
+
 export type MutationRemoveWebhookEndpointArgs = {
   id: Scalars['String']['input'];
 };
@@ -230,6 +293,12 @@ export type MutationSendWebhookTestEventArgs = {
 };
 
 
+export type MutationUnassignFeedbackThemeArgs = {
+  itemId: Scalars['String']['input'];
+  themeId: Scalars['String']['input'];
+};
+
+
 export type MutationUnmergeFeedbackItemArgs = {
   id: Scalars['String']['input'];
 };
@@ -239,14 +308,24 @@ export type MutationUnmergeFeedbackThemesArgs = {
   id: Scalars['String']['input'];
 };
 
+
+export type MutationUpdateFeedbackThemeArgs = {
+  id: Scalars['String']['input'];
+  input: FeedbackThemeInput;
+};
+
 export type Query = {
   __typename?: 'Query';
+  /** The organization's curated themes (the taxonomy), by label; a tree through parent and children. */
+  curatedFeedbackThemes: Array<FeedbackTheme>;
   /** Figures of the feedback published in [from, to) (at most 366 days), as the public feedbackInsights. */
   feedbackInsights: FeedbackInsights;
   /** One feedback item; null with NOT_FOUND when the organization has no such item. */
   feedbackItem: Maybe<FeedbackItem>;
   /** The organization's feedback, newest first; filters combine and are checked as in the public feedbackItems. */
   feedbackItems: FeedbackItemList;
+  /** One theme of the organization, curated or suggested, as the public feedbackTheme. */
+  feedbackTheme: Maybe<FeedbackTheme>;
   /** The organization's themes with items in [from, to), largest first, as the public feedbackThemes. */
   feedbackThemes: FeedbackThemeList;
   /** Deliveries to one endpoint, newest first, with every attempt; NOT_FOUND for an unknown endpoint. */
@@ -279,6 +358,11 @@ export type QueryFeedbackItemsArgs = {
   status?: InputMaybe<Scalars['String']['input']>;
   take?: InputMaybe<Scalars['Int']['input']>;
   theme?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryFeedbackThemeArgs = {
+  id: Scalars['String']['input'];
 };
 
 
@@ -467,11 +551,14 @@ export type ResolversTypes = {
   FeedbackItemList: ResolverTypeWrapper<Omit<FeedbackItemList, 'items'> & { items: Array<ResolversTypes['FeedbackItem']> }>;
   FeedbackPeriod: ResolverTypeWrapper<FeedbackPeriod>;
   FeedbackTheme: ResolverTypeWrapper<ThemeViewModel>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  FeedbackThemeAssignedBy: FeedbackThemeAssignedBy;
+  FeedbackThemeInput: FeedbackThemeInput;
   FeedbackThemeList: ResolverTypeWrapper<ThemeListModel>;
+  FeedbackThemeMatch: ResolverTypeWrapper<Omit<FeedbackThemeMatch, 'theme'> & { theme: ResolversTypes['FeedbackTheme'] }>;
   InsightPoint: ResolverTypeWrapper<InsightPoint>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RisingTheme: ResolverTypeWrapper<Omit<RisingTheme, 'theme'> & { theme: ResolversTypes['FeedbackTheme'] }>;
   SentimentCounts: ResolverTypeWrapper<SentimentCounts>;
@@ -496,11 +583,13 @@ export type ResolversParentTypes = {
   FeedbackItemList: Omit<FeedbackItemList, 'items'> & { items: Array<ResolversParentTypes['FeedbackItem']> };
   FeedbackPeriod: FeedbackPeriod;
   FeedbackTheme: ThemeViewModel;
+  Boolean: Scalars['Boolean']['output'];
+  FeedbackThemeInput: FeedbackThemeInput;
   FeedbackThemeList: ThemeListModel;
+  FeedbackThemeMatch: Omit<FeedbackThemeMatch, 'theme'> & { theme: ResolversParentTypes['FeedbackTheme'] };
   InsightPoint: InsightPoint;
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
-  Boolean: Scalars['Boolean']['output'];
   Query: Record<PropertyKey, never>;
   RisingTheme: Omit<RisingTheme, 'theme'> & { theme: ResolversParentTypes['FeedbackTheme'] };
   SentimentCounts: SentimentCounts;
@@ -549,6 +638,7 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   similar?: Resolver<Array<ResolversTypes['SimilarFeedback']>, ParentType, ContextType, RequireFields<FeedbackItemSimilarArgs, 'take'>>;
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  themeMatches?: Resolver<Array<ResolversTypes['FeedbackThemeMatch']>, ParentType, ContextType>;
   themes?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -570,11 +660,15 @@ export type FeedbackPeriodResolvers<ContextType = FeedbackContext, ParentType ex
 };
 
 export type FeedbackThemeResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackTheme'] = ResolversParentTypes['FeedbackTheme']> = {
+  children?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  curated?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   keywords?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  parent?: Resolver<Maybe<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   previousCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
@@ -582,6 +676,12 @@ export type FeedbackThemeListResolvers<ContextType = FeedbackContext, ParentType
   computedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   items?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type FeedbackThemeMatchResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackThemeMatch'] = ResolversParentTypes['FeedbackThemeMatch']> = {
+  assignedBy?: Resolver<ResolversTypes['FeedbackThemeAssignedBy'], ParentType, ContextType>;
+  confidence?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  theme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType>;
 };
 
 export type InsightPointResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['InsightPoint'] = ResolversParentTypes['InsightPoint']> = {
@@ -597,25 +697,33 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 }
 
 export type MutationResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  acceptFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationAcceptFeedbackThemeArgs, 'id'>>;
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'events' | 'url'>>;
+  assignFeedbackTheme?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAssignFeedbackThemeArgs, 'itemId' | 'themeId'>>;
   changeFeedbackStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusArgs, 'id' | 'status'>>;
   changeFeedbackStatuses?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusesArgs, 'ids' | 'status'>>;
+  createFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationCreateFeedbackThemeArgs, 'input'>>;
   deleteFeedbackExport?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteFeedbackExportArgs, 'id'>>;
   enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'id'>>;
   mergeFeedbackItems?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationMergeFeedbackItemsArgs, 'duplicateIds' | 'id'>>;
   mergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationMergeFeedbackThemesArgs, 'id' | 'themeIds'>>;
   redeliverWebhookDelivery?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookDeliveryArgs, 'id'>>;
+  removeFeedbackTheme?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveFeedbackThemeArgs, 'id'>>;
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'id'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
   sendWebhookTestEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendWebhookTestEventArgs, 'endpointId'>>;
+  unassignFeedbackTheme?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnassignFeedbackThemeArgs, 'itemId' | 'themeId'>>;
   unmergeFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackItemArgs, 'id'>>;
   unmergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackThemesArgs, 'id'>>;
+  updateFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackThemeArgs, 'id' | 'input'>>;
 };
 
 export type QueryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  curatedFeedbackThemes?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   feedbackInsights?: Resolver<ResolversTypes['FeedbackInsights'], ParentType, ContextType, RequireFields<QueryFeedbackInsightsArgs, 'from' | 'interval' | 'to'>>;
   feedbackItem?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<QueryFeedbackItemArgs, 'id'>>;
   feedbackItems?: Resolver<ResolversTypes['FeedbackItemList'], ParentType, ContextType, RequireFields<QueryFeedbackItemsArgs, 'skip' | 'take'>>;
+  feedbackTheme?: Resolver<Maybe<ResolversTypes['FeedbackTheme']>, ParentType, ContextType, RequireFields<QueryFeedbackThemeArgs, 'id'>>;
   feedbackThemes?: Resolver<ResolversTypes['FeedbackThemeList'], ParentType, ContextType, RequireFields<QueryFeedbackThemesArgs, 'take'>>;
   webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'endpointId' | 'skip' | 'take'>>;
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;
@@ -699,6 +807,7 @@ export type Resolvers<ContextType = FeedbackContext> = {
   FeedbackPeriod?: FeedbackPeriodResolvers<ContextType>;
   FeedbackTheme?: FeedbackThemeResolvers<ContextType>;
   FeedbackThemeList?: FeedbackThemeListResolvers<ContextType>;
+  FeedbackThemeMatch?: FeedbackThemeMatchResolvers<ContextType>;
   InsightPoint?: InsightPointResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;

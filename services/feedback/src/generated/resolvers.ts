@@ -200,7 +200,12 @@ export type FeedbackItem = {
   similar: Array<SimilarFeedback>;
   source: Scalars['String']['output'];
   status: Scalars['String']['output'];
-  /** The item's themes, most relevant first (none until the background computation has seen it, about a minute). */
+  /** Why the item has each curated theme it has, best first (the curated part of `themes`, without parents). */
+  themeMatches: Array<FeedbackThemeMatch>;
+  /**
+   * The item's themes, most relevant first: the curated themes it matches (best first; a person's assignment
+   * at once, the others within about a minute), their parents, then the suggested themes it is in.
+   */
   themes: Array<FeedbackTheme>;
   title: Scalars['String']['output'];
   /** Time of the last status change; equal to createdAt until the first. */
@@ -217,6 +222,12 @@ export type FeedbackItemList = {
   items: Array<FeedbackItem>;
   /** Pass as `after` for the next page; null on the last page (and when take is 0). */
   nextCursor: Maybe<Scalars['String']['output']>;
+  /**
+   * Null when a `search` read every item (and for a list without search). Right after a large import, while
+   * the search index catches up, a search reads the index and only the newest items it does not hold yet:
+   * then `items` and `total` are of the items it read, and this says how far it reached.
+   */
+  searchReach: Maybe<SearchReach>;
   total: Scalars['Int']['output'];
 };
 
@@ -244,28 +255,67 @@ export type FeedbackSummary = {
   unread: Scalars['Int']['output'];
 };
 
-/** Feedback about one subject, found by the service; the id stays while the theme persists across recomputations. */
+/**
+ * Feedback about one subject: curated (the organization's taxonomy, kept by people) or suggested (found by
+ * the service's computation; the id stays while the theme persists across recomputations).
+ */
 export type FeedbackTheme = {
   __typename?: 'FeedbackTheme';
-  /** Items of the theme (in feedbackThemes: within the range; elsewhere: all of them). */
+  /** The curated themes under this one, by label. */
+  children: Array<FeedbackTheme>;
+  /** Items of the theme (in feedbackThemes: within the range; elsewhere: all of them); a parent's include its children's. */
   count: Scalars['Int']['output'];
+  /** True for a theme of the taxonomy people curate; false for a suggestion of the computation. */
+  curated: Scalars['Boolean']['output'];
+  /** What belongs to a curated theme, as a person wrote it; null for a suggestion. */
+  description: Maybe<Scalars['String']['output']>;
   /** The theme's newest items (in feedbackThemes: within the range), 0 to 20. */
   examples: Array<FeedbackItem>;
   id: Scalars['String']['output'];
-  /** Words and phrases of its items, most telling first. */
+  /** Words and phrases of its items, most telling first (a curated theme: those a person gave). */
   keywords: Array<Scalars['String']['output']>;
   /** A readable name: the theme's most telling phrase, or the label a person gave it. */
   label: Scalars['String']['output'];
   /** Negative items among them. */
   negative: Scalars['Int']['output'];
+  /** The curated theme this one is under; null at the top and for suggestions. */
+  parent: Maybe<FeedbackTheme>;
   /** Items of the theme in the period of equal length before the range (0 outside feedbackThemes or without from). */
   previousCount: Scalars['Int']['output'];
 };
 
 
-/** Feedback about one subject, found by the service; the id stays while the theme persists across recomputations. */
+/**
+ * Feedback about one subject: curated (the organization's taxonomy, kept by people) or suggested (found by
+ * the service's computation; the id stays while the theme persists across recomputations).
+ */
 export type FeedbackThemeExamplesArgs = {
   take?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Who or what gave an item a curated theme. */
+export type FeedbackThemeAssignedBy =
+  /** Likeness to the theme's examples (its exampleIds and the items people assigned to it). */
+  | 'examples'
+  /** The theme's label, description and keywords, when it has no close enough example. */
+  | 'keywords'
+  /** A language model (reserved: not used without a model server). */
+  | 'model'
+  /** A person (assignFeedbackTheme): kept through every later assignment. */
+  | 'person';
+
+/** What a feedback theme is told to be: by a person, for a curated theme. */
+export type FeedbackThemeInput = {
+  /** One or two sentences saying what belongs to the theme (at most 500 characters); it guides the assignment. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Items of the organization that belong to it (0 to 20); they guide the assignment most. */
+  exampleIds?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Words and phrases its items use (0 to 20, 1 to 60 characters each); they guide the assignment. */
+  keywords?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** 1 to 100 characters once trimmed. */
+  label: Scalars['String']['input'];
+  /** The curated theme it belongs under (at most three levels); null or absent for a top-level theme. */
+  parentId?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** Themes of the organization in a range. */
@@ -276,6 +326,15 @@ export type FeedbackThemeList = {
   items: Array<FeedbackTheme>;
   /** Themes with items in the range. */
   total: Scalars['Int']['output'];
+};
+
+/** An item's curated theme, and why it has it. */
+export type FeedbackThemeMatch = {
+  __typename?: 'FeedbackThemeMatch';
+  assignedBy: FeedbackThemeAssignedBy;
+  /** 0 to 1: 1 for a person's assignment, else how far the item clears the theme's threshold. */
+  confidence: Scalars['Float']['output'];
+  theme: FeedbackTheme;
 };
 
 /** One day, week or month of the series; `start` is its first instant. */
@@ -291,6 +350,11 @@ export type InsightPoint = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /**
+   * Makes a suggested (computed) theme curated, keeping its id and label (writers only): its items become its
+   * examples. An already curated theme is returned as it is. NOT_FOUND for an id the organization has not.
+   */
+  acceptFeedbackTheme: FeedbackTheme;
   /** Creates a feedback item; its status is always unread and its publishedDate is the time of creation. */
   addFeedbackItem: FeedbackItem;
   /**
@@ -299,6 +363,20 @@ export type Mutation = {
    * `events`: any of feedback.created, feedback.status_changed, feedback.deleted.
    */
   addWebhookEndpoint: WebhookEndpoint;
+  /**
+   * A person's correction (writers only): the item has the curated theme from now on, first, through every
+   * later assignment, and becomes one of its examples. Undoes an earlier unassign of the same pair.
+   * NOT_FOUND for an item or a curated theme the organization has not.
+   */
+  assignFeedbackTheme: FeedbackItem;
+  /**
+   * Adds a curated theme to the organization's taxonomy (writers only). The service assigns it to every item
+   * it matches, new and old, within about a minute (see FeedbackItem.themeMatches). BAD_REQUEST naming the
+   * field: a label of 1 to 100 characters once trimmed, a description of at most 500, 0 to 20 keywords of
+   * 1 to 60, 0 to 20 exampleIds of the organization's items, a parentId of one of its curated themes, at most
+   * three levels of nesting.
+   */
+  createFeedbackTheme: FeedbackTheme;
   /** Enables an endpoint disabled for failing (writers only); it receives events from now on. BAD_REQUEST when it is enabled. */
   enableWebhookEndpoint: WebhookEndpoint;
   /**
@@ -324,6 +402,12 @@ export type Mutation = {
   redeliverWebhookDelivery: WebhookDelivery;
   /** Deletes a feedback item for good; true when it was deleted. */
   removeFeedbackItem: Scalars['Boolean']['output'];
+  /**
+   * Removes a curated theme (writers only); its items stay and lose it within about a minute, its children
+   * move up to its parent, and the corrections made to it are forgotten. NOT_FOUND for an id that is not a
+   * curated theme of the organization.
+   */
+  removeFeedbackTheme: Scalars['Boolean']['output'];
   /** Removes an endpoint and its delivery history; pending deliveries to it are not sent. NOT_FOUND for an unknown id. */
   removeWebhookEndpoint: Scalars['Boolean']['output'];
   /** Renames a theme (writers only); later recomputations keep the new label while the theme persists. 1 to 100 characters. */
@@ -345,6 +429,12 @@ export type Mutation = {
    * too many are queued.
    */
   startFeedbackExport: ExportJob;
+  /**
+   * A person's correction (writers only): the item no longer has the curated theme, through every later
+   * assignment, and counts against it (a counter-example). Undoes an earlier assign of the same pair.
+   * NOT_FOUND for an item or a curated theme the organization has not.
+   */
+  unassignFeedbackTheme: FeedbackItem;
   /** Puts a merged duplicate back exactly as it was before its merge (writers only); an item that is not merged is returned as it is. */
   unmergeFeedbackItem: FeedbackItem;
   /**
@@ -359,6 +449,18 @@ export type Mutation = {
    * nothing changes and the FORBIDDEN error lists those ids.
    */
   updateFeedbackItemsStatus: Scalars['Int']['output'];
+  /**
+   * Replaces a curated theme's label, description, keywords, examples and parent (writers only), with the
+   * rules of createFeedbackTheme, and no cycle (a theme under itself or one of its children). NOT_FOUND for
+   * an id that is not a curated theme of the organization. Items are assigned again within about a minute.
+   */
+  updateFeedbackTheme: FeedbackTheme;
+};
+
+
+export type MutationAcceptFeedbackThemeArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
 };
 
 
@@ -372,6 +474,19 @@ export type MutationAddWebhookEndpointArgs = {
   apiKey: Scalars['String']['input'];
   events: Array<Scalars['String']['input']>;
   url: Scalars['String']['input'];
+};
+
+
+export type MutationAssignFeedbackThemeArgs = {
+  apiKey: Scalars['String']['input'];
+  itemId: Scalars['String']['input'];
+  themeId: Scalars['String']['input'];
+};
+
+
+export type MutationCreateFeedbackThemeArgs = {
+  apiKey: Scalars['String']['input'];
+  input: FeedbackThemeInput;
 };
 
 
@@ -402,6 +517,12 @@ export type MutationRedeliverWebhookDeliveryArgs = {
 
 
 export type MutationRemoveFeedbackItemArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationRemoveFeedbackThemeArgs = {
   apiKey: Scalars['String']['input'];
   id: Scalars['String']['input'];
 };
@@ -439,6 +560,13 @@ export type MutationStartFeedbackExportArgs = {
 };
 
 
+export type MutationUnassignFeedbackThemeArgs = {
+  apiKey: Scalars['String']['input'];
+  itemId: Scalars['String']['input'];
+  themeId: Scalars['String']['input'];
+};
+
+
 export type MutationUnmergeFeedbackItemArgs = {
   apiKey: Scalars['String']['input'];
   id: Scalars['String']['input'];
@@ -462,6 +590,13 @@ export type MutationUpdateFeedbackItemsStatusArgs = {
   apiKey: Scalars['String']['input'];
   ids: Array<Scalars['String']['input']>;
   status: Scalars['String']['input'];
+};
+
+
+export type MutationUpdateFeedbackThemeArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+  input: FeedbackThemeInput;
 };
 
 export type NewFeedbackInput = {
@@ -500,6 +635,8 @@ export type Query = {
   feedbackItem: Maybe<FeedbackItem>;
   /** Feedback items of the key's organization, newest first. Filters combine; `total` counts every match. */
   feedbackItems: FeedbackItemList;
+  /** One theme of the organization, curated or suggested; null when the organization has none with that id. */
+  feedbackTheme: Maybe<FeedbackTheme>;
   /**
    * The organization's themes: groups of feedback about one subject ("CSV export", "Dark mode") that the
    * service finds by itself in the background, largest first. Counts cover items published in [from, to)
@@ -563,6 +700,12 @@ export type QueryFeedbackItemsArgs = {
 };
 
 
+export type QueryFeedbackThemeArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+};
+
+
 export type QueryFeedbackThemesArgs = {
   apiKey: Scalars['String']['input'];
   from?: InputMaybe<Scalars['DateTime']['input']>;
@@ -592,6 +735,17 @@ export type RisingTheme = {
   /** Items of the theme in the period of equal length before it. */
   previousCount: Scalars['Int']['output'];
   theme: FeedbackTheme;
+};
+
+/** How far a search reached when it could not read every item (the search index was catching up after an import). */
+export type SearchReach = {
+  __typename?: 'SearchReach';
+  /** Items searched through the search index. */
+  indexed: Scalars['Int']['output'];
+  /** The newest items the index does not hold yet, searched one by one. */
+  newest: Scalars['Int']['output'];
+  /** Items between the two, not searched this time: they are once the index holds them (within minutes). */
+  notSearched: Scalars['Int']['output'];
 };
 
 export type SentimentCounts = {
@@ -813,13 +967,17 @@ export type ResolversTypes = {
   FeedbackPeriod: ResolverTypeWrapper<FeedbackPeriod>;
   FeedbackSummary: ResolverTypeWrapper<FeedbackSummary>;
   FeedbackTheme: ResolverTypeWrapper<ThemeViewModel>;
+  FeedbackThemeAssignedBy: FeedbackThemeAssignedBy;
+  FeedbackThemeInput: FeedbackThemeInput;
   FeedbackThemeList: ResolverTypeWrapper<ThemeListModel>;
+  FeedbackThemeMatch: ResolverTypeWrapper<Omit<FeedbackThemeMatch, 'theme'> & { theme: ResolversTypes['FeedbackTheme'] }>;
   InsightPoint: ResolverTypeWrapper<InsightPoint>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   NewFeedbackInput: NewFeedbackInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RisingTheme: ResolverTypeWrapper<Omit<RisingTheme, 'theme'> & { theme: ResolversTypes['FeedbackTheme'] }>;
+  SearchReach: ResolverTypeWrapper<SearchReach>;
   SentimentCounts: ResolverTypeWrapper<SentimentCounts>;
   SimilarFeedback: ResolverTypeWrapper<SimilarFeedbackModel>;
   SourceCount: ResolverTypeWrapper<SourceCount>;
@@ -850,13 +1008,16 @@ export type ResolversParentTypes = {
   FeedbackPeriod: FeedbackPeriod;
   FeedbackSummary: FeedbackSummary;
   FeedbackTheme: ThemeViewModel;
+  FeedbackThemeInput: FeedbackThemeInput;
   FeedbackThemeList: ThemeListModel;
+  FeedbackThemeMatch: Omit<FeedbackThemeMatch, 'theme'> & { theme: ResolversParentTypes['FeedbackTheme'] };
   InsightPoint: InsightPoint;
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
   NewFeedbackInput: NewFeedbackInput;
   Query: Record<PropertyKey, never>;
   RisingTheme: Omit<RisingTheme, 'theme'> & { theme: ResolversParentTypes['FeedbackTheme'] };
+  SearchReach: SearchReach;
   SentimentCounts: SentimentCounts;
   SimilarFeedback: SimilarFeedbackModel;
   SourceCount: SourceCount;
@@ -949,6 +1110,7 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   similar?: Resolver<Array<ResolversTypes['SimilarFeedback']>, ParentType, ContextType, RequireFields<FeedbackItemSimilarArgs, 'take'>>;
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  themeMatches?: Resolver<Array<ResolversTypes['FeedbackThemeMatch']>, ParentType, ContextType>;
   themes?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -957,6 +1119,7 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
 export type FeedbackItemListResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackItemList'] = ResolversParentTypes['FeedbackItemList']> = {
   items?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  searchReach?: Resolver<Maybe<ResolversTypes['SearchReach']>, ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
@@ -980,12 +1143,16 @@ export type FeedbackSummaryResolvers<ContextType = FeedbackContext, ParentType e
 };
 
 export type FeedbackThemeResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackTheme'] = ResolversParentTypes['FeedbackTheme']> = {
+  children?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  curated?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   examples?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<FeedbackThemeExamplesArgs, 'take'>>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   keywords?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  parent?: Resolver<Maybe<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   previousCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
@@ -993,6 +1160,12 @@ export type FeedbackThemeListResolvers<ContextType = FeedbackContext, ParentType
   computedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   items?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type FeedbackThemeMatchResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackThemeMatch'] = ResolversParentTypes['FeedbackThemeMatch']> = {
+  assignedBy?: Resolver<ResolversTypes['FeedbackThemeAssignedBy'], ParentType, ContextType>;
+  confidence?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  theme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType>;
 };
 
 export type InsightPointResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['InsightPoint'] = ResolversParentTypes['InsightPoint']> = {
@@ -1008,22 +1181,28 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 }
 
 export type MutationResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  acceptFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationAcceptFeedbackThemeArgs, 'apiKey' | 'id'>>;
   addFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAddFeedbackItemArgs, 'apiKey' | 'input'>>;
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'apiKey' | 'events' | 'url'>>;
+  assignFeedbackTheme?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAssignFeedbackThemeArgs, 'apiKey' | 'itemId' | 'themeId'>>;
+  createFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationCreateFeedbackThemeArgs, 'apiKey' | 'input'>>;
   enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'apiKey' | 'id'>>;
   mergeFeedbackItems?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationMergeFeedbackItemsArgs, 'apiKey' | 'duplicateIds' | 'id'>>;
   mergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationMergeFeedbackThemesArgs, 'apiKey' | 'id' | 'themeIds'>>;
   redeliverWebhookDelivery?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookDeliveryArgs, 'apiKey' | 'id'>>;
   removeFeedbackItem?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveFeedbackItemArgs, 'apiKey' | 'id'>>;
+  removeFeedbackTheme?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveFeedbackThemeArgs, 'apiKey' | 'id'>>;
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'apiKey' | 'id'>>;
   renameFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationRenameFeedbackThemeArgs, 'apiKey' | 'id' | 'label'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'apiKey' | 'id'>>;
   sendWebhookTestEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendWebhookTestEventArgs, 'apiKey' | 'endpointId'>>;
   startFeedbackExport?: Resolver<ResolversTypes['ExportJob'], ParentType, ContextType, RequireFields<MutationStartFeedbackExportArgs, 'apiKey' | 'format'>>;
+  unassignFeedbackTheme?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnassignFeedbackThemeArgs, 'apiKey' | 'itemId' | 'themeId'>>;
   unmergeFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackItemArgs, 'apiKey' | 'id'>>;
   unmergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackThemesArgs, 'apiKey' | 'id'>>;
   updateFeedbackItemStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemStatusArgs, 'apiKey' | 'id' | 'status'>>;
   updateFeedbackItemsStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemsStatusArgs, 'apiKey' | 'ids' | 'status'>>;
+  updateFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackThemeArgs, 'apiKey' | 'id' | 'input'>>;
 };
 
 export type QueryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -1033,6 +1212,7 @@ export type QueryResolvers<ContextType = FeedbackContext, ParentType extends Res
   feedbackInsights?: Resolver<ResolversTypes['FeedbackInsights'], ParentType, ContextType, RequireFields<QueryFeedbackInsightsArgs, 'apiKey' | 'from' | 'interval' | 'to'>>;
   feedbackItem?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<QueryFeedbackItemArgs, 'apiKey' | 'id'>>;
   feedbackItems?: Resolver<ResolversTypes['FeedbackItemList'], ParentType, ContextType, RequireFields<QueryFeedbackItemsArgs, 'apiKey' | 'skip' | 'take'>>;
+  feedbackTheme?: Resolver<Maybe<ResolversTypes['FeedbackTheme']>, ParentType, ContextType, RequireFields<QueryFeedbackThemeArgs, 'apiKey' | 'id'>>;
   feedbackThemes?: Resolver<ResolversTypes['FeedbackThemeList'], ParentType, ContextType, RequireFields<QueryFeedbackThemesArgs, 'apiKey' | 'take'>>;
   webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'apiKey' | 'endpointId' | 'skip' | 'take'>>;
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointsArgs, 'apiKey'>>;
@@ -1042,6 +1222,12 @@ export type RisingThemeResolvers<ContextType = FeedbackContext, ParentType exten
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   previousCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   theme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType>;
+};
+
+export type SearchReachResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SearchReach'] = ResolversParentTypes['SearchReach']> = {
+  indexed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  newest?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  notSearched?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type SentimentCountsResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SentimentCounts'] = ResolversParentTypes['SentimentCounts']> = {
@@ -1122,11 +1308,13 @@ export type Resolvers<ContextType = FeedbackContext> = {
   FeedbackSummary?: FeedbackSummaryResolvers<ContextType>;
   FeedbackTheme?: FeedbackThemeResolvers<ContextType>;
   FeedbackThemeList?: FeedbackThemeListResolvers<ContextType>;
+  FeedbackThemeMatch?: FeedbackThemeMatchResolvers<ContextType>;
   InsightPoint?: InsightPointResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RisingTheme?: RisingThemeResolvers<ContextType>;
+  SearchReach?: SearchReachResolvers<ContextType>;
   SentimentCounts?: SentimentCountsResolvers<ContextType>;
   SimilarFeedback?: SimilarFeedbackResolvers<ContextType>;
   SourceCount?: SourceCountResolvers<ContextType>;

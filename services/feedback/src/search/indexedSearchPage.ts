@@ -1,5 +1,5 @@
 import type { ChangePosition } from '@fi/shared';
-import { pageOfItems, type FeedbackItem, type FeedbackPage, type FeedbackQuery } from '../core';
+import { pageOfItems, type FeedbackItem, type FeedbackPage, type FeedbackQuery, type SearchReach } from '../core';
 import type { Removal } from './data/indexStore';
 import type { IndexedState, SearchScope } from './indexedSearch';
 import { newestIndexed } from './indexedOrder';
@@ -16,6 +16,9 @@ export interface IndexedItemReads {
   /** How many items the organization has (kept counts). */
   total(orgId: string): Promise<number>;
   countAfterId(orgId: string, after: string): Promise<number>;
+  /** The organization's newest and oldest item ids (hex), or null when it has none. */
+  newestId(orgId: string): Promise<string | null>;
+  oldestId(orgId: string): Promise<string | null>;
   newestAfterId(
     orgId: string,
     query: FeedbackQuery,
@@ -38,11 +41,77 @@ export const searchOnly = (query: FeedbackQuery) =>
   !query.publishedAfter &&
   !query.publishedBefore;
 
-/** What an answer by the index alone reads beside the scope: it needs only the index's state. */
-export interface IndexedReads {
-  /** The organization's live items (kept counts), and those after the watermark. */
+/**
+ * The unindexed items a search reads one by one (by regex) at most, about. Right after a large import the
+ * index lags by up to the whole import, and reading it all took seconds (a time-out at 100,000 items; the
+ * embedded engine matches a regex at about 0.4 ms an item): a search then reads the index and only the
+ * newest of the tail, and says how far it reached.
+ */
+export const TAIL_SEARCHED_AT_MOST = 1_000;
+/** The longest stretch of storing times the search for the tail's start looks through (about 194 days). */
+const TAIL_SPAN_SECONDS = 2 ** 24;
+
+/** The largest id of the second before `seconds`: items after it were stored at `seconds` or later. */
+const idBeforeSecond = (seconds: number) =>
+  `${Math.max(0, seconds - 1)
+    .toString(16)
+    .padStart(8, '0')}${'f'.repeat(16)}`;
+const secondOf = (id: string) => parseInt(id.slice(0, 8), 16);
+
+/** The items not in the index: how many, and from which id on a search reads them (null: every item). */
+export interface SearchTail {
+  /** The organization's live items (kept counts), and those the index does not hold yet. */
   live: number;
   notIndexed: number;
+  /** The tail a search reads: the items after this id (the watermark, or the newest TAIL_SEARCHED_AT_MOST). */
+  after: string | null;
+  /** Set when the search reads only part of the tail. */
+  reach?: SearchReach;
+}
+
+/**
+ * The tail after `watermark` (null: nothing indexed yet). When it holds more than TAIL_SEARCHED_AT_MOST
+ * items, the search reads only those stored from the latest second from which at most that many were:
+ * found by halving the stretch of storing seconds (ids begin with theirs) with counts of an id range,
+ * which every engine answers from the `_id` index (the embedded engine without reading the items; a read
+ * skipping the newest items read each of them: 2-10 s for 1,000 to 5,000 on a busy machine).
+ */
+export async function searchTail(
+  items: IndexedItemReads,
+  orgId: string,
+  watermark: string | null,
+): Promise<SearchTail> {
+  const [live, behind] = await Promise.all([
+    items.total(orgId),
+    watermark ? items.countAfterId(orgId, watermark) : null,
+  ]);
+  const notIndexed = behind ?? live;
+  const [newest, oldest] =
+    notIndexed > TAIL_SEARCHED_AT_MOST
+      ? await Promise.all([items.newestId(orgId), watermark ?? items.oldestId(orgId)])
+      : [null, null];
+  if (!newest || !oldest) return { live, notIndexed, after: watermark };
+  let high = secondOf(newest) + 1;
+  let low = Math.max(secondOf(oldest), high - TAIL_SPAN_SECONDS);
+  let searched = 0;
+  // More than the bound were stored from `low` on (or `low` is as far as it looks), at most it from `high` on.
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    const from = await items.countAfterId(orgId, idBeforeSecond(middle));
+    if (from > TAIL_SEARCHED_AT_MOST) low = middle;
+    else [high, searched] = [middle, from];
+  }
+  return {
+    live,
+    notIndexed,
+    after: idBeforeSecond(high),
+    reach: { indexed: live - notIndexed, newest: searched, notSearched: notIndexed - searched },
+  };
+}
+
+/** What an answer by the index alone reads beside the scope: it needs only the index's state. */
+export interface IndexedReads {
+  tail: SearchTail;
   /** Removals stamped after the gone list (RECENT_REMOVALS at most). */
   recent: Removal[];
   /** The unindexed tail's page (`skip + take + 1` newest, after the cursor) and its matches. */
@@ -56,16 +125,16 @@ export async function indexedSearchReads(
   orgId: string,
   query: FeedbackQuery,
   state: IndexedState,
+  tail: SearchTail,
 ): Promise<IndexedReads> {
   const { skip, take } = query.page;
-  const [live, notIndexed, recent, tailItems, tailTotal] = await Promise.all([
-    items.total(orgId),
-    items.countAfterId(orgId, state.watermark),
+  const after = tail.after ?? state.watermark;
+  const [recent, tailItems, tailTotal] = await Promise.all([
     items.removedAfter(orgId, state.goneAfter ?? NO_REMOVAL, FAR_FUTURE, RECENT_REMOVALS),
-    items.newestAfterId(orgId, query, state.watermark, query.after, skip + take + 1),
-    items.countMatchingAfterId(orgId, query, state.watermark),
+    items.newestAfterId(orgId, query, after, query.after, skip + take + 1),
+    items.countMatchingAfterId(orgId, query, after),
   ]);
-  return { live, notIndexed, recent, tailItems, tailTotal };
+  return { tail, recent, tailItems, tailTotal };
 }
 
 /**
@@ -93,7 +162,7 @@ async function provenGone(
   const idOf = new Map([...uncertain].map((seq) => [blocks.idOf(seq) ?? '', seq]));
   for (const id of await items.liveAmong(orgId, [...idOf.keys()])) uncertain.delete(idOf.get(id)!);
   const gone = new Set([...state.gone, ...uncertain]);
-  return gone.size === state.next - (reads.live - reads.notIndexed) ? gone : null;
+  return gone.size === state.next - (reads.tail.live - reads.tail.notIndexed) ? gone : null;
 }
 
 /**
@@ -121,5 +190,6 @@ export async function indexedSearchPage(
   const page = window.map((entry) => entry.doc ?? byId.get(entry.id));
   // An item removed since the gone items were proven: the items' own answer is the exact one.
   if (page.some((item) => item === undefined)) return null;
-  return pageOfItems(page as FeedbackItem[], take, live.length + reads.tailTotal);
+  const answer = pageOfItems(page as FeedbackItem[], take, live.length + reads.tailTotal);
+  return reads.tail.reach ? { ...answer, searchReach: reads.tail.reach } : answer;
 }

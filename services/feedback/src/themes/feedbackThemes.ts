@@ -100,6 +100,11 @@ export async function mergeThemes(
   if (found.length < others.length) throw notFound(`${THEME_NOT_FOUND}: ${others.length - found.length} of themeIds`);
   if (target.mergedInto)
     throw badRequest('the theme is itself merged into another one: merge into that one', { argument: 'id' });
+  // A curated theme's items are the taxonomy's assignment, which a computation's merge would not follow.
+  if (target.curated || found.some((theme) => theme.curated))
+    throw badRequest('curated themes are not merged: assign their items (assignFeedbackTheme) or remove one', {
+      argument: target.curated ? 'id' : 'themeIds',
+    });
   await store.merge(orgId, id, others);
   return { ...target, range: {} };
 }

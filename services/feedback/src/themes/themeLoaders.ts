@@ -6,6 +6,8 @@ import type { Theme, ThemeStore } from './data/themeStore';
 export interface ThemeLoaders {
   byId: DataLoader<{ orgId: string; id: string }, Theme | null, string>;
   allTimeCounts(orgId: string): Promise<Map<string, ThemeCounts>>;
+  /** The organization's curated themes, by label (read once). */
+  curated(orgId: string): Promise<Theme[]>;
 }
 
 /** What the themes' resolvers need of a request's context. */
@@ -16,6 +18,7 @@ export interface ThemesContext {
 
 export function createThemeLoaders(store: ThemeStore): ThemeLoaders {
   const counts = new Map<string, Promise<Map<string, ThemeCounts>>>();
+  const curated = new Map<string, Promise<Theme[]>>();
   return {
     byId: new DataLoader(
       async (keys) => {
@@ -38,6 +41,10 @@ export function createThemeLoaders(store: ThemeStore): ThemeLoaders {
           store.counts(orgId, undefined, [{}]).then(([all]) => all),
         );
       return counts.get(orgId)!;
+    },
+    curated(orgId) {
+      if (!curated.has(orgId)) curated.set(orgId, store.taxonomy.curated(orgId));
+      return curated.get(orgId)!;
     },
   };
 }

@@ -1,7 +1,11 @@
 import { runPasses, type BackgroundWorker, type Logger } from '@fi/shared';
 import { newObjectIdHex } from '@fi/shared/database';
-import { DAY_MS } from '../core';
-import { changedSince, MAX_THEMED_ITEMS, type ThemeStore } from './data/themeStore';
+import { DAY_MS, type ThemeMatch } from '../core';
+import { changedSince, MAX_THEMED_ITEMS, type ThemedItem, type ThemeStore } from './data/themeStore';
+import { curatedAssignment, neededTexts, repeatedSuggestions, type CuratedAssignment } from './curatedAssignment';
+import { writeCorrection } from './curatedThemes';
+import { composeThemeIds } from './taxonomy';
+import type { MatchText } from './themeMatching';
 import { addThemes, type DayToCount, type ThemeFigures } from './data/themeDays';
 import { computeThemes } from './themeClustering';
 
@@ -57,25 +61,83 @@ export async function refreshThemeDays(store: ThemeStore, orgId: string, now = n
   return days.length;
 }
 
-/** Computes one organization's themes now and stores them, with the theme figures of the days they changed; returns how many themes it has. */
+/** Items per batch of the curated assignment of the items older than the newest MAX_THEMED_ITEMS. */
+export const OLDER_ITEMS_BATCH = 2_000;
+
+/** A suggestion at least this share of whose items have one curated theme repeats it: it is not proposed. */
+export const REPEATED_SHARE = 0.6;
+
+const sameMatches = (a: ThemeMatch[], b: ThemeMatch[]) =>
+  a.length === b.length &&
+  a.every((m, i) => m.themeId === b[i].themeId && m.confidence === b[i].confidence && m.assignedBy === b[i].assignedBy);
+
+/** An item's new themes, and whether they differ from those it has. */
+function changeOf(item: ThemedItem, matches: ThemeMatch[], suggested: string[], parentOf: Map<string, string | null>) {
+  const after = composeThemeIds(matches, suggested, parentOf);
+  const changed = !sameIds(item.themeIds, after) || !sameMatches(item.matches, matches);
+  return changed ? { id: item.id, after, matches, day: item.day, source: item.source } : null;
+}
+
+/**
+ * Computes one organization's themes now and stores them, with the theme figures of the days they changed;
+ * returns how many suggested themes it has. Every item gets its curated themes (curatedAssignment.ts): the
+ * newest MAX_THEMED_ITEMS with the suggestions computed from them, older ones in batches of
+ * OLDER_ITEMS_BATCH keeping their suggestions. Suggestions that repeat a curated theme are left out. A
+ * correction made during the computation is written again after it, so it holds whatever was read before.
+ */
 export async function recomputeThemes(store: ThemeStore, orgId: string, now = new Date()): Promise<number> {
+  const started = new Date();
   const fingerprint = await store.fingerprint(orgId);
+  const [taxonomy, corrections] = await Promise.all([
+    store.taxonomy.curated(orgId),
+    store.taxonomy.correctionsOf(orgId),
+  ]);
   const items = await store.itemsOf(orgId, MAX_THEMED_ITEMS);
+  const byId = new Map<string, MatchText>(items.map((item) => [item.id, item]));
+  const missing = neededTexts(taxonomy, corrections).filter((id) => !byId.has(id));
+  for (const [id, text] of await store.taxonomy.texts(orgId, missing)) byId.set(id, { id, ...text });
+  const curated = curatedAssignment(taxonomy, corrections, byId, items);
+  const matches = new Map(items.map((item) => [item.id, curated.matches(item)]));
+
   const previous = await store.previous(orgId, items);
-  const { themes, assignments } = computeThemes(items, previous, () => `th_${newObjectIdHex()}`);
+  const computed = computeThemes(items, previous, () => `th_${newObjectIdHex()}`);
+  const repeated = repeatedSuggestions(computed.assignments, (id) => matches.get(id) ?? [], REPEATED_SHARE);
+  const themes = computed.themes.filter((theme) => !repeated.has(theme.id));
   const changes = items
-    .map((item) => ({
-      id: item.id,
-      before: item.themeIds,
-      after: assignments.get(item.id) ?? [],
-      day: item.day,
-      source: item.source,
-    }))
-    .filter(({ before, after }) => !sameIds(before, after));
+    .map((item) =>
+      changeOf(
+        item,
+        matches.get(item.id)!,
+        (computed.assignments.get(item.id) ?? []).filter((id) => !repeated.has(id)),
+        curated.parentOf,
+      ),
+    )
+    .filter((change) => change !== null);
   await store.save(orgId, themes, changes, now);
+  if (items.length === MAX_THEMED_ITEMS) await assignOlder(store, orgId, items[items.length - 1].id, curated);
+  // A correction made after the items were read may have been written over: written again.
+  for (const correction of await store.taxonomy.correctionsOf(orgId, started))
+    await writeCorrection(store.taxonomy, orgId, correction, curated.parentOf);
   await refreshThemeDays(store, orgId, now);
   await store.finish(orgId, fingerprint, now);
   return themes.length;
+}
+
+/** The curated themes of the items older than `olderThan`, in batches; their suggestions stay as they are. */
+async function assignOlder(store: ThemeStore, orgId: string, olderThan: string, curated: CuratedAssignment) {
+  for (let after = olderThan; ;) {
+    const batch = await store.itemsOf(orgId, OLDER_ITEMS_BATCH, OLDER_ITEMS_BATCH, after);
+    const changes = batch
+      .map((item) => {
+        const matched = new Set(item.matches.map((match) => match.themeId));
+        const suggested = item.themeIds.filter((id) => !curated.parentOf.has(id) && !matched.has(id));
+        return changeOf(item, curated.matches(item), suggested, curated.parentOf);
+      })
+      .filter((change) => change !== null);
+    await store.writeItems(orgId, changes);
+    if (batch.length < OLDER_ITEMS_BATCH) return;
+    after = batch[batch.length - 1].id;
+  }
 }
 
 /**

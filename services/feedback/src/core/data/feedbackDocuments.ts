@@ -19,6 +19,7 @@ export function toItem(doc: FeedbackDocument): FeedbackItem {
     ...(doc.language !== undefined ? { language: doc.language } : {}),
     status: doc.status,
     ...(doc.themeIds ? { themeIds: doc.themeIds } : {}),
+    ...(doc.themeMatches?.length ? { themeMatches: doc.themeMatches } : {}),
     metadata: doc.metadata ?? null,
     publishedDate: doc.publishedDate,
     createdAt: doc.createdAt,

@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import { withChangeStamp } from '@fi/shared/database';
-import type { FeedbackStatus, Sentiment } from '../model/feedbackItem';
+import type { FeedbackStatus, Sentiment, ThemeMatch } from '../model/feedbackItem';
 
 export interface FeedbackDocument {
   _id: Types.ObjectId;
@@ -24,6 +24,10 @@ export interface FeedbackDocument {
   status: FeedbackStatus;
   /** Ids of the item's themes, most relevant first (written by the theme computation); absent when none. */
   themeIds?: string[];
+  /** Why it has its curated themes, best first (written with `themeIds` by the themes feature); absent when none. */
+  themeMatches?: ThemeMatch[];
+  /** Raised by every write of the item's themes, so that a person's correction read then written is atomic. */
+  themeRev?: number;
   metadata?: Record<string, unknown>;
   publishedDate: Date;
   createdAt: Date;
@@ -53,6 +57,11 @@ const feedbackSchema = new Schema<FeedbackDocument>(
     language: String,
     status: { type: String, required: true },
     themeIds: { type: [String], default: undefined },
+    themeMatches: {
+      type: [new Schema({ themeId: String, confidence: Number, assignedBy: String }, { _id: false })],
+      default: undefined,
+    },
+    themeRev: Number,
     metadata: { type: Schema.Types.Mixed },
     publishedDate: { type: Date, required: true },
     createdAt: { type: Date, required: true },

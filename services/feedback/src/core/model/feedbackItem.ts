@@ -39,6 +39,8 @@ export interface FeedbackItem {
   status: FeedbackStatus;
   /** Ids of the item's themes, most relevant first (absent when it has none). */
   themeIds?: string[];
+  /** Why it has its curated themes (the themes feature's), best first; absent when it has none. */
+  themeMatches?: ThemeMatch[];
   metadata: Record<string, unknown> | null;
   publishedDate: Date;
   createdAt: Date;
@@ -142,3 +144,14 @@ export const countedOf = (item: FeedbackItem): CountedItem => ({
   publishedDate: item.publishedDate,
   ...feedbackMatchKeys(item.email),
 });
+
+/** Who or what gave an item a curated theme. */
+export type ThemeAssigner = 'person' | 'examples' | 'keywords' | 'model';
+
+/** One curated theme of an item, written by the themes feature with the item's `themeIds`. */
+export interface ThemeMatch {
+  themeId: string;
+  /** 0 to 1; 1 for a person's assignment. */
+  confidence: number;
+  assignedBy: ThemeAssigner;
+}

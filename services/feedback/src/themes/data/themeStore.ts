@@ -1,9 +1,13 @@
 import { Schema, Types, type Connection, type Model } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
 import { buildIndexes } from '@fi/shared/database';
-import { CountStore, utcDay, type FeedbackItem } from '../../core';
+import { CountStore, utcDay, type FeedbackItem, type ThemeMatch } from '../../core';
 import { feedbackModel, SMALL_WRITE_BATCH, toItem, type FeedbackDocument } from '../../core/data';
 import { ThemeDayStore, type Period, type ThemeCounts } from './themeDays';
+import { TaxonomyStore, themesUpdate } from './taxonomyStore';
+import { themeModel, toTheme, type Theme, type ThemeDocument } from './themeModel';
+
+export type { Theme, ThemeDocument };
 
 /** A theme as a computation finds it (see themeClustering.ts), to store. */
 export interface StoredTheme {
@@ -24,24 +28,6 @@ export interface PreviousTheme {
   mergedInto?: string;
 }
 
-export interface ThemeDocument {
-  /** The theme's id, kept across recomputations while the theme persists. */
-  _id: string;
-  orgId: string;
-  label: string;
-  /** True once a person renamed it: recomputations keep the label. */
-  renamed: boolean;
-  keywords: string[];
-  /** False once a recomputation no longer finds it (kept so that a rename is not lost while it is gone). */
-  active: boolean;
-  /** Set when a person merged it into that theme: computations keep its items there (themes/mergedThemes.ts). */
-  mergedInto?: string;
-  /** Its items when it was merged: an unmerge finds it again by them, with its id and label. */
-  formerMembers?: string[];
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 /** One document per organization: when its themes were computed, and who is computing them now. */
 export interface ThemeRunDocument {
   _id: string;
@@ -54,17 +40,11 @@ export interface ThemeRunDocument {
   themeDaysKept?: boolean;
   /** When the theme worker last looked for days whose kept counts changed (see ThemeDayStore). */
   daysCheckedAt?: Date;
-  /** When a person last merged or unmerged its themes: part of the fingerprint, so that they are computed again. */
+  /**
+   * When a person last changed its themes (a merge or unmerge, the curated taxonomy, a correction): part of
+   * the fingerprint, so that they are computed and assigned again. The name predates the taxonomy.
+   */
   mergedAt?: Date;
-}
-
-export interface Theme {
-  id: string;
-  orgId: string;
-  label: string;
-  keywords: string[];
-  /** The theme a person merged it into: it is listed until the next computation folds it in. */
-  mergedInto?: string;
 }
 
 export interface ThemeRange {
@@ -72,23 +52,6 @@ export interface ThemeRange {
   to?: Date;
   source?: string;
 }
-
-const themeSchema = new Schema<ThemeDocument>(
-  {
-    _id: { type: String, required: true },
-    orgId: { type: String, required: true },
-    label: { type: String, required: true },
-    renamed: { type: Boolean, required: true },
-    keywords: { type: [String], default: [] },
-    active: { type: Boolean, required: true },
-    mergedInto: String,
-    formerMembers: { type: [String], default: undefined },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
-  },
-  { collection: 'feedback_themes', versionKey: false },
-);
-themeSchema.index({ orgId: 1, active: 1 });
 
 const runSchema = new Schema<ThemeRunDocument>(
   {
@@ -109,18 +72,12 @@ export interface ThemedItem {
   title: string;
   text: string;
   themeIds: string[];
+  /** Its curated themes and why (see curatedAssignment.ts). */
+  matches: ThemeMatch[];
   /** The UTC day and source of the item's kept counts (whose theme figures change with its themes). */
   day: string;
   source: string;
 }
-
-const toTheme = (doc: ThemeDocument): Theme => ({
-  id: doc._id,
-  orgId: doc.orgId,
-  label: doc.label,
-  keywords: doc.keywords,
-  ...(doc.mergedInto ? { mergedInto: doc.mergedInto } : {}),
-});
 
 /**
  * How far back a count of theme figures looks for days whose kept counts changed, before the last count
@@ -146,18 +103,26 @@ export class ThemeStore {
   private readonly runs: Model<ThemeRunDocument>;
   private readonly items: Model<FeedbackDocument>;
   readonly days: ThemeDayStore;
+  /** The curated taxonomy and people's corrections. */
+  readonly taxonomy: TaxonomyStore;
   private readonly cells: CountStore;
 
   constructor(connection: Connection) {
     this.days = new ThemeDayStore(connection);
+    this.taxonomy = new TaxonomyStore(connection, this.days);
     this.cells = new CountStore(connection);
-    this.themes = connection.models.FeedbackTheme ?? connection.model<ThemeDocument>('FeedbackTheme', themeSchema);
+    this.themes = themeModel(connection);
     this.runs = connection.models.FeedbackThemeRun ?? connection.model<ThemeRunDocument>('FeedbackThemeRun', runSchema);
     this.items = feedbackModel(connection);
   }
 
   async ensureIndexes(): Promise<void> {
-    await Promise.all([buildIndexes(this.themes), buildIndexes(this.runs), this.days.ensureIndexes()]);
+    await Promise.all([
+      buildIndexes(this.themes),
+      buildIndexes(this.runs),
+      this.days.ensureIndexes(),
+      this.taxonomy.ensureIndexes(),
+    ]);
   }
 
   /** Organizations that have feedback (see CountStore.organizations). */
@@ -231,29 +196,34 @@ export class ThemeStore {
     );
   }
 
-  /** The newest `limit` items of the organization (id, title, text, current themes, day and source), read in `_id` pages. */
-  async itemsOf(orgId: string, limit: number, pageSize = 2_000): Promise<ThemedItem[]> {
+  /**
+   * The newest `limit` items of the organization (id, title, text, current themes, day and source), read in
+   * `_id` pages; those older than the item `olderThan` when given.
+   */
+  async itemsOf(orgId: string, limit: number, pageSize = 2_000, olderThan?: string): Promise<ThemedItem[]> {
     const result: ThemedItem[] = [];
-    let before: Types.ObjectId | null = null;
+    let before: Types.ObjectId | null = olderThan ? new Types.ObjectId(olderThan) : null;
     while (result.length < limit) {
-      const docs: Array<Pick<FeedbackDocument, '_id' | 'title' | 'content' | 'themeIds' | 'publishedDate' | 'source'>> =
-        (await this.items.collection
-          .find(
-            { orgId, ...(before ? { _id: { $lt: before } } : {}) },
-            {
-              projection: { title: 1, content: 1, themeIds: 1, publishedDate: 1, source: 1 },
-              sort: { _id: -1 },
-              limit: Math.min(pageSize, limit - result.length),
-              maxTimeMS: DEFAULT_MAX_TIME_MS,
-            },
-          )
-          .toArray()) as never;
+      const docs: Array<
+        Pick<FeedbackDocument, '_id' | 'title' | 'content' | 'themeIds' | 'themeMatches' | 'publishedDate' | 'source'>
+      > = (await this.items.collection
+        .find(
+          { orgId, ...(before ? { _id: { $lt: before } } : {}) },
+          {
+            projection: { title: 1, content: 1, themeIds: 1, themeMatches: 1, publishedDate: 1, source: 1 },
+            sort: { _id: -1 },
+            limit: Math.min(pageSize, limit - result.length),
+            maxTimeMS: DEFAULT_MAX_TIME_MS,
+          },
+        )
+        .toArray()) as never;
       for (const doc of docs)
         result.push({
           id: doc._id.toHexString(),
           title: doc.title,
           text: doc.content,
           themeIds: doc.themeIds ?? [],
+          matches: doc.themeMatches ?? [],
           day: utcDay(doc.publishedDate),
           source: doc.source,
         });
@@ -265,7 +235,11 @@ export class ThemeStore {
 
   /** Every theme the organization ever had, with the items that have it now (for ids that persist). */
   async previous(orgId: string, items: Array<{ id: string; themeIds: string[] }>): Promise<PreviousTheme[]> {
-    const docs = await this.themes.find({ orgId }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeDocument[]>();
+    // Curated themes are the taxonomy's, never continued by a computation.
+    const docs = await this.themes
+      .find({ orgId, curated: { $ne: true } })
+      .maxTimeMS(DEFAULT_MAX_TIME_MS)
+      .lean<ThemeDocument[]>();
     const members = new Map<string, string[]>();
     for (const item of items) for (const id of item.themeIds) members.set(id, [...(members.get(id) ?? []), item.id]);
     return docs.map((doc) => ({
@@ -286,7 +260,7 @@ export class ThemeStore {
   async save(
     orgId: string,
     themes: StoredTheme[],
-    changes: Array<{ id: string; after: string[]; day: string; source: string }>,
+    changes: Array<{ id: string; after: string[]; matches: ThemeMatch[]; day: string; source: string }>,
     now: Date,
   ): Promise<void> {
     await this.days.mark(orgId, changes);
@@ -315,17 +289,31 @@ export class ThemeStore {
       );
     }
     await this.themes.updateMany(
-      { orgId, active: true, _id: { $nin: ids } },
+      { orgId, active: true, curated: { $ne: true }, _id: { $nin: ids } },
       { $set: { active: false, updatedAt: now } },
     );
+    await this.writeItems(orgId, changes, false);
+  }
+
+  /**
+   * Writes items' themes and curated matches in batches, their days marked for the kept theme figures first
+   * (unless the caller did).
+   */
+  async writeItems(
+    orgId: string,
+    changes: Array<{ id: string; after: string[]; matches: ThemeMatch[]; day: string; source: string }>,
+    mark = true,
+  ): Promise<void> {
+    if (mark) await this.days.mark(orgId, changes);
     for (let i = 0; i < changes.length; i += SMALL_WRITE_BATCH) {
       await this.items.bulkWrite(
-        changes.slice(i, i + SMALL_WRITE_BATCH).map(({ id, after }) => ({
+        changes.slice(i, i + SMALL_WRITE_BATCH).map(({ id, after, matches }) => ({
           // By `_id` alone, which every server answers from its primary key (FerretDB v1 scans the collection
-          // for anything more); only the lease holder writes an item's themes, so no condition is needed.
+          // for anything more); the lease holder is the only computation, and a person's correction made
+          // meanwhile is written again after it (see curatedAssignment.ts).
           updateOne: {
             filter: { _id: new Types.ObjectId(id) },
-            update: after.length > 0 ? { $set: { themeIds: after } } : { $unset: { themeIds: 1 } },
+            update: themesUpdate(after, matches),
           },
         })),
         { ordered: false },
@@ -403,7 +391,7 @@ export class ThemeStore {
    * Changes the organization's fingerprint, so that the worker's next pass computes its themes (also when
    * a computation under way, which read the fingerprint before, finishes after this).
    */
-  private async recomputeSoon(orgId: string, now: Date): Promise<void> {
+  async recomputeSoon(orgId: string, now: Date): Promise<void> {
     await this.runs.updateOne({ _id: orgId }, { $set: { mergedAt: now } }, { upsert: true });
   }
 
