@@ -51,23 +51,27 @@ describe('the production build', () => {
       expect(existsSync(path.join(ROOT, `services/${name}/dist/schema.graphql`))).toBe(true);
   });
 
-  test('when the compiled subgraphs, identity service and gateway run without tsx, then a keyed query through the gateway answers', async () => {
+  test('when the compiled subgraphs, feedback worker, identity service and gateway run without tsx, then a keyed query through the gateway answers', async () => {
     const uri = process.env.MONGODB_URI as string;
     // In the identity database the compiled identity service reads (the subgraphs get databases of their own).
     const key = await createKeyAt(uri);
     const common = { MONGODB_URI: uri, HOST: '127.0.0.1', NODE_ENV: 'production' };
     const urls: Record<string, string> = {};
-    for (const name of ['feedback', 'contacts', 'accounts', 'identity'] as const) {
+    const feedbackDatabase = ownDatabaseName('build_feedback');
+    // The feedback worker is the same image with another command, on the feedback service's database.
+    for (const name of ['feedback', 'feedback-worker', 'contacts', 'accounts', 'identity'] as const) {
       const port = await freePort();
       urls[name] = `http://127.0.0.1:${port}`;
+      const database =
+        name === 'identity'
+          ? 'identity'
+          : name.startsWith('feedback')
+            ? feedbackDatabase
+            : ownDatabaseName(`build_${name}`);
       processes.push(
         spawnEntry(
           APP_SERVICES[name].entry,
-          {
-            ...common,
-            PORT: String(port),
-            MONGODB_DB: name === 'identity' ? 'identity' : ownDatabaseName(`build_${name}`),
-          },
+          { ...common, PORT: String(port), MONGODB_DB: database },
           { compiled: true },
         ),
       );

@@ -14,6 +14,11 @@ describe('configuration', () => {
   test.each<[string, Record<string, string>, RegExp[]]>([
     ['services/feedback/src/main.ts', { PORT: 'eighty' }, [/PORT="eighty" is invalid: expected a whole number/]],
     [
+      'services/feedback/src/worker.ts',
+      { PORT: 'eighty', WEBHOOK_SECRET_KEY: '' },
+      [/PORT="eighty" is invalid: expected a whole number/, /WEBHOOK_SECRET_KEY is required/],
+    ],
+    [
       'services/contacts/src/main.ts',
       { MONGODB_URI: 'http://wrong' },
       [/MONGODB_URI="http:\/\/wrong" is invalid: expected a mongodb:\/\/ or mongodb\+srv:\/\/ connection string/],
