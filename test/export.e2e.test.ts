@@ -1,5 +1,8 @@
 import { Types } from 'mongoose';
 import { FEEDBACK_EXPORT_COLUMNS, feedbackImporter } from '@fi/feedback';
+import { KeyService, MemberService, openRepositories, OPERATOR } from '@fi/identity';
+import type { Role } from '@fi/shared';
+import { memberPrincipal, serviceAdmin } from './helpers/admin';
 import { download, exportOperations, ndjsonRows, settledExport, startExport, type ExportJob } from './helpers/exports';
 import { insertAccounts, insertContacts } from './helpers/fixtures';
 import { eventually } from './helpers/processes';
@@ -264,6 +267,97 @@ describe('access', () => {
     expect((await download(stack, job.url!.replace('/exports/feedback', '/exports/contacts'))).status).toBe(404);
     const key2 = await stack.gql(exportOperations('feedback').start, { k: 'fik_invalid' });
     expect(key2.body.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('links end with the key that made them', () => {
+  const identity = async () => openRepositories(await stack.connect('identity'));
+  const unknownLink = {
+    errors: [{ message: expect.stringContaining('No export file'), extensions: { code: 'NOT_FOUND' } }],
+  };
+  const expectUnknown = async (url: string) => {
+    const answer = await download(stack, url);
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.text)).toEqual(unknownLink);
+  };
+
+  test('when the key is revoked, then its links of every service answer as unknown links, and another key keeps its own', async () => {
+    const { key, orgId, id } = await stack.createKey();
+    const other = await stack.createKey({ orgId });
+    await seedFeedback(orgId, 2);
+    await insertAccounts(stack, orgId, [{ name: 'Acme' }]);
+    const feedback = await exportedFeedback(key);
+    const accounts = await settledExport(stack, 'accounts', key, (await startExport(stack, 'accounts', key)).id);
+    const kept = await exportedFeedback(other.key);
+    expect((await download(stack, feedback.url!)).status).toBe(200);
+    expect((await download(stack, accounts.url!)).status).toBe(200);
+
+    await new KeyService(await identity()).revoke(OPERATOR, id);
+
+    await expectUnknown(feedback.url!);
+    await expectUnknown(accounts.url!);
+    expect(ndjsonRows((await download(stack, kept.url!)).text)).toHaveLength(2);
+  });
+
+  test('when the member who created the key is removed, then the links of the key answer as unknown links', async () => {
+    const orgId = (await stack.createKey()).orgId;
+    const repositories = await identity();
+    const members = new MemberService(repositories);
+    const add = (role: Role) =>
+      members.add(OPERATOR, orgId, {
+        email: `${role}-${new Types.ObjectId().toHexString()}@example.com`,
+        name: role,
+        role,
+        password: 'correct horse battery staple',
+      });
+    const [owner, admin] = [await add('owner'), await add('admin')];
+    const made = await new KeyService(repositories).create({ kind: 'member', member: admin, address: null }, orgId, {
+      name: 'by an admin',
+      readOnly: true,
+      rateLimitPerMinute: null,
+    });
+    await seedFeedback(orgId, 1);
+    const job = await exportedFeedback(made.key);
+    expect((await download(stack, job.url!)).status).toBe(200);
+
+    await members.remove({ kind: 'member', member: owner, address: null }, admin.id);
+
+    await expectUnknown(job.url!);
+  });
+
+  test('when an owner or admin deletes an export, then its link answers as an unknown link; members, viewers and other organizations may not', async () => {
+    const { key, orgId } = await stack.createKey();
+    await seedFeedback(orgId, 1);
+    await insertContacts(stack, orgId, [{ name: 'Ada' }]);
+    const feedback = await exportedFeedback(key);
+    const contacts = await settledExport(stack, 'contacts', key, (await startExport(stack, 'contacts', key)).id);
+    const remove = (resource: 'feedback' | 'contacts', id: string, role: Role, org = orgId) =>
+      serviceAdmin(
+        stack.subgraphs[resource].url,
+        [memberPrincipal(org, role)],
+        `mutation($id: String!) { done: delete${resource === 'feedback' ? 'Feedback' : 'Contacts'}Export(id: $id) }`,
+        { id },
+      );
+
+    for (const role of ['member', 'viewer'] as Role[]) {
+      expect((await remove('feedback', feedback.id, role)).errors?.[0]).toMatchObject({
+        message: 'Only owners and admins can delete exports',
+        extensions: { code: 'FORBIDDEN' },
+      });
+    }
+    const stranger = await remove('feedback', feedback.id, 'owner', (await stack.createKey()).orgId);
+    expect(stranger.errors?.[0]).toMatchObject({ message: 'Export not found', extensions: { code: 'NOT_FOUND' } });
+    expect((await remove('contacts', feedback.id, 'owner')).errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect((await download(stack, feedback.url!)).status).toBe(200);
+
+    expect(await remove('feedback', feedback.id, 'owner')).toEqual({ data: { done: true } });
+    expect(await remove('contacts', contacts.id, 'admin')).toEqual({ data: { done: true } });
+
+    await expectUnknown(feedback.url!);
+    await expectUnknown(contacts.url!);
+    const ops = exportOperations('feedback');
+    expect((await stack.gql(ops.get, { k: key, id: feedback.id })).body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect((await remove('feedback', feedback.id, 'owner')).errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 });
 

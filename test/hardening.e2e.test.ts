@@ -28,8 +28,8 @@ describe('hostile documents are refused at the gateway with BAD_REQUEST naming t
     ],
     [
       'depth',
-      `query($k: String!) { feedbackItems(apiKey: $k) { items { ${'__typename '} } } ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { ... on Query { feedbackItems(apiKey: $k) { total } } } } } } } } } }`,
-      /^Query depth limit of 8 exceeded/,
+      `query($k: String!) { feedbackItems(apiKey: $k) { items { similar { item { similar { item { similar { item { id } } } } } } } } }`,
+      /^Query depth limit of 8 exceeded \(depth 9\)$/,
       'depth',
       8,
     ],
@@ -49,7 +49,7 @@ describe('hostile documents are refused at the gateway with BAD_REQUEST naming t
     ],
     [
       'cost',
-      `query($k: String!) { ... on Query { ... on Query { ... on Query { ${Array.from({ length: 15 }, (_, i) => `a${i}: feedbackItems(apiKey: $k) { items { ${FEEDBACK_FIELDS} } }`).join(' ')} } } } }`,
+      `query($k: String!) { ${Array.from({ length: 15 }, (_, i) => `a${i}: feedbackItems(apiKey: $k) { items { ${FEEDBACK_FIELDS} similar { score item { ${FEEDBACK_FIELDS} } } } }`).join(' ')} }`,
       /^Query cost limit of 1000 exceeded \(estimated cost \d+\)$/,
       'cost',
       1000,

@@ -75,3 +75,35 @@ describe('the HTTP endpoint', () => {
     expect(await ready.json()).toMatchObject({ status: 'ready', checks: { database: { ok: true } } });
   });
 });
+
+describe('an operation the request does not settle', () => {
+  const postOperation = (body: Record<string, unknown>) => post(JSON.stringify(body));
+
+  test.each([
+    [
+      'an unknown operationName',
+      { query: 'query A { __typename }', operationName: 'B' },
+      'Unknown operation named "B".',
+    ],
+    [
+      'two anonymous operations',
+      { query: '{ __typename } { __typename }' },
+      'This anonymous operation must be the only defined operation.',
+    ],
+    [
+      'two named operations and no operationName',
+      { query: 'query A { __typename } query B { __typename }' },
+      'Must provide operation name if query contains multiple operations.',
+    ],
+    [
+      'a subscription',
+      { query: 'subscription { feedbackItems }' },
+      'Schema is not configured to execute subscription operation.',
+    ],
+  ])('when the request has %s, then 400 BAD_REQUEST with the usual message', async (_, body, message) => {
+    const response = await postOperation(body);
+    expect(response.status).toBe(400);
+    const errors = await errorsOf(response);
+    expect(errors[0]).toMatchObject({ message, extensions: { code: 'BAD_REQUEST' } });
+  });
+});

@@ -33,6 +33,7 @@ import { GatewayMetrics } from './metrics/gatewayMetrics';
 import { hostileQueryLimits } from './plugins/hostileQueryLimits';
 import { useLimitErrors } from './plugins/useLimitErrors';
 import { useFailureStatus } from './plugins/useFailureStatus';
+import { useOperationChoice } from './plugins/useOperationChoice';
 import { useResponseReport } from './plugins/useResponseReport';
 import { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { KeyRateLimits } from './rateLimit/keyRateLimits';
@@ -149,10 +150,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const apollo = new ApolloServer<GatewayContext>({
     gateway: config.dedupeQueries ? dedupeInflightQueries(gateway) : gateway,
     introspection: config.introspection,
+    // Automatic persisted queries off (PERSISTED_QUERY_NOT_SUPPORTED; clients send the document): the
+    // gateway reads a request's keys and cost from its document before Apollo would look a hash up.
+    persistedQueries: false,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
     plugins: [
       ...limits.plugins,
+      useOperationChoice<GatewayContext>(),
       ApolloServerPluginInlineTraceDisabled(),
       // No @cacheControl anywhere: the default cache-control plugin would only cost time per request.
       ApolloServerPluginCacheControlDisabled(),
@@ -188,7 +193,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     status: () => ({ rateLimiter: { store: counter.mode, ...(instances ? { instances: instances.count } : {}) } }),
     routes: {
       '/metrics': metricsRoute(registry),
-      ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, logger),
+      ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, identity, logger),
     },
     graphqlRoutes: { [ADMIN_GRAPHQL_PATH]: admin.endpoint },
     ...(dashboard ? { getFallback: dashboard } : {}),

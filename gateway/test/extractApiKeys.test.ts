@@ -51,4 +51,13 @@ describe('reading the API keys of an operation', () => {
     expect(readOperation({ query: '{ a b c d e f }' }, new DocumentCache({ maxTokens: 4 }))).toBeNull();
     expect(readOperation({ query: 42 }, new DocumentCache())).toBeNull();
   });
+
+  test('when fragments spread each other twice in a chain of 50, then the keys are read at once', () => {
+    const chain = Array.from({ length: 50 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`);
+    const started = Date.now();
+    expect(
+      keysOf(`{ ...F0 } ${chain.join(' ')} fragment F50 on Query { feedbackItems(apiKey: "fik_deep") { total } }`),
+    ).toEqual({ keys: ['fik_deep'], missing: false });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
 });

@@ -87,4 +87,18 @@ describe('the cost of an operation', () => {
     expect(cost('{ __schema { types { name fields { name } } } }')).toBe(0);
     expect(cost('{ __typename nope { id } }')).toBe(0);
   });
+
+  test('when fragments nest in a chain of 50, each spread twice, then the cost is what the fields cost, priced at once', () => {
+    const chain = Array.from({ length: 50 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`);
+    const query = `query($k: String!) { ...F0 } ${chain.join(' ')} fragment F50 on Query { feedbackItems(apiKey: $k, take: 10) { items { contact { name } } } }`;
+    const started = Date.now();
+    expect(cost(query)).toBe(COST.page + 10 * COST.object);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  test('when a fragment is spread twice in one selection set, then it is paid once, as it is executed once', () => {
+    const query =
+      'query($k: String!) { feedbackItems(apiKey: $k, take: 10) { items { ...C ...C } } } fragment C on FeedbackItem { contact { name } }';
+    expect(cost(query)).toBe(COST.page + 10 * COST.object);
+  });
 });

@@ -8,10 +8,16 @@ const CLIENT_ERROR_CODES = new Set([
   'GRAPHQL_VALIDATION_FAILED',
   'BAD_USER_INPUT',
   'OPERATION_RESOLUTION_FAILURE',
-  'PERSISTED_QUERY_NOT_SUPPORTED',
   'PERSISTED_QUERY_NOT_FOUND',
   'BAD_REQUEST',
 ]);
+
+/**
+ * Client errors whose code is part of a protocol a client library acts on: automatic persisted queries
+ * are off (docs/api.md), and Apollo Client's persisted-query link falls back to sending the whole
+ * document when it reads this code.
+ */
+const PROTOCOL_CODES = new Set(['PERSISTED_QUERY_NOT_SUPPORTED']);
 
 /**
  * An omitted `apiKey: String!` fails GraphQL validation before any resolver runs; the spec still
@@ -46,7 +52,7 @@ export function errorKind(message: string, code: unknown, error: unknown): Error
   if (isDependencyUnavailable(error)) return 'unavailable';
   if (isQueryTimeout(error)) return 'timeout';
   if (isAppErrorCode(code) && code !== ErrorCode.INTERNAL_SERVER_ERROR) return 'app';
-  if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) return 'client';
+  if (typeof code === 'string' && (CLIENT_ERROR_CODES.has(code) || PROTOCOL_CODES.has(code))) return 'client';
   return 'internal';
 }
 
@@ -84,8 +90,10 @@ export function createFormatError(options: FormatErrorOptions) {
         };
       case 'app':
         return { ...base, extensions: { ...extensions, ...debugExtras, code: code as string } };
-      case 'client':
-        return { ...base, extensions: { ...debugExtras, code: ErrorCode.BAD_REQUEST } };
+      case 'client': {
+        const clientCode = PROTOCOL_CODES.has(code as string) ? (code as string) : ErrorCode.BAD_REQUEST;
+        return { ...base, extensions: { ...debugExtras, code: clientCode } };
+      }
       case 'internal':
         if (options.debug)
           return { ...base, extensions: { ...extensions, ...debugExtras, code: ErrorCode.INTERNAL_SERVER_ERROR } };

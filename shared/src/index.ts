@@ -116,4 +116,9 @@ export {
   type ExportSource,
 } from './export/exportSource';
 export { directoryExportSource } from './export/directoryExportSource';
-export { EXPORT_DOWNLOAD_PATH } from './export/downloadPath';
+export {
+  EXPORT_DOWNLOAD_PATH,
+  EXPORT_KEY_HEADER,
+  EXPORT_ORG_HEADER,
+  sendUnknownExportLink,
+} from './export/downloadPath';

@@ -9,8 +9,6 @@ const REDACT_PATHS = [
   '*.apiKey',
   'variables.apiKey',
   'req.headers["x-api-key"]',
-  'req.headers["x-fi-api-keys"]',
-  'headers["x-fi-api-keys"]',
   'headers["x-fi-identity"]',
   'headers.cookie',
   'headers["x-csrf-token"]',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -10,6 +11,7 @@ import {
   ADMIN_MAX_BODY_BYTES,
   createFormatError,
   csrfRequired,
+  signInRequired,
   graphqlEndpoint,
   unavailableError,
   UNAVAILABLE_HTTP,
@@ -27,6 +29,7 @@ import type { GatewayMetrics } from '../metrics/gatewayMetrics';
 import type { hostileQueryLimits } from '../plugins/hostileQueryLimits';
 import { useFailureStatus } from '../plugins/useFailureStatus';
 import { useLimitErrors } from '../plugins/useLimitErrors';
+import { useOperationChoice } from '../plugins/useOperationChoice';
 import { SubgraphDataSource } from '../subgraphDataSource';
 import { memberCaller, sessionCaller } from './adminCallers';
 import type { AdminContext } from './adminContext';
@@ -88,10 +91,14 @@ export async function startAdminApi(deps: {
   const apollo = new ApolloServer<AdminContext>({
     gateway,
     introspection: config.introspection,
+    // Automatic persisted queries off (PERSISTED_QUERY_NOT_SUPPORTED; clients send the document): the
+    // gateway reads a request's keys and cost from its document before Apollo would look a hash up.
+    persistedQueries: false,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
     plugins: [
       ...(limits.plugins as Array<ApolloServerPlugin<AdminContext>>),
+      useOperationChoice<AdminContext>(),
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       useSessionProtection(),
@@ -158,14 +165,14 @@ function useSessionProtection(): ApolloServerPlugin<AdminContext> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ operation, contextValue }) {
-          if (operation?.operation !== 'mutation' || !contextValue.hasSessionCookie) return;
-          let check: SessionCheck;
-          try {
-            check = await contextValue.session();
-          } catch {
-            throw withHttpStatus(identityUnavailable(), UNAVAILABLE_HTTP.status, UNAVAILABLE_HTTP.headers);
+        async didResolveOperation({ operation, document, contextValue }) {
+          if (operation && introspects(document, operation.selectionSet)) {
+            // The admin schema maps what a member can do; only a signed-in member may read it.
+            const check = contextValue.hasSessionCookie ? await sessionOrUnavailable(contextValue) : null;
+            if (!check?.principal) throw withHttpStatus(signInRequired(), 200);
           }
+          if (operation?.operation !== 'mutation' || !contextValue.hasSessionCookie) return;
+          const check = await sessionOrUnavailable(contextValue);
           // A refusal is an ordinary GraphQL error result, not a server failure.
           if (check.principal && !check.csrfValid) throw withHttpStatus(csrfRequired(), 200);
         },
@@ -176,4 +183,28 @@ function useSessionProtection(): ApolloServerPlugin<AdminContext> {
       };
     },
   };
+}
+
+async function sessionOrUnavailable(context: AdminContext): Promise<SessionCheck> {
+  try {
+    return await context.session();
+  } catch {
+    throw withHttpStatus(identityUnavailable(), UNAVAILABLE_HTTP.status, UNAVAILABLE_HTTP.headers);
+  }
+}
+
+/** Whether a root selection (through fragments too) asks for `__schema` or `__type`. */
+function introspects(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>()): boolean {
+  return selectionSet.selections.some((selection) => {
+    if (selection.kind === Kind.FIELD) return selection.name.value === '__schema' || selection.name.value === '__type';
+    if (selection.kind === Kind.INLINE_FRAGMENT) return introspects(document, selection.selectionSet, seen);
+    const name = selection.name.value;
+    if (seen.has(name)) return false;
+    seen.add(name);
+    const fragment = document.definitions.find(
+      (definition): definition is FragmentDefinitionNode =>
+        definition.kind === Kind.FRAGMENT_DEFINITION && definition.name.value === name,
+    );
+    return fragment ? introspects(document, fragment.selectionSet, seen) : false;
+  });
 }

@@ -1,4 +1,5 @@
-import { Kind, type SelectionSetNode, type ValueNode } from 'graphql';
+import { Kind, type ValueNode } from 'graphql';
+import { collectFields, fragmentsOf } from '../cost/collectFields';
 import type { OperationRequest } from './readOperation';
 
 /** Per root type (Query, Mutation), the fields that take an `apiKey` argument. */
@@ -17,11 +18,7 @@ export function extractApiKeys(
   keyedFields: KeyedRootFields,
 ): ExtractedKeys {
   const keyed = keyedFields.get(operation.operation) ?? new Set<string>();
-  const fragments = new Map(
-    document.definitions.flatMap((definition) =>
-      definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition.selectionSet] as const] : [],
-    ),
-  );
+  const fragments = fragmentsOf(document);
   const defaults = new Map(
     (operation.variableDefinitions ?? []).map((definition) => [
       definition.variable.name.value,
@@ -40,21 +37,13 @@ export function extractApiKeys(
     return fallback ? valueOf(fallback) : undefined;
   };
 
-  const visit = (selectionSet: SelectionSetNode, seen: Set<string>): void => {
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet, seen);
-      else if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        const name = selection.name.value;
-        const fragment = fragments.get(name);
-        if (fragment && !seen.has(name)) visit(fragment, new Set([...seen, name]));
-      } else if (keyed.has(selection.name.value)) {
-        const argument = selection.arguments?.find((arg) => arg.name.value === 'apiKey');
-        const value = argument ? valueOf(argument.value) : undefined;
-        if (typeof value === 'string' && value.trim() !== '') keys.add(value);
-        else missing = true;
-      }
-    }
-  };
-  visit(operation.selectionSet, new Set());
+  // Fragments expanded once each, as execution does: a chain of spreads cannot make this walk long.
+  for (const { field } of collectFields(operation.selectionSet, (name) => fragments.get(name))) {
+    if (!keyed.has(field.name.value)) continue;
+    const argument = field.arguments?.find((arg) => arg.name.value === 'apiKey');
+    const value = argument ? valueOf(argument.value) : undefined;
+    if (typeof value === 'string' && value.trim() !== '') keys.add(value);
+    else missing = true;
+  }
   return { keys: [...keys], missing };
 }

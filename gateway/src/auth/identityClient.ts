@@ -86,6 +86,17 @@ export class IdentityClient {
     return { principal: (body.principal ?? null) as MemberPrincipal | null, csrfValid: body.csrfValid };
   }
 
+  /**
+   * Whether what the key `keyId` of `orgId` made (an export's download link) may still be used: the key is
+   * live and its creator still a member. Asked every time, never cached: a revoked key's links stop at once.
+   */
+  async keyIsLive(keyId: string, orgId: string): Promise<boolean> {
+    const body = await this.post('/internal/key-live', {}, { keyId, orgId });
+    if (!isPlainObject(body) || typeof body.live !== 'boolean')
+      throw new IdentityUnavailableError('the identity service answered in an unknown form');
+    return body.live;
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

@@ -6,7 +6,7 @@ import {
   isObjectType,
   Kind,
   valueFromAST,
-  type FragmentDefinitionNode,
+  type FieldNode,
   type GraphQLField,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import { MAX_TAKE } from '@fi/shared';
 import type { OperationRequest } from '../auth/readOperation';
+import { collectFields, fragmentsOf } from './collectFields';
 
 /**
  * The points of the cost formula (docs/limits.md): what a request can make the databases do, priced
@@ -48,35 +49,39 @@ type ArgumentNodes = readonly { name: { value: string }; value: ValueNode }[];
  * - any other object field costs `object` plus what it selects (for an item, each link is one more read);
  * - a mutation field costs `write` for each record it can write (each id of its id list, else one)
  *   plus what its result selects.
- * Fields the schema does not know cost nothing (validation refuses them). @skip and @include are not
- * evaluated: the cost is what the document can ask for at most.
+ * Fragments are expanded as execution expands them: in place, a fragment spread again in the same
+ * selection set once (collectFields). Fields the schema does not know cost nothing (validation refuses
+ * them). @skip and @include are not evaluated: the cost is what the document can ask for at most.
  */
 export function operationCost(schema: GraphQLSchema, { document, operation, variables }: OperationRequest): number {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions)
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const fragments = fragmentsOf(document);
+  const fragment = (name: string) => fragments.get(name);
+  // A field's cost depends only on its node and the type it is read on: each is priced once, so a
+  // document spreading fragments many times is priced in time linear in its size.
+  const priced = new Map<FieldNode, Map<GraphQLObjectType, number>>();
 
-  const selectionCost = (
-    type: GraphQLObjectType,
-    selectionSet: SelectionSetNode,
-    seen: ReadonlySet<string>,
-    root: boolean,
-  ): number => {
+  const selectionCost = (type: GraphQLObjectType, selectionSet: SelectionSetNode, root: boolean): number => {
     let total = 0;
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) {
-        const field = type.getFields()[selection.name.value];
-        if (field) total += fieldCost(type, field, selection.arguments ?? [], selection.selectionSet, seen, root);
-        continue;
-      }
-      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
-      if (!fragment) continue;
-      if (selection.kind === Kind.FRAGMENT_SPREAD && seen.has(selection.name.value)) continue;
-      const condition = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : type;
-      const nextSeen = selection.kind === Kind.FRAGMENT_SPREAD ? new Set([...seen, selection.name.value]) : seen;
+    for (const { field: node, typeCondition } of collectFields(selectionSet, fragment)) {
+      const condition = typeCondition ? schema.getType(typeCondition) : type;
       // On an interface or union the cost of each possible type is at most the dearest; our schema's
       // fragments are on object types, where this is exact.
-      total += selectionCost(isObjectType(condition) ? condition : type, fragment.selectionSet, nextSeen, root);
+      const parent = isObjectType(condition) ? condition : type;
+      const field = parent.getFields()[node.name.value];
+      if (!field) continue;
+      if (root) {
+        total += fieldCost(parent, field, node, root);
+        continue;
+      }
+      let byType = priced.get(node);
+      if (!byType) priced.set(node, (byType = new Map()));
+      let cost = byType.get(parent);
+      if (cost === undefined) {
+        // Zero while it is priced: a fragment cycle (refused by validation) ends here.
+        byType.set(parent, 0);
+        byType.set(parent, (cost = fieldCost(parent, field, node, root)));
+      }
+      total += cost;
     }
     return total;
   };
@@ -84,14 +89,13 @@ export function operationCost(schema: GraphQLSchema, { document, operation, vari
   const fieldCost = (
     parent: GraphQLObjectType,
     field: GraphQLField<unknown, unknown>,
-    args: ArgumentNodes,
-    selectionSet: SelectionSetNode | undefined,
-    seen: ReadonlySet<string>,
+    node: FieldNode,
     root: boolean,
   ): number => {
     if (field.name.startsWith('__')) return 0;
+    const args = node.arguments ?? [];
     const named = getNamedType(field.type);
-    const below = selectionSet && isObjectType(named) ? selectionCost(named, selectionSet, seen, false) : 0;
+    const below = node.selectionSet && isObjectType(named) ? selectionCost(named, node.selectionSet, false) : 0;
     if (root && operation.operation === 'mutation') return COST.write * writesOf(field, args, variables) + below;
     if (isLeafType(named)) return 0;
     if (field.args.some((arg) => arg.name === 'take')) return COST.page + takeOf(field, args, variables) * below;
@@ -101,7 +105,7 @@ export function operationCost(schema: GraphQLSchema, { document, operation, vari
   };
 
   const rootType = schema.getRootType(operation.operation);
-  return rootType ? selectionCost(rootType, operation.selectionSet, new Set(), true) : 0;
+  return rootType ? selectionCost(rootType, operation.selectionSet, true) : 0;
 }
 
 function argumentValue(

@@ -4,14 +4,14 @@ import type { GraphQLFormattedError } from 'graphql';
 /** The document limits, by the words graphql-armor and the parser use for them, and the name we give. */
 const LIMITS: Array<{ pattern: RegExp; limit: string; message: (max: string, found?: string) => string }> = [
   {
-    pattern: /Query Cost limit of (\d+) exceeded(?:, found (\d+))?/i,
+    pattern: /^Query cost limit of (\d+) exceeded \(estimated cost ([^)]+)\)$/,
     limit: 'cost',
-    message: (max, found) => `Query cost limit of ${max} exceeded${found ? ` (estimated cost ${found})` : ''}`,
+    message: (max, found) => `Query cost limit of ${max} exceeded (estimated cost ${found})`,
   },
   {
-    pattern: /depth limit of (\d+) exceeded(?:, found (\d+))?/i,
+    pattern: /^Query depth limit of (\d+) exceeded \(depth (\d+)\)$/,
     limit: 'depth',
-    message: (max, found) => `Query depth limit of ${max} exceeded${found ? ` (depth ${found})` : ''}`,
+    message: (max, found) => `Query depth limit of ${max} exceeded (depth ${found})`,
   },
   {
     pattern: /Aliases limit of (\d+) exceeded(?:, found (\d+))?/i,

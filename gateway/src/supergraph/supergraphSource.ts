@@ -71,7 +71,8 @@ export class SupergraphSource {
     return {
       hash: this.hash,
       loadedAt: this.loadedAt,
-      source: this.options.url || this.options.path,
+      // Which kind only: the file's absolute path maps the host, and a URL may carry a token.
+      source: this.options.url ? 'url' : 'file',
       lastError: this.lastError,
       ...(this.lastError
         ? {

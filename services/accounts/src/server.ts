@@ -22,7 +22,10 @@ export function startAccountsService(config: ServiceConfig, logger: Logger) {
         return {
           resolvers: createAccountResolvers(records, exportJobs.operations, changesSettleMs(config)),
           extendContext: accountsContext(records.repository),
-          admin: { schemaPath: ACCOUNTS_ADMIN_SCHEMA_PATH, resolvers: createAccountAdminResolvers(records) },
+          admin: {
+            schemaPath: ACCOUNTS_ADMIN_SCHEMA_PATH,
+            resolvers: createAccountAdminResolvers(records, exportJobs.operations),
+          },
           routes: exportJobs.routes,
           close: exportJobs.close,
         };

@@ -1,4 +1,5 @@
 import { directoryAdminOperations, type DirectoryRecords } from '@fi/shared';
+import type { ServiceExports } from '@fi/shared/database';
 import type { ContactDocument } from './data/contactModel';
 import type { ContactItem } from './data/contactRepository';
 import { checkContact, CONTACT_CSV_COLUMNS, CONTACT_EDITABLE } from './domain/contactRules';
@@ -6,7 +7,10 @@ import type { Resolvers } from './generated/adminResolvers';
 import { CONTACT_NOT_FOUND } from './resolvers';
 
 /** The admin schema (admin.graphql): the web application's signed-in members list, change and import contacts. */
-export function createContactAdminResolvers(records: DirectoryRecords<ContactDocument, ContactItem>): Resolvers {
+export function createContactAdminResolvers(
+  records: DirectoryRecords<ContactDocument, ContactItem>,
+  exportJobs: ServiceExports['operations'],
+): Resolvers {
   const contacts = directoryAdminOperations(records, {
     resource: 'contacts',
     notFoundMessage: CONTACT_NOT_FOUND,
@@ -24,6 +28,7 @@ export function createContactAdminResolvers(records: DirectoryRecords<ContactDoc
       updateContact: (_, args, ctx) => contacts.update(ctx, args),
       deleteContact: (_, args, ctx) => contacts.remove(ctx, args),
       importContacts: (_, args, ctx) => contacts.importCsv(ctx, args),
+      deleteContactsExport: (_, args, ctx) => exportJobs.remove(ctx, args),
     },
   };
 }

@@ -22,7 +22,10 @@ export function startContactsService(config: ServiceConfig, logger: Logger) {
         return {
           resolvers: createContactResolvers(records, exportJobs.operations, changesSettleMs(config)),
           extendContext: contactsContext(records.repository),
-          admin: { schemaPath: CONTACTS_ADMIN_SCHEMA_PATH, resolvers: createContactAdminResolvers(records) },
+          admin: {
+            schemaPath: CONTACTS_ADMIN_SCHEMA_PATH,
+            resolvers: createContactAdminResolvers(records, exportJobs.operations),
+          },
           routes: exportJobs.routes,
           close: exportJobs.close,
         };

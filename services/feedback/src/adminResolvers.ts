@@ -57,7 +57,7 @@ function statusCaller(ctx: SubgraphContext): StatusCaller {
 export function createFeedbackAdminResolvers(
   parts: Pick<
     FeedbackParts,
-    'repository' | 'tombstones' | 'events' | 'search' | 'insights' | 'similarity' | 'themes' | 'webhooks'
+    'repository' | 'tombstones' | 'events' | 'search' | 'insights' | 'similarity' | 'themes' | 'webhooks' | 'exportJobs'
   >,
 ): Resolvers {
   const { repository: items, tombstones, events, themes, webhooks } = parts;
@@ -148,6 +148,7 @@ export function createFeedbackAdminResolvers(
         changes.enable(webhookManager(ctx, ONLY_MANAGERS_KEEP_WEBHOOKS).orgId, args.id, ctx.logger, 'member'),
       rotateWebhookSecret: (_, args, ctx) =>
         changes.rotateSecret(webhookManager(ctx, ONLY_MANAGERS_KEEP_WEBHOOKS).orgId, args.id, ctx.logger, 'member'),
+      deleteFeedbackExport: (_, args, ctx) => parts.exportJobs.remove(ctx, args),
     },
     FeedbackItem: {
       ...feedbackItemFields({ similarity: parts.similarity, items }),

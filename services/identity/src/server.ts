@@ -29,6 +29,8 @@ import { SessionService } from './domain/sessionService';
 import { SignInThrottle } from './domain/signInThrottle';
 import {
   csrfMatches,
+  KEY_LIVE_PATH,
+  keyLiveRoute,
   sessionTokenOf,
   useSessionProtection,
   VERIFY_KEY_PATH,
@@ -111,7 +113,11 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     logger,
     readinessChecks: { database: () => pingMongo(connection) },
     routes: { '/metrics': metricsRoute(registry) },
-    postRoutes: { [VERIFY_KEY_PATH]: verifyKeyRoute(keys), [VERIFY_SESSION_PATH]: verifySessionRoute(sessions) },
+    postRoutes: {
+      [VERIFY_KEY_PATH]: verifyKeyRoute(keys),
+      [VERIFY_SESSION_PATH]: verifySessionRoute(sessions),
+      [KEY_LIVE_PATH]: keyLiveRoute(keys),
+    },
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome, remoteAddress }) => {
       const sessionToken = sessionTokenOf(headers);
       const session = await sessions.resolve(sessionToken);

@@ -18,6 +18,11 @@ export interface ExportJobDocument {
   status: ExportStatus;
   /** The secret half of the download token (the other half is the job id); the file is the data it guards. */
   secret: string;
+  /**
+   * The API key that started it: its link lives only as long as the key (checked with the identity
+   * service at each download). Absent on jobs started before links were tied to their keys.
+   */
+  keyId?: string;
   /** When the snapshot was taken: removals recorded from then on are the export's business. */
   snapshotAt?: Date;
   /** The largest id of the snapshot's second: records created later have larger ids and are left out. */
@@ -227,6 +232,18 @@ export class ExportJobStore {
   /** Parts from `from` on that a crashed run may have left: it wrote at most one part past its last recorded one. */
   deleteLeftovers(job: ExportJobDocument): Promise<void> {
     return this.deleteChunks(job._id, job.chunks, job.chunks + 1);
+  }
+
+  /**
+   * Deletes a job and its file; false when it was gone already. A queued or running job is failed first,
+   * so a run stops at its next page (a part it writes in that instant is left unreachable: no job names it).
+   */
+  async remove(job: ExportJobDocument): Promise<boolean> {
+    await this.fail(job, 'The export was deleted');
+    const removed = await this.jobs.findOneAndDelete({ _id: job._id });
+    if (!removed) return false;
+    await this.deleteChunks(removed._id, 0, removed.chunks + 1);
+    return true;
   }
 
   /** Finished jobs whose files are due for deletion (bounded). */

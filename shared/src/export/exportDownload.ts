@@ -6,13 +6,9 @@ import { ErrorCode } from '../errors';
 import type { Logger } from '../logger';
 import { objectIdOrNull } from '../data/objectId';
 import type { ExportJobDocument, ExportJobStore } from '../data/exportJobStore';
+import { EXPORT_KEY_HEADER, EXPORT_ORG_HEADER, sendExportError, sendUnknownExportLink } from './downloadPath';
 
 const TOKEN = /^([0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/;
-
-function sendError(res: ServerResponse, status: number, message: string, code: string): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
-}
 
 /** The job the token names when its secret matches; null for anything else, in constant time for the secret. */
 async function jobForToken(store: ExportJobStore, token: string | null): Promise<ExportJobDocument | null> {
@@ -28,17 +24,24 @@ async function jobForToken(store: ExportJobStore, token: string | null): Promise
 /**
  * GET /exports/download?token=...: streams the file part by part (one part in memory at a time), with
  * its length, so a client sees a cut-off download as incomplete. 404 for a wrong token, 410 once expired.
+ * The answer names the key that started the export: the gateway checks it is still live before it
+ * passes a byte on.
  */
 export function exportDownloadRoute(store: ExportJobStore, logger: Logger) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('token');
     const job = await jobForToken(store, token);
     if (!job || !['done', 'expired'].includes(job.status)) {
-      sendError(res, 404, 'No export file at this address: check the url of the export job', ErrorCode.NOT_FOUND);
+      sendUnknownExportLink(res);
       return;
     }
     if (job.status === 'expired' || (job.expiresAt && job.expiresAt <= new Date())) {
-      sendError(res, 410, 'This export file has expired and was deleted: start a new export', ErrorCode.NOT_FOUND);
+      sendExportError(
+        res,
+        410,
+        'This export file has expired and was deleted: start a new export',
+        ErrorCode.NOT_FOUND,
+      );
       return;
     }
     const extension = job.format === 'csv' ? 'csv' : 'ndjson';
@@ -47,6 +50,8 @@ export function exportDownloadRoute(store: ExportJobStore, logger: Logger) {
       'content-length': String(job.bytes),
       'content-disposition': `attachment; filename="${job.resource}-export-${job._id.toHexString()}.${extension}.gz"`,
       'cache-control': 'private, no-store',
+      // For the gateway, which serves the file only while this key is live (it does not pass these on).
+      ...(job.keyId ? { [EXPORT_KEY_HEADER]: job.keyId, [EXPORT_ORG_HEADER]: job.orgId } : {}),
     });
     async function* parts() {
       for (let n = 0; n < job!.chunks; n += 1) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { appError, badRequest, ErrorCode, notFound } from '../errors';
+import { INTEGRATION_MANAGERS, requireMemberRole } from '../auth/memberAccess';
 import type { SubgraphContext } from '../subgraph';
 import { objectIdOrNull } from '../data/objectId';
 import { parseExportFormat } from './exportFormats';
@@ -10,6 +11,7 @@ import type { ExportConfig } from './exportWorker';
 
 export const EXPORT_NOT_FOUND = 'Export not found';
 export const MAX_LISTED_EXPORTS = 50;
+export const ONLY_MANAGERS_DELETE_EXPORTS = 'Only owners and admins can delete exports';
 
 /** What a client reads of a job (the ExportJob type of each service's SDL). */
 export interface PublicExportJob {
@@ -82,6 +84,7 @@ export function exportOperations(store: ExportJobStore, source: ExportSource, co
         filter,
         status: 'queued',
         secret: randomBytes(32).toString('base64url'),
+        keyId: caller.keyId,
         count: 0,
         chunks: 0,
         bytes: 0,
@@ -114,6 +117,22 @@ export function exportOperations(store: ExportJobStore, source: ExportSource, co
       }
       const jobs = take === 0 ? [] : await store.recent(caller.orgId, source.resource, take);
       return jobs.map((job) => publicJob(job, config));
+    },
+    /**
+     * The admin API's deletion (owners and admins, as for what carries data elsewhere): the job, its file
+     * and its link go; a running export stops.
+     */
+    async remove(ctx: SubgraphContext, args: { id: string }): Promise<boolean> {
+      const member = requireMemberRole(ctx.auth, INTEGRATION_MANAGERS, ONLY_MANAGERS_DELETE_EXPORTS);
+      const id = objectIdOrNull(args.id);
+      const job = id ? await store.get(id) : null;
+      if (!job || job.orgId !== member.orgId || job.resource !== source.resource) throw notFound(EXPORT_NOT_FOUND);
+      if (!(await store.remove(job))) throw notFound(EXPORT_NOT_FOUND);
+      ctx.logger.info(
+        { exportId: job._id.toHexString(), orgId: job.orgId, resource: job.resource, memberId: member.ref },
+        'export deleted',
+      );
+      return true;
     },
   };
 }

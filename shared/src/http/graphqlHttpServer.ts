@@ -136,6 +136,8 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
     const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     const logger = options.logger.child({ requestId });
     res.setHeader(REQUEST_ID_HEADER, requestId);
+    // Every answer is what its Content-Type says: a browser must not guess HTML or script out of a JSON body.
+    res.setHeader('x-content-type-options', 'nosniff');
     const path = (req.url ?? '/').split('?')[0];
     const outcome: RequestOutcome = { operation: 'invalid', code: 'OK' };
     const finishers: Array<() => void> = [];

@@ -2,8 +2,8 @@ import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { redactApiKeys } from '../logger';
 
-/** Attribute names an instrumentation gives the internal headers that carry who is calling (old and new form). */
-const FORWARDED_KEYS_ATTRIBUTE = /x[-_]fi[-_](api[-_]keys|identity)/i;
+/** Attribute names an instrumentation gives the internal header that carries who is calling. */
+const IDENTITY_ATTRIBUTE = /x[-_]fi[-_]identity/i;
 
 function redactValue(value: AttributeValue | undefined): AttributeValue | undefined {
   if (typeof value === 'string') return redactApiKeys(value);
@@ -15,7 +15,7 @@ function redactValue(value: AttributeValue | undefined): AttributeValue | undefi
 export function redactAttributes(attributes: Attributes): Attributes {
   const redacted: Attributes = {};
   for (const [name, value] of Object.entries(attributes)) {
-    redacted[name] = FORWARDED_KEYS_ATTRIBUTE.test(name) ? '[REDACTED]' : redactValue(value);
+    redacted[name] = IDENTITY_ATTRIBUTE.test(name) ? '[REDACTED]' : redactValue(value);
   }
   return redacted;
 }

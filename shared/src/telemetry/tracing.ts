@@ -52,7 +52,7 @@ export function startTracing(serviceName: string) {
     tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: isOperatorRequest, requireParentforOutgoingSpans: true }),
-      // No request or response headers are recorded: x-fi-api-keys carries the caller's keys.
+      // No request or response headers are recorded: x-fi-identity carries who is calling.
       new UndiciInstrumentation({ requireParentforSpans: true }),
       // Statements are recorded with every value replaced by `?`; background work (pool pings) is not traced.
       new MongoDBInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),

@@ -76,6 +76,12 @@ export type Mutation = {
   /** Deletes the account; the changes feed lists it as deleted. NOT_FOUND when the organization has no such account. */
   deleteAccount: Scalars['Boolean']['output'];
   /**
+   * Deletes one of the organization's accounts exports (the public API's startAccountsExport): its file goes, and
+   * its url answers as an unknown link; a queued or running export stops. NOT_FOUND for an unknown id.
+   * Owners and admins.
+   */
+  deleteAccountsExport: Scalars['Boolean']['output'];
+  /**
    * Accounts from a CSV file (a header row naming the columns, as the accounts export writes them). Every row
    * is checked with the same rules as createAccount and the command-line import; with any problem nothing is
    * written and every problem of every row is listed. A dry run (the default) only checks.
@@ -92,6 +98,11 @@ export type MutationCreateAccountArgs = {
 
 
 export type MutationDeleteAccountArgs = {
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationDeleteAccountsExportArgs = {
   id: Scalars['String']['input'];
 };
 
@@ -266,6 +277,7 @@ export type ImportProblemResolvers<ContextType = SubgraphContext, ParentType ext
 export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'input'>>;
   deleteAccount?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAccountArgs, 'id'>>;
+  deleteAccountsExport?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAccountsExportArgs, 'id'>>;
   importAccounts?: Resolver<ResolversTypes['AccountImport'], ParentType, ContextType, RequireFields<MutationImportAccountsArgs, 'csv' | 'dryRun'>>;
   updateAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationUpdateAccountArgs, 'id' | 'input'>>;
 };

@@ -74,6 +74,12 @@ export type Mutation = {
   /** Deletes the contact; the changes feed lists it as deleted. NOT_FOUND when the organization has no such contact. */
   deleteContact: Scalars['Boolean']['output'];
   /**
+   * Deletes one of the organization's contacts exports (the public API's startContactsExport): its file goes, and
+   * its url answers as an unknown link; a queued or running export stops. NOT_FOUND for an unknown id.
+   * Owners and admins.
+   */
+  deleteContactsExport: Scalars['Boolean']['output'];
+  /**
    * Contacts from a CSV file (a header row naming the columns, as the contacts export writes them). Every row
    * is checked with the same rules as createContact and the command-line import; with any problem nothing is
    * written and every problem of every row is listed. A dry run (the default) only checks.
@@ -90,6 +96,11 @@ export type MutationCreateContactArgs = {
 
 
 export type MutationDeleteContactArgs = {
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationDeleteContactsExportArgs = {
   id: Scalars['String']['input'];
 };
 
@@ -262,6 +273,7 @@ export type ImportProblemResolvers<ContextType = SubgraphContext, ParentType ext
 export type MutationResolvers<ContextType = SubgraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createContact?: Resolver<ResolversTypes['Contact'], ParentType, ContextType, RequireFields<MutationCreateContactArgs, 'input'>>;
   deleteContact?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteContactArgs, 'id'>>;
+  deleteContactsExport?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteContactsExportArgs, 'id'>>;
   importContacts?: Resolver<ResolversTypes['ContactImport'], ParentType, ContextType, RequireFields<MutationImportContactsArgs, 'csv' | 'dryRun'>>;
   updateContact?: Resolver<ResolversTypes['Contact'], ParentType, ContextType, RequireFields<MutationUpdateContactArgs, 'id' | 'input'>>;
 };

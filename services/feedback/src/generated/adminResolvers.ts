@@ -173,6 +173,12 @@ export type Mutation = {
   changeFeedbackStatuses: Scalars['Int']['output'];
   /** Adds a curated theme, with the public createFeedbackTheme's rules. Owners, admins and members. */
   createFeedbackTheme: FeedbackTheme;
+  /**
+   * Deletes one of the organization's feedback exports (the public API's startFeedbackExport): its file goes, and
+   * its url answers as an unknown link; a queued or running export stops. NOT_FOUND for an unknown id.
+   * Owners and admins.
+   */
+  deleteFeedbackExport: Scalars['Boolean']['output'];
   /** Enables an endpoint disabled for failing, with the public enableWebhookEndpoint's rules. Owners and admins. */
   enableWebhookEndpoint: WebhookEndpoint;
   /** Merges duplicates into the item `id`, with the public mergeFeedbackItems' rules. Owners, admins and members. */
@@ -237,6 +243,11 @@ export type MutationChangeFeedbackStatusesArgs = {
 
 export type MutationCreateFeedbackThemeArgs = {
   input: FeedbackThemeInput;
+};
+
+
+export type MutationDeleteFeedbackExportArgs = {
+  id: Scalars['String']['input'];
 };
 
 
@@ -692,6 +703,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   changeFeedbackStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusArgs, 'id' | 'status'>>;
   changeFeedbackStatuses?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusesArgs, 'ids' | 'status'>>;
   createFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationCreateFeedbackThemeArgs, 'input'>>;
+  deleteFeedbackExport?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteFeedbackExportArgs, 'id'>>;
   enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'id'>>;
   mergeFeedbackItems?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationMergeFeedbackItemsArgs, 'duplicateIds' | 'id'>>;
   mergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationMergeFeedbackThemesArgs, 'id' | 'themeIds'>>;

@@ -10,3 +10,6 @@ export const OPERATOR = { kind: 'operator' } as const satisfies Actor;
 
 export const actorName = (actor: Actor) => (actor.kind === 'member' ? actor.member.email : 'cli');
 export const actorAddress = (actor: Actor) => (actor.kind === 'member' ? actor.address : null);
+
+/** Whether a record's `createdBy` (an actorName) names a member (by email) rather than an operator's tool. */
+export const createdByMember = (name: string) => name.includes('@');

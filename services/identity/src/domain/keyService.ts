@@ -11,7 +11,7 @@ import {
 import type { ApiKeyRecord } from '../data/apiKeyRepository';
 import type { Organization } from '../data/organizationRepository';
 import type { IdentityRepositories } from '../data/repositories';
-import { actorAddress, actorName, type Actor } from './actor';
+import { actorAddress, actorName, createdByMember, type Actor } from './actor';
 import { requireAdmin } from './roles';
 
 export const API_KEY_NOT_FOUND = 'API key not found';
@@ -136,6 +136,19 @@ export class KeyService {
       readOnly: record.readOnly,
       rateLimitPerMinute: record.rateLimitPerMinute,
     };
+  }
+
+  /**
+   * Whether what the key made (an export's download link) may still be used: the key is the
+   * organization's and not revoked, and the member who created it (when a member did, not an operator)
+   * is still a member of the organization.
+   */
+  async isLive(keyId: string, orgId: string): Promise<boolean> {
+    const record = await this.repositories.apiKeys.findById(keyId);
+    if (!record || record.orgId !== orgId || record.revokedAt) return false;
+    if (!createdByMember(record.createdBy)) return true;
+    const members = await this.repositories.members.list(orgId);
+    return members.some((member) => member.email === record.createdBy);
   }
 
   private noteUse(id: string): void {
