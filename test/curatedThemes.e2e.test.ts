@@ -132,6 +132,22 @@ describe('curated themes', () => {
     ).toBeNull();
   });
 
+  test('when two themes are moved under each other by simultaneous requests, then one is refused and no cycle is stored', async () => {
+    const create = async (label: string) =>
+      (await ok<{ createFeedbackTheme: ThemeOut }>(CREATE, { apiKey: key, input: { label } })).createFeedbackTheme;
+    const [a, b] = [await create('Cycle A'), await create('Cycle B')];
+    const answers = await Promise.all([
+      stack.gql(UPDATE, { apiKey: key, id: a.id, input: { label: 'Cycle A', parentId: b.id } }),
+      stack.gql(UPDATE, { apiKey: key, id: b.id, input: { label: 'Cycle B', parentId: a.id } }),
+    ]);
+    const codes = answers.map((answer) => answer.body.errors?.[0]?.extensions?.code ?? 'OK').sort();
+    expect(codes).toEqual(['BAD_REQUEST', 'OK']);
+    const read = async (id: string) =>
+      (await ok<{ feedbackTheme: ThemeOut }>(THEME, { apiKey: key, id })).feedbackTheme;
+    const parents = [(await read(a.id)).parent, (await read(b.id)).parent];
+    expect(parents.filter((parent) => parent !== null)).toHaveLength(1);
+  });
+
   test('when a read-only key or another organization tries, then FORBIDDEN or NOT_FOUND and nothing changes', async () => {
     const theme = (await ok<{ createFeedbackTheme: ThemeOut }>(CREATE, { apiKey: key, input: { label: 'Guarded' } }))
       .createFeedbackTheme;
