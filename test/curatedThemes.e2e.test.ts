@@ -247,6 +247,31 @@ describe('curated themes', () => {
     expect((await item(key, dark[0])).themeMatches.map((m) => m.theme.id)).not.toContain(theme.id);
   });
 
+  test('when an item has a child theme, then its parent’s filter and count include it', async () => {
+    const { key: own } = await stack.createKey();
+    const id = await add(own, ['Walrus jam', 'The walrus printer jams on every second page.']);
+    const create = async (input: Record<string, unknown>) =>
+      (await ok<{ createFeedbackTheme: ThemeOut }>(CREATE, { apiKey: own, input })).createFeedbackTheme;
+    const parent = await create({ label: 'Hardware' });
+    const child = await create({ label: 'Printers', parentId: parent.id });
+    const assigned = (
+      await ok<{ assignFeedbackTheme: ItemOut }>(ASSIGN, { apiKey: own, itemId: id, themeId: child.id })
+    ).assignFeedbackTheme;
+    expect(assigned.themes.slice(0, 2).map((theme) => theme.id)).toEqual([child.id, parent.id]);
+    expect(assigned.themeMatches.map((match) => match.theme.id)).toEqual([child.id]);
+    const listed = await ok<{ feedbackItems: { items: Array<{ id: string }> } }>(BY_THEME, {
+      apiKey: own,
+      theme: parent.id,
+    });
+    expect(listed.feedbackItems.items.map((item) => item.id)).toEqual([id]);
+    await eventually(
+      async () =>
+        (await ok<{ feedbackTheme: ThemeOut }>(THEME, { apiKey: own, id: parent.id })).feedbackTheme.count === 1,
+      60_000,
+      'the parent’s count to include its child’s item',
+    );
+  });
+
   test('when a suggestion is accepted, then it keeps its id, becomes curated and its items keep it', async () => {
     const { key: fresh } = await stack.createKey();
     const ids: string[] = [];

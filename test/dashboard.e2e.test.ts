@@ -708,6 +708,11 @@ test('a member curates themes on the Themes page: adds one, nests another under 
   );
   await page.getByRole('heading', { name: 'Themes', level: 1 }).scrollIntoViewIfNeeded();
   await screenshot(page, 'themes');
+  // The inbox filters by the curated theme (listed first, without "(suggested)").
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Feedback' }).click();
+  await page.getByLabel('Theme').selectOption({ label: 'Narwhal calendar' });
+  await page.getByRole('link', { name: walrus[0].title }).waitFor({ state: 'detached' });
+  await page.getByRole('link', { name: narwhal[0].title }).waitFor();
 });
 
 async function themeOfItem(
