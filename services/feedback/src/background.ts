@@ -1,7 +1,8 @@
 import type { Logger } from '@fi/shared';
 import type { Connection } from '@fi/shared/database';
 import type { Registry } from 'prom-client';
-import { ChangeEvidenceStore, ChangeOutbox, ChangeVerdicts, startChangeRelay } from './changes';
+import { startModelFeature } from './ai';
+import { changeStream, ChangeEvidenceStore, ChangeOutbox, ChangeVerdicts, startChangeRelay } from './changes';
 import type { FeedbackConfig } from './config';
 import { CountStore, FeedbackRepository, FeedbackTombstones, IdempotencyStore } from './core';
 import { startSearchIndexer } from './search';
@@ -56,6 +57,23 @@ export async function startBackgroundWork(
     config.webhookPollIntervalMs,
     logger,
   );
+  // A model's reading of an item's sentiment is a change of the item: recorded, counted and relayed as any other.
+  const modelChanges = changeStream(
+    { outbox, counts, items: repository },
+    {
+      listeners: [],
+      wake: () => relay.wake(),
+      warn: (error, changeId) =>
+        logger.warn({ err: error, eventId: changeId }, 'change not finished yet: the relay finishes it'),
+    },
+  );
+  const model = await startModelFeature(
+    connection,
+    config,
+    registry,
+    { items: repository, events: modelChanges },
+    logger,
+  );
   const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
   const search = new SearchIndexStore(connection);
   const searchIndexer =
@@ -67,6 +85,8 @@ export async function startBackgroundWork(
     wakeRelay: () => relay.wake(),
     close: async () => {
       clearInterval(purgeTimer);
+      await model.close();
+      await modelChanges.settle();
       await Promise.all([relay.close(), themeWorker?.close(), searchIndexer?.close()]);
       await dispatcher.close();
     },

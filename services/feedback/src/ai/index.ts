@@ -7,3 +7,4 @@ export { ModelUnavailable, type ModelFailureReason } from './modelFailure';
 export { createAiMetrics, type AiMetrics } from './aiMetrics';
 export { unlimitedTokens, type TokenBudget } from './tokenBudget';
 export { cosine, noItemVectors, type ItemVectors } from './itemVectors';
+export { similarVectors, startModelFeature } from './modelFeature';
