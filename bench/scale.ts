@@ -76,6 +76,11 @@ const INSIGHTS =
 
 const SEARCH_READ = '`search` (3+ characters)';
 
+/** The Insights chart's data for a year, as a client taking its range from the clock asks it (a time of day). */
+const SERIES =
+  'query($k: String!, $f: DateTime!, $t: DateTime!) { feedbackInsights(apiKey: $k, from: $f, to: $t, interval: "week") { total series { count } } }';
+const SERIES_READ = '`feedbackInsights` `series`, 365 days to now, by week';
+
 const midnight = (daysAgo: number) =>
   new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - daysAgo * DAY_MS).toISOString();
 
@@ -163,6 +168,13 @@ const READS: Read[] = [
     body: (i, k) => ({ query: INSIGHTS, variables: { k, f: midnight(365 + i), t: midnight(i - 1) } }),
   },
   {
+    name: SERIES_READ,
+    body: (i, k) => ({
+      query: SERIES,
+      variables: { k, f: new Date(Date.now() - (365 + i) * DAY_MS).toISOString(), t: new Date().toISOString() },
+    }),
+  },
+  {
     name: '`feedbackThemes`, 366 days',
     body: (i, k) => ({
       query:
@@ -179,6 +191,9 @@ const READS: Read[] = [
     }),
   },
 ];
+
+/** Reads timed right after seeding, before the theme worker and the search indexer have caught up. */
+const FRESH_READS = READS.filter((read) => read.name === SERIES_READ || read.name === SEARCH_READ);
 
 /**
  * Waits until the theme worker has computed the organization's themes from its items as they are and
@@ -326,6 +341,18 @@ export async function scaleBench(
       `${clone && seeded > 0 ? 'Cloned' : 'Seeded'} ${BIG} to ${size.toLocaleString('en')} items in ${results.seedSeconds[size]} s`,
     );
     seeded = size;
+    // What a customer's first requests after an import get: the search index and the themes still behind.
+    for (const read of FRESH_READS) {
+      const median = await time(
+        post,
+        url,
+        [0, 1, 2].map((i) => read.body(i, bigKeys[i], { cursor: '', themes: [] })),
+      );
+      row(`${read.name}, right after seeding`).bySize[size] = median;
+      say(
+        `${size.toLocaleString('en')} items right after seeding, ${read.name}: ${median}${typeof median === 'number' ? ' ms' : ''}`,
+      );
+    }
     await themesSettled(themes, SMALL);
     results.themeSeconds[size] = await themesSettled(themes, BIG);
     say(`Themes of ${BIG} computed and counted ${results.themeSeconds[size]} s after its seeding`);

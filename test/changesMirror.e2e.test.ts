@@ -49,6 +49,8 @@ let database: string;
 let port: number;
 let key: string;
 let service: Spawned | null = null;
+/** The feedback service's worker, which runs the export; the API process is the one killed mid-write. */
+let worker: Spawned | null = null;
 const connections: Connection[] = [];
 
 async function startService(): Promise<void> {
@@ -69,10 +71,14 @@ beforeAll(async () => {
   await identity.close();
   connections.push(await connectMongo(process.env.MONGODB_URI as string, database, { maxTimeMs: CLI_MAX_TIME_MS }));
   await startService();
+  const workerPort = await freePort();
+  worker = spawnEntry('services/feedback/src/worker.ts', { ...ENV, MONGODB_DB: database, PORT: String(workerPort) });
+  await untilReady(`http://127.0.0.1:${workerPort}`, 'the feedback worker');
 });
 afterAll(async () => {
   service?.child.kill('SIGKILL');
-  await service?.exited;
+  worker?.child.kill('SIGKILL');
+  await Promise.all([service?.exited, worker?.exited]);
   for (const connection of connections) await connection.dropDatabase().catch(() => undefined);
   await Promise.all(connections.map((connection) => connection.close()));
 });

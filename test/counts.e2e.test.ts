@@ -1,18 +1,11 @@
-import {
-  cellKey,
-  deltaOf,
-  loadFeedbackConfig,
-  recountOrganization,
-  startFeedbackService,
-  sumOf,
-  type CountedItem,
-} from '@fi/feedback';
+import { cellKey, deltaOf, recountOrganization, sumOf, type CountedItem } from '@fi/feedback';
 import { freePort } from '@fi/cli/embedded';
 import { createLogger } from '@fi/shared';
 import { connectMongo, type Connection } from '@fi/shared/database';
 import { createKeyIn, signedIdentityFor } from './helpers/keys';
 import { Types } from 'mongoose';
 import { cli } from './helpers/cli';
+import { startFeedbackWithWorker, spawnFeedbackWithWorker } from './helpers/feedbackService';
 import { eventually, PROCESS_START_MS, spawnEntry, untilReady } from './helpers/processes';
 import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
 import { newOrgId, ownDatabaseName, startStack } from './helpers/stack';
@@ -60,21 +53,19 @@ async function newKey(): Promise<{ key: string; orgId: string }> {
 const openChanges = (connection: Connection) =>
   connection.collection('webhook_outbox').countDocuments({ doneAt: null });
 
-/** A feedback service on a database of its own whose relay counts orphaned intents soon, and a connection to that database. */
+/** A feedback service (and its worker) on a database of its own whose relay counts orphaned intents soon, and a connection to that database. */
 async function startWithShortGrace() {
   const database = ownDatabaseName('counts');
-  const service = await startFeedbackService(
-    loadFeedbackConfig({
-      MONGODB_URI: mongodbUri(),
-      MONGODB_DB: database,
-      PORT: '0',
-      AUTH_CACHE_TTL_MS: '0',
-      WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
-      IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
-      ...GRACE,
-    }),
-    createLogger('feedback', process.env.TEST_LOG_LEVEL ?? 'silent'),
-  );
+  const env = {
+    MONGODB_URI: mongodbUri(),
+    MONGODB_DB: database,
+    PORT: '0',
+    AUTH_CACHE_TTL_MS: '0',
+    WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
+    IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
+    ...GRACE,
+  };
+  const service = await startFeedbackWithWorker(env, createLogger('feedback', process.env.TEST_LOG_LEVEL ?? 'silent'));
   return { service, connection: await connectMongo(mongodbUri(), database) };
 }
 
@@ -311,9 +302,9 @@ describe('kept counts', () => {
       } finally {
         first.child.kill('SIGKILL');
       }
-      const second = spawnEntry('services/feedback/src/main.ts', env);
+      // The relay runs in the worker process: it finishes what the killed writer left open.
+      const second = await spawnFeedbackWithWorker(env);
       try {
-        await untilReady(url, 'the restarted feedback service');
         await eventually(async () => (await openChanges(connection)) === 0, 120_000, 'the relay closed every change');
         const items = await connection.collection('feedback_items').countDocuments({ orgId });
         const read = await connection.collection('feedback_items').countDocuments({ orgId, status: 'read' });
@@ -324,8 +315,7 @@ describe('kept counts', () => {
         expect(totals.data).toEqual({ all: { total: items }, filtered: { total: read } });
         expect(await recountOrganization(connection, orgId)).toMatchObject({ items, repairedCells: 0, drift: 0 });
       } finally {
-        second.child.kill('SIGKILL');
-        await second.exited;
+        await second.kill();
         await connection.close();
       }
     },

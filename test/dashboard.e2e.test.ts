@@ -138,6 +138,19 @@ test('a page without a session leads to sign-in, and back to that page after it'
   await page.getByRole('link', { name: 'Settings' }).first().waitFor();
 });
 
+test('a sign-in link whose next address leads to another host (/\\host) lands on this application instead', async () => {
+  const owner = await addMember('owner');
+  const page = await newPage();
+  // The browser reads `/\evil.example` as `//evil.example`: another host.
+  await page.goto(`/sign-in?next=${encodeURIComponent('/\\evil.example/x')}`);
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password').fill(owner.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Settings' }).waitFor();
+  expect(new URL(page.url()).origin).toBe(origin);
+  expect(new URL(page.url()).pathname).toBe('/settings/api-keys');
+});
+
 test('an owner generates a key that works on /graphql, then revokes it and it is refused', async () => {
   const owner = await addMember('owner');
   const page = await newPage();

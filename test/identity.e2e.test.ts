@@ -367,6 +367,38 @@ describe('the admin API through the gateway', () => {
     for (const entry of entries) expect(Date.parse(entry.at)).toBeGreaterThan(Date.now() - 600_000);
   });
 
+  test('when two owners demote or remove each other at the same instant, then one change is refused and the organization keeps an owner', async () => {
+    const changes = {
+      demote: 'mutation($id: ID!) { changeRole(memberId: $id, role: admin) { role } }',
+      remove: 'mutation($id: ID!) { removeMember(memberId: $id) }',
+    };
+    // Several organizations at once, so a race between reading the owners and writing shows. Their owners
+    // sign in one after the other: one address gets only a few password checks at a time.
+    const pairs = [];
+    for (const mutation of Object.values(changes).flatMap((m) => [m, m, m, m])) {
+      const { orgId } = await stack.createKey();
+      const owners = [await addMember(orgId, 'owner'), await addMember(orgId, 'owner')];
+      const browsers = owners.map(() => new Browser(adminUrl()));
+      const ids: string[] = [];
+      for (const [i, owner] of owners.entries())
+        ids.push((await browsers[i].signIn(owner.email, owner.password)).body.data!.signIn.member.id);
+      pairs.push({ mutation, orgId, browsers, ids });
+    }
+    const outcomes = await Promise.all(
+      pairs.map(async ({ mutation, orgId, browsers, ids }) => {
+        const answers = await Promise.all([
+          browsers[0].gql(mutation, { id: ids[1] }),
+          browsers[1].gql(mutation, { id: ids[0] }),
+        ]);
+        return {
+          succeeded: answers.filter((answer) => !answer.body.errors).length,
+          owners: await identityDb.collection('members').countDocuments({ orgId, role: 'owner' }),
+        };
+      }),
+    );
+    expect(outcomes).toEqual(Array.from({ length: 8 }, () => ({ succeeded: 1, owners: 1 })));
+  });
+
   test('when the audit log is filtered by action, actor and time range, then only the matching entries come, newest first; a bad filter is BAD_REQUEST naming it', async () => {
     const { orgId } = await stack.createKey();
     const owner = await addMember(orgId, 'owner');

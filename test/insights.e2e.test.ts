@@ -101,6 +101,40 @@ describe('feedbackInsights', () => {
     });
   });
 
+  test('when the range has a time of day, then its whole days come from the kept day cells and only its partial first and last day from items', async () => {
+    const { key, orgId } = await stack.createKey();
+    await seeded(orgId);
+    // Written around the API and not recounted: only a read of the items sees them.
+    await (await stack.connect('feedback')).collection('feedback_items').insertMany(
+      [new Date(Date.UTC(2026, 2, 2, 10)), new Date(Date.UTC(2026, 2, 1, 8))].map((date) => ({
+        _id: new Types.ObjectId(),
+        orgId,
+        source: 'email',
+        title: 'Uncounted',
+        content: 'Uncounted',
+        sentiment: 'negative',
+        status: 'unread',
+        publishedDate: date,
+        createdAt: date,
+      })),
+    );
+
+    const response = await insights(key, { from: '2026-03-01T06:00:00.000Z', to: '2026-03-03T18:00:00.000Z' });
+
+    expect(response.body.errors).toBeUndefined();
+    // March 1 from 06:00 (its two items and the uncounted one, from the items), March 2 (its cell: the
+    // uncounted item of that whole day is not in it), March 3 until 18:00 (one item; 23:00 is outside).
+    expect(response.body.data!.feedbackInsights).toMatchObject({
+      total: 6,
+      bySentiment: { positive: 1, neutral: 1, negative: 3, none: 1 },
+      series: [
+        { start: '2026-03-01T06:00:00.000Z', count: 3, negative: 2, positive: 1 },
+        { start: '2026-03-02T06:00:00.000Z', count: 2, negative: 1, positive: 0 },
+        { start: '2026-03-03T06:00:00.000Z', count: 1, negative: 0, positive: 0 },
+      ],
+    });
+  });
+
   test('when the interval is month, then points start on the same day of each calendar month (the last day when shorter)', async () => {
     const { key, orgId } = await stack.createKey();
     await seeded(orgId);

@@ -500,11 +500,12 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
       'gateway -> identity:4004',
       'gateway -> redis:6379',
       ...WITH_DATABASE.map((name) => `${name} -> mongo:27017`),
+      'feedback-worker -> mongo:27017',
       'mongo -> mongo:27017',
       'mongo-init -> mongo:27017',
-      // Webhook deliveries: public addresses on 443 only.
-      'feedback -> internet:443',
-      'feedback -> internet-v6:443',
+      // Webhook deliveries, sent by the worker: public addresses on 443 only.
+      'feedback-worker -> internet:443',
+      'feedback-worker -> internet-v6:443',
       ...dns,
     ];
     expect(actual).toEqual(expected.sort());
@@ -634,11 +635,18 @@ describe('deploy/k8s production overlay', () => {
     const env = environment(mainContainer(named<Workload>('production', 'Deployment', 'gateway')));
     expect(env.TRUST_PROXY).toBe('true');
     expect(env.DEBUG_ERRORS).toBe('false');
-    const feedback = environment(mainContainer(named<Workload>('production', 'Deployment', 'feedback')));
-    expect({ allowHttp: feedback.WEBHOOK_ALLOW_HTTP, privateTargets: feedback.WEBHOOK_PRIVATE_TARGETS }).toEqual({
-      allowHttp: 'false',
-      privateTargets: 'refuse',
-    });
+    for (const name of ['feedback', 'feedback-worker']) {
+      const feedback = environment(mainContainer(named<Workload>('production', 'Deployment', name)));
+      expect({
+        name,
+        allowHttp: feedback.WEBHOOK_ALLOW_HTTP,
+        privateTargets: feedback.WEBHOOK_PRIVATE_TARGETS,
+      }).toEqual({
+        name,
+        allowHttp: 'false',
+        privateTargets: 'refuse',
+      });
+    }
     expect(mainContainer(named<Workload>('production', 'Deployment', 'gateway')).image).not.toMatch(/:latest$/);
   });
 });

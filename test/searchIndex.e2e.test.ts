@@ -1,5 +1,12 @@
 import { Types, type Connection } from 'mongoose';
-import { backfillTimes, feedbackImporter, indexOrganization, SearchIndexStore, startSearchIndexer } from '@fi/feedback';
+import {
+  backfillTimes,
+  feedbackImporter,
+  indexOrganization,
+  recountOrganization,
+  SearchIndexStore,
+  startSearchIndexer,
+} from '@fi/feedback';
 import { createLogger, escapeRegExp } from '@fi/shared';
 import { eventually } from './helpers/processes';
 import { ADD_FEEDBACK, REMOVE_FEEDBACK } from './helpers/queries';
@@ -521,4 +528,66 @@ test('when an organization has new items only behind an import batch still being
   } finally {
     await outbox.deleteOne({ _id: intent });
   }
+});
+
+test('when the index lags by more than 5,000 items (a large import), then a search reads the index and the newest 5,000 and says how far it reached', async () => {
+  const { key, orgId } = await stack.createKey();
+  let n = 0;
+  /** `count` items stored as an import stores them (ids in order), every 1,000th holding "export"; counted. */
+  const imported = async (count: number) => {
+    const docs = Array.from({ length: count }, () => {
+      n += 1;
+      const createdAt = new Date(Date.UTC(2026, 0, 1) + n * 1_000);
+      return {
+        _id: new Types.ObjectId(),
+        orgId,
+        source: 'api',
+        title: n % 1_000 === 0 ? `Export ${n}` : `Item ${n}`,
+        content: 'Text',
+        sentiment: 'neutral',
+        status: 'unread',
+        publishedDate: createdAt,
+        createdAt,
+      };
+    });
+    for (let start = 0; start < docs.length; start += 1_000)
+      await feedback.collection('feedback_items').insertMany(docs.slice(start, start + 1_000));
+    await recountOrganization(feedback, orgId);
+  };
+  const REACH = '{ total items { title } searchReach { indexed newest notSearched } }';
+  const search = async () => {
+    const answer = await stack.gql<{
+      feedbackItems: { total: number; items: Array<{ title: string }>; searchReach: unknown };
+    }>(`query($k: String!) { feedbackItems(apiKey: $k, search: "export") ${REACH} }`, { k: key });
+    expect(answer.body.errors).toBeUndefined();
+    const page = answer.body.data!.feedbackItems;
+    return { ...page, titles: page.items.map((item) => item.title) };
+  };
+
+  // Nothing indexed yet: items 1,001-6,000 are searched, item 1,000 is not.
+  await imported(6_000);
+  expect(await search()).toMatchObject({
+    total: 5,
+    titles: ['Export 6000', 'Export 5000', 'Export 4000', 'Export 3000', 'Export 2000'],
+    searchReach: { indexed: 0, newest: 5_000, notSearched: 1_000 },
+  });
+
+  // 6,000 indexed, 6,000 more imported: the index and items 7,001-12,000; items 6,001-7,000 are not searched.
+  await indexAll(orgId);
+  await imported(6_000);
+  const partial = await search();
+  expect(partial).toMatchObject({ total: 11, searchReach: { indexed: 6_000, newest: 5_000, notSearched: 1_000 } });
+  expect(partial.titles).not.toContain('Export 7000');
+  expect(partial.titles.slice(0, 6)).toEqual([
+    'Export 12000',
+    'Export 11000',
+    'Export 10000',
+    'Export 9000',
+    'Export 8000',
+    'Export 6000',
+  ]);
+
+  // Once the index holds every item, the answer is whole again.
+  await indexAll(orgId);
+  expect(await search()).toMatchObject({ total: 12, searchReach: null });
 });

@@ -1,13 +1,18 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, stopChild } from '@fi/cli/embedded';
 import { SupervisedService, type SupervisorEvents } from '@fi/cli';
-import { createKeyAt } from './helpers/keys';
-import { eventually, spawnEntry } from './helpers/processes';
+import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
+import { connectMongo } from '@fi/shared/database';
+import { createKeyAt, newOrgId } from './helpers/keys';
+import { eventually, PROCESS_START_MS, spawnEntry } from './helpers/processes';
 
-/** `npm start` heals: a crashed service comes back; one that keeps crashing stops the stack. */
+/**
+ * `npm start` heals: a crashed service comes back; one that keeps crashing stops the stack. Its
+ * development links point at its own gateway and stay in a log only its user reads.
+ */
 
 describe('a supervised service', () => {
   test('when it keeps crashing, then it is restarted with growing back-off and given up on after the limit', async () => {
@@ -61,9 +66,10 @@ describe('npm start', () => {
     CONTACTS_PORT: String(await freePort()),
     ACCOUNTS_PORT: String(await freePort()),
     IDENTITY_PORT: String(await freePort()),
+    FEEDBACK_WORKER_PORT: String(await freePort()),
   });
-  const serviceOf = (stackPid: number, name: string) =>
-    childrenOf(stackPid).find((pid) => commandOf(pid).includes(`services/${name}/src/main.ts`));
+  const serviceOf = (stackPid: number, name: string, entry = 'main.ts') =>
+    childrenOf(stackPid).find((pid) => commandOf(pid).includes(`services/${name}/src/${entry}`));
 
   test(
     'when a service crashes more often than the restart limit allows, then the stack stops with a clear message',
@@ -146,6 +152,129 @@ describe('npm start', () => {
         }
       };
       await eventually(() => servicePids.every((pid) => !alive(pid)), 20_000, 'every service process to stop');
+    },
+    STACK_TEST_MS,
+  );
+  test(
+    'when the stack runs on ports of its own, then a password-reset link points at its gateway and the identity log holding it is mode 0600',
+    async () => {
+      const mongodbUri = process.env.MONGODB_URI as string;
+      const email = `stack-reset-${Date.now()}@example.com`;
+      const orgId = newOrgId();
+      await createKeyAt(mongodbUri, orgId);
+      const identity = await connectMongo(mongodbUri, 'identity');
+      try {
+        await new MemberService(await openRepositories(identity)).add(OPERATOR, orgId, {
+          email,
+          name: 'Stack Owner',
+          role: 'owner',
+          password: 'a long enough password',
+        });
+      } finally {
+        await identity.close();
+      }
+      const stackPorts = await ports();
+      const stack = spawnEntry('cli/src/stack/startStack.ts', {
+        MONGODB_URI: mongodbUri,
+        FI_DATA_DIR: dataDir,
+        REDIS_URL: '',
+        ...stackPorts,
+      });
+      const log = path.join(dataDir, 'logs', 'identity.log');
+      try {
+        await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
+        const response = await fetch(`http://127.0.0.1:${stackPorts.GATEWAY_PORT}/admin/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            query: 'mutation($e: String!) { requestPasswordReset(email: $e) }',
+            variables: { e: email },
+          }),
+        });
+        expect(await response.json()).toEqual({ data: { requestPasswordReset: true } });
+        let link = '';
+        await eventually(
+          () => {
+            const line = readFileSync(log, 'utf8')
+              .split('\n')
+              .find((entry) => entry.includes(email) && entry.includes('"purpose":"password reset"'));
+            link = line ? String((JSON.parse(line) as { link: string }).link) : '';
+            return link !== '';
+          },
+          30_000,
+          'the logged reset link',
+        );
+        expect(link).toMatch(new RegExp(`^http://localhost:${stackPorts.GATEWAY_PORT}/reset-password\\?token=`));
+        expect(statSync(log).mode & 0o777).toBe(0o600);
+      } finally {
+        stack.child.kill('SIGINT');
+      }
+      expect(await stack.exited).toBe(0);
+    },
+    STACK_TEST_MS,
+  );
+
+  test(
+    'when the feedback worker is killed with SIGKILL, then the gateway keeps answering reads and writes and the worker comes back as its own process',
+    async () => {
+      const mongodbUri = process.env.MONGODB_URI as string;
+      const key = await createKeyAt(mongodbUri);
+      const stackPorts = await ports();
+      const stack = spawnEntry('cli/src/stack/startStack.ts', {
+        MONGODB_URI: mongodbUri,
+        FI_DATA_DIR: dataDir,
+        REDIS_URL: '',
+        ...stackPorts,
+      });
+      const stackPid = stack.child.pid as number;
+      try {
+        await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
+        // npm start shows the worker: its own process, a child of the stack running the worker's entry.
+        const shown = /Worker: +feedback-worker \(pid (\d+)\): background work; health and metrics on (\S+)/.exec(
+          stack.output(),
+        );
+        expect(shown?.[2]).toBe(`http://localhost:${stackPorts.FEEDBACK_WORKER_PORT}`);
+        const worker = serviceOf(stackPid, 'feedback', 'worker.ts');
+        expect(worker).toBe(Number(shown?.[1]));
+        expect(serviceOf(stackPid, 'feedback')).not.toBe(worker);
+
+        process.kill(worker as number, 'SIGKILL');
+        const ask = async (query: string, variables: Record<string, unknown>) => {
+          const response = await fetch(`http://127.0.0.1:${stackPorts.GATEWAY_PORT}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query, variables }),
+          });
+          return { status: response.status, body: (await response.json()) as { data?: unknown; errors?: unknown } };
+        };
+        const written = await ask(
+          'mutation($k: String!) { addFeedbackItem(apiKey: $k, input: { source: "api", title: "t", content: "c" }) { id } }',
+          { k: key },
+        );
+        expect(written).toMatchObject({ status: 200, body: { data: { addFeedbackItem: { id: expect.any(String) } } } });
+        const read = await ask('query($k: String!) { feedbackItems(apiKey: $k, take: 1) { total } }', { k: key });
+        expect(read).toMatchObject({ status: 200, body: { data: { feedbackItems: { total: 1 } } } });
+
+        await eventually(
+          () => /feedback-worker restarted \(pid \d+\)/.test(stack.output()),
+          60_000,
+          'the worker to be restarted',
+        );
+        expect(stack.output()).toMatch(/feedback-worker stopped unexpectedly \(signal SIGKILL\); restarting it/);
+        await eventually(
+          async () =>
+            (await fetch(`${shown?.[2]}/ready`).then(
+              (r) => r.status,
+              () => 0,
+            )) === 200,
+          PROCESS_START_MS,
+          'the restarted worker to be ready',
+        );
+        expect(serviceOf(stackPid, 'feedback', 'worker.ts')).not.toBe(worker);
+      } finally {
+        stack.child.kill('SIGINT');
+      }
+      expect(await stack.exited).toBe(0);
     },
     STACK_TEST_MS,
   );

@@ -1,10 +1,10 @@
-import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
 import { Types } from 'mongoose';
 import { createLogger } from '@fi/shared';
 import { connectMongo, type RunningSubgraph } from '@fi/shared/database';
 import { freePort } from '@fi/cli/embedded';
 import { createKeyAt, signedIdentityFor } from './helpers/keys';
-import { eventually, PROCESS_START_MS, spawnEntry, untilReady } from './helpers/processes';
+import { spawnFeedbackWithWorker, startFeedbackWithWorker } from './helpers/feedbackService';
+import { eventually, PROCESS_START_MS } from './helpers/processes';
 import { ADD_FEEDBACK } from './helpers/queries';
 import { newOrgId, ownDatabaseName } from './helpers/stack';
 import { WebhookReceiver } from './helpers/webhookReceiver';
@@ -64,15 +64,16 @@ const intent = (
   ...(ready ? { ready } : {}),
 });
 
+/** The service and its worker (which relays and delivers), in this process. */
 const inProcess = (env: NodeJS.ProcessEnv) =>
-  startFeedbackService(
-    loadFeedbackConfig({
+  startFeedbackWithWorker(
+    {
       MONGODB_URI: mongodbUri(),
       PORT: '0',
       WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
       IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
       ...env,
-    }),
+    },
     createLogger('feedback', process.env.TEST_LOG_LEVEL ?? 'silent'),
   );
 
@@ -90,27 +91,25 @@ describe('webhook durability', () => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
       const env = { ...FAST_WEBHOOKS, MONGODB_URI: mongodbUri(), MONGODB_DB: ownDatabase(), PORT: String(port) };
-      // While the first process lives, the receiver never answers: nothing it sends can complete.
+      // While the first processes live, the receiver never answers: nothing their worker sends can complete.
       receiver.answer([], 'hang');
 
-      const first = spawnEntry('services/feedback/src/main.ts', env);
+      // The service is its API and its worker: both are killed.
+      const first = await spawnFeedbackWithWorker(env);
       const ids: string[] = [];
       try {
-        await untilReady(url, 'the feedback service');
         expect((await addEndpoint(url, key, receiver.url)).errors).toBeUndefined();
         const created = await Promise.all([1, 2, 3, 4, 5].map((n) => addItem(url, key, `Item ${n}`)));
         ids.push(...created.map((answer) => answer.data!.addFeedbackItem.id));
       } finally {
-        first.child.kill('SIGKILL');
-        await first.exited;
+        await first.kill();
       }
-      // Only what the restarted process sends counts: requests the first one left hanging were never answered.
+      // Only what the restarted processes send counts: requests the first ones left hanging were never answered.
       receiver.received.length = 0;
       receiver.answer([], 200);
 
-      const second = spawnEntry('services/feedback/src/main.ts', env);
+      const second = await spawnFeedbackWithWorker(env);
       try {
-        await untilReady(url, 'the restarted feedback service');
         const delivered = () => new Set(receiver.received.map((r) => r.json.data.item.id));
         // Deliveries in flight at the kill wait for their lease to run out (attempt timeout + 5 s).
         await eventually(() => ids.every((id) => delivered().has(id)), 45_000, 'every event after the restart');
@@ -119,8 +118,7 @@ describe('webhook durability', () => {
         for (const received of receiver.received)
           expect(received.headers['webhook-id']).toBe(`evt_${received.json.data.item.id}_created`);
       } finally {
-        second.child.kill('SIGKILL');
-        await second.exited;
+        await second.kill();
       }
     },
     2 * PROCESS_START_MS + 90_000,

@@ -19,8 +19,9 @@ export { MatchKeyBackfill, type KeyedRecord } from './data/matchKeyBackfill';
 
 // Servers and workers on a database
 export { startSubgraph, type RunningSubgraph } from './subgraphServer';
+export { startWorker, type RunningWorker, type WorkerConfig, type WorkerDefinition } from './workerServer';
 export { directoryOperations, directoryTombstones, startDirectorySubgraph } from './directory';
-export { startExports, type ServiceExports } from './export/startExports';
+export { exportService, startExports, startExportWorker, type ServiceExports } from './export/startExports';
 export { publicJob, type PublicExportJob } from './export/exportOperations';
 export { ExportWorker, type ExportConfig } from './export/exportWorker';
 export { ExportJobStore } from './data/exportJobStore';

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type ConfigField } from '@fi/shared';
 import { accountsConfigSchema } from '@fi/accounts';
 import { contactsConfigSchema } from '@fi/contacts';
-import { feedbackConfigSchema } from '@fi/feedback';
+import { feedbackConfigSchema, feedbackWorkerConfigSchema } from '@fi/feedback';
 import { gatewayConfigSchema } from '@fi/gateway';
 import { identityConfigSchema } from '@fi/identity';
 
@@ -11,6 +11,7 @@ export type Schema = Record<string, ConfigField<unknown>>;
 
 export const APP_SERVICES: Record<string, { schema: Schema; entry: string }> = {
   feedback: { schema: feedbackConfigSchema, entry: 'services/feedback/src/main.ts' },
+  'feedback-worker': { schema: feedbackWorkerConfigSchema, entry: 'services/feedback/src/worker.ts' },
   contacts: { schema: contactsConfigSchema, entry: 'services/contacts/src/main.ts' },
   accounts: { schema: accountsConfigSchema, entry: 'services/accounts/src/main.ts' },
   identity: { schema: identityConfigSchema, entry: 'services/identity/src/main.ts' },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { loadAccountsConfig, startAccountsService } from '@fi/accounts';
 import { loadContactsConfig, startContactsService } from '@fi/contacts';
-import { loadFeedbackConfig, startFeedbackService } from '@fi/feedback';
+import { loadFeedbackConfig, loadFeedbackWorkerConfig, startFeedbackService, startFeedbackWorker } from '@fi/feedback';
 import { loadGatewayConfig, startGateway } from '@fi/gateway';
 import { CLI_MAX_TIME_MS } from '@fi/cli';
 import { loadIdentityConfig, startIdentityService, type RunningIdentityService } from '@fi/identity';
@@ -23,6 +23,8 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
 export interface Stack {
   gatewayUrl: string;
   subgraphs: { feedback: RunningHttpServer; contacts: RunningHttpServer; accounts: RunningHttpServer };
+  /** The feedback service's worker (its background work), apart from the subgraph as in production; null when the test runs its own. */
+  worker: RunningHttpServer | null;
   gateway: RunningHttpServer;
   identity: RunningIdentityService;
   /** What another gateway of a test needs to verify keys and sign for this stack's subgraphs. */
@@ -55,6 +57,8 @@ export interface StackOptions {
   databases?: Partial<Record<'feedback' | 'contacts' | 'accounts', string>>;
   /** The gateway's port, when a test must know its address before the services start (export links). */
   gatewayPort?: number;
+  /** False: no feedback worker in this process (the test runs one as a process of its own). */
+  worker?: boolean;
 }
 
 /** The whole API in this process on ephemeral ports; `env` overrides any service setting. */
@@ -96,6 +100,8 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   const own = (service: keyof typeof databases) =>
     databases[service] ? { ...base, MONGODB_DB: databases[service] } : base;
   const feedback = await startFeedbackService(loadFeedbackConfig(own('feedback')), logger);
+  const worker =
+    options.worker === false ? null : await startFeedbackWorker(loadFeedbackWorkerConfig(own('feedback')), logger);
   const contacts = await startContactsService(loadContactsConfig(own('contacts')), logger);
   const accounts = await startAccountsService(loadAccountsConfig(own('accounts')), logger);
   const identity = await startIdentityService(loadIdentityConfig(base), logger);
@@ -125,6 +131,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   return {
     gatewayUrl: `${gateway.url}/graphql`,
     subgraphs: { feedback, contacts, accounts },
+    worker,
     gateway,
     identity,
     identityEnv,
@@ -152,7 +159,13 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     connect,
     async close() {
       await gateway.close(1_000);
-      await Promise.all([feedback.close(1_000), contacts.close(1_000), accounts.close(1_000), identity.close(1_000)]);
+      await Promise.all([
+        feedback.close(1_000),
+        worker?.close(1_000),
+        contacts.close(1_000),
+        accounts.close(1_000),
+        identity.close(1_000),
+      ]);
       await Promise.all(connections.map((connection) => connection.close()));
     },
   };

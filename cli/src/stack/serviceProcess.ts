@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { stopChild } from '../embedded/stopChild';
@@ -22,7 +22,12 @@ export function spawnService(
   logDir: string,
 ): ServiceProcess {
   mkdirSync(logDir, { recursive: true });
-  const log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
+  const file = path.join(logDir, `${name}.log`);
+  // Readable by the one who runs the stack only: in development the identity service logs single-use
+  // invitation and password-reset links there. The mode of a file made by an earlier run is set too.
+  const fd = openSync(file, 'a', 0o600);
+  fchmodSync(fd, 0o600);
+  const log = createWriteStream(file, { fd });
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },

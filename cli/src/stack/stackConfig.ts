@@ -16,6 +16,7 @@ export const stackConfigSchema = {
   contactsPort: port('CONTACTS_PORT', 4002, 'the contacts subgraph'),
   accountsPort: port('ACCOUNTS_PORT', 4003, 'the accounts subgraph'),
   identityPort: port('IDENTITY_PORT', 4004, 'the identity service'),
+  feedbackWorkerPort: port('FEEDBACK_WORKER_PORT', 4005, "the feedback worker's health, readiness and metrics"),
   embeddedDbPort: port('EMBEDDED_DB_PORT', 27117, 'the embedded database (when MONGODB_URI is unset)'),
   mongodbUri: {
     env: 'MONGODB_URI',

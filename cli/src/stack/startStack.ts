@@ -49,6 +49,7 @@ async function main(): Promise<void> {
       'contacts subgraph': config.contactsPort,
       'accounts subgraph': config.accountsPort,
       'identity service': config.identityPort,
+      'feedback worker': config.feedbackWorkerPort,
       ...(config.mongodbUri ? {} : { 'embedded database': config.embeddedDbPort }),
     });
     const dashboardDir = await buildDashboardIfStale(out.info);
@@ -57,12 +58,14 @@ async function main(): Promise<void> {
     // One signing key for this run unless configured: every process of the stack gets the same.
     const signingKeys =
       config.identitySigningKeys || `dev${Date.now().toString(36)}:${randomBytes(32).toString('base64url')}`;
+    // Links people open (export downloads, invitations, password resets) point at this stack's gateway,
+    // whatever its port, unless an operator names a public origin.
+    const gatewayOrigin = `http://localhost:${config.gatewayPort}`;
     const common = {
       MONGODB_URI: mongodbUri,
       IDENTITY_SIGNING_KEYS: signingKeys,
       ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}),
-      // Export download links point at this stack's gateway unless an operator names a public origin.
-      EXPORT_PUBLIC_URL: process.env.EXPORT_PUBLIC_URL || `http://localhost:${config.gatewayPort}`,
+      EXPORT_PUBLIC_URL: process.env.EXPORT_PUBLIC_URL || gatewayOrigin,
     };
     const subgraphs = [
       ['feedback', config.feedbackPort, config.feedbackMongodbUri],
@@ -88,15 +91,21 @@ async function main(): Promise<void> {
     };
     const supervise = (name: string, entry: string, port: number, env: NodeJS.ProcessEnv) =>
       new SupervisedService(() => spawnService(name, entry, port, env, logDir), events, restartPolicy);
+    const feedbackEnv = {
+      ...common,
+      ...(config.feedbackMongodbUri ? { MONGODB_URI: config.feedbackMongodbUri } : {}),
+      ...developmentWebhookEnv(),
+    };
     for (const [name, port, uri] of subgraphs) {
-      const own = { ...(uri ? { MONGODB_URI: uri } : {}), ...(name === 'feedback' ? developmentWebhookEnv() : {}) };
-      services.push(supervise(name, `services/${name}/src/main.ts`, port, { ...common, ...own }));
+      const env = name === 'feedback' ? feedbackEnv : { ...common, ...(uri ? { MONGODB_URI: uri } : {}) };
+      services.push(supervise(name, `services/${name}/src/main.ts`, port, env));
     }
     // Development over plain HTTP: a Secure cookie would never be sent back.
     const identityEnv = {
       ...common,
       ...(config.identityMongodbUri ? { MONGODB_URI: config.identityMongodbUri } : {}),
       COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
+      PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
     };
     services.push(supervise('identity', 'services/identity/src/main.ts', config.identityPort, identityEnv));
     const subgraphUrls = {
@@ -119,6 +128,18 @@ async function main(): Promise<void> {
       ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out, { ...process.env, MONGODB_URI: mongodbUri }))
       : null;
     await Promise.all(services.map((service) => waitUntilReady(service.current, READY_TIMEOUT_MS)));
+    // The feedback service's background work runs in a process of its own, as in production: the API
+    // keeps serving while it is down, and it finds what was left for it once it is back. It starts once
+    // the services are ready: it does not build the feedback database's indexes beside the API, nor
+    // compile beside them (six processes starting at once took over a minute on a busy 2-core machine).
+    const worker = supervise(
+      'feedback-worker',
+      'services/feedback/src/worker.ts',
+      config.feedbackWorkerPort,
+      feedbackEnv,
+    );
+    services.push(worker);
+    await waitUntilReady(worker.current, READY_TIMEOUT_MS);
     const gatewayUrl = `${services[4].current.url}/graphql`;
     writeStackFile({ pid: process.pid, mongodbUri, redisUrl: config.redisUrl || undefined, gatewayUrl, subgraphUrls });
 
@@ -128,6 +149,7 @@ Feedback Intelligence API is up (${((Date.now() - started) / 1000).toFixed(1)} s
   GraphQL:   ${gatewayUrl}  (POST only)
   Admin API: ${services[4].current.url}/admin/graphql  (session cookie; see docs/identity.md)
   Subgraphs: ${Object.values(subgraphUrls).join('  ')}  Identity: ${identityUrl}
+  Worker:    feedback-worker (pid ${worker.current.child.pid}): background work; health and metrics on ${worker.current.url}
   Database:  ${database ? `${database.kind} at ${mongodbUri} (data in ${DATA_DIR})` : mongodbUri.replace(/\/\/[^@/]*@/, '//***@')}
   Logs:      ${logDir}/*.log
   CLI:       npm run cli -- --help

@@ -1,10 +1,11 @@
 import type { Logger } from '@fi/shared';
-import type { Connection } from '@fi/shared/database';
+import { startWorker, type Connection } from '@fi/shared/database';
 import type { Registry } from 'prom-client';
 import { startModelFeature } from './ai';
 import { changeStream, ChangeEvidenceStore, ChangeOutbox, ChangeVerdicts, startChangeRelay } from './changes';
-import type { FeedbackConfig } from './config';
+import type { FeedbackWorkerConfig } from './config';
 import { CountStore, FeedbackRepository, FeedbackTombstones, IdempotencyStore } from './core';
+import { startFeedbackExportWorker } from './export';
 import { startSearchIndexer } from './search';
 import { SearchIndexStore } from './searchIndex';
 import { startThemeWorker, ThemeStore } from './themes';
@@ -13,14 +14,33 @@ import { startWebhookDispatcher, webhookEndpoints, webhookListener } from './web
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * The feedback service's background work: the change stream's relay and the webhook dispatcher it feeds,
+ * The feedback service's worker process (src/worker.ts): the background work, with its own probes and
+ * metrics on its own port. The API's processes only serve; what they leave to the background (open changes,
+ * queued exports and deliveries, new items to index, changed days for themes) is in the database, so the
+ * work waits while no worker runs and is done once one is back. Several workers may run: what must not run
+ * twice is claimed in the database (the deliveries' and the exports' leases, the themes' run lease, the
+ * search index's organization leases and block claims), and the relay's hand-over is idempotent.
+ */
+export function startFeedbackWorker(config: FeedbackWorkerConfig, logger: Logger) {
+  return startWorker(
+    {
+      name: 'feedback-worker',
+      setUp: (connection, registry) => startBackgroundWork(connection, registry, config, logger),
+    },
+    config,
+    logger,
+  );
+}
+
+/**
+ * The background work: the change stream's relay and the webhook dispatcher it feeds, the export worker,
  * the theme computation, the search indexer, and the purges of what is kept for a while (idempotency keys,
  * tombstones, closed changes, webhook history). Nothing here answers a request.
  */
-export async function startBackgroundWork(
+async function startBackgroundWork(
   connection: Connection,
   registry: Registry,
-  config: FeedbackConfig,
+  config: FeedbackWorkerConfig,
   logger: Logger,
 ) {
   const repository = new FeedbackRepository(connection);
@@ -50,28 +70,31 @@ export async function startBackgroundWork(
   purgeTimer.unref();
 
   const dispatcher = startWebhookDispatcher(webhooks, () => outbox.backlog(), config, registry, logger);
+  const listeners = [webhookListener(webhooks, () => dispatcher.wake())];
   const relay = startChangeRelay(
     { outbox, counts, items: repository },
     new ChangeVerdicts(new ChangeEvidenceStore(connection), config.webhookIntentGraceMs),
-    [webhookListener(webhooks, () => dispatcher.wake())],
+    listeners,
     config.webhookPollIntervalMs,
     logger,
   );
-  // A model's reading of an item's sentiment is a change of the item: recorded, counted and relayed as any other.
-  const modelChanges = changeStream(
+  // An export's end is a change of the stream (export.completed, export.failed), announced from here; a
+  // model's reading of an item's sentiment is a change of the item, recorded and counted through it too.
+  const announcements = changeStream(
     { outbox, counts, items: repository },
     {
-      listeners: [],
+      listeners,
       wake: () => relay.wake(),
       warn: (error, changeId) =>
         logger.warn({ err: error, eventId: changeId }, 'change not finished yet: the relay finishes it'),
     },
   );
+  const exportWorker = await startFeedbackExportWorker(connection, tombstones, announcements.announce, config, logger);
   const model = await startModelFeature(
     connection,
     config,
     registry,
-    { items: repository, events: modelChanges },
+    { items: repository, events: announcements },
     logger,
   );
   const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
@@ -81,12 +104,10 @@ export async function startBackgroundWork(
       ? startSearchIndexer(search, config.searchIndexIntervalMs, config.searchIndexGraceMs, logger)
       : null;
   return {
-    /** A change left open for the relay (a listener wants it): relay it now rather than at the next poll. */
-    wakeRelay: () => relay.wake(),
     close: async () => {
       clearInterval(purgeTimer);
-      await model.close();
-      await modelChanges.settle();
+      await Promise.all([exportWorker.close(), model.close()]);
+      await announcements.settle();
       await Promise.all([relay.close(), themeWorker?.close(), searchIndexer?.close()]);
       await dispatcher.close();
     },

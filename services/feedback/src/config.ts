@@ -8,13 +8,13 @@ export const feedbackConfigSchema = {
   ...aiConfigSchema,
   themesIntervalMs: {
     env: 'THEMES_INTERVAL_MS',
-    doc: 'how often each instance looks for organizations whose feedback changed and recomputes their themes (0: never, for instances that only answer requests)',
+    doc: 'how often each worker looks for organizations whose feedback changed and recomputes their themes (0: never)',
     default: 20_000,
     parse: parse.int(0, 3_600_000),
   },
   searchIndexIntervalMs: {
     env: 'SEARCH_INDEX_INTERVAL_MS',
-    doc: 'how often each instance adds new feedback to the search index (0: never, for instances that only answer requests; searches then match the unindexed items by regex)',
+    doc: 'how often each worker adds new feedback to the search index (0: never; searches then match the unindexed items by regex)',
     default: 5_000,
     parse: parse.int(0, 3_600_000),
   },
@@ -28,9 +28,42 @@ export const feedbackConfigSchema = {
 
 export type FeedbackConfig = ConfigOf<typeof feedbackConfigSchema>;
 
+// What only serving requests needs: the identities the gateway signs and the per-organization bulkheads.
+const {
+  identitySigningKeys: _identitySigningKeys,
+  orgConcurrency: _orgConcurrency,
+  dbConcurrency: _dbConcurrency,
+  orgQueue: _orgQueue,
+  orgQueueWaitMs: _orgQueueWaitMs,
+  ...workerSettings
+} = feedbackConfigSchema;
+
+/**
+ * The worker process's settings (src/worker.ts): the service's, less what only serving needs, and its own
+ * port, on which it answers only /health, /ready and /metrics.
+ */
+export const feedbackWorkerConfigSchema = {
+  ...workerSettings,
+  port: {
+    ...feedbackConfigSchema.port,
+    doc: "HTTP port of the worker's health, readiness and metrics (it serves no API)",
+    default: 4005,
+  },
+};
+
+export type FeedbackWorkerConfig = ConfigOf<typeof feedbackWorkerConfigSchema>;
+
 /** The validated configuration; half a model configuration (see ai/aiSettings.ts) stops the start like a bad variable. */
 export function loadFeedbackConfig(env: NodeJS.ProcessEnv = process.env): FeedbackConfig {
-  const config = loadConfig(feedbackConfigSchema, env);
+  return withAiChecked(loadConfig(feedbackConfigSchema, env));
+}
+
+/** The worker process's validated configuration, checked as the API's is. */
+export function loadFeedbackWorkerConfig(env: NodeJS.ProcessEnv = process.env): FeedbackWorkerConfig {
+  return withAiChecked(loadConfig(feedbackWorkerConfigSchema, env));
+}
+
+function withAiChecked<C extends Parameters<typeof aiConfigProblems>[0]>(config: C): C {
   const problems = aiConfigProblems(config);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

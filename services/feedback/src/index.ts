@@ -1,6 +1,14 @@
 // The feedback service's public face: what the CLI, the tests and the bench may use. The process entries
 // are main.ts (the API) and worker.ts (the background work).
-export { feedbackConfigSchema, loadFeedbackConfig, type FeedbackConfig } from './config';
+export {
+  feedbackConfigSchema,
+  feedbackWorkerConfigSchema,
+  loadFeedbackConfig,
+  loadFeedbackWorkerConfig,
+  type FeedbackConfig,
+  type FeedbackWorkerConfig,
+} from './config';
+export { startFeedbackWorker } from './background';
 export { FEEDBACK_SCHEMA_PATH, startFeedbackService } from './server';
 export {
   backfillSentiment,

@@ -4,12 +4,11 @@ import { changesSettleMs, IDEMPOTENCY_KEY_HEADER, type Logger, type SubgraphCont
 import { startSubgraph } from '@fi/shared/database';
 import { createFeedbackAdminResolvers } from './adminResolvers';
 import { similarVectors } from './ai';
-import { startBackgroundWork } from './background';
 import { changeStream, ChangeOutbox } from './changes';
 import { feedbackChangeFeed } from './changesFeed';
 import type { FeedbackConfig } from './config';
 import { CountStore, FeedbackRepository, FeedbackTombstones, IdempotencyStore } from './core';
-import { startFeedbackExports } from './export';
+import { feedbackExports } from './export';
 import type { FeedbackContext } from './feedbackContext';
 import { InsightsStore } from './insights';
 import { createFeedbackLinkLoaders, LinkStore } from './links';
@@ -23,7 +22,11 @@ import { webhookEndpoints, webhookListener } from './webhooks';
 export const FEEDBACK_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
 export const FEEDBACK_ADMIN_SCHEMA_PATH = path.join(__dirname, 'admin.graphql');
 
-/** Builds and starts the feedback subgraph on the configured port (0 picks a free one, as tests do). */
+/**
+ * Builds and starts the feedback subgraph on the configured port (0 picks a free one, as tests do). It only
+ * serves: the background work (relay, webhook deliveries, exports, themes, search index, purges) runs in
+ * the worker process (background.ts), which finds what the API left it in the database.
+ */
 export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
   return startSubgraph<FeedbackContext>(
     {
@@ -44,17 +47,15 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           themes.ensureIndexes(),
           webhooks.ensureIndexes(),
         ]);
-        const background = await startBackgroundWork(connection, registry, config, logger);
         const events = changeStream(
           { outbox, counts: new CountStore(connection), items: repository },
           {
             listeners: [webhookListener(webhooks)],
-            wake: () => background.wakeRelay(),
             warn: (error, changeId) =>
               logger.warn({ err: error, eventId: changeId }, 'change not finished yet: the relay finishes it'),
           },
         );
-        const exportJobs = await startFeedbackExports(connection, tombstones, events.announce, config, logger);
+        const exportJobs = await feedbackExports(connection, tombstones, config, logger);
         const index = new IndexStore(connection);
         await index.ensureIndexes();
         const parts: FeedbackParts = {
@@ -87,11 +88,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           },
           routes: exportJobs.routes,
           extendContext,
-          close: async () => {
-            await exportJobs.close();
-            await events.settle();
-            await background.close();
-          },
+          close: () => events.settle(),
         };
       },
     },

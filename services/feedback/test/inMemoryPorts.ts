@@ -105,6 +105,7 @@ export class MemoryItems implements ItemStore, ItemLists {
       items: items.slice(query.page.skip, query.page.skip + query.page.take),
       total: items.length,
       nextCursor: null,
+      searchReach: null,
     };
   }
 }

@@ -306,7 +306,7 @@ describe('listing', () => {
   test('when a search is asked and the search index answers, then its page is the answer; when it cannot, the items answer', async () => {
     const { items, store } = setUp();
     store();
-    const answered = { items: [], total: 42, nextCursor: null };
+    const answered = { items: [], total: 42, nextCursor: null, searchReach: null };
     let asked = 0;
     const search: SearchAnswers = {
       async search(_orgId, query) {

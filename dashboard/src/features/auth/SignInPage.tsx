@@ -4,9 +4,20 @@ import { ErrorLine } from '../../lib/ErrorLine';
 import { StatusMessage } from '../layout/StatusMessage';
 import { useSession } from './SessionProvider';
 
-/** Only paths of this application: a crafted link must not send a person elsewhere after sign-in. */
+/**
+ * Only paths of this application: a crafted link must not send a person elsewhere after sign-in. The
+ * address is resolved as the browser would resolve it (`/\evil`, `/\t/evil` and `//evil` all lead to
+ * another host), and kept only when it stays on this origin.
+ */
 function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  if (!next?.startsWith('/')) return '/';
+  const { origin } = window.location;
+  try {
+    const url = new URL(next, origin);
+    return url.origin === origin ? `${url.pathname}${url.search}${url.hash}` : '/';
+  } catch {
+    return '/';
+  }
 }
 
 export function SignInPage() {

@@ -2,4 +2,4 @@
 // events that announce an export's end.
 export { EXPORT_EVENT_TYPES, exportEvent, type ExportEventType } from './exportEvents';
 export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './feedbackExport';
-export { startFeedbackExports } from './feedbackExports';
+export { feedbackExports, startFeedbackExportWorker } from './feedbackExports';

@@ -222,6 +222,12 @@ export type FeedbackItemList = {
   items: Array<FeedbackItem>;
   /** Pass as `after` for the next page; null on the last page (and when take is 0). */
   nextCursor: Maybe<Scalars['String']['output']>;
+  /**
+   * Null when a `search` read every item (and for a list without search). Right after a large import, while
+   * the search index catches up, a search reads the index and only the newest items it does not hold yet:
+   * then `items` and `total` are of the items it read, and this says how far it reached.
+   */
+  searchReach: Maybe<SearchReach>;
   total: Scalars['Int']['output'];
 };
 
@@ -731,6 +737,17 @@ export type RisingTheme = {
   theme: FeedbackTheme;
 };
 
+/** How far a search reached when it could not read every item (the search index was catching up after an import). */
+export type SearchReach = {
+  __typename?: 'SearchReach';
+  /** Items searched through the search index. */
+  indexed: Scalars['Int']['output'];
+  /** The newest items the index does not hold yet, searched one by one. */
+  newest: Scalars['Int']['output'];
+  /** Items between the two, not searched this time: they are once the index holds them (within minutes). */
+  notSearched: Scalars['Int']['output'];
+};
+
 export type SentimentCounts = {
   __typename?: 'SentimentCounts';
   negative: Scalars['Int']['output'];
@@ -960,6 +977,7 @@ export type ResolversTypes = {
   NewFeedbackInput: NewFeedbackInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RisingTheme: ResolverTypeWrapper<Omit<RisingTheme, 'theme'> & { theme: ResolversTypes['FeedbackTheme'] }>;
+  SearchReach: ResolverTypeWrapper<SearchReach>;
   SentimentCounts: ResolverTypeWrapper<SentimentCounts>;
   SimilarFeedback: ResolverTypeWrapper<SimilarFeedbackModel>;
   SourceCount: ResolverTypeWrapper<SourceCount>;
@@ -999,6 +1017,7 @@ export type ResolversParentTypes = {
   NewFeedbackInput: NewFeedbackInput;
   Query: Record<PropertyKey, never>;
   RisingTheme: Omit<RisingTheme, 'theme'> & { theme: ResolversParentTypes['FeedbackTheme'] };
+  SearchReach: SearchReach;
   SentimentCounts: SentimentCounts;
   SimilarFeedback: SimilarFeedbackModel;
   SourceCount: SourceCount;
@@ -1100,6 +1119,7 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
 export type FeedbackItemListResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackItemList'] = ResolversParentTypes['FeedbackItemList']> = {
   items?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  searchReach?: Resolver<Maybe<ResolversTypes['SearchReach']>, ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
@@ -1204,6 +1224,12 @@ export type RisingThemeResolvers<ContextType = FeedbackContext, ParentType exten
   theme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType>;
 };
 
+export type SearchReachResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SearchReach'] = ResolversParentTypes['SearchReach']> = {
+  indexed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  newest?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  notSearched?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type SentimentCountsResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['SentimentCounts'] = ResolversParentTypes['SentimentCounts']> = {
   negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   neutral?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1288,6 +1314,7 @@ export type Resolvers<ContextType = FeedbackContext> = {
   Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RisingTheme?: RisingThemeResolvers<ContextType>;
+  SearchReach?: SearchReachResolvers<ContextType>;
   SentimentCounts?: SentimentCountsResolvers<ContextType>;
   SimilarFeedback?: SimilarFeedbackResolvers<ContextType>;
   SourceCount?: SourceCountResolvers<ContextType>;

@@ -50,7 +50,7 @@ export async function feedbackInsights(
   const length = query.to.getTime() - query.from.getTime();
   const previousPeriod = { from: new Date(query.from.getTime() - length), to: query.from };
   // A range of whole days reads its previous period's cells with its own (one read); one with a time of
-  // day counts its items, the previous period's only when asked.
+  // day counts the items of its partial days, so its previous period's are read only when asked.
   const whole = query.from.getTime() % DAY_MS === 0 && query.to.getTime() % DAY_MS === 0;
   const [current, previous] = await periodFigures(store, orgId, query, whole ? [query, previousPeriod] : [query]);
   return {

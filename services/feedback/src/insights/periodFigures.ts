@@ -70,12 +70,30 @@ class PeriodTally {
   }
 }
 
+/** The whole UTC days of [from, to), as [first, last) times (empty when first >= last). */
+function wholeDays({ from, to }: { from: Date; to: Date }): { first: number; last: number } {
+  return { first: Math.ceil(from.getTime() / DAY_MS) * DAY_MS, last: Math.floor(to.getTime() / DAY_MS) * DAY_MS };
+}
+
+/** The parts of [from, to) outside its whole days: its partial first and last day (or the range, within one day). */
+function partialDays(period: { from: Date; to: Date }): Array<{ from: Date; to: Date }> {
+  const { first, last } = wholeDays(period);
+  if (first >= last) return [period];
+  return [
+    { from: period.from, to: new Date(first) },
+    { from: new Date(last), to: period.to },
+  ].filter((part) => part.from.getTime() < part.to.getTime());
+}
+
 /**
- * The figures of each period ([from, to) with the query's source and interval). A range from UTC midnight
- * to UTC midnight (what a date picker sends) is read from the kept day cells: a 366-day request reads at
- * most 366 small documents per source, whatever the number of items; the periods of whole days come from
- * one read of them (a range and its previous period: one read, as the embedded engine reads an
- * organization's day cells whatever the key range). A range with a time of day is counted from its items.
+ * The figures of each period ([from, to) with the query's source and interval). Its whole UTC days are
+ * read from the kept day cells: a 366-day request reads at most 366 small documents per source, whatever
+ * the number of items, and the periods' days come from one read of them (a range and its previous period:
+ * one read, as the embedded engine reads an organization's day cells whatever the key range). A range with
+ * a time of day adds its partial first and last day counted from their items (at most two days of items).
+ * A day cell counts in the series point that holds the day's noon: exact when the points start at
+ * midnight (a range from midnight, as a date picker sends), else each point is off by at most the items
+ * of the day its start falls in.
  */
 export async function periodFigures(
   store: InsightsStore,
@@ -83,31 +101,33 @@ export async function periodFigures(
   query: InsightsQuery,
   periods: Array<{ from: Date; to: Date }>,
 ): Promise<PeriodFigures[]> {
-  const tallies = periods.map(({ from, to }) => ({
-    from,
-    to,
-    tally: new PeriodTally({ ...query, from, to }),
-    whole: from.getTime() % DAY_MS === 0 && to.getTime() % DAY_MS === 0,
+  const tallies = periods.map((period) => ({
+    ...period,
+    days: wholeDays(period),
+    tally: new PeriodTally({ ...query, ...period }),
   }));
-  const whole = tallies.filter((period) => period.whole);
-  if (whole.length > 0) {
-    const first = utcDay(new Date(Math.min(...whole.map((period) => period.from.getTime()))));
-    const last = utcDay(new Date(Math.max(...whole.map((period) => period.to.getTime()))));
+  const withDays = tallies.filter(({ days }) => days.first < days.last);
+  if (withDays.length > 0) {
+    const first = utcDay(new Date(Math.min(...withDays.map(({ days }) => days.first))));
+    const last = utcDay(new Date(Math.max(...withDays.map(({ days }) => days.last))));
     for (const cell of await store.dayCells(orgId, first, last)) {
       if (query.source !== undefined && cell.source !== query.source) continue;
-      const day = new Date(`${cell.key}T00:00:00.000Z`);
-      for (const { from, to, tally } of whole) {
-        if (day < from || day >= to) continue;
+      const day = Date.parse(`${cell.key}T00:00:00.000Z`);
+      const noon = new Date(day + DAY_MS / 2);
+      for (const { days, tally } of withDays) {
+        if (day < days.first || day >= days.last) continue;
         for (const [status, bySentiment] of Object.entries(cell.c ?? {})) {
           for (const [sentiment, n] of Object.entries(bySentiment))
-            if (n !== 0) tally.add(day, cell.source ?? '', status, sentiment, n);
+            if (n !== 0) tally.add(noon, cell.source ?? '', status, sentiment, n);
         }
       }
     }
   }
-  for (const { from, to, tally } of tallies.filter((period) => !period.whole)) {
-    for await (const item of store.itemsIn(orgId, { from, to, source: query.source }))
-      tally.add(item.publishedDate, item.source, item.status, item.sentiment ?? NO_SENTIMENT, 1);
+  for (const period of tallies) {
+    for (const part of partialDays(period)) {
+      for await (const item of store.itemsIn(orgId, { ...part, source: query.source }))
+        period.tally.add(item.publishedDate, item.source, item.status, item.sentiment ?? NO_SENTIMENT, 1);
+    }
   }
   return tallies.map(({ tally }) => tally.finish());
 }

@@ -9,7 +9,7 @@ export interface AuthorFeedbackKey {
   args: FeedbackQuery;
 }
 
-const NO_FEEDBACK: FeedbackPage = { items: [], total: 0, nextCursor: null };
+const NO_FEEDBACK: FeedbackPage = { items: [], total: 0, nextCursor: null, searchReach: null };
 
 /**
  * `ContactItem.feedback` for a page of contacts in one query: every matching item of all their
@@ -41,6 +41,7 @@ export function createContactFeedbackLoader(store: LinkStore): DataLoader<Author
             items: page.items,
             total: page.total,
             nextCursor: page.hasMore && last ? cursorAfter(last) : null,
+            searchReach: null,
           });
         }
       }

@@ -1,5 +1,5 @@
 import type { ChangePosition } from '@fi/shared';
-import { pageOfItems, type FeedbackItem, type FeedbackPage, type FeedbackQuery } from '../core';
+import { pageOfItems, type FeedbackItem, type FeedbackPage, type FeedbackQuery, type SearchReach } from '../core';
 import type { Removal } from './data/indexStore';
 import type { IndexedState, SearchScope } from './indexedSearch';
 import { newestIndexed } from './indexedOrder';
@@ -16,6 +16,7 @@ export interface IndexedItemReads {
   /** How many items the organization has (kept counts). */
   total(orgId: string): Promise<number>;
   countAfterId(orgId: string, after: string): Promise<number>;
+  idBeforeNewest(orgId: string, n: number): Promise<string | null>;
   newestAfterId(
     orgId: string,
     query: FeedbackQuery,
@@ -38,11 +39,51 @@ export const searchOnly = (query: FeedbackQuery) =>
   !query.publishedAfter &&
   !query.publishedBefore;
 
-/** What an answer by the index alone reads beside the scope: it needs only the index's state. */
-export interface IndexedReads {
-  /** The organization's live items (kept counts), and those after the watermark. */
+/**
+ * The unindexed items a search reads one by one (by regex) at most. Right after a large import the index
+ * lags by up to the whole import, and reading it all took seconds (a time-out at 100,000 items): a search
+ * then reads the index and only the newest this many, and says how far it reached.
+ */
+export const TAIL_SEARCHED_AT_MOST = 5_000;
+
+/** The items not in the index: how many, and from which id on a search reads them (null: every item). */
+export interface SearchTail {
+  /** The organization's live items (kept counts), and those the index does not hold yet. */
   live: number;
   notIndexed: number;
+  /** The tail a search reads: the items after this id (the watermark, or the newest TAIL_SEARCHED_AT_MOST). */
+  after: string | null;
+  /** Set when the search reads only part of the tail. */
+  reach?: SearchReach;
+}
+
+/** The tail after `watermark` (null: nothing indexed yet), bounded to its newest TAIL_SEARCHED_AT_MOST items. */
+export async function searchTail(
+  items: IndexedItemReads,
+  orgId: string,
+  watermark: string | null,
+): Promise<SearchTail> {
+  const [live, after] = await Promise.all([
+    items.total(orgId),
+    watermark ? items.countAfterId(orgId, watermark) : null,
+  ]);
+  const notIndexed = after ?? live;
+  if (notIndexed <= TAIL_SEARCHED_AT_MOST) return { live, notIndexed, after: watermark };
+  return {
+    live,
+    notIndexed,
+    after: await items.idBeforeNewest(orgId, TAIL_SEARCHED_AT_MOST),
+    reach: {
+      indexed: live - notIndexed,
+      newest: TAIL_SEARCHED_AT_MOST,
+      notSearched: notIndexed - TAIL_SEARCHED_AT_MOST,
+    },
+  };
+}
+
+/** What an answer by the index alone reads beside the scope: it needs only the index's state. */
+export interface IndexedReads {
+  tail: SearchTail;
   /** Removals stamped after the gone list (RECENT_REMOVALS at most). */
   recent: Removal[];
   /** The unindexed tail's page (`skip + take + 1` newest, after the cursor) and its matches. */
@@ -56,16 +97,16 @@ export async function indexedSearchReads(
   orgId: string,
   query: FeedbackQuery,
   state: IndexedState,
+  tail: SearchTail,
 ): Promise<IndexedReads> {
   const { skip, take } = query.page;
-  const [live, notIndexed, recent, tailItems, tailTotal] = await Promise.all([
-    items.total(orgId),
-    items.countAfterId(orgId, state.watermark),
+  const after = tail.after ?? state.watermark;
+  const [recent, tailItems, tailTotal] = await Promise.all([
     items.removedAfter(orgId, state.goneAfter ?? NO_REMOVAL, FAR_FUTURE, RECENT_REMOVALS),
-    items.newestAfterId(orgId, query, state.watermark, query.after, skip + take + 1),
-    items.countMatchingAfterId(orgId, query, state.watermark),
+    items.newestAfterId(orgId, query, after, query.after, skip + take + 1),
+    items.countMatchingAfterId(orgId, query, after),
   ]);
-  return { live, notIndexed, recent, tailItems, tailTotal };
+  return { tail, recent, tailItems, tailTotal };
 }
 
 /**
@@ -93,7 +134,7 @@ async function provenGone(
   const idOf = new Map([...uncertain].map((seq) => [blocks.idOf(seq) ?? '', seq]));
   for (const id of await items.liveAmong(orgId, [...idOf.keys()])) uncertain.delete(idOf.get(id)!);
   const gone = new Set([...state.gone, ...uncertain]);
-  return gone.size === state.next - (reads.live - reads.notIndexed) ? gone : null;
+  return gone.size === state.next - (reads.tail.live - reads.tail.notIndexed) ? gone : null;
 }
 
 /**
@@ -121,5 +162,6 @@ export async function indexedSearchPage(
   const page = window.map((entry) => entry.doc ?? byId.get(entry.id));
   // An item removed since the gone items were proven: the items' own answer is the exact one.
   if (page.some((item) => item === undefined)) return null;
-  return pageOfItems(page as FeedbackItem[], take, live.length + reads.tailTotal);
+  const answer = pageOfItems(page as FeedbackItem[], take, live.length + reads.tailTotal);
+  return reads.tail.reach ? { ...answer, searchReach: reads.tail.reach } : answer;
 }

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { ApiKeyRepository } from './apiKeyRepository';
 import { AuditRepository } from './auditRepository';
+import { ClaimRepository } from './claimRepository';
 import { MemberRepository } from './memberRepository';
 import { OneTimeTokenRepository } from './oneTimeTokenRepository';
 import { OrganizationRepository } from './organizationRepository';
@@ -15,6 +16,7 @@ export interface IdentityRepositories {
   audit: AuditRepository;
   signInFailures: SignInFailureRepository;
   oneTimeTokens: OneTimeTokenRepository;
+  claims: ClaimRepository;
 }
 
 /** Every repository of the identity database, with its indexes in place. */
@@ -27,6 +29,7 @@ export async function openRepositories(connection: Connection): Promise<Identity
     audit: new AuditRepository(connection),
     signInFailures: new SignInFailureRepository(connection),
     oneTimeTokens: new OneTimeTokenRepository(connection),
+    claims: new ClaimRepository(connection),
   };
   for (const repository of Object.values(repositories)) {
     if ('ensureIndexes' in repository) await repository.ensureIndexes();
@@ -34,9 +37,10 @@ export async function openRepositories(connection: Connection): Promise<Identity
   return repositories;
 }
 
-/** Sessions, links and sign-in counts past their end; they are refused anyway, this only frees the space. */
+/** Sessions, links, sign-in counts and claims past their end; they are refused anyway, this only frees the space. */
 export async function purgeExpired(repositories: IdentityRepositories, now = new Date()): Promise<void> {
   await repositories.sessions.purgeExpired(now);
   await repositories.oneTimeTokens.purgeExpired(now);
   await repositories.signInFailures.purgeExpired(now);
+  await repositories.claims.purgeExpired(now);
 }

@@ -1,8 +1,9 @@
-import { badRequest, forbidden, notFound, ROLES, type Role } from '@fi/shared';
+import { appError, badRequest, ErrorCode, forbidden, notFound, ROLES, type Role } from '@fi/shared';
 import type { Member } from '../data/memberRepository';
 import type { IdentityRepositories } from '../data/repositories';
 import { actorAddress, actorName, type Actor } from './actor';
 import { checkNewPassword, hashPassword } from './passwords';
+import { signInRequired } from './identityErrors';
 import { requireAdmin, requireCanAssign } from './roles';
 import { checkEmail, normalizeEmail } from './sessionService';
 
@@ -15,6 +16,11 @@ export interface NewMember {
   password: string;
 }
 const MAX_NAME_LENGTH = 100;
+/** A claim outlives any change (a few writes, each within MONGODB_MAX_TIME_MS); a dead holder's ends then. */
+const CLAIM_TTL_MS = 60_000;
+/** How long a change waits for the one before it, checking every CLAIM_RETRY_MS. */
+const CLAIM_WAIT_MS = 10_000;
+const CLAIM_RETRY_MS = 25;
 
 export function checkRole(role: string): Role {
   if (!(ROLES as readonly string[]).includes(role)) throw badRequest(`The role must be one of ${ROLES.join(', ')}`);
@@ -68,36 +74,75 @@ export class MemberService {
   }
 
   async changeRole(actor: Actor & { kind: 'member' }, memberId: string, role: Role): Promise<Member> {
-    const target = await this.findInOrg(actor, memberId);
-    requireCanAssign(actor.member.role, target.role, role);
-    if (target.role === role) return target;
-    await this.keepAnOwner(target, role);
-    const changed = await this.repositories.members.setRole(target.orgId, target.id, role);
-    if (!changed) throw notFound(MEMBER_NOT_FOUND);
-    await this.repositories.audit.record({
-      orgId: target.orgId,
-      action: 'member.role_changed',
-      actor: actorName(actor),
-      target: `${target.email}: ${target.role} -> ${role}`,
-      address: actorAddress(actor),
+    return this.oneChangeAtATime(actor, async (current) => {
+      const target = await this.findInOrg(current, memberId);
+      requireCanAssign(current.member.role, target.role, role);
+      if (target.role === role) return target;
+      await this.keepAnOwner(target, role);
+      const changed = await this.repositories.members.setRole(target.orgId, target.id, role);
+      if (!changed) throw notFound(MEMBER_NOT_FOUND);
+      await this.repositories.audit.record({
+        orgId: target.orgId,
+        action: 'member.role_changed',
+        actor: actorName(current),
+        target: `${target.email}: ${target.role} -> ${role}`,
+        address: actorAddress(current),
+      });
+      return changed;
     });
-    return changed;
   }
 
   async remove(actor: Actor & { kind: 'member' }, memberId: string): Promise<void> {
-    const target = await this.findInOrg(actor, memberId);
-    requireAdmin(actor.member.role, 'remove members');
-    if (target.role === 'owner' && actor.member.role !== 'owner') throw forbidden('Only owners can remove an owner');
-    await this.keepAnOwner(target, null);
-    if (!(await this.repositories.members.remove(target.orgId, target.id))) throw notFound(MEMBER_NOT_FOUND);
-    await this.repositories.sessions.revokeAllOf(target.id);
-    await this.repositories.audit.record({
-      orgId: target.orgId,
-      action: 'member.removed',
-      actor: actorName(actor),
-      target: target.email,
-      address: actorAddress(actor),
+    await this.oneChangeAtATime(actor, async (current) => {
+      const target = await this.findInOrg(current, memberId);
+      requireAdmin(current.member.role, 'remove members');
+      if (target.role === 'owner' && current.member.role !== 'owner')
+        throw forbidden('Only owners can remove an owner');
+      await this.keepAnOwner(target, null);
+      if (!(await this.repositories.members.remove(target.orgId, target.id))) throw notFound(MEMBER_NOT_FOUND);
+      await this.repositories.sessions.revokeAllOf(target.id);
+      await this.repositories.audit.record({
+        orgId: target.orgId,
+        action: 'member.removed',
+        actor: actorName(current),
+        target: target.email,
+        address: actorAddress(current),
+      });
     });
+  }
+
+  /**
+   * Role changes and removals of one organization take turns, each holding the organization's claim
+   * (a unique insert in the database) while it reads and writes: two owners demoting or removing each
+   * other at the same instant cannot both pass "keep one owner", whichever database runs. The actor is
+   * read again inside, so a change is judged by the role the actor has now, not the one their session
+   * started with.
+   */
+  private async oneChangeAtATime<T>(
+    actor: Actor & { kind: 'member' },
+    change: (current: Actor & { kind: 'member' }) => Promise<T>,
+  ): Promise<T> {
+    const name = `members:${actor.member.orgId}`;
+    const deadline = Date.now() + CLAIM_WAIT_MS;
+    for (;;) {
+      const holder = await this.repositories.claims.claim(name, new Date(), CLAIM_TTL_MS);
+      if (holder) {
+        try {
+          const member = await this.repositories.members.findById(actor.member.id);
+          if (!member || member.orgId !== actor.member.orgId) throw signInRequired();
+          return await change({ ...actor, member });
+        } finally {
+          await this.repositories.claims.release(name, holder);
+        }
+      }
+      if (Date.now() >= deadline)
+        throw appError(
+          ErrorCode.SERVICE_UNAVAILABLE,
+          "Another change of this organization's members is under way; retry shortly",
+          { retryAfter: 1 },
+        );
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_RETRY_MS));
+    }
   }
 
   private async findInOrg(actor: Actor & { kind: 'member' }, memberId: string): Promise<Member> {

@@ -24,10 +24,24 @@ export interface FeedbackPage {
   total: number;
   /** Cursor after the page's last item; null when nothing follows it. */
   nextCursor: string | null;
+  /** Set when a search could not read every item: what it read (the API's SearchReach); else null. */
+  searchReach: SearchReach | null;
+}
+
+/** Items a search read through its index and one by one (the newest not indexed), and those it left. */
+export interface SearchReach {
+  indexed: number;
+  newest: number;
+  notSearched: number;
 }
 
 /** The page of `items` (read one more than `take`, so a next page shows) and its `total`. */
 export function pageOfItems(items: FeedbackItem[], take: number, total: number): FeedbackPage {
   const page = items.slice(0, take);
-  return { items: page, total, nextCursor: items.length > take ? cursorAfter(page[page.length - 1]) : null };
+  return {
+    items: page,
+    total,
+    nextCursor: items.length > take ? cursorAfter(page[page.length - 1]) : null,
+    searchReach: null,
+  };
 }
