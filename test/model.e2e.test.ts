@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
-import { FeedbackRepository, loadFeedbackConfig, startModelFeature } from '@fi/feedback';
+import { AiStore, FeedbackRepository, loadFeedbackConfig, monthlyTokens, startModelFeature } from '@fi/feedback';
 import { createLogger } from '@fi/shared';
-import { connectMongo } from '@fi/shared/database';
+import { connectMongo, type Connection } from '@fi/shared/database';
 import { ModelServer, testSentiment, testVector } from './helpers/modelServer';
 import { eventually } from './helpers/processes';
 import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
@@ -211,6 +211,20 @@ describe('with a model (the test model server)', () => {
     },
   );
 
+  test('when the model has been called, then the worker counts calls, tokens, failures and latency per model', async () => {
+    await eventually(() => model.requestsTo('chat/completions').length > 0, 30_000, 'a chat call');
+    const metrics = await (await fetch(`${stack.worker!.url}/metrics`)).text();
+    for (const [name, labels] of [
+      ['fi_ai_calls_total', 'model="embed-a",operation="embeddings",outcome="ok"'],
+      ['fi_ai_calls_total', 'model="chat-a",operation="chat",outcome="ok"'],
+      ['fi_ai_tokens_total', 'model="embed-a",kind="prompt"'],
+      ['fi_ai_call_duration_seconds_count', 'model="chat-a",operation="chat"'],
+    ])
+      expect(metrics).toMatch(new RegExp(`^${name}\\{[^}]*${labels}[^}]*\\} [1-9]`, 'm'));
+    // The fault tests above failed some tries.
+    expect(metrics).toMatch(/^fi_ai_failures_total\{[^}]*model="chat-a"[^}]*\} [1-9]/m);
+  });
+
   test('when the reply lacks the sentiment field, then the local result stays and the item is not asked about again', async () => {
     const { key } = await stack.createKey();
     model.fail([{ kind: 'no-field' }], { about: 'No field', to: 'chat/completions' });
@@ -223,61 +237,71 @@ describe('with a model (the test model server)', () => {
   });
 });
 
+/** Items of one organization in a database of their own, written as the core stores them, for the model's passes alone. */
+async function ownItems(prefix: string) {
+  const connection = await connectMongo(process.env.MONGODB_URI!, ownDatabaseName(prefix), { maxTimeMs: 25_000 });
+  const orgId = `org-${prefix}`;
+  const now = new Date();
+  const { insertedIds } = await connection.collection('feedback_items').insertMany(
+    TEXTS.map(([title, content]) => ({
+      orgId,
+      source: 'api',
+      title,
+      content,
+      status: 'unread',
+      sentiment: 'neutral',
+      sentimentSource: 'provided',
+      publishedDate: now,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  return { connection, orgId, ids: Object.values(insertedIds).map((id) => id.toHexString()) };
+}
+
+/** The model's background work alone (as the worker starts it), with an embedding model only. */
+function startEmbedding(connection: Connection, model: ModelServer, env: Record<string, string>) {
+  return startModelFeature(
+    connection,
+    loadFeedbackConfig({
+      MONGODB_URI: process.env.MONGODB_URI,
+      WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
+      IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
+      ...MODEL_ENV(model),
+      AI_CHAT_MODEL: '',
+      ...env,
+    }),
+    new Registry(),
+    // No chat model: no sentiment is written.
+    { items: new FeedbackRepository(connection), events: undefined as never },
+    createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
+  );
+}
+
+const embeddedWith = (model: ModelServer, name: string) =>
+  new Set(
+    model
+      .requestsTo('embeddings')
+      .filter((request) => request.body.model === name)
+      .flatMap((request) => request.body.input as string[]),
+  );
+
 describe('a new embedding model', () => {
   test('when AI_EMBEDDING_MODEL changes, then every item is embedded again under the new model', async () => {
     const model = await ModelServer.start();
-    const mongodbUri = process.env.MONGODB_URI!;
-    const connection = await connectMongo(mongodbUri, ownDatabaseName('reembed'), { maxTimeMs: 25_000 });
-    const orgId = 'org-reembed';
-    const now = new Date();
-    await connection.collection('feedback_items').insertMany(
-      TEXTS.map(([title, content]) => ({
-        orgId,
-        source: 'api',
-        title,
-        content,
-        status: 'unread',
-        sentiment: 'neutral',
-        sentimentSource: 'provided',
-        publishedDate: now,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
-    const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
-    const run = (embeddingModel: string) =>
-      startModelFeature(
-        connection,
-        loadFeedbackConfig({
-          MONGODB_URI: mongodbUri,
-          WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
-          IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
-          ...MODEL_ENV(model),
-          AI_CHAT_MODEL: '',
-          AI_EMBEDDING_MODEL: embeddingModel,
-          AI_ITEMS_PER_MINUTE: '1200',
-        }),
-        new Registry(),
-        // No chat model: no sentiment is written.
-        { items: new FeedbackRepository(connection), events: undefined as never },
-        logger,
-      );
-    const embeddedWith = (name: string) =>
-      new Set(
-        model
-          .requestsTo('embeddings')
-          .filter((request) => request.body.model === name)
-          .flatMap((request) => request.body.input as string[]),
-      );
+    const { connection, orgId, ids } = await ownItems('reembed');
     try {
-      const first = await run('embed-a');
-      await eventually(() => embeddedWith('embed-a').size === TEXTS.length, 30_000, 'embedded by embed-a');
+      const first = await startEmbedding(connection, model, {
+        AI_EMBEDDING_MODEL: 'embed-a',
+        AI_ITEMS_PER_MINUTE: '1200',
+      });
+      await eventually(() => embeddedWith(model, 'embed-a').size === TEXTS.length, 30_000, 'embedded by embed-a');
       await first.close();
-      const second = await run('embed-b');
-      await eventually(() => embeddedWith('embed-b').size === TEXTS.length, 30_000, 'embedded again by embed-b');
-      const ids = (await connection.collection('feedback_items').find({ orgId }).toArray()).map((doc) =>
-        doc._id.toHexString(),
-      );
+      const second = await startEmbedding(connection, model, {
+        AI_EMBEDDING_MODEL: 'embed-b',
+        AI_ITEMS_PER_MINUTE: '1200',
+      });
+      await eventually(() => embeddedWith(model, 'embed-b').size === TEXTS.length, 30_000, 'embedded again by embed-b');
       await eventually(async () => (await second.vectors.of(orgId, ids)).size === ids.length, 30_000, 'stored');
       expect(second.vectors.model).toBe('embed-b');
       // At most AI_ITEMS_PER_MINUTE * AI_INTERVAL_MS / 60 s = 2 items of the organization per pass.
@@ -285,6 +309,40 @@ describe('a new embedding model', () => {
         true,
       );
       await second.close();
+    } finally {
+      await connection.close();
+      await model.close();
+    }
+  });
+});
+
+describe('the monthly token budget', () => {
+  test('when 40 calls reserve tokens at once, then exactly the budget is taken', async () => {
+    const connection = await connectMongo(process.env.MONGODB_URI!, ownDatabaseName('budget'), { maxTimeMs: 25_000 });
+    try {
+      const store = new AiStore(connection);
+      const budget = monthlyTokens(store, 100);
+      const taken = await Promise.all(Array.from({ length: 40 }, () => budget.reserve('org-budget', 10)));
+      expect(taken.filter(Boolean)).toHaveLength(10);
+      expect(await store.tokensUsed('org-budget', new Date().toISOString().slice(0, 7))).toBe(100);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  test('when the budget is spent, then nothing is sent and the items wait; with a budget again they are embedded, none lost', async () => {
+    const model = await ModelServer.start();
+    const { connection, orgId, ids } = await ownItems('spent');
+    try {
+      const spent = await startEmbedding(connection, model, { AI_EMBEDDING_MODEL: 'embed-a', AI_MONTHLY_TOKENS: '3' });
+      const waiting = () => connection.collection('ai_pending').countDocuments({ orgId });
+      await eventually(async () => (await waiting()) === TEXTS.length, 30_000, 'every item waiting');
+      expect(model.requests).toEqual([]);
+      await spent.close();
+      const funded = await startEmbedding(connection, model, { AI_EMBEDDING_MODEL: 'embed-a', AI_MONTHLY_TOKENS: '0' });
+      await eventually(async () => (await funded.vectors.of(orgId, ids)).size === ids.length, 30_000, 'all embedded');
+      await eventually(async () => (await waiting()) === 0, 30_000, 'none waiting');
+      await funded.close();
     } finally {
       await connection.close();
       await model.close();

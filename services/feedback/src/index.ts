@@ -35,4 +35,4 @@ export { computeThemes, recomputeThemes, ThemeStore } from './themes';
 export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export';
 export { SearchIndexStore } from './searchIndex';
 export { backfillTimes, indexOrganization, startSearchIndexer } from './search';
-export { startModelFeature } from './ai';
+export { AiStore, monthlyTokens, startModelFeature } from './ai';

@@ -8,3 +8,5 @@ export { createAiMetrics, type AiMetrics } from './aiMetrics';
 export { unlimitedTokens, type TokenBudget } from './tokenBudget';
 export { cosine, noItemVectors, type ItemVectors } from './itemVectors';
 export { similarVectors, startModelFeature } from './modelFeature';
+export { AiStore } from './data/aiStore';
+export { monthlyTokens } from './monthlyTokens';
