@@ -35,3 +35,4 @@ export { computeThemes, curateDemoTaxonomy, recomputeThemes, ThemeStore } from '
 export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export';
 export { SearchIndexStore } from './searchIndex';
 export { backfillTimes, indexOrganization, startSearchIndexer } from './search';
+export { AiStore, monthlyTokens, startModelFeature } from './ai';
