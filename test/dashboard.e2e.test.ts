@@ -905,3 +905,27 @@ test('an invited person accepts in the page and is signed in; a forgotten passwo
   await forgetful.getByText('Password changed').waitFor();
   await signIn(forgetful, { email: invited, password: 'another long password 2' });
 });
+
+test('an owner finds a sent invitation among the pending ones, with who sent it, and cancels it: its link no longer works', async () => {
+  const owner = await addMember('owner');
+  const invited = `pending-${Date.now()}@example.com`;
+  const page = await newPage();
+  await signIn(page, owner);
+  await page.goto('/settings/members');
+  await page.getByLabel('Invite by email').fill(invited);
+  await page.getByRole('form', { name: 'Invite a member' }).getByRole('combobox').selectOption('viewer');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  const row = page.getByRole('region', { name: 'Pending invitations' }).getByRole('row', { name: invited });
+  await row.waitFor();
+  await expect(row.textContent()).resolves.toContain(owner.email);
+  await row.getByRole('button', { name: `Cancel the invitation of ${invited}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel invitation' }).click();
+  await row.waitFor({ state: 'detached' });
+
+  const guest = await newPage();
+  await guest.goto(await mailedLink(invited, 'invitation'));
+  await guest.getByLabel('Name').fill('Too Late');
+  await guest.getByLabel('Password').fill('a long enough password 1');
+  await guest.getByRole('button', { name: 'Accept invitation' }).click();
+  await guest.getByText('This link is invalid, used or expired; ask for a new one').waitFor();
+});
