@@ -3,6 +3,8 @@ import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
 import { buildIndexes } from '@fi/shared/database';
 import { feedbackModel, serially, type FeedbackDocument } from '../../core/data';
 
+export { idSecondsBefore } from '../../core/data';
+
 /** An item as the model's work reads it: its text, and its sentiment for the chat model's rule. */
 export interface ModelItem {
   id: string;
@@ -86,15 +88,6 @@ const budgetSchema = new Schema<BudgetDocument>(
 
 const modelOf = <D>(connection: Connection, name: string, schema: Schema<D>): Model<D> =>
   (connection.models[name] as Model<D> | undefined) ?? connection.model<D>(name, schema);
-
-/**
- * The smallest id of the second `seconds` before the one `id` was made in: ids made by other processes in
- * the same seconds need not be written in id order, so a pass reads that far back again.
- */
-export function idSecondsBefore(id: string, seconds: number): string {
-  const madeAt = Math.floor(new Types.ObjectId(id).getTimestamp().getTime() / 1000);
-  return Types.ObjectId.createFromTime(madeAt - seconds).toHexString();
-}
 
 const toBuffer = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 /**
