@@ -35,6 +35,27 @@ describe('a bulkhead per organization in each subgraph', () => {
     }
   });
 
+  test('when a page nests a read per item (similar), then each nested read takes a place of the organization too', async () => {
+    const { key } = await stack.createKey();
+    const add =
+      'mutation($k: String!, $t: String!) { addFeedbackItem(apiKey: $k, input: { source: "api", title: $t, content: "Slow export" }) { id } }';
+    for (const title of ['Export is slow', 'Exports are slow', 'Slow exports']) {
+      expect((await stack.gql(add, { k: key, t: title })).body.errors).toBeUndefined();
+    }
+
+    const page = await stack.gql(
+      'query($k: String!) { feedbackItems(apiKey: $k, take: 3) { items { id similar { score } } } }',
+      {
+        k: key,
+      },
+    );
+
+    // One place and no queue: the three items' similar reads start at once, one runs, the others are refused.
+    const refused = (page.body.errors ?? []).filter((error) => error.extensions?.code === 'RATE_LIMITED');
+    expect(refused.length).toBeGreaterThan(0);
+    for (const error of refused) expect((error as { path?: unknown[] }).path).toContain('similar');
+  });
+
   test('when every operation of a request is refused, then 429 with Retry-After', async () => {
     const { key } = await stack.createKey();
     // Two identical one-field requests at once would share one execution; these differ by a filter.
@@ -48,6 +69,40 @@ describe('a bulkhead per organization in each subgraph', () => {
       expect(result.body.errors?.[0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
     }
     expect(results.filter((result) => result.status === 200 && !result.body.errors).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a burst of one organization under the default bulkhead', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  test('when 55 addFeedbackItem of one enterprise key arrive at once and would all finish within the wait, then all succeed', async () => {
+    const { key } = await stack.createKey({ tier: 'enterprise' });
+    const add =
+      'mutation($k: String!, $t: String!) { addFeedbackItem(apiKey: $k, input: { source: "api", title: $t, content: "Burst" }) { id } }';
+
+    const results = await Promise.all(
+      Array.from({ length: 55 }, (_, i) => stack.gql(add, { k: key, t: `Burst ${i}` })),
+    );
+
+    expect(results.map((result) => result.body.errors?.[0]?.message ?? null)).toEqual(Array(55).fill(null));
+    const total = await stack.gql<{ feedbackItems: { total: number } }>(COUNT, { k: key });
+    expect(total.body.data?.feedbackItems.total).toBe(55);
+  });
+  test('when three keys of one organization send 60 writes at once (more than its places and any count of 32 waiting), then all succeed', async () => {
+    const { key, orgId } = await stack.createKey({ tier: 'enterprise' });
+    const keys = [key, (await stack.createKey({ orgId })).key, (await stack.createKey({ orgId })).key];
+    const add =
+      'mutation($k: String!, $t: String!) { addFeedbackItem(apiKey: $k, input: { source: "api", title: $t, content: "Burst" }) { id } }';
+
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => stack.gql(add, { k: keys[i % 3], t: `Burst ${i}` })),
+    );
+
+    expect(results.map((result) => result.body.errors?.[0]?.message ?? null)).toEqual(Array(60).fill(null));
   });
 });
 

@@ -24,9 +24,9 @@ type Answer = {
   errors?: Array<{ message: string; extensions?: { code?: string } }>;
 };
 
-/** Signs a new owner of a new organization in through the admin API; the page's session cookie. */
-async function signedInCookie(): Promise<string> {
-  const { orgId } = await stack.createKey();
+/** Signs a new owner of a new organization (of `tier`) in through the admin API; the page's session cookie. */
+async function signedInCookie(tier: 'pro' | 'enterprise' = 'enterprise'): Promise<string> {
+  const { orgId } = await stack.createKey({ tier });
   const email = `owner-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
   const password = 'correct horse battery staple';
   await members.add(OPERATOR, orgId, { email, name: 'Owner', role: 'owner', password });
@@ -87,6 +87,32 @@ describe('the admin schema', () => {
       message: 'Unknown operation named "B".',
       extensions: { code: 'BAD_REQUEST' },
     });
+  });
+});
+
+describe('the admin API is priced as the public API, per member', () => {
+  const HEAVY =
+    '{ feedbackItems(take: 100) { items { id similar(take: 20) { score item { id similar(take: 20) { score item { id title } } } } } } }';
+
+  test('when a member of a pro organization asks for 46,202 points at once, then 400 BAD_REQUEST names the points and nothing runs; a page is answered', async () => {
+    const cookie = await signedInCookie('pro');
+
+    const response = await post(adminUrl(), { query: HEAVY }, { cookie });
+
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as Answer;
+    expect(body.data ?? null).toBeNull();
+    expect(body.errors).toEqual([
+      {
+        message:
+          "This request costs 46202 points, more than this member's budget of 3000 points per 60 s; ask for less (a smaller take, fewer aliases, fewer ids)",
+        extensions: expect.objectContaining({ code: 'BAD_REQUEST', limit: 'points', max: 3000 }),
+      },
+    ]);
+    const page = (await (
+      await post(adminUrl(), { query: '{ feedbackItems(take: 10) { total } }' }, { cookie })
+    ).json()) as Answer;
+    expect(page).toEqual({ data: { feedbackItems: { total: 0 } } });
   });
 });
 

@@ -517,6 +517,109 @@ describe('invitations and password resets by single-use link', () => {
     );
   });
 
+  test('when the member who sent an invitation is removed or demoted below its role, then it stops working; the ones they may still send keep working', async () => {
+    const { orgId } = await stack.createKey();
+    const owner = await addMember(orgId, 'owner');
+    const signedIn = async (person: { email: string; password: string }) => {
+      const browser = new Browser(adminUrl());
+      const answer = await browser.signIn(person.email, person.password);
+      return { browser, id: answer.body.data!.signIn.member.id };
+    };
+    const invite = async (from: Browser, role: Role) => {
+      const email = `invited-${role}-${people}-${Date.now()}@example.com`;
+      people += 1;
+      expect((await from.gql(INVITE, { e: email, r: role })).body.errors).toBeUndefined();
+      return { email, token: await linkToken(email, 'invitation') };
+    };
+    const accept = ({ token }: { token: string }) =>
+      new Browser(adminUrl()).gql(ACCEPT, { t: token, n: 'Invited', p: 'a long enough password' });
+    const admin = await signedIn(await addMember(orgId, 'admin'));
+    const coOwner = await signedIn(await addMember(orgId, 'owner'));
+    const leaver = await addMember(orgId, 'admin');
+    const byAdmin = await invite(admin.browser, 'member');
+    const ownerByCoOwner = await invite(coOwner.browser, 'owner');
+    const memberByCoOwner = await invite(coOwner.browser, 'member');
+    const byLeaver = await invite((await signedIn(leaver)).browser, 'viewer');
+    const { browser } = await signedIn(owner);
+    const pending = async () =>
+      (
+        await browser.gql<{ invitations: Array<{ email: string }> }>('{ invitations { email } }')
+      ).body.data!.invitations.map((invitation) => invitation.email);
+
+    // Ended as the removal and the demotion happen: gone from the pending list at once.
+    expect(
+      (await browser.gql('mutation($id: ID!) { removeMember(memberId: $id) }', { id: admin.id })).body.errors,
+    ).toBeUndefined();
+    const demote = 'mutation($id: ID!) { changeRole(memberId: $id, role: admin) { role } }';
+    expect((await browser.gql(demote, { id: coOwner.id })).body.errors).toBeUndefined();
+    expect((await pending()).sort()).toEqual([memberByCoOwner.email, byLeaver.email].sort());
+    expect((await accept(byAdmin)).body.errors?.[0].message).toBe(LINK_INVALID);
+    expect((await accept(ownerByCoOwner)).body.errors?.[0].message).toBe(LINK_INVALID);
+    expect((await accept(memberByCoOwner)).body.data).toEqual({
+      acceptInvitation: expect.objectContaining({ member: expect.objectContaining({ role: 'member' }) }),
+    });
+    // An inviter gone by any way (here behind the service's back) ends their invitation at its use too.
+    await identityDb.collection('members').deleteOne({ email: leaver.email });
+    expect((await accept(byLeaver)).body.errors?.[0].message).toBe(LINK_INVALID);
+  });
+
+  test('when owners and admins list and cancel invitations, then a cancelled link stops working; members cannot list and admins cannot cancel an invitation to the owner role', async () => {
+    const { orgId } = await stack.createKey();
+    const owner = await addMember(orgId, 'owner');
+    const admin = await addMember(orgId, 'admin');
+    const member = await addMember(orgId, 'member');
+    const browsers = {
+      owner: new Browser(adminUrl()),
+      admin: new Browser(adminUrl()),
+      member: new Browser(adminUrl()),
+    };
+    for (const [role, person] of [
+      ['owner', owner],
+      ['admin', admin],
+      ['member', member],
+    ] as const)
+      await browsers[role].signIn(person.email, person.password);
+    const toOwner = `future-owner-${Date.now()}@example.com`;
+    const toViewer = `future-viewer-${Date.now()}@example.com`;
+    await browsers.owner.gql(INVITE, { e: toOwner, r: 'owner' });
+    await browsers.admin.gql(INVITE, { e: toViewer, r: 'viewer' });
+    const viewerToken = await linkToken(toViewer, 'invitation');
+    const LIST = '{ invitations { id email role invitedBy expiresAt } }';
+    type Listed = { invitations: Array<{ id: string; email: string; role: string; invitedBy: string }> };
+    const listed = await browsers.admin.gql<Listed>(LIST);
+    expect(listed.body.data?.invitations).toEqual([
+      expect.objectContaining({ email: toViewer, role: 'viewer', invitedBy: admin.email }),
+      expect.objectContaining({ email: toOwner, role: 'owner', invitedBy: owner.email }),
+    ]);
+    expect(JSON.stringify(listed.body)).not.toContain(viewerToken);
+    const idOf = (email: string) => listed.body.data!.invitations.find((i) => i.email === email)!.id;
+    const CANCEL = 'mutation($id: ID!) { cancelInvitation(id: $id) }';
+
+    expect((await browsers.member.gql(LIST)).body.errors?.[0]).toMatchObject({
+      message: 'Only owners and admins can list invitations',
+      extensions: { code: 'FORBIDDEN' },
+    });
+    expect((await browsers.admin.gql(CANCEL, { id: idOf(toOwner) })).body.errors?.[0].message).toBe(
+      'Only owners can grant or change the owner role',
+    );
+    expect((await browsers.owner.gql(CANCEL, { id: idOf(toViewer) })).body.data).toEqual({ cancelInvitation: true });
+    expect((await browsers.owner.gql(CANCEL, { id: idOf(toViewer) })).body.errors?.[0]).toMatchObject({
+      message: 'Invitation not found',
+      extensions: { code: 'NOT_FOUND' },
+    });
+    expect(
+      (await new Browser(adminUrl()).gql(ACCEPT, { t: viewerToken, n: 'Late', p: 'a long enough password' })).body
+        .errors?.[0].message,
+    ).toBe(LINK_INVALID);
+    expect((await browsers.owner.gql<Listed>(LIST)).body.data?.invitations.map((i) => i.email)).toEqual([toOwner]);
+    const audit = await browsers.owner.gql<{ auditLog: { items: Array<{ action: string; target: string }> } }>(AUDIT);
+    expect(audit.body.data?.auditLog.items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'member.invitation_cancelled', target: `${toViewer} as viewer` }),
+      ]),
+    );
+  });
+
   test('when an invitation link has expired, then it is refused', async () => {
     const { orgId } = await stack.createKey();
     const owner = await addMember(orgId, 'owner');

@@ -530,19 +530,21 @@ test('when an organization has new items only behind an import batch still being
   }
 });
 
-test('when the index lags by more than 5,000 items (a large import), then a search reads the index and the newest 5,000 and says how far it reached', async () => {
+test('when the index lags by more than 1,000 items (a large import), then a search reads the index and the newest 1,000 and says how far it reached', async () => {
   const { key, orgId } = await stack.createKey();
+  const first = Math.floor(Date.now() / 1_000) - 100_000;
   let n = 0;
-  /** `count` items stored as an import stores them (ids in order), every 1,000th holding "export"; counted. */
+  /** `count` items stored one a second (ids begin with their second), every 100th holding "export"; counted. */
   const imported = async (count: number) => {
     const docs = Array.from({ length: count }, () => {
       n += 1;
-      const createdAt = new Date(Date.UTC(2026, 0, 1) + n * 1_000);
+      const second = first + n;
+      const createdAt = new Date(second * 1_000);
       return {
-        _id: new Types.ObjectId(),
+        _id: new Types.ObjectId(`${second.toString(16)}${new Types.ObjectId().toHexString().slice(8)}`),
         orgId,
         source: 'api',
-        title: n % 1_000 === 0 ? `Export ${n}` : `Item ${n}`,
+        title: n % 100 === 0 ? `Export ${n}` : `Item ${n}`,
         content: 'Text',
         sentiment: 'neutral',
         status: 'unread',
@@ -550,44 +552,35 @@ test('when the index lags by more than 5,000 items (a large import), then a sear
         createdAt,
       };
     });
-    for (let start = 0; start < docs.length; start += 1_000)
-      await feedback.collection('feedback_items').insertMany(docs.slice(start, start + 1_000));
+    await feedback.collection('feedback_items').insertMany(docs);
     await recountOrganization(feedback, orgId);
   };
-  const REACH = '{ total items { title } searchReach { indexed newest notSearched } }';
   const search = async () => {
     const answer = await stack.gql<{
       feedbackItems: { total: number; items: Array<{ title: string }>; searchReach: unknown };
-    }>(`query($k: String!) { feedbackItems(apiKey: $k, search: "export") ${REACH} }`, { k: key });
+    }>(
+      'query($k: String!) { feedbackItems(apiKey: $k, search: "export") { total items { title } searchReach { indexed newest notSearched } } }',
+      { k: key },
+    );
     expect(answer.body.errors).toBeUndefined();
     const page = answer.body.data!.feedbackItems;
     return { ...page, titles: page.items.map((item) => item.title) };
   };
 
-  // Nothing indexed yet: items 1,001-6,000 are searched, item 1,000 is not.
-  await imported(6_000);
-  expect(await search()).toMatchObject({
-    total: 5,
-    titles: ['Export 6000', 'Export 5000', 'Export 4000', 'Export 3000', 'Export 2000'],
-    searchReach: { indexed: 0, newest: 5_000, notSearched: 1_000 },
-  });
+  // Nothing indexed yet: items 501-1,500 are searched, items 1-500 are not.
+  await imported(1_500);
+  const fresh = await search();
+  expect(fresh).toMatchObject({ total: 10, searchReach: { indexed: 0, newest: 1_000, notSearched: 500 } });
+  expect(fresh.titles).toEqual(Array.from({ length: 10 }, (_, i) => `Export ${1_500 - 100 * i}`));
 
-  // 6,000 indexed, 6,000 more imported: the index and items 7,001-12,000; items 6,001-7,000 are not searched.
+  // 1,500 indexed, 1,500 more imported: the index and items 2,001-3,000; items 1,501-2,000 are not searched.
   await indexAll(orgId);
-  await imported(6_000);
+  await imported(1_500);
   const partial = await search();
-  expect(partial).toMatchObject({ total: 11, searchReach: { indexed: 6_000, newest: 5_000, notSearched: 1_000 } });
-  expect(partial.titles).not.toContain('Export 7000');
-  expect(partial.titles.slice(0, 6)).toEqual([
-    'Export 12000',
-    'Export 11000',
-    'Export 10000',
-    'Export 9000',
-    'Export 8000',
-    'Export 6000',
-  ]);
+  expect(partial).toMatchObject({ total: 25, searchReach: { indexed: 1_500, newest: 1_000, notSearched: 500 } });
+  expect(partial.titles.slice(9, 12)).toEqual(['Export 2100', 'Export 1500', 'Export 1400']);
 
   // Once the index holds every item, the answer is whole again.
   await indexAll(orgId);
-  expect(await search()).toMatchObject({ total: 12, searchReach: null });
+  expect(await search()).toMatchObject({ total: 30, searchReach: null });
 });

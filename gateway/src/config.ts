@@ -69,11 +69,12 @@ export const rateLimitConfigSchema = {
     default: 20,
     parse: parse.int(1, 100_000),
   },
-  // Generous: the wait bounds how long a request is held, the queue only the memory of a burst (an importer
-  // sending 200 at once is served in turn, not refused).
+  // Generous: the wait bounds how long a request is held (one that would wait longer at the key's recent
+  // pace is refused at once), the queue only the memory of a burst (an importer sending 200 at once is
+  // served in turn, not refused).
   keyQueue: {
     env: 'KEY_QUEUE',
-    doc: 'requests of one key that may wait for a place; beyond them 429 at once',
+    doc: "most requests of one key that may wait for a place (a memory cap); beyond them, or when one would wait longer than KEY_QUEUE_WAIT_MS at the key's recent pace, 429 at once",
     default: 1_000,
     parse: parse.int(0, 1_000_000),
   },

@@ -205,17 +205,18 @@ function overLimit(refused: RateLimitDecision[]): GraphQLError {
 }
 
 /**
- * The request costs more points than a key has left in this window (429, retry when it ends), or more
- * than the key's whole budget (400: it could never pass; the client must ask for less).
+ * The request costs more points than a key (or on the admin API a member, `whose`) has left in this window
+ * (429, retry when it ends), or more than its whole budget (400: it could never pass; the client must ask
+ * for less).
  */
-function overPoints(refused: CostDecision[]): GraphQLError {
+export function overPoints(refused: CostDecision[], whose = 'this API key'): GraphQLError {
   const decision = leastPointsLeft(refused) ?? refused[0];
   const { requested, limit, windowSeconds: window, resetSeconds: retryAfter } = decision;
   const extensions = { tier: decision.tier, cost: costExtension(requested, decision) };
   if (limit !== null && requested > limit) {
     return withHttpStatus(
       badRequest(
-        `This request costs ${requested} points, more than this API key's budget of ${limit} points per ${window} s; ask for less (a smaller take, fewer aliases, fewer ids)`,
+        `This request costs ${requested} points, more than ${whose}'s budget of ${limit} points per ${window} s; ask for less (a smaller take, fewer aliases, fewer ids)`,
         { ...extensions, limit: 'points', max: limit },
       ),
       400,
@@ -224,7 +225,7 @@ function overPoints(refused: CostDecision[]): GraphQLError {
   return withHttpStatus(
     appError(
       ErrorCode.RATE_LIMITED,
-      `Cost limit exceeded: this request costs ${requested} points and this API key has ${decision.remaining ?? 0} of ${limit} points per ${window} s left; retry in ${retryAfter} s`,
+      `Cost limit exceeded: this request costs ${requested} points and ${whose} has ${decision.remaining ?? 0} of ${limit} points per ${window} s left; retry in ${retryAfter} s`,
       { ...extensions, retryAfter },
     ),
     429,

@@ -176,7 +176,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     }),
   });
   await apollo.start();
-  const admin = await startAdminApi({ config, identity, metrics, limits, logger });
+  const pointsBudget = new PointsBudget(counter, keyLimits, config.costPointsPerRequest, config.rateLimitWindowSeconds);
+  const admin = await startAdminApi({ config, identity, metrics, limits, pointsBudget, logger });
 
   const handler = createGraphQLHttpHandler<GatewayContext>({
     apollo,
@@ -202,7 +203,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       documents: new DocumentCache(limits.parseOptions),
       keyedFields: () => keyedFields,
       schema: () => schema,
-      pointsBudget: new PointsBudget(counter, keyLimits, config.costPointsPerRequest, config.rateLimitWindowSeconds),
+      pointsBudget,
       keyConcurrency: new Bulkhead({
         concurrency: config.keyConcurrency,
         queue: config.keyQueue,

@@ -150,15 +150,16 @@ export const organizationBulkheadConfigSchema = {
     default: 8,
     parse: parse.int(1, 10_000),
   },
+  // A memory cap, not the shedding rule: a burst is shed by the time its operations would wait (ORG_QUEUE_WAIT_MS).
   orgQueue: {
     env: 'ORG_QUEUE',
-    doc: "an organization's further operations that may wait for a place; beyond them it is refused at once (RATE_LIMITED)",
-    default: 32,
+    doc: "most of an organization's operations that may wait for a place (a memory cap); beyond them, or when one would wait longer than ORG_QUEUE_WAIT_MS at the organization's recent pace, it is refused at once (RATE_LIMITED)",
+    default: 2_000,
     parse: parse.int(0, 100_000),
   },
   orgQueueWaitMs: {
     env: 'ORG_QUEUE_WAIT_MS',
-    doc: "longest wait of an operation for its organization's place before it is refused (RATE_LIMITED, retry in 1 s)",
+    doc: "longest wait of an operation for its organization's place: one that would wait longer is refused at once, one that did is refused then (RATE_LIMITED, retry in 1 s)",
     default: 1_000,
     parse: parse.int(1, 600_000),
   },

@@ -44,6 +44,12 @@ export interface SubgraphDefinition<C extends SubgraphContext> {
   name: string;
   schemaPath: string;
   /**
+   * Fields below the roots (`Type.field`, in any of the service's schemas) whose resolvers read the
+   * database for each parent on their own, with no loader batching the reads of a page's items: each
+   * call takes a place in the organization's bulkhead (see limitPerOrganization).
+   */
+  readsPerParent?: readonly string[];
+  /**
    * Builds the resolvers once the service's database is connected (and its indexes are in place);
    * `registry` is the service's metrics registry, for metrics of its own.
    */
@@ -93,7 +99,12 @@ export async function startSubgraph<C extends SubgraphContext>(
     new ApolloServer<X>({
       schema: checkRepresentations(
         limitTextArguments(
-          limitPerOrganization(subgraphSchema(schemaPath, schemaResolvers), bulkhead, definition.name),
+          limitPerOrganization(
+            subgraphSchema(schemaPath, schemaResolvers),
+            bulkhead,
+            definition.name,
+            new Set(definition.readsPerParent),
+          ),
         ),
       ),
       formatError: createFormatError({

@@ -62,4 +62,44 @@ describe('a bulkhead', () => {
     await Promise.all([...running, ...attackerQueued]);
     expect(order).toEqual(['victim', 'attacker', 'attacker']);
   });
+
+  test('when 55 tasks arrive at once and at their pace would all start within the wait, then all run, far past any count of 32', async () => {
+    const bulkhead = new Bulkhead({ concurrency: 4, queue: 2_000, maxWaitMs: 1_000 });
+    // One finished task tells the bulkhead how long a task holds a place.
+    await bulkhead.run('org', () => new Promise((resolve) => setTimeout(resolve, 5)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 55 }, () => bulkhead.run('org', () => new Promise((resolve) => setTimeout(resolve, 5)))),
+    );
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+  });
+
+  test("when tasks would wait longer than the bound at the lane's pace, then they are refused at once, not after the wait", async () => {
+    const bulkhead = new Bulkhead({ concurrency: 1, queue: 2_000, maxWaitMs: 1_000 });
+    await bulkhead.run('org', () => new Promise((resolve) => setTimeout(resolve, 100)));
+    const busy = gate();
+    const running = bulkhead.run('org', busy.task);
+    // At about 100 ms a task, the first few waiting start well within 1 s; the twentieth would not.
+    const queued = [1, 2, 3].map(() => bulkhead.run('org', () => 'ran'));
+    const refused: unknown[] = [];
+    const flood = Array.from({ length: 20 }, () =>
+      bulkhead.run('org', () => 'late').catch((error: unknown) => void refused.push(error)),
+    );
+    // A refusal at once settles within this turn of the event loop, long before any task could finish.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused).toEqual(refused.map(() => new BulkheadRefused('would wait too long')));
+    busy.open();
+    await expect(Promise.all([running, ...queued])).resolves.toEqual([undefined, 'ran', 'ran', 'ran']);
+    await Promise.all(flood);
+  });
+
+  test("when a lane's queue reaches its memory cap, then further tasks are refused at once", async () => {
+    const bulkhead = new Bulkhead({ concurrency: 1, queue: 2, maxWaitMs: 60_000 });
+    const busy = gate();
+    const running = bulkhead.run('org', busy.task);
+    const queued = [bulkhead.run('org', () => 1), bulkhead.run('org', () => 2)];
+    await expect(bulkhead.run('org', () => 3)).rejects.toEqual(new BulkheadRefused('queue full'));
+    busy.open();
+    await Promise.all([running, ...queued]);
+  });
 });

@@ -30,6 +30,9 @@ import type { hostileQueryLimits } from '../plugins/hostileQueryLimits';
 import { useFailureStatus } from '../plugins/useFailureStatus';
 import { useLimitErrors } from '../plugins/useLimitErrors';
 import { useOperationChoice } from '../plugins/useOperationChoice';
+import { operationCost } from '../cost/operationCost';
+import type { PointsBudget } from '../rateLimit/pointsBudget';
+import { overPoints } from '../requestGate';
 import { SubgraphDataSource } from '../subgraphDataSource';
 import { memberCaller, sessionCaller } from './adminCallers';
 import type { AdminContext } from './adminContext';
@@ -60,9 +63,11 @@ export async function startAdminApi(deps: {
   identity: IdentityClient;
   metrics: GatewayMetrics;
   limits: ReturnType<typeof hostileQueryLimits>;
+  /** The public API's points, charged here to the signed-in member (docs/limits.md, Cost). */
+  pointsBudget: PointsBudget;
   logger: Logger;
 }): Promise<{ endpoint: GraphQLEndpoint; close(): Promise<void> }> {
-  const { config, identity, metrics, limits, logger } = deps;
+  const { config, identity, metrics, limits, pointsBudget, logger } = deps;
   // Each admin schema is served at the origin of its service's configured URL, at the path composed in.
   const origins: Record<string, string> = {
     identity: config.identityUrl,
@@ -102,6 +107,7 @@ export async function startAdminApi(deps: {
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       useSessionProtection(),
+      useMemberBudget(pointsBudget),
       useRequestOutcome<AdminContext>(),
       useFailureStatus<AdminContext>(),
       useLimitErrors<AdminContext>(),
@@ -179,6 +185,31 @@ function useSessionProtection(): ApolloServerPlugin<AdminContext> {
         async willSendResponse({ response, contextValue }) {
           if (contextValue.setCookie) response.http.headers.set('set-cookie', contextValue.setCookie);
           response.http.headers.set('cache-control', 'no-store');
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The admin API is priced and limited as the public API is, per signed-in member instead of per key: the
+ * same formula on the admin schema, the same points per window of the organization's tier, so no person
+ * can send the database work the public API refuses (a page of 100 items each with 20 similar items,
+ * each with 20 more: 46,202 points). Without a session nothing is priced: nothing of the services runs.
+ */
+function useMemberBudget(pointsBudget: PointsBudget): ApolloServerPlugin<AdminContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, document, request, schema, contextValue }) {
+          if (!operation || !contextValue.hasSessionCookie) return;
+          const { principal } = await sessionOrUnavailable(contextValue);
+          if (!principal) return;
+          const requested = operationCost(schema, { document, operation, variables: request.variables ?? {} });
+          const { ref, orgId, tier, readOnly, rateLimitPerMinute } = principal;
+          const member = { keyId: `member:${ref}`, orgId, tier, readOnly, rateLimitPerMinute };
+          const refused = (await pointsBudget.charge([member], requested)).filter((decision) => !decision.allowed);
+          if (refused.length > 0) throw overPoints(refused, 'this member');
         },
       };
     },

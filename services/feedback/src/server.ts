@@ -31,6 +31,8 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
     {
       name: 'feedback',
       schemaPath: FEEDBACK_SCHEMA_PATH,
+      // Each item's similar items are read one by one (their index, then each item by id).
+      readsPerParent: ['FeedbackItem.similar'],
       async setUp(connection, registry) {
         const repository = new FeedbackRepository(connection);
         const idempotency = new IdempotencyStore(connection);

@@ -35,6 +35,7 @@ export function createIdentityResolvers(services: IdentityServices): Resolvers {
       auditLog: (_, args, ctx) =>
         readAuditLog(repositories, memberActor(ctx), { ...args, skip: args.skip ?? 0, take: args.take ?? 50 }),
       auditActions: (_, __, ctx) => [...auditActions(memberActor(ctx))],
+      invitations: (_, __, ctx) => links.invitations(memberActor(ctx)),
     },
     Mutation: {
       signIn: async (_, args, ctx) => {
@@ -62,6 +63,10 @@ export function createIdentityResolvers(services: IdentityServices): Resolvers {
         return true;
       },
       inviteMember: (_, args, ctx) => links.invite(memberActor(ctx), args.email, checkRole(args.role)),
+      cancelInvitation: async (_, args, ctx) => {
+        await links.cancelInvitation(memberActor(ctx), args.id);
+        return true;
+      },
       acceptInvitation: async (_, args, ctx) => {
         const { token, session } = await links.acceptInvitation(
           args.token,

@@ -32,7 +32,8 @@ export function searchAnswers(
   const items: IndexedItemReads = {
     total: (orgId) => repository.total(orgId),
     countAfterId: (orgId, after) => repository.countAfterId(orgId, after),
-    idBeforeNewest: (orgId, n) => repository.idBeforeNewest(orgId, n),
+    newestId: (orgId) => index.newestId(orgId),
+    oldestId: (orgId) => index.oldestId(orgId),
     newestAfterId: (orgId, query, after, position, limit) =>
       repository.newestAfterId(orgId, query, after, position, limit),
     countMatchingAfterId: (orgId, query, after) => repository.countMatchingAfterId(orgId, query, after),

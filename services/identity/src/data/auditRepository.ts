@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'key.revoked',
   'member.created',
   'member.invited',
+  'member.invitation_cancelled',
   'member.joined',
   'member.role_changed',
   'member.removed',

@@ -34,6 +34,17 @@ const tokenSchema = new Schema<TokenDocument>(
 );
 // A person's links of one kind: ended together when a reset succeeds.
 tokenSchema.index({ email: 1, kind: 1 });
+// An organization's invitations: listed, and ended with the member who sent them.
+tokenSchema.index({ orgId: 1, kind: 1, expiresAt: -1 });
+
+/** The most pending invitations one listing returns. */
+export const MAX_LISTED_INVITATIONS = 500;
+
+const toToken = ({ _id, usedAt: _used, ...rest }: TokenDocument): OneTimeToken => ({
+  id: _id,
+  ...rest,
+  role: rest.role ?? null,
+});
 
 export class OneTimeTokenRepository {
   private readonly model: Model<TokenDocument>;
@@ -63,14 +74,43 @@ export class OneTimeTokenRepository {
         { new: true },
       )
       .lean<TokenDocument>();
-    if (!doc) return null;
-    const { _id, usedAt: _used, ...rest } = doc;
-    return { id: _id, ...rest, role: rest.role ?? null };
+    return doc ? toToken(doc) : null;
   }
 
   /** Ends every unused link of `kind` sent to `email` (a reset that succeeded ends the older ones). */
   async endAll(kind: OneTimeToken['kind'], email: string, now: Date): Promise<void> {
     await this.model.updateMany({ kind, email, usedAt: null }, { $set: { usedAt: now } });
+  }
+
+  /** The organization's invitations not yet used, cancelled or expired, newest first. */
+  async pendingInvitations(orgId: string, now: Date): Promise<OneTimeToken[]> {
+    const docs = await this.model
+      .find({ orgId, kind: 'invitation', usedAt: null, expiresAt: { $gt: now } })
+      .sort({ expiresAt: -1 })
+      .limit(MAX_LISTED_INVITATIONS)
+      .lean<TokenDocument[]>();
+    return docs.map(toToken);
+  }
+
+  /** One pending invitation of the organization; null when unknown, used, cancelled, expired or another's. */
+  async pendingInvitation(orgId: string, id: string, now: Date): Promise<OneTimeToken | null> {
+    const doc = await this.model.findById(id).lean<TokenDocument>();
+    return doc && doc.orgId === orgId && doc.kind === 'invitation' && !doc.usedAt && doc.expiresAt > now
+      ? toToken(doc)
+      : null;
+  }
+
+  /** Ends a pending link (as used: its token is refused from now on); false when it was no longer pending. */
+  async end(id: string, now: Date): Promise<boolean> {
+    return (await this.model.updateOne({ _id: id, usedAt: null }, { $set: { usedAt: now } })).modifiedCount === 1;
+  }
+
+  /** Ends the pending invitations `inviter` sent to a role outside `stillAllowed` (all of them when none is). */
+  async endInvitationsBy(orgId: string, inviter: string, stillAllowed: readonly Role[], now: Date): Promise<void> {
+    await this.model.updateMany(
+      { orgId, kind: 'invitation', createdBy: inviter, usedAt: null, role: { $nin: [...stillAllowed] } },
+      { $set: { usedAt: now } },
+    );
   }
 
   /** Drops what ended before `now` (swept on a timer: FerretDB has no TTL indexes, and MongoDB's run only once a minute anyway). */

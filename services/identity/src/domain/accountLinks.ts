@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { appError, badRequest, ErrorCode, forbidden, type Role } from '@fi/shared';
+import { appError, badRequest, ErrorCode, forbidden, notFound, type Role } from '@fi/shared';
+import type { OneTimeToken } from '../data/oneTimeTokenRepository';
 import type { IdentityRepositories } from '../data/repositories';
 import { actorName, type Actor } from './actor';
 import type { MemberService } from './memberService';
 import type { ResetRequestLimit } from './resetRequestLimit';
 import { checkNewPassword, hashPassword } from './passwords';
-import { requireAdmin } from './roles';
+import { invitableBy, requireAdmin } from './roles';
 import { checkEmail, normalizeEmail, type ActiveSession, type SessionService } from './sessionService';
 
 /** Sends a single-use link (an invitation, a password reset) to one person. */
@@ -14,6 +15,19 @@ export interface LinkMailer {
 }
 
 export const LINK_INVALID = 'This link is invalid, used or expired; ask for a new one';
+export const INVITATION_NOT_FOUND = 'Invitation not found';
+
+/** An invitation as owners and admins see it: never the link's token, only its hash as the id. */
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  expiresAt: Date;
+  invitedBy: string;
+}
+
+const toInvitation = ({ id, email, role, expiresAt, createdBy }: OneTimeToken): Invitation[] =>
+  role ? [{ id, email, role, expiresAt, invitedBy: createdBy }] : [];
 
 export interface LinkPolicy {
   publicUrl: string;
@@ -43,11 +57,7 @@ export class AccountLinkService {
   ) {}
 
   /** Owners and admins invite; only an owner invites another owner. */
-  async invite(
-    actor: Actor & { kind: 'member' },
-    email: string,
-    role: Role,
-  ): Promise<{ email: string; role: Role; expiresAt: Date }> {
+  async invite(actor: Actor & { kind: 'member' }, email: string, role: Role): Promise<Invitation> {
     requireAdmin(actor.member.role, 'invite members');
     if (role === 'owner' && actor.member.role !== 'owner')
       throw forbidden('Only owners can grant or change the owner role');
@@ -55,7 +65,8 @@ export class AccountLinkService {
     if (await this.repositories.members.findCredentials(to)) throw badRequest('This email already has an account');
     if (!this.mailer) throw mailUnavailable();
     const expiresAt = new Date(Date.now() + this.policy.invitationTtlMs);
-    const token = await this.issue('invitation', actor.member.orgId, to, role, actorName(actor), expiresAt);
+    const invitedBy = actorName(actor);
+    const token = await this.issue('invitation', actor.member.orgId, to, role, invitedBy, expiresAt);
     const link = `${this.policy.publicUrl}/accept-invitation?token=${token}`;
     await this.mailer.send({
       to,
@@ -71,7 +82,32 @@ export class AccountLinkService {
       target: `${to} as ${role}`,
       address: actor.address,
     });
-    return { email: to, role, expiresAt };
+    return { id: tokenId(token), email: to, role, expiresAt, invitedBy };
+  }
+
+  /** The organization's pending invitations, for its owners and admins. */
+  async invitations(actor: Actor & { kind: 'member' }): Promise<Invitation[]> {
+    requireAdmin(actor.member.role, 'list invitations');
+    const pending = await this.repositories.oneTimeTokens.pendingInvitations(actor.member.orgId, new Date());
+    return pending.flatMap(toInvitation);
+  }
+
+  /** Ends a pending invitation: owners and admins, and only an owner ends an invitation to the owner role. */
+  async cancelInvitation(actor: Actor & { kind: 'member' }, id: string): Promise<void> {
+    requireAdmin(actor.member.role, 'cancel invitations');
+    const now = new Date();
+    const invitation = await this.repositories.oneTimeTokens.pendingInvitation(actor.member.orgId, id, now);
+    if (!invitation) throw notFound(INVITATION_NOT_FOUND);
+    if (invitation.role === 'owner' && actor.member.role !== 'owner')
+      throw forbidden('Only owners can grant or change the owner role');
+    if (!(await this.repositories.oneTimeTokens.end(invitation.id, now))) throw notFound(INVITATION_NOT_FOUND);
+    await this.repositories.audit.record({
+      orgId: actor.member.orgId,
+      action: 'member.invitation_cancelled',
+      actor: actorName(actor),
+      target: `${invitation.email} as ${invitation.role}`,
+      address: actor.address,
+    });
   }
 
   /** The invited person chooses a name and password; they are signed in at once. */
@@ -82,7 +118,8 @@ export class AccountLinkService {
   ): Promise<{ token: string; session: ActiveSession }> {
     checkNewPassword(input.password);
     const invitation = await this.repositories.oneTimeTokens.consume(tokenId(token), 'invitation', new Date());
-    if (!invitation || !invitation.role) throw badRequest(LINK_INVALID);
+    if (!invitation || !invitation.role || !(await this.inviterMayStill(invitation, invitation.role)))
+      throw badRequest(LINK_INVALID);
     const member = await this.members.join(
       invitation.orgId,
       { email: invitation.email, name: input.name, role: invitation.role, password: input.password },
@@ -143,6 +180,16 @@ export class AccountLinkService {
       target: account.member.email,
       address,
     });
+  }
+
+  /**
+   * An invitation holds only while the member who sent it is still in the organization with a role that
+   * may invite to it. Removals and demotions end such invitations as they happen; this also refuses one
+   * sent by a request that was in flight while its sender was removed.
+   */
+  private async inviterMayStill(invitation: OneTimeToken, role: Role): Promise<boolean> {
+    const inviter = await this.repositories.members.findCredentials(invitation.createdBy);
+    return !!inviter && inviter.member.orgId === invitation.orgId && invitableBy(inviter.member.role).includes(role);
   }
 
   private async issue(

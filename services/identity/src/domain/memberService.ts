@@ -4,7 +4,7 @@ import type { IdentityRepositories } from '../data/repositories';
 import { actorAddress, actorName, type Actor } from './actor';
 import { checkNewPassword, hashPassword } from './passwords';
 import { signInRequired } from './identityErrors';
-import { requireAdmin, requireCanAssign } from './roles';
+import { invitableBy, requireAdmin, requireCanAssign } from './roles';
 import { checkEmail, normalizeEmail } from './sessionService';
 
 export const MEMBER_NOT_FOUND = 'Member not found';
@@ -81,6 +81,8 @@ export class MemberService {
       await this.keepAnOwner(target, role);
       const changed = await this.repositories.members.setRole(target.orgId, target.id, role);
       if (!changed) throw notFound(MEMBER_NOT_FOUND);
+      // Their invitations to roles they may no longer invite to end with the demotion.
+      await this.repositories.oneTimeTokens.endInvitationsBy(target.orgId, target.email, invitableBy(role), new Date());
       await this.repositories.audit.record({
         orgId: target.orgId,
         action: 'member.role_changed',
@@ -101,6 +103,7 @@ export class MemberService {
       await this.keepAnOwner(target, null);
       if (!(await this.repositories.members.remove(target.orgId, target.id))) throw notFound(MEMBER_NOT_FOUND);
       await this.repositories.sessions.revokeAllOf(target.id);
+      await this.repositories.oneTimeTokens.endInvitationsBy(target.orgId, target.email, [], new Date());
       await this.repositories.audit.record({
         orgId: target.orgId,
         action: 'member.removed',

@@ -1,4 +1,4 @@
-import { forbidden, type Role } from '@fi/shared';
+import { forbidden, ROLES, type Role } from '@fi/shared';
 
 const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
@@ -13,3 +13,7 @@ export function requireCanAssign(actorRole: Role, fromRole: Role, toRole: Role):
   if ((fromRole === 'owner' || toRole === 'owner') && actorRole !== 'owner')
     throw forbidden('Only owners can grant or change the owner role');
 }
+
+/** The roles a member with `role` may invite people to (and so whose invitations of theirs stay valid). */
+export const invitableBy = (role: Role): Role[] =>
+  RANK[role] < RANK.admin ? [] : ROLES.filter((invited) => invited !== 'owner' || role === 'owner');

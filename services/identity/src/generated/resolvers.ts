@@ -58,11 +58,18 @@ export type CreatedApiKey = {
   key: Scalars['String']['output'];
 };
 
-/** An invitation sent: the link goes to the email and works once until expiresAt. */
+/**
+ * An invitation sent: the link goes to the email and works once until expiresAt, while the member who sent
+ * it may still invite that role (removing them, or demoting them below it, ends it).
+ */
 export type Invitation = {
   __typename?: 'Invitation';
   email: Scalars['String']['output'];
   expiresAt: Scalars['DateTime']['output'];
+  /** Names the invitation for cancelInvitation (never the link's secret). */
+  id: Scalars['ID']['output'];
+  /** The email of the member who sent it. */
+  invitedBy: Scalars['String']['output'];
   role: Role;
 };
 
@@ -79,6 +86,8 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** With the token of an invitation link: creates the member and signs them in. */
   acceptInvitation: Session;
+  /** Owners and admins; only an owner cancels an invitation to the owner role. Its link stops working at once. */
+  cancelInvitation: Scalars['Boolean']['output'];
   /** Owners and admins; only an owner grants or takes away the owner role. */
   changeRole: Member;
   /** Owners and admins only. */
@@ -101,6 +110,11 @@ export type MutationAcceptInvitationArgs = {
   name: Scalars['String']['input'];
   password: Scalars['String']['input'];
   token: Scalars['String']['input'];
+};
+
+
+export type MutationCancelInvitationArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -168,6 +182,8 @@ export type Query = {
    * recorded (a member's email, cli, anonymous; case-insensitive), `from`/`to` the time range [from, to).
    */
   auditLog: AuditPage;
+  /** Invitations not yet accepted, cancelled or expired, newest first (at most 500); owners and admins only. */
+  invitations: Array<Invitation>;
   /** The current session, or null when signed out. */
   me: Maybe<Session>;
   members: Array<Member>;
@@ -352,6 +368,8 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 export type InvitationResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Invitation'] = ResolversParentTypes['Invitation']> = {
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  invitedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   role?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
 };
 
@@ -365,6 +383,7 @@ export type MemberResolvers<ContextType = IdentityContext, ParentType extends Re
 
 export type MutationResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   acceptInvitation?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationAcceptInvitationArgs, 'name' | 'password' | 'token'>>;
+  cancelInvitation?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationCancelInvitationArgs, 'id'>>;
   changeRole?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationChangeRoleArgs, 'memberId' | 'role'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'readOnly'>>;
   inviteMember?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationInviteMemberArgs, 'email' | 'role'>>;
@@ -387,6 +406,7 @@ export type QueryResolvers<ContextType = IdentityContext, ParentType extends Res
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType>;
   auditActions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   auditLog?: Resolver<ResolversTypes['AuditPage'], ParentType, ContextType, RequireFields<QueryAuditLogArgs, 'skip' | 'take'>>;
+  invitations?: Resolver<Array<ResolversTypes['Invitation']>, ParentType, ContextType>;
   me?: Resolver<Maybe<ResolversTypes['Session']>, ParentType, ContextType>;
   members?: Resolver<Array<ResolversTypes['Member']>, ParentType, ContextType>;
 };

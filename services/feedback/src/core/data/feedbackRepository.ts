@@ -59,20 +59,6 @@ export class FeedbackRepository {
     return this.model.countDocuments({ orgId, _id: { $gt: new Types.ObjectId(after) } });
   }
 
-  /**
-   * The id just older than the organization's `n` newest items (by id, which is the order they were
-   * stored in), or null when it has at most `n`: items after it are the `n` newest.
-   */
-  async idBeforeNewest(orgId: string, n: number): Promise<string | null> {
-    const [doc] = await this.model
-      .find({ orgId }, { _id: 1 })
-      .sort({ _id: -1 })
-      .skip(n)
-      .limit(1)
-      .lean<FeedbackDocument[]>();
-    return doc ? doc._id.toHexString() : null;
-  }
-
   /** The newest `limit` items after the id `after` that the query selects (its search by regex), after its cursor `position`. */
   async newestAfterId(
     orgId: string,

@@ -465,10 +465,18 @@ export class IndexStore {
   }
 
   /** The organization's newest item id (the bench waits until the index reaches it). */
-  async newestId(orgId: string): Promise<string | null> {
+  newestId(orgId: string): Promise<string | null> {
+    return this.endId(orgId, -1);
+  }
+
+  oldestId(orgId: string): Promise<string | null> {
+    return this.endId(orgId, 1);
+  }
+
+  private async endId(orgId: string, order: 1 | -1): Promise<string | null> {
     return (
       (
-        await this.items.findOne({ orgId }, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: Types.ObjectId }>()
+        await this.items.findOne({ orgId }, { _id: 1 }).sort({ _id: order }).lean<{ _id: Types.ObjectId }>()
       )?._id.toHexString() ?? null
     );
   }
