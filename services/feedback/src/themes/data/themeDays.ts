@@ -237,10 +237,23 @@ export class ThemeDayStore {
       };
   }
 
-  /** Marks the days (of these sources) whose items' themes a computation is about to change. */
-  async mark(orgId: string, days: Array<{ day: string; source: string }>): Promise<void> {
+  /**
+   * Marks the days (of these sources) whose items' themes a computation or a person's correction is about to
+   * change. A correction marks beside the theme worker: an upsert that loses the race to the insert of the
+   * same day is a duplicate key, and done again it finds the day and marks it.
+   */
+  async mark(orgId: string, days: Array<{ day: string; source: string }>, retried = false): Promise<void> {
     const unique = new Map(days.map(({ day, source }) => [dayIdOf(orgId, day, source), { day, source }]));
     if (unique.size === 0) return;
+    try {
+      await this.upsertMarks(orgId, unique);
+    } catch (error) {
+      if (retried || (error as { code?: number }).code !== 11000) throw error;
+      await this.mark(orgId, days, true);
+    }
+  }
+
+  private async upsertMarks(orgId: string, unique: Map<string, { day: string; source: string }>): Promise<void> {
     await this.days.bulkWrite(
       [...unique].map(([_id, { day, source }]) => ({
         updateOne: {

@@ -392,7 +392,14 @@ export class ThemeStore {
    * a computation under way, which read the fingerprint before, finishes after this).
    */
   async recomputeSoon(orgId: string, now: Date): Promise<void> {
-    await this.runs.updateOne({ _id: orgId }, { $set: { mergedAt: now } }, { upsert: true });
+    const write = () => this.runs.updateOne({ _id: orgId }, { $set: { mergedAt: now } }, { upsert: true });
+    try {
+      await write();
+    } catch (error) {
+      // The worker's lease created the run document first (a new organization): it is there to update now.
+      if ((error as { code?: number }).code !== 11000) throw error;
+      await write();
+    }
   }
 
   private match(orgId: string, range: ThemeRange) {
