@@ -1,4 +1,4 @@
-import { type KeyService, OPERATOR } from '@fi/identity';
+import { type KeyService, type MemberService, OPERATOR } from '@fi/identity';
 import { spawnEntry } from '../test/helpers/processes';
 
 /** The attack of issue 21: ten aliased pages with their totals, from free keys of organizations without items. */
@@ -40,10 +40,77 @@ export async function fairShareBench(
       (await keys.create(OPERATOR, orgId, { name: 'attacker', readOnly: true, rateLimitPerMinute: null })).key,
     );
   }
-  const clients = spawnEntry('test/helpers/attackClients.ts', {
+  return victimUnderAttack(gatewayUrl, victimKey, rounds, post, {
     ATTACK_URL: gatewayUrl.replace('localhost', '127.0.0.1'),
     ATTACK_KEYS: attackers.join(','),
     ATTACK_QUERY: ATTACK,
+  });
+}
+
+/**
+ * The heavy admin query of issue 36 (D2): a page of 100 items, each with 20 similar items, each with 20
+ * more. The public API refuses it (46,202 points); on the admin API a member of an enterprise
+ * organization (unlimited points) may send it, and the bulkheads must keep it to that organization's share.
+ */
+export const HEAVY_ADMIN_QUERY =
+  '{ feedbackItems(take: 100) { items { id similar(take: 20) { score item { id similar(take: 20) { score item { id title } } } } } } }';
+
+/**
+ * `npm run bench -- --fair-share`, second case: two members of another organization (enterprise, with
+ * items to compare) send the heavy admin query in a loop (rounds of 5 s, each followed by 5 s of pause)
+ * while the victim reads as above. `sessionCookies`: the attackers' signed-in sessions.
+ */
+export function adminFairShareBench(
+  gatewayUrl: string,
+  sessionCookies: string[],
+  victimKey: string,
+  rounds: number,
+  post: Post,
+): Promise<FairShareFigures> {
+  return victimUnderAttack(gatewayUrl, victimKey, rounds, post, {
+    ATTACK_URL: gatewayUrl.replace('localhost', '127.0.0.1').replace(/\/graphql$/, '/admin/graphql'),
+    ATTACK_COOKIES: sessionCookies.join(','),
+    ATTACK_QUERY: HEAVY_ADMIN_QUERY,
+  });
+}
+
+/** Adds `count` members (viewers) to `orgId` and signs each in through the gateway; their session cookies. */
+export async function signedInMembers(
+  gatewayUrl: string,
+  members: MemberService,
+  orgId: string,
+  count: number,
+): Promise<string[]> {
+  const cookies: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const email = `viewer-${i}-${Date.now()}@bench.example`;
+    const password = `bench viewer password ${i}`;
+    await members.add(OPERATOR, orgId, { email, name: `Viewer ${i}`, role: 'viewer', password });
+    const response = await fetch(gatewayUrl.replace(/\/graphql$/, '/admin/graphql'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { csrfToken } }',
+        variables: { e: email, p: password },
+      }),
+    });
+    const cookie = response.headers.get('set-cookie')?.split(';')[0];
+    if (!cookie) throw new Error(`sign-in failed: ${await response.text()}`);
+    cookies.push(cookie);
+  }
+  return cookies;
+}
+
+/** The victim's reads, one after another, while the attack clients (`attack`: their settings) run. */
+async function victimUnderAttack(
+  gatewayUrl: string,
+  victimKey: string,
+  rounds: number,
+  post: Post,
+  attack: Record<string, string>,
+): Promise<FairShareFigures> {
+  const clients = spawnEntry('test/helpers/attackClients.ts', {
+    ...attack,
     ATTACK_MS: String(ROUND_MS),
     ATTACK_ROUNDS: String(rounds),
   });
@@ -88,12 +155,16 @@ export async function fairShareBench(
   };
 }
 
-export function fairShareMarkdown(figures: FairShareFigures, machine: string): string {
+export function fairShareMarkdown(
+  figures: FairShareFigures,
+  machine: string,
+  attack = 'Three free keys send the 10-alias query',
+): string {
   const { victim } = figures;
   return [
     `Measured ${new Date().toISOString()}; ${machine}.`,
     '',
-    `Three free keys send the 10-alias query for ${figures.rounds} rounds of 5 s (each followed by 5 s of pause) while an enterprise key of another organization reads pages.`,
+    `${attack} for ${figures.rounds} rounds of 5 s (each followed by 5 s of pause) while an enterprise key of another organization reads pages.`,
     '',
     '| Victim p50 idle | Victim p50 under attack | Ratio | Victim requests (idle / attacked) | Victim failures |',
     '|---:|---:|---:|---:|---:|',

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { type Databases, openDatabases, seedOrganization } from '@fi/cli';
 import { scaleBench, scaleMarkdown, searchPathsOf } from './scale';
-import { fairShareBench, fairShareMarkdown } from './fairShare';
+import { adminFairShareBench, fairShareBench, fairShareMarkdown, signedInMembers } from './fairShare';
 import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFerretDb } from '@fi/cli/embedded';
-import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
+import { KeyService, MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import { IDENTITY_HEADER, parseSigningKeys, signIdentity } from '@fi/shared';
 import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
 import { runIntelligenceBench } from './intelligence';
@@ -100,6 +100,8 @@ const PROFILES: Record<string, Profile> = {
 };
 
 const ORG = 'bench';
+/** The organization whose members send the heavy admin query in the fair-share bench. */
+const ADMIN_ATTACKER_ORG = 'bench-admin-attacker';
 /** Keys of the organization the requests rotate over, and requests per scenario sent in turn. */
 const API_KEYS = 8;
 const REQUEST_POOL = 500;
@@ -247,14 +249,33 @@ async function main(): Promise<void> {
         { result: say, info: say },
         { feedbackOnly: true },
       );
-      const figures = await fairShareBench(ours.url, keyService, key, values.quick ? 2 : 6, post);
-      const table = fairShareMarkdown(
-        figures,
-        Object.entries(machine(kind))
-          .filter(([name]) => !name.startsWith('@'))
-          .map(([name, value]) => `${name} ${value}`)
-          .join(', '),
+      const rounds = values.quick ? 2 : 6;
+      const machineLine = Object.entries(machine(kind))
+        .filter(([name]) => !name.startsWith('@'))
+        .map(([name, value]) => `${name} ${value}`)
+        .join(', ');
+      const figures = await fairShareBench(ours.url, keyService, key, rounds, post);
+      // Then two members of another organization, with items of its own, send the heavy admin query.
+      await keyService.organizationFor(OPERATOR, ADMIN_ATTACKER_ORG, 'enterprise');
+      await seedOrganization(
+        ADMIN_ATTACKER_ORG,
+        { feedback: 1_000, contacts: 0, accounts: 0 },
+        db,
+        { result: say, info: say },
+        { feedbackOnly: true },
       );
+      const members = new MemberService(await openRepositories(db.identity));
+      const cookies = await signedInMembers(ours.url, members, ADMIN_ATTACKER_ORG, 2);
+      const adminFigures = await adminFairShareBench(ours.url, cookies, key, rounds, post);
+      const table = [
+        fairShareMarkdown(figures, machineLine),
+        '',
+        fairShareMarkdown(
+          adminFigures,
+          machineLine,
+          'Two members of another (enterprise) organization send the heavy admin query (`feedbackItems(take: 100)` with 20 similar items each, and 20 more each) in a loop',
+        ),
+      ].join('\n');
       mkdirSync(path.join(__dirname, 'results'), { recursive: true });
       writeFileSync(
         path.join(__dirname, 'results', `latest-fair-share${values.quick ? '-quick' : ''}.md`),

@@ -132,6 +132,22 @@ describe('curated themes', () => {
     ).toBeNull();
   });
 
+  test('when two themes are moved under each other by simultaneous requests, then one is refused and no cycle is stored', async () => {
+    const create = async (label: string) =>
+      (await ok<{ createFeedbackTheme: ThemeOut }>(CREATE, { apiKey: key, input: { label } })).createFeedbackTheme;
+    const [a, b] = [await create('Cycle A'), await create('Cycle B')];
+    const answers = await Promise.all([
+      stack.gql(UPDATE, { apiKey: key, id: a.id, input: { label: 'Cycle A', parentId: b.id } }),
+      stack.gql(UPDATE, { apiKey: key, id: b.id, input: { label: 'Cycle B', parentId: a.id } }),
+    ]);
+    const codes = answers.map((answer) => answer.body.errors?.[0]?.extensions?.code ?? 'OK').sort();
+    expect(codes).toEqual(['BAD_REQUEST', 'OK']);
+    const read = async (id: string) =>
+      (await ok<{ feedbackTheme: ThemeOut }>(THEME, { apiKey: key, id })).feedbackTheme;
+    const parents = [(await read(a.id)).parent, (await read(b.id)).parent];
+    expect(parents.filter((parent) => parent !== null)).toHaveLength(1);
+  });
+
   test('when a read-only key or another organization tries, then FORBIDDEN or NOT_FOUND and nothing changes', async () => {
     const theme = (await ok<{ createFeedbackTheme: ThemeOut }>(CREATE, { apiKey: key, input: { label: 'Guarded' } }))
       .createFeedbackTheme;
@@ -229,6 +245,31 @@ describe('curated themes', () => {
       assignedBy: 'person',
     });
     expect((await item(key, dark[0])).themeMatches.map((m) => m.theme.id)).not.toContain(theme.id);
+  });
+
+  test('when an item has a child theme, then its parent’s filter and count include it', async () => {
+    const { key: own } = await stack.createKey();
+    const id = await add(own, ['Walrus jam', 'The walrus printer jams on every second page.']);
+    const create = async (input: Record<string, unknown>) =>
+      (await ok<{ createFeedbackTheme: ThemeOut }>(CREATE, { apiKey: own, input })).createFeedbackTheme;
+    const parent = await create({ label: 'Hardware' });
+    const child = await create({ label: 'Printers', parentId: parent.id });
+    const assigned = (
+      await ok<{ assignFeedbackTheme: ItemOut }>(ASSIGN, { apiKey: own, itemId: id, themeId: child.id })
+    ).assignFeedbackTheme;
+    expect(assigned.themes.slice(0, 2).map((theme) => theme.id)).toEqual([child.id, parent.id]);
+    expect(assigned.themeMatches.map((match) => match.theme.id)).toEqual([child.id]);
+    const listed = await ok<{ feedbackItems: { items: Array<{ id: string }> } }>(BY_THEME, {
+      apiKey: own,
+      theme: parent.id,
+    });
+    expect(listed.feedbackItems.items.map((item) => item.id)).toEqual([id]);
+    await eventually(
+      async () =>
+        (await ok<{ feedbackTheme: ThemeOut }>(THEME, { apiKey: own, id: parent.id })).feedbackTheme.count === 1,
+      60_000,
+      'the parent’s count to include its child’s item',
+    );
   });
 
   test('when a suggestion is accepted, then it keeps its id, becomes curated and its items keep it', async () => {

@@ -625,6 +625,106 @@ test('a member merges two themes on the insights page, the feedback service keep
   expect((await themeOf(zephyr.id))?.id).toBe(into!.id);
 });
 
+const THEME_MATCHES =
+  'query($k: String!, $id: String!) { feedbackItem(apiKey: $k, id: $id) { themeMatches { theme { id } assignedBy } } }';
+const CURATED_THEME =
+  'query($k: String!, $id: String!) { feedbackTheme(apiKey: $k, id: $id) { id label curated count parent { id } } }';
+
+test('a member curates themes on the Themes page: adds one, nests another under it, moves an item and accepts a suggestion', async () => {
+  const member = await addMember('member');
+  const walrus = await addFeedback(
+    ['jams on page two', 'prints blank pages', 'needs a driver update', 'is offline again'].map((text) => ({
+      title: `Walrus printer ${text}`,
+      content: `The walrus printer ${text}.`,
+    })),
+  );
+  const narwhal = await addFeedback(
+    ['misses my meetings', 'shows the wrong week', 'could sync faster', 'loses colours'].map((text) => ({
+      title: `Narwhal calendar ${text}`,
+      content: `The narwhal calendar ${text}.`,
+    })),
+  );
+  const gql = async <T>(query: string, variables: Record<string, unknown>) =>
+    (await stack.gql<T>(query, { k: orgKey, ...variables })).body.data!;
+  let suggestion: { id: string; label: string } | null = null;
+  await eventually(
+    async () => Boolean((suggestion = await themeOfItem(gql, walrus[0].id))),
+    60_000,
+    'the walrus items in a suggested theme',
+  );
+
+  const page = await newPage();
+  await signIn(page, member);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Themes' }).click();
+  const addForm = page.getByRole('form', { name: 'Add a theme' });
+  await addForm.getByLabel('Label', { exact: true }).fill('Narwhal calendar');
+  await addForm.getByLabel('Keywords (comma-separated)').fill('narwhal, calendar');
+  await addForm.getByRole('button', { name: 'Add theme' }).click();
+  const taxonomy = page.getByRole('region', { name: 'Taxonomy' });
+  await taxonomy.getByRole('button', { name: 'Narwhal calendar', exact: true }).waitFor();
+  await addForm.getByLabel('Label', { exact: true }).fill('Narwhal reminders');
+  await addForm.getByLabel('Under').selectOption({ label: 'Narwhal calendar' });
+  await addForm.getByRole('button', { name: 'Add theme' }).click();
+  await taxonomy.getByRole('button', { name: 'Narwhal reminders', exact: true }).waitFor();
+
+  await page
+    .getByRole('region', { name: 'Suggestions' })
+    .getByRole('button', { name: `Accept ${suggestion!.label}` })
+    .click();
+  await taxonomy.getByRole('button', { name: suggestion!.label, exact: true }).waitFor();
+  const accepted = await gql<{ feedbackTheme: { id: string; curated: boolean } }>(CURATED_THEME, {
+    id: suggestion!.id,
+  });
+  expect(accepted.feedbackTheme).toMatchObject({ id: suggestion!.id, curated: true });
+
+  // The calendar items get the new theme at the service's next pass; then one is moved to the accepted theme.
+  let calendar: { id: string; label: string } | null = null;
+  await eventually(
+    async () => (calendar = await themeOfItem(gql, narwhal[1].id))?.label === 'Narwhal calendar',
+    60_000,
+    'the calendar items assigned to the new theme',
+  );
+  await taxonomy.getByRole('button', { name: 'Narwhal calendar', exact: true }).click();
+  const items = page.getByRole('region', { name: 'Items of Narwhal calendar' });
+  const title = narwhal[1].title;
+  await items.getByLabel(`Move “${title}” to`).selectOption({ label: suggestion!.label });
+  await items
+    .getByRole('form', { name: `Move “${title}”` })
+    .getByRole('button', { name: 'Move' })
+    .click();
+  await eventually(
+    async () => {
+      const { feedbackItem } = await gql<{
+        feedbackItem: { themeMatches: Array<{ theme: { id: string }; assignedBy: string }> };
+      }>(THEME_MATCHES, { id: narwhal[1].id });
+      return (
+        feedbackItem.themeMatches[0]?.theme.id === suggestion!.id &&
+        feedbackItem.themeMatches[0].assignedBy === 'person' &&
+        feedbackItem.themeMatches.every((match) => match.theme.id !== calendar!.id)
+      );
+    },
+    10_000,
+    'the moved item in the accepted theme',
+  );
+  await page.getByRole('heading', { name: 'Themes', level: 1 }).scrollIntoViewIfNeeded();
+  await screenshot(page, 'themes');
+  // The inbox filters by the curated theme (listed first, without "(suggested)").
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Feedback' }).click();
+  await page.getByLabel('Theme').selectOption({ label: 'Narwhal calendar' });
+  await page.getByRole('link', { name: walrus[0].title }).waitFor({ state: 'detached' });
+  await page.getByRole('link', { name: narwhal[0].title }).waitFor();
+});
+
+async function themeOfItem(
+  gql: <T>(query: string, variables: Record<string, unknown>) => Promise<T>,
+  id: string,
+): Promise<{ id: string; label: string } | null> {
+  const { feedbackItem } = await gql<{ feedbackItem: { themes: Array<{ id: string; label: string }> } }>(ITEM_THEMES, {
+    id,
+  });
+  return feedbackItem.themes[0] ?? null;
+}
+
 test('a viewer reads the inbox without triage controls, and the feedback service refuses a status change a viewer sends anyway', async () => {
   const viewer = await addMember('viewer');
   const [item] = await addFeedback([{ title: `Viewer check ${Date.now()}`, content: 'Please keep me unread' }]);
@@ -804,4 +904,28 @@ test('an invited person accepts in the page and is signed in; a forgotten passwo
   await forgetful.getByRole('button', { name: 'Set password' }).click();
   await forgetful.getByText('Password changed').waitFor();
   await signIn(forgetful, { email: invited, password: 'another long password 2' });
+});
+
+test('an owner finds a sent invitation among the pending ones, with who sent it, and cancels it: its link no longer works', async () => {
+  const owner = await addMember('owner');
+  const invited = `pending-${Date.now()}@example.com`;
+  const page = await newPage();
+  await signIn(page, owner);
+  await page.goto('/settings/members');
+  await page.getByLabel('Invite by email').fill(invited);
+  await page.getByRole('form', { name: 'Invite a member' }).getByRole('combobox').selectOption('viewer');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  const row = page.getByRole('region', { name: 'Pending invitations' }).getByRole('row', { name: invited });
+  await row.waitFor();
+  await expect(row.textContent()).resolves.toContain(owner.email);
+  await row.getByRole('button', { name: `Cancel the invitation of ${invited}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel invitation' }).click();
+  await row.waitFor({ state: 'detached' });
+
+  const guest = await newPage();
+  await guest.goto(await mailedLink(invited, 'invitation'));
+  await guest.getByLabel('Name').fill('Too Late');
+  await guest.getByLabel('Password').fill('a long enough password 1');
+  await guest.getByRole('button', { name: 'Accept invitation' }).click();
+  await guest.getByText('This link is invalid, used or expired; ask for a new one').waitFor();
 });

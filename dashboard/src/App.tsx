@@ -14,6 +14,7 @@ import { ApiKeysSection } from './features/settings/ApiKeysSection';
 import { AuditLogSection } from './features/settings/AuditLogSection';
 import { MembersSection } from './features/settings/MembersSection';
 import { SettingsPage } from './features/settings/SettingsPage';
+import { ThemesPage } from './features/themes/ThemesPage';
 import { WebhooksPage } from './features/webhooks/WebhooksPage';
 import { adminClient } from './lib/adminClient';
 
@@ -37,6 +38,7 @@ export function App() {
               <Route path="feedback" element={<FeedbackPage />} />
               <Route path="feedback/:id" element={<FeedbackItemPage />} />
               <Route path="insights" element={<InsightsPage />} />
+              <Route path="themes" element={<ThemesPage />} />
               <Route path="webhooks" element={<WebhooksPage />} />
               <Route path="contacts" element={<ContactsPage />} />
               <Route path="accounts" element={<AccountsPage />} />

@@ -7,6 +7,8 @@
  */
 const url = process.env.ATTACK_URL ?? '';
 const keys = (process.env.ATTACK_KEYS ?? '').split(',').filter(Boolean);
+/** Session cookies instead of keys (the admin API): each attacker sends the query with its cookie. */
+const cookies = (process.env.ATTACK_COOKIES ?? '').split(',').filter(Boolean);
 const query = process.env.ATTACK_QUERY ?? '';
 const durationMs = Number(process.env.ATTACK_MS);
 const rounds = Number(process.env.ATTACK_ROUNDS ?? 1);
@@ -18,13 +20,19 @@ interface Outcome {
   other: Array<number | string>;
 }
 
-async function attack(key: string, until: number, outcome: Outcome): Promise<void> {
+/** One attacker: a key (sent as the variable `k`) or a session cookie. */
+type Credential = { key: string } | { cookie: string };
+
+async function attack(credential: Credential, until: number, outcome: Outcome): Promise<void> {
   while (Date.now() < until) {
     try {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables: { k: key } }),
+        headers: {
+          'content-type': 'application/json',
+          ...('cookie' in credential ? { cookie: credential.cookie } : {}),
+        },
+        body: JSON.stringify({ query, variables: 'key' in credential ? { k: credential.key } : {} }),
       });
       const body = (await response.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
       if (response.status === 200 && !body.errors) outcome.answered += 1;
@@ -46,19 +54,20 @@ async function attack(key: string, until: number, outcome: Outcome): Promise<voi
 async function main(): Promise<void> {
   if (
     !/^http:\/\/127\.0\.0\.1:\d+\//.test(url) ||
-    keys.length === 0 ||
+    keys.length + cookies.length === 0 ||
     !query ||
     !(durationMs > 0 && durationMs * rounds <= 60_000)
   ) {
     throw new Error(
-      'ATTACK_URL (loopback), ATTACK_KEYS, ATTACK_QUERY and ATTACK_MS (at most 60 s in all rounds) are required',
+      'ATTACK_URL (loopback), ATTACK_KEYS or ATTACK_COOKIES, ATTACK_QUERY and ATTACK_MS (at most 60 s in all rounds) are required',
     );
   }
-  const outcomes: Outcome[] = keys.map(() => ({ answered: 0, refused: 0, retryAfter: [], other: [] }));
+  const credentials: Credential[] = [...keys.map((key) => ({ key })), ...cookies.map((cookie) => ({ cookie }))];
+  const outcomes: Outcome[] = credentials.map(() => ({ answered: 0, refused: 0, retryAfter: [], other: [] }));
   for (let round = 0; round < rounds; round += 1) {
     process.stdout.write('attack\n');
     const until = Date.now() + durationMs;
-    await Promise.all(keys.map((key, i) => attack(key, until, outcomes[i])));
+    await Promise.all(credentials.map((credential, i) => attack(credential, until, outcomes[i])));
     process.stdout.write('pause\n');
     await new Promise((resolve) => setTimeout(resolve, durationMs));
   }

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 /** One request the model server received. */
 export interface ModelRequest {
   path: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
   authorization: string | undefined;
   body: Record<string, unknown>;
 }
@@ -28,6 +30,9 @@ const DIMENSIONS = 512;
  * real embedding model does and the local method cannot): "invoice" and "bill" share a dimension.
  */
 const CONCEPTS: Record<string, string> = {
+  // Words no list of the local method knows, for tests that tell the model's vectors from it.
+  blick: 'zorp',
+  quell: 'frim',
   invoice: 'bill',
   invoices: 'bill',
   billing: 'bill',
@@ -53,7 +58,8 @@ export function testVector(text: string): number[] {
   const vector = new Array<number>(DIMENSIONS).fill(0);
   for (const word of wordsOf(text)) {
     if (word.length < 3) continue;
-    const concept = CONCEPTS[word] ?? word.replace(/s$/, '');
+    const stem = word.replace(/s$/, '');
+    const concept = CONCEPTS[word] ?? CONCEPTS[stem] ?? stem;
     vector[createHash('sha1').update(concept).digest().readUInt32BE(0) % DIMENSIONS] += 1;
   }
   const norm = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0)) || 1;
@@ -79,6 +85,8 @@ export class ModelServer {
   readonly requests: ModelRequest[] = [];
   private faults: ModelFault[] = [];
   private always: ModelFault | null = null;
+  private about: string | null = null;
+  private to: string | null = null;
   private readonly hanging = new Set<http.ServerResponse>();
 
   private constructor(
@@ -99,15 +107,26 @@ export class ModelServer {
     return model;
   }
 
-  /** The next requests get these faults, in turn; `always` (until `heal`) answers every later one. */
-  fail(faults: ModelFault[], always: ModelFault | null = null): void {
+  /**
+   * The next requests get these faults, in turn; `always` (until `heal`) answers every later one. With
+   * `about`, only requests whose body holds that text get them (others of other tests are answered); with
+   * `to`, only requests of that operation.
+   */
+  fail(
+    faults: ModelFault[],
+    options: { always?: ModelFault; about?: string; to?: 'embeddings' | 'chat/completions' } = {},
+  ): void {
     this.faults = [...faults];
-    this.always = always;
+    this.always = options.always ?? null;
+    this.about = options.about ?? null;
+    this.to = options.to ?? null;
   }
 
   heal(): void {
     this.faults = [];
     this.always = null;
+    this.about = null;
+    this.to = null;
   }
 
   /** Requests to `/embeddings` or `/chat/completions`. */
@@ -123,8 +142,10 @@ export class ModelServer {
       // recorded as an empty body; answered 400 below
     }
     const path = req.url ?? '';
-    this.requests.push({ path, authorization: req.headers.authorization, body });
-    const fault = this.faults.shift() ?? this.always;
+    this.requests.push({ path, at: Date.now(), authorization: req.headers.authorization, body });
+    const concerned =
+      (this.about === null || text.includes(this.about)) && (this.to === null || path.endsWith(`/${this.to}`));
+    const fault = concerned ? (this.faults.shift() ?? this.always) : null;
     const json = (status: number, value: unknown, headers: Record<string, string> = {}): void => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
     };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { curateDemoTaxonomy } from '@fi/feedback';
 import { KeyService, MemberService, migrateLegacyKeys, openRepositories, OPERATOR } from '@fi/identity';
 import { seedOrganization } from '../commands/seed';
 import { openLegacyKeyStore, type Databases } from '../databases';
@@ -47,6 +48,8 @@ export async function ensureDemo(db: Databases, out: Output, env: NodeJS.Process
   } else {
     out.info('Empty database: seeding the "demo" organization...');
     await seedOrganization(DEMO_ORG, { feedback: 2_000, contacts: 300, accounts: 60 }, db, out);
+    // A curated taxonomy beside the computed suggestions, as a team would start one.
+    await curateDemoTaxonomy(db.feedback, DEMO_ORG);
     await keys.organizationFor(OPERATOR, DEMO_ORG, 'pro');
     key = (await keys.create(OPERATOR, DEMO_ORG, { name: 'demo', readOnly: false, rateLimitPerMinute: null })).key;
     writeSecret(DEMO_KEY_FILE, key);

@@ -1,6 +1,7 @@
 import type { Logger } from '@fi/shared';
 import { startWorker, type Connection } from '@fi/shared/database';
 import type { Registry } from 'prom-client';
+import { startModelFeature } from './ai';
 import { changeStream, ChangeEvidenceStore, ChangeOutbox, ChangeVerdicts, startChangeRelay } from './changes';
 import type { FeedbackWorkerConfig } from './config';
 import { CountStore, FeedbackRepository, FeedbackTombstones, IdempotencyStore } from './core';
@@ -77,7 +78,8 @@ async function startBackgroundWork(
     config.webhookPollIntervalMs,
     logger,
   );
-  // An export's end is a change of the stream (export.completed, export.failed), announced from here.
+  // An export's end is a change of the stream (export.completed, export.failed), announced from here; a
+  // model's reading of an item's sentiment is a change of the item, recorded and counted through it too.
   const announcements = changeStream(
     { outbox, counts, items: repository },
     {
@@ -88,6 +90,13 @@ async function startBackgroundWork(
     },
   );
   const exportWorker = await startFeedbackExportWorker(connection, tombstones, announcements.announce, config, logger);
+  const model = await startModelFeature(
+    connection,
+    config,
+    registry,
+    { items: repository, events: announcements },
+    logger,
+  );
   const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
   const search = new SearchIndexStore(connection);
   const searchIndexer =
@@ -97,7 +106,7 @@ async function startBackgroundWork(
   return {
     close: async () => {
       clearInterval(purgeTimer);
-      await exportWorker.close();
+      await Promise.all([exportWorker.close(), model.close()]);
       await announcements.settle();
       await Promise.all([relay.close(), themeWorker?.close(), searchIndexer?.close()]);
       await dispatcher.close();

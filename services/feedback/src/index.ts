@@ -31,7 +31,8 @@ export {
 export { feedbackImporter } from './feedbackImporter';
 export { recountOrganization, recountOrganizations } from './recount';
 export { webhookConfigSchema, webhookEndpoints } from './webhooks';
-export { computeThemes, recomputeThemes, ThemeStore } from './themes';
+export { computeThemes, curateDemoTaxonomy, recomputeThemes, ThemeStore } from './themes';
 export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export';
 export { SearchIndexStore } from './searchIndex';
 export { backfillTimes, indexOrganization, startSearchIndexer } from './search';
+export { AiStore, monthlyTokens, startModelFeature } from './ai';

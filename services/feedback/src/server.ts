@@ -3,6 +3,7 @@ import path from 'node:path';
 import { changesSettleMs, IDEMPOTENCY_KEY_HEADER, type Logger, type SubgraphContext } from '@fi/shared';
 import { startSubgraph } from '@fi/shared/database';
 import { createFeedbackAdminResolvers } from './adminResolvers';
+import { similarVectors } from './ai';
 import { changeStream, ChangeOutbox } from './changes';
 import { feedbackChangeFeed } from './changesFeed';
 import type { FeedbackConfig } from './config';
@@ -66,7 +67,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           events,
           search: searchAnswers(index, repository, tombstones, createSearchMetrics(registry)),
           insights: new InsightsStore(connection),
-          similarity: new OrgSimilarity(new SimilarityStore(connection)),
+          similarity: new OrgSimilarity(new SimilarityStore(connection), similarVectors(connection, config)),
           themes,
           webhooks: webhooks.management,
           exportJobs: exportJobs.operations,

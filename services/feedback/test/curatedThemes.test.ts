@@ -54,6 +54,16 @@ class MemoryTaxonomy implements Taxonomy {
     });
   }
 
+  private readonly queues = new Map<string, Promise<unknown>>();
+  /** One write of an organization's taxonomy at a time, as the store's lock gives. */
+  async exclusive<T>(orgId: string, write: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(orgId) ?? Promise.resolve()).then(write, write);
+    this.queues.set(
+      orgId,
+      run.catch(() => undefined),
+    );
+    return run;
+  }
   async curated(orgId: string) {
     return [...this.themes.values()].filter((theme) => theme.orgId === orgId && theme.curated);
   }
@@ -223,6 +233,19 @@ describe('curated theme use cases', () => {
     const error = await rejection(updateCuratedTheme(port, 'org1', top.id, { label: 'Top', parentId: child.id }));
     expect(error.extensions).toMatchObject({ code: 'BAD_REQUEST', argument: 'input.parentId' });
     expect(taxonomy.themes.get(top.id)!.parentId).toBeNull();
+  });
+
+  test('when two themes are moved under each other at once, then one move is refused and no cycle is written', async () => {
+    const { port, taxonomy } = ports();
+    const a = await createCuratedTheme(port, 'org1', { label: 'A' });
+    const b = await createCuratedTheme(port, 'org1', { label: 'B' });
+    const results = await Promise.allSettled([
+      updateCuratedTheme(port, 'org1', a.id, { label: 'A', parentId: b.id }),
+      updateCuratedTheme(port, 'org1', b.id, { label: 'B', parentId: a.id }),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const parents = [taxonomy.themes.get(a.id)!.parentId, taxonomy.themes.get(b.id)!.parentId];
+    expect(parents.filter((parent) => parent !== null)).toHaveLength(1);
   });
 
   test('when a suggestion is accepted, then it keeps its id and label and its items become its examples', async () => {

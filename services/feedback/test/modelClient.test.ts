@@ -98,7 +98,7 @@ describe('the model client against the test model server', () => {
   });
 
   test('when the server answers 500 every time, then the client gives up after three tries', async () => {
-    server.fail([], { kind: 'server-error' });
+    server.fail([], { always: { kind: 'server-error' } });
     const { client, registry } = clientOf();
     expect((await failureOf(client.embed('org', 'embed-1', ['text']))).reason).toBe('server');
     expect(server.requests).toHaveLength(3);

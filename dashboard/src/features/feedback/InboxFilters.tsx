@@ -55,7 +55,10 @@ export function InboxFilters({
     </div>
   );
   // A theme from the address that the list no longer offers (merged, or beyond the first 100) stays chosen.
-  const themeOptions = themeItems.map((theme) => ({ value: theme.id, label: theme.label }));
+  // The taxonomy's themes first, then the service's suggestions, each largest first.
+  const themeOptions = [...themeItems]
+    .sort((a, b) => Number(b.curated) - Number(a.curated))
+    .map((theme) => ({ value: theme.id, label: theme.curated ? theme.label : `${theme.label} (suggested)` }));
   if (values.theme && !themeItems.some((theme) => theme.id === values.theme))
     themeOptions.push({ value: values.theme, label: 'This theme' });
   const named = (list: readonly string[]) => list.map((value) => ({ value, label: capitalized(value) }));

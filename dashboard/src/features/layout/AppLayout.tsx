@@ -6,6 +6,7 @@ import { useSession, useSignedIn } from '../auth/SessionProvider';
 const AREAS = [
   { to: '/feedback', label: 'Feedback' },
   { to: '/insights', label: 'Insights' },
+  { to: '/themes', label: 'Themes' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/contacts', label: 'Contacts' },
   { to: '/accounts', label: 'Accounts' },

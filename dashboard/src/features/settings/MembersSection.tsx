@@ -16,6 +16,7 @@ import {
   ROLES,
   type Member,
 } from './memberQueries';
+import { PendingInvitations } from './PendingInvitations';
 
 export function MembersSection() {
   const session = useSignedIn();
@@ -38,6 +39,7 @@ export function MembersSection() {
       <h2 id="members-title">Members</h2>
       {!manage && <p className="hint">Only owners and admins can invite, change roles or remove members.</p>}
       {manage && <InviteForm />}
+      {manage && <PendingInvitations />}
       <ErrorLine error={actionError} />
       {error && (
         <StatusMessage error retry={reload}>

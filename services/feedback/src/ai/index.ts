@@ -7,3 +7,6 @@ export { ModelUnavailable, type ModelFailureReason } from './modelFailure';
 export { createAiMetrics, type AiMetrics } from './aiMetrics';
 export { unlimitedTokens, type TokenBudget } from './tokenBudget';
 export { cosine, noItemVectors, type ItemVectors } from './itemVectors';
+export { similarVectors, startModelFeature } from './modelFeature';
+export { AiStore } from './data/aiStore';
+export { monthlyTokens } from './monthlyTokens';

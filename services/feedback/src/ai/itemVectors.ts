@@ -9,6 +9,16 @@ export interface ItemVectors {
   of(orgId: string, itemIds: readonly string[]): Promise<Map<string, Float32Array>>;
   /** Vectors of free texts (e.g. a curated theme's label, description and keywords), or null when no model answers now. */
   embedTexts(orgId: string, texts: readonly string[]): Promise<Float32Array[] | null>;
+  /**
+   * The organization's embedded items closest to the item (never itself), best first, with their cosine
+   * similarity, at least `minScore`; null when the item has no vector yet (callers use the local method).
+   */
+  nearest(
+    orgId: string,
+    itemId: string,
+    take: number,
+    minScore: number,
+  ): Promise<Array<{ id: string; score: number }> | null>;
 }
 
 /** No embedding model: no vectors, and no request ever leaves the service. */
@@ -16,6 +26,7 @@ export const noItemVectors: ItemVectors = {
   model: null,
   of: () => Promise.resolve(new Map()),
   embedTexts: () => Promise.resolve(null),
+  nearest: () => Promise.resolve(null),
 };
 
 /** Cosine similarity of two vectors of one model (0 when either is all zeros). */

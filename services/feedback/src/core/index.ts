@@ -36,6 +36,7 @@ export {
 export { readLanguage } from './domain/language/detectLanguage';
 export { analyzeSentiment, feedbackText } from './domain/sentiment/analyzeSentiment';
 export { readFeedback, withSentiment } from './domain/sentiment/feedbackSentiment';
+export { modelMayRead, setModelSentiment, type ModelSentimentDeps } from './domain/sentiment/modelSentiment';
 export { backfillSentiment, type SentimentBackfill } from './domain/sentiment/backfillSentiment';
 export { rememberRecent } from './domain/sentiment/recentTexts';
 

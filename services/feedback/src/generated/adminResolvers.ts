@@ -58,7 +58,7 @@ export type FeedbackItem = {
   /** positive, neutral or negative; null when the service could not tell. */
   sentiment: Maybe<Scalars['String']['output']>;
   sentimentScore: Maybe<Scalars['Float']['output']>;
-  /** provided, computed, unsupported-language or uncertain. */
+  /** provided, computed, unsupported-language, uncertain or model (read by a configured chat model). */
   sentimentSource: Scalars['String']['output'];
   /** The organization's items most like this one (0 to 20, most similar first; never the item itself). */
   similar: Array<SimilarFeedback>;

@@ -189,8 +189,10 @@ export type FeedbackItem = {
   /**
    * provided (by the client, or nothing at all on items stored before computed sentiment that the CLI's
    * sentiment backfill has not reached yet), computed (by the service, in the text's language),
-   * unsupported-language (the text's language is not one the service reads: sentiment is null), or
-   * uncertain (the language is read but the text gave no clear verdict in it: sentiment is null).
+   * unsupported-language (the text's language is not one the service reads: sentiment is null),
+   * uncertain (the language is read but the text gave no clear verdict in it: sentiment is null), or
+   * model (read by the organization's chat model, when one is configured: see docs/ai.md; never over a
+   * provided sentiment; sentimentScore is null).
    */
   sentimentSource: Scalars['String']['output'];
   /**

@@ -1,3 +1,4 @@
+import { noItemVectors, type ItemVectors } from '../ai';
 import { idSecondsBefore, type SimilarityStore } from './data/similarityStore';
 import { SimilarityIndex } from './similarityIndex';
 
@@ -31,6 +32,8 @@ export class OrgSimilarity {
 
   constructor(
     private readonly store: SimilarityStore,
+    /** The embedding model's vectors, compared first when a model is configured (see similarFeedback). */
+    readonly vectors: ItemVectors = noItemVectors,
     private readonly clock: () => number = Date.now,
   ) {}
 

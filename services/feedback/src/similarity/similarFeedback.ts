@@ -5,6 +5,8 @@ import type { OrgSimilarity } from './orgSimilarity';
 export const MAX_SIMILAR = 20;
 /** Below this cosine similarity two items share little more than a common word: not worth proposing. */
 export const MIN_SIMILARITY = 0.12;
+/** Below this cosine similarity of two embedding vectors, items are on different subjects (see docs/ai.md). */
+export const MIN_VECTOR_SIMILARITY = 0.3;
 
 export interface SimilarFeedback {
   item: FeedbackItem;
@@ -21,9 +23,8 @@ export async function similarFeedback(
     throw badRequest(`take must be between 0 and ${MAX_SIMILAR} (got ${take})`, { argument: 'take' });
   }
   if (take === 0) return [];
-  const index = await deps.similarity.indexOf(item.orgId);
   // A few more than asked: an item deleted since the index read it is dropped here.
-  const found = index.similar(item, take + 5, MIN_SIMILARITY);
+  const found = await candidates(deps.similarity, item, take + 5);
   const items = await Promise.all(found.map(({ id }) => deps.items.findById(item.orgId, id)));
   const results: SimilarFeedback[] = [];
   found.forEach(({ id, score }, i) => {
@@ -32,4 +33,25 @@ export async function similarFeedback(
     else deps.similarity.forget(item.orgId, id);
   });
   return results.slice(0, take);
+}
+
+/**
+ * With an embedding model, the items closest by their vectors, then those the model has not embedded yet
+ * as the local method finds them; without one (or before the item itself is embedded), the local method.
+ */
+async function candidates(
+  similarity: OrgSimilarity,
+  item: FeedbackItem,
+  take: number,
+): Promise<Array<{ id: string; score: number }>> {
+  const byVectors = await similarity.vectors.nearest(item.orgId, item.id, take, MIN_VECTOR_SIMILARITY);
+  const index = await similarity.indexOf(item.orgId);
+  if (!byVectors) return index.similar(item, take, MIN_SIMILARITY);
+  if (byVectors.length >= take) return byVectors;
+  const local = index.similar(item, take, MIN_SIMILARITY, new Set(byVectors.map(({ id }) => id)));
+  const embedded = await similarity.vectors.of(
+    item.orgId,
+    local.map(({ id }) => id),
+  );
+  return [...byVectors, ...local.filter(({ id }) => !embedded.has(id))].slice(0, take);
 }

@@ -1,6 +1,6 @@
-import { notFound } from '@fi/shared';
+import { badRequest, notFound } from '@fi/shared';
 import { FEEDBACK_NOT_FOUND, type FeedbackItem } from '../core';
-import type { Correction, TaxonomyStore } from './data/taxonomyStore';
+import { MAX_CURATED_THEMES, type Correction, type TaxonomyStore } from './data/taxonomyStore';
 import { THEME_NOT_FOUND, type ThemeView } from './feedbackThemes';
 import {
   checkExamples,
@@ -16,6 +16,7 @@ import {
 export interface CuratedPorts {
   taxonomy: Pick<
     TaxonomyStore,
+    | 'exclusive'
     | 'curated'
     | 'find'
     | 'existingItems'
@@ -39,14 +40,20 @@ const view = <T extends object>(theme: T) => ({ ...theme, range: {} });
 
 async function checked(ports: CuratedPorts, orgId: string, id: string | null, input: ThemeInput) {
   const fields = parseThemeInput(input);
-  checkPlacement(await ports.taxonomy.curated(orgId), id, fields.parentId);
+  const curated = await ports.taxonomy.curated(orgId);
+  if (id === null && curated.length >= MAX_CURATED_THEMES) throw tooMany();
+  checkPlacement(curated, id, fields.parentId);
   checkExamples(fields.exampleIds, await ports.taxonomy.existingItems(orgId, fields.exampleIds));
   return fields;
 }
 
+const tooMany = () => badRequest(`an organization has at most ${MAX_CURATED_THEMES} curated themes`);
+
 /** Adds a curated theme (see createFeedbackTheme in schema.graphql). */
 export async function createCuratedTheme(ports: CuratedPorts, orgId: string, input: ThemeInput): Promise<ThemeView> {
-  const theme = await ports.taxonomy.insert(orgId, await checked(ports, orgId, null, input));
+  const theme = await ports.taxonomy.exclusive(orgId, async () =>
+    ports.taxonomy.insert(orgId, await checked(ports, orgId, null, input)),
+  );
   await ports.recomputeSoon(orgId);
   return view(theme);
 }
@@ -58,9 +65,11 @@ export async function updateCuratedTheme(
   id: string,
   input: ThemeInput,
 ): Promise<ThemeView> {
-  const existing = await ports.taxonomy.find(orgId, id);
-  if (!existing?.curated) throw notFound(THEME_NOT_FOUND);
-  const theme = await ports.taxonomy.replace(orgId, id, await checked(ports, orgId, id, input));
+  const theme = await ports.taxonomy.exclusive(orgId, async () => {
+    const existing = await ports.taxonomy.find(orgId, id);
+    if (!existing?.curated) throw notFound(THEME_NOT_FOUND);
+    return ports.taxonomy.replace(orgId, id, await checked(ports, orgId, id, input));
+  });
   if (!theme) throw notFound(THEME_NOT_FOUND);
   await ports.recomputeSoon(orgId);
   return view(theme);
@@ -68,14 +77,18 @@ export async function updateCuratedTheme(
 
 /** Removes a curated theme; its items stay (see removeFeedbackTheme). */
 export async function removeCuratedTheme(ports: CuratedPorts, orgId: string, id: string): Promise<boolean> {
-  if (!(await ports.taxonomy.remove(orgId, id))) throw notFound(THEME_NOT_FOUND);
+  if (!(await ports.taxonomy.exclusive(orgId, () => ports.taxonomy.remove(orgId, id)))) throw notFound(THEME_NOT_FOUND);
   await ports.recomputeSoon(orgId);
   return true;
 }
 
 /** Makes a suggested theme curated under its id (see acceptFeedbackTheme). */
 export async function acceptSuggestedTheme(ports: CuratedPorts, orgId: string, id: string): Promise<ThemeView> {
-  const theme = await ports.taxonomy.accept(orgId, id, MAX_EXAMPLE_IDS);
+  const theme = await ports.taxonomy.exclusive(orgId, async () => {
+    const found = await ports.taxonomy.find(orgId, id);
+    if (found && !found.curated && (await ports.taxonomy.curated(orgId)).length >= MAX_CURATED_THEMES) throw tooMany();
+    return ports.taxonomy.accept(orgId, id, MAX_EXAMPLE_IDS);
+  });
   if (!theme) throw notFound(THEME_NOT_FOUND);
   await ports.recomputeSoon(orgId);
   return view(theme);

@@ -16,6 +16,7 @@ export { createThemeResolvers, themeFigureFields } from './themeResolvers';
 export { createCuratedAdminResolvers, createCuratedResolvers, curatedThemeFields } from './curatedResolvers';
 export { computeThemes } from './themeClustering';
 export { recomputeThemes, refreshThemeDays, startThemeWorker } from './themeWorker';
+export { curateDemoTaxonomy, DEMO_TAXONOMY } from './demoTaxonomy';
 export { themeDayTally } from './themeRecount';
 export {
   acceptSuggestedTheme,

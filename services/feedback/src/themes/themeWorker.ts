@@ -67,9 +67,20 @@ export const OLDER_ITEMS_BATCH = 2_000;
 /** A suggestion at least this share of whose items have one curated theme repeats it: it is not proposed. */
 export const REPEATED_SHARE = 0.6;
 
+/**
+ * Confidences closer than this are the same: each new item moves every score a little (term rarity, items
+ * that teach), and rewriting every item for it would make each computation write the whole organization.
+ */
+const CONFIDENCE_STEP = 0.05;
+
 const sameMatches = (a: ThemeMatch[], b: ThemeMatch[]) =>
   a.length === b.length &&
-  a.every((m, i) => m.themeId === b[i].themeId && m.confidence === b[i].confidence && m.assignedBy === b[i].assignedBy);
+  a.every(
+    (m, i) =>
+      m.themeId === b[i].themeId &&
+      m.assignedBy === b[i].assignedBy &&
+      Math.abs(m.confidence - b[i].confidence) < CONFIDENCE_STEP,
+  );
 
 /** An item's new themes, and whether they differ from those it has. */
 function changeOf(item: ThemedItem, matches: ThemeMatch[], suggested: string[], parentOf: Map<string, string | null>) {

@@ -2,7 +2,14 @@ import { Types, type Connection } from 'mongoose';
 import { createdStamp, updatedStamp, type ChangeEntry, type ChangePosition } from '@fi/shared';
 import { objectIdOrNull, OrgScopedRepository } from '@fi/shared/database';
 import type { CellRef } from '../model/countDelta';
-import type { FeedbackItem, FeedbackRecord, FeedbackStatus, ItemForChange, StatusChange } from '../model/feedbackItem';
+import type {
+  FeedbackItem,
+  FeedbackRecord,
+  FeedbackStatus,
+  ItemForChange,
+  Sentiment,
+  StatusChange,
+} from '../model/feedbackItem';
 import type { FeedbackPage, FeedbackQuery } from '../model/feedbackQuery';
 import type { CursorPosition } from '../model/cursor';
 import { CountStore } from './countStore';
@@ -201,6 +208,33 @@ export class FeedbackRepository {
       .lean<FeedbackDocument>();
     if (!before) return null;
     return { item: toItem({ ...before, status, updatedAt: now }), previousStatus: before.status, changed: true };
+  }
+
+  /**
+   * Sets a sentiment read by a model if the item still has the sentiment and source it was read with
+   * (so a sentiment given meanwhile, by the input or a person, is never replaced); null when it changed.
+   * `changeId` names the change in the same write.
+   */
+  async setModelSentiment(
+    current: ItemForChange,
+    sentiment: Sentiment,
+    now: Date,
+    changeId: string,
+  ): Promise<FeedbackItem | null> {
+    const { item } = current;
+    const before = await this.model
+      .findOneAndUpdate(
+        { _id: new Types.ObjectId(item.id), sentiment: item.sentiment, sentimentSource: item.sentimentSource },
+        {
+          $set: { sentiment, sentimentSource: 'model', updatedAt: now, ...updatedStamp() },
+          $unset: { sentimentScore: 1 },
+          $push: { webhookEventIds: { $each: [changeId], $slice: -MAX_CHANGE_IDS } },
+        },
+        { new: false },
+      )
+      .lean<FeedbackDocument>();
+    if (!before) return null;
+    return { ...toItem(before), sentiment, sentimentScore: null, sentimentSource: 'model', updatedAt: now };
   }
 
   /**

@@ -1,8 +1,11 @@
 import type { CountDelta } from './countDelta';
 import type { ItemEvent, ItemEventData, ItemEventType, ServiceEvent } from './events';
 
-/** What may change items: the item event types, and an import batch (never sent to webhooks). */
-export type ChangeType = ItemEventType | 'feedback.imported';
+/**
+ * What may change items: the item event types, an import batch, and a model's reading of an item's
+ * sentiment (the last two never sent to webhooks).
+ */
+export type ChangeType = ItemEventType | 'feedback.imported' | 'feedback.sentiment_read';
 
 /** A change as recorded before it is written (the change stream's intent). */
 export interface Change {

@@ -2,20 +2,13 @@ import { Types, type Connection, type Model } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
 import { feedbackModel, type FeedbackDocument } from '../../core/data';
 
+export { idSecondsBefore } from '../../core/data';
+
 /** An item as the similarity index reads it: its id and text. */
 export interface ItemText {
   id: string;
   title: string;
   content: string;
-}
-
-/**
- * The smallest id of the second `seconds` before the one `id` was made in (ids start with their creation
- * second): reading after it takes in again whatever was made since then, in whichever order ids arrived.
- */
-export function idSecondsBefore(id: string, seconds: number): string {
-  const madeAt = Math.floor(new Types.ObjectId(id).getTimestamp().getTime() / 1000);
-  return Types.ObjectId.createFromTime(madeAt - seconds).toHexString();
 }
 
 /** What the similarity index reads: id and text of an organization's items, page by page in `_id` order. */

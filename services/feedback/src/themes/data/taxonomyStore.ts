@@ -1,5 +1,5 @@
 import { Schema, Types, type Connection, type Model, type UpdateQuery } from 'mongoose';
-import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
+import { appError, DEFAULT_MAX_TIME_MS, ErrorCode } from '@fi/shared';
 import { buildIndexes, newObjectIdHex } from '@fi/shared/database';
 import { utcDay, type FeedbackItem, type ThemeMatch } from '../../core';
 import { feedbackModel, idChunks, toItem, type FeedbackDocument } from '../../core/data';
@@ -38,6 +38,28 @@ const correctionSchema = new Schema<CorrectionDocument>(
 );
 correctionSchema.index({ orgId: 1, at: 1 });
 correctionSchema.index({ orgId: 1, themeId: 1 });
+
+/** An organization's taxonomy being changed: one document while a write holds it (see TaxonomyStore.exclusive). */
+interface TaxonomyLockDocument {
+  _id: string;
+  holder: string;
+  until: Date;
+}
+
+const lockSchema = new Schema<TaxonomyLockDocument>(
+  {
+    _id: { type: String, required: true },
+    holder: { type: String, required: true },
+    until: { type: Date, required: true },
+  },
+  { collection: 'feedback_taxonomy_locks', versionKey: false },
+);
+
+/** A taxonomy write holds its organization's lock this long at most (a holder that died frees it then). */
+const LOCK_MS = 10_000;
+/** Tries to take a held lock, `LOCK_WAIT_MS` apart: about 3 s, far longer than a write of the taxonomy takes. */
+const LOCK_TRIES = 60;
+const LOCK_WAIT_MS = 50;
 
 /** An item's themes as its last write of them left them, to correct them with a write conditional on `rev`. */
 export interface ItemThemes {
@@ -79,6 +101,8 @@ export function themesUpdate(themeIds: string[], matches: ThemeMatch[]): UpdateQ
   };
 }
 
+const unavailable = (message: string) => appError(ErrorCode.SERVICE_UNAVAILABLE, message);
+
 const isObjectId = (id: string) => /^[0-9a-f]{24}$/i.test(id);
 
 /**
@@ -89,6 +113,7 @@ export class TaxonomyStore {
   private readonly themes: Model<ThemeDocument>;
   private readonly corrections: Model<CorrectionDocument>;
   private readonly items: Model<FeedbackDocument>;
+  private readonly locks: Model<TaxonomyLockDocument>;
 
   constructor(
     connection: Connection,
@@ -99,10 +124,39 @@ export class TaxonomyStore {
       connection.models.FeedbackThemeCorrection ??
       connection.model<CorrectionDocument>('FeedbackThemeCorrection', correctionSchema);
     this.items = feedbackModel(connection);
+    this.locks =
+      connection.models.FeedbackTaxonomyLock ??
+      connection.model<TaxonomyLockDocument>('FeedbackTaxonomyLock', lockSchema);
+  }
+
+  /**
+   * Runs a write of the organization's taxonomy alone (its rules read the whole taxonomy: nesting, cycles, the
+   * number of themes): the lock is a document whose id is the organization, so of two writers the unique id
+   * lets one insert it; the other waits for its removal (or its expiry, when its holder died). Throws
+   * SERVICE_UNAVAILABLE when the lock stays taken for about 3 s.
+   */
+  async exclusive<T>(orgId: string, write: () => Promise<T>): Promise<T> {
+    const holder = newObjectIdHex();
+    for (let tries = 0; ; tries += 1) {
+      try {
+        await this.locks.create({ _id: orgId, holder, until: new Date(Date.now() + LOCK_MS) });
+        break;
+      } catch (error) {
+        if ((error as { code?: number }).code !== 11000) throw error;
+        if (tries >= LOCK_TRIES) throw unavailable('The taxonomy is being changed by another request: try again');
+        await this.locks.deleteOne({ _id: orgId, until: { $lt: new Date() } });
+        await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
+      }
+    }
+    try {
+      return await write();
+    } finally {
+      await this.locks.deleteOne({ _id: orgId, holder });
+    }
   }
 
   async ensureIndexes(): Promise<void> {
-    await buildIndexes(this.corrections);
+    await Promise.all([buildIndexes(this.corrections), buildIndexes(this.locks)]);
   }
 
   /** The organization's curated themes, by label. */

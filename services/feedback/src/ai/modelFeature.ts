@@ -1,0 +1,59 @@
+import type { Logger } from '@fi/shared';
+import type { Connection } from '@fi/shared/database';
+import type { Registry } from 'prom-client';
+import { setModelSentiment, type ModelSentimentDeps } from '../core';
+import type { AiConfig } from './aiConfig';
+import { createAiMetrics } from './aiMetrics';
+import { aiSettingsOf } from './aiSettings';
+import { AiStore } from './data/aiStore';
+import { noItemVectors, type ItemVectors } from './itemVectors';
+import { ModelClient } from './modelClient';
+import { startModelWork } from './modelWork';
+import { monthlyTokens } from './monthlyTokens';
+import { storedItemVectors } from './storedItemVectors';
+import { unlimitedTokens } from './tokenBudget';
+
+/**
+ * The vectors `similar` compares in an API process: the stored ones of the embedding model when one is
+ * configured and the use `similar` is on, else none (the local method answers). No request leaves from here.
+ */
+export function similarVectors(connection: Connection, config: AiConfig): ItemVectors {
+  const settings = aiSettingsOf(config);
+  if (!settings?.embeddingModel || !settings.uses.has('similar')) return noItemVectors;
+  return storedItemVectors(new AiStore(connection), settings.embeddingModel, null);
+}
+
+/**
+ * The background work of the model (ai/modelWork.ts), when one is configured: nothing starts, and no
+ * request ever leaves, without OPENAI_BASE_URL and OPENAI_API_KEY. Returns the vectors with a client,
+ * for the background work that also embeds free texts (the assignment to curated themes).
+ */
+export async function startModelFeature(
+  connection: Connection,
+  config: AiConfig,
+  registry: Registry,
+  sentiment: ModelSentimentDeps,
+  logger: Logger,
+): Promise<{ vectors: ItemVectors; close: () => Promise<void> }> {
+  const settings = aiSettingsOf(config);
+  if (!settings) return { vectors: noItemVectors, close: () => Promise.resolve() };
+  const store = new AiStore(connection);
+  await store.ensureIndexes();
+  const client = new ModelClient({
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    timeoutMs: settings.timeoutMs,
+    embeddingBatch: settings.embeddingBatch,
+    budget: settings.monthlyTokens > 0 ? monthlyTokens(store, settings.monthlyTokens) : unlimitedTokens,
+    metrics: createAiMetrics(registry),
+  });
+  const work = startModelWork(
+    store,
+    client,
+    settings,
+    (orgId, itemId, value) => setModelSentiment(sentiment, orgId, itemId, value),
+    logger,
+  );
+  const vectors = settings.embeddingModel ? storedItemVectors(store, settings.embeddingModel, client) : noItemVectors;
+  return { vectors, close: async () => work?.close() };
+}

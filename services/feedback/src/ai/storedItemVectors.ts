@@ -1,0 +1,97 @@
+import type { AiStore } from './data/aiStore';
+import type { ItemVectors } from './itemVectors';
+import type { ModelClient } from './modelClient';
+import { ModelUnavailable } from './modelFailure';
+
+/** An organization's vectors are read again when asked for and this long has passed since the last read. */
+const REFRESH_AFTER_MS = 2_000;
+/** Vectors stored by other instances in the same seconds need not arrive in order: each read overlaps this much. */
+const OVERLAP_MS = 10_000;
+/** Organizations whose vectors stay in memory (least recently asked for leaves first). */
+const MAX_ORGANIZATIONS = 20;
+
+interface OrgEntry {
+  /** Vectors of length 1, so a dot product is their cosine. */
+  vectors: Map<string, Float32Array>;
+  newest: Date | null;
+  refreshedAt: number;
+  refreshing?: Promise<void>;
+}
+
+const unit = (vector: Float32Array) => {
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  norm = Math.sqrt(norm);
+  return norm === 0 ? vector : vector.map((x) => x / norm);
+};
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 1) sum += a[i] * b[i];
+  return sum;
+};
+
+/**
+ * The stored vectors of the embedding model (see ai/modelWork.ts for how they are made): each instance
+ * keeps an organization's vectors in memory, read once and then refreshed with those stored since, so a
+ * nearest-items question compares in memory (10,000 items of 768 dimensions: about 8 million products).
+ * Texts are embedded only where a client is given (the worker); elsewhere `embedTexts` answers null.
+ */
+export function storedItemVectors(
+  store: AiStore,
+  model: string,
+  client: ModelClient | null,
+  clock: () => number = Date.now,
+): ItemVectors {
+  const entries = new Map<string, OrgEntry>();
+
+  const refresh = async (orgId: string, entry: OrgEntry) => {
+    const startedAt = clock();
+    const since = entry.newest ? new Date(entry.newest.getTime() - OVERLAP_MS) : null;
+    for (const { id, vector, at } of await store.vectorsSince(orgId, model, since)) {
+      entry.vectors.set(id, unit(vector));
+      if (!entry.newest || at > entry.newest) entry.newest = at;
+    }
+    entry.refreshedAt = startedAt;
+  };
+
+  const vectorsOf = async (orgId: string) => {
+    let entry = entries.get(orgId);
+    if (entry) entries.delete(orgId);
+    else entry = { vectors: new Map(), newest: null, refreshedAt: -Infinity };
+    entries.set(orgId, entry);
+    if (entries.size > MAX_ORGANIZATIONS) entries.delete(entries.keys().next().value!);
+    if (clock() - entry.refreshedAt >= REFRESH_AFTER_MS) {
+      const current = entry;
+      current.refreshing ??= refresh(orgId, current).finally(() => (current.refreshing = undefined));
+      await current.refreshing;
+    }
+    return entry.vectors;
+  };
+
+  return {
+    model,
+    of: (orgId, itemIds) => store.vectorsOf(orgId, model, itemIds),
+    async embedTexts(orgId, texts) {
+      if (!client || texts.length === 0) return client ? [] : null;
+      try {
+        return await client.embed(orgId, model, texts);
+      } catch (error) {
+        if (error instanceof ModelUnavailable) return null;
+        throw error;
+      }
+    },
+    async nearest(orgId, itemId, take, minScore) {
+      const vectors = await vectorsOf(orgId);
+      const own = vectors.get(itemId);
+      if (!own) return null;
+      const found: Array<{ id: string; score: number }> = [];
+      for (const [id, vector] of vectors) {
+        if (id === itemId || vector.length !== own.length) continue;
+        const score = dot(own, vector);
+        if (score >= minScore) found.push({ id, score: Math.min(1, Math.round(score * 1000) / 1000) });
+      }
+      return found.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, take);
+    },
+  };
+}
