@@ -71,18 +71,30 @@ describe('npm start', () => {
   const serviceOf = (stackPid: number, name: string, entry = 'main.ts') =>
     childrenOf(stackPid).find((pid) => commandOf(pid).includes(`services/${name}/src/${entry}`));
 
+  /** `npm start` on ports of its own with the test's database and no Redis, once it says it is up. */
+  const startStack = async (extra: Record<string, string> = {}) => {
+    const stackPorts = await ports();
+    const stack = spawnEntry('cli/src/stack/startStack.ts', {
+      MONGODB_URI: process.env.MONGODB_URI,
+      FI_DATA_DIR: dataDir,
+      REDIS_URL: '',
+      ...extra,
+      ...stackPorts,
+    });
+    try {
+      await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
+    } catch (error) {
+      stack.child.kill('SIGKILL');
+      throw error;
+    }
+    return { stack, stackPorts };
+  };
+
   test(
     'when a service crashes more often than the restart limit allows, then the stack stops with a clear message',
     async () => {
-      const stack = spawnEntry('cli/src/stack/startStack.ts', {
-        MONGODB_URI: process.env.MONGODB_URI,
-        FI_DATA_DIR: dataDir,
-        REDIS_URL: '',
-        STACK_RESTART_LIMIT: '0',
-        ...(await ports()),
-      });
+      const { stack } = await startStack({ STACK_RESTART_LIMIT: '0' });
       try {
-        await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
         process.kill(serviceOf(stack.child.pid as number, 'contacts') as number, 'SIGKILL');
         expect(await stack.exited).toBe(1);
         expect(stack.output()).toMatch(/contacts crashed 1 time within 60 s; giving up and stopping the stack/);
@@ -98,17 +110,10 @@ describe('npm start', () => {
     async () => {
       const mongodbUri = process.env.MONGODB_URI as string;
       const key = await createKeyAt(mongodbUri);
-      const stackPorts = await ports();
-      const stack = spawnEntry('cli/src/stack/startStack.ts', {
-        MONGODB_URI: mongodbUri,
-        FI_DATA_DIR: dataDir,
-        REDIS_URL: '',
-        ...stackPorts,
-      });
+      const { stack, stackPorts } = await startStack();
       const stackPid = stack.child.pid as number;
       let servicePids: number[] = [];
       try {
-        await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
         const accounts = serviceOf(stackPid, 'accounts');
         expect(accounts).toBeDefined();
 
@@ -173,16 +178,9 @@ describe('npm start', () => {
       } finally {
         await identity.close();
       }
-      const stackPorts = await ports();
-      const stack = spawnEntry('cli/src/stack/startStack.ts', {
-        MONGODB_URI: mongodbUri,
-        FI_DATA_DIR: dataDir,
-        REDIS_URL: '',
-        ...stackPorts,
-      });
+      const { stack, stackPorts } = await startStack();
       const log = path.join(dataDir, 'logs', 'identity.log');
       try {
-        await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
         const response = await fetch(`http://127.0.0.1:${stackPorts.GATEWAY_PORT}/admin/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -219,16 +217,9 @@ describe('npm start', () => {
     async () => {
       const mongodbUri = process.env.MONGODB_URI as string;
       const key = await createKeyAt(mongodbUri);
-      const stackPorts = await ports();
-      const stack = spawnEntry('cli/src/stack/startStack.ts', {
-        MONGODB_URI: mongodbUri,
-        FI_DATA_DIR: dataDir,
-        REDIS_URL: '',
-        ...stackPorts,
-      });
+      const { stack, stackPorts } = await startStack();
       const stackPid = stack.child.pid as number;
       try {
-        await eventually(() => stack.output().includes('is up'), 180_000, 'the stack to start');
         // npm start shows the worker: its own process, a child of the stack running the worker's entry.
         const shown = /Worker: +feedback-worker \(pid (\d+)\): background work; health and metrics on (\S+)/.exec(
           stack.output(),
