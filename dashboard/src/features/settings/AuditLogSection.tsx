@@ -66,14 +66,11 @@ function AuditLog() {
     <section aria-labelledby="audit-title">
       <h2 id="audit-title">Audit log</h2>
       <p className="hint">Sign-ins, keys, members and invitations: who did what, when and from where, newest first.</p>
-      {/* Keyed by the address, so going back or following a shared link shows its filters in the fields. */}
-      <form
-        role="search"
-        className="filters"
-        onSubmit={onFilter}
-        aria-label="Filter the audit log"
-        key={params.toString()}
-      >
+      {/*
+        Each free field is keyed by its own value in the address, so going back or following a shared link
+        shows its filters, while choosing an action (which applies at once) keeps what is being typed elsewhere.
+      */}
+      <form role="search" className="filters" onSubmit={onFilter} aria-label="Filter the audit log">
         <div className="filter">
           <label htmlFor="audit-action">Action</label>
           {/* An action applies at once, with what the other fields hold (as the inbox's selects do). */}
@@ -100,6 +97,7 @@ function AuditLog() {
             id="audit-actor"
             name="actor"
             type="search"
+            key={`actor-${filter('actor')}`}
             defaultValue={filter('actor') ?? ''}
             maxLength={320}
             placeholder="e.g. ada@example.com"
@@ -107,11 +105,17 @@ function AuditLog() {
         </div>
         <div className="filter">
           <label htmlFor="audit-from">From</label>
-          <input id="audit-from" name="from" type="date" defaultValue={filter('from') ?? ''} />
+          <input
+            id="audit-from"
+            name="from"
+            type="date"
+            key={`from-${filter('from')}`}
+            defaultValue={filter('from') ?? ''}
+          />
         </div>
         <div className="filter">
           <label htmlFor="audit-to">To</label>
-          <input id="audit-to" name="to" type="date" defaultValue={filter('to') ?? ''} />
+          <input id="audit-to" name="to" type="date" key={`to-${filter('to')}`} defaultValue={filter('to') ?? ''} />
         </div>
         <div className="filter-buttons">
           <button type="submit">Filter</button>
