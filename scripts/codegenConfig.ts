@@ -102,6 +102,7 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       Session: '../domain/sessionService#ActiveSession',
       ApiKey: '../data/apiKeyRepository#ApiKeyRecord',
       CreatedApiKey: '../resolvers#CreatedKey',
+      ScimToken: '../scim#ScimTokenRecord',
     },
   },
   // Admin schemas: the context holds the signed-in member; records are the repositories' own items.

@@ -39,7 +39,8 @@ import {
   verifySessionRoute,
 } from './http';
 import { createLinkMailer } from './mail';
-import { openScim } from './scim';
+import { openScim, scimResolvers } from './scim';
+import type { Resolvers } from './generated/resolvers';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
 
@@ -94,7 +95,10 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     // A federation subgraph schema: the gateway composes it with the services' admin schemas (docs/identity.md).
     schema: subgraphSchema(
       IDENTITY_SCHEMA_PATH,
-      createIdentityResolvers({ repositories, keys, members, sessions, links, cookieSecure: config.cookieSecure }),
+      withFeatures(
+        createIdentityResolvers({ repositories, keys, members, sessions, links, cookieSecure: config.cookieSecure }),
+        scimResolvers(scim.tokens),
+      ),
     ),
     formatError: createFormatError({
       debug: config.debugErrors,
@@ -159,6 +163,18 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       await connection.close();
     },
   };
+}
+
+/** The service's resolvers with its features' fields added to the root types. */
+function withFeatures(base: Resolvers, ...features: Array<Pick<Resolvers, 'Query' | 'Mutation'>>): Resolvers {
+  return features.reduce<Resolvers>(
+    (all, feature) => ({
+      ...all,
+      Query: { ...all.Query, ...feature.Query },
+      Mutation: { ...all.Mutation, ...feature.Mutation },
+    }),
+    base,
+  );
 }
 
 /** The identity service is reached only through the gateway, which appends the client's address. */

@@ -4,9 +4,11 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { ActiveSession as ActiveSessionModel } from '../domain/sessionService';
 import type { ApiKeyRecord as ApiKeyRecordModel } from '../data/apiKeyRepository';
 import type { CreatedKey as CreatedKeyModel } from '../resolvers';
+import type { ScimTokenRecord as ScimTokenRecordModel } from '../scim';
 import type { IdentityContext } from '../identityContext';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -58,6 +60,13 @@ export type CreatedApiKey = {
   key: Scalars['String']['output'];
 };
 
+/** A new SCIM token: the secret is shown this once and never again. */
+export type CreatedScimToken = {
+  __typename?: 'CreatedScimToken';
+  scimToken: ScimToken;
+  token: Scalars['String']['output'];
+};
+
 /**
  * An invitation sent: the link goes to the email and works once until expiresAt, while the member who sent
  * it may still invite that role (removing them, or demoting them below it, ends it).
@@ -92,6 +101,8 @@ export type Mutation = {
   changeRole: Member;
   /** Owners and admins only. */
   createApiKey: CreatedApiKey;
+  /** Owners and admins only; the token is in the answer this once. */
+  createScimToken: CreatedScimToken;
   /** Owners and admins; only an owner invites an owner. Mails a single-use link (logged instead in development). */
   inviteMember: Invitation;
   removeMember: Scalars['Boolean']['output'];
@@ -101,6 +112,8 @@ export type Mutation = {
   resetPassword: Scalars['Boolean']['output'];
   /** Owners and admins only; the key stops working within the gateway's AUTH_CACHE_TTL_MS. */
   revokeApiKey: ApiKey;
+  /** Owners and admins only; the token stops working at once. */
+  revokeScimToken: ScimToken;
   signIn: Session;
   signOut: Scalars['Boolean']['output'];
 };
@@ -131,6 +144,11 @@ export type MutationCreateApiKeyArgs = {
 };
 
 
+export type MutationCreateScimTokenArgs = {
+  name: Scalars['String']['input'];
+};
+
+
 export type MutationInviteMemberArgs = {
   email: Scalars['String']['input'];
   role: Role;
@@ -154,6 +172,11 @@ export type MutationResetPasswordArgs = {
 
 
 export type MutationRevokeApiKeyArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationRevokeScimTokenArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -187,6 +210,8 @@ export type Query = {
   /** The current session, or null when signed out. */
   me: Maybe<Session>;
   members: Array<Member>;
+  /** The organization's SCIM tokens, revoked ones included; owners and admins only. */
+  scimTokens: Array<ScimToken>;
 };
 
 
@@ -204,6 +229,23 @@ export type Role =
   | 'member'
   | 'owner'
   | 'viewer';
+
+/**
+ * A token the organization's identity provider provisions people with (SCIM 2.0 at the gateway's /scim/v2):
+ * never the secret, only its first characters (hint). It acts with its creator's role: an owner's token
+ * manages owners too, an admin's everyone else.
+ */
+export type ScimToken = {
+  __typename?: 'ScimToken';
+  createdAt: Scalars['DateTime']['output'];
+  createdBy: Scalars['String']['output'];
+  hint: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  lastUsedAt: Maybe<Scalars['DateTime']['output']>;
+  name: Scalars['String']['output'];
+  revokedAt: Maybe<Scalars['DateTime']['output']>;
+  role: Role;
+};
 
 /** The signed-in member's session; csrfToken goes in the x-csrf-token header of every mutation. */
 export type Session = {
@@ -300,6 +342,7 @@ export type ResolversTypes = {
   AuditEntry: ResolverTypeWrapper<AuditEntry>;
   AuditPage: ResolverTypeWrapper<AuditPage>;
   CreatedApiKey: ResolverTypeWrapper<CreatedKeyModel>;
+  CreatedScimToken: ResolverTypeWrapper<Omit<CreatedScimToken, 'scimToken'> & { scimToken: ResolversTypes['ScimToken'] }>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Invitation: ResolverTypeWrapper<Invitation>;
   Member: ResolverTypeWrapper<Member>;
@@ -307,6 +350,7 @@ export type ResolversTypes = {
   Organization: ResolverTypeWrapper<Organization>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Role: Role;
+  ScimToken: ResolverTypeWrapper<ScimTokenRecordModel>;
   Session: ResolverTypeWrapper<ActiveSessionModel>;
   Tier: Tier;
 };
@@ -321,12 +365,14 @@ export type ResolversParentTypes = {
   AuditEntry: AuditEntry;
   AuditPage: AuditPage;
   CreatedApiKey: CreatedKeyModel;
+  CreatedScimToken: Omit<CreatedScimToken, 'scimToken'> & { scimToken: ResolversParentTypes['ScimToken'] };
   DateTime: Scalars['DateTime']['output'];
   Invitation: Invitation;
   Member: Member;
   Mutation: Record<PropertyKey, never>;
   Organization: Organization;
   Query: Record<PropertyKey, never>;
+  ScimToken: ScimTokenRecordModel;
   Session: ActiveSessionModel;
 };
 
@@ -361,6 +407,11 @@ export type CreatedApiKeyResolvers<ContextType = IdentityContext, ParentType ext
   key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type CreatedScimTokenResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['CreatedScimToken'] = ResolversParentTypes['CreatedScimToken']> = {
+  scimToken?: Resolver<ResolversTypes['ScimToken'], ParentType, ContextType>;
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
@@ -386,11 +437,13 @@ export type MutationResolvers<ContextType = IdentityContext, ParentType extends 
   cancelInvitation?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationCancelInvitationArgs, 'id'>>;
   changeRole?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationChangeRoleArgs, 'memberId' | 'role'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'readOnly'>>;
+  createScimToken?: Resolver<ResolversTypes['CreatedScimToken'], ParentType, ContextType, RequireFields<MutationCreateScimTokenArgs, 'name'>>;
   inviteMember?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationInviteMemberArgs, 'email' | 'role'>>;
   removeMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveMemberArgs, 'memberId'>>;
   requestPasswordReset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
   resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  revokeScimToken?: Resolver<ResolversTypes['ScimToken'], ParentType, ContextType, RequireFields<MutationRevokeScimTokenArgs, 'id'>>;
   signIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'email' | 'password'>>;
   signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
@@ -409,6 +462,18 @@ export type QueryResolvers<ContextType = IdentityContext, ParentType extends Res
   invitations?: Resolver<Array<ResolversTypes['Invitation']>, ParentType, ContextType>;
   me?: Resolver<Maybe<ResolversTypes['Session']>, ParentType, ContextType>;
   members?: Resolver<Array<ResolversTypes['Member']>, ParentType, ContextType>;
+  scimTokens?: Resolver<Array<ResolversTypes['ScimToken']>, ParentType, ContextType>;
+};
+
+export type ScimTokenResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['ScimToken'] = ResolversParentTypes['ScimToken']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  hint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  role?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
 };
 
 export type SessionResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Session'] = ResolversParentTypes['Session']> = {
@@ -423,12 +488,14 @@ export type Resolvers<ContextType = IdentityContext> = {
   AuditEntry?: AuditEntryResolvers<ContextType>;
   AuditPage?: AuditPageResolvers<ContextType>;
   CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
+  CreatedScimToken?: CreatedScimTokenResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Invitation?: InvitationResolvers<ContextType>;
   Member?: MemberResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  ScimToken?: ScimTokenResolvers<ContextType>;
   Session?: SessionResolvers<ContextType>;
 };
 
