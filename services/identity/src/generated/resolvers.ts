@@ -86,23 +86,42 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** With the token of an invitation link: creates the member and signs them in. */
   acceptInvitation: Session;
+  /** Owners only. Claims a domain; verifySsoDomain proves it with a DNS TXT record. */
+  addSsoDomain: SsoDomain;
   /** Owners and admins; only an owner cancels an invitation to the owner role. Its link stops working at once. */
   cancelInvitation: Scalars['Boolean']['output'];
   /** Owners and admins; only an owner grants or takes away the owner role. */
   changeRole: Member;
   /** Owners and admins only. */
   createApiKey: CreatedApiKey;
+  /** With the query string the identity provider sent to /auth/oidc/callback: checks it and signs the person in. */
+  finishOidcSignIn: Session;
   /** Owners and admins; only an owner invites an owner. Mails a single-use link (logged instead in development). */
   inviteMember: Invitation;
   removeMember: Scalars['Boolean']['output'];
+  /** Owners only. Removes the connection and every domain of it (password sign-in works again for all). */
+  removeSsoConnection: Scalars['Boolean']['output'];
+  /** Owners only. */
+  removeSsoDomain: Scalars['Boolean']['output'];
   /** Always true, whether or not the email has an account; mails a single-use link when it has. */
   requestPasswordReset: Scalars['Boolean']['output'];
   /** With the token of a reset link: sets the password and ends every session of the account. */
   resetPassword: Scalars['Boolean']['output'];
   /** Owners and admins only; the key stops working within the gateway's AUTH_CACHE_TTL_MS. */
   revokeApiKey: ApiKey;
+  /**
+   * Owners only. Sets (or replaces) the OIDC connection after reading the issuer's discovery document;
+   * clientSecret may be left out to keep the stored one. defaultRole: not owner.
+   */
+  setOidcConnection: SsoConnection;
+  /** Owners only. A verified domain with a connection: password sign-in refused for its people, owners excepted. */
+  setSsoRequired: SsoDomain;
   signIn: Session;
   signOut: Scalars['Boolean']['output'];
+  /** Anyone: the identity provider's address for this email's organization (its domain verified, a connection set). */
+  startSsoSignIn: SsoRedirect;
+  /** Owners only. Looks up the domain's TXT record; verified when it holds the token (and no other organization verified it). */
+  verifySsoDomain: SsoDomain;
 };
 
 
@@ -110,6 +129,11 @@ export type MutationAcceptInvitationArgs = {
   name: Scalars['String']['input'];
   password: Scalars['String']['input'];
   token: Scalars['String']['input'];
+};
+
+
+export type MutationAddSsoDomainArgs = {
+  domain: Scalars['String']['input'];
 };
 
 
@@ -131,6 +155,11 @@ export type MutationCreateApiKeyArgs = {
 };
 
 
+export type MutationFinishOidcSignInArgs = {
+  callbackQuery: Scalars['String']['input'];
+};
+
+
 export type MutationInviteMemberArgs = {
   email: Scalars['String']['input'];
   role: Role;
@@ -139,6 +168,11 @@ export type MutationInviteMemberArgs = {
 
 export type MutationRemoveMemberArgs = {
   memberId: Scalars['ID']['input'];
+};
+
+
+export type MutationRemoveSsoDomainArgs = {
+  domain: Scalars['String']['input'];
 };
 
 
@@ -158,9 +192,33 @@ export type MutationRevokeApiKeyArgs = {
 };
 
 
+export type MutationSetOidcConnectionArgs = {
+  clientId: Scalars['String']['input'];
+  clientSecret?: InputMaybe<Scalars['String']['input']>;
+  defaultRole?: InputMaybe<Role>;
+  issuer: Scalars['String']['input'];
+};
+
+
+export type MutationSetSsoRequiredArgs = {
+  domain: Scalars['String']['input'];
+  required: Scalars['Boolean']['input'];
+};
+
+
 export type MutationSignInArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
+};
+
+
+export type MutationStartSsoSignInArgs = {
+  email: Scalars['String']['input'];
+};
+
+
+export type MutationVerifySsoDomainArgs = {
+  domain: Scalars['String']['input'];
 };
 
 export type Organization = {
@@ -187,6 +245,10 @@ export type Query = {
   /** The current session, or null when signed out. */
   me: Maybe<Session>;
   members: Array<Member>;
+  /** The single sign-on connection, null when none is set; owners only. */
+  ssoConnection: Maybe<SsoConnection>;
+  /** The email domains of single sign-on, verified or not; owners only. */
+  ssoDomains: Array<SsoDomain>;
 };
 
 
@@ -212,6 +274,42 @@ export type Session = {
   expiresAt: Scalars['DateTime']['output'];
   member: Member;
   organization: Organization;
+};
+
+/**
+ * The organization's single sign-on connection (OIDC; the client secret is never shown). Give the identity
+ * provider redirectUri as the sign-in redirect (callback) address.
+ */
+export type SsoConnection = {
+  __typename?: 'SsoConnection';
+  clientId: Maybe<Scalars['String']['output']>;
+  /** The role of a person who signs in for the first time. */
+  defaultRole: Role;
+  issuer: Maybe<Scalars['String']['output']>;
+  /** oidc or saml */
+  protocol: Scalars['String']['output'];
+  redirectUri: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+  /** The email of the member (or cli) who set it. */
+  updatedBy: Scalars['String']['output'];
+};
+
+/** An email domain of the organization's single sign-on; its people sign in through the connection once it is verified. */
+export type SsoDomain = {
+  __typename?: 'SsoDomain';
+  domain: Scalars['String']['output'];
+  /** Password sign-in refused for the domain's people (owners keep theirs: the break-glass way in). */
+  ssoRequired: Scalars['Boolean']['output'];
+  /** Publish a TXT record of this name holding verificationValue, then call verifySsoDomain. */
+  verificationName: Scalars['String']['output'];
+  verificationValue: Scalars['String']['output'];
+  verified: Scalars['Boolean']['output'];
+};
+
+/** Where the browser goes next to sign in with the organization's identity provider. */
+export type SsoRedirect = {
+  __typename?: 'SsoRedirect';
+  url: Scalars['String']['output'];
 };
 
 export type Tier =
@@ -308,6 +406,9 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Role: Role;
   Session: ResolverTypeWrapper<ActiveSessionModel>;
+  SsoConnection: ResolverTypeWrapper<SsoConnection>;
+  SsoDomain: ResolverTypeWrapper<SsoDomain>;
+  SsoRedirect: ResolverTypeWrapper<SsoRedirect>;
   Tier: Tier;
 };
 
@@ -328,6 +429,9 @@ export type ResolversParentTypes = {
   Organization: Organization;
   Query: Record<PropertyKey, never>;
   Session: ActiveSessionModel;
+  SsoConnection: SsoConnection;
+  SsoDomain: SsoDomain;
+  SsoRedirect: SsoRedirect;
 };
 
 export type ApiKeyResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
@@ -383,16 +487,24 @@ export type MemberResolvers<ContextType = IdentityContext, ParentType extends Re
 
 export type MutationResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   acceptInvitation?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationAcceptInvitationArgs, 'name' | 'password' | 'token'>>;
+  addSsoDomain?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationAddSsoDomainArgs, 'domain'>>;
   cancelInvitation?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationCancelInvitationArgs, 'id'>>;
   changeRole?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationChangeRoleArgs, 'memberId' | 'role'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'readOnly'>>;
+  finishOidcSignIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationFinishOidcSignInArgs, 'callbackQuery'>>;
   inviteMember?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationInviteMemberArgs, 'email' | 'role'>>;
   removeMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveMemberArgs, 'memberId'>>;
+  removeSsoConnection?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  removeSsoDomain?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveSsoDomainArgs, 'domain'>>;
   requestPasswordReset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
   resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  setOidcConnection?: Resolver<ResolversTypes['SsoConnection'], ParentType, ContextType, RequireFields<MutationSetOidcConnectionArgs, 'clientId' | 'defaultRole' | 'issuer'>>;
+  setSsoRequired?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationSetSsoRequiredArgs, 'domain' | 'required'>>;
   signIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'email' | 'password'>>;
   signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startSsoSignIn?: Resolver<ResolversTypes['SsoRedirect'], ParentType, ContextType, RequireFields<MutationStartSsoSignInArgs, 'email'>>;
+  verifySsoDomain?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationVerifySsoDomainArgs, 'domain'>>;
 };
 
 export type OrganizationResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization']> = {
@@ -409,6 +521,8 @@ export type QueryResolvers<ContextType = IdentityContext, ParentType extends Res
   invitations?: Resolver<Array<ResolversTypes['Invitation']>, ParentType, ContextType>;
   me?: Resolver<Maybe<ResolversTypes['Session']>, ParentType, ContextType>;
   members?: Resolver<Array<ResolversTypes['Member']>, ParentType, ContextType>;
+  ssoConnection?: Resolver<Maybe<ResolversTypes['SsoConnection']>, ParentType, ContextType>;
+  ssoDomains?: Resolver<Array<ResolversTypes['SsoDomain']>, ParentType, ContextType>;
 };
 
 export type SessionResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Session'] = ResolversParentTypes['Session']> = {
@@ -416,6 +530,28 @@ export type SessionResolvers<ContextType = IdentityContext, ParentType extends R
   expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   member?: Resolver<ResolversTypes['Member'], ParentType, ContextType>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
+};
+
+export type SsoConnectionResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['SsoConnection'] = ResolversParentTypes['SsoConnection']> = {
+  clientId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  defaultRole?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
+  issuer?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  redirectUri?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  updatedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SsoDomainResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['SsoDomain'] = ResolversParentTypes['SsoDomain']> = {
+  domain?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ssoRequired?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  verificationName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  verificationValue?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  verified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type SsoRedirectResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['SsoRedirect'] = ResolversParentTypes['SsoRedirect']> = {
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = IdentityContext> = {
@@ -430,5 +566,8 @@ export type Resolvers<ContextType = IdentityContext> = {
   Organization?: OrganizationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Session?: SessionResolvers<ContextType>;
+  SsoConnection?: SsoConnectionResolvers<ContextType>;
+  SsoDomain?: SsoDomainResolvers<ContextType>;
+  SsoRedirect?: SsoRedirectResolvers<ContextType>;
 };
 
