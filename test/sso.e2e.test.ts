@@ -11,6 +11,7 @@ import {
   type RunningIdentityService,
 } from '@fi/identity';
 import { createLogger } from '@fi/shared';
+import { cli } from './helpers/cli';
 import { LocalOidcProvider } from './helpers/oidc/localOidcProvider';
 import { newOrgId, ownDatabaseName } from './helpers/stack';
 
@@ -26,13 +27,20 @@ let settings: SsoSettings;
 
 beforeAll(async () => {
   provider = await LocalOidcProvider.start([CALLBACK]);
+  // The CLI of this file works on the same database with the same key, as an operator's would.
+  Object.assign(process.env, {
+    IDENTITY_MONGODB_DB: ownDatabaseName('identity_sso'),
+    SSO_SECRET_KEY: randomBytes(32).toString('hex'),
+    SSO_ALLOW_LOOPBACK_HTTP: 'true',
+    PUBLIC_URL,
+  });
   identity = await startIdentityService(
     loadIdentityConfig({
       MONGODB_URI: process.env.MONGODB_URI,
-      MONGODB_DB: ownDatabaseName('identity_sso'),
+      MONGODB_DB: process.env.IDENTITY_MONGODB_DB,
       PORT: '0',
       PUBLIC_URL,
-      SSO_SECRET_KEY: randomBytes(32).toString('hex'),
+      SSO_SECRET_KEY: process.env.SSO_SECRET_KEY,
       SSO_ALLOW_LOOPBACK_HTTP: 'true',
       COOKIE_SECURE: 'false',
       MONGODB_MAX_TIME_MS: '25000',
@@ -286,5 +294,76 @@ describe('signing in with OIDC through a real OpenID Provider', () => {
     expect(audit.items.map((entry) => entry.action)).toEqual(
       expect.arrayContaining(['sso.password_refused', 'sso.break_glass_sign_in', 'sso.required_changed']),
     );
+  });
+});
+
+describe('the CLI sets, shows and removes single sign-on through the same rules', () => {
+  test('when an operator sets a connection with a domain, then its people sign in with the default role, show never prints the secret, and remove ends it', async () => {
+    const domain = newDomain();
+    const orgId = newOrgId();
+    await repositories.organizations.findOrCreate(orgId, { name: orgId, tier: 'pro' });
+    const set = await cli(
+      'sso',
+      'set',
+      '--org',
+      orgId,
+      '--issuer',
+      provider.issuer,
+      '--client-id',
+      provider.clientId,
+      '--client-secret',
+      provider.clientSecret,
+      '--domain',
+      domain,
+      '--default-role',
+      'viewer',
+    );
+    expect(set).toMatchObject({ code: 0, stderr: expect.stringContaining(`${domain} (verified)`) });
+    expect(set.stderr).toContain(CALLBACK);
+
+    const page = new Page();
+    const answer = await finish(page, await throughProvider(page, `ola@${domain}`));
+    expect(answer.data?.finishOidcSignIn.member).toEqual({ email: `ola@${domain}`, role: 'viewer' });
+
+    const shown = await cli('sso', 'show', '--org', orgId);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toEqual(
+      expect.arrayContaining([
+        `issuer\t${provider.issuer}`,
+        `default role\tviewer`,
+        `domain\t${domain}\tverified\tpassword allowed`,
+      ]),
+    );
+    expect(shown.stdout.join('\n')).not.toContain(provider.clientSecret);
+    const audit = await repositories.audit.page(orgId, { actor: 'cli' }, 0, 10);
+    expect(audit.items.map((entry) => entry.action).sort()).toEqual([
+      'sso.connection_set',
+      'sso.domain_added',
+      'sso.domain_verified',
+    ]);
+
+    expect(await cli('sso', 'remove', '--org', orgId)).toMatchObject({ code: 0 });
+    expect((await new Page().gql(START, { e: `ola@${domain}` })).errors?.[0].extensions?.reason).toBe(
+      'DOMAIN_NOT_VERIFIED',
+    );
+  });
+
+  test.each([
+    [['--default-role', 'owner'], 'The default role cannot be owner: make owners by hand'],
+    [['--issuer', 'http://idp.example.com'], 'The issuer must be an https:// URL (http:// only on a loopback address)'],
+    [['--domain', 'not a domain'], '"not a domain" is not a domain name (e.g. example.com)'],
+  ])('when sso set is given %j, then it exits 2 naming the problem', async (change, message) => {
+    const orgId = newOrgId();
+    await repositories.organizations.findOrCreate(orgId, { name: orgId, tier: 'pro' });
+    const args = {
+      '--issuer': provider.issuer,
+      '--client-id': provider.clientId,
+      '--client-secret': provider.clientSecret,
+      '--domain': newDomain(),
+      '--default-role': 'member',
+      [change[0]]: change[1],
+    };
+    const result = await cli('sso', 'set', '--org', orgId, ...Object.entries(args).flat());
+    expect(result).toMatchObject({ code: 2, stderr: message });
   });
 });

@@ -9,4 +9,4 @@ export { MemberService } from './domain/memberService';
 export { OPERATOR, type Actor } from './domain/actor';
 export { VERIFY_KEY_PATH } from './http';
 export { migrateLegacyKeys, type MigrationReport } from './domain/keyMigration';
-export { openSsoRepositories, SsoSettings, type SsoRepositories } from './sso';
+export { checkDomain, openSsoRepositories, ssoConfigSchema, SsoSettings, type SsoRepositories } from './sso';

@@ -2,6 +2,7 @@
 // configuration; the rest of the service reaches it only through what is exported here.
 export { ssoBindingOf } from './bindingCookie';
 export { openSsoRepositories, type SsoRepositories } from './data';
+export { checkDomain } from './emailDomain';
 export { ssoPasswordPolicy } from './passwordPolicy';
 export { ssoConfigSchema } from './ssoConfig';
 export { createSsoResolvers, type SsoServices } from './ssoResolvers';
