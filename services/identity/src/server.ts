@@ -7,7 +7,7 @@ import {
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   createFormatError,
-  SealedSecrets,
+  SecretBox,
   createGraphQLHttpHandler,
   createRegistry,
   listenHttp,
@@ -71,7 +71,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     { idleMs: config.sessionIdleMinutes * 60_000, absoluteMs: config.sessionAbsoluteHours * 3_600_000 },
     ssoPasswordPolicy(repositories, sso),
   );
-  const ssoSecrets = config.ssoSecretKey ? new SealedSecrets(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
+  const ssoSecrets = config.ssoSecretKey ? new SecretBox(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
   const ssoSignIn = new SsoSignIn(repositories, sso, sessions, ssoSecrets, {
     publicUrl: config.publicUrl.replace(/\/+$/, ''),
     allowLoopbackHttp: config.ssoAllowLoopbackHttp,
