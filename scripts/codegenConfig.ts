@@ -81,6 +81,7 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       FeedbackThemeList: '../themes#ThemeList',
       SimilarFeedback: '../similarity#SimilarFeedback',
       FeedbackInsights: '../insights#FeedbackInsights',
+      FeedbackAlert: '../alerts#Alert',
     },
   },
   contacts: {
@@ -119,6 +120,8 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       FeedbackThemeList: '../themes#ThemeList',
       SimilarFeedback: '../similarity#SimilarFeedback',
       FeedbackInsights: '../insights#FeedbackInsights',
+      FeedbackAlert: '../alerts#Alert',
+      FeedbackAlertRules: '../alerts#AlertRulesView',
     },
   },
   'contacts-admin': {
