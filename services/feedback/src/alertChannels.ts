@@ -1,14 +1,14 @@
-import { badRequest } from '@fi/shared';
+import { badRequest, SecretBox } from '@fi/shared';
 import { alertEvent, type AlertChannel, type SlackUrls } from './alerts';
 import type { Announcement } from './core';
-import { checkTarget, SecretBox, TargetRefused, type WebhookConfig } from './webhooks';
+import { checkTarget, TargetRefused, type WebhookConfig } from './webhooks';
 
 /**
  * Slack URLs under the webhooks' rules: the same target policy (https, public addresses; `npm start` and
  * tests allow http and loopback as they do for webhooks) and the same key sealing secrets at rest.
  */
 export function slackUrls(config: WebhookConfig): SlackUrls {
-  const box = new SecretBox(config.webhookSecretKey);
+  const box = new SecretBox(config.webhookSecretKey, 'WEBHOOK_SECRET_KEY');
   const policy = { allowHttp: config.webhookAllowHttp, privateTargets: config.webhookPrivateTargets };
   return {
     async check(raw) {
