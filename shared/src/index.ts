@@ -35,6 +35,9 @@ export {
 export { createLogger, type Logger } from './logger';
 export { runService } from './main';
 
+// Secrets a service keeps to use again, encrypted at rest
+export { parseSecretKey, SealedSecrets, type SealedSecret } from './secretBox';
+
 // Callers: API keys, the identity the gateway signs, members' roles
 export { generateApiKey, hashApiKey, hashesEqual, isWellFormedApiKey, TIERS, type Tier } from './auth/apiKey';
 export {

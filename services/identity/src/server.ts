@@ -40,6 +40,7 @@ import {
 } from './http';
 import { createLinkMailer } from './mail';
 import { openScim, scimResolvers } from './scim';
+import { openTwoFactor, twoFactorResolvers } from './twoFactor';
 import type { Resolvers } from './generated/resolvers';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
@@ -62,10 +63,18 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     windowMs: config.signInWindowMinutes * 60_000,
     checksPerAddress: config.signInChecksPerAddress,
   });
-  const sessions = new SessionService(repositories, throttle, {
-    idleMs: config.sessionIdleMinutes * 60_000,
-    absoluteMs: config.sessionAbsoluteHours * 3_600_000,
+  const twoFactor = await openTwoFactor(connection, repositories, throttle, {
+    secretKey: config.twoFactorSecretKey,
+    challengeMinutes: config.twoFactorChallengeMinutes,
+    // Over every address a member's codes get twice what one address gets (SIGN_IN_LIMIT_PER_ACCOUNT).
+    perMemberLimit: config.signInLimitPerAccount * 2,
   });
+  const sessions = new SessionService(
+    repositories,
+    throttle,
+    { idleMs: config.sessionIdleMinutes * 60_000, absoluteMs: config.sessionAbsoluteHours * 3_600_000 },
+    twoFactor.service,
+  );
   const members = new MemberService(repositories);
   const mailer = createLinkMailer(
     { smtpUrl: config.smtpUrl, from: config.mailFrom, production: config.nodeEnv === 'production' },
@@ -98,6 +107,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       withFeatures(
         createIdentityResolvers({ repositories, keys, members, sessions, links, cookieSecure: config.cookieSecure }),
         scimResolvers(scim.tokens),
+        twoFactorResolvers({ twoFactor: twoFactor.service, sessions, repositories, cookieSecure: config.cookieSecure }),
       ),
     ),
     formatError: createFormatError({
@@ -148,7 +158,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   const http = await listenHttp(handler, config.port, config.host);
   logger.info({ url: `${http.url}/graphql` }, 'identity service listening');
   const sweeper = setInterval(() => {
-    purgeExpired(repositories).catch((error: unknown) =>
+    Promise.all([purgeExpired(repositories), twoFactor.purge(new Date())]).catch((error: unknown) =>
       logger.warn({ err: error }, 'could not purge expired sessions and links'),
     );
   }, PURGE_INTERVAL_MS);

@@ -24,6 +24,12 @@ export const AUDIT_ACTIONS = [
   'member.reactivated',
   'scim.token_created',
   'scim.token_revoked',
+  // Two-factor sign-in.
+  'two_factor.enabled',
+  'two_factor.disabled',
+  'two_factor.failed',
+  'two_factor.recovery_code_used',
+  'two_factor.required_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -99,15 +99,23 @@ export type Mutation = {
   cancelInvitation: Scalars['Boolean']['output'];
   /** Owners and admins; only an owner grants or takes away the owner role. */
   changeRole: Member;
+  /** The first code from the app turns two-factor sign-in on. */
+  confirmTwoFactorSetup: TwoFactorEnabled;
   /** Owners and admins only. */
   createApiKey: CreatedApiKey;
   /** Owners and admins only; the token is in the answer this once. */
   createScimToken: CreatedScimToken;
+  /** Takes a current code or a recovery code; refused while the organization requires two-factor sign-in. */
+  disableTwoFactor: Scalars['Boolean']['output'];
+  /** The setup's first code: two-factor sign-in is on and the session opens. */
+  finishTwoFactorEnrollment: TwoFactorSignIn;
   /** Owners and admins; only an owner invites an owner. Mails a single-use link (logged instead in development). */
   inviteMember: Invitation;
   removeMember: Scalars['Boolean']['output'];
   /** Always true, whether or not the email has an account; mails a single-use link when it has. */
   requestPasswordReset: Scalars['Boolean']['output'];
+  /** Owners only: members without two-factor sign-in are asked to set it up at their next sign-in. */
+  requireTwoFactor: Scalars['Boolean']['output'];
   /** With the token of a reset link: sets the password and ends every session of the account. */
   resetPassword: Scalars['Boolean']['output'];
   /** Owners and admins only; the key stops working within the gateway's AUTH_CACHE_TTL_MS. */
@@ -116,6 +124,19 @@ export type Mutation = {
   revokeScimToken: ScimToken;
   signIn: Session;
   signOut: Scalars['Boolean']['output'];
+  /** With the challenge of a sign-in answered TWO_FACTOR_ENROLLMENT_REQUIRED: the setup, as in Settings. */
+  startTwoFactorEnrollment: TwoFactorSetup;
+  /**
+   * The signed-in member starts setting up two-factor sign-in (replacing a setup not yet confirmed); refused
+   * while it is on.
+   */
+  startTwoFactorSetup: TwoFactorSetup;
+  /**
+   * The second step of a sign-in: signIn (or single sign-on, or accepting an invitation) answered UNAUTHENTICATED
+   * with extensions.reason TWO_FACTOR_REQUIRED and a challenge; this sends it back with a code from the app or a
+   * recovery code, and opens the session.
+   */
+  verifyTwoFactor: Session;
 };
 
 
@@ -137,6 +158,11 @@ export type MutationChangeRoleArgs = {
 };
 
 
+export type MutationConfirmTwoFactorSetupArgs = {
+  code: Scalars['String']['input'];
+};
+
+
 export type MutationCreateApiKeyArgs = {
   name: Scalars['String']['input'];
   rateLimitPerMinute?: InputMaybe<Scalars['Int']['input']>;
@@ -146,6 +172,17 @@ export type MutationCreateApiKeyArgs = {
 
 export type MutationCreateScimTokenArgs = {
   name: Scalars['String']['input'];
+};
+
+
+export type MutationDisableTwoFactorArgs = {
+  code: Scalars['String']['input'];
+};
+
+
+export type MutationFinishTwoFactorEnrollmentArgs = {
+  challenge: Scalars['String']['input'];
+  code: Scalars['String']['input'];
 };
 
 
@@ -162,6 +199,11 @@ export type MutationRemoveMemberArgs = {
 
 export type MutationRequestPasswordResetArgs = {
   email: Scalars['String']['input'];
+};
+
+
+export type MutationRequireTwoFactorArgs = {
+  required: Scalars['Boolean']['input'];
 };
 
 
@@ -184,6 +226,17 @@ export type MutationRevokeScimTokenArgs = {
 export type MutationSignInArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
+};
+
+
+export type MutationStartTwoFactorEnrollmentArgs = {
+  challenge: Scalars['String']['input'];
+};
+
+
+export type MutationVerifyTwoFactorArgs = {
+  challenge: Scalars['String']['input'];
+  code: Scalars['String']['input'];
 };
 
 export type Organization = {
@@ -212,6 +265,8 @@ export type Query = {
   members: Array<Member>;
   /** The organization's SCIM tokens, revoked ones included; owners and admins only. */
   scimTokens: Array<ScimToken>;
+  /** The signed-in member's two-factor sign-in. */
+  twoFactor: TwoFactorStatus;
 };
 
 
@@ -260,6 +315,39 @@ export type Tier =
   | 'enterprise'
   | 'free'
   | 'pro';
+
+/** Two-factor sign-in is on: ten single-use recovery codes, shown this once. */
+export type TwoFactorEnabled = {
+  __typename?: 'TwoFactorEnabled';
+  recoveryCodes: Array<Scalars['String']['output']>;
+};
+
+/**
+ * A TOTP secret (RFC 6238) for an authenticator app: scan qrCode (an SVG data URL) or type secret. Shown this
+ * once; nothing is asked at sign-in until the first code confirms it.
+ */
+export type TwoFactorSetup = {
+  __typename?: 'TwoFactorSetup';
+  otpauthUrl: Scalars['String']['output'];
+  qrCode: Scalars['String']['output'];
+  secret: Scalars['String']['output'];
+};
+
+/** A sign-in finished by setting two-factor up: the session, and the recovery codes shown this once. */
+export type TwoFactorSignIn = {
+  __typename?: 'TwoFactorSignIn';
+  recoveryCodes: Array<Scalars['String']['output']>;
+  session: Session;
+};
+
+/** The signed-in member's two-factor sign-in, and whether their organization requires it. */
+export type TwoFactorStatus = {
+  __typename?: 'TwoFactorStatus';
+  enabled: Scalars['Boolean']['output'];
+  /** Recovery codes not used yet. */
+  recoveryCodesLeft: Scalars['Int']['output'];
+  required: Scalars['Boolean']['output'];
+};
 
 
 
@@ -353,6 +441,10 @@ export type ResolversTypes = {
   ScimToken: ResolverTypeWrapper<ScimTokenRecordModel>;
   Session: ResolverTypeWrapper<ActiveSessionModel>;
   Tier: Tier;
+  TwoFactorEnabled: ResolverTypeWrapper<TwoFactorEnabled>;
+  TwoFactorSetup: ResolverTypeWrapper<TwoFactorSetup>;
+  TwoFactorSignIn: ResolverTypeWrapper<Omit<TwoFactorSignIn, 'session'> & { session: ResolversTypes['Session'] }>;
+  TwoFactorStatus: ResolverTypeWrapper<TwoFactorStatus>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -374,6 +466,10 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   ScimToken: ScimTokenRecordModel;
   Session: ActiveSessionModel;
+  TwoFactorEnabled: TwoFactorEnabled;
+  TwoFactorSetup: TwoFactorSetup;
+  TwoFactorSignIn: Omit<TwoFactorSignIn, 'session'> & { session: ResolversParentTypes['Session'] };
+  TwoFactorStatus: TwoFactorStatus;
 };
 
 export type ApiKeyResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
@@ -436,16 +532,23 @@ export type MutationResolvers<ContextType = IdentityContext, ParentType extends 
   acceptInvitation?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationAcceptInvitationArgs, 'name' | 'password' | 'token'>>;
   cancelInvitation?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationCancelInvitationArgs, 'id'>>;
   changeRole?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationChangeRoleArgs, 'memberId' | 'role'>>;
+  confirmTwoFactorSetup?: Resolver<ResolversTypes['TwoFactorEnabled'], ParentType, ContextType, RequireFields<MutationConfirmTwoFactorSetupArgs, 'code'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'readOnly'>>;
   createScimToken?: Resolver<ResolversTypes['CreatedScimToken'], ParentType, ContextType, RequireFields<MutationCreateScimTokenArgs, 'name'>>;
+  disableTwoFactor?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDisableTwoFactorArgs, 'code'>>;
+  finishTwoFactorEnrollment?: Resolver<ResolversTypes['TwoFactorSignIn'], ParentType, ContextType, RequireFields<MutationFinishTwoFactorEnrollmentArgs, 'challenge' | 'code'>>;
   inviteMember?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationInviteMemberArgs, 'email' | 'role'>>;
   removeMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveMemberArgs, 'memberId'>>;
   requestPasswordReset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
+  requireTwoFactor?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequireTwoFactorArgs, 'required'>>;
   resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   revokeScimToken?: Resolver<ResolversTypes['ScimToken'], ParentType, ContextType, RequireFields<MutationRevokeScimTokenArgs, 'id'>>;
   signIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'email' | 'password'>>;
   signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startTwoFactorEnrollment?: Resolver<ResolversTypes['TwoFactorSetup'], ParentType, ContextType, RequireFields<MutationStartTwoFactorEnrollmentArgs, 'challenge'>>;
+  startTwoFactorSetup?: Resolver<ResolversTypes['TwoFactorSetup'], ParentType, ContextType>;
+  verifyTwoFactor?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationVerifyTwoFactorArgs, 'challenge' | 'code'>>;
 };
 
 export type OrganizationResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization']> = {
@@ -463,6 +566,7 @@ export type QueryResolvers<ContextType = IdentityContext, ParentType extends Res
   me?: Resolver<Maybe<ResolversTypes['Session']>, ParentType, ContextType>;
   members?: Resolver<Array<ResolversTypes['Member']>, ParentType, ContextType>;
   scimTokens?: Resolver<Array<ResolversTypes['ScimToken']>, ParentType, ContextType>;
+  twoFactor?: Resolver<ResolversTypes['TwoFactorStatus'], ParentType, ContextType>;
 };
 
 export type ScimTokenResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['ScimToken'] = ResolversParentTypes['ScimToken']> = {
@@ -483,6 +587,27 @@ export type SessionResolvers<ContextType = IdentityContext, ParentType extends R
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
 };
 
+export type TwoFactorEnabledResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorEnabled'] = ResolversParentTypes['TwoFactorEnabled']> = {
+  recoveryCodes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type TwoFactorSetupResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorSetup'] = ResolversParentTypes['TwoFactorSetup']> = {
+  otpauthUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  qrCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TwoFactorSignInResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorSignIn'] = ResolversParentTypes['TwoFactorSignIn']> = {
+  recoveryCodes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  session?: Resolver<ResolversTypes['Session'], ParentType, ContextType>;
+};
+
+export type TwoFactorStatusResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorStatus'] = ResolversParentTypes['TwoFactorStatus']> = {
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  recoveryCodesLeft?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  required?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = IdentityContext> = {
   ApiKey?: ApiKeyResolvers<ContextType>;
   AuditEntry?: AuditEntryResolvers<ContextType>;
@@ -497,5 +622,9 @@ export type Resolvers<ContextType = IdentityContext> = {
   Query?: QueryResolvers<ContextType>;
   ScimToken?: ScimTokenResolvers<ContextType>;
   Session?: SessionResolvers<ContextType>;
+  TwoFactorEnabled?: TwoFactorEnabledResolvers<ContextType>;
+  TwoFactorSetup?: TwoFactorSetupResolvers<ContextType>;
+  TwoFactorSignIn?: TwoFactorSignInResolvers<ContextType>;
+  TwoFactorStatus?: TwoFactorStatusResolvers<ContextType>;
 };
 
