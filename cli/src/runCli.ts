@@ -7,6 +7,7 @@ import { webhooksCommand } from './commands/webhooks';
 import { parseCount, seedOrganization } from './commands/seed';
 import { scimCommand } from './commands/scim';
 import { sentimentCommand } from './commands/sentiment';
+import { ssoCommand } from './commands/sso';
 import { openDatabases } from './databases';
 import { consoleOutput, UsageError, type Output } from './output';
 
@@ -44,6 +45,11 @@ export const USAGE = `Usage: npm run cli -- <command>
   links backfill [--org ORG] [--batch N]
                                    give records stored before links existed their match keys
                                    (all organizations unless --org; resumable; never overwrites)
+  sso set --org ORG --issuer URL --client-id ID --client-secret SECRET --domain DOMAIN [--default-role ROLE]
+                                   connect an organization to its OpenID Provider; the domain is
+                                   marked verified (owners prove theirs by DNS in the web application)
+  sso show --org ORG               the organization's single sign-on (never the client secret)
+  sso remove --org ORG             remove it and its domains (passwords work again for everyone)
   counts recount --org ORG         count an organization's feedback from its items and repair the
                                    kept figures (totals, contact and account figures, insights)
 
@@ -71,6 +77,11 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         skip: { type: 'string' },
         take: { type: 'string' },
         batch: { type: 'string' },
+        issuer: { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        domain: { type: 'string' },
+        'default-role': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -84,7 +95,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
     out.info(USAGE);
     return values.help ? 0 : 2;
   }
-  if (!['keys', 'scim', 'import', 'seed', 'webhooks', 'sentiment', 'links', 'counts'].includes(command)) {
+  if (!['keys', 'scim', 'import', 'seed', 'webhooks', 'sentiment', 'links', 'counts', 'sso'].includes(command)) {
     out.info(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
@@ -127,6 +138,20 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
       await sentimentCommand(rest[0], values.org, values.batch, db, out);
     } else if (command === 'links') {
       await linksCommand(rest[0], values.org, values.batch, db, out);
+    } else if (command === 'sso') {
+      await ssoCommand(
+        rest[0],
+        {
+          org: values.org,
+          issuer: values.issuer,
+          clientId: values['client-id'],
+          clientSecret: values['client-secret'],
+          domain: values.domain,
+          defaultRole: values['default-role'],
+        },
+        db,
+        out,
+      );
     } else if (command === 'counts') {
       await countsCommand(rest[0], values.org, db, out);
     } else {

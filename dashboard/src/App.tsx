@@ -15,6 +15,9 @@ import { AuditLogSection } from './features/settings/AuditLogSection';
 import { MembersSection } from './features/settings/MembersSection';
 import { ScimTokensSection } from './features/scim/ScimTokensSection';
 import { SettingsPage } from './features/settings/SettingsPage';
+import { OidcCallbackPage } from './features/sso/OidcCallbackPage';
+import { SingleSignOnSection } from './features/sso/SingleSignOnSection';
+import { SsoSignInPage } from './features/sso/SsoSignInPage';
 import { ThemesPage } from './features/themes/ThemesPage';
 import { WebhooksPage } from './features/webhooks/WebhooksPage';
 import { adminClient } from './lib/adminClient';
@@ -26,6 +29,8 @@ export function App() {
         <BrowserRouter>
           <Routes>
             <Route path="/sign-in" element={<SignInPage />} />
+            <Route path="/sign-in/sso" element={<SsoSignInPage />} />
+            <Route path="/auth/oidc/callback" element={<OidcCallbackPage />} />
             <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
             <Route path="/reset-password" element={<ResetPasswordPage />} />
             <Route
@@ -49,6 +54,7 @@ export function App() {
                 <Route path="members" element={<MembersSection />} />
                 <Route path="audit-log" element={<AuditLogSection />} />
                 <Route path="scim" element={<ScimTokensSection />} />
+                <Route path="single-sign-on" element={<SingleSignOnSection />} />
               </Route>
               <Route path="*" element={<NotFoundPage />} />
             </Route>

@@ -8,6 +8,7 @@ import { requireFreePorts } from '../embedded/freePort';
 import { consoleOutput as out } from '../output';
 import { buildDashboardIfStale } from './dashboardBuild';
 import { curlExample, DEMO_ORG, ensureDemo } from './demo';
+import { developmentSsoEnv } from './developmentSso';
 import { developmentWebhookEnv } from './developmentWebhooks';
 import { spawnService, waitUntilReady } from './serviceProcess';
 import { SupervisedService, type SupervisorEvents } from './supervisor';
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
       ...(config.identityMongodbUri ? { MONGODB_URI: config.identityMongodbUri } : {}),
       COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
       PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
+      ...developmentSsoEnv(),
       // A fixed development key seals the TOTP secrets, so two-factor set up once keeps working across runs.
       TWO_FACTOR_SECRET_KEY: process.env.TWO_FACTOR_SECRET_KEY || DEVELOPMENT_TWO_FACTOR_SECRET_KEY,
     };

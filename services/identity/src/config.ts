@@ -1,4 +1,5 @@
 import { commonConfigSchema, loadConfig, mongoClientConfigSchema, parse } from '@fi/shared';
+import { ssoConfigSchema } from './sso';
 import { twoFactorConfigSchema } from './twoFactor';
 
 export const identityConfigSchema = {
@@ -89,6 +90,7 @@ export const identityConfigSchema = {
     default: 'development',
     parse: parse.string,
   },
+  ...ssoConfigSchema,
   ...twoFactorConfigSchema,
   ...mongoClientConfigSchema,
   ...commonConfigSchema,

@@ -7,6 +7,7 @@ import {
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   createFormatError,
+  SealedSecrets,
   createGraphQLHttpHandler,
   createRegistry,
   listenHttp,
@@ -44,6 +45,7 @@ import { openTwoFactor, twoFactorResolvers } from './twoFactor';
 import type { Resolvers } from './generated/resolvers';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
+import { openSsoRepositories, ssoBindingOf, ssoPasswordPolicy, SsoSettings, SsoSignIn } from './sso';
 
 export const IDENTITY_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
 const PURGE_INTERVAL_MS = 10 * 60_000;
@@ -56,6 +58,7 @@ export interface RunningIdentityService extends RunningHttpServer {
 export async function startIdentityService(config: IdentityConfig, logger: Logger): Promise<RunningIdentityService> {
   const connection = await connectMongo(config.mongodbUri, config.mongodbDb, mongoClientOptions(config));
   const repositories = await openRepositories(connection);
+  const sso = await openSsoRepositories(connection);
   const keys = new KeyService(repositories);
   const throttle = new SignInThrottle(repositories.signInFailures, {
     perAccount: config.signInLimitPerAccount,
@@ -73,8 +76,18 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     repositories,
     throttle,
     { idleMs: config.sessionIdleMinutes * 60_000, absoluteMs: config.sessionAbsoluteHours * 3_600_000 },
+    ssoPasswordPolicy(repositories, sso),
     twoFactor.service,
   );
+  const ssoSecrets = config.ssoSecretKey ? new SealedSecrets(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
+  const ssoSignIn = new SsoSignIn(repositories, sso, sessions, ssoSecrets, {
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    allowLoopbackHttp: config.ssoAllowLoopbackHttp,
+  });
+  const ssoSettings = new SsoSettings(repositories, sso, ssoSecrets, {
+    allowLoopbackHttp: config.ssoAllowLoopbackHttp,
+    dnsServers: config.ssoDnsServers,
+  });
   const members = new MemberService(repositories);
   const mailer = createLinkMailer(
     { smtpUrl: config.smtpUrl, from: config.mailFrom, production: config.nodeEnv === 'production' },
@@ -105,7 +118,15 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     schema: subgraphSchema(
       IDENTITY_SCHEMA_PATH,
       withFeatures(
-        createIdentityResolvers({ repositories, keys, members, sessions, links, cookieSecure: config.cookieSecure }),
+        createIdentityResolvers({
+          repositories,
+          keys,
+          members,
+          sessions,
+          links,
+          cookieSecure: config.cookieSecure,
+          sso: { settings: ssoSettings, signIn: ssoSignIn, cookieSecure: config.cookieSecure },
+        }),
         scimResolvers(scim.tokens),
         twoFactorResolvers({ twoFactor: twoFactor.service, sessions, repositories, cookieSecure: config.cookieSecure }),
       ),
@@ -150,6 +171,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
         sessionToken,
         session,
         csrfValid: csrfMatches(headers, session),
+        ssoBinding: ssoBindingOf(headers),
         setCookie: undefined,
       };
     },
@@ -158,8 +180,8 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   const http = await listenHttp(handler, config.port, config.host);
   logger.info({ url: `${http.url}/graphql` }, 'identity service listening');
   const sweeper = setInterval(() => {
-    Promise.all([purgeExpired(repositories), twoFactor.purge(new Date())]).catch((error: unknown) =>
-      logger.warn({ err: error }, 'could not purge expired sessions and links'),
+    Promise.all([purgeExpired(repositories), sso.attempts.purgeExpired(new Date()), twoFactor.purge(new Date())]).catch(
+      (error: unknown) => logger.warn({ err: error }, 'could not purge expired sessions and links'),
     );
   }, PURGE_INTERVAL_MS);
   sweeper.unref();

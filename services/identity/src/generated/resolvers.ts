@@ -95,6 +95,8 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** With the token of an invitation link: creates the member and signs them in. */
   acceptInvitation: Session;
+  /** Owners only. Claims a domain; verifySsoDomain proves it with a DNS TXT record. */
+  addSsoDomain: SsoDomain;
   /** Owners and admins; only an owner cancels an invitation to the owner role. Its link stops working at once. */
   cancelInvitation: Scalars['Boolean']['output'];
   /** Owners and admins; only an owner grants or takes away the owner role. */
@@ -107,11 +109,17 @@ export type Mutation = {
   createScimToken: CreatedScimToken;
   /** Takes a current code or a recovery code; refused while the organization requires two-factor sign-in. */
   disableTwoFactor: Scalars['Boolean']['output'];
+  /** With the query string the identity provider sent to /auth/oidc/callback: checks it and signs the person in. */
+  finishOidcSignIn: Session;
   /** The setup's first code: two-factor sign-in is on and the session opens. */
   finishTwoFactorEnrollment: TwoFactorSignIn;
   /** Owners and admins; only an owner invites an owner. Mails a single-use link (logged instead in development). */
   inviteMember: Invitation;
   removeMember: Scalars['Boolean']['output'];
+  /** Owners only. Removes the connection and every domain of it (password sign-in works again for all). */
+  removeSsoConnection: Scalars['Boolean']['output'];
+  /** Owners only. */
+  removeSsoDomain: Scalars['Boolean']['output'];
   /** Always true, whether or not the email has an account; mails a single-use link when it has. */
   requestPasswordReset: Scalars['Boolean']['output'];
   /** Owners only: members without two-factor sign-in are asked to set it up at their next sign-in. */
@@ -122,8 +130,17 @@ export type Mutation = {
   revokeApiKey: ApiKey;
   /** Owners and admins only; the token stops working at once. */
   revokeScimToken: ScimToken;
+  /**
+   * Owners only. Sets (or replaces) the OIDC connection after reading the issuer's discovery document;
+   * clientSecret may be left out to keep the stored one. defaultRole: not owner.
+   */
+  setOidcConnection: SsoConnection;
+  /** Owners only. A verified domain with a connection: password sign-in refused for its people, owners excepted. */
+  setSsoRequired: SsoDomain;
   signIn: Session;
   signOut: Scalars['Boolean']['output'];
+  /** Anyone: the identity provider's address for this email's organization (its domain verified, a connection set). */
+  startSsoSignIn: SsoRedirect;
   /** With the challenge of a sign-in answered TWO_FACTOR_ENROLLMENT_REQUIRED: the setup, as in Settings. */
   startTwoFactorEnrollment: TwoFactorSetup;
   /**
@@ -131,6 +148,8 @@ export type Mutation = {
    * while it is on.
    */
   startTwoFactorSetup: TwoFactorSetup;
+  /** Owners only. Looks up the domain's TXT record; verified when it holds the token (and no other organization verified it). */
+  verifySsoDomain: SsoDomain;
   /**
    * The second step of a sign-in: signIn (or single sign-on, or accepting an invitation) answered UNAUTHENTICATED
    * with extensions.reason TWO_FACTOR_REQUIRED and a challenge; this sends it back with a code from the app or a
@@ -144,6 +163,11 @@ export type MutationAcceptInvitationArgs = {
   name: Scalars['String']['input'];
   password: Scalars['String']['input'];
   token: Scalars['String']['input'];
+};
+
+
+export type MutationAddSsoDomainArgs = {
+  domain: Scalars['String']['input'];
 };
 
 
@@ -180,6 +204,11 @@ export type MutationDisableTwoFactorArgs = {
 };
 
 
+export type MutationFinishOidcSignInArgs = {
+  callbackQuery: Scalars['String']['input'];
+};
+
+
 export type MutationFinishTwoFactorEnrollmentArgs = {
   challenge: Scalars['String']['input'];
   code: Scalars['String']['input'];
@@ -194,6 +223,11 @@ export type MutationInviteMemberArgs = {
 
 export type MutationRemoveMemberArgs = {
   memberId: Scalars['ID']['input'];
+};
+
+
+export type MutationRemoveSsoDomainArgs = {
+  domain: Scalars['String']['input'];
 };
 
 
@@ -223,14 +257,38 @@ export type MutationRevokeScimTokenArgs = {
 };
 
 
+export type MutationSetOidcConnectionArgs = {
+  clientId: Scalars['String']['input'];
+  clientSecret?: InputMaybe<Scalars['String']['input']>;
+  defaultRole?: InputMaybe<Role>;
+  issuer: Scalars['String']['input'];
+};
+
+
+export type MutationSetSsoRequiredArgs = {
+  domain: Scalars['String']['input'];
+  required: Scalars['Boolean']['input'];
+};
+
+
 export type MutationSignInArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
 };
 
 
+export type MutationStartSsoSignInArgs = {
+  email: Scalars['String']['input'];
+};
+
+
 export type MutationStartTwoFactorEnrollmentArgs = {
   challenge: Scalars['String']['input'];
+};
+
+
+export type MutationVerifySsoDomainArgs = {
+  domain: Scalars['String']['input'];
 };
 
 
@@ -265,6 +323,10 @@ export type Query = {
   members: Array<Member>;
   /** The organization's SCIM tokens, revoked ones included; owners and admins only. */
   scimTokens: Array<ScimToken>;
+  /** The single sign-on connection, null when none is set; owners only. */
+  ssoConnection: Maybe<SsoConnection>;
+  /** The email domains of single sign-on, verified or not; owners only. */
+  ssoDomains: Array<SsoDomain>;
   /** The signed-in member's two-factor sign-in. */
   twoFactor: TwoFactorStatus;
 };
@@ -309,6 +371,42 @@ export type Session = {
   expiresAt: Scalars['DateTime']['output'];
   member: Member;
   organization: Organization;
+};
+
+/**
+ * The organization's single sign-on connection (OIDC; the client secret is never shown). Give the identity
+ * provider redirectUri as the sign-in redirect (callback) address.
+ */
+export type SsoConnection = {
+  __typename?: 'SsoConnection';
+  clientId: Maybe<Scalars['String']['output']>;
+  /** The role of a person who signs in for the first time. */
+  defaultRole: Role;
+  issuer: Maybe<Scalars['String']['output']>;
+  /** oidc or saml */
+  protocol: Scalars['String']['output'];
+  redirectUri: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+  /** The email of the member (or cli) who set it. */
+  updatedBy: Scalars['String']['output'];
+};
+
+/** An email domain of the organization's single sign-on; its people sign in through the connection once it is verified. */
+export type SsoDomain = {
+  __typename?: 'SsoDomain';
+  domain: Scalars['String']['output'];
+  /** Password sign-in refused for the domain's people (owners keep theirs: the break-glass way in). */
+  ssoRequired: Scalars['Boolean']['output'];
+  /** Publish a TXT record of this name holding verificationValue, then call verifySsoDomain. */
+  verificationName: Scalars['String']['output'];
+  verificationValue: Scalars['String']['output'];
+  verified: Scalars['Boolean']['output'];
+};
+
+/** Where the browser goes next to sign in with the organization's identity provider. */
+export type SsoRedirect = {
+  __typename?: 'SsoRedirect';
+  url: Scalars['String']['output'];
 };
 
 export type Tier =
@@ -440,6 +538,9 @@ export type ResolversTypes = {
   Role: Role;
   ScimToken: ResolverTypeWrapper<ScimTokenRecordModel>;
   Session: ResolverTypeWrapper<ActiveSessionModel>;
+  SsoConnection: ResolverTypeWrapper<SsoConnection>;
+  SsoDomain: ResolverTypeWrapper<SsoDomain>;
+  SsoRedirect: ResolverTypeWrapper<SsoRedirect>;
   Tier: Tier;
   TwoFactorEnabled: ResolverTypeWrapper<TwoFactorEnabled>;
   TwoFactorSetup: ResolverTypeWrapper<TwoFactorSetup>;
@@ -466,6 +567,9 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   ScimToken: ScimTokenRecordModel;
   Session: ActiveSessionModel;
+  SsoConnection: SsoConnection;
+  SsoDomain: SsoDomain;
+  SsoRedirect: SsoRedirect;
   TwoFactorEnabled: TwoFactorEnabled;
   TwoFactorSetup: TwoFactorSetup;
   TwoFactorSignIn: Omit<TwoFactorSignIn, 'session'> & { session: ResolversParentTypes['Session'] };
@@ -530,24 +634,32 @@ export type MemberResolvers<ContextType = IdentityContext, ParentType extends Re
 
 export type MutationResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   acceptInvitation?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationAcceptInvitationArgs, 'name' | 'password' | 'token'>>;
+  addSsoDomain?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationAddSsoDomainArgs, 'domain'>>;
   cancelInvitation?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationCancelInvitationArgs, 'id'>>;
   changeRole?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationChangeRoleArgs, 'memberId' | 'role'>>;
   confirmTwoFactorSetup?: Resolver<ResolversTypes['TwoFactorEnabled'], ParentType, ContextType, RequireFields<MutationConfirmTwoFactorSetupArgs, 'code'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'readOnly'>>;
   createScimToken?: Resolver<ResolversTypes['CreatedScimToken'], ParentType, ContextType, RequireFields<MutationCreateScimTokenArgs, 'name'>>;
   disableTwoFactor?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDisableTwoFactorArgs, 'code'>>;
+  finishOidcSignIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationFinishOidcSignInArgs, 'callbackQuery'>>;
   finishTwoFactorEnrollment?: Resolver<ResolversTypes['TwoFactorSignIn'], ParentType, ContextType, RequireFields<MutationFinishTwoFactorEnrollmentArgs, 'challenge' | 'code'>>;
   inviteMember?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationInviteMemberArgs, 'email' | 'role'>>;
   removeMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveMemberArgs, 'memberId'>>;
+  removeSsoConnection?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  removeSsoDomain?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveSsoDomainArgs, 'domain'>>;
   requestPasswordReset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
   requireTwoFactor?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequireTwoFactorArgs, 'required'>>;
   resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   revokeScimToken?: Resolver<ResolversTypes['ScimToken'], ParentType, ContextType, RequireFields<MutationRevokeScimTokenArgs, 'id'>>;
+  setOidcConnection?: Resolver<ResolversTypes['SsoConnection'], ParentType, ContextType, RequireFields<MutationSetOidcConnectionArgs, 'clientId' | 'defaultRole' | 'issuer'>>;
+  setSsoRequired?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationSetSsoRequiredArgs, 'domain' | 'required'>>;
   signIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'email' | 'password'>>;
   signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startSsoSignIn?: Resolver<ResolversTypes['SsoRedirect'], ParentType, ContextType, RequireFields<MutationStartSsoSignInArgs, 'email'>>;
   startTwoFactorEnrollment?: Resolver<ResolversTypes['TwoFactorSetup'], ParentType, ContextType, RequireFields<MutationStartTwoFactorEnrollmentArgs, 'challenge'>>;
   startTwoFactorSetup?: Resolver<ResolversTypes['TwoFactorSetup'], ParentType, ContextType>;
+  verifySsoDomain?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationVerifySsoDomainArgs, 'domain'>>;
   verifyTwoFactor?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationVerifyTwoFactorArgs, 'challenge' | 'code'>>;
 };
 
@@ -566,6 +678,8 @@ export type QueryResolvers<ContextType = IdentityContext, ParentType extends Res
   me?: Resolver<Maybe<ResolversTypes['Session']>, ParentType, ContextType>;
   members?: Resolver<Array<ResolversTypes['Member']>, ParentType, ContextType>;
   scimTokens?: Resolver<Array<ResolversTypes['ScimToken']>, ParentType, ContextType>;
+  ssoConnection?: Resolver<Maybe<ResolversTypes['SsoConnection']>, ParentType, ContextType>;
+  ssoDomains?: Resolver<Array<ResolversTypes['SsoDomain']>, ParentType, ContextType>;
   twoFactor?: Resolver<ResolversTypes['TwoFactorStatus'], ParentType, ContextType>;
 };
 
@@ -585,6 +699,28 @@ export type SessionResolvers<ContextType = IdentityContext, ParentType extends R
   expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   member?: Resolver<ResolversTypes['Member'], ParentType, ContextType>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
+};
+
+export type SsoConnectionResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['SsoConnection'] = ResolversParentTypes['SsoConnection']> = {
+  clientId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  defaultRole?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
+  issuer?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  redirectUri?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  updatedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SsoDomainResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['SsoDomain'] = ResolversParentTypes['SsoDomain']> = {
+  domain?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ssoRequired?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  verificationName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  verificationValue?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  verified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type SsoRedirectResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['SsoRedirect'] = ResolversParentTypes['SsoRedirect']> = {
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type TwoFactorEnabledResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorEnabled'] = ResolversParentTypes['TwoFactorEnabled']> = {
@@ -622,6 +758,9 @@ export type Resolvers<ContextType = IdentityContext> = {
   Query?: QueryResolvers<ContextType>;
   ScimToken?: ScimTokenResolvers<ContextType>;
   Session?: SessionResolvers<ContextType>;
+  SsoConnection?: SsoConnectionResolvers<ContextType>;
+  SsoDomain?: SsoDomainResolvers<ContextType>;
+  SsoRedirect?: SsoRedirectResolvers<ContextType>;
   TwoFactorEnabled?: TwoFactorEnabledResolvers<ContextType>;
   TwoFactorSetup?: TwoFactorSetupResolvers<ContextType>;
   TwoFactorSignIn?: TwoFactorSignInResolvers<ContextType>;
