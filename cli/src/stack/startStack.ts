@@ -17,6 +17,9 @@ import { DATA_DIR, readRunningStack, removeStackFile, writeStackFile } from './s
 
 const READY_TIMEOUT_MS = 60_000;
 
+/** Development only (`npm start`); production sets its own TWO_FACTOR_SECRET_KEY. */
+const DEVELOPMENT_TWO_FACTOR_SECRET_KEY = '2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e';
+
 /**
  * `npm start`: the whole stack on one machine with nothing installed. Each service runs as its own
  * process, as in production; with MONGODB_URI unset they share an embedded database, seeded once.
@@ -111,6 +114,8 @@ async function main(): Promise<void> {
       COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
       PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
       ...developmentSsoEnv(),
+      // A fixed development key seals the TOTP secrets, so two-factor set up once keeps working across runs.
+      TWO_FACTOR_SECRET_KEY: process.env.TWO_FACTOR_SECRET_KEY || DEVELOPMENT_TWO_FACTOR_SECRET_KEY,
     };
     services.push(supervise('identity', 'services/identity/src/main.ts', config.identityPort, identityEnv));
     const subgraphUrls = {

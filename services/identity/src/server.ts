@@ -41,6 +41,7 @@ import {
 } from './http';
 import { createLinkMailer } from './mail';
 import { openScim, scimResolvers } from './scim';
+import { openTwoFactor, twoFactorResolvers } from './twoFactor';
 import type { Resolvers } from './generated/resolvers';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
@@ -65,11 +66,18 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     windowMs: config.signInWindowMinutes * 60_000,
     checksPerAddress: config.signInChecksPerAddress,
   });
+  const twoFactor = await openTwoFactor(connection, repositories, throttle, {
+    secretKey: config.twoFactorSecretKey,
+    challengeMinutes: config.twoFactorChallengeMinutes,
+    // Over every address a member's codes get twice what one address gets (SIGN_IN_LIMIT_PER_ACCOUNT).
+    perMemberLimit: config.signInLimitPerAccount * 2,
+  });
   const sessions = new SessionService(
     repositories,
     throttle,
     { idleMs: config.sessionIdleMinutes * 60_000, absoluteMs: config.sessionAbsoluteHours * 3_600_000 },
     ssoPasswordPolicy(repositories, sso),
+    twoFactor.service,
   );
   const ssoSecrets = config.ssoSecretKey ? new SecretBox(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
   const ssoSignIn = new SsoSignIn(repositories, sso, sessions, ssoSecrets, {
@@ -120,6 +128,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
           sso: { settings: ssoSettings, signIn: ssoSignIn, cookieSecure: config.cookieSecure },
         }),
         scimResolvers(scim.tokens),
+        twoFactorResolvers({ twoFactor: twoFactor.service, sessions, repositories, cookieSecure: config.cookieSecure }),
       ),
     ),
     formatError: createFormatError({
@@ -171,8 +180,8 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   const http = await listenHttp(handler, config.port, config.host);
   logger.info({ url: `${http.url}/graphql` }, 'identity service listening');
   const sweeper = setInterval(() => {
-    Promise.all([purgeExpired(repositories), sso.attempts.purgeExpired(new Date())]).catch((error: unknown) =>
-      logger.warn({ err: error }, 'could not purge expired sessions and links'),
+    Promise.all([purgeExpired(repositories), sso.attempts.purgeExpired(new Date()), twoFactor.purge(new Date())]).catch(
+      (error: unknown) => logger.warn({ err: error }, 'could not purge expired sessions and links'),
     );
   }, PURGE_INTERVAL_MS);
   sweeper.unref();
