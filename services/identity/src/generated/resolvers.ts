@@ -2,6 +2,7 @@
 /* eslint-disable */
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { ActiveSession as ActiveSessionModel } from '../domain/sessionService';
+import type { Member as MemberModel } from '../data/memberRepository';
 import type { ApiKeyRecord as ApiKeyRecordModel } from '../data/apiKeyRepository';
 import type { CreatedKey as CreatedKeyModel } from '../resolvers';
 import type { IdentityContext } from '../identityContext';
@@ -75,7 +76,11 @@ export type Invitation = {
 
 export type Member = {
   __typename?: 'Member';
+  /** Whether the member gets an email when a feedback alert opens (see docs/alerts.md). */
+  alertEmails: Scalars['Boolean']['output'];
   createdAt: Scalars['DateTime']['output'];
+  /** Whether the member gets the weekly digest email. */
+  digestEmails: Scalars['Boolean']['output'];
   email: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
@@ -101,6 +106,8 @@ export type Mutation = {
   resetPassword: Scalars['Boolean']['output'];
   /** Owners and admins only; the key stops working within the gateway's AUTH_CACHE_TTL_MS. */
   revokeApiKey: ApiKey;
+  /** The signed-in member's own mail opt-ins (alert emails, the weekly digest); a field left out stays. Every role. */
+  setMailOptIns: Member;
   signIn: Session;
   signOut: Scalars['Boolean']['output'];
 };
@@ -155,6 +162,12 @@ export type MutationResetPasswordArgs = {
 
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationSetMailOptInsArgs = {
+  alertEmails?: InputMaybe<Scalars['Boolean']['input']>;
+  digestEmails?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -302,7 +315,7 @@ export type ResolversTypes = {
   CreatedApiKey: ResolverTypeWrapper<CreatedKeyModel>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Invitation: ResolverTypeWrapper<Invitation>;
-  Member: ResolverTypeWrapper<Member>;
+  Member: ResolverTypeWrapper<MemberModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Organization: ResolverTypeWrapper<Organization>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -323,7 +336,7 @@ export type ResolversParentTypes = {
   CreatedApiKey: CreatedKeyModel;
   DateTime: Scalars['DateTime']['output'];
   Invitation: Invitation;
-  Member: Member;
+  Member: MemberModel;
   Mutation: Record<PropertyKey, never>;
   Organization: Organization;
   Query: Record<PropertyKey, never>;
@@ -374,7 +387,9 @@ export type InvitationResolvers<ContextType = IdentityContext, ParentType extend
 };
 
 export type MemberResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Member'] = ResolversParentTypes['Member']> = {
+  alertEmails?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  digestEmails?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -391,6 +406,7 @@ export type MutationResolvers<ContextType = IdentityContext, ParentType extends 
   requestPasswordReset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
   resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  setMailOptIns?: Resolver<ResolversTypes['Member'], ParentType, ContextType, Partial<MutationSetMailOptInsArgs>>;
   signIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'email' | 'password'>>;
   signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
