@@ -31,6 +31,8 @@ import { SignInThrottle } from './domain/signInThrottle';
 import {
   csrfMatches,
   KEY_LIVE_PATH,
+  MAIL_RECIPIENTS_PATH,
+  mailRecipientsRoute,
   keyLiveRoute,
   sessionTokenOf,
   useSessionProtection,
@@ -158,6 +160,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       [VERIFY_KEY_PATH]: verifyKeyRoute(keys),
       [VERIFY_SESSION_PATH]: verifySessionRoute(sessions),
       [KEY_LIVE_PATH]: keyLiveRoute(keys),
+      [MAIL_RECIPIENTS_PATH]: mailRecipientsRoute(repositories.members),
     },
     prefixRoutes: scim.routes,
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome, remoteAddress }) => {

@@ -1,7 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { buildIndexes } from '@fi/shared/database';
 
-/** A TOTP secret as stored: AES-256-GCM under TWO_FACTOR_SECRET_KEY (see SealedSecrets). */
+/** A TOTP secret as stored: AES-256-GCM under TWO_FACTOR_SECRET_KEY (see SecretBox). */
 export interface StoredSecret {
   keyId: string;
   iv: string;
