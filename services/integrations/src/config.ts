@@ -97,9 +97,14 @@ export const integrationsWorkerConfigSchema = {
     'GraphQL URL of the accounts service (its admin schema is at the same origin)',
     'http://localhost:4003/graphql',
   ),
+  slackApiUrl: url(
+    'SLACK_API_URL',
+    "base URL of Slack's Web API (users.info, for the authors of messages when a bot token is given)",
+    'https://slack.com/api',
+  ),
   serviceCallTimeoutMs: {
     env: 'INTEGRATIONS_CALL_TIMEOUT_MS',
-    doc: 'longest wait for one call to the feedback, contacts or accounts service',
+    doc: "longest wait for one call to the feedback, contacts or accounts service, or to a platform's API",
     default: 10_000,
     parse: parse.int(100, 120_000),
   },
