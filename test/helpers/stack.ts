@@ -126,8 +126,9 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     CONTACTS_URL: `${contacts.url}/graphql`,
     ACCOUNTS_URL: `${accounts.url}/graphql`,
   };
+  const identity = await startIdentityService(loadIdentityConfig(base), logger);
   const integrations = await startIntegrationsService(
-    loadIntegrationsConfig({ ...own('integrations'), ...serviceUrls }),
+    loadIntegrationsConfig({ ...own('integrations'), ...serviceUrls, IDENTITY_URL: identity.url }),
     logger,
   );
   const integrationsReceiver = await startIntegrationsReceiver(
@@ -138,7 +139,6 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     loadIntegrationsWorkerConfig({ ...own('integrations'), ...serviceUrls, INTEGRATIONS_INBOX_POLL_MS: '100' }),
     logger,
   );
-  const identity = await startIdentityService(loadIdentityConfig(base), logger);
   const identityEnv = { IDENTITY_URL: identity.url, IDENTITY_SIGNING_KEYS: base.IDENTITY_SIGNING_KEYS };
   const gateway = await startGateway(
     loadGatewayConfig({

@@ -29,6 +29,8 @@ import { SessionService } from './domain/sessionService';
 import { SignInThrottle } from './domain/signInThrottle';
 import {
   csrfMatches,
+  AUDIT_PATH,
+  auditRoute,
   KEY_LIVE_PATH,
   keyLiveRoute,
   sessionTokenOf,
@@ -123,6 +125,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       [VERIFY_KEY_PATH]: verifyKeyRoute(keys),
       [VERIFY_SESSION_PATH]: verifySessionRoute(sessions),
       [KEY_LIVE_PATH]: keyLiveRoute(keys),
+      [AUDIT_PATH]: auditRoute(repositories),
     },
     prefixRoutes: scim.routes,
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome, remoteAddress }) => {

@@ -41,8 +41,26 @@ const addresses = {
   },
 };
 
-/** The API process (src/main.ts): the subgraph the gateway calls. */
-export const integrationsConfigSchema = { ...service, ...secretKey, ...addresses };
+/**
+ * The API process (src/main.ts): the subgraph the gateway calls. Changes of connections are recorded in
+ * the audit log, which the identity service keeps.
+ */
+export const integrationsConfigSchema = {
+  ...service,
+  ...secretKey,
+  ...addresses,
+  identityUrl: url(
+    'IDENTITY_URL',
+    'the identity service, which records changes of connections in the audit log',
+    'http://localhost:4004',
+  ),
+  identityTimeoutMs: {
+    env: 'IDENTITY_TIMEOUT_MS',
+    doc: 'longest wait for the identity service to record an audit entry',
+    default: 3_000,
+    parse: parse.int(100, 60_000),
+  },
+};
 
 export type IntegrationsConfig = ConfigOf<typeof integrationsConfigSchema>;
 

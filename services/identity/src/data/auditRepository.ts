@@ -24,6 +24,12 @@ export const AUDIT_ACTIONS = [
   'member.reactivated',
   'scim.token_created',
   'scim.token_revoked',
+  // Connected platforms, recorded by the integrations service (see domain/serviceAudit.ts).
+  'integration.added',
+  'integration.paused',
+  'integration.resumed',
+  'integration.secret_rotated',
+  'integration.removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
