@@ -97,7 +97,8 @@ async function startBackgroundWork(
     { items: repository, events: announcements },
     logger,
   );
-  const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
+  const themeWorker =
+    config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger, model.themes) : null;
   const search = new SearchIndexStore(connection);
   const searchIndexer =
     config.searchIndexIntervalMs > 0
