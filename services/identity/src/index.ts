@@ -10,3 +10,4 @@ export { OPERATOR, type Actor } from './domain/actor';
 export { VERIFY_KEY_PATH } from './http';
 export { migrateLegacyKeys, type MigrationReport } from './domain/keyMigration';
 export { checkDomain, openSsoRepositories, ssoConfigSchema, SsoSettings, type SsoRepositories } from './sso';
+export { openScimTokens, SCIM_PATH, ScimTokenService, type ScimTokenRecord } from './scim';

@@ -40,6 +40,7 @@ import {
   verifySessionRoute,
 } from './http';
 import { createLinkMailer } from './mail';
+import { openScim } from './scim';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
 import { openSsoRepositories, ssoBindingOf, ssoPasswordPolicy, SsoSettings, SsoSignIn } from './sso';
@@ -95,6 +96,11 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     },
     new ResetRequestLimit(repositories.signInFailures, config.signInWindowMinutes * 60_000),
   );
+  const scim = await openScim(connection, repositories, members, {
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    addressOf: (req) => clientAddress(req.headers, req.socket.remoteAddress ?? ''),
+    logger,
+  });
   const registry = createRegistry('identity');
   watchMongoPool(connection, registry);
 
@@ -140,6 +146,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       [VERIFY_SESSION_PATH]: verifySessionRoute(sessions),
       [KEY_LIVE_PATH]: keyLiveRoute(keys),
     },
+    prefixRoutes: scim.routes,
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome, remoteAddress }) => {
       const sessionToken = sessionTokenOf(headers);
       const session = await sessions.resolve(sessionToken);

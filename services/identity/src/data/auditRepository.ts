@@ -29,6 +29,13 @@ export const AUDIT_ACTIONS = [
   'sso.sign_in_refused',
   'sso.password_refused',
   'sso.break_glass_sign_in',
+  // Provisioning from the organization's identity provider (SCIM), with the tokens it uses.
+  'member.provisioned',
+  'member.updated',
+  'member.deactivated',
+  'member.reactivated',
+  'scim.token_created',
+  'scim.token_revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
