@@ -9,5 +9,14 @@ export { MemberService } from './domain/memberService';
 export { OPERATOR, type Actor } from './domain/actor';
 export { VERIFY_KEY_PATH } from './http';
 export { migrateLegacyKeys, type MigrationReport } from './domain/keyMigration';
-export { checkDomain, openSsoRepositories, ssoConfigSchema, SsoSettings, type SsoRepositories } from './sso';
+export {
+  checkDomain,
+  OIDC_CALLBACK_PATH,
+  SAML_ACS_PATH,
+  SAML_METADATA_PATH,
+  openSsoRepositories,
+  ssoConfigSchema,
+  SsoSettings,
+  type SsoRepositories,
+} from './sso';
 export { openScimTokens, SCIM_PATH, ScimTokenService, type ScimTokenRecord } from './scim';

@@ -43,7 +43,7 @@ import { createLinkMailer } from './mail';
 import { openScim } from './scim';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
-import { openSsoRepositories, ssoBindingOf, ssoPasswordPolicy, SsoSettings, SsoSignIn } from './sso';
+import { openSsoRepositories, samlRoutes, ssoBindingOf, ssoPasswordPolicy, SsoSettings, SsoSignIn } from './sso';
 
 export const IDENTITY_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
 const PURGE_INTERVAL_MS = 10 * 60_000;
@@ -101,6 +101,9 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     addressOf: (req) => clientAddress(req.headers, req.socket.remoteAddress ?? ''),
     logger,
   });
+  const saml = samlRoutes(ssoSignIn, config.publicUrl.replace(/\/+$/, ''), (req) =>
+    clientAddress(req.headers, req.socket.remoteAddress ?? ''),
+  );
   const registry = createRegistry('identity');
   watchMongoPool(connection, registry);
 
@@ -140,11 +143,12 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     apollo,
     logger,
     readinessChecks: { database: () => pingMongo(connection) },
-    routes: { '/metrics': metricsRoute(registry) },
+    routes: { '/metrics': metricsRoute(registry), ...saml.get },
     postRoutes: {
       [VERIFY_KEY_PATH]: verifyKeyRoute(keys),
       [VERIFY_SESSION_PATH]: verifySessionRoute(sessions),
       [KEY_LIVE_PATH]: keyLiveRoute(keys),
+      ...saml.post,
     },
     prefixRoutes: scim.routes,
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome, remoteAddress }) => {
