@@ -5,6 +5,7 @@ import { linksCommand } from './commands/links';
 import { countsCommand } from './commands/counts';
 import { webhooksCommand } from './commands/webhooks';
 import { parseCount, seedOrganization } from './commands/seed';
+import { scimCommand } from './commands/scim';
 import { sentimentCommand } from './commands/sentiment';
 import { ssoCommand } from './commands/sso';
 import { openDatabases } from './databases';
@@ -21,6 +22,12 @@ export const USAGE = `Usage: npm run cli -- <command>
   keys migrate                     move the keys of the old shared store (AUTH_MONGODB_URI,
                                    AUTH_MONGODB_DB, default: auth) into the identity service,
                                    once; they keep working unchanged
+  scim token --org ORG [--name NAME]
+                                   create a token for the organization's identity provider to
+                                   provision people with (SCIM 2.0 at the gateway's /scim/v2);
+                                   prints only the token, once; it acts as an owner's
+  scim tokens --org ORG            list the organization's SCIM tokens (never the secret)
+  scim revoke ID --org ORG         revoke a SCIM token (its listed id); it stops at once
   import contacts|accounts|feedback FILE --org ORG [--skip-invalid]
                                    import a JSON array or NDJSON file; all or nothing,
                                    or with --skip-invalid exactly the valid records
@@ -91,7 +98,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
     out.info(USAGE);
     return values.help ? 0 : 2;
   }
-  if (!['keys', 'import', 'seed', 'webhooks', 'sentiment', 'links', 'counts', 'sso'].includes(command)) {
+  if (!['keys', 'scim', 'import', 'seed', 'webhooks', 'sentiment', 'links', 'counts', 'sso'].includes(command)) {
     out.info(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
@@ -118,6 +125,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         db,
         out,
       );
+    } else if (command === 'scim') {
+      await scimCommand(rest[0], rest.slice(1), { org: values.org, name: values.name }, db, out);
     } else if (command === 'webhooks') {
       await webhooksCommand(
         rest[0],

@@ -13,6 +13,7 @@ import { AppLayout, NotFoundPage } from './features/layout/AppLayout';
 import { ApiKeysSection } from './features/settings/ApiKeysSection';
 import { AuditLogSection } from './features/settings/AuditLogSection';
 import { MembersSection } from './features/settings/MembersSection';
+import { ScimTokensSection } from './features/scim/ScimTokensSection';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { SsoFinishPage } from './features/sso/SsoFinishPage';
 import { SingleSignOnSection } from './features/sso/SingleSignOnSection';
@@ -53,6 +54,7 @@ export function App() {
                 <Route path="api-keys" element={<ApiKeysSection />} />
                 <Route path="members" element={<MembersSection />} />
                 <Route path="audit-log" element={<AuditLogSection />} />
+                <Route path="scim" element={<ScimTokensSection />} />
                 <Route path="single-sign-on" element={<SingleSignOnSection />} />
               </Route>
               <Route path="*" element={<NotFoundPage />} />

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { GraphQLError } from 'graphql';
+import { loadConfig, ROLES, SecretBox, type Role } from '@fi/shared';
 import {
   checkDomain,
   OIDC_CALLBACK_PATH,
@@ -11,7 +12,6 @@ import {
   ssoConfigSchema,
   SsoSettings,
 } from '@fi/identity';
-import { loadConfig, ROLES, SealedSecrets, type Role } from '@fi/shared';
 
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
@@ -91,7 +91,7 @@ async function runSso(
   if (!options.org) throw new UsageError(`sso ${action} needs --org ORG`);
   const orgId = options.org;
   const { config, addresses } = ssoSettings(env);
-  const secrets = config.ssoSecretKey ? new SealedSecrets(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
+  const secrets = config.ssoSecretKey ? new SecretBox(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
   const settings = new SsoSettings(
     await openRepositories(db.identity),
     await openSsoRepositories(db.identity),

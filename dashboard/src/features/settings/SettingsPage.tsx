@@ -11,6 +11,7 @@ export function SettingsPage() {
         <NavLink to="/settings/api-keys">API keys</NavLink>
         <NavLink to="/settings/members">Members</NavLink>
         <NavLink to="/settings/audit-log">Audit log</NavLink>
+        <NavLink to="/settings/scim">SCIM tokens</NavLink>
         {session.member.role === 'owner' && <NavLink to="/settings/single-sign-on">Single sign-on</NavLink>}
       </nav>
       <Outlet />

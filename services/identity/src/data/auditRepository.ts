@@ -17,6 +17,13 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'password.reset_requested',
   'password.reset',
+  // Provisioning from the organization's identity provider (SCIM), with the tokens it uses.
+  'member.provisioned',
+  'member.updated',
+  'member.deactivated',
+  'member.reactivated',
+  'scim.token_created',
+  'scim.token_revoked',
   // Single sign-on (src/sso): its settings, sign-ins through it, and every refusal with its reason.
   'sso.connection_set',
   'sso.connection_removed',
@@ -29,13 +36,18 @@ export const AUDIT_ACTIONS = [
   'sso.sign_in_refused',
   'sso.password_refused',
   'sso.break_glass_sign_in',
-  // Provisioning from the organization's identity provider (SCIM), with the tokens it uses.
-  'member.provisioned',
-  'member.updated',
-  'member.deactivated',
-  'member.reactivated',
-  'scim.token_created',
-  'scim.token_revoked',
+  // Two-factor sign-in.
+  'two_factor.enabled',
+  'two_factor.disabled',
+  'two_factor.failed',
+  'two_factor.recovery_code_used',
+  'two_factor.required_changed',
+  // Connected platforms, recorded by the integrations service (see domain/serviceAudit.ts).
+  'integration.added',
+  'integration.paused',
+  'integration.resumed',
+  'integration.secret_rotated',
+  'integration.removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

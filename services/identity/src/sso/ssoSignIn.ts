@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { GraphQLError } from 'graphql';
-import type { SealedSecrets } from '@fi/shared';
+import type { SecretBox } from '@fi/shared';
 import type { Member } from '../data/memberRepository';
 import type { IdentityRepositories } from '../data/repositories';
 import { checkName } from '../domain/memberService';
@@ -41,7 +41,7 @@ export class SsoSignIn {
     private readonly repositories: IdentityRepositories,
     private readonly sso: SsoRepositories,
     private readonly sessions: SessionService,
-    private readonly secrets: SealedSecrets | null,
+    private readonly secrets: SecretBox | null,
     private readonly options: SsoSignInOptions,
   ) {}
 
@@ -367,8 +367,9 @@ export class SsoSignIn {
       );
     const organization = await this.repositories.organizations.findById(orgId);
     if (!organization) throw ssoNotConfigured();
-    if (previousToken) await this.repositories.sessions.revoke(sessionId(previousToken));
+    // Through the same gate as a password sign-in (a second factor, when the organization asks for one).
     const result = await this.sessions.start(member, organization);
+    if (previousToken) await this.repositories.sessions.revoke(sessionId(previousToken));
     await this.audit(orgId, 'sso.signed_in', email, protocol, address);
     return result;
   }
