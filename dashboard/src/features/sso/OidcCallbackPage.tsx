@@ -4,6 +4,8 @@ import { useMutation } from 'urql';
 import { errorInWords } from '../../lib/errorInWords';
 import { useSession } from '../auth/SessionProvider';
 import { StatusMessage } from '../layout/StatusMessage';
+import { SecondStepForm } from '../twoFactor/SecondStepForm';
+import { secondStepOf, type SecondStep } from '../twoFactor/twoFactorQueries';
 import { FINISH_OIDC_SIGN_IN } from './ssoQueries';
 
 /**
@@ -16,6 +18,7 @@ export function OidcCallbackPage() {
   const navigate = useNavigate();
   const [, finish] = useMutation(FINISH_OIDC_SIGN_IN);
   const [error, setError] = useState<string | null>(null);
+  const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   const sent = useRef(false);
 
   useEffect(() => {
@@ -23,6 +26,12 @@ export function OidcCallbackPage() {
     if (sent.current || state.status === 'loading') return;
     sent.current = true;
     void finish({ callbackQuery: window.location.search }).then((result) => {
+      // Two-factor sign-in on (or required): the provider's answer was right, the code is still due.
+      const step = secondStepOf(result.error);
+      if (step) {
+        setSecondStep(step);
+        return;
+      }
       if (result.error || !result.data) {
         setError(result.error ? errorInWords(result.error) : 'Single sign-on failed. Please try again.');
         return;
@@ -32,6 +41,21 @@ export function OidcCallbackPage() {
     });
   }, [state.status, finish, adopt, navigate]);
 
+  if (secondStep)
+    return (
+      <main className="sign-in">
+        <h1>Feedback Intelligence</h1>
+        <div className="card">
+          <SecondStepForm
+            step={secondStep}
+            onSignedIn={(session) => {
+              adopt(session);
+              navigate('/', { replace: true });
+            }}
+          />
+        </div>
+      </main>
+    );
   return (
     <main className="sign-in">
       <h1>Feedback Intelligence</h1>
