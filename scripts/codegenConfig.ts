@@ -12,6 +12,7 @@ export const GENERATED_RESOLVERS = {
   contacts: 'services/contacts/src/generated/resolvers.ts',
   accounts: 'services/accounts/src/generated/resolvers.ts',
   identity: 'services/identity/src/generated/resolvers.ts',
+  integrations: 'services/integrations/src/generated/resolvers.ts',
   'feedback-admin': 'services/feedback/src/generated/adminResolvers.ts',
   'contacts-admin': 'services/contacts/src/generated/adminResolvers.ts',
   'accounts-admin': 'services/accounts/src/generated/adminResolvers.ts',
@@ -80,6 +81,7 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       FeedbackThemeList: '../themes#ThemeList',
       SimilarFeedback: '../similarity#SimilarFeedback',
       FeedbackInsights: '../insights#FeedbackInsights',
+      FeedbackAlert: '../alerts#Alert',
     },
   },
   contacts: {
@@ -105,6 +107,10 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       ScimToken: '../scim#ScimTokenRecord',
     },
   },
+  integrations: {
+    contextType: '@fi/shared#SubgraphContext',
+    mappers: {},
+  },
   // Admin schemas: the context holds the signed-in member; records are the repositories' own items.
   'feedback-admin': {
     contextType: '../feedbackContext#FeedbackContext',
@@ -114,6 +120,8 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       FeedbackThemeList: '../themes#ThemeList',
       SimilarFeedback: '../similarity#SimilarFeedback',
       FeedbackInsights: '../insights#FeedbackInsights',
+      FeedbackAlert: '../alerts#Alert',
+      FeedbackAlertRules: '../alerts#AlertRulesView',
     },
   },
   'contacts-admin': {

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { loadConfig, ROLES, SealedSecrets, type Role } from '@fi/shared';
+import { loadConfig, ROLES, SecretBox, type Role } from '@fi/shared';
 import {
   checkDomain,
   openRepositories,
@@ -70,7 +70,7 @@ async function runSso(
   if (!options.org) throw new UsageError(`sso ${action} needs --org ORG`);
   const orgId = options.org;
   const { config, redirectUri } = ssoSettings(env);
-  const secrets = config.ssoSecretKey ? new SealedSecrets(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
+  const secrets = config.ssoSecretKey ? new SecretBox(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
   const settings = new SsoSettings(
     await openRepositories(db.identity),
     await openSsoRepositories(db.identity),

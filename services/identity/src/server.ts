@@ -7,7 +7,7 @@ import {
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   createFormatError,
-  SealedSecrets,
+  SecretBox,
   createGraphQLHttpHandler,
   createRegistry,
   listenHttp,
@@ -79,7 +79,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     ssoPasswordPolicy(repositories, sso),
     twoFactor.service,
   );
-  const ssoSecrets = config.ssoSecretKey ? new SealedSecrets(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
+  const ssoSecrets = config.ssoSecretKey ? new SecretBox(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
   const ssoSignIn = new SsoSignIn(repositories, sso, sessions, ssoSecrets, {
     publicUrl: config.publicUrl.replace(/\/+$/, ''),
     allowLoopbackHttp: config.ssoAllowLoopbackHttp,

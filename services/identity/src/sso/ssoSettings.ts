@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { appError, badRequest, ErrorCode, notFound, type Role, type SealedSecrets } from '@fi/shared';
+import { appError, badRequest, ErrorCode, notFound, type Role, type SecretBox } from '@fi/shared';
 import type { IdentityRepositories } from '../data/repositories';
 import { actorAddress, actorName, type Actor } from '../domain/actor';
 import type { AuditAction } from '../data/auditRepository';
@@ -60,7 +60,7 @@ export class SsoSettings {
   constructor(
     private readonly repositories: IdentityRepositories,
     private readonly sso: SsoRepositories,
-    private readonly secrets: SealedSecrets | null,
+    private readonly secrets: SecretBox | null,
     private readonly options: { allowLoopbackHttp: boolean; dnsServers: string[] },
   ) {}
 

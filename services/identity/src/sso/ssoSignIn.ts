@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { GraphQLError } from 'graphql';
-import type { SealedSecrets } from '@fi/shared';
+import type { SecretBox } from '@fi/shared';
 import type { Member } from '../data/memberRepository';
 import type { IdentityRepositories } from '../data/repositories';
 import { checkName } from '../domain/memberService';
@@ -37,7 +37,7 @@ export class SsoSignIn {
     private readonly repositories: IdentityRepositories,
     private readonly sso: SsoRepositories,
     private readonly sessions: SessionService,
-    private readonly secrets: SealedSecrets | null,
+    private readonly secrets: SecretBox | null,
     private readonly options: SsoSignInOptions,
   ) {}
 
