@@ -1,5 +1,5 @@
 // Two-factor sign-in (TOTP, RFC 6238) with recovery codes: entered through this file.
-import { SealedSecrets } from '@fi/shared';
+import { SecretBox } from '@fi/shared';
 import type { Connection } from '@fi/shared/database';
 import type { IdentityRepositories } from '../data/repositories';
 import type { SignInThrottle } from '../domain/signInThrottle';
@@ -19,7 +19,7 @@ export async function openTwoFactor(
 ) {
   const stores = await openTwoFactorStores(connection);
   const service = new TwoFactorService(repositories, stores, throttle, {
-    secrets: options.secretKey ? new SealedSecrets(options.secretKey, 'TWO_FACTOR_SECRET_KEY') : null,
+    secrets: options.secretKey ? new SecretBox(options.secretKey, 'TWO_FACTOR_SECRET_KEY') : null,
     challengeTtlMs: options.challengeMinutes * 60_000,
     perMemberLimit: options.perMemberLimit,
     now: options.now,

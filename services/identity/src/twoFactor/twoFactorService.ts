@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { badRequest, forbidden, type SealedSecrets } from '@fi/shared';
+import { badRequest, forbidden, type SecretBox } from '@fi/shared';
 import type { Member } from '../data/memberRepository';
 import type { Organization } from '../data/organizationRepository';
 import type { IdentityRepositories } from '../data/repositories';
@@ -13,7 +13,7 @@ import { alreadyOn, challengeExpired, notConfigured, secondStepDue, wrongCode } 
 
 export interface TwoFactorOptions {
   /** Seals TOTP secrets at rest (TWO_FACTOR_SECRET_KEY); null: two-factor cannot be set up. */
-  secrets: SealedSecrets | null;
+  secrets: SecretBox | null;
   /** How long a half-finished sign-in waits for its second step. */
   challengeTtlMs: number;
   /** Wrong codes one member may send per sign-in window over every address (each address has its own, smaller count too). */
@@ -233,7 +233,7 @@ export class TwoFactorService implements SecondFactorGate {
     if (recovery) await this.audit(member, 'two_factor.recovery_code_used', address);
   }
 
-  private requireSecrets(): SealedSecrets {
+  private requireSecrets(): SecretBox {
     if (!this.options.secrets) throw notConfigured();
     return this.options.secrets;
   }
