@@ -9,6 +9,8 @@ export function SettingsPage() {
         <NavLink to="/settings/api-keys">API keys</NavLink>
         <NavLink to="/settings/members">Members</NavLink>
         <NavLink to="/settings/audit-log">Audit log</NavLink>
+        <NavLink to="/settings/alerts">Alerts</NavLink>
+        <NavLink to="/settings/profile">Your emails</NavLink>
       </nav>
       <Outlet />
     </section>
