@@ -5,6 +5,9 @@ import { SessionProvider } from './features/auth/SessionProvider';
 import { SignInPage } from './features/auth/SignInPage';
 import { AcceptInvitationPage, ResetPasswordPage } from './features/auth/AccountLinkPages';
 import { AccountsPage } from './features/accounts/AccountsPage';
+import { AlertRulesSection } from './features/alerts/AlertRulesSection';
+import { AlertsPage } from './features/alerts/AlertsPage';
+import { MailOptInsSection } from './features/alerts/MailOptInsSection';
 import { ContactsPage } from './features/contacts/ContactsPage';
 import { FeedbackItemPage } from './features/feedback/FeedbackItemPage';
 import { FeedbackPage } from './features/feedback/FeedbackPage';
@@ -47,6 +50,7 @@ export function App() {
               <Route path="feedback/:id" element={<FeedbackItemPage />} />
               <Route path="insights" element={<InsightsPage />} />
               <Route path="themes" element={<ThemesPage />} />
+              <Route path="alerts" element={<AlertsPage />} />
               <Route path="webhooks" element={<WebhooksPage />} />
               <Route path="contacts" element={<ContactsPage />} />
               <Route path="accounts" element={<AccountsPage />} />
@@ -58,6 +62,8 @@ export function App() {
                 <Route path="scim" element={<ScimTokensSection />} />
                 <Route path="two-factor" element={<TwoFactorSection />} />
                 <Route path="single-sign-on" element={<SingleSignOnSection />} />
+                <Route path="alerts" element={<AlertRulesSection />} />
+                <Route path="profile" element={<MailOptInsSection />} />
               </Route>
               <Route path="*" element={<NotFoundPage />} />
             </Route>
