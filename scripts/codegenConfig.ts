@@ -82,6 +82,7 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       FeedbackThemeList: '../themes#ThemeList',
       SimilarFeedback: '../similarity#SimilarFeedback',
       FeedbackInsights: '../insights#FeedbackInsights',
+      FeedbackAlert: '../alerts#Alert',
     },
   },
   contacts: {
@@ -104,6 +105,7 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       Session: '../domain/sessionService#ActiveSession',
       ApiKey: '../data/apiKeyRepository#ApiKeyRecord',
       CreatedApiKey: '../resolvers#CreatedKey',
+      ScimToken: '../scim#ScimTokenRecord',
     },
   },
   integrations: {
@@ -119,6 +121,8 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       FeedbackThemeList: '../themes#ThemeList',
       SimilarFeedback: '../similarity#SimilarFeedback',
       FeedbackInsights: '../insights#FeedbackInsights',
+      FeedbackAlert: '../alerts#Alert',
+      FeedbackAlertRules: '../alerts#AlertRulesView',
     },
   },
   'contacts-admin': {

@@ -75,6 +75,8 @@ export interface StackOptions {
   gatewayPort?: number;
   /** False: no feedback worker in this process (the test runs one as a process of its own). */
   worker?: boolean;
+  /** The worker's alert detector's now (tests of alerts move it to another day instead of waiting). */
+  clock?: () => Date;
 }
 
 /** The whole API in this process on ephemeral ports; `env` overrides any service setting. */
@@ -106,6 +108,8 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     // The search indexer too (searches then match every item by regex, as the unindexed tail): the
     // tests of the index run its passes themselves.
     SEARCH_INDEX_INTERVAL_MS: '0',
+    // Alerts read every organization of their database too: only the tests of alerts turn them on.
+    ALERTS_INTERVAL_MS: '0',
     // Bulkheads queue a request only briefly; tests that send bursts from one organization or key on a
     // loaded machine must not be refused for the machine's slowness. Tests about the bulkheads set their own.
     ORG_QUEUE_WAIT_MS: '30000',
@@ -118,7 +122,9 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     databases[service] ? { ...base, MONGODB_DB: databases[service] } : base;
   const feedback = await startFeedbackService(loadFeedbackConfig(own('feedback')), logger);
   const worker =
-    options.worker === false ? null : await startFeedbackWorker(loadFeedbackWorkerConfig(own('feedback')), logger);
+    options.worker === false
+      ? null
+      : await startFeedbackWorker(loadFeedbackWorkerConfig(own('feedback')), logger, { clock: options.clock });
   const contacts = await startContactsService(loadContactsConfig(own('contacts')), logger);
   const accounts = await startAccountsService(loadAccountsConfig(own('accounts')), logger);
   const serviceUrls = {

@@ -8,6 +8,7 @@ import { requireFreePorts } from '../embedded/freePort';
 import { consoleOutput as out } from '../output';
 import { buildDashboardIfStale } from './dashboardBuild';
 import { curlExample, DEMO_ORG, ensureDemo } from './demo';
+import { developmentSsoEnv } from './developmentSso';
 import { developmentIntegrationsEnv, developmentWebhookEnv } from './developmentWebhooks';
 import { spawnService, waitUntilReady } from './serviceProcess';
 import { SupervisedService, type SupervisorEvents } from './supervisor';
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
       ...(config.identityMongodbUri ? { MONGODB_URI: config.identityMongodbUri } : {}),
       COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
       PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
+      ...developmentSsoEnv(),
     };
     services.push(supervise('identity', 'services/identity/src/main.ts', config.identityPort, identityEnv));
     const subgraphUrls = {

@@ -12,6 +12,12 @@ export const feedbackConfigSchema = {
     default: 20_000,
     parse: parse.int(0, 3_600_000),
   },
+  alertsIntervalMs: {
+    env: 'ALERTS_INTERVAL_MS',
+    doc: "how often each worker compares every organization's day with its 28-day baseline and opens, grows and closes alerts (0: never)",
+    default: 60_000,
+    parse: parse.int(0, 3_600_000),
+  },
   searchIndexIntervalMs: {
     env: 'SEARCH_INDEX_INTERVAL_MS',
     doc: 'how often each worker adds new feedback to the search index (0: never; searches then match the unindexed items by regex)',

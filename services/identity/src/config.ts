@@ -1,4 +1,5 @@
 import { commonConfigSchema, loadConfig, mongoClientConfigSchema, parse } from '@fi/shared';
+import { ssoConfigSchema } from './sso';
 
 export const identityConfigSchema = {
   port: { env: 'PORT', doc: 'HTTP port of the identity service', default: 4004, parse: parse.port },
@@ -88,6 +89,7 @@ export const identityConfigSchema = {
     default: 'development',
     parse: parse.string,
   },
+  ...ssoConfigSchema,
   ...mongoClientConfigSchema,
   ...commonConfigSchema,
 };

@@ -11,3 +11,4 @@ export { recordServiceAudit, SERVICE_AUDIT_ACTIONS, type ServiceAuditEntry } fro
 export { VERIFY_KEY_PATH } from './http';
 export { migrateLegacyKeys, type MigrationReport } from './domain/keyMigration';
 export { openScimTokens, SCIM_PATH, ScimTokenService, type ScimTokenRecord } from './scim';
+export { checkDomain, openSsoRepositories, ssoConfigSchema, SsoSettings, type SsoRepositories } from './sso';

@@ -12,6 +12,9 @@ export interface SessionPolicy {
   absoluteMs: number;
 }
 
+/** Refuses (throws) a password sign-in its rules forbid, e.g. single sign-on required for the member's domain. */
+export type PasswordSignInRule = (member: Member, address: string) => Promise<void>;
+
 /** A session in use: the member it belongs to, and the CSRF token every state-changing request must send. */
 export interface ActiveSession {
   id: string;
@@ -42,7 +45,7 @@ export function memberPrincipal(session: ActiveSession): MemberPrincipal {
 const TOUCH_RESOLUTION_MS = 60_000;
 const MAX_EMAIL_LENGTH = 320;
 
-const sessionId = (token: string) => createHash('sha256').update(token).digest('hex');
+export const sessionId = (token: string) => createHash('sha256').update(token).digest('hex');
 /** Derived from the session's secret: nothing more to store, and useless without the cookie beside it. */
 const csrfTokenOf = (token: string) => createHmac('sha256', token).update('csrf').digest('base64url');
 
@@ -61,6 +64,7 @@ export class SessionService {
     private readonly repositories: IdentityRepositories,
     private readonly throttle: SignInThrottle,
     private readonly policy: SessionPolicy,
+    private readonly passwordRule: PasswordSignInRule = async () => undefined,
   ) {}
 
   /**
@@ -96,6 +100,7 @@ export class SessionService {
       });
       throw invalidCredentials();
     }
+    await this.passwordRule(credentials.member, address);
     if (previousToken) await this.repositories.sessions.revoke(sessionId(previousToken));
     const result = await this.start(credentials.member, organization);
     await this.repositories.audit.record({
