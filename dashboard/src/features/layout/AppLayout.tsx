@@ -8,6 +8,7 @@ const AREAS = [
   { to: '/insights', label: 'Insights' },
   { to: '/themes', label: 'Themes' },
   { to: '/webhooks', label: 'Webhooks' },
+  { to: '/integrations', label: 'Integrations' },
   { to: '/contacts', label: 'Contacts' },
   { to: '/accounts', label: 'Accounts' },
   { to: '/settings', label: 'Settings' },
