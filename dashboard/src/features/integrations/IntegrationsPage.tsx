@@ -136,7 +136,7 @@ function Integrations() {
           </table>
         </div>
       )}
-      {shown && <Events key={shown.id} integration={shown} />}
+      {shown && <Events key={shown.id} integration={shown} onRefresh={reload} />}
       {chosen && data && !shown && (
         <StatusMessage>There is no such integration (it may have been removed).</StatusMessage>
       )}
@@ -157,7 +157,7 @@ function Integrations() {
 }
 
 /** A connection's latest events: what each became (an item, ignored, failed and why). */
-function Events({ integration }: { integration: Integration }) {
+function Events({ integration, onRefresh }: { integration: Integration; onRefresh: () => void }) {
   const [{ data, error, fetching }, reexecute] = useQuery({
     query: INTEGRATION_EVENTS,
     variables: { id: integration.id, take: 20 },
@@ -167,7 +167,14 @@ function Events({ integration }: { integration: Integration }) {
     <section aria-labelledby="integration-events-title">
       <div className="section-head">
         <h2 id="integration-events-title">Recent events of {integration.name}</h2>
-        <button type="button" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
+        <button
+          type="button"
+          onClick={() => {
+            reexecute({ requestPolicy: 'network-only' });
+            // The list's counts and last event move with the events.
+            onRefresh();
+          }}
+        >
           Refresh
         </button>
       </div>
