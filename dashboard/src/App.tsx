@@ -24,6 +24,7 @@ import { SingleSignOnSection } from './features/sso/SingleSignOnSection';
 import { SsoSignInPage } from './features/sso/SsoSignInPage';
 import { ThemesPage } from './features/themes/ThemesPage';
 import { WebhooksPage } from './features/webhooks/WebhooksPage';
+import { IntegrationsPage } from './features/integrations/IntegrationsPage';
 import { adminClient } from './lib/adminClient';
 
 export function App() {
@@ -52,6 +53,7 @@ export function App() {
               <Route path="themes" element={<ThemesPage />} />
               <Route path="alerts" element={<AlertsPage />} />
               <Route path="webhooks" element={<WebhooksPage />} />
+              <Route path="integrations" element={<IntegrationsPage />} />
               <Route path="contacts" element={<ContactsPage />} />
               <Route path="accounts" element={<AccountsPage />} />
               <Route path="settings" element={<SettingsPage />}>
