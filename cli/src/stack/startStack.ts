@@ -136,6 +136,7 @@ async function main(): Promise<void> {
       ...(config.integrationsMongodbUri ? { MONGODB_URI: config.integrationsMongodbUri } : {}),
       ...serviceUrls,
       ...developmentIntegrationsEnv(),
+      IDENTITY_URL: identityUrl,
       INTEGRATIONS_PUBLIC_URL: process.env.INTEGRATIONS_PUBLIC_URL || hooksOrigin,
     };
     const integrations = supervise(
@@ -163,12 +164,14 @@ async function main(): Promise<void> {
     // keeps serving while it is down, and it finds what was left for it once it is back. It starts once
     // the services are ready: it does not build the feedback database's indexes beside the API, nor
     // compile beside them (six processes starting at once took over a minute on a busy 2-core machine).
-    const worker = supervise(
-      'feedback-worker',
-      'services/feedback/src/worker.ts',
-      config.feedbackWorkerPort,
-      feedbackEnv,
-    );
+    // Alerts and digests: who opted in is the identity service's to say; without SMTP_URL their mails are
+    // written under .data/mail/ (the worker's links point at this stack's web application).
+    const worker = supervise('feedback-worker', 'services/feedback/src/worker.ts', config.feedbackWorkerPort, {
+      ...feedbackEnv,
+      IDENTITY_URL: identityUrl,
+      PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
+      MAIL_DIR: process.env.MAIL_DIR || path.join(DATA_DIR, 'mail'),
+    });
     // The integrations service's receiver (what platforms reach) and worker (which makes the items) start
     // then too, for the same reason.
     const receiver = supervise(

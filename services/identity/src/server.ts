@@ -30,7 +30,11 @@ import { SessionService } from './domain/sessionService';
 import { SignInThrottle } from './domain/signInThrottle';
 import {
   csrfMatches,
+  AUDIT_PATH,
+  auditRoute,
   KEY_LIVE_PATH,
+  MAIL_RECIPIENTS_PATH,
+  mailRecipientsRoute,
   keyLiveRoute,
   sessionTokenOf,
   useSessionProtection,
@@ -158,6 +162,8 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       [VERIFY_KEY_PATH]: verifyKeyRoute(keys),
       [VERIFY_SESSION_PATH]: verifySessionRoute(sessions),
       [KEY_LIVE_PATH]: keyLiveRoute(keys),
+      [MAIL_RECIPIENTS_PATH]: mailRecipientsRoute(repositories.members),
+      [AUDIT_PATH]: auditRoute(repositories),
     },
     prefixRoutes: scim.routes,
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome, remoteAddress }) => {

@@ -2,6 +2,7 @@
 /* eslint-disable */
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { ActiveSession as ActiveSessionModel } from '../domain/sessionService';
+import type { Member as MemberModel } from '../data/memberRepository';
 import type { ApiKeyRecord as ApiKeyRecordModel } from '../data/apiKeyRepository';
 import type { CreatedKey as CreatedKeyModel } from '../resolvers';
 import type { ScimTokenRecord as ScimTokenRecordModel } from '../scim';
@@ -84,7 +85,11 @@ export type Invitation = {
 
 export type Member = {
   __typename?: 'Member';
+  /** Whether the member gets an email when a feedback alert opens (see docs/alerts.md). */
+  alertEmails: Scalars['Boolean']['output'];
   createdAt: Scalars['DateTime']['output'];
+  /** Whether the member gets the weekly digest email. */
+  digestEmails: Scalars['Boolean']['output'];
   email: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
@@ -130,6 +135,8 @@ export type Mutation = {
   revokeApiKey: ApiKey;
   /** Owners and admins only; the token stops working at once. */
   revokeScimToken: ScimToken;
+  /** The signed-in member's own mail opt-ins (alert emails, the weekly digest); a field left out stays. Every role. */
+  setMailOptIns: Member;
   /**
    * Owners only. Sets (or replaces) the OIDC connection after reading the issuer's discovery document;
    * clientSecret may be left out to keep the stored one. defaultRole: not owner.
@@ -254,6 +261,12 @@ export type MutationRevokeApiKeyArgs = {
 
 export type MutationRevokeScimTokenArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationSetMailOptInsArgs = {
+  alertEmails?: InputMaybe<Scalars['Boolean']['input']>;
+  digestEmails?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -531,7 +544,7 @@ export type ResolversTypes = {
   CreatedScimToken: ResolverTypeWrapper<Omit<CreatedScimToken, 'scimToken'> & { scimToken: ResolversTypes['ScimToken'] }>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Invitation: ResolverTypeWrapper<Invitation>;
-  Member: ResolverTypeWrapper<Member>;
+  Member: ResolverTypeWrapper<MemberModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Organization: ResolverTypeWrapper<Organization>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -561,7 +574,7 @@ export type ResolversParentTypes = {
   CreatedScimToken: Omit<CreatedScimToken, 'scimToken'> & { scimToken: ResolversParentTypes['ScimToken'] };
   DateTime: Scalars['DateTime']['output'];
   Invitation: Invitation;
-  Member: Member;
+  Member: MemberModel;
   Mutation: Record<PropertyKey, never>;
   Organization: Organization;
   Query: Record<PropertyKey, never>;
@@ -625,7 +638,9 @@ export type InvitationResolvers<ContextType = IdentityContext, ParentType extend
 };
 
 export type MemberResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Member'] = ResolversParentTypes['Member']> = {
+  alertEmails?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  digestEmails?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -652,6 +667,7 @@ export type MutationResolvers<ContextType = IdentityContext, ParentType extends 
   resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   revokeScimToken?: Resolver<ResolversTypes['ScimToken'], ParentType, ContextType, RequireFields<MutationRevokeScimTokenArgs, 'id'>>;
+  setMailOptIns?: Resolver<ResolversTypes['Member'], ParentType, ContextType, Partial<MutationSetMailOptInsArgs>>;
   setOidcConnection?: Resolver<ResolversTypes['SsoConnection'], ParentType, ContextType, RequireFields<MutationSetOidcConnectionArgs, 'clientId' | 'defaultRole' | 'issuer'>>;
   setSsoRequired?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationSetSsoRequiredArgs, 'domain' | 'required'>>;
   signIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'email' | 'password'>>;
