@@ -16,7 +16,7 @@ import { MembersSection } from './features/settings/MembersSection';
 import { ScimTokensSection } from './features/scim/ScimTokensSection';
 import { TwoFactorSection } from './features/twoFactor/TwoFactorSection';
 import { SettingsPage } from './features/settings/SettingsPage';
-import { OidcCallbackPage } from './features/sso/OidcCallbackPage';
+import { SsoFinishPage } from './features/sso/SsoFinishPage';
 import { SingleSignOnSection } from './features/sso/SingleSignOnSection';
 import { SsoSignInPage } from './features/sso/SsoSignInPage';
 import { ThemesPage } from './features/themes/ThemesPage';
@@ -31,7 +31,8 @@ export function App() {
           <Routes>
             <Route path="/sign-in" element={<SignInPage />} />
             <Route path="/sign-in/sso" element={<SsoSignInPage />} />
-            <Route path="/auth/oidc/callback" element={<OidcCallbackPage />} />
+            <Route path="/auth/oidc/callback" element={<SsoFinishPage protocol="oidc" />} />
+            <Route path="/auth/saml/complete" element={<SsoFinishPage protocol="saml" />} />
             <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
             <Route path="/reset-password" element={<ResetPasswordPage />} />
             <Route
