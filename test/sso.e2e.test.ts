@@ -174,6 +174,14 @@ describe('signing in with OIDC through a real OpenID Provider', () => {
     expect((await sso.repositories.members.list(other.orgId)).map((m) => m.email)).toEqual([other.ownerEmail]);
   });
 
+  test('when the provider answers as Entra ID does (xms_edov instead of email_verified), then the person signs in', async () => {
+    const domain = newDomain();
+    await organizationWithSso(domain);
+    const page = sso.page();
+    const answer = await finish(page, await throughProvider(page, `entra.bo@${domain}`));
+    expect(answer.data?.finishOidcSignIn.member.email).toBe(`entra.bo@${domain}`);
+  });
+
   test('when the provider has not verified the email, then it is refused', async () => {
     const domain = newDomain();
     const { orgId } = await organizationWithSso(domain);
