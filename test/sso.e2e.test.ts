@@ -1,4 +1,5 @@
 import { MemberService, OPERATOR } from '@fi/identity';
+import { generate } from 'otplib';
 import { cli } from './helpers/cli';
 import { LocalOidcProvider } from './helpers/sso/localOidcProvider';
 import {
@@ -288,5 +289,41 @@ describe('the CLI sets, shows and removes single sign-on through the same rules'
     };
     const result = await cli('sso', 'set', '--org', orgId, ...Object.entries(args).flat());
     expect(result).toMatchObject({ code: 2, stderr: message });
+  });
+});
+
+describe('single sign-on then the second factor', () => {
+  test("when the organization requires two-factor, then the provider's answer opens no session until the member sets it up, and the next sign-in asks for the code", async () => {
+    const domain = newDomain();
+    const { owner } = await organizationWithSso(domain);
+    expect((await owner.gql('mutation { requireTwoFactor(required: true) }')).errors).toBeUndefined();
+
+    const page = sso.page();
+    const halfway = await finish(page, await throughProvider(page, `kai@${domain}`));
+    expect(halfway.errors?.[0]).toMatchObject({
+      extensions: { code: 'UNAUTHENTICATED', reason: 'TWO_FACTOR_ENROLLMENT_REQUIRED' },
+    });
+    expect((await page.gql('{ me { csrfToken } }')).data?.me).toBeNull();
+    const challenge = halfway.errors?.[0].extensions?.challenge as string;
+    const setup = await page.gql<{ startTwoFactorEnrollment: { secret: string } }>(
+      'mutation($c: String!) { startTwoFactorEnrollment(challenge: $c) { secret } }',
+      { c: challenge },
+    );
+    const secret = setup.data!.startTwoFactorEnrollment.secret;
+    const epoch = Math.floor(Date.now() / 1000);
+    const enrolled = await page.gql<{ finishTwoFactorEnrollment: { session: { member: { email: string } } } }>(
+      `mutation($ch: String!, $c: String!) { finishTwoFactorEnrollment(challenge: $ch, code: $c) { session { ${SESSION} } recoveryCodes } }`,
+      { ch: challenge, c: await generate({ secret, epoch }) },
+    );
+    expect(enrolled.data?.finishTwoFactorEnrollment.session.member.email).toBe(`kai@${domain}`);
+
+    const next = sso.page();
+    const asked = await finish(next, await throughProvider(next, `kai@${domain}`));
+    expect(asked.errors?.[0].extensions?.reason).toBe('TWO_FACTOR_REQUIRED');
+    const verified = await next.gql<{ verifyTwoFactor: { member: { email: string } } }>(
+      `mutation($ch: String!, $c: String!) { verifyTwoFactor(challenge: $ch, code: $c) { ${SESSION} } }`,
+      { ch: asked.errors?.[0].extensions?.challenge, c: await generate({ secret, epoch: epoch + 30 }) },
+    );
+    expect(verified.data?.verifyTwoFactor.member.email).toBe(`kai@${domain}`);
   });
 });

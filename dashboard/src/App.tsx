@@ -14,6 +14,7 @@ import { ApiKeysSection } from './features/settings/ApiKeysSection';
 import { AuditLogSection } from './features/settings/AuditLogSection';
 import { MembersSection } from './features/settings/MembersSection';
 import { ScimTokensSection } from './features/scim/ScimTokensSection';
+import { TwoFactorSection } from './features/twoFactor/TwoFactorSection';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { SsoFinishPage } from './features/sso/SsoFinishPage';
 import { SingleSignOnSection } from './features/sso/SingleSignOnSection';
@@ -55,6 +56,7 @@ export function App() {
                 <Route path="members" element={<MembersSection />} />
                 <Route path="audit-log" element={<AuditLogSection />} />
                 <Route path="scim" element={<ScimTokensSection />} />
+                <Route path="two-factor" element={<TwoFactorSection />} />
                 <Route path="single-sign-on" element={<SingleSignOnSection />} />
               </Route>
               <Route path="*" element={<NotFoundPage />} />

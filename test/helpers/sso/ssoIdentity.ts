@@ -81,6 +81,7 @@ export async function startSsoIdentity() {
       PUBLIC_URL,
       SSO_SECRET_KEY: process.env.SSO_SECRET_KEY,
       SSO_ALLOW_LOOPBACK_HTTP: 'true',
+      TWO_FACTOR_SECRET_KEY: randomBytes(32).toString('hex'),
       COOKIE_SECURE: 'false',
       MONGODB_MAX_TIME_MS: '25000',
     }),
