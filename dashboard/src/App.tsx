@@ -5,6 +5,9 @@ import { SessionProvider } from './features/auth/SessionProvider';
 import { SignInPage } from './features/auth/SignInPage';
 import { AcceptInvitationPage, ResetPasswordPage } from './features/auth/AccountLinkPages';
 import { AccountsPage } from './features/accounts/AccountsPage';
+import { AlertRulesSection } from './features/alerts/AlertRulesSection';
+import { AlertsPage } from './features/alerts/AlertsPage';
+import { MailOptInsSection } from './features/alerts/MailOptInsSection';
 import { ContactsPage } from './features/contacts/ContactsPage';
 import { FeedbackItemPage } from './features/feedback/FeedbackItemPage';
 import { FeedbackPage } from './features/feedback/FeedbackPage';
@@ -21,6 +24,7 @@ import { SingleSignOnSection } from './features/sso/SingleSignOnSection';
 import { SsoSignInPage } from './features/sso/SsoSignInPage';
 import { ThemesPage } from './features/themes/ThemesPage';
 import { WebhooksPage } from './features/webhooks/WebhooksPage';
+import { IntegrationsPage } from './features/integrations/IntegrationsPage';
 import { adminClient } from './lib/adminClient';
 
 export function App() {
@@ -47,7 +51,9 @@ export function App() {
               <Route path="feedback/:id" element={<FeedbackItemPage />} />
               <Route path="insights" element={<InsightsPage />} />
               <Route path="themes" element={<ThemesPage />} />
+              <Route path="alerts" element={<AlertsPage />} />
               <Route path="webhooks" element={<WebhooksPage />} />
+              <Route path="integrations" element={<IntegrationsPage />} />
               <Route path="contacts" element={<ContactsPage />} />
               <Route path="accounts" element={<AccountsPage />} />
               <Route path="settings" element={<SettingsPage />}>
@@ -58,6 +64,8 @@ export function App() {
                 <Route path="scim" element={<ScimTokensSection />} />
                 <Route path="two-factor" element={<TwoFactorSection />} />
                 <Route path="single-sign-on" element={<SingleSignOnSection />} />
+                <Route path="alerts" element={<AlertRulesSection />} />
+                <Route path="profile" element={<MailOptInsSection />} />
               </Route>
               <Route path="*" element={<NotFoundPage />} />
             </Route>
