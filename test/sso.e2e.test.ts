@@ -175,6 +175,14 @@ describe('signing in with OIDC through a real OpenID Provider', () => {
     expect((await sso.repositories.members.list(other.orgId)).map((m) => m.email)).toEqual([other.ownerEmail]);
   });
 
+  test('when the provider answers as Entra ID does (xms_edov instead of email_verified), then the person signs in', async () => {
+    const domain = newDomain();
+    await organizationWithSso(domain);
+    const page = sso.page();
+    const answer = await finish(page, await throughProvider(page, `entra.bo@${domain}`));
+    expect(answer.data?.finishOidcSignIn.member.email).toBe(`entra.bo@${domain}`);
+  });
+
   test('when the provider has not verified the email, then it is refused', async () => {
     const domain = newDomain();
     const { orgId } = await organizationWithSso(domain);
@@ -317,5 +325,27 @@ describe('single sign-on then the second factor', () => {
       { ch: asked.errors?.[0].extensions?.challenge, c: await generate({ secret, epoch: epoch + 30 }) },
     );
     expect(verified.data?.verifyTwoFactor.member.email).toBe(`kai@${domain}`);
+  });
+});
+
+describe('domains', () => {
+  test('when several organizations verify the same domain at once, then exactly one owns it and the others are told', async () => {
+    const domain = newDomain();
+    const orgIds = Array.from({ length: 6 }, () => newOrgId());
+    for (const orgId of orgIds) {
+      await sso.repositories.organizations.findOrCreate(orgId, { name: orgId, tier: 'pro' });
+      await sso.settings.addDomain(OPERATOR, orgId, domain);
+    }
+    const outcomes = await Promise.allSettled(
+      orgIds.map((orgId) => sso.settings.verifyDomain(OPERATOR, orgId, domain, true)),
+    );
+    const won = orgIds.filter((_, i) => outcomes[i].status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    for (const outcome of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected'))
+      expect(outcome.reason).toMatchObject({ message: `${domain} is already verified by another organization` });
+    // Only the winner's people are sent to a provider: the others' claims stay unverified.
+    const views = await Promise.all(orgIds.map((orgId) => sso.settings.domains(OPERATOR, orgId)));
+    expect(views.map((list) => list[0].verified).filter(Boolean)).toHaveLength(1);
+    expect(views[orgIds.indexOf(won[0])][0].verified).toBe(true);
   });
 });

@@ -79,7 +79,7 @@ server.listen(0, '127.0.0.1', () => {
     ],
     jwks: { keys: [signingJwk] },
     cookies: { keys: [randomBytes(16).toString('hex')] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified', 'xms_edov'], profile: ['name'] },
     // The email in the ID token itself, as Okta and Entra ID put it there (the relying party reads no userinfo).
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
@@ -87,7 +87,11 @@ server.listen(0, '127.0.0.1', () => {
     async findAccount(_ctx, sub) {
       return {
         accountId: sub,
-        claims: () => ({ sub, email: sub, email_verified: !sub.startsWith('unverified'), name: `Person ${sub}` }),
+        // "entra." accounts answer as Entra ID does: no email_verified, its optional claim xms_edov instead.
+        claims: () =>
+          sub.startsWith('entra.')
+            ? { sub, email: sub, xms_edov: true, name: `Person ${sub}` }
+            : { sub, email: sub, email_verified: !sub.startsWith('unverified'), name: `Person ${sub}` },
       };
     },
   });

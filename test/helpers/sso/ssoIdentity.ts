@@ -124,5 +124,5 @@ export async function startSsoIdentity() {
     return entries.items.map((entry) => entry.target ?? '');
   }
 
-  return { identity, repositories, page, organizationWithOwner, addDomain, refusals };
+  return { identity, repositories, settings, page, organizationWithOwner, addDomain, refusals };
 }

@@ -1,17 +1,19 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useClient } from 'urql';
 import { errorInWords } from '../../lib/errorInWords';
 import { useSession } from '../auth/SessionProvider';
 import type { Session } from '../auth/sessionQueries';
 import { StatusMessage } from '../layout/StatusMessage';
+import { SecondStepForm } from '../twoFactor/SecondStepForm';
+import { secondStepOf, type SecondStep } from '../twoFactor/twoFactorQueries';
 import { FINISH_OIDC_SIGN_IN, FINISH_SAML_SIGN_IN } from './ssoQueries';
 
 /** Hands the provider's answer to the identity service: the OIDC callback's query, or SAML's ticket. */
 async function finishSignIn(
   client: ReturnType<typeof useClient>,
   protocol: 'oidc' | 'saml',
-): Promise<{ session: Session | null; error: string | null }> {
+): Promise<{ session: Session | null; secondStep: SecondStep | null; error: string | null }> {
   const result =
     protocol === 'oidc'
       ? await client.mutation(FINISH_OIDC_SIGN_IN, { callbackQuery: window.location.search }).toPromise()
@@ -20,12 +22,16 @@ async function finishSignIn(
           .toPromise();
   const data = result.data as { finishOidcSignIn?: Session; finishSamlSignIn?: Session } | undefined;
   const session = data?.finishOidcSignIn ?? data?.finishSamlSignIn ?? null;
+  // The organization requires a second factor: the provider's answer was good, the code (or its setup) is next.
+  const secondStep = secondStepOf(result.error);
+  if (secondStep) return { session: null, secondStep, error: null };
   if (result.error || !session)
     return {
       session: null,
+      secondStep: null,
       error: result.error ? errorInWords(result.error) : 'Single sign-on failed. Please try again.',
     };
-  return { session, error: null };
+  return { session, secondStep: null, error: null };
 }
 
 /**
@@ -38,21 +44,36 @@ export function SsoFinishPage({ protocol }: { protocol: 'oidc' | 'saml' }) {
   const client = useClient();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
+  const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   const sent = useRef(false);
+  const signedIn = useCallback(
+    (session: Session) => {
+      adopt(session);
+      navigate('/', { replace: true });
+    },
+    [adopt, navigate],
+  );
 
   useEffect(() => {
     // After the session is known: a browser still signed in must send that session's CSRF token.
     if (sent.current || state.status === 'loading') return;
     sent.current = true;
-    void finishSignIn(client, protocol).then(({ session, error: refused }) => {
-      if (!session) {
-        setError(refused);
-        return;
-      }
-      adopt(session);
-      navigate('/', { replace: true });
+    void finishSignIn(client, protocol).then((answer) => {
+      if (answer.session) signedIn(answer.session);
+      else if (answer.secondStep) setSecondStep(answer.secondStep);
+      else setError(answer.error);
     });
-  }, [state.status, client, protocol, adopt, navigate]);
+  }, [state.status, client, protocol, signedIn]);
+
+  if (secondStep)
+    return (
+      <main className="sign-in">
+        <h1>Feedback Intelligence</h1>
+        <div className="card">
+          <SecondStepForm step={secondStep} onSignedIn={signedIn} />
+        </div>
+      </main>
+    );
 
   return (
     <main className="sign-in">

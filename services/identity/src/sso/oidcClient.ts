@@ -92,7 +92,8 @@ export async function exchangeCode(
   const claims = tokens.claims();
   return {
     email: typeof claims?.email === 'string' ? claims.email : null,
-    emailVerified: claims?.email_verified === true,
+    // Entra ID never sends email_verified; its optional claim xms_edov says the email's domain owner verified it.
+    emailVerified: claims?.email_verified === true || claims?.xms_edov === true,
     name: typeof claims?.name === 'string' ? claims.name : null,
   };
 }
