@@ -103,6 +103,7 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
     contextType: '../identityContext#IdentityContext',
     mappers: {
       Session: '../domain/sessionService#ActiveSession',
+      Member: '../data/memberRepository#Member',
       ApiKey: '../data/apiKeyRepository#ApiKeyRecord',
       CreatedApiKey: '../resolvers#CreatedKey',
       ScimToken: '../scim#ScimTokenRecord',

@@ -1,5 +1,8 @@
 import { AlertStore, feedbackImporter, type FeedbackRecord, type Signal } from '@fi/feedback';
+import { MemberService, OPERATOR, openRepositories } from '@fi/identity';
+import { AdminBrowser } from './helpers/adminBrowser';
 import { eventually } from './helpers/processes';
+import { SmtpReceiver } from './helpers/smtpReceiver';
 import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
 import { WebhookReceiver } from './helpers/webhookReceiver';
 import { ADD_ENDPOINT, FAST_WEBHOOKS } from './helpers/webhookQueries';
@@ -75,19 +78,50 @@ function history(billingToday: number): FeedbackRecord[] {
 
 let stack: Stack;
 let receiver: WebhookReceiver;
+let slack: WebhookReceiver;
+let smtp: SmtpReceiver;
+let members: MemberService;
 let importFeedback: Awaited<ReturnType<typeof feedbackImporter>>;
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
+  slack = await WebhookReceiver.start('/services/T000/B000/slack');
+  smtp = await SmtpReceiver.start();
   stack = await startStack(
-    { ...FAST_WEBHOOKS, THEMES_INTERVAL_MS: '200', ALERTS_INTERVAL_MS: '300' },
+    {
+      ...FAST_WEBHOOKS,
+      THEMES_INTERVAL_MS: '200',
+      ALERTS_INTERVAL_MS: '300',
+      SMTP_URL: smtp.url,
+      PUBLIC_URL: 'http://app.example.test',
+    },
     { databases: { feedback: ownDatabaseName('alerts') }, clock },
   );
   importFeedback = await feedbackImporter(await stack.connect('feedback'), () => undefined);
+  members = new MemberService(await openRepositories(await stack.connect('identity')));
 });
 afterAll(async () => {
   await stack.close();
-  await receiver.close();
+  await Promise.all([receiver.close(), slack.close(), smtp.close()]);
 });
+
+const SET_RULES = `mutation($input: FeedbackAlertRulesInput!) { setFeedbackAlertRules(input: $input) { slackUrlHint minRatio timeZone } }`;
+const OPT_IN = `mutation { setMailOptIns(alertEmails: true) { alertEmails digestEmails } }`;
+
+/** The organization's owner, signed in to the web application, who set Slack and opted in to alert emails. */
+async function owner(orgId: string) {
+  const email = `owner-${orgId}@example.com`;
+  const password = 'correct horse battery staple';
+  await members.add(OPERATOR, orgId, { email, name: 'Owner', role: 'owner', password });
+  const browser = new AdminBrowser(`${stack.gateway.url}/admin/graphql`);
+  await browser.signIn(email, password);
+  const rules = await browser.gql<{ setFeedbackAlertRules: { slackUrlHint: string } }>(SET_RULES, {
+    input: { slackUrl: slack.url },
+  });
+  expect(rules.errors).toBeUndefined();
+  expect(rules.data!.setFeedbackAlertRules.slackUrlHint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/services\/T0…$/);
+  expect((await browser.gql(OPT_IN)).data).toEqual({ setMailOptIns: { alertEmails: true, digestEmails: false } });
+  return { email, browser };
+}
 
 async function ok<T>(query: string, variables: Record<string, unknown>): Promise<T> {
   const response = await stack.gql<T>(query, variables);
@@ -101,6 +135,7 @@ const alertsOf = async (k: string, status?: string) =>
 /** An organization with the curated theme Billing (items that say "invoice") and its history imported. */
 async function organization(billingToday: number) {
   const { key, orgId } = await stack.createKey();
+  const { email } = await owner(orgId);
   const theme = (
     await ok<{ createFeedbackTheme: { id: string } }>(CREATE_THEME, {
       k: key,
@@ -120,12 +155,12 @@ async function organization(billingToday: number) {
     60_000,
     'the history themed',
   );
-  return { key, orgId, themeId: theme.id };
+  return { key, orgId, themeId: theme.id, email };
 }
 
 describe('alerts', () => {
-  let spiking: { key: string; orgId: string; themeId: string };
-  let steady: { key: string; orgId: string; themeId: string };
+  let spiking: Awaited<ReturnType<typeof organization>>;
+  let steady: Awaited<ReturnType<typeof organization>>;
   beforeAll(async () => {
     spiking = await organization(12);
     steady = await organization(2);
@@ -163,6 +198,30 @@ describe('alerts', () => {
     expect(await alertsOf(steady.key)).toEqual([]);
   });
 
+  test('when the alert opens, then Slack gets one Block Kit message with the counts, two quotes and the link, and the opted-in owner one email', async () => {
+    await eventually(() => slack.received.length > 0, 30_000, 'the Slack message');
+    const message = slack.received[0].json as unknown as {
+      text: string;
+      blocks: Array<{ type: string; text?: { text: string }; elements?: Array<{ url?: string }> }>;
+    };
+    expect(message.text).toMatch(/^Alert: Billing: 12 items about "Billing" today, against 1\.5 a day/);
+    const quotes = message.blocks.filter((block) => block.text?.text.startsWith('> '));
+    expect(quotes).toHaveLength(2);
+    expect(quotes[0].text!.text).toMatch(/invoice/i);
+    const button = message.blocks.find((block) => block.type === 'actions')!.elements![0];
+    expect(button.url).toBe(`http://app.example.test/feedback?theme=${spiking.themeId}`);
+
+    await eventually(() => smtp.mails.some((mail) => mail.to.includes(spiking.email)), 30_000, 'the alert email');
+    const mails = smtp.mails.filter((mail) => mail.to.includes(spiking.email));
+    expect(mails).toHaveLength(1);
+    expect(mails[0].raw).toMatch(/Subject: \[Feedback\] Alert: Billing/);
+    expect(mails[0].raw).toMatch(/text\/plain/);
+    expect(mails[0].raw).toMatch(/text\/html/);
+    // The steady organization's owner opted in too, and got nothing.
+    expect(smtp.mails.some((mail) => mail.to.includes(steady.email))).toBe(false);
+    expect(slack.received).toHaveLength(1);
+  });
+
   test('when another organization asks for the alert, then it is not found there; acknowledged, it leaves the open list', async () => {
     const [alert] = await alertsOf(spiking.key);
     const foreign = await stack.gql(ACKNOWLEDGE, { k: steady.key, id: alert.id });
@@ -189,6 +248,8 @@ describe('alerts', () => {
       alert.id,
     );
     expect(await alertsOf(spiking.key)).toHaveLength(1);
+    await eventually(() => slack.received.length === 2, 30_000, 'the resolved Slack message');
+    expect((slack.received[1].json as unknown as { text: string }).text).toMatch(/^Resolved: Billing/);
   });
 });
 

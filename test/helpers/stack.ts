@@ -120,11 +120,19 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   const databases = options.databases ?? {};
   const own = (service: keyof typeof databases) =>
     databases[service] ? { ...base, MONGODB_DB: databases[service] } : base;
+  // First: the feedback worker asks it who opted in to alert emails, the integrations service records audit entries.
+  const identity = await startIdentityService(loadIdentityConfig(base), logger);
   const feedback = await startFeedbackService(loadFeedbackConfig(own('feedback')), logger);
   const worker =
     options.worker === false
       ? null
-      : await startFeedbackWorker(loadFeedbackWorkerConfig(own('feedback')), logger, { clock: options.clock });
+      : await startFeedbackWorker(
+          loadFeedbackWorkerConfig({ IDENTITY_URL: identity.url, ...own('feedback') }),
+          logger,
+          {
+            clock: options.clock,
+          },
+        );
   const contacts = await startContactsService(loadContactsConfig(own('contacts')), logger);
   const accounts = await startAccountsService(loadAccountsConfig(own('accounts')), logger);
   const serviceUrls = {
@@ -132,7 +140,6 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     CONTACTS_URL: `${contacts.url}/graphql`,
     ACCOUNTS_URL: `${accounts.url}/graphql`,
   };
-  const identity = await startIdentityService(loadIdentityConfig(base), logger);
   const integrations = await startIntegrationsService(
     loadIntegrationsConfig({ ...own('integrations'), ...serviceUrls, IDENTITY_URL: identity.url }),
     logger,

@@ -17,6 +17,9 @@ import { DATA_DIR, readRunningStack, removeStackFile, writeStackFile } from './s
 
 const READY_TIMEOUT_MS = 60_000;
 
+/** Development only (`npm start`); production sets its own TWO_FACTOR_SECRET_KEY. */
+const DEVELOPMENT_TWO_FACTOR_SECRET_KEY = '2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e';
+
 /**
  * `npm start`: the whole stack on one machine with nothing installed. Each service runs as its own
  * process, as in production; with MONGODB_URI unset they share an embedded database, seeded once.
@@ -111,6 +114,8 @@ async function main(): Promise<void> {
       COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
       PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
       ...developmentSsoEnv(),
+      // A fixed development key seals the TOTP secrets, so two-factor set up once keeps working across runs.
+      TWO_FACTOR_SECRET_KEY: process.env.TWO_FACTOR_SECRET_KEY || DEVELOPMENT_TWO_FACTOR_SECRET_KEY,
     };
     services.push(supervise('identity', 'services/identity/src/main.ts', config.identityPort, identityEnv));
     const subgraphUrls = {
@@ -159,12 +164,14 @@ async function main(): Promise<void> {
     // keeps serving while it is down, and it finds what was left for it once it is back. It starts once
     // the services are ready: it does not build the feedback database's indexes beside the API, nor
     // compile beside them (six processes starting at once took over a minute on a busy 2-core machine).
-    const worker = supervise(
-      'feedback-worker',
-      'services/feedback/src/worker.ts',
-      config.feedbackWorkerPort,
-      feedbackEnv,
-    );
+    // Alerts and digests: who opted in is the identity service's to say; without SMTP_URL their mails are
+    // written under .data/mail/ (the worker's links point at this stack's web application).
+    const worker = supervise('feedback-worker', 'services/feedback/src/worker.ts', config.feedbackWorkerPort, {
+      ...feedbackEnv,
+      IDENTITY_URL: identityUrl,
+      PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
+      MAIL_DIR: process.env.MAIL_DIR || path.join(DATA_DIR, 'mail'),
+    });
     // The integrations service's receiver (what platforms reach) and worker (which makes the items) start
     // then too, for the same reason.
     const receiver = supervise(

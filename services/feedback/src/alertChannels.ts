@@ -1,7 +1,19 @@
-import { badRequest, SecretBox } from '@fi/shared';
-import { alertEvent, type AlertChannel, type SlackUrls } from './alerts';
+import { badRequest, SecretBox, type Logger } from '@fi/shared';
+import { createMailTransport } from '@fi/shared/mail';
+import {
+  alertEvent,
+  emailChannel,
+  identityRecipients,
+  slackChannel,
+  type AlertChannel,
+  type AlertStore,
+  type ExampleItems,
+  type MailRecipients,
+  type SlackUrls,
+} from './alerts';
+import type { FeedbackWorkerConfig } from './config';
 import type { Announcement } from './core';
-import { checkTarget, TargetRefused, type WebhookConfig } from './webhooks';
+import { checkTarget, postJson, TargetRefused, type WebhookConfig } from './webhooks';
 
 /**
  * Slack URLs under the webhooks' rules: the same target policy (https, public addresses; `npm start` and
@@ -28,4 +40,36 @@ export function slackUrls(config: WebhookConfig): SlackUrls {
 /** Webhooks: an alert's opening and closing are events of the change stream, delivered as any event. */
 export function webhookChannel(announce: (event: Announcement) => Promise<void>): AlertChannel {
   return { name: 'webhook', send: (alert, type) => announce(alertEvent(alert, type)) };
+}
+
+/**
+ * Every channel an alert goes out on: webhooks always; Slack for the organizations that set a URL; email
+ * when the worker can ask the identity service who opted in (IDENTITY_URL) and has somewhere to send mail
+ * (SMTP_URL, or MAIL_DIR in development).
+ */
+export function alertChannels(
+  deps: { store: AlertStore; items: ExampleItems; announce: (event: Announcement) => Promise<void> },
+  config: FeedbackWorkerConfig,
+  logger: Logger,
+): {
+  channels: AlertChannel[];
+  mail: { transport: ReturnType<typeof createMailTransport>; recipients: MailRecipients | null };
+} {
+  const policy = { allowHttp: config.webhookAllowHttp, privateTargets: config.webhookPrivateTargets };
+  const post = async (url: string, payload: string) =>
+    postJson(url, payload, {}, policy, config.webhookTimeoutMs, AbortSignal.timeout(config.webhookTimeoutMs * 2));
+  const channels = [
+    webhookChannel(deps.announce),
+    slackChannel({ store: deps.store, urls: slackUrls(config), post, items: deps.items }, config.publicUrl),
+  ];
+  const transport = createMailTransport({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dir: config.mailDir || undefined,
+  });
+  const recipients = config.identityUrl ? identityRecipients(config.identityUrl) : null;
+  if (transport && recipients)
+    channels.push(emailChannel({ transport, recipients, items: deps.items }, config.publicUrl));
+  else logger.info('alert and digest emails are off: they need IDENTITY_URL and SMTP_URL (or MAIL_DIR)');
+  return { channels, mail: { transport, recipients } };
 }

@@ -2,7 +2,7 @@ import type { Logger } from '@fi/shared';
 import { startWorker, type Connection } from '@fi/shared/database';
 import type { Registry } from 'prom-client';
 import { startModelFeature } from './ai';
-import { webhookChannel } from './alertChannels';
+import { alertChannels } from './alertChannels';
 import { alertDeliverer, alertSources, AlertStore, startAlertDetector } from './alerts';
 import { changeStream, ChangeEvidenceStore, ChangeOutbox, ChangeVerdicts, startChangeRelay } from './changes';
 import type { FeedbackWorkerConfig } from './config';
@@ -108,14 +108,20 @@ async function startBackgroundWork(
     { items: repository, events: announcements },
     logger,
   );
-  const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
+  const themeWorker =
+    config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger, model.themes) : null;
+  const delivery = alertChannels(
+    { store: alerts, items: repository, announce: announcements.announce },
+    config,
+    logger,
+  );
   const alertDetector =
     config.alertsIntervalMs > 0
       ? startAlertDetector(
           {
             store: alerts,
             sources: alertSources(themes, new InsightsStore(connection)),
-            deliver: alertDeliverer(alerts, [webhookChannel(announcements.announce)], logger),
+            deliver: alertDeliverer(alerts, delivery.channels, logger),
             clock: options.clock ?? (() => new Date()),
           },
           config.alertsIntervalMs,

@@ -1,5 +1,6 @@
 import { commonConfigSchema, loadConfig, mongoClientConfigSchema, parse } from '@fi/shared';
 import { ssoConfigSchema } from './sso';
+import { twoFactorConfigSchema } from './twoFactor';
 
 export const identityConfigSchema = {
   port: { env: 'PORT', doc: 'HTTP port of the identity service', default: 4004, parse: parse.port },
@@ -90,6 +91,7 @@ export const identityConfigSchema = {
     parse: parse.string,
   },
   ...ssoConfigSchema,
+  ...twoFactorConfigSchema,
   ...mongoClientConfigSchema,
   ...commonConfigSchema,
 };

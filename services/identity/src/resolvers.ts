@@ -91,6 +91,11 @@ export function createIdentityResolvers(services: IdentityServices): Resolvers {
         await links.resetPassword(args.token, args.password, ctx.address);
         return true;
       },
+      setMailOptIns: (_, args, ctx) => members.setMailOptIns(memberActor(ctx), args),
+    },
+    Member: {
+      alertEmails: (member) => member.alertEmails === true,
+      digestEmails: (member) => member.digestEmails === true,
     },
   };
 }

@@ -33,6 +33,8 @@ import {
   AUDIT_PATH,
   auditRoute,
   KEY_LIVE_PATH,
+  MAIL_RECIPIENTS_PATH,
+  mailRecipientsRoute,
   keyLiveRoute,
   sessionTokenOf,
   useSessionProtection,
@@ -43,6 +45,7 @@ import {
 } from './http';
 import { createLinkMailer } from './mail';
 import { openScim, scimResolvers } from './scim';
+import { openTwoFactor, twoFactorResolvers } from './twoFactor';
 import type { Resolvers } from './generated/resolvers';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
@@ -67,11 +70,18 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     windowMs: config.signInWindowMinutes * 60_000,
     checksPerAddress: config.signInChecksPerAddress,
   });
+  const twoFactor = await openTwoFactor(connection, repositories, throttle, {
+    secretKey: config.twoFactorSecretKey,
+    challengeMinutes: config.twoFactorChallengeMinutes,
+    // Over every address a member's codes get twice what one address gets (SIGN_IN_LIMIT_PER_ACCOUNT).
+    perMemberLimit: config.signInLimitPerAccount * 2,
+  });
   const sessions = new SessionService(
     repositories,
     throttle,
     { idleMs: config.sessionIdleMinutes * 60_000, absoluteMs: config.sessionAbsoluteHours * 3_600_000 },
     ssoPasswordPolicy(repositories, sso),
+    twoFactor.service,
   );
   const ssoSecrets = config.ssoSecretKey ? new SecretBox(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
   const ssoSignIn = new SsoSignIn(repositories, sso, sessions, ssoSecrets, {
@@ -122,6 +132,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
           sso: { settings: ssoSettings, signIn: ssoSignIn, cookieSecure: config.cookieSecure },
         }),
         scimResolvers(scim.tokens),
+        twoFactorResolvers({ twoFactor: twoFactor.service, sessions, repositories, cookieSecure: config.cookieSecure }),
       ),
     ),
     formatError: createFormatError({
@@ -151,6 +162,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       [VERIFY_KEY_PATH]: verifyKeyRoute(keys),
       [VERIFY_SESSION_PATH]: verifySessionRoute(sessions),
       [KEY_LIVE_PATH]: keyLiveRoute(keys),
+      [MAIL_RECIPIENTS_PATH]: mailRecipientsRoute(repositories.members),
       [AUDIT_PATH]: auditRoute(repositories),
     },
     prefixRoutes: scim.routes,
@@ -174,8 +186,8 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   const http = await listenHttp(handler, config.port, config.host);
   logger.info({ url: `${http.url}/graphql` }, 'identity service listening');
   const sweeper = setInterval(() => {
-    Promise.all([purgeExpired(repositories), sso.attempts.purgeExpired(new Date())]).catch((error: unknown) =>
-      logger.warn({ err: error }, 'could not purge expired sessions and links'),
+    Promise.all([purgeExpired(repositories), sso.attempts.purgeExpired(new Date()), twoFactor.purge(new Date())]).catch(
+      (error: unknown) => logger.warn({ err: error }, 'could not purge expired sessions and links'),
     );
   }, PURGE_INTERVAL_MS);
   sweeper.unref();

@@ -15,7 +15,9 @@ export {
 } from './alertDetector';
 export { alertDeliverer, type AlertChannel } from './alertDelivery';
 export { type AlertRulesView, type SlackUrls } from './alertOperations';
-export { createAlertAdminResolvers, createAlertResolvers } from './alertResolvers';
+export { createAlertAdminResolvers, createAlertResolvers, type ExampleItems } from './alertResolvers';
+export { emailChannel, identityRecipients, slackChannel, type MailRecipients, type PostJson } from './alertNotifiers';
+export { alertMail, slackMessage } from './alertMessages';
 export { binomialUpperTail, poissonRateTest, shareTest } from './alertStatistics';
 export { BASELINE_DAYS, decide, signalsOf, subjectKey } from './spikeDetection';
 export { orgDay } from './orgDay';

@@ -347,7 +347,7 @@ export type FeedbackThemeAssignedBy =
   | 'examples'
   /** The theme's label, description and keywords, when it has no close enough example. */
   | 'keywords'
-  /** A language model (reserved: not used without a model server). */
+  /** Likeness by the embedding model's vectors, when the service has a model server (see docs/ai.md). */
   | 'model'
   /** A person (assignFeedbackTheme): kept through every later assignment. */
   | 'person';

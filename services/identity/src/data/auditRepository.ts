@@ -36,6 +36,12 @@ export const AUDIT_ACTIONS = [
   'sso.sign_in_refused',
   'sso.password_refused',
   'sso.break_glass_sign_in',
+  // Two-factor sign-in.
+  'two_factor.enabled',
+  'two_factor.disabled',
+  'two_factor.failed',
+  'two_factor.recovery_code_used',
+  'two_factor.required_changed',
   // Connected platforms, recorded by the integrations service (see domain/serviceAudit.ts).
   'integration.added',
   'integration.paused',

@@ -5,6 +5,7 @@ import type { Organization } from '../data/organizationRepository';
 import type { IdentityRepositories } from '../data/repositories';
 import { invalidCredentials } from './identityErrors';
 import { decoyPasswordHash, verifyPassword } from './passwords';
+import { NO_SECOND_FACTOR, type SecondFactorGate } from './secondFactor';
 import type { SignInThrottle } from './signInThrottle';
 
 export interface SessionPolicy {
@@ -65,6 +66,7 @@ export class SessionService {
     private readonly throttle: SignInThrottle,
     private readonly policy: SessionPolicy,
     private readonly passwordRule: PasswordSignInRule = async () => undefined,
+    private readonly secondFactor: SecondFactorGate = NO_SECOND_FACTOR,
   ) {}
 
   /**
@@ -113,8 +115,17 @@ export class SessionService {
     return result;
   }
 
-  /** Opens a session for a member who just proved who they are (signed in, or accepted an invitation). */
-  async start(member: Member, organization: Organization): Promise<{ token: string; session: ActiveSession }> {
+  /**
+   * Opens a session for a member who just proved who they are (signed in, or accepted an invitation), once
+   * the second factor is passed: unless `secondFactor` says it just was, the gate may stop here with the
+   * second step's challenge (two-factor sign-in on for the member, or required by their organization).
+   */
+  async start(
+    member: Member,
+    organization: Organization,
+    secondFactor: 'check' | 'passed' = 'check',
+  ): Promise<{ token: string; session: ActiveSession }> {
+    if (secondFactor === 'check') await this.secondFactor.require(member, organization);
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.policy.absoluteMs);

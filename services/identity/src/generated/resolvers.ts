@@ -2,6 +2,7 @@
 /* eslint-disable */
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { ActiveSession as ActiveSessionModel } from '../domain/sessionService';
+import type { Member as MemberModel } from '../data/memberRepository';
 import type { ApiKeyRecord as ApiKeyRecordModel } from '../data/apiKeyRepository';
 import type { CreatedKey as CreatedKeyModel } from '../resolvers';
 import type { ScimTokenRecord as ScimTokenRecordModel } from '../scim';
@@ -84,7 +85,11 @@ export type Invitation = {
 
 export type Member = {
   __typename?: 'Member';
+  /** Whether the member gets an email when a feedback alert opens (see docs/alerts.md). */
+  alertEmails: Scalars['Boolean']['output'];
   createdAt: Scalars['DateTime']['output'];
+  /** Whether the member gets the weekly digest email. */
+  digestEmails: Scalars['Boolean']['output'];
   email: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
@@ -101,12 +106,18 @@ export type Mutation = {
   cancelInvitation: Scalars['Boolean']['output'];
   /** Owners and admins; only an owner grants or takes away the owner role. */
   changeRole: Member;
+  /** The first code from the app turns two-factor sign-in on. */
+  confirmTwoFactorSetup: TwoFactorEnabled;
   /** Owners and admins only. */
   createApiKey: CreatedApiKey;
   /** Owners and admins only; the token is in the answer this once. */
   createScimToken: CreatedScimToken;
+  /** Takes a current code or a recovery code; refused while the organization requires two-factor sign-in. */
+  disableTwoFactor: Scalars['Boolean']['output'];
   /** With the query string the identity provider sent to /auth/oidc/callback: checks it and signs the person in. */
   finishOidcSignIn: Session;
+  /** The setup's first code: two-factor sign-in is on and the session opens. */
+  finishTwoFactorEnrollment: TwoFactorSignIn;
   /** Owners and admins; only an owner invites an owner. Mails a single-use link (logged instead in development). */
   inviteMember: Invitation;
   removeMember: Scalars['Boolean']['output'];
@@ -116,12 +127,16 @@ export type Mutation = {
   removeSsoDomain: Scalars['Boolean']['output'];
   /** Always true, whether or not the email has an account; mails a single-use link when it has. */
   requestPasswordReset: Scalars['Boolean']['output'];
+  /** Owners only: members without two-factor sign-in are asked to set it up at their next sign-in. */
+  requireTwoFactor: Scalars['Boolean']['output'];
   /** With the token of a reset link: sets the password and ends every session of the account. */
   resetPassword: Scalars['Boolean']['output'];
   /** Owners and admins only; the key stops working within the gateway's AUTH_CACHE_TTL_MS. */
   revokeApiKey: ApiKey;
   /** Owners and admins only; the token stops working at once. */
   revokeScimToken: ScimToken;
+  /** The signed-in member's own mail opt-ins (alert emails, the weekly digest); a field left out stays. Every role. */
+  setMailOptIns: Member;
   /**
    * Owners only. Sets (or replaces) the OIDC connection after reading the issuer's discovery document;
    * clientSecret may be left out to keep the stored one. defaultRole: not owner.
@@ -133,8 +148,21 @@ export type Mutation = {
   signOut: Scalars['Boolean']['output'];
   /** Anyone: the identity provider's address for this email's organization (its domain verified, a connection set). */
   startSsoSignIn: SsoRedirect;
+  /** With the challenge of a sign-in answered TWO_FACTOR_ENROLLMENT_REQUIRED: the setup, as in Settings. */
+  startTwoFactorEnrollment: TwoFactorSetup;
+  /**
+   * The signed-in member starts setting up two-factor sign-in (replacing a setup not yet confirmed); refused
+   * while it is on.
+   */
+  startTwoFactorSetup: TwoFactorSetup;
   /** Owners only. Looks up the domain's TXT record; verified when it holds the token (and no other organization verified it). */
   verifySsoDomain: SsoDomain;
+  /**
+   * The second step of a sign-in: signIn (or single sign-on, or accepting an invitation) answered UNAUTHENTICATED
+   * with extensions.reason TWO_FACTOR_REQUIRED and a challenge; this sends it back with a code from the app or a
+   * recovery code, and opens the session.
+   */
+  verifyTwoFactor: Session;
 };
 
 
@@ -161,6 +189,11 @@ export type MutationChangeRoleArgs = {
 };
 
 
+export type MutationConfirmTwoFactorSetupArgs = {
+  code: Scalars['String']['input'];
+};
+
+
 export type MutationCreateApiKeyArgs = {
   name: Scalars['String']['input'];
   rateLimitPerMinute?: InputMaybe<Scalars['Int']['input']>;
@@ -173,8 +206,19 @@ export type MutationCreateScimTokenArgs = {
 };
 
 
+export type MutationDisableTwoFactorArgs = {
+  code: Scalars['String']['input'];
+};
+
+
 export type MutationFinishOidcSignInArgs = {
   callbackQuery: Scalars['String']['input'];
+};
+
+
+export type MutationFinishTwoFactorEnrollmentArgs = {
+  challenge: Scalars['String']['input'];
+  code: Scalars['String']['input'];
 };
 
 
@@ -199,6 +243,11 @@ export type MutationRequestPasswordResetArgs = {
 };
 
 
+export type MutationRequireTwoFactorArgs = {
+  required: Scalars['Boolean']['input'];
+};
+
+
 export type MutationResetPasswordArgs = {
   password: Scalars['String']['input'];
   token: Scalars['String']['input'];
@@ -212,6 +261,12 @@ export type MutationRevokeApiKeyArgs = {
 
 export type MutationRevokeScimTokenArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationSetMailOptInsArgs = {
+  alertEmails?: InputMaybe<Scalars['Boolean']['input']>;
+  digestEmails?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -240,8 +295,19 @@ export type MutationStartSsoSignInArgs = {
 };
 
 
+export type MutationStartTwoFactorEnrollmentArgs = {
+  challenge: Scalars['String']['input'];
+};
+
+
 export type MutationVerifySsoDomainArgs = {
   domain: Scalars['String']['input'];
+};
+
+
+export type MutationVerifyTwoFactorArgs = {
+  challenge: Scalars['String']['input'];
+  code: Scalars['String']['input'];
 };
 
 export type Organization = {
@@ -274,6 +340,8 @@ export type Query = {
   ssoConnection: Maybe<SsoConnection>;
   /** The email domains of single sign-on, verified or not; owners only. */
   ssoDomains: Array<SsoDomain>;
+  /** The signed-in member's two-factor sign-in. */
+  twoFactor: TwoFactorStatus;
 };
 
 
@@ -359,6 +427,39 @@ export type Tier =
   | 'free'
   | 'pro';
 
+/** Two-factor sign-in is on: ten single-use recovery codes, shown this once. */
+export type TwoFactorEnabled = {
+  __typename?: 'TwoFactorEnabled';
+  recoveryCodes: Array<Scalars['String']['output']>;
+};
+
+/**
+ * A TOTP secret (RFC 6238) for an authenticator app: scan qrCode (an SVG data URL) or type secret. Shown this
+ * once; nothing is asked at sign-in until the first code confirms it.
+ */
+export type TwoFactorSetup = {
+  __typename?: 'TwoFactorSetup';
+  otpauthUrl: Scalars['String']['output'];
+  qrCode: Scalars['String']['output'];
+  secret: Scalars['String']['output'];
+};
+
+/** A sign-in finished by setting two-factor up: the session, and the recovery codes shown this once. */
+export type TwoFactorSignIn = {
+  __typename?: 'TwoFactorSignIn';
+  recoveryCodes: Array<Scalars['String']['output']>;
+  session: Session;
+};
+
+/** The signed-in member's two-factor sign-in, and whether their organization requires it. */
+export type TwoFactorStatus = {
+  __typename?: 'TwoFactorStatus';
+  enabled: Scalars['Boolean']['output'];
+  /** Recovery codes not used yet. */
+  recoveryCodesLeft: Scalars['Int']['output'];
+  required: Scalars['Boolean']['output'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -443,7 +544,7 @@ export type ResolversTypes = {
   CreatedScimToken: ResolverTypeWrapper<Omit<CreatedScimToken, 'scimToken'> & { scimToken: ResolversTypes['ScimToken'] }>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Invitation: ResolverTypeWrapper<Invitation>;
-  Member: ResolverTypeWrapper<Member>;
+  Member: ResolverTypeWrapper<MemberModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Organization: ResolverTypeWrapper<Organization>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -454,6 +555,10 @@ export type ResolversTypes = {
   SsoDomain: ResolverTypeWrapper<SsoDomain>;
   SsoRedirect: ResolverTypeWrapper<SsoRedirect>;
   Tier: Tier;
+  TwoFactorEnabled: ResolverTypeWrapper<TwoFactorEnabled>;
+  TwoFactorSetup: ResolverTypeWrapper<TwoFactorSetup>;
+  TwoFactorSignIn: ResolverTypeWrapper<Omit<TwoFactorSignIn, 'session'> & { session: ResolversTypes['Session'] }>;
+  TwoFactorStatus: ResolverTypeWrapper<TwoFactorStatus>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -469,7 +574,7 @@ export type ResolversParentTypes = {
   CreatedScimToken: Omit<CreatedScimToken, 'scimToken'> & { scimToken: ResolversParentTypes['ScimToken'] };
   DateTime: Scalars['DateTime']['output'];
   Invitation: Invitation;
-  Member: Member;
+  Member: MemberModel;
   Mutation: Record<PropertyKey, never>;
   Organization: Organization;
   Query: Record<PropertyKey, never>;
@@ -478,6 +583,10 @@ export type ResolversParentTypes = {
   SsoConnection: SsoConnection;
   SsoDomain: SsoDomain;
   SsoRedirect: SsoRedirect;
+  TwoFactorEnabled: TwoFactorEnabled;
+  TwoFactorSetup: TwoFactorSetup;
+  TwoFactorSignIn: Omit<TwoFactorSignIn, 'session'> & { session: ResolversParentTypes['Session'] };
+  TwoFactorStatus: TwoFactorStatus;
 };
 
 export type ApiKeyResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
@@ -529,7 +638,9 @@ export type InvitationResolvers<ContextType = IdentityContext, ParentType extend
 };
 
 export type MemberResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Member'] = ResolversParentTypes['Member']> = {
+  alertEmails?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  digestEmails?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -541,23 +652,31 @@ export type MutationResolvers<ContextType = IdentityContext, ParentType extends 
   addSsoDomain?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationAddSsoDomainArgs, 'domain'>>;
   cancelInvitation?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationCancelInvitationArgs, 'id'>>;
   changeRole?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationChangeRoleArgs, 'memberId' | 'role'>>;
+  confirmTwoFactorSetup?: Resolver<ResolversTypes['TwoFactorEnabled'], ParentType, ContextType, RequireFields<MutationConfirmTwoFactorSetupArgs, 'code'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'readOnly'>>;
   createScimToken?: Resolver<ResolversTypes['CreatedScimToken'], ParentType, ContextType, RequireFields<MutationCreateScimTokenArgs, 'name'>>;
+  disableTwoFactor?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDisableTwoFactorArgs, 'code'>>;
   finishOidcSignIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationFinishOidcSignInArgs, 'callbackQuery'>>;
+  finishTwoFactorEnrollment?: Resolver<ResolversTypes['TwoFactorSignIn'], ParentType, ContextType, RequireFields<MutationFinishTwoFactorEnrollmentArgs, 'challenge' | 'code'>>;
   inviteMember?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationInviteMemberArgs, 'email' | 'role'>>;
   removeMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveMemberArgs, 'memberId'>>;
   removeSsoConnection?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   removeSsoDomain?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveSsoDomainArgs, 'domain'>>;
   requestPasswordReset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
+  requireTwoFactor?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequireTwoFactorArgs, 'required'>>;
   resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   revokeScimToken?: Resolver<ResolversTypes['ScimToken'], ParentType, ContextType, RequireFields<MutationRevokeScimTokenArgs, 'id'>>;
+  setMailOptIns?: Resolver<ResolversTypes['Member'], ParentType, ContextType, Partial<MutationSetMailOptInsArgs>>;
   setOidcConnection?: Resolver<ResolversTypes['SsoConnection'], ParentType, ContextType, RequireFields<MutationSetOidcConnectionArgs, 'clientId' | 'defaultRole' | 'issuer'>>;
   setSsoRequired?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationSetSsoRequiredArgs, 'domain' | 'required'>>;
   signIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'email' | 'password'>>;
   signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   startSsoSignIn?: Resolver<ResolversTypes['SsoRedirect'], ParentType, ContextType, RequireFields<MutationStartSsoSignInArgs, 'email'>>;
+  startTwoFactorEnrollment?: Resolver<ResolversTypes['TwoFactorSetup'], ParentType, ContextType, RequireFields<MutationStartTwoFactorEnrollmentArgs, 'challenge'>>;
+  startTwoFactorSetup?: Resolver<ResolversTypes['TwoFactorSetup'], ParentType, ContextType>;
   verifySsoDomain?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationVerifySsoDomainArgs, 'domain'>>;
+  verifyTwoFactor?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationVerifyTwoFactorArgs, 'challenge' | 'code'>>;
 };
 
 export type OrganizationResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization']> = {
@@ -577,6 +696,7 @@ export type QueryResolvers<ContextType = IdentityContext, ParentType extends Res
   scimTokens?: Resolver<Array<ResolversTypes['ScimToken']>, ParentType, ContextType>;
   ssoConnection?: Resolver<Maybe<ResolversTypes['SsoConnection']>, ParentType, ContextType>;
   ssoDomains?: Resolver<Array<ResolversTypes['SsoDomain']>, ParentType, ContextType>;
+  twoFactor?: Resolver<ResolversTypes['TwoFactorStatus'], ParentType, ContextType>;
 };
 
 export type ScimTokenResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['ScimToken'] = ResolversParentTypes['ScimToken']> = {
@@ -619,6 +739,27 @@ export type SsoRedirectResolvers<ContextType = IdentityContext, ParentType exten
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type TwoFactorEnabledResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorEnabled'] = ResolversParentTypes['TwoFactorEnabled']> = {
+  recoveryCodes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type TwoFactorSetupResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorSetup'] = ResolversParentTypes['TwoFactorSetup']> = {
+  otpauthUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  qrCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TwoFactorSignInResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorSignIn'] = ResolversParentTypes['TwoFactorSignIn']> = {
+  recoveryCodes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  session?: Resolver<ResolversTypes['Session'], ParentType, ContextType>;
+};
+
+export type TwoFactorStatusResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorStatus'] = ResolversParentTypes['TwoFactorStatus']> = {
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  recoveryCodesLeft?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  required?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = IdentityContext> = {
   ApiKey?: ApiKeyResolvers<ContextType>;
   AuditEntry?: AuditEntryResolvers<ContextType>;
@@ -636,5 +777,9 @@ export type Resolvers<ContextType = IdentityContext> = {
   SsoConnection?: SsoConnectionResolvers<ContextType>;
   SsoDomain?: SsoDomainResolvers<ContextType>;
   SsoRedirect?: SsoRedirectResolvers<ContextType>;
+  TwoFactorEnabled?: TwoFactorEnabledResolvers<ContextType>;
+  TwoFactorSetup?: TwoFactorSetupResolvers<ContextType>;
+  TwoFactorSignIn?: TwoFactorSignInResolvers<ContextType>;
+  TwoFactorStatus?: TwoFactorStatusResolvers<ContextType>;
 };
 

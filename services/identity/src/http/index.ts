@@ -3,6 +3,7 @@
 export { clearedSessionCookie, cookieValue, csrfMatches, sessionCookie, sessionTokenOf } from './sessionCookie';
 export { AUDIT_PATH, auditRoute } from './auditRoute';
 export { KEY_LIVE_PATH, keyLiveRoute } from './keyLiveRoute';
+export { MAIL_RECIPIENTS_PATH, mailRecipientsRoute } from './mailRecipientsRoute';
 export { useSessionProtection } from './useSessionProtection';
 export { VERIFY_KEY_PATH, verifyKeyRoute } from './verifyKeyRoute';
 export { VERIFY_SESSION_PATH, verifySessionRoute } from './verifySessionRoute';
