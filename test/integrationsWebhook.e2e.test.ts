@@ -90,6 +90,22 @@ describe('generic webhook connections (Standard Webhooks)', () => {
     );
     expect(await connection.collection('inbox_events').countDocuments({ connectionId: hook.integration.id })).toBe(7);
     expect((await itemsOf(stack, key, 'webhook')).total).toBe(1);
+    // The one item is counted once, whichever of the seven events made or found it.
+    expect((await listIntegrations(stack, key))[0].itemsReceived).toBe(1);
+  });
+
+  test('when many distinct events arrive at once, then each becomes an item and each is counted', async () => {
+    const { key, orgId } = await stack.createKey();
+    const hook = await addConnection(stack, orgId, { kind: 'webhook' });
+    const bodies = Array.from({ length: 12 }, (_, i) => feedback(`many-${i}`, `Item ${i}`));
+    const answers = await Promise.all(bodies.map((body) => post(hook.hookUrl!, body, signed(hook.secret!, body))));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(200));
+    await eventually(async () => (await itemsOf(stack, key, 'webhook')).total === 12, 30_000, 'twelve items');
+    await eventually(
+      async () => (await listIntegrations(stack, key))[0].itemsReceived === 12,
+      10_000,
+      'twelve counted',
+    );
   });
 
   test("when a request is unsigned, wrongly signed, signed with another connection's secret or stale, then 401 and nothing is stored", async () => {
