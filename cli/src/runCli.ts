@@ -55,8 +55,10 @@ export const USAGE = `Usage: npm run cli -- <command>
                                    give records stored before links existed their match keys
                                    (all organizations unless --org; resumable; never overwrites)
   sso set --org ORG --issuer URL --client-id ID --client-secret SECRET --domain DOMAIN [--default-role ROLE]
-                                   connect an organization to its OpenID Provider; the domain is
-                                   marked verified (owners prove theirs by DNS in the web application)
+  sso set --org ORG --saml-metadata FILE --domain DOMAIN [--default-role ROLE]
+                                   connect an organization to its OpenID Provider (or SAML identity
+                                   provider); the domain is marked verified (owners prove theirs by
+                                   DNS in the web application)
   sso show --org ORG               the organization's single sign-on (never the client secret)
   sso remove --org ORG             remove it and its domains (passwords work again for everyone)
   counts recount --org ORG         count an organization's feedback from its items and repair the
@@ -95,6 +97,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         secret: { type: 'string' },
         token: { type: 'string' },
         subdomain: { type: 'string' },
+        'saml-metadata': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -180,6 +183,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
           clientSecret: values['client-secret'],
           domain: values.domain,
           defaultRole: values['default-role'],
+          samlMetadata: values['saml-metadata'],
         },
         db,
         out,

@@ -7,6 +7,7 @@ const AREAS = [
   { to: '/feedback', label: 'Feedback' },
   { to: '/insights', label: 'Insights' },
   { to: '/themes', label: 'Themes' },
+  { to: '/alerts', label: 'Alerts' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/integrations', label: 'Integrations' },
   { to: '/contacts', label: 'Contacts' },
