@@ -93,11 +93,11 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         'client-secret': { type: 'string' },
         domain: { type: 'string' },
         'default-role': { type: 'string' },
+        'saml-metadata': { type: 'string' },
         kind: { type: 'string' },
         secret: { type: 'string' },
         token: { type: 'string' },
         subdomain: { type: 'string' },
-        'saml-metadata': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
