@@ -8,7 +8,8 @@ import { startStack, type Stack } from './helpers/stack';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  // The CLI works on the service's default database: this stack's integrations use it too.
+  stack = await startStack({}, { databases: { integrations: 'integrations' } });
 });
 afterAll(async () => {
   await stack.close();
@@ -32,7 +33,7 @@ describe('integrations in the CLI', () => {
       'webhook-signature': new Webhook(created.secret).sign(id, at, body),
     });
     expect(answer.status).toBe(200);
-    await eventually(async () => (await itemsOf(stack, key, 'webhook')).total === 1, 20_000, 'the item');
+    await eventually(async () => (await itemsOf(stack, key, 'webhook')).total === 1, 60_000, 'the item');
 
     const listed = await cli('integrations', 'list', '--org', orgId);
     expect(listed.stdout).toEqual([expect.stringMatching(new RegExp(`^${created.id}\twebhook\tPortal\tactive\t`))]);

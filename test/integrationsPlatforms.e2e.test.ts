@@ -79,7 +79,7 @@ describe('Intercom', () => {
     );
     expect((await post(hook.hookUrl!, replied, signed(replied))).status).toBe(200);
     expect(await post(hook.hookUrl!, created, signed(created))).toMatchObject({ status: 200, body: { stored: 0 } });
-    await eventually(async () => (await itemsOf(stack, key, 'intercom')).total === 2, 20_000, 'two items');
+    await eventually(async () => (await itemsOf(stack, key, 'intercom')).total === 2, 60_000, 'two items');
     const items = (await itemsOf(stack, key, 'intercom')).items.sort((a, b) =>
       a.externalId!.localeCompare(b.externalId!),
     );
@@ -166,7 +166,7 @@ describe('Slack', () => {
       'x-slack-retry-reason': 'http_timeout',
     });
     expect(retry).toMatchObject({ status: 200, body: { stored: 0 } });
-    await eventually(async () => (await itemsOf(stack, key, 'slack')).total === 1, 20_000, 'the item');
+    await eventually(async () => (await itemsOf(stack, key, 'slack')).total === 1, 60_000, 'the item');
     expect((await itemsOf(stack, key, 'slack')).items[0]).toMatchObject({
       title: 'Dark mode & the docs are unreadable',
       author: 'Ada Lovelace',
@@ -183,7 +183,7 @@ describe('Slack', () => {
     const hook = await addConnection(stack, orgId, { kind: 'slack', secret: SIGNING_SECRET });
     const body = message('Ev2', { user: 'U1', text: 'Love the new search', ts: '1764400100.000200' });
     await post(hook.hookUrl!, body, signed(body));
-    await eventually(async () => (await itemsOf(stack, key, 'slack')).total === 1, 20_000, 'the item');
+    await eventually(async () => (await itemsOf(stack, key, 'slack')).total === 1, 60_000, 'the item');
     expect((await itemsOf(stack, key, 'slack')).items[0]).toMatchObject({ author: 'U1', email: null });
   });
 
@@ -247,7 +247,7 @@ describe('Zendesk (trigger webhook)', () => {
     const body = ticket('7');
     expect((await post(hook.hookUrl!, body, signed(body))).status).toBe(200);
     expect(await post(hook.hookUrl!, body, signed(body))).toMatchObject({ status: 200, body: { stored: 0 } });
-    await eventually(async () => (await itemsOf(stack, key, 'zendesk')).total === 1, 20_000, 'the item');
+    await eventually(async () => (await itemsOf(stack, key, 'zendesk')).total === 1, 60_000, 'the item');
     expect((await itemsOf(stack, key, 'zendesk')).items[0]).toMatchObject({
       title: 'Cannot export invoices',
       content: 'The invoice export "hangs" at 90%.\nSince Monday.',
@@ -257,7 +257,7 @@ describe('Zendesk (trigger webhook)', () => {
       publishedDate: '2026-11-28T09:15:00.000Z',
       metadata: { ticketId: '7', url: 'https://example.zendesk.com/agent/tickets/7' },
     });
-    await eventually(async () => (await listIntegrations(stack, key))[0]?.itemsReceived === 1, 10_000, 'the count');
+    await eventually(async () => (await listIntegrations(stack, key))[0]?.itemsReceived === 1, 60_000, 'the count');
   });
 
   test("when a request is unsigned, wrongly signed, signed with another webhook's secret or stale, then 401 and nothing is stored", async () => {

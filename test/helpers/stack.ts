@@ -15,7 +15,7 @@ import {
   startIntegrationsWorker,
 } from '@fi/integrations';
 import { createLogger, type RunningHttpServer } from '@fi/shared';
-import { type Connection, connectMongo } from '@fi/shared/database';
+import { type Connection, connectMongo, type RunningWorker } from '@fi/shared/database';
 import { createKeyIn, type NewKey } from './keys';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
@@ -38,7 +38,7 @@ export interface Stack {
   };
   /** The integrations service's receiver (platforms' events) and worker (makes their items). */
   integrationsReceiver: RunningHttpServer;
-  integrationsWorker: RunningHttpServer;
+  integrationsWorker: RunningWorker;
   /** The feedback service's worker (its background work), apart from the subgraph as in production; null when the test runs its own. */
   worker: RunningHttpServer | null;
   gateway: RunningHttpServer;
@@ -117,7 +117,9 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     ...env,
   };
   const redisPrefix = base.RATE_LIMIT_REDIS_PREFIX as string;
-  const databases = options.databases ?? {};
+  // An integrations database of each stack's own unless told: every stack runs an integrations worker, which
+  // takes any pending event of its database and makes its item in its own stack's feedback service.
+  const databases = { integrations: ownDatabaseName('integrations'), ...options.databases };
   const own = (service: keyof typeof databases) =>
     databases[service] ? { ...base, MONGODB_DB: databases[service] } : base;
   // First: the feedback worker asks it who opted in to alert emails, the integrations service records audit entries.

@@ -18,7 +18,7 @@ export function htmlToText(html: string): string {
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<li\b[^>]*>/gi, '\n- ')
-    .replace(/<\/(p|div|li|ul|ol|h[1-6]|blockquote|pre|tr|table)\s*>/gi, '\n')
+    .replace(/<\/(p|div|ul|ol|h[1-6]|blockquote|pre|tr|table)\s*>/gi, '\n')
     .replace(/<[^>]*>/g, '')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, entity)
     .replace(/[ \t\u00a0]+/g, ' ')

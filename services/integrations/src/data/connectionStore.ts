@@ -53,9 +53,13 @@ const MAX_ERROR_LENGTH = 500;
  */
 export class ConnectionStore {
   private readonly collection: Collection<ConnectionDocument>;
+  /** One slot per connection and item counted (`<connection id>:<item id>`). */
+  private readonly items: Collection<{ _id: string; connectionId: string }>;
+  private readonly lanes = new Map<string, Promise<void>>();
 
   constructor(connection: MongoConnection) {
     this.collection = connection.collection<ConnectionDocument>('connections');
+    this.items = connection.collection<{ _id: string; connectionId: string }>('connection_items');
   }
 
   async ensureIndexes(): Promise<void> {
@@ -63,6 +67,7 @@ export class ConnectionStore {
       this.collection.createIndex({ tokenHash: 1 }, { unique: true, ...INDEX_BUILD_TIME_LIMIT }),
       this.collection.createIndex({ orgId: 1, createdAt: 1 }, INDEX_BUILD_TIME_LIMIT),
       this.collection.createIndex({ kind: 1, status: 1 }, INDEX_BUILD_TIME_LIMIT),
+      this.items.createIndex({ connectionId: 1 }, INDEX_BUILD_TIME_LIMIT),
     ]);
   }
 
@@ -127,14 +132,27 @@ export class ConnectionStore {
   async remove(orgId: string, id: string): Promise<boolean> {
     const _id = objectIdOrNull(id);
     if (!_id) return false;
-    return (await this.collection.deleteOne({ _id, orgId })).deletedCount === 1;
+    if ((await this.collection.deleteOne({ _id, orgId })).deletedCount !== 1) return false;
+    await this.items.deleteMany({ connectionId: id });
+    return true;
   }
 
-  /** An item was made of an event: counted, and a failing connection is working again. */
-  async recordItem(id: string, at: Date): Promise<void> {
+  /**
+   * An item was made of an event: counted once per item (a unique slot per connection and item, so an item
+   * returned again for a retry under another delivery id is not counted twice), and a failing connection is
+   * working again. The counter's writes run one at a time per connection in this process: FerretDB v1 does
+   * not make concurrent updates of one document atomic, and the worker makes several items at once.
+   */
+  async recordItem(id: string, itemId: string, at: Date): Promise<void> {
     const _id = objectIdOrNull(id);
     if (!_id) return;
-    await this.collection.updateOne({ _id }, { $inc: { itemsReceived: 1 }, $max: { lastEventAt: at } });
+    const first = await this.claimItem(id, itemId);
+    await this.serially(id, () =>
+      this.collection.updateOne(
+        { _id },
+        { ...(first ? { $inc: { itemsReceived: 1 } } : {}), $max: { lastEventAt: at } },
+      ),
+    );
     await this.collection.updateOne({ _id, status: 'failing' }, { $set: { status: 'active' } });
   }
 
@@ -157,6 +175,31 @@ export class ConnectionStore {
   async saveCursor(id: string, stream: string, cursor: string): Promise<void> {
     const _id = objectIdOrNull(id);
     if (_id) await this.collection.updateOne({ _id }, { $set: { [`cursors.${stream}`]: cursor } });
+  }
+
+  /** Whether this is the first time the item is recorded for the connection. */
+  private async claimItem(connectionId: string, itemId: string): Promise<boolean> {
+    try {
+      await this.items.insertOne({ _id: `${connectionId}:${itemId}`, connectionId });
+      return true;
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) return false;
+      throw error;
+    }
+  }
+
+  /** Runs `write` after the writes of the same key this process started before it. */
+  private serially<T>(key: string, write: () => Promise<T>): Promise<T> {
+    const run = (this.lanes.get(key) ?? Promise.resolve()).then(write, write);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.lanes.set(key, tail);
+    void tail.then(() => {
+      if (this.lanes.get(key) === tail) this.lanes.delete(key);
+    });
+    return run;
   }
 
   private async update(

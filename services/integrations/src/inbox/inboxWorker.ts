@@ -43,7 +43,7 @@ export async function processEvent(deps: InboxWorkerDeps, event: InboxEvent, max
     if ('ignored' in made) return await deps.inbox.finish(event.id, 'ignored', { detail: made.ignored });
     const { itemId } = await deps.feedback.addItem(connection, made.item);
     await deps.inbox.finish(event.id, 'done', { itemId });
-    await deps.connections.recordItem(connection.id, new Date());
+    await deps.connections.recordItem(connection.id, itemId, new Date());
   } catch (error) {
     if (error instanceof Refused) {
       const detail = `event ${event.deliveryKey} refused: ${error.message}`;
