@@ -1,0 +1,7 @@
+export { LeaseStore } from './data/leaseStore';
+export { SyncStateStore, type SyncState } from './data/syncStateStore';
+export { PlatformError, RateLimitedError, retryAfterMs } from './platformErrors';
+export { PullSync, type PullSyncOptions, type SyncOutcome } from './pullSync';
+export { PullWorker, type PullConnections, type PullWorkerOptions } from './pullWorker';
+export * from './pullTypes';
+export { zendeskConnector, type ZendeskOptions } from './zendeskConnector';
