@@ -37,7 +37,7 @@ export async function platformCall<T>(
   platform: string,
   url: string,
   init: RequestInit,
-  options: { now: Date; timeoutMs: number; rateLimitFallbackMs: number },
+  options: { timeoutMs: number; rateLimitFallbackMs: number },
 ): Promise<T> {
   let response: Response;
   try {
@@ -51,8 +51,10 @@ export async function platformCall<T>(
   }
   if (response.status === 429) {
     await response.body?.cancel();
-    const waitMs = retryAfterMs(response.headers.get('retry-after'), options.now, options.rateLimitFallbackMs);
-    throw new RateLimitedError(platform, new Date(options.now.getTime() + waitMs));
+    // Counted from the answer, not from the request: a slow answer must not shorten the wait.
+    const answeredAt = new Date();
+    const waitMs = retryAfterMs(response.headers.get('retry-after'), answeredAt, options.rateLimitFallbackMs);
+    throw new RateLimitedError(platform, new Date(answeredAt.getTime() + waitMs));
   }
   if (!response.ok) {
     await response.body?.cancel();

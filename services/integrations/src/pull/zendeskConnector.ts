@@ -60,7 +60,7 @@ export function zendeskConnector(options: ZendeskOptions): PullConnector {
         'Zendesk',
         `${base}/api/v2/incremental/tickets/cursor.json?${query}`,
         { headers: { authorization: authorization(connection.token), accept: 'application/json' } },
-        { now, timeoutMs: options.timeoutMs, rateLimitFallbackMs: 60_000 },
+        { timeoutMs: options.timeoutMs, rateLimitFallbackMs: 60_000 },
       );
       const users = new Map((page.users ?? []).map((user) => [user.id, user]));
       const items: PulledItem[] = page.tickets
