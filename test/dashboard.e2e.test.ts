@@ -511,6 +511,14 @@ test('a member triages the inbox with the mouse and the keyboard, each status re
   await page.getByRole('button', { name: 'Archive' }).click();
   await page.getByText('Archived', { exact: true }).waitFor();
   expect(await publicStatus(older.id)).toBe('archived');
+  // A person's sentiment: chosen on the page, kept as the person's, read back through /graphql.
+  await page.getByLabel('Sentiment', { exact: true }).selectOption('positive');
+  await page.getByText('given by a person').waitFor();
+  const corrected = await stack.gql<{ feedbackItem: { sentiment: string; sentimentSource: string } }>(
+    'query($k: String!, $id: String!) { feedbackItem(apiKey: $k, id: $id) { sentiment sentimentSource } }',
+    { k: orgKey, id: older.id },
+  );
+  expect(corrected.body.data?.feedbackItem).toEqual({ sentiment: 'positive', sentimentSource: 'person' });
 
   // The similar item is the same request: merged into this one, confirmed, then read back through /graphql.
   await page.getByRole('button', { name: `Merge “${newer.title}” into this item` }).click();

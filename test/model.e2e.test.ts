@@ -185,6 +185,23 @@ describe('with a model (the test model server)', () => {
     expect(chat).toMatchObject({ model: 'chat-a', response_format: { type: 'json_schema' } });
   });
 
+  test("when a person gives an item its sentiment, then the model's reading never replaces it", async () => {
+    const { key } = await stack.createKey();
+    const [item] = await addAll(stack, key, [['Person decides', 'Everything is broken and slow, the worst release.']]);
+    const given = await stack.gql<{ updateFeedbackItemSentiment: Added }>(
+      `mutation($apiKey: String!, $id: String!) { updateFeedbackItemSentiment(apiKey: $apiKey, id: $id, sentiment: "positive") { id sentiment sentimentSource } }`,
+      { apiKey: key, id: item.id },
+    );
+    expect(given.body.data!.updateFeedbackItemSentiment).toMatchObject({
+      sentiment: 'positive',
+      sentimentSource: 'person',
+    });
+    // A later item read by the model shows a pass has gone over the organization since.
+    const [later] = await addAll(stack, key, [['Later read', 'It crashes and I hate it.']]);
+    await eventually(async () => (await itemOf(key, later.id)).sentimentSource === 'model', 30_000, 'later read');
+    expect(await itemOf(key, item.id)).toMatchObject({ sentiment: 'positive', sentimentSource: 'person' });
+  });
+
   test.each([
     ['429 with Retry-After', { kind: 'rate-limited', retryAfterSeconds: 1 }],
     ['500', { kind: 'server-error' }],

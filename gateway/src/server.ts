@@ -42,6 +42,7 @@ import { LiveInstances } from './rateLimit/liveInstances';
 import { connectRedis } from './rateLimit/redisClient';
 import { WindowCounter } from './rateLimit/windowCounter';
 import { createRequestGate } from './requestGate';
+import { scimProxyRoutes } from './scim/scimProxy';
 import { SubgraphDataSource } from './subgraphDataSource';
 import { SupergraphSource } from './supergraph/supergraphSource';
 
@@ -197,6 +198,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, identity, logger),
     },
     graphqlRoutes: { [ADMIN_GRAPHQL_PATH]: admin.endpoint },
+    prefixRoutes: scimProxyRoutes({
+      identityUrl: config.identityUrl,
+      timeoutMs: config.identityTimeoutMs,
+      trustProxy: config.trustProxy,
+      logger,
+    }),
     ...(dashboard ? { getFallback: dashboard } : {}),
     observe: (outcome, seconds) => metrics.observeRequest(outcome.operation, outcome.code, seconds),
     buildContext: createRequestGate({

@@ -6,6 +6,8 @@
  * duplicates-tune.jsonl, written by the methods' developer), the only ones the methods are tuned on.
  * `npm run eval:intelligence -- --themes path.jsonl` scores only that themes file (same format as
  * themes.jsonl; a path relative to the working directory), printing figures and labels, never its texts.
+ * `npm run eval:intelligence -- --duplicates path.jsonl` scores only that duplicates file (same format as
+ * duplicates.jsonl), printing figures only.
  * Every run ends with the curated themes' figures on every themes set under eval/ that has a taxonomy
  * (curatedFigures.ts); `-- --curated` prints only those.
  */
@@ -46,6 +48,13 @@ if (themesArg >= 0 && !extraThemes) {
   process.exit(1);
 }
 const extraThemesPath = extraThemes && givenPath(extraThemes);
+const duplicatesArg = process.argv.indexOf('--duplicates');
+const extraDuplicates = duplicatesArg >= 0 ? process.argv[duplicatesArg + 1] : undefined;
+if (duplicatesArg >= 0 && !extraDuplicates) {
+  console.error('--duplicates needs the path of a duplicates file');
+  process.exit(1);
+}
+const extraDuplicatesPath = extraDuplicates && givenPath(extraDuplicates);
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
@@ -110,8 +119,8 @@ function themes(file: string, path?: string): void {
   );
 }
 
-function duplicates(file: string): void {
-  const examples = readSet<DuplicateExample>(file);
+function duplicates(file: string, path?: string): void {
+  const examples = readSet<DuplicateExample>(file, path);
   const index = new SimilarityIndex();
   const items = examples.map((e) => ({ id: String(e.id), title: e.title, content: e.content }));
   for (const item of items) index.add(item);
@@ -195,8 +204,9 @@ function curated(): void {
 
 if (process.argv.includes('--curated')) {
   curated();
-} else if (extraThemesPath) {
-  themes(extraThemesPath, extraThemesPath);
+} else if (extraThemesPath || extraDuplicatesPath) {
+  if (extraThemesPath) themes(extraThemesPath, extraThemesPath);
+  if (extraDuplicatesPath) duplicates(extraDuplicatesPath, extraDuplicatesPath);
 } else {
   for (const file of tuning
     ? ['themes-tune.jsonl', 'themes-tune-b.jsonl', 'themes-tune-c.jsonl', 'themes-tune-d.jsonl']

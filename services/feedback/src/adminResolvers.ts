@@ -14,7 +14,9 @@ import {
   listFeedback,
   mergeFeedback,
   parseFeedbackListArgs,
+  parseSentiment,
   parseStatus,
+  setPersonSentiment,
   unmergeFeedback,
   type StatusCaller,
 } from './core';
@@ -107,6 +109,16 @@ export function createFeedbackAdminResolvers(
           'feedback statuses changed by a member',
         );
         return changed.length;
+      },
+      changeFeedbackSentiment: async (_, args, ctx) => {
+        const caller = statusCaller(ctx);
+        const sentiment = parseSentiment(args.sentiment);
+        const item = await setPersonSentiment({ items, events }, caller, args.id, sentiment);
+        ctx.logger.info(
+          { feedbackId: args.id, orgId: caller.orgId, sentiment },
+          'feedback sentiment given by a member',
+        );
+        return item;
       },
       addWebhookEndpoint: (_, args, ctx) =>
         changes.add(webhookManager(ctx).orgId, args.url, args.events, ctx.logger, 'member'),

@@ -9,8 +9,10 @@ import {
   listFeedback,
   parseFeedbackListArgs,
   parseIdempotencyKey,
+  parseSentiment,
   parseStatus,
   removeFeedback,
+  setPersonSentiment,
   type ChangeEvents,
   type FeedbackItem,
   type FeedbackRepository,
@@ -121,6 +123,13 @@ export function createResolvers(parts: FeedbackParts): Resolvers {
         if (change.changed)
           ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, status }, 'feedback status changed');
         return change.item;
+      },
+      updateFeedbackItemSentiment: async (_, args, ctx) => {
+        const caller = await ctx.auth.require(args.apiKey);
+        const sentiment = parseSentiment(args.sentiment);
+        const item = await setPersonSentiment({ items, events }, caller, args.id, sentiment);
+        ctx.logger.info({ feedbackId: args.id, orgId: caller.orgId, sentiment }, 'feedback sentiment given');
+        return item;
       },
       updateFeedbackItemsStatus: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);

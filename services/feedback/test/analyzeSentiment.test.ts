@@ -46,7 +46,7 @@ describe('computed sentiment', () => {
 
   test('when praise is in scare quotes, then the praise of the whole text is ironic', () => {
     // The cues read the irony; the word model (which reads "love", "improved") now holds the text at neutral,
-    // a known regression of the word model (docs/intelligence.md).
+    // a known regression of the word model (services/feedback/eval/ROUNDS.md, third round).
     expect(sentenceCues(normalizeSentence('Now I can lose my "improved" work twice as fast.')).sarcasm).toBe(true);
     expect(
       analyzeSentiment('Nice', 'Love the "improved" editor. Now I can lose my work twice as fast.').sentiment,
@@ -63,7 +63,8 @@ describe('computed sentiment', () => {
   });
 
   test('when praise is said through a negation, then it stays praise', () => {
-    // The denial is read as praise; the word model holds this one at neutral (a known regression, docs/intelligence.md).
+    // The denial is read as praise; the word model holds this one at neutral (a known regression,
+    // services/feedback/eval/ROUNDS.md, third round).
     expect(sentenceCues(normalizeSentence("Can't fault it, and the staff couldn't have been nicer.")).denial).toBe(
       true,
     );
@@ -107,9 +108,9 @@ describe('computed sentiment', () => {
     const caught = predicted.filter(
       (sentiment, i) => report[i].label === 'negative' && sentiment === 'negative',
     ).length;
-    // docs/intelligence.md: 167 of 190 right (87.9%) when first frozen; 164 (86.3%) since the cues for the hard
-    // English set, frozen in turn; 163 (85.8%) since the word model; 61 of 71 negatives caught (85.9%), then
-    // 60 (84.5%), then 66 (93.0%).
+    // services/feedback/eval/ROUNDS.md: 167 of 190 right (87.9%) when first frozen; 164 (86.3%) since the cues
+    // for the hard English set, frozen in turn; 163 (85.8%) since the word model; 61 of 71 negatives caught
+    // (85.9%), then 60 (84.5%), then 66 (93.0%).
     expect(report).toHaveLength(190);
     expect(correct).toBeGreaterThanOrEqual(163);
     expect(caught).toBeGreaterThanOrEqual(66);

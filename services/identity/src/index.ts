@@ -9,3 +9,4 @@ export { MemberService } from './domain/memberService';
 export { OPERATOR, type Actor } from './domain/actor';
 export { VERIFY_KEY_PATH } from './http';
 export { migrateLegacyKeys, type MigrationReport } from './domain/keyMigration';
+export { openScimTokens, SCIM_PATH, ScimTokenService, type ScimTokenRecord } from './scim';

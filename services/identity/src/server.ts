@@ -39,6 +39,7 @@ import {
   verifySessionRoute,
 } from './http';
 import { createLinkMailer } from './mail';
+import { openScim } from './scim';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
 
@@ -81,6 +82,11 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     },
     new ResetRequestLimit(repositories.signInFailures, config.signInWindowMinutes * 60_000),
   );
+  const scim = await openScim(connection, repositories, members, {
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    addressOf: (req) => clientAddress(req.headers, req.socket.remoteAddress ?? ''),
+    logger,
+  });
   const registry = createRegistry('identity');
   watchMongoPool(connection, registry);
 
@@ -118,6 +124,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       [VERIFY_SESSION_PATH]: verifySessionRoute(sessions),
       [KEY_LIVE_PATH]: keyLiveRoute(keys),
     },
+    prefixRoutes: scim.routes,
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome, remoteAddress }) => {
       const sessionToken = sessionTokenOf(headers);
       const session = await sessions.resolve(sessionToken);

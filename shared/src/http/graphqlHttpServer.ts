@@ -44,6 +44,11 @@ export interface GraphQLHttpOptions<C extends BaseContext> {
   routes?: Record<string, RouteHandler>;
   /** Extra POST routes, e.g. the identity service's key verification. */
   postRoutes?: Record<string, RouteHandler>;
+  /**
+   * Routes that answer every method on a path and everything under it (`/scim/v2` takes `/scim/v2/Users/1`),
+   * for protocols with resources in the path, e.g. SCIM.
+   */
+  prefixRoutes?: Record<string, RouteHandler>;
   /** Answers every other GET, e.g. the gateway's web application pages; without it they are 404. */
   getFallback?: RouteHandler;
   /** Extra figures for the /health and /ready bodies, e.g. where rate limits are counted. */
@@ -125,6 +130,13 @@ function errorBody(message: string, code: ErrorCode, extensions: Record<string, 
   return { errors: [{ message, extensions: { code, ...extensions } }] };
 }
 
+/** The prefix route `path` falls under (the prefix itself or a path below it), if any. */
+function prefixRoute(routes: Record<string, RouteHandler> | undefined, path: string): RouteHandler | undefined {
+  if (!routes) return undefined;
+  const prefix = Object.keys(routes).find((candidate) => path === candidate || path.startsWith(`${candidate}/`));
+  return prefix === undefined ? undefined : routes[prefix];
+}
+
 export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQLHttpOptions<C>) {
   const endpoints: Record<string, GraphQLEndpoint> = {
     ...options.graphqlRoutes,
@@ -143,6 +155,7 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
     const finishers: Array<() => void> = [];
     try {
       const endpoint = Object.hasOwn(endpoints, path) ? endpoints[path] : undefined;
+      const prefixed = prefixRoute(options.prefixRoutes, path);
       if (endpoint) await endpoint.handle(req, res, { path, requestId, logger, outcome, finishers });
       else if (path === '/health' && req.method === 'GET') sendJson(res, 200, { status: 'ok', ...options.status?.() });
       else if (path === '/ready' && req.method === 'GET') {
@@ -150,6 +163,7 @@ export function createGraphQLHttpHandler<C extends BaseContext>(options: GraphQL
         sendJson(res, report.ready ? 200 : 503, { ...report, ...options.status?.() });
       } else if (req.method === 'GET' && options.routes?.[path]) await options.routes[path](req, res);
       else if (req.method === 'POST' && options.postRoutes?.[path]) await options.postRoutes[path](req, res);
+      else if (prefixed) await prefixed(req, res);
       else if (req.method === 'GET' && options.getFallback) await options.getFallback(req, res);
       else sendJson(res, 404, errorBody(`No route ${req.method ?? ''} ${path}`, ErrorCode.NOT_FOUND));
     } catch (error) {

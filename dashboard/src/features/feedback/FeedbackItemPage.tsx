@@ -76,7 +76,7 @@ function ItemDetail({ item, onChanged }: { item: FeedbackDetail; onChanged: () =
           )}
         </p>
       )}
-      <ItemFacts item={item} />
+      <ItemFacts item={item} canChange={canChange && !item.duplicateOf} />
       {canChange && !item.duplicateOf && (
         <div className="buttons" role="group" aria-label="Change the status">
           {Object.entries(STATUS_ACTIONS)

@@ -1,8 +1,9 @@
 import { formatTime } from '../../lib/formatTime';
 import { capitalized, type FeedbackDetail } from './feedbackQueries';
+import { SentimentFact } from './SentimentFact';
 
 /** What is known of an item at a glance: status, sentiment, where and whom it came from, when. */
-export function ItemFacts({ item }: { item: FeedbackDetail }) {
+export function ItemFacts({ item, canChange }: { item: FeedbackDetail; canChange: boolean }) {
   return (
     <dl className="facts">
       <div>
@@ -13,7 +14,7 @@ export function ItemFacts({ item }: { item: FeedbackDetail }) {
       </div>
       <div>
         <dt>Sentiment</dt>
-        <dd>{item.sentiment ? capitalized(item.sentiment) : 'Not known'}</dd>
+        <SentimentFact item={item} canChange={canChange} />
       </div>
       <div>
         <dt>Source</dt>

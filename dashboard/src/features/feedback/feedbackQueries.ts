@@ -2,6 +2,7 @@
 import type { FeedbackItemQuery, FeedbackRowFragment } from '../../generated/graphql';
 
 export {
+  ChangeSentimentDocument as CHANGE_SENTIMENT,
   ChangeStatusDocument as CHANGE_STATUS,
   ChangeStatusesDocument as CHANGE_STATUSES,
   FeedbackInboxDocument as FEEDBACK_LIST,

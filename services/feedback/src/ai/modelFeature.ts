@@ -1,7 +1,7 @@
 import type { Logger } from '@fi/shared';
 import type { Connection } from '@fi/shared/database';
 import type { Registry } from 'prom-client';
-import { setModelSentiment, type ModelSentimentDeps } from '../core';
+import { setModelSentiment, type SentimentDeps } from '../core';
 import type { AiConfig } from './aiConfig';
 import { createAiMetrics } from './aiMetrics';
 import { aiSettingsOf } from './aiSettings';
@@ -32,7 +32,7 @@ export async function startModelFeature(
   connection: Connection,
   config: AiConfig,
   registry: Registry,
-  sentiment: ModelSentimentDeps,
+  sentiment: SentimentDeps,
   logger: Logger,
 ): Promise<{ vectors: ItemVectors; close: () => Promise<void> }> {
   const settings = aiSettingsOf(config);

@@ -36,7 +36,12 @@ export {
 export { readLanguage } from './domain/language/detectLanguage';
 export { analyzeSentiment, feedbackText } from './domain/sentiment/analyzeSentiment';
 export { readFeedback, withSentiment } from './domain/sentiment/feedbackSentiment';
-export { modelMayRead, setModelSentiment, type ModelSentimentDeps } from './domain/sentiment/modelSentiment';
+export {
+  modelMayRead,
+  setModelSentiment,
+  setPersonSentiment,
+  type SentimentDeps,
+} from './domain/sentiment/sentimentWrites';
 export { backfillSentiment, type SentimentBackfill } from './domain/sentiment/backfillSentiment';
 export { rememberRecent } from './domain/sentiment/recentTexts';
 

@@ -164,6 +164,8 @@ export type Mutation = {
   addWebhookEndpoint: WebhookEndpoint;
   /** Gives an item a curated theme (a correction kept from now on), as the public assignFeedbackTheme. Owners, admins and members. */
   assignFeedbackTheme: FeedbackItem;
+  /** A person's sentiment for an item (positive, neutral or negative), kept over every later computation. Owners, admins and members. */
+  changeFeedbackSentiment: FeedbackItem;
   /** Sets an item's status (unread, read or archived); setting the current status changes nothing. Owners, admins and members. */
   changeFeedbackStatus: FeedbackItem;
   /**
@@ -226,6 +228,12 @@ export type MutationAddWebhookEndpointArgs = {
 export type MutationAssignFeedbackThemeArgs = {
   itemId: Scalars['String']['input'];
   themeId: Scalars['String']['input'];
+};
+
+
+export type MutationChangeFeedbackSentimentArgs = {
+  id: Scalars['String']['input'];
+  sentiment: Scalars['String']['input'];
 };
 
 
@@ -700,6 +708,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   acceptFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationAcceptFeedbackThemeArgs, 'id'>>;
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'events' | 'url'>>;
   assignFeedbackTheme?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAssignFeedbackThemeArgs, 'itemId' | 'themeId'>>;
+  changeFeedbackSentiment?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationChangeFeedbackSentimentArgs, 'id' | 'sentiment'>>;
   changeFeedbackStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusArgs, 'id' | 'status'>>;
   changeFeedbackStatuses?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationChangeFeedbackStatusesArgs, 'ids' | 'status'>>;
   createFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationCreateFeedbackThemeArgs, 'input'>>;

@@ -192,7 +192,9 @@ export type FeedbackItem = {
    * unsupported-language (the text's language is not one the service reads: sentiment is null),
    * uncertain (the language is read but the text gave no clear verdict in it: sentiment is null), or
    * model (read by the organization's chat model, when one is configured: see docs/ai.md; never over a
-   * provided sentiment; sentimentScore is null).
+   * provided sentiment; sentimentScore is null), or person (given by a person through
+   * updateFeedbackItemSentiment or the web application: kept over every later computation; sentimentScore
+   * is null).
    */
   sentimentSource: Scalars['String']['output'];
   /**
@@ -444,6 +446,13 @@ export type Mutation = {
    * groups their items again as it finds them, and a merged theme it finds again gets back its id and label.
    */
   unmergeFeedbackThemes: FeedbackTheme;
+  /**
+   * A person's sentiment for an item (positive, neutral or negative): sentimentSource becomes person, and
+   * nothing the service computes or a model reads replaces it; counts and insights move the item at once.
+   * Rules as for updateFeedbackItemStatus (FORBIDDEN "Feedback not found" for an item the organization
+   * does not have, read-only keys refused). Giving the sentiment a person gave already changes nothing.
+   */
+  updateFeedbackItemSentiment: FeedbackItem;
   /** Sets an item's status (unread, read or archived); setting the current status changes nothing. */
   updateFeedbackItemStatus: FeedbackItem;
   /**
@@ -578,6 +587,13 @@ export type MutationUnmergeFeedbackItemArgs = {
 export type MutationUnmergeFeedbackThemesArgs = {
   apiKey: Scalars['String']['input'];
   id: Scalars['String']['input'];
+};
+
+
+export type MutationUpdateFeedbackItemSentimentArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+  sentiment: Scalars['String']['input'];
 };
 
 
@@ -1202,6 +1218,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   unassignFeedbackTheme?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnassignFeedbackThemeArgs, 'apiKey' | 'itemId' | 'themeId'>>;
   unmergeFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackItemArgs, 'apiKey' | 'id'>>;
   unmergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackThemesArgs, 'apiKey' | 'id'>>;
+  updateFeedbackItemSentiment?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemSentimentArgs, 'apiKey' | 'id' | 'sentiment'>>;
   updateFeedbackItemStatus?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemStatusArgs, 'apiKey' | 'id' | 'status'>>;
   updateFeedbackItemsStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackItemsStatusArgs, 'apiKey' | 'ids' | 'status'>>;
   updateFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationUpdateFeedbackThemeArgs, 'apiKey' | 'id' | 'input'>>;

@@ -17,6 +17,13 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'password.reset_requested',
   'password.reset',
+  // Provisioning from the organization's identity provider (SCIM), with the tokens it uses.
+  'member.provisioned',
+  'member.updated',
+  'member.deactivated',
+  'member.reactivated',
+  'scim.token_created',
+  'scim.token_revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

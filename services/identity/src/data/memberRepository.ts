@@ -44,9 +44,19 @@ export class MemberRepository {
     return buildIndexes(this.model);
   }
 
-  /** Null when the email is taken. */
-  async create(input: Omit<Member, 'id' | 'createdAt'> & { passwordHash: string }): Promise<Member | null> {
-    const doc: MemberDocument = { _id: `mem_${randomBytes(8).toString('hex')}`, ...input, createdAt: new Date() };
+  /**
+   * Null when the email is taken. `restore` gives back the id and creation time a member had before (a
+   * person deactivated by provisioning and made active again keeps the id the provider knows).
+   */
+  async create(
+    input: Omit<Member, 'id' | 'createdAt'> & { passwordHash: string },
+    restore?: { id: string; createdAt: Date },
+  ): Promise<Member | null> {
+    const doc: MemberDocument = {
+      _id: restore?.id ?? `mem_${randomBytes(8).toString('hex')}`,
+      ...input,
+      createdAt: restore?.createdAt ?? new Date(),
+    };
     try {
       await this.model.create(doc);
     } catch (error) {
@@ -70,6 +80,39 @@ export class MemberRepository {
   async list(orgId: string): Promise<Member[]> {
     const docs = await this.model.find({ orgId }).sort({ createdAt: 1 }).lean<MemberDocument[]>();
     return docs.map(toMember);
+  }
+
+  /** One page of the organization's members, oldest first, and how many it has. */
+  async page(orgId: string, skip: number, take: number): Promise<{ total: number; items: Member[] }> {
+    const [total, docs] = await Promise.all([
+      this.model.countDocuments({ orgId }),
+      take === 0
+        ? Promise.resolve([])
+        : this.model.find({ orgId }).sort({ createdAt: 1, _id: 1 }).skip(skip).limit(take).lean<MemberDocument[]>(),
+    ]);
+    return { total, items: docs.map(toMember) };
+  }
+
+  async listWithRole(orgId: string, role: Role): Promise<Member[]> {
+    const docs = await this.model.find({ orgId, role }).sort({ createdAt: 1, _id: 1 }).lean<MemberDocument[]>();
+    return docs.map(toMember);
+  }
+
+  /** Null when no member of the organization has this id; `taken` when another account has the email. */
+  async setProfile(
+    orgId: string,
+    id: string,
+    profile: { email: string; name: string },
+  ): Promise<Member | 'taken' | null> {
+    try {
+      const doc = await this.model
+        .findOneAndUpdate({ _id: id, orgId }, { $set: profile }, { new: true })
+        .lean<MemberDocument>();
+      return doc ? toMember(doc) : null;
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) return 'taken';
+      throw error;
+    }
   }
 
   async countWithRole(orgId: string, role: Role): Promise<number> {

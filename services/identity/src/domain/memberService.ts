@@ -77,21 +77,27 @@ export class MemberService {
     return this.oneChangeAtATime(actor, async (current) => {
       const target = await this.findInOrg(current, memberId);
       requireCanAssign(current.member.role, target.role, role);
-      if (target.role === role) return target;
-      await this.keepAnOwner(target, role);
-      const changed = await this.repositories.members.setRole(target.orgId, target.id, role);
-      if (!changed) throw notFound(MEMBER_NOT_FOUND);
-      // Their invitations to roles they may no longer invite to end with the demotion.
-      await this.repositories.oneTimeTokens.endInvitationsBy(target.orgId, target.email, invitableBy(role), new Date());
-      await this.repositories.audit.record({
-        orgId: target.orgId,
-        action: 'member.role_changed',
-        actor: actorName(current),
-        target: `${target.email}: ${target.role} -> ${role}`,
-        address: actorAddress(current),
-      });
-      return changed;
+      return this.giveRole(target, role, { actor: actorName(current), address: actorAddress(current) });
     });
+  }
+
+  /**
+   * Gives `target` the role, inside the organization's turn (see inTurn): the last owner stays, and their
+   * invitations to roles they may no longer invite to end with a demotion.
+   */
+  async giveRole(target: Member, role: Role, audit: { actor: string; address: string | null }): Promise<Member> {
+    if (target.role === role) return target;
+    await this.keepAnOwner(target, role);
+    const changed = await this.repositories.members.setRole(target.orgId, target.id, role);
+    if (!changed) throw notFound(MEMBER_NOT_FOUND);
+    await this.repositories.oneTimeTokens.endInvitationsBy(target.orgId, target.email, invitableBy(role), new Date());
+    await this.repositories.audit.record({
+      orgId: target.orgId,
+      action: 'member.role_changed',
+      ...audit,
+      target: `${target.email}: ${target.role} -> ${role}`,
+    });
+    return changed;
   }
 
   async remove(actor: Actor & { kind: 'member' }, memberId: string): Promise<void> {
@@ -100,18 +106,27 @@ export class MemberService {
       requireAdmin(current.member.role, 'remove members');
       if (target.role === 'owner' && current.member.role !== 'owner')
         throw forbidden('Only owners can remove an owner');
-      await this.keepAnOwner(target, null);
-      if (!(await this.repositories.members.remove(target.orgId, target.id))) throw notFound(MEMBER_NOT_FOUND);
-      await this.repositories.sessions.revokeAllOf(target.id);
-      await this.repositories.oneTimeTokens.endInvitationsBy(target.orgId, target.email, [], new Date());
-      await this.repositories.audit.record({
-        orgId: target.orgId,
+      await this.takeOut(target, {
         action: 'member.removed',
         actor: actorName(current),
-        target: target.email,
         address: actorAddress(current),
       });
     });
+  }
+
+  /**
+   * Takes a member out of their organization, inside its turn (see inTurn): the last owner stays; their
+   * sessions and pending invitations end with them.
+   */
+  async takeOut(
+    target: Member,
+    audit: { action: 'member.removed' | 'member.deactivated'; actor: string; address: string | null },
+  ): Promise<void> {
+    await this.keepAnOwner(target, null);
+    if (!(await this.repositories.members.remove(target.orgId, target.id))) throw notFound(MEMBER_NOT_FOUND);
+    await this.repositories.sessions.revokeAllOf(target.id);
+    await this.repositories.oneTimeTokens.endInvitationsBy(target.orgId, target.email, [], new Date());
+    await this.repositories.audit.record({ orgId: target.orgId, ...audit, target: target.email });
   }
 
   /**
@@ -121,19 +136,26 @@ export class MemberService {
    * read again inside, so a change is judged by the role the actor has now, not the one their session
    * started with.
    */
-  private async oneChangeAtATime<T>(
+  private oneChangeAtATime<T>(
     actor: Actor & { kind: 'member' },
     change: (current: Actor & { kind: 'member' }) => Promise<T>,
   ): Promise<T> {
-    const name = `members:${actor.member.orgId}`;
+    return this.inTurn(actor.member.orgId, async () => {
+      const member = await this.repositories.members.findById(actor.member.id);
+      if (!member || member.orgId !== actor.member.orgId) throw signInRequired();
+      return change({ ...actor, member });
+    });
+  }
+
+  /** Runs `change` holding the organization's members claim (a unique insert), waiting for the change before it. */
+  async inTurn<T>(orgId: string, change: () => Promise<T>): Promise<T> {
+    const name = `members:${orgId}`;
     const deadline = Date.now() + CLAIM_WAIT_MS;
     for (;;) {
       const holder = await this.repositories.claims.claim(name, new Date(), CLAIM_TTL_MS);
       if (holder) {
         try {
-          const member = await this.repositories.members.findById(actor.member.id);
-          if (!member || member.orgId !== actor.member.orgId) throw signInRequired();
-          return await change({ ...actor, member });
+          return await change();
         } finally {
           await this.repositories.claims.release(name, holder);
         }
@@ -154,7 +176,8 @@ export class MemberService {
     return target;
   }
 
-  private async keepAnOwner(target: Member, newRole: Role | null): Promise<void> {
+  /** BAD_REQUEST when `target` is the organization's last owner and would lose the role (`newRole` null: leave). */
+  async keepAnOwner(target: Member, newRole: Role | null): Promise<void> {
     if (target.role !== 'owner' || newRole === 'owner') return;
     if ((await this.repositories.members.countWithRole(target.orgId, 'owner')) <= 1)
       throw badRequest('An organization keeps at least one owner');

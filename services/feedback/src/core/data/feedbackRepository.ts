@@ -8,6 +8,7 @@ import type {
   FeedbackStatus,
   ItemForChange,
   Sentiment,
+  SentimentGiver,
   StatusChange,
 } from '../model/feedbackItem';
 import type { FeedbackPage, FeedbackQuery } from '../model/feedbackQuery';
@@ -17,7 +18,18 @@ import { documentOf, storedFields, toItem } from './feedbackDocuments';
 import { afterIdFilter, afterPosition, listFeedback, NEWEST_FIRST, type Candidates } from './feedbackList';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import { totalOf } from './feedbackTotals';
-import { idChunks, idsFilter } from './ferretDbV1';
+import { idChunks, idsFilter, serially } from './ferretDbV1';
+
+/**
+ * The item as its change was computed from: its status and sentiment, the two things a change moves
+ * between count cells (status x sentiment). A write conditional on both never applies a delta computed
+ * from a state another write has left, whichever of the two that write changed.
+ */
+const countedAsRead = ({ item }: ItemForChange) => ({
+  _id: new Types.ObjectId(item.id),
+  status: item.status,
+  sentiment: item.sentiment ?? null,
+});
 
 /** Change ids kept on an item: enough for any change still waiting for the relay. */
 const MAX_CHANGE_IDS = 20;
@@ -33,7 +45,7 @@ export class FeedbackRepository {
   private readonly records: OrgScopedRepository<FeedbackDocument, FeedbackItem>;
   private readonly counts: CountStore;
 
-  constructor(connection: Connection) {
+  constructor(private readonly connection: Connection) {
     this.records = new OrgScopedRepository(feedbackModel(connection), toItem);
     this.counts = new CountStore(connection);
   }
@@ -199,42 +211,54 @@ export class FeedbackRepository {
   ): Promise<StatusChange | null> {
     if (current.item.status === status) return { item: current.item, previousStatus: status, changed: false };
     const named = changeId ? { $push: { webhookEventIds: { $each: [changeId], $slice: -MAX_CHANGE_IDS } } } : {};
-    const before = await this.model
-      .findOneAndUpdate(
-        { _id: new Types.ObjectId(current.item.id), status: current.item.status },
-        { $set: { status, updatedAt: now, ...updatedStamp() }, ...named },
-        { new: false },
-      )
-      .lean<FeedbackDocument>();
+    const before = await this.conditionally(current, () =>
+      this.model
+        .findOneAndUpdate(
+          countedAsRead(current),
+          { $set: { status, updatedAt: now, ...updatedStamp() }, ...named },
+          { new: false },
+        )
+        .lean<FeedbackDocument>(),
+    );
     if (!before) return null;
     return { item: toItem({ ...before, status, updatedAt: now }), previousStatus: before.status, changed: true };
   }
 
   /**
-   * Sets a sentiment read by a model if the item still has the sentiment and source it was read with
-   * (so a sentiment given meanwhile, by the input or a person, is never replaced); null when it changed.
-   * `changeId` names the change in the same write.
+   * Sets a sentiment given after the item was stored (read by a model, or given by a person) if the item
+   * still has the sentiment and source it was read with, so a sentiment given meanwhile is never replaced
+   * unseen; null when it changed. `changeId` names the change in the same write.
    */
-  async setModelSentiment(
+  async setSentiment(
     current: ItemForChange,
     sentiment: Sentiment,
+    source: SentimentGiver,
     now: Date,
     changeId: string,
   ): Promise<FeedbackItem | null> {
-    const { item } = current;
-    const before = await this.model
-      .findOneAndUpdate(
-        { _id: new Types.ObjectId(item.id), sentiment: item.sentiment, sentimentSource: item.sentimentSource },
-        {
-          $set: { sentiment, sentimentSource: 'model', updatedAt: now, ...updatedStamp() },
-          $unset: { sentimentScore: 1 },
-          $push: { webhookEventIds: { $each: [changeId], $slice: -MAX_CHANGE_IDS } },
-        },
-        { new: false },
-      )
-      .lean<FeedbackDocument>();
+    const before = await this.conditionally(current, () =>
+      this.model
+        .findOneAndUpdate(
+          { ...countedAsRead(current), sentimentSource: current.item.sentimentSource },
+          {
+            $set: { sentiment, sentimentSource: source, updatedAt: now, ...updatedStamp() },
+            $unset: { sentimentScore: 1 },
+            $push: { webhookEventIds: { $each: [changeId], $slice: -MAX_CHANGE_IDS } },
+          },
+          { new: false },
+        )
+        .lean<FeedbackDocument>(),
+    );
     if (!before) return null;
-    return { ...toItem(before), sentiment, sentimentScore: null, sentimentSource: 'model', updatedAt: now };
+    return { ...toItem(before), sentiment, sentimentScore: null, sentimentSource: source, updatedAt: now };
+  }
+
+  /**
+   * A write conditional on the item as read, one at a time per item in this process (the FerretDB v1
+   * adapter's `serially`: that engine applies two writes conditional on one value both).
+   */
+  private conditionally<T>(current: ItemForChange, write: () => Promise<T>): Promise<T> {
+    return serially(this.connection, write, `item:${current.item.id}`);
   }
 
   /**

@@ -2,10 +2,10 @@ import type { CountDelta } from './countDelta';
 import type { ItemEvent, ItemEventData, ItemEventType, ServiceEvent } from './events';
 
 /**
- * What may change items: the item event types, an import batch, and a model's reading of an item's
- * sentiment (the last two never sent to webhooks).
+ * What may change items: the item event types, an import batch, a model's reading of an item's sentiment
+ * and a person's sentiment for it (the last three never sent to webhooks).
  */
-export type ChangeType = ItemEventType | 'feedback.imported' | 'feedback.sentiment_read';
+export type ChangeType = ItemEventType | 'feedback.imported' | 'feedback.sentiment_read' | 'feedback.sentiment_set';
 
 /** A change as recorded before it is written (the change stream's intent). */
 export interface Change {

@@ -7,6 +7,8 @@ export const STATUSES = ['unread', 'read', 'archived'] as const;
 
 export type Sentiment = (typeof SENTIMENTS)[number];
 export type FeedbackStatus = (typeof STATUSES)[number];
+/** Who gives an item its sentiment after it is stored: the organization's chat model, or a person. */
+export type SentimentGiver = 'model' | 'person';
 
 /**
  * A status as a client sent it (`String!` in the schema), checked once where it enters: the API's arguments
@@ -18,9 +20,12 @@ export function parseStatus(value: string | null | undefined): FeedbackStatus | 
   return requireOneOf('status', value, STATUSES);
 }
 
-/** A sentiment filter as a client sent it, checked once where it enters. */
-export const parseSentiment = (value: string | null | undefined): Sentiment | undefined =>
-  requireOneOf('sentiment', value, SENTIMENTS);
+/** A sentiment (a filter, or a person's) as a client sent it, checked once where it enters. */
+export function parseSentiment(value: string): Sentiment;
+export function parseSentiment(value: string | null | undefined): Sentiment | undefined;
+export function parseSentiment(value: string | null | undefined): Sentiment | undefined {
+  return requireOneOf('sentiment', value, SENTIMENTS);
+}
 
 /** A feedback item as the API, its events and its features read it. */
 export interface FeedbackItem {

@@ -53,7 +53,7 @@ export interface SentimentTuning {
 /**
  * Chosen by the fourth round's grid. The fifth round's grid picks worst pull 0.25, decision weight 0.6 and
  * thresholds -0.3235 / 0.201 instead; not adopted, because it reads "It's fine." and plain statements as
- * negative and is worse on the check parts (docs/intelligence.md, fifth round).
+ * negative and is worse on the check parts (services/feedback/eval/ROUNDS.md, fifth round).
  */
 export const SENTIMENT_TUNING: SentimentTuning = {
   problemWeight: 0.6,
