@@ -12,6 +12,7 @@ export const GENERATED_RESOLVERS = {
   contacts: 'services/contacts/src/generated/resolvers.ts',
   accounts: 'services/accounts/src/generated/resolvers.ts',
   identity: 'services/identity/src/generated/resolvers.ts',
+  integrations: 'services/integrations/src/generated/resolvers.ts',
   'feedback-admin': 'services/feedback/src/generated/adminResolvers.ts',
   'contacts-admin': 'services/contacts/src/generated/adminResolvers.ts',
   'accounts-admin': 'services/accounts/src/generated/adminResolvers.ts',
@@ -103,6 +104,10 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       ApiKey: '../data/apiKeyRepository#ApiKeyRecord',
       CreatedApiKey: '../resolvers#CreatedKey',
     },
+  },
+  integrations: {
+    contextType: '@fi/shared#SubgraphContext',
+    mappers: {},
   },
   // Admin schemas: the context holds the signed-in member; records are the repositories' own items.
   'feedback-admin': {
