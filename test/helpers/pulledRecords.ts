@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { PullConnection, PulledBatch, PullSink } from '../../services/integrations/src/pull';
+import type { PullConnection, PulledBatch, PullSink } from '@fi/integrations';
 
 interface StoredItem {
   _id: string;

@@ -10,7 +10,7 @@ import {
   type PullConnection,
   type SyncOutcome,
 } from '../src/pull';
-import { eventually, spawnEntry, type Spawned } from '../../../test/helpers/processes';
+import { eventually } from '../../../test/helpers/processes';
 import { PulledRecords } from '../../../test/helpers/pulledRecords';
 import { ZendeskServer } from '../../../test/helpers/zendeskServer';
 
@@ -165,52 +165,5 @@ describe('pulling tickets from Zendesk', () => {
     const connection = { ...zendeskConnection(org, org, 'token-c'), id };
     expect(await syncOf(5).run(connection)).toBe('busy');
     expect(zendesk.requestsOf(org)).toHaveLength(0);
-  });
-
-  test('when the worker process is killed with SIGKILL midway, then the next one resumes from the saved cursor with nothing lost and nothing stored twice', async () => {
-    const org = `org-kill-${randomBytes(3).toString('hex')}`;
-    zendesk.account(org, 'token-k');
-    const tickets = zendesk.addTickets(org, 200, new Date(Date.now() - DAY));
-    const connection = zendeskConnection(org, org, 'token-k');
-    const env = {
-      MONGODB_URI: process.env.MONGODB_URI,
-      PULL_DB: dbName,
-      PULL_CONNECTIONS: JSON.stringify([connection]),
-      ZENDESK_BASE_URL: zendesk.baseUrl,
-      PAGE_SIZE: '10',
-      LEASE_MS: '2000',
-    };
-    // Five pages are answered, then the sixth hangs: the worker is killed while it waits for it.
-    zendesk.holdAfter(5);
-    let worker: Spawned | null = spawnEntry('test/helpers/pullWorkerProcess.ts', env);
-    try {
-      await eventually(() => zendesk.holding === 1, 120_000, 'the sixth page to be asked for');
-      worker.child.kill('SIGKILL');
-      await worker.exited;
-      const savedCursor = (await states.get(connection.id, org)).cursor;
-      const requestsBefore = zendesk.requestsOf(org).length;
-      expect(await records.count(org)).toBe(50);
-      zendesk.answerHeld();
-      worker = spawnEntry('test/helpers/pullWorkerProcess.ts', env);
-      await eventually(
-        () => worker?.output().includes(`${connection.id} caught-up`) ?? false,
-        120_000,
-        'the sync to catch up',
-      ).catch((error: Error) => {
-        throw new Error(`${error.message}; the worker said: ${worker?.output()}`);
-      });
-      const resumed = zendesk.requestsOf(org).slice(requestsBefore);
-      // The first request after the kill continues from the saved cursor, not from the backfill's start.
-      expect(resumed[0].query.cursor).toBe(savedCursor);
-      const stored = await records.of(org);
-      expect(stored).toHaveLength(tickets.length);
-      // Killed while it waited for a page, after saving the cursor of the one before: nothing was delivered
-      // twice, and every page was asked for once (the one in flight at the kill may be counted too).
-      expect(stored.every((item) => item.deliveries === 1)).toBe(true);
-      expect(zendesk.requestsOf(org).length).toBeLessThanOrEqual(tickets.length / 10 + 1);
-    } finally {
-      worker?.child.kill('SIGKILL');
-      zendesk.answerHeld();
-    }
   });
 });

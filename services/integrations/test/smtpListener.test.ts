@@ -6,7 +6,7 @@ import nodemailer from 'nodemailer';
 import { inboundAddress, startSmtpListener, type MailConnection, type MailItem, type SmtpListener } from '../src/email';
 
 const DOMAIN = 'in.example.test';
-const TOKEN = 'tok_0123456789abcdef';
+const TOKEN = '0123456789abcdef0123456789abcdef01234567';
 const CONNECTION: MailConnection = { id: 'conn-1', orgId: 'org-a' };
 
 /** What the listener handed to the inbox; `failing` makes it throw, as a database that is down. */
@@ -95,7 +95,7 @@ describe('the inbound SMTP listener', () => {
   test('when a recipient names no connection, then RCPT is refused with 550 and nothing is stored', async () => {
     const sending = client(listener).sendMail({
       from: 'x@customer.example',
-      to: [inboundAddress('tok_unknown_000000000', DOMAIN)],
+      to: [inboundAddress('f'.repeat(40), DOMAIN)],
       subject: 'hello',
       text: 'hello',
     });

@@ -1,9 +1,11 @@
 import type { Kind } from '../model/connection';
 import type { ItemMaker, PushConnector } from './connector';
+import { madeItems } from './madeItems';
 import { webhookItems, webhookPush } from './webhook';
 
 export type { ItemMaker, ItemOrIgnored, PushConnector, PushRequest, Received, Verification } from './connector';
 export { header } from './connector';
+export { MADE_ITEM_EVENTS } from './madeItems';
 
 /** The push platforms: what the receiver verifies and reads for each kind (others have no URL to send to). */
 export const PUSH_CONNECTORS: Partial<Record<Kind, PushConnector>> = {
@@ -13,4 +15,7 @@ export const PUSH_CONNECTORS: Partial<Record<Kind, PushConnector>> = {
 /** What the worker makes of each kind's stored events (push events, mails, pulled records). */
 export const ITEM_MAKERS: Partial<Record<Kind, ItemMaker>> = {
   webhook: webhookItems,
+  email: madeItems(),
+  // Pulled tickets; the tickets a Zendesk trigger pushes go to its push maker once there is one.
+  zendesk: madeItems(),
 };

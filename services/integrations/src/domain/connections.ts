@@ -98,6 +98,8 @@ export class Connections {
     private readonly deps: {
       store: ConnectionStore;
       inbox: InboxStore;
+      /** What else a removed connection leaves that goes with it (a pull's cursor), kept by features. */
+      forget: (connectionId: string) => Promise<void>;
       box: SecretBox;
       hookPublicUrl: string;
       inboundMailDomain: string;
@@ -182,7 +184,7 @@ export class Connections {
   /** Removes the connection, its sealed credentials and its events; false when it was not the organization's. */
   async remove(orgId: string, id: string): Promise<boolean> {
     const removed = await this.deps.store.remove(orgId, id);
-    if (removed) await this.deps.inbox.removeConnection(id);
+    if (removed) await Promise.all([this.deps.inbox.removeConnection(id), this.deps.forget(id)]);
     return removed;
   }
 

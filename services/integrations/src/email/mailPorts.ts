@@ -6,9 +6,9 @@ export interface MailConnection {
   orgId: string;
 }
 
-/** Finds the active email connection of an address's token; null for none (or a paused or removed one). */
-export interface MailRecipients {
-  connectionOf(token: string): Promise<MailConnection | null>;
+/** Finds the email connection of an address's token that takes mail; null for none (or a paused or removed one). */
+export interface MailRecipients<C extends MailConnection = MailConnection> {
+  connectionOf(token: string): Promise<C | null>;
 }
 
 /**
@@ -16,6 +16,6 @@ export interface MailRecipients {
  * follows it, so the sending server forgets the mail only when it can no longer be lost). Idempotent by
  * (connection, externalId): a redelivered mail is stored once.
  */
-export interface MailInbox {
-  accept(connection: MailConnection, item: MailItem): Promise<void>;
+export interface MailInbox<C extends MailConnection = MailConnection> {
+  accept(connection: C, item: MailItem): Promise<void>;
 }

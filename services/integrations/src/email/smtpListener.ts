@@ -4,7 +4,7 @@ import { mailItem } from './mailItem';
 import type { MailConnection, MailInbox, MailRecipients } from './mailPorts';
 import { tokenOfAddress } from './inboundAddress';
 
-export interface SmtpListenerOptions {
+export interface SmtpListenerOptions<C extends MailConnection> {
   host: string;
   /** 0 for any free port. */
   port: number;
@@ -14,8 +14,8 @@ export interface SmtpListenerOptions {
   maxBytes: number;
   /** PEM key and certificate: STARTTLS is offered only with them. */
   tls?: { key: Buffer; cert: Buffer };
-  recipients: MailRecipients;
-  inbox: MailInbox;
+  recipients: MailRecipients<C>;
+  inbox: MailInbox<C>;
   /** Told of a mail that could not be stored (answered 451, so the sender retries); never its content. */
   onError(error: unknown): void;
 }
@@ -47,9 +47,11 @@ function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
  * tries again later (a redelivery is stored once: the inbox is keyed by Message-ID). No AUTH: anyone may
  * send to an address, as to any mailbox; the token in it is what picks the connection.
  */
-export async function startSmtpListener(options: SmtpListenerOptions): Promise<SmtpListener> {
-  const connectionsOf = async (session: SMTPServerSession): Promise<MailConnection[]> => {
-    const found = new Map<string, MailConnection>();
+export async function startSmtpListener<C extends MailConnection>(
+  options: SmtpListenerOptions<C>,
+): Promise<SmtpListener> {
+  const connectionsOf = async (session: SMTPServerSession): Promise<C[]> => {
+    const found = new Map<string, C>();
     for (const { address } of session.envelope.rcptTo) {
       const token = tokenOfAddress(address, options.domain);
       const connection = token ? await options.recipients.connectionOf(token) : null;

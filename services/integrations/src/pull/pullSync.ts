@@ -12,6 +12,11 @@ export interface PullSyncOptions {
   failureBackoffMs: number;
 }
 
+export interface SyncReport {
+  failed?(connection: PullConnection, message: string): Promise<void>;
+  caughtUp?(connection: PullConnection): Promise<void>;
+}
+
 /** How one turn at a connection ended. */
 export type SyncOutcome = 'caught-up' | 'not-due' | 'busy' | 'stopped' | 'lease-lost' | 'rate-limited' | 'failed';
 
@@ -28,6 +33,8 @@ export class PullSync {
     private readonly connectors: Partial<Record<PullConnection['kind'], PullConnector>>,
     private readonly sink: PullSink,
     private readonly options: PullSyncOptions,
+    /** Tells the connection's owner what happened: a failed call (shown as its last error), a caught-up sync. */
+    private readonly report: SyncReport = {},
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -57,6 +64,7 @@ export class PullSync {
         cursor = page.cursor;
         if (page.endOfStream) {
           await this.states.caughtUp(id, orgId, this.clock());
+          await this.report.caughtUp?.(connection);
           return 'caught-up';
         }
       }
@@ -72,6 +80,7 @@ export class PullSync {
           new Date(this.clock().getTime() + this.options.failureBackoffMs),
           error.message,
         );
+        await this.report.failed?.(connection, error.message);
         return 'failed';
       }
       throw error;
