@@ -16,6 +16,7 @@ export const GENERATED_RESOLVERS = {
   'feedback-admin': 'services/feedback/src/generated/adminResolvers.ts',
   'contacts-admin': 'services/contacts/src/generated/adminResolvers.ts',
   'accounts-admin': 'services/accounts/src/generated/adminResolvers.ts',
+  'integrations-admin': 'services/integrations/src/generated/adminResolvers.ts',
 } as const;
 
 export type SchemaName = keyof typeof GENERATED_RESOLVERS;
@@ -81,6 +82,7 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       FeedbackThemeList: '../themes#ThemeList',
       SimilarFeedback: '../similarity#SimilarFeedback',
       FeedbackInsights: '../insights#FeedbackInsights',
+      FeedbackAlert: '../alerts#Alert',
     },
   },
   contacts: {
@@ -101,8 +103,10 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
     contextType: '../identityContext#IdentityContext',
     mappers: {
       Session: '../domain/sessionService#ActiveSession',
+      Member: '../data/memberRepository#Member',
       ApiKey: '../data/apiKeyRepository#ApiKeyRecord',
       CreatedApiKey: '../resolvers#CreatedKey',
+      ScimToken: '../scim#ScimTokenRecord',
     },
   },
   integrations: {
@@ -118,6 +122,8 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       FeedbackThemeList: '../themes#ThemeList',
       SimilarFeedback: '../similarity#SimilarFeedback',
       FeedbackInsights: '../insights#FeedbackInsights',
+      FeedbackAlert: '../alerts#Alert',
+      FeedbackAlertRules: '../alerts#AlertRulesView',
     },
   },
   'contacts-admin': {
@@ -127,6 +133,10 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
   'accounts-admin': {
     contextType: '@fi/shared#SubgraphContext',
     mappers: { Account: '../data/accountRepository#AccountItem' },
+  },
+  'integrations-admin': {
+    contextType: '@fi/shared#SubgraphContext',
+    mappers: { IntegrationEvent: '../model/inboxEvent#InboxEvent' },
   },
 };
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import nodemailer, { type SendMailOptions, type SentMessageInfo } from 'nodemailer';
-import { integrationParts, loadIntegrationsConfig } from '@fi/integrations';
+import { identityAudit, integrationParts, loadIntegrationsConfig } from '@fi/integrations';
+import { createLogger } from '@fi/shared';
 import { addConnection, itemsOf, listIntegrations } from './helpers/integrations';
 import { eventually } from './helpers/processes';
 import { startStack, type Stack } from './helpers/stack';
@@ -85,13 +86,15 @@ describe('email connections (inbound SMTP)', () => {
     const { connections } = integrationParts(
       await stack.connect('integrations'),
       loadIntegrationsConfig({ ...process.env, PORT: '0' }),
+      identityAudit(stack.identity.url, 5_000),
+      createLogger('test', 'silent'),
     );
-    await connections.pause(orgId, mail.integration.id);
+    await connections.pause(orgId, { memberId: null }, mail.integration.id);
     await expect(send(reply(mail.address!, `<${randomUUID()}@x.example>`))).rejects.toMatchObject({
       responseCode: 550,
       command: 'RCPT TO',
     });
-    await connections.resume(orgId, mail.integration.id);
+    await connections.resume(orgId, { memberId: null }, mail.integration.id);
     expect((await send(reply(mail.address!, `<${randomUUID()}@x.example>`))).response).toMatch(/^250 /);
     await eventually(async () => (await itemsOf(stack, key, 'email')).total === 1, 30_000, 'the item after resuming');
   });

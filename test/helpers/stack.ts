@@ -76,6 +76,8 @@ export interface StackOptions {
   gatewayPort?: number;
   /** False: no feedback worker in this process (the test runs one as a process of its own). */
   worker?: boolean;
+  /** The worker's alert detector's now (tests of alerts move it to another day instead of waiting). */
+  clock?: () => Date;
 }
 
 /** The whole API in this process on ephemeral ports; `env` overrides any service setting. */
@@ -107,6 +109,8 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     // The search indexer too (searches then match every item by regex, as the unindexed tail): the
     // tests of the index run its passes themselves.
     SEARCH_INDEX_INTERVAL_MS: '0',
+    // Alerts read every organization of their database too: only the tests of alerts turn them on.
+    ALERTS_INTERVAL_MS: '0',
     // Bulkheads queue a request only briefly; tests that send bursts from one organization or key on a
     // loaded machine must not be refused for the machine's slowness. Tests about the bulkheads set their own.
     ORG_QUEUE_WAIT_MS: '30000',
@@ -122,9 +126,19 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   const databases = options.databases ?? {};
   const own = (service: keyof typeof databases) =>
     databases[service] ? { ...base, MONGODB_DB: databases[service] } : base;
+  // First: the feedback worker asks it who opted in to alert emails, the integrations service records audit entries.
+  const identity = await startIdentityService(loadIdentityConfig(base), logger);
   const feedback = await startFeedbackService(loadFeedbackConfig(own('feedback')), logger);
   const worker =
-    options.worker === false ? null : await startFeedbackWorker(loadFeedbackWorkerConfig(own('feedback')), logger);
+    options.worker === false
+      ? null
+      : await startFeedbackWorker(
+          loadFeedbackWorkerConfig({ IDENTITY_URL: identity.url, ...own('feedback') }),
+          logger,
+          {
+            clock: options.clock,
+          },
+        );
   const contacts = await startContactsService(loadContactsConfig(own('contacts')), logger);
   const accounts = await startAccountsService(loadAccountsConfig(own('accounts')), logger);
   const serviceUrls = {
@@ -133,7 +147,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     ACCOUNTS_URL: `${accounts.url}/graphql`,
   };
   const integrations = await startIntegrationsService(
-    loadIntegrationsConfig({ ...own('integrations'), ...serviceUrls }),
+    loadIntegrationsConfig({ ...own('integrations'), ...serviceUrls, IDENTITY_URL: identity.url }),
     logger,
   );
   const integrationsReceiver = await startIntegrationsReceiver(
@@ -144,7 +158,6 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     loadIntegrationsWorkerConfig({ ...own('integrations'), ...serviceUrls, INTEGRATIONS_INBOX_POLL_MS: '100' }),
     logger,
   );
-  const identity = await startIdentityService(loadIdentityConfig(base), logger);
   const identityEnv = { IDENTITY_URL: identity.url, IDENTITY_SIGNING_KEYS: base.IDENTITY_SIGNING_KEYS };
   const gateway = await startGateway(
     loadGatewayConfig({

@@ -8,6 +8,7 @@ import { requireFreePorts } from '../embedded/freePort';
 import { consoleOutput as out } from '../output';
 import { buildDashboardIfStale } from './dashboardBuild';
 import { curlExample, DEMO_ORG, ensureDemo } from './demo';
+import { developmentSsoEnv } from './developmentSso';
 import { developmentIntegrationsEnv, developmentWebhookEnv } from './developmentWebhooks';
 import { spawnService, waitUntilReady } from './serviceProcess';
 import { SupervisedService, type SupervisorEvents } from './supervisor';
@@ -15,6 +16,9 @@ import { loadStackConfig } from './stackConfig';
 import { DATA_DIR, readRunningStack, removeStackFile, writeStackFile } from './stackFile';
 
 const READY_TIMEOUT_MS = 60_000;
+
+/** Development only (`npm start`); production sets its own TWO_FACTOR_SECRET_KEY. */
+const DEVELOPMENT_TWO_FACTOR_SECRET_KEY = '2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e';
 
 /**
  * `npm start`: the whole stack on one machine with nothing installed. Each service runs as its own
@@ -110,6 +114,9 @@ async function main(): Promise<void> {
       ...(config.identityMongodbUri ? { MONGODB_URI: config.identityMongodbUri } : {}),
       COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
       PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
+      ...developmentSsoEnv(),
+      // A fixed development key seals the TOTP secrets, so two-factor set up once keeps working across runs.
+      TWO_FACTOR_SECRET_KEY: process.env.TWO_FACTOR_SECRET_KEY || DEVELOPMENT_TWO_FACTOR_SECRET_KEY,
     };
     services.push(supervise('identity', 'services/identity/src/main.ts', config.identityPort, identityEnv));
     const subgraphUrls = {
@@ -130,6 +137,7 @@ async function main(): Promise<void> {
       ...(config.integrationsMongodbUri ? { MONGODB_URI: config.integrationsMongodbUri } : {}),
       ...serviceUrls,
       ...developmentIntegrationsEnv(),
+      IDENTITY_URL: identityUrl,
       INTEGRATIONS_PUBLIC_URL: process.env.INTEGRATIONS_PUBLIC_URL || hooksOrigin,
       INBOUND_SMTP_PORT: String(config.inboundSmtpPort),
     };
@@ -158,12 +166,14 @@ async function main(): Promise<void> {
     // keeps serving while it is down, and it finds what was left for it once it is back. It starts once
     // the services are ready: it does not build the feedback database's indexes beside the API, nor
     // compile beside them (six processes starting at once took over a minute on a busy 2-core machine).
-    const worker = supervise(
-      'feedback-worker',
-      'services/feedback/src/worker.ts',
-      config.feedbackWorkerPort,
-      feedbackEnv,
-    );
+    // Alerts and digests: who opted in is the identity service's to say; without SMTP_URL their mails are
+    // written under .data/mail/ (the worker's links point at this stack's web application).
+    const worker = supervise('feedback-worker', 'services/feedback/src/worker.ts', config.feedbackWorkerPort, {
+      ...feedbackEnv,
+      IDENTITY_URL: identityUrl,
+      PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
+      MAIL_DIR: process.env.MAIL_DIR || path.join(DATA_DIR, 'mail'),
+    });
     // The integrations service's receiver (what platforms reach) and worker (which makes the items) start
     // then too, for the same reason.
     const receiver = supervise(

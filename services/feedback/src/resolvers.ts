@@ -21,6 +21,7 @@ import {
   type IdempotencyStore,
   type SearchAnswers,
 } from './core';
+import { createAlertResolvers, type AlertStore, type SlackUrls } from './alerts';
 import type { FeedbackContext } from './feedbackContext';
 import { feedbackItemFields } from './feedbackItemFields';
 import type { Resolvers } from './generated/resolvers';
@@ -58,6 +59,9 @@ export interface FeedbackParts {
   webhooks: WebhookEndpoints;
   exportJobs: ServiceExports['operations'];
   changes: ChangeFeed<FeedbackItem>;
+  alerts: AlertStore;
+  /** How the alert rules keep a Slack URL (checked and sealed as webhook URLs and secrets are). */
+  slack: SlackUrls;
 }
 
 export function createResolvers(parts: FeedbackParts): Resolvers {
@@ -67,8 +71,11 @@ export function createResolvers(parts: FeedbackParts): Resolvers {
   const curated = createCuratedResolvers(themes);
   const merges = createMergeResolvers({ items, events, tombstones });
   const links = createLinkResolvers();
+  const alerts = createAlertResolvers(parts.alerts, items);
   return {
+    FeedbackAlert: alerts.FeedbackAlert,
     Query: {
+      ...alerts.Query,
       ...webhooks.Query,
       ...themed.Query,
       ...curated.Query,
@@ -92,6 +99,7 @@ export function createResolvers(parts: FeedbackParts): Resolvers {
       },
     },
     Mutation: {
+      ...alerts.Mutation,
       ...webhooks.Mutation,
       ...themed.Mutation,
       ...curated.Mutation,

@@ -4,6 +4,8 @@ import { changesSettleMs, IDEMPOTENCY_KEY_HEADER, type Logger, type SubgraphCont
 import { startSubgraph } from '@fi/shared/database';
 import { createFeedbackAdminResolvers } from './adminResolvers';
 import { similarVectors } from './ai';
+import { slackUrls } from './alertChannels';
+import { AlertStore } from './alerts';
 import { changeStream, ChangeOutbox } from './changes';
 import { feedbackChangeFeed } from './changesFeed';
 import type { FeedbackConfig } from './config';
@@ -41,7 +43,9 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         const outbox = new ChangeOutbox(connection);
         const themes = new ThemeStore(connection);
         const webhooks = webhookEndpoints(connection, config);
+        const alerts = new AlertStore(connection);
         await Promise.all([
+          alerts.ensureIndexes(),
           repository.ensureIndexes(),
           idempotency.ensureIndexes(),
           tombstones.ensureIndexes(),
@@ -73,6 +77,8 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           webhooks: webhooks.management,
           exportJobs: exportJobs.operations,
           changes: feedbackChangeFeed(repository, tombstones, changesSettleMs(config)),
+          alerts,
+          slack: slackUrls(config),
         };
         const links = new LinkStore(connection);
         const extendContext = (base: SubgraphContext, headers: IncomingHttpHeaders): FeedbackContext => ({

@@ -31,6 +31,7 @@ export function startIntegrationsWorker(config: IntegrationsWorkerConfig, logger
             connections,
             box,
             feedback: feedbackPort(config.feedbackUrl, calls),
+            apis: { slackApiUrl: config.slackApiUrl, timeoutMs: config.serviceCallTimeoutMs },
             logger,
           },
           {

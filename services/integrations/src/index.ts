@@ -15,5 +15,7 @@ export { INTEGRATIONS_SCHEMA_PATH, integrationParts, startIntegrationsService } 
 export { startIntegrationsReceiver, type RunningReceiver } from './receiver';
 export { startIntegrationsWorker } from './background';
 export { KINDS, type Kind, type PublicConnection } from './model/connection';
+export { identityAudit } from './ports';
+export type { AuditPort, ChangeActor } from './domain/auditTrail';
 // The pull worker's records and sink, for tests that stand in for where pulled records go.
 export type { PullConnection, PulledBatch, PullSink } from './pull';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Logger } from '@fi/shared';
 import type { IntegrationsReceiverConfig } from '../config';
-import { MADE_ITEM_EVENTS } from '../connectors';
+import { MAIL_RECEIVED } from '../connectors';
 import type { ConnectionStore } from '../data/connectionStore';
 import type { InboxStore } from '../data/inboxStore';
 import { tokenHash } from '../domain/connectionTokens';
@@ -39,7 +39,7 @@ export async function startMailIntake(
       async accept(connection, item) {
         const { stored } = await stores.inbox.store(connection, {
           deliveryKey: item.externalId,
-          type: MADE_ITEM_EVENTS.mail,
+          type: MAIL_RECEIVED,
           payload: item,
         });
         if (stored) await stores.connections.recordEvent(connection.id, new Date());

@@ -1,7 +1,7 @@
 import type { Logger, SecretBox } from '@fi/shared';
 import type { Connection as MongoConnection } from '@fi/shared/database';
 import type { IntegrationsWorkerConfig } from '../config';
-import { MADE_ITEM_EVENTS } from '../connectors';
+import { PULLED_TICKET } from '../connectors';
 import type { ConnectionStore } from '../data/connectionStore';
 import type { InboxStore } from '../data/inboxStore';
 import { openCredentials } from '../domain/connections';
@@ -68,7 +68,7 @@ function pullSink(deps: PullDeps): PullSink {
       const now = new Date();
       const { stored } = await deps.inbox.storeMany(
         connection,
-        batch.items.map((item) => ({ deliveryKey: item.externalId, type: MADE_ITEM_EVENTS.pulled, payload: item })),
+        batch.items.map((item) => ({ deliveryKey: item.externalId, type: PULLED_TICKET, payload: item })),
         now,
       );
       if (batch.contacts.length + batch.accounts.length > 0) {
