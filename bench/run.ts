@@ -11,6 +11,7 @@ import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFe
 import { KeyService, MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import { IDENTITY_HEADER, parseSigningKeys, signIdentity } from '@fi/shared';
 import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
+import { runAlertsBench } from './alerts';
 import { runIntelligenceBench } from './intelligence';
 import { runIntegrationsBench } from './integrations';
 import { load, type LoadRequest, type LoadSettings } from './load';
@@ -141,6 +142,7 @@ async function main(): Promise<void> {
       'cpu-prof': { type: 'boolean' },
       intelligence: { type: 'boolean' },
       integrations: { type: 'boolean' },
+      alerts: { type: 'boolean' },
       scale: { type: 'boolean' },
       clone: { type: 'boolean' },
       startup: { type: 'boolean' },
@@ -188,6 +190,11 @@ async function main(): Promise<void> {
             },
         machineLine,
       );
+      return;
+    }
+    if (values.alerts) {
+      // Alerts alone (docs/alerts.md): false alerts on simulated streams, detection delay on a real stack.
+      await runAlertsBench(uri, redisUrl, say);
       return;
     }
     if (values.intelligence) {
