@@ -201,6 +201,7 @@ export async function runIntegrationsBench(
   size: IntegrationsBenchSize,
   machineLine: string,
 ) {
+  const loadBefore = os.loadavg();
   const zendesk = await ZendeskServer.start();
   // The stack and the helper that adds connections (as the CLI does) read these from the environment.
   Object.assign(process.env, {
@@ -244,7 +245,9 @@ export async function runIntegrationsBench(
       `| ${f.path} | ${f.sent.toLocaleString('en')} | ${f.acceptedPerSecond.toFixed(0)} | ${f.itemsMade.toLocaleString('en')} | ${f.itemsPerSecond.toFixed(1)} | ${f.note} |`,
   );
   const table = [
-    `Measured ${new Date().toISOString()}; ${machineLine}; load average before ${os
+    `Measured ${new Date().toISOString()}; ${machineLine}; load average at the start ${loadBefore
+      .map((l) => l.toFixed(1))
+      .join(' ')}, at the end ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}.`,
