@@ -13,6 +13,7 @@ import { IDENTITY_HEADER, parseSigningKeys, signIdentity } from '@fi/shared';
 import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
 import { runAlertsBench } from './alerts';
 import { runIntelligenceBench } from './intelligence';
+import { runIntegrationsBench } from './integrations';
 import { load, type LoadRequest, type LoadSettings } from './load';
 import { summarizeProfileDir } from './profileSummary';
 import { timeExports } from './exports';
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       'cpu-prof': { type: 'boolean' },
       intelligence: { type: 'boolean' },
+      integrations: { type: 'boolean' },
       alerts: { type: 'boolean' },
       scale: { type: 'boolean' },
       clone: { type: 'boolean' },
@@ -167,6 +169,29 @@ async function main(): Promise<void> {
   try {
     const { uri, kind, pid: databasePid } = await database(work, cleanups);
     const redisUrl = await redis(cleanups);
+    if (values.integrations) {
+      // Items per second through the integrations service's paths (bench/integrations.ts).
+      const machineLine = Object.entries(machine(kind))
+        .filter(([name]) => !name.startsWith('@'))
+        .map(([name, value]) => `${name} ${value}`)
+        .join(', ');
+      await runIntegrationsBench(
+        uri,
+        redisUrl,
+        values.quick
+          ? { webhooks: 300, mails: 150, tickets: 10_000, organizations: 4, concurrency: 8, itemsWaitMs: 120_000 }
+          : {
+              webhooks: 2_000,
+              mails: 1_000,
+              tickets: 100_000,
+              organizations: 8,
+              concurrency: 16,
+              itemsWaitMs: 180_000,
+            },
+        machineLine,
+      );
+      return;
+    }
     if (values.alerts) {
       // Alerts alone (docs/alerts.md): false alerts on simulated streams, detection delay on a real stack.
       await runAlertsBench(uri, redisUrl, say);

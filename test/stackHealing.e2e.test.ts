@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,18 @@ import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import { connectMongo } from '@fi/shared/database';
 import { createKeyAt, newOrgId } from './helpers/keys';
 import { eventually, PROCESS_START_MS, spawnEntry } from './helpers/processes';
+
+/** The first line an SMTP server at 127.0.0.1:`port` sends. */
+function smtpGreeting(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('data', (chunk: Buffer) => {
+      socket.end('QUIT\r\n');
+      resolve(chunk.toString('utf8').split('\r\n')[0]);
+    });
+    socket.once('error', reject);
+  });
+}
 
 /**
  * `npm start` heals: a crashed service comes back; one that keeps crashing stops the stack. Its
@@ -70,6 +83,7 @@ describe('npm start', () => {
     INTEGRATIONS_PORT: String(await freePort()),
     INTEGRATIONS_RECEIVER_PORT: String(await freePort()),
     INTEGRATIONS_WORKER_PORT: String(await freePort()),
+    INBOUND_SMTP_PORT: String(await freePort()),
   });
   const serviceOf = (stackPid: number, name: string, entry = 'main.ts') =>
     childrenOf(stackPid).find((pid) => commandOf(pid).includes(`services/${name}/src/${entry}`));
@@ -228,6 +242,9 @@ describe('npm start', () => {
           stack.output(),
         );
         expect(shown?.[2]).toBe(`http://localhost:${stackPorts.FEEDBACK_WORKER_PORT}`);
+        // And where email connections' mail arrives: the receiver's SMTP listener, which greets.
+        expect(stack.output()).toContain(`Inbound mail: smtp://localhost:${stackPorts.INBOUND_SMTP_PORT}`);
+        expect(await smtpGreeting(Number(stackPorts.INBOUND_SMTP_PORT))).toMatch(/^220 /);
         const worker = serviceOf(stackPid, 'feedback', 'worker.ts');
         expect(worker).toBe(Number(shown?.[1]));
         expect(serviceOf(stackPid, 'feedback')).not.toBe(worker);

@@ -13,6 +13,7 @@ import {
   startIntegrationsReceiver,
   startIntegrationsService,
   startIntegrationsWorker,
+  type RunningReceiver,
 } from '@fi/integrations';
 import { createLogger, type RunningHttpServer } from '@fi/shared';
 import { type Connection, connectMongo, type RunningWorker } from '@fi/shared/database';
@@ -37,7 +38,7 @@ export interface Stack {
     integrations: RunningHttpServer;
   };
   /** The integrations service's receiver (platforms' events) and worker (makes their items). */
-  integrationsReceiver: RunningHttpServer;
+  integrationsReceiver: RunningReceiver;
   integrationsWorker: RunningWorker;
   /** The feedback service's worker (its background work), apart from the subgraph as in production; null when the test runs its own. */
   worker: RunningHttpServer | null;
@@ -114,6 +115,11 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     // loaded machine must not be refused for the machine's slowness. Tests about the bulkheads set their own.
     ORG_QUEUE_WAIT_MS: '30000',
     KEY_QUEUE_WAIT_MS: '30000',
+    // Each stack's SMTP listener on a port of its own (stack.integrationsReceiver.mailUrl).
+    INBOUND_SMTP_PORT: '0',
+    // No pulling from Zendesk or HubSpot (there is no internet): the tests of pulls turn it on, against
+    // local servers, on an integrations database of their own.
+    PULL_POLL_MS: '0',
     ...env,
   };
   const redisPrefix = base.RATE_LIMIT_REDIS_PREFIX as string;

@@ -28,6 +28,7 @@ export const stackConfigSchema = {
     4008,
     "the integrations worker's health, readiness and metrics",
   ),
+  inboundSmtpPort: port('INBOUND_SMTP_PORT', 2525, "the integrations receiver's SMTP listener (email connections)"),
   embeddedDbPort: port('EMBEDDED_DB_PORT', 27117, 'the embedded database (when MONGODB_URI is unset)'),
   mongodbUri: {
     env: 'MONGODB_URI',

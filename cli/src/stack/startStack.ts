@@ -57,6 +57,7 @@ async function main(): Promise<void> {
       'integrations subgraph': config.integrationsPort,
       'integrations receiver': config.integrationsReceiverPort,
       'integrations worker': config.integrationsWorkerPort,
+      'inbound mail': config.inboundSmtpPort,
       ...(config.mongodbUri ? {} : { 'embedded database': config.embeddedDbPort }),
     });
     const dashboardDir = await buildDashboardIfStale(out.info);
@@ -138,6 +139,7 @@ async function main(): Promise<void> {
       ...developmentIntegrationsEnv(),
       IDENTITY_URL: identityUrl,
       INTEGRATIONS_PUBLIC_URL: process.env.INTEGRATIONS_PUBLIC_URL || hooksOrigin,
+      INBOUND_SMTP_PORT: String(config.inboundSmtpPort),
     };
     const integrations = supervise(
       'integrations',
@@ -209,6 +211,7 @@ Feedback Intelligence API is up (${((Date.now() - started) / 1000).toFixed(1)} s
   Worker:    feedback-worker (pid ${worker.current.child.pid}): background work; health and metrics on ${worker.current.url}
   Worker:    integrations-worker (pid ${integrationsWorker.current.child.pid}): items of connected platforms; health and metrics on ${integrationsWorker.current.url}
   Hooks:     ${integrationsEnv.INTEGRATIONS_PUBLIC_URL}/hooks/<token>  (integrations-receiver, pid ${receiver.current.child.pid}; connections: npm run cli -- integrations --help)
+  Inbound mail: smtp://localhost:${config.inboundSmtpPort}  (email connections: feedback+<token>@${process.env.INBOUND_MAIL_DOMAIN || 'localhost'})
   Database:  ${database ? `${database.kind} at ${mongodbUri} (data in ${DATA_DIR})` : mongodbUri.replace(/\/\/[^@/]*@/, '//***@')}
   Logs:      ${logDir}/*.log
   CLI:       npm run cli -- --help

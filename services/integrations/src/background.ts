@@ -4,13 +4,14 @@ import type { IntegrationsWorkerConfig } from './config';
 import { ConnectionStore } from './data/connectionStore';
 import { InboxStore } from './data/inboxStore';
 import { startInboxWorker } from './inbox';
-import { feedbackPort } from './ports';
+import { directoryPort, feedbackPort } from './ports';
+import { startPullIntake } from './pull';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The integrations service's worker process (src/worker.ts): makes the items of received events (the
- * inbox), with its own probes and metrics. The API only stores what platforms send, so events wait while
+ * inbox) and pulls the pull connections' platforms (src/pull), with its own probes and metrics. The API only stores what platforms send, so events wait while
  * no worker runs and are made once one is back; several workers may run (each event is held with a lease,
  * and one external id makes one item).
  */
@@ -23,11 +24,12 @@ export function startIntegrationsWorker(config: IntegrationsWorkerConfig, logger
         const connections = new ConnectionStore(connection);
         await Promise.all([inbox.ensureIndexes(), connections.ensureIndexes()]);
         const calls = { signingKeys: config.identitySigningKeys, timeoutMs: config.serviceCallTimeoutMs };
+        const box = new SecretBox(config.integrationsSecretKey, 'INTEGRATIONS_SECRET_KEY');
         const worker = startInboxWorker(
           {
             inbox,
             connections,
-            box: new SecretBox(config.integrationsSecretKey, 'INTEGRATIONS_SECRET_KEY'),
+            box,
             feedback: feedbackPort(config.feedbackUrl, calls),
             apis: { slackApiUrl: config.slackApiUrl, timeoutMs: config.serviceCallTimeoutMs },
             logger,
@@ -39,6 +41,15 @@ export function startIntegrationsWorker(config: IntegrationsWorkerConfig, logger
             concurrency: config.inboxConcurrency,
           },
         );
+        // Zendesk tickets and HubSpot records, read on a schedule: tickets become inbox events like pushed ones.
+        const pull = await startPullIntake(config, {
+          db: connection,
+          connections,
+          inbox,
+          box,
+          directory: directoryPort({ contacts: config.contactsUrl, accounts: config.accountsUrl }, calls),
+          logger,
+        });
         const purge = () =>
           inbox.purgeFinished().catch((error: unknown) => logger.warn({ err: error }, 'inbox purge failed'));
         void purge();
@@ -47,7 +58,7 @@ export function startIntegrationsWorker(config: IntegrationsWorkerConfig, logger
         return {
           close: async () => {
             clearInterval(purgeTimer);
-            await worker.close();
+            await Promise.all([pull.close(), worker.close()]);
           },
         };
       },

@@ -85,6 +85,31 @@ export const integrationsReceiverConfigSchema = {
     default: 1024 * 1024,
     parse: parse.int(1_024, 50 * 1024 * 1024),
   },
+  inboundMailDomain: addresses.inboundMailDomain,
+  inboundSmtpPort: {
+    env: 'INBOUND_SMTP_PORT',
+    doc: "port of the receiver's SMTP listener, where email connections' mail arrives (25 on the internet; -1: none)",
+    default: 2525,
+    parse: parse.int(-1, 65535),
+  },
+  inboundMaxBytes: {
+    env: 'INBOUND_MAX_BYTES',
+    doc: 'largest mail the SMTP listener accepts (announced with SIZE; larger: 552)',
+    default: 1024 * 1024,
+    parse: parse.int(1_024, 50 * 1024 * 1024),
+  },
+  inboundTlsKeyFile: {
+    env: 'INBOUND_TLS_KEY_FILE',
+    doc: "PEM private key of the SMTP listener's certificate; with INBOUND_TLS_CERT_FILE it offers STARTTLS (unset: no STARTTLS)",
+    default: '',
+    parse: parse.string,
+  },
+  inboundTlsCertFile: {
+    env: 'INBOUND_TLS_CERT_FILE',
+    doc: 'PEM certificate (chain) of the SMTP listener, for STARTTLS',
+    default: '',
+    parse: parse.string,
+  },
 };
 
 export type IntegrationsReceiverConfig = ConfigOf<typeof integrationsReceiverConfigSchema>;
@@ -150,6 +175,53 @@ export const integrationsWorkerConfigSchema = {
     default: 8,
     parse: parse.int(1, 100),
   },
+  pullPollMs: {
+    env: 'PULL_POLL_MS',
+    doc: 'how often the worker looks for pull connections (Zendesk, HubSpot) due for a sync (0: this worker does not pull)',
+    default: 5_000,
+    parse: parse.int(0, 600_000),
+  },
+  pullIntervalMs: {
+    env: 'PULL_INTERVAL_MS',
+    doc: 'time between two syncs of a pull connection that has caught up',
+    default: 300_000,
+    parse: parse.int(0, 86_400_000),
+  },
+  pullLeaseMs: {
+    env: 'PULL_LEASE_MS',
+    doc: "how long a worker holds a pull connection without renewing (after each page); a killed worker's connections wait this long",
+    default: 60_000,
+    parse: parse.int(1_000, 3_600_000),
+  },
+  pullFailureBackoffMs: {
+    env: 'PULL_FAILURE_BACKOFF_MS',
+    doc: 'wait before syncing a pull connection again after a failed call (a revoked token, the platform down)',
+    default: 60_000,
+    parse: parse.int(100, 86_400_000),
+  },
+  pullConcurrency: {
+    env: 'PULL_CONCURRENCY',
+    doc: 'pull connections each worker syncs at once',
+    default: 4,
+    parse: parse.int(1, 64),
+  },
+  zendeskBaseUrl: {
+    env: 'ZENDESK_BASE_URL',
+    doc: "Zendesk's API origin, {subdomain} standing for a connection's subdomain (a local Zendesk-speaking server in tests)",
+    default: 'https://{subdomain}.zendesk.com',
+    parse: (raw: string) => (parse.url('http:', 'https:')(raw.replace('{subdomain}', 'subdomain')), raw),
+  },
+  zendeskPageSize: {
+    env: 'ZENDESK_PAGE_SIZE',
+    doc: "tickets per page of Zendesk's export (its maximum, 1000, by default); the cursor is saved after each page",
+    default: 1_000,
+    parse: parse.int(1, 1_000),
+  },
+  hubspotBaseUrl: url(
+    'HUBSPOT_BASE_URL',
+    "HubSpot's API origin (a local HubSpot-speaking server in tests)",
+    'https://api.hubapi.com',
+  ),
 };
 
 export type IntegrationsWorkerConfig = ConfigOf<typeof integrationsWorkerConfigSchema>;

@@ -12,8 +12,10 @@ export {
   type IntegrationsWorkerConfig,
 } from './config';
 export { INTEGRATIONS_SCHEMA_PATH, integrationParts, startIntegrationsService } from './server';
-export { startIntegrationsReceiver } from './receiver';
+export { startIntegrationsReceiver, type RunningReceiver } from './receiver';
 export { startIntegrationsWorker } from './background';
 export { KINDS, type Kind, type PublicConnection } from './model/connection';
 export { identityAudit } from './ports';
 export type { AuditPort, ChangeActor } from './domain/auditTrail';
+// The pull worker's records and sink, for tests that stand in for where pulled records go.
+export type { PullConnection, PulledBatch, PullSink } from './pull';

@@ -8,6 +8,7 @@ import { InboxStore } from './data/inboxStore';
 import { Connections } from './domain/connections';
 import type { AuditPort } from './domain/auditTrail';
 import { identityAudit } from './ports';
+import { SyncStateStore } from './pull';
 import { createResolvers } from './resolvers';
 
 export const INTEGRATIONS_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
@@ -22,10 +23,12 @@ export function integrationParts(
 ) {
   const store = new ConnectionStore(connection);
   const inbox = new InboxStore(connection);
+  const pullStates = new SyncStateStore(connection);
   const box = new SecretBox(config.integrationsSecretKey, 'INTEGRATIONS_SECRET_KEY');
   const connections = new Connections({
     store,
     inbox,
+    forget: (connectionId) => pullStates.remove(connectionId),
     box,
     hookPublicUrl: config.hookPublicUrl,
     inboundMailDomain: config.inboundMailDomain,
@@ -37,7 +40,7 @@ export function integrationParts(
     inbox,
     box,
     connections,
-    ensureIndexes: () => Promise.all([store.ensureIndexes(), inbox.ensureIndexes()]),
+    ensureIndexes: () => Promise.all([store.ensureIndexes(), inbox.ensureIndexes(), pullStates.ensureIndexes()]),
   };
 }
 

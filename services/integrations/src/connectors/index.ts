@@ -1,6 +1,7 @@
 import type { Kind } from '../model/connection';
 import type { ItemMaker, PushConnector } from './connector';
 import { intercomItems, intercomPush } from './intercom';
+import { mailItems } from './mail';
 import { slackItems, slackPush } from './slack';
 import { webhookItems, webhookPush } from './webhook';
 import { zendeskItems, zendeskPush } from './zendesk';
@@ -18,6 +19,7 @@ export type {
 export { header, objectAt, textAt } from './connector';
 export { htmlToText, titleOf } from './htmlText';
 export { PULLED_TICKET, ZENDESK_TRIGGER_BODY } from './zendesk';
+export { MAIL_RECEIVED } from './mail';
 
 /** The push platforms: what the receiver verifies and reads for each kind (others have no URL to send to). */
 export const PUSH_CONNECTORS: Partial<Record<Kind, PushConnector>> = {
@@ -33,4 +35,5 @@ export const ITEM_MAKERS: Partial<Record<Kind, ItemMaker>> = {
   intercom: intercomItems,
   slack: slackItems,
   zendesk: zendeskItems,
+  email: mailItems,
 };

@@ -156,6 +156,12 @@ export class ConnectionStore {
     await this.collection.updateOne({ _id, status: 'failing' }, { $set: { status: 'active' } });
   }
 
+  /** The platform answered again (a pull caught up): a failing connection is working again. */
+  async recordWorking(id: string): Promise<void> {
+    const _id = objectIdOrNull(id);
+    if (_id) await this.collection.updateOne({ _id, status: 'failing' }, { $set: { status: 'active' } });
+  }
+
   /** An event arrived (whatever becomes of it). */
   async recordEvent(id: string, at: Date): Promise<void> {
     const _id = objectIdOrNull(id);

@@ -70,22 +70,7 @@ export class InboxStore {
   /** Stores the event unless the connection has it already; `stored` false for a redelivery. */
   async store(connection: Connection, event: ReceivedEvent, now = new Date()): Promise<{ stored: boolean }> {
     try {
-      await this.collection.insertOne({
-        _id: new Types.ObjectId(),
-        connectionId: connection.id,
-        orgId: connection.orgId,
-        kind: connection.kind,
-        deliveryKey: event.deliveryKey,
-        type: event.type,
-        body: JSON.stringify(event.payload),
-        outcome: 'pending',
-        attempts: 0,
-        leaseUntil: now,
-        itemId: null,
-        detail: null,
-        receivedAt: now,
-        finishedAt: null,
-      });
+      await this.collection.insertOne(this.document(connection, event, now));
       return { stored: true };
     } catch (error) {
       if (isDuplicateKey(error)) return { stored: false };
@@ -93,12 +78,64 @@ export class InboxStore {
     }
   }
 
-  /** The oldest pending event free to take, now held for `leaseMs`; null when there is none. */
+  /**
+   * Stores a page of events at once (a pull's page), each unless the connection has it already; how many
+   * were new. Resolves only when every event is stored (or was already): the pull saves its cursor after.
+   */
+  async storeMany(
+    connection: Pick<Connection, 'id' | 'orgId' | 'kind'>,
+    events: ReceivedEvent[],
+    now = new Date(),
+  ): Promise<{ stored: number }> {
+    if (events.length === 0) return { stored: 0 };
+    try {
+      const result = await this.collection.insertMany(
+        events.map((event) => this.document(connection, event, now)),
+        { ordered: false },
+      );
+      return { stored: result.insertedCount };
+    } catch (error) {
+      // Unordered: every other event was inserted; only redeliveries (E11000) may fail.
+      const failures = (error as { writeErrors?: Array<{ code?: number }> | { code?: number } }).writeErrors;
+      const list = Array.isArray(failures) ? failures : failures ? [failures] : [];
+      if (list.length === 0 || !list.every((failure) => failure.code === 11000)) throw error;
+      return { stored: events.length - list.length };
+    }
+  }
+
+  private document(
+    connection: Pick<Connection, 'id' | 'orgId' | 'kind'>,
+    event: ReceivedEvent,
+    now: Date,
+  ): InboxDocument {
+    return {
+      _id: new Types.ObjectId(),
+      connectionId: connection.id,
+      orgId: connection.orgId,
+      kind: connection.kind,
+      deliveryKey: event.deliveryKey,
+      type: event.type,
+      body: JSON.stringify(event.payload),
+      outcome: 'pending',
+      attempts: 0,
+      leaseUntil: now,
+      itemId: null,
+      detail: null,
+      receivedAt: now,
+      finishedAt: null,
+    };
+  }
+
+  /**
+   * A pending event free to take, now held for `leaseMs`; null when there is none. Unsorted: in the order
+   * the database keeps them (roughly as stored). A sort made FerretDB v1 read and order every pending event
+   * on each take: 3 s a take with 10,000 pending (a pulled backlog), against 25 ms without.
+   */
   async take(leaseMs: number, now = new Date()): Promise<InboxEvent | null> {
     const doc = await this.collection.findOneAndUpdate(
       { outcome: 'pending', leaseUntil: { $lte: now } },
       { $set: { leaseUntil: new Date(now.getTime() + leaseMs) }, $inc: { attempts: 1 } },
-      { sort: { leaseUntil: 1, _id: 1 }, returnDocument: 'after' },
+      { returnDocument: 'after' },
     );
     return doc ? toEvent(doc) : null;
   }

@@ -99,6 +99,8 @@ export class Connections {
     private readonly deps: {
       store: ConnectionStore;
       inbox: InboxStore;
+      /** What else a removed connection leaves that goes with it (a pull's cursor), kept by features. */
+      forget: (connectionId: string) => Promise<void>;
       box: SecretBox;
       hookPublicUrl: string;
       inboundMailDomain: string;
@@ -212,7 +214,7 @@ export class Connections {
   async remove(orgId: string, actor: ChangeActor, id: string): Promise<boolean> {
     const removed = await this.deps.store.remove(orgId, id);
     if (!removed) return false;
-    await this.deps.inbox.removeConnection(id);
+    await Promise.all([this.deps.inbox.removeConnection(id), this.deps.forget(id)]);
     await this.audited(orgId, actor, 'integration.removed', id);
     return true;
   }

@@ -1,1 +1,1 @@
-export { startIntegrationsReceiver } from './startReceiver';
+export { startIntegrationsReceiver, type RunningReceiver } from './startReceiver';

@@ -13,7 +13,11 @@ import { connectMongo, pingMongo, watchMongoPool, type RunningWorker } from '@fi
 import type { IntegrationsReceiverConfig } from '../config';
 import { ConnectionStore } from '../data/connectionStore';
 import { InboxStore } from '../data/inboxStore';
+import { startMailIntake } from '../email';
 import { HOOK_PATH, hookHandler } from './hookHandler';
+
+/** The receiver: its HTTP server, and its SMTP listener's `smtp://host:port` (null without one). */
+export type RunningReceiver = RunningWorker & { mailUrl: string | null };
 
 const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
@@ -28,7 +32,7 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
 export async function startIntegrationsReceiver(
   config: IntegrationsReceiverConfig,
   logger: Logger,
-): Promise<RunningWorker> {
+): Promise<RunningReceiver> {
   const connection = await connectMongo(config.mongodbUri, config.mongodbDb, mongoClientOptions(config));
   const registry = createRegistry('integrations-receiver');
   watchMongoPool(connection, registry);
@@ -78,13 +82,26 @@ export async function startIntegrationsReceiver(
         );
     }
   };
-  const http = await listenHttp(handler, config.port, config.host);
+  // Mail first: once the receiver answers /ready, its SMTP listener takes mail too.
+  let mail: Awaited<ReturnType<typeof startMailIntake>>;
+  try {
+    mail = await startMailIntake(config, { connections, inbox }, logger);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  const http = await listenHttp(handler, config.port, config.host).catch(async (error: unknown) => {
+    await mail?.close();
+    await connection.close();
+    throw error;
+  });
   logger.info({ url: http.url }, 'integrations receiver listening');
   return {
     ...http,
     connection,
+    mailUrl: mail?.url ?? null,
     close: async (timeoutMs) => {
-      await http.close(timeoutMs);
+      await Promise.all([http.close(timeoutMs), mail?.close()]);
       await connection.close();
     },
   };
