@@ -12,6 +12,7 @@ export const GENERATED_RESOLVERS = {
   contacts: 'services/contacts/src/generated/resolvers.ts',
   accounts: 'services/accounts/src/generated/resolvers.ts',
   identity: 'services/identity/src/generated/resolvers.ts',
+  integrations: 'services/integrations/src/generated/resolvers.ts',
   'feedback-admin': 'services/feedback/src/generated/adminResolvers.ts',
   'contacts-admin': 'services/contacts/src/generated/adminResolvers.ts',
   'accounts-admin': 'services/accounts/src/generated/adminResolvers.ts',
@@ -80,6 +81,7 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       FeedbackThemeList: '../themes#ThemeList',
       SimilarFeedback: '../similarity#SimilarFeedback',
       FeedbackInsights: '../insights#FeedbackInsights',
+      FeedbackAlert: '../alerts#Alert',
     },
   },
   contacts: {
@@ -100,9 +102,15 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
     contextType: '../identityContext#IdentityContext',
     mappers: {
       Session: '../domain/sessionService#ActiveSession',
+      Member: '../data/memberRepository#Member',
       ApiKey: '../data/apiKeyRepository#ApiKeyRecord',
       CreatedApiKey: '../resolvers#CreatedKey',
+      ScimToken: '../scim#ScimTokenRecord',
     },
+  },
+  integrations: {
+    contextType: '@fi/shared#SubgraphContext',
+    mappers: {},
   },
   // Admin schemas: the context holds the signed-in member; records are the repositories' own items.
   'feedback-admin': {
@@ -113,6 +121,8 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       FeedbackThemeList: '../themes#ThemeList',
       SimilarFeedback: '../similarity#SimilarFeedback',
       FeedbackInsights: '../insights#FeedbackInsights',
+      FeedbackAlert: '../alerts#Alert',
+      FeedbackAlertRules: '../alerts#AlertRulesView',
     },
   },
   'contacts-admin': {

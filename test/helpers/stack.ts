@@ -6,6 +6,14 @@ import { loadFeedbackConfig, loadFeedbackWorkerConfig, startFeedbackService, sta
 import { loadGatewayConfig, startGateway } from '@fi/gateway';
 import { CLI_MAX_TIME_MS } from '@fi/cli';
 import { loadIdentityConfig, startIdentityService, type RunningIdentityService } from '@fi/identity';
+import {
+  loadIntegrationsConfig,
+  loadIntegrationsReceiverConfig,
+  loadIntegrationsWorkerConfig,
+  startIntegrationsReceiver,
+  startIntegrationsService,
+  startIntegrationsWorker,
+} from '@fi/integrations';
 import { createLogger, type RunningHttpServer } from '@fi/shared';
 import { type Connection, connectMongo } from '@fi/shared/database';
 import { createKeyIn, type NewKey } from './keys';
@@ -22,7 +30,15 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
 
 export interface Stack {
   gatewayUrl: string;
-  subgraphs: { feedback: RunningHttpServer; contacts: RunningHttpServer; accounts: RunningHttpServer };
+  subgraphs: {
+    feedback: RunningHttpServer;
+    contacts: RunningHttpServer;
+    accounts: RunningHttpServer;
+    integrations: RunningHttpServer;
+  };
+  /** The integrations service's receiver (platforms' events) and worker (makes their items). */
+  integrationsReceiver: RunningHttpServer;
+  integrationsWorker: RunningHttpServer;
   /** The feedback service's worker (its background work), apart from the subgraph as in production; null when the test runs its own. */
   worker: RunningHttpServer | null;
   gateway: RunningHttpServer;
@@ -40,7 +56,7 @@ export interface Stack {
   ): Promise<GraphQLResponse<T>>;
   /** Creates a key (enterprise unless told) for a fresh organization (or `orgId`); returns the secret and the org. */
   createKey(options?: NewKey): Promise<{ key: string; orgId: string; id: string }>;
-  connect(database: 'feedback' | 'contacts' | 'accounts' | 'identity'): Promise<Connection>;
+  connect(database: 'feedback' | 'contacts' | 'accounts' | 'identity' | 'integrations'): Promise<Connection>;
   close(): Promise<void>;
 }
 
@@ -54,11 +70,13 @@ export interface StackOptions {
   /** Receives every service's JSON log lines (at info level), for tests that read the logs. */
   logSink?: Writable;
   /** Databases of this stack's own instead of the shared ones (`connect` follows), e.g. for background work. */
-  databases?: Partial<Record<'feedback' | 'contacts' | 'accounts', string>>;
+  databases?: Partial<Record<'feedback' | 'contacts' | 'accounts' | 'integrations', string>>;
   /** The gateway's port, when a test must know its address before the services start (export links). */
   gatewayPort?: number;
   /** False: no feedback worker in this process (the test runs one as a process of its own). */
   worker?: boolean;
+  /** The worker's alert detector's now (tests of alerts move it to another day instead of waiting). */
+  clock?: () => Date;
 }
 
 /** The whole API in this process on ephemeral ports; `env` overrides any service setting. */
@@ -74,6 +92,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     PORT: '0',
     AUTH_CACHE_TTL_MS: '0',
     WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
+    INTEGRATIONS_SECRET_KEY: process.env.INTEGRATIONS_SECRET_KEY,
     IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
     REDIS_URL: process.env.REDIS_URL,
     RATE_LIMIT_REDIS_PREFIX: `fi-test:${randomUUID()}`,
@@ -89,6 +108,8 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     // The search indexer too (searches then match every item by regex, as the unindexed tail): the
     // tests of the index run its passes themselves.
     SEARCH_INDEX_INTERVAL_MS: '0',
+    // Alerts read every organization of their database too: only the tests of alerts turn them on.
+    ALERTS_INTERVAL_MS: '0',
     // Bulkheads queue a request only briefly; tests that send bursts from one organization or key on a
     // loaded machine must not be refused for the machine's slowness. Tests about the bulkheads set their own.
     ORG_QUEUE_WAIT_MS: '30000',
@@ -99,21 +120,46 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   const databases = options.databases ?? {};
   const own = (service: keyof typeof databases) =>
     databases[service] ? { ...base, MONGODB_DB: databases[service] } : base;
+  // First: the feedback worker asks it who opted in to alert emails.
+  const identity = await startIdentityService(loadIdentityConfig(base), logger);
   const feedback = await startFeedbackService(loadFeedbackConfig(own('feedback')), logger);
   const worker =
-    options.worker === false ? null : await startFeedbackWorker(loadFeedbackWorkerConfig(own('feedback')), logger);
+    options.worker === false
+      ? null
+      : await startFeedbackWorker(
+          loadFeedbackWorkerConfig({ IDENTITY_URL: identity.url, ...own('feedback') }),
+          logger,
+          {
+            clock: options.clock,
+          },
+        );
   const contacts = await startContactsService(loadContactsConfig(own('contacts')), logger);
   const accounts = await startAccountsService(loadAccountsConfig(own('accounts')), logger);
-  const identity = await startIdentityService(loadIdentityConfig(base), logger);
+  const serviceUrls = {
+    FEEDBACK_URL: `${feedback.url}/graphql`,
+    CONTACTS_URL: `${contacts.url}/graphql`,
+    ACCOUNTS_URL: `${accounts.url}/graphql`,
+  };
+  const integrations = await startIntegrationsService(
+    loadIntegrationsConfig({ ...own('integrations'), ...serviceUrls }),
+    logger,
+  );
+  const integrationsReceiver = await startIntegrationsReceiver(
+    loadIntegrationsReceiverConfig(own('integrations')),
+    logger,
+  );
+  const integrationsWorker = await startIntegrationsWorker(
+    loadIntegrationsWorkerConfig({ ...own('integrations'), ...serviceUrls, INTEGRATIONS_INBOX_POLL_MS: '100' }),
+    logger,
+  );
   const identityEnv = { IDENTITY_URL: identity.url, IDENTITY_SIGNING_KEYS: base.IDENTITY_SIGNING_KEYS };
   const gateway = await startGateway(
     loadGatewayConfig({
       ...base,
       ...identityEnv,
       ...(options.gatewayPort ? { PORT: String(options.gatewayPort) } : {}),
-      FEEDBACK_URL: `${feedback.url}/graphql`,
-      CONTACTS_URL: `${contacts.url}/graphql`,
-      ACCOUNTS_URL: `${accounts.url}/graphql`,
+      ...serviceUrls,
+      INTEGRATIONS_URL: `${integrations.url}/graphql`,
     }),
     logger,
   );
@@ -130,7 +176,9 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
 
   return {
     gatewayUrl: `${gateway.url}/graphql`,
-    subgraphs: { feedback, contacts, accounts },
+    subgraphs: { feedback, contacts, accounts, integrations },
+    integrationsReceiver,
+    integrationsWorker,
     worker,
     gateway,
     identity,
@@ -164,6 +212,9 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
         worker?.close(1_000),
         contacts.close(1_000),
         accounts.close(1_000),
+        integrations.close(1_000),
+        integrationsReceiver.close(1_000),
+        integrationsWorker.close(1_000),
         identity.close(1_000),
       ]);
       await Promise.all(connections.map((connection) => connection.close()));

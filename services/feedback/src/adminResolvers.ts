@@ -21,6 +21,7 @@ import {
   type StatusCaller,
 } from './core';
 import { feedbackItemFields } from './feedbackItemFields';
+import { createAlertAdminResolvers } from './alerts';
 import type { Resolvers } from './generated/adminResolvers';
 import { feedbackInsights, feedbackInsightsFields } from './insights';
 import { duplicateFields } from './merges';
@@ -59,7 +60,17 @@ function statusCaller(ctx: SubgraphContext): StatusCaller {
 export function createFeedbackAdminResolvers(
   parts: Pick<
     FeedbackParts,
-    'repository' | 'tombstones' | 'events' | 'search' | 'insights' | 'similarity' | 'themes' | 'webhooks' | 'exportJobs'
+    | 'repository'
+    | 'tombstones'
+    | 'events'
+    | 'search'
+    | 'insights'
+    | 'similarity'
+    | 'themes'
+    | 'webhooks'
+    | 'exportJobs'
+    | 'alerts'
+    | 'slack'
   >,
 ): Resolvers {
   const { repository: items, tombstones, events, themes, webhooks } = parts;
@@ -76,8 +87,10 @@ export function createFeedbackAdminResolvers(
     (ctx) => statusCaller(ctx).orgId,
   );
   const merging = { items, events, tombstones };
+  const alerts = createAlertAdminResolvers(parts.alerts, items, parts.slack);
   return {
     Query: {
+      ...alerts.Query,
       feedbackItems: (_, args, ctx) =>
         listFeedback({ items, search: parts.search }, requireMember(ctx.auth).orgId, parseFeedbackListArgs(args)),
       feedbackItem: (_, args, ctx) => findFeedback({ items, tombstones }, requireMember(ctx.auth).orgId, args.id),
@@ -90,6 +103,7 @@ export function createFeedbackAdminResolvers(
         webhooks.deliveriesOf(requireMember(ctx.auth).orgId, args.endpointId, toPage(args)),
     },
     Mutation: {
+      ...alerts.Mutation,
       ...curated.Mutation,
       changeFeedbackStatus: async (_, args, ctx) => {
         const caller = statusCaller(ctx);
@@ -170,5 +184,7 @@ export function createFeedbackAdminResolvers(
     },
     FeedbackTheme: { ...themeFigureFields, ...curatedThemeFields.FeedbackTheme },
     FeedbackInsights: feedbackInsightsFields,
+    FeedbackAlert: alerts.FeedbackAlert,
+    FeedbackAlertRules: alerts.FeedbackAlertRules,
   };
 }

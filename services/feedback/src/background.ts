@@ -2,16 +2,24 @@ import type { Logger } from '@fi/shared';
 import { startWorker, type Connection } from '@fi/shared/database';
 import type { Registry } from 'prom-client';
 import { startModelFeature } from './ai';
+import { alertChannels } from './alertChannels';
+import { alertDeliverer, alertSources, AlertStore, startAlertDetector } from './alerts';
 import { changeStream, ChangeEvidenceStore, ChangeOutbox, ChangeVerdicts, startChangeRelay } from './changes';
 import type { FeedbackWorkerConfig } from './config';
 import { CountStore, FeedbackRepository, FeedbackTombstones, IdempotencyStore } from './core';
 import { startFeedbackExportWorker } from './export';
+import { InsightsStore } from './insights';
 import { startSearchIndexer } from './search';
 import { SearchIndexStore } from './searchIndex';
 import { startThemeWorker, ThemeStore } from './themes';
 import { startWebhookDispatcher, webhookEndpoints, webhookListener } from './webhooks';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface WorkerOptions {
+  /** The alert detector's now: tests move it to another day instead of waiting for one. */
+  clock?: () => Date;
+}
 
 /**
  * The feedback service's worker process (src/worker.ts): the background work, with its own probes and
@@ -21,11 +29,11 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
  * twice is claimed in the database (the deliveries' and the exports' leases, the themes' run lease, the
  * search index's organization leases and block claims), and the relay's hand-over is idempotent.
  */
-export function startFeedbackWorker(config: FeedbackWorkerConfig, logger: Logger) {
+export function startFeedbackWorker(config: FeedbackWorkerConfig, logger: Logger, options: WorkerOptions = {}) {
   return startWorker(
     {
       name: 'feedback-worker',
-      setUp: (connection, registry) => startBackgroundWork(connection, registry, config, logger),
+      setUp: (connection, registry) => startBackgroundWork(connection, registry, config, logger, options),
     },
     config,
     logger,
@@ -34,7 +42,7 @@ export function startFeedbackWorker(config: FeedbackWorkerConfig, logger: Logger
 
 /**
  * The background work: the change stream's relay and the webhook dispatcher it feeds, the export worker,
- * the theme computation, the search indexer, and the purges of what is kept for a while (idempotency keys,
+ * the theme computation, the alert detector, the search indexer, and the purges of what is kept for a while (idempotency keys,
  * tombstones, closed changes, webhook history). Nothing here answers a request.
  */
 async function startBackgroundWork(
@@ -42,6 +50,7 @@ async function startBackgroundWork(
   registry: Registry,
   config: FeedbackWorkerConfig,
   logger: Logger,
+  options: WorkerOptions,
 ) {
   const repository = new FeedbackRepository(connection);
   const counts = new CountStore(connection);
@@ -50,7 +59,9 @@ async function startBackgroundWork(
   const tombstones = new FeedbackTombstones(connection);
   const themes = new ThemeStore(connection);
   const webhooks = webhookEndpoints(connection, config, () => dispatcher.wake());
+  const alerts = new AlertStore(connection);
   await Promise.all([
+    alerts.ensureIndexes(),
     repository.ensureIndexes(),
     outbox.ensureIndexes(),
     idempotency.ensureIndexes(),
@@ -99,6 +110,24 @@ async function startBackgroundWork(
   );
   const themeWorker =
     config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger, model.themes) : null;
+  const delivery = alertChannels(
+    { store: alerts, items: repository, announce: announcements.announce },
+    config,
+    logger,
+  );
+  const alertDetector =
+    config.alertsIntervalMs > 0
+      ? startAlertDetector(
+          {
+            store: alerts,
+            sources: alertSources(themes, new InsightsStore(connection)),
+            deliver: alertDeliverer(alerts, delivery.channels, logger),
+            clock: options.clock ?? (() => new Date()),
+          },
+          config.alertsIntervalMs,
+          logger,
+        )
+      : null;
   const search = new SearchIndexStore(connection);
   const searchIndexer =
     config.searchIndexIntervalMs > 0
@@ -107,7 +136,7 @@ async function startBackgroundWork(
   return {
     close: async () => {
       clearInterval(purgeTimer);
-      await Promise.all([exportWorker.close(), model.close()]);
+      await Promise.all([exportWorker.close(), model.close(), alertDetector?.close()]);
       await announcements.settle();
       await Promise.all([relay.close(), themeWorker?.close(), searchIndexer?.close()]);
       await dispatcher.close();

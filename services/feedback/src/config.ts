@@ -12,6 +12,12 @@ export const feedbackConfigSchema = {
     default: 20_000,
     parse: parse.int(0, 3_600_000),
   },
+  alertsIntervalMs: {
+    env: 'ALERTS_INTERVAL_MS',
+    doc: "how often each worker compares every organization's day with its 28-day baseline and opens, grows and closes alerts (0: never)",
+    default: 60_000,
+    parse: parse.int(0, 3_600_000),
+  },
   searchIndexIntervalMs: {
     env: 'SEARCH_INDEX_INTERVAL_MS',
     doc: 'how often each worker adds new feedback to the search index (0: never; searches then match the unindexed items by regex)',
@@ -27,6 +33,46 @@ export const feedbackConfigSchema = {
 };
 
 export type FeedbackConfig = ConfigOf<typeof feedbackConfigSchema>;
+
+/** Where the worker sends alerts and digests by email, and what their links point at (docs/alerts.md). */
+export const alertDeliveryConfigSchema = {
+  identityUrl: {
+    env: 'IDENTITY_URL',
+    doc: 'base URL of the identity service, which the worker asks who opted in to alert and digest emails (unset: no emails)',
+    default: '',
+    parse: parse.url('http:', 'https:'),
+  },
+  publicUrl: {
+    env: 'PUBLIC_URL',
+    doc: 'address of the web application, where the links of alerts (Slack, email) point',
+    default: 'http://localhost:4000',
+    parse: parse.url('http:', 'https:'),
+  },
+  smtpUrl: {
+    env: 'SMTP_URL',
+    doc: 'SMTP server that mails alerts and digests, e.g. smtps://user:password@smtp.example.com:465 (unset: written to MAIL_DIR, or not sent)',
+    default: '',
+    parse: parse.url('smtp:', 'smtps:'),
+  },
+  mailFrom: {
+    env: 'MAIL_FROM',
+    doc: 'sender of alert and digest mails',
+    default: 'Feedback Intelligence <no-reply@localhost>',
+    parse: parse.string,
+  },
+  mailDir: {
+    env: 'MAIL_DIR',
+    doc: 'without SMTP_URL, where alert and digest mails are written as .eml files (development; `npm start` sets .data/mail)',
+    default: '',
+    parse: parse.string,
+  },
+  digestIntervalMs: {
+    env: 'DIGEST_INTERVAL_MS',
+    doc: 'how often each worker looks for organizations whose weekly digest is due (0: never)',
+    default: 600_000,
+    parse: parse.int(0, 86_400_000),
+  },
+};
 
 // What only serving requests needs: the identities the gateway signs and the per-organization bulkheads.
 const {
@@ -44,6 +90,7 @@ const {
  */
 export const feedbackWorkerConfigSchema = {
   ...workerSettings,
+  ...alertDeliveryConfigSchema,
   port: {
     ...feedbackConfigSchema.port,
     doc: "HTTP port of the worker's health, readiness and metrics (it serves no API)",

@@ -17,9 +17,11 @@ import {
   type FeedbackItem,
   type FeedbackRepository,
   type FeedbackTombstones,
+  type ExternalIdStore,
   type IdempotencyStore,
   type SearchAnswers,
 } from './core';
+import { createAlertResolvers, type AlertStore, type SlackUrls } from './alerts';
 import type { FeedbackContext } from './feedbackContext';
 import { feedbackItemFields } from './feedbackItemFields';
 import type { Resolvers } from './generated/resolvers';
@@ -48,6 +50,7 @@ export interface FeedbackParts {
   repository: FeedbackRepository;
   tombstones: FeedbackTombstones;
   idempotency: IdempotencyStore;
+  externalIds: ExternalIdStore;
   events: ChangeEvents;
   search: SearchAnswers;
   insights: InsightsStore;
@@ -56,17 +59,23 @@ export interface FeedbackParts {
   webhooks: WebhookEndpoints;
   exportJobs: ServiceExports['operations'];
   changes: ChangeFeed<FeedbackItem>;
+  alerts: AlertStore;
+  /** How the alert rules keep a Slack URL (checked and sealed as webhook URLs and secrets are). */
+  slack: SlackUrls;
 }
 
 export function createResolvers(parts: FeedbackParts): Resolvers {
-  const { repository: items, tombstones, idempotency, events, themes, exportJobs, changes } = parts;
+  const { repository: items, tombstones, idempotency, externalIds, events, themes, exportJobs, changes } = parts;
   const webhooks = createWebhookResolvers(parts.webhooks);
   const themed = createThemeResolvers(themes);
   const curated = createCuratedResolvers(themes);
   const merges = createMergeResolvers({ items, events, tombstones });
   const links = createLinkResolvers();
+  const alerts = createAlertResolvers(parts.alerts, items);
   return {
+    FeedbackAlert: alerts.FeedbackAlert,
     Query: {
+      ...alerts.Query,
       ...webhooks.Query,
       ...themed.Query,
       ...curated.Query,
@@ -90,6 +99,7 @@ export function createResolvers(parts: FeedbackParts): Resolvers {
       },
     },
     Mutation: {
+      ...alerts.Mutation,
       ...webhooks.Mutation,
       ...themed.Mutation,
       ...curated.Mutation,
@@ -98,7 +108,12 @@ export function createResolvers(parts: FeedbackParts): Resolvers {
       addFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
         const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKeyHeader);
-        const item = await addFeedback({ items, idempotency, events }, caller.orgId, args.input, idempotencyKey);
+        const item = await addFeedback(
+          { items, idempotency, externalIds, events },
+          caller.orgId,
+          args.input,
+          idempotencyKey,
+        );
         ctx.logger.info({ feedbackId: item.id, orgId: caller.orgId }, 'feedback created');
         return item;
       },

@@ -4,10 +4,12 @@ import { changesSettleMs, IDEMPOTENCY_KEY_HEADER, type Logger, type SubgraphCont
 import { startSubgraph } from '@fi/shared/database';
 import { createFeedbackAdminResolvers } from './adminResolvers';
 import { similarVectors } from './ai';
+import { slackUrls } from './alertChannels';
+import { AlertStore } from './alerts';
 import { changeStream, ChangeOutbox } from './changes';
 import { feedbackChangeFeed } from './changesFeed';
 import type { FeedbackConfig } from './config';
-import { CountStore, FeedbackRepository, FeedbackTombstones, IdempotencyStore } from './core';
+import { CountStore, ExternalIdStore, FeedbackRepository, FeedbackTombstones, IdempotencyStore } from './core';
 import { feedbackExports } from './export';
 import type { FeedbackContext } from './feedbackContext';
 import { InsightsStore } from './insights';
@@ -41,7 +43,9 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
         const outbox = new ChangeOutbox(connection);
         const themes = new ThemeStore(connection);
         const webhooks = webhookEndpoints(connection, config);
+        const alerts = new AlertStore(connection);
         await Promise.all([
+          alerts.ensureIndexes(),
           repository.ensureIndexes(),
           idempotency.ensureIndexes(),
           tombstones.ensureIndexes(),
@@ -64,6 +68,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           repository,
           tombstones,
           idempotency,
+          externalIds: new ExternalIdStore(connection),
           events,
           search: searchAnswers(index, repository, tombstones, createSearchMetrics(registry)),
           insights: new InsightsStore(connection),
@@ -72,6 +77,8 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           webhooks: webhooks.management,
           exportJobs: exportJobs.operations,
           changes: feedbackChangeFeed(repository, tombstones, changesSettleMs(config)),
+          alerts,
+          slack: slackUrls(config),
         };
         const links = new LinkStore(connection);
         const extendContext = (base: SubgraphContext, headers: IncomingHttpHeaders): FeedbackContext => ({

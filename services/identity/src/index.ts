@@ -10,3 +10,6 @@ export { OPERATOR, type Actor } from './domain/actor';
 export { VERIFY_KEY_PATH } from './http';
 export { migrateLegacyKeys, type MigrationReport } from './domain/keyMigration';
 export { openScimTokens, SCIM_PATH, ScimTokenService, type ScimTokenRecord } from './scim';
+export { checkDomain, openSsoRepositories, ssoConfigSchema, SsoSettings, type SsoRepositories } from './sso';
+export { SignInThrottle } from './domain/signInThrottle';
+export { openTwoFactor, TwoFactorService } from './twoFactor';

@@ -5,6 +5,7 @@ import type { FeedbackItem as FeedbackItemModel } from '../core';
 import type { ThemeView as ThemeViewModel, ThemeList as ThemeListModel } from '../themes';
 import type { SimilarFeedback as SimilarFeedbackModel } from '../similarity';
 import type { FeedbackInsights as FeedbackInsightsModel } from '../insights';
+import type { Alert as AlertModel, AlertRulesView as AlertRulesViewModel } from '../alerts';
 import type { FeedbackContext } from '../feedbackContext';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -22,6 +23,70 @@ export type Scalars = {
   /** A free-form JSON object */
   JSON: { input: Record<string, unknown>; output: Record<string, unknown>; }
   _FieldSet: { input: unknown; output: unknown; }
+};
+
+/** An alert of the organization (see the public FeedbackAlert). */
+export type FeedbackAlert = {
+  __typename?: 'FeedbackAlert';
+  acknowledgedAt: Maybe<Scalars['DateTime']['output']>;
+  baseline: Scalars['Float']['output'];
+  closedAt: Maybe<Scalars['DateTime']['output']>;
+  count: Scalars['Int']['output'];
+  examples: Array<FeedbackItem>;
+  id: Scalars['String']['output'];
+  /** theme_spike, new_theme, negative_share or platform_silent. */
+  kind: Scalars['String']['output'];
+  label: Scalars['String']['output'];
+  openedAt: Scalars['DateTime']['output'];
+  p: Scalars['Float']['output'];
+  /** open, acknowledged or closed. */
+  status: Scalars['String']['output'];
+  theme: Maybe<FeedbackTheme>;
+  total: Scalars['Int']['output'];
+};
+
+
+/** An alert of the organization (see the public FeedbackAlert). */
+export type FeedbackAlertExamplesArgs = {
+  take?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** When the organization is alerted, and where (see docs/alerts.md). */
+export type FeedbackAlertRules = {
+  __typename?: 'FeedbackAlertRules';
+  /** After a subject's alert closes, no new alert of it for this many hours (default 24). */
+  cooldownHours: Scalars['Float']['output'];
+  /** ...and a test probability below this (default 0.01). */
+  maxP: Scalars['Float']['output'];
+  /** ...with at least this many items (default 5). */
+  minItems: Scalars['Int']['output'];
+  /** A theme's day alerts at this many times its baseline's daily rate or more (default 3). */
+  minRatio: Scalars['Float']['output'];
+  /** The negative share alerts when it rose by this much or more over its baseline share, 0 to 1 (default 0.2). */
+  minShareRise: Scalars['Float']['output'];
+  mutedThemeIds: Array<Scalars['String']['output']>;
+  /** Themes that never alert. */
+  mutedThemes: Array<FeedbackTheme>;
+  /** A new suggested theme alerts once it has this many items in a day (default 5). */
+  newThemeMinItems: Scalars['Int']['output'];
+  /** Where a Slack incoming webhook is set: its host and a masked path (the URL itself is a credential and never shown); null when none. */
+  slackUrlHint: Maybe<Scalars['String']['output']>;
+  /** IANA time zone of the organization's days (default UTC). */
+  timeZone: Scalars['String']['output'];
+};
+
+/** A change of the alert rules: a field given replaces the kept one, null restores its default. */
+export type FeedbackAlertRulesInput = {
+  cooldownHours?: InputMaybe<Scalars['Float']['input']>;
+  maxP?: InputMaybe<Scalars['Float']['input']>;
+  minItems?: InputMaybe<Scalars['Int']['input']>;
+  minRatio?: InputMaybe<Scalars['Float']['input']>;
+  minShareRise?: InputMaybe<Scalars['Float']['input']>;
+  mutedThemeIds?: InputMaybe<Array<Scalars['String']['input']>>;
+  newThemeMinItems?: InputMaybe<Scalars['Int']['input']>;
+  /** A Slack incoming-webhook URL (https://hooks.slack.com/services/...), checked as webhook URLs are; an empty string removes it. */
+  slackUrl?: InputMaybe<Scalars['String']['input']>;
+  timeZone?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type FeedbackInsights = {
@@ -51,6 +116,8 @@ export type FeedbackItem = {
   /** The items merged into this one, oldest merge first. */
   duplicates: Array<FeedbackItem>;
   email: Maybe<Scalars['String']['output']>;
+  /** The item's id on the platform it came from; null when it has none. */
+  externalId: Maybe<Scalars['String']['output']>;
   id: Scalars['String']['output'];
   language: Maybe<Scalars['String']['output']>;
   metadata: Maybe<Scalars['JSON']['output']>;
@@ -157,6 +224,8 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Makes a suggested theme curated, keeping its id, with the public acceptFeedbackTheme's rules. Owners, admins and members. */
   acceptFeedbackTheme: FeedbackTheme;
+  /** Marks an alert acknowledged, as the public acknowledgeFeedbackAlert. Owners, admins and members. */
+  acknowledgeFeedbackAlert: FeedbackAlert;
   /**
    * Adds an endpoint, with the public addWebhookEndpoint's rules; the answer is the only time `secret` is
    * shown. Owners and admins.
@@ -203,6 +272,11 @@ export type Mutation = {
    * public sendWebhookTestEvent's rules. Owners, admins and members.
    */
   sendWebhookTestEvent: WebhookDelivery;
+  /**
+   * Changes the alert rules: each field given replaces the kept one, null restores its default, a field left
+   * out stays. Owners and admins (the Slack URL sends the organization's feedback out, as a webhook does).
+   */
+  setFeedbackAlertRules: FeedbackAlertRules;
   /** Takes a curated theme from an item (a correction kept from now on), as the public unassignFeedbackTheme. Owners, admins and members. */
   unassignFeedbackTheme: FeedbackItem;
   /** Puts a merged duplicate back exactly as it was, with the public unmergeFeedbackItem's rules. Owners, admins and members. */
@@ -215,6 +289,11 @@ export type Mutation = {
 
 
 export type MutationAcceptFeedbackThemeArgs = {
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationAcknowledgeFeedbackAlertArgs = {
   id: Scalars['String']['input'];
 };
 
@@ -301,6 +380,11 @@ export type MutationSendWebhookTestEventArgs = {
 };
 
 
+export type MutationSetFeedbackAlertRulesArgs = {
+  input: FeedbackAlertRulesInput;
+};
+
+
 export type MutationUnassignFeedbackThemeArgs = {
   itemId: Scalars['String']['input'];
   themeId: Scalars['String']['input'];
@@ -326,6 +410,10 @@ export type Query = {
   __typename?: 'Query';
   /** The organization's curated themes (the taxonomy), by label; a tree through parent and children. */
   curatedFeedbackThemes: Array<FeedbackTheme>;
+  /** The organization's alert rules (defaults for what nobody set). */
+  feedbackAlertRules: FeedbackAlertRules;
+  /** The organization's alerts, newest first, as the public feedbackAlerts. */
+  feedbackAlerts: Array<FeedbackAlert>;
   /** Figures of the feedback published in [from, to) (at most 366 days), as the public feedbackInsights. */
   feedbackInsights: FeedbackInsights;
   /** One feedback item; null with NOT_FOUND when the organization has no such item. */
@@ -340,6 +428,12 @@ export type Query = {
   webhookDeliveries: WebhookDeliveryList;
   /** The organization's webhook endpoints, oldest first (never their secrets). */
   webhookEndpoints: Array<WebhookEndpoint>;
+};
+
+
+export type QueryFeedbackAlertsArgs = {
+  status?: InputMaybe<Scalars['String']['input']>;
+  take?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -551,11 +645,14 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
-  FeedbackInsights: ResolverTypeWrapper<FeedbackInsightsModel>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
-  FeedbackItem: ResolverTypeWrapper<FeedbackItemModel>;
+  FeedbackAlert: ResolverTypeWrapper<AlertModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
+  FeedbackAlertRules: ResolverTypeWrapper<AlertRulesViewModel>;
+  FeedbackAlertRulesInput: FeedbackAlertRulesInput;
+  FeedbackInsights: ResolverTypeWrapper<FeedbackInsightsModel>;
+  FeedbackItem: ResolverTypeWrapper<FeedbackItemModel>;
   FeedbackItemList: ResolverTypeWrapper<Omit<FeedbackItemList, 'items'> & { items: Array<ResolversTypes['FeedbackItem']> }>;
   FeedbackPeriod: ResolverTypeWrapper<FeedbackPeriod>;
   FeedbackTheme: ResolverTypeWrapper<ThemeViewModel>;
@@ -583,11 +680,14 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   DateTime: Scalars['DateTime']['output'];
-  FeedbackInsights: FeedbackInsightsModel;
-  String: Scalars['String']['output'];
-  Int: Scalars['Int']['output'];
-  FeedbackItem: FeedbackItemModel;
+  FeedbackAlert: AlertModel;
   Float: Scalars['Float']['output'];
+  Int: Scalars['Int']['output'];
+  String: Scalars['String']['output'];
+  FeedbackAlertRules: AlertRulesViewModel;
+  FeedbackAlertRulesInput: FeedbackAlertRulesInput;
+  FeedbackInsights: FeedbackInsightsModel;
+  FeedbackItem: FeedbackItemModel;
   FeedbackItemList: Omit<FeedbackItemList, 'items'> & { items: Array<ResolversParentTypes['FeedbackItem']> };
   FeedbackPeriod: FeedbackPeriod;
   FeedbackTheme: ThemeViewModel;
@@ -615,6 +715,35 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
+export type FeedbackAlertResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackAlert'] = ResolversParentTypes['FeedbackAlert']> = {
+  acknowledgedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  baseline?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  closedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  examples?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<FeedbackAlertExamplesArgs, 'take'>>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  openedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  p?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  theme?: Resolver<Maybe<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type FeedbackAlertRulesResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackAlertRules'] = ResolversParentTypes['FeedbackAlertRules']> = {
+  cooldownHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  maxP?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  minItems?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  minRatio?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  minShareRise?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  mutedThemeIds?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  mutedThemes?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
+  newThemeMinItems?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  slackUrlHint?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  timeZone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type FeedbackInsightsResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackInsights'] = ResolversParentTypes['FeedbackInsights']> = {
   bySentiment?: Resolver<ResolversTypes['SentimentCounts'], ParentType, ContextType>;
   bySource?: Resolver<Array<ResolversTypes['SourceCount']>, ParentType, ContextType>;
@@ -636,6 +765,7 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   duplicateOf?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   duplicates?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   language?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
@@ -706,6 +836,7 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 
 export type MutationResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   acceptFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationAcceptFeedbackThemeArgs, 'id'>>;
+  acknowledgeFeedbackAlert?: Resolver<ResolversTypes['FeedbackAlert'], ParentType, ContextType, RequireFields<MutationAcknowledgeFeedbackAlertArgs, 'id'>>;
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'events' | 'url'>>;
   assignFeedbackTheme?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAssignFeedbackThemeArgs, 'itemId' | 'themeId'>>;
   changeFeedbackSentiment?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationChangeFeedbackSentimentArgs, 'id' | 'sentiment'>>;
@@ -721,6 +852,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   removeWebhookEndpoint?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveWebhookEndpointArgs, 'id'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
   sendWebhookTestEvent?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendWebhookTestEventArgs, 'endpointId'>>;
+  setFeedbackAlertRules?: Resolver<ResolversTypes['FeedbackAlertRules'], ParentType, ContextType, RequireFields<MutationSetFeedbackAlertRulesArgs, 'input'>>;
   unassignFeedbackTheme?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnassignFeedbackThemeArgs, 'itemId' | 'themeId'>>;
   unmergeFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackItemArgs, 'id'>>;
   unmergeFeedbackThemes?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationUnmergeFeedbackThemesArgs, 'id'>>;
@@ -729,6 +861,8 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
 
 export type QueryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   curatedFeedbackThemes?: Resolver<Array<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
+  feedbackAlertRules?: Resolver<ResolversTypes['FeedbackAlertRules'], ParentType, ContextType>;
+  feedbackAlerts?: Resolver<Array<ResolversTypes['FeedbackAlert']>, ParentType, ContextType, RequireFields<QueryFeedbackAlertsArgs, 'take'>>;
   feedbackInsights?: Resolver<ResolversTypes['FeedbackInsights'], ParentType, ContextType, RequireFields<QueryFeedbackInsightsArgs, 'from' | 'interval' | 'to'>>;
   feedbackItem?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<QueryFeedbackItemArgs, 'id'>>;
   feedbackItems?: Resolver<ResolversTypes['FeedbackItemList'], ParentType, ContextType, RequireFields<QueryFeedbackItemsArgs, 'skip' | 'take'>>;
@@ -810,6 +944,8 @@ export type WebhookEndpointResolvers<ContextType = FeedbackContext, ParentType e
 
 export type Resolvers<ContextType = FeedbackContext> = {
   DateTime?: GraphQLScalarType;
+  FeedbackAlert?: FeedbackAlertResolvers<ContextType>;
+  FeedbackAlertRules?: FeedbackAlertRulesResolvers<ContextType>;
   FeedbackInsights?: FeedbackInsightsResolvers<ContextType>;
   FeedbackItem?: FeedbackItemResolvers<ContextType>;
   FeedbackItemList?: FeedbackItemListResolvers<ContextType>;

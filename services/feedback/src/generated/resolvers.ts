@@ -6,6 +6,7 @@ import type { ContactRepresentation as ContactRepresentationModel, AccountRef as
 import type { ThemeView as ThemeViewModel, ThemeList as ThemeListModel } from '../themes';
 import type { SimilarFeedback as SimilarFeedbackModel } from '../similarity';
 import type { FeedbackInsights as FeedbackInsightsModel } from '../insights';
+import type { Alert as AlertModel } from '../alerts';
 import type { FeedbackContext } from '../feedbackContext';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -104,6 +105,47 @@ export type ExportJob = {
   url: Maybe<Scalars['String']['output']>;
 };
 
+/**
+ * A change in the organization's feedback worth telling the team about (see docs/alerts.md): a theme's day
+ * far above its own 28-day baseline, a new suggested theme that is already large, or a negative share far
+ * above its baseline. One alert per spike: it opens, grows while the spike grows, and closes once it passed.
+ */
+export type FeedbackAlert = {
+  __typename?: 'FeedbackAlert';
+  acknowledgedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Items a day expected from the 28 days before (negative_share: the baseline share, 0 to 1). */
+  baseline: Scalars['Float']['output'];
+  closedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Items of the spike in the organization's day (negative items for negative_share), as of the last check. */
+  count: Scalars['Int']['output'];
+  /** Items of the spike, newest first (0 to 5). */
+  examples: Array<FeedbackItem>;
+  id: Scalars['String']['output'];
+  /** theme_spike, new_theme, negative_share or platform_silent. */
+  kind: Scalars['String']['output'];
+  /** The theme's label when the alert opened, or what the alert is about. */
+  label: Scalars['String']['output'];
+  openedAt: Scalars['DateTime']['output'];
+  /** Probability of a day this high were it like the baseline's days (an exact Poisson-rate or binomial test). */
+  p: Scalars['Float']['output'];
+  /** open (nobody acknowledged it), acknowledged (seen; it may still go on) or closed (the spike passed). */
+  status: Scalars['String']['output'];
+  /** The theme of a theme_spike or new_theme alert; null for the negative share, or once the theme is gone. */
+  theme: Maybe<FeedbackTheme>;
+  /** The day's items in all (for negative_share, the share's denominator). */
+  total: Scalars['Int']['output'];
+};
+
+
+/**
+ * A change in the organization's feedback worth telling the team about (see docs/alerts.md): a theme's day
+ * far above its own 28-day baseline, a new suggested theme that is already large, or a negative share far
+ * above its baseline. One alert per spike: it opens, grows while the spike grows, and closes once it passed.
+ */
+export type FeedbackAlertExamplesArgs = {
+  take?: InputMaybe<Scalars['Int']['input']>;
+};
+
 /** One change of a record: its type and id, when it happened, and the record as it is now. */
 export type FeedbackChange = {
   __typename?: 'FeedbackChange';
@@ -172,6 +214,8 @@ export type FeedbackItem = {
   /** The items merged into this one, oldest merge first (at most 100). */
   duplicates: Array<FeedbackItem>;
   email: Maybe<Scalars['String']['output']>;
+  /** The item's id on the platform it came from (e.g. a Zendesk ticket id); unique per organization and source. Null when it has none. */
+  externalId: Maybe<Scalars['String']['output']>;
   id: Scalars['String']['output'];
   /**
    * ISO 639-1 code of the language of title and content (en, de, fr, ...); null when the service is unsure
@@ -361,6 +405,11 @@ export type Mutation = {
    * examples. An already curated theme is returned as it is. NOT_FOUND for an id the organization has not.
    */
   acceptFeedbackTheme: FeedbackTheme;
+  /**
+   * Marks an alert of the organization acknowledged (it stays so until its spike passes and it closes);
+   * acknowledging it again changes nothing. NOT_FOUND for an unknown id; read-only keys are refused (FORBIDDEN).
+   */
+  acknowledgeFeedbackAlert: FeedbackAlert;
   /** Creates a feedback item; its status is always unread and its publishedDate is the time of creation. */
   addFeedbackItem: FeedbackItem;
   /**
@@ -472,6 +521,12 @@ export type Mutation = {
 
 
 export type MutationAcceptFeedbackThemeArgs = {
+  apiKey: Scalars['String']['input'];
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationAcknowledgeFeedbackAlertArgs = {
   apiKey: Scalars['String']['input'];
   id: Scalars['String']['input'];
 };
@@ -623,7 +678,14 @@ export type NewFeedbackInput = {
   author?: InputMaybe<Scalars['String']['input']>;
   content: Scalars['String']['input'];
   email?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * The item's id on the platform it came from, at most 255 characters: one item per organization, source and
+   * id, so adding it again (a redelivery, a retry, a re-sync) returns the item first created and adds nothing.
+   */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   metadata?: InputMaybe<Scalars['JSON']['input']>;
+  /** When the feedback was written on its platform; now when absent. */
+  publishedDate?: InputMaybe<Scalars['DateTime']['input']>;
   /** Pre-computed sentiment: positive, neutral or negative. When absent, the service computes one from title and content. */
   sentiment?: InputMaybe<Scalars['String']['input']>;
   /** Source identifier, e.g. api, webhook, custom. */
@@ -633,6 +695,11 @@ export type NewFeedbackInput = {
 
 export type Query = {
   __typename?: 'Query';
+  /**
+   * The organization's alerts, newest first: status open, acknowledged or closed (every alert when left
+   * out); take 0 to 100.
+   */
+  feedbackAlerts: Array<FeedbackAlert>;
   /**
    * The organization's feedback items that were created, changed or deleted after the `after` cursor, in the order
    * of their last change, each once with its state now (see docs/export.md, "Syncing your data"). Start
@@ -668,6 +735,13 @@ export type Query = {
   webhookDeliveries: WebhookDeliveryList;
   /** The organization's webhook endpoints, oldest first (never their secrets). Read-only keys may list them. */
   webhookEndpoints: Array<WebhookEndpoint>;
+};
+
+
+export type QueryFeedbackAlertsArgs = {
+  apiKey: Scalars['String']['input'];
+  status?: InputMaybe<Scalars['String']['input']>;
+  take?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -977,6 +1051,7 @@ export type ResolversTypes = {
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   ExportJob: ResolverTypeWrapper<ExportJob>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  FeedbackAlert: ResolverTypeWrapper<AlertModel>;
   FeedbackChange: ResolverTypeWrapper<Omit<FeedbackChange, 'item'> & { item?: Maybe<ResolversTypes['FeedbackItem']> }>;
   FeedbackChangeList: ResolverTypeWrapper<Omit<FeedbackChangeList, 'items'> & { items: Array<ResolversTypes['FeedbackChange']> }>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
@@ -1018,6 +1093,7 @@ export type ResolversParentTypes = {
   DateTime: Scalars['DateTime']['output'];
   ExportJob: ExportJob;
   Float: Scalars['Float']['output'];
+  FeedbackAlert: AlertModel;
   FeedbackChange: Omit<FeedbackChange, 'item'> & { item?: Maybe<ResolversParentTypes['FeedbackItem']> };
   FeedbackChangeList: Omit<FeedbackChangeList, 'items'> & { items: Array<ResolversParentTypes['FeedbackChange']> };
   Boolean: Scalars['Boolean']['output'];
@@ -1084,6 +1160,22 @@ export type ExportJobResolvers<ContextType = FeedbackContext, ParentType extends
   url?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type FeedbackAlertResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackAlert'] = ResolversParentTypes['FeedbackAlert']> = {
+  acknowledgedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  baseline?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  closedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  examples?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType, RequireFields<FeedbackAlertExamplesArgs, 'take'>>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  openedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  p?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  theme?: Resolver<Maybe<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type FeedbackChangeResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackChange'] = ResolversParentTypes['FeedbackChange']> = {
   at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1119,6 +1211,7 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   duplicateOf?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   duplicates?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   language?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
@@ -1203,6 +1296,7 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 
 export type MutationResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   acceptFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationAcceptFeedbackThemeArgs, 'apiKey' | 'id'>>;
+  acknowledgeFeedbackAlert?: Resolver<ResolversTypes['FeedbackAlert'], ParentType, ContextType, RequireFields<MutationAcknowledgeFeedbackAlertArgs, 'apiKey' | 'id'>>;
   addFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAddFeedbackItemArgs, 'apiKey' | 'input'>>;
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'apiKey' | 'events' | 'url'>>;
   assignFeedbackTheme?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAssignFeedbackThemeArgs, 'apiKey' | 'itemId' | 'themeId'>>;
@@ -1228,6 +1322,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
 };
 
 export type QueryResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  feedbackAlerts?: Resolver<Array<ResolversTypes['FeedbackAlert']>, ParentType, ContextType, RequireFields<QueryFeedbackAlertsArgs, 'apiKey' | 'take'>>;
   feedbackChanges?: Resolver<ResolversTypes['FeedbackChangeList'], ParentType, ContextType, RequireFields<QueryFeedbackChangesArgs, 'apiKey' | 'take'>>;
   feedbackExportJob?: Resolver<Maybe<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryFeedbackExportJobArgs, 'apiKey' | 'id'>>;
   feedbackExports?: Resolver<Array<ResolversTypes['ExportJob']>, ParentType, ContextType, RequireFields<QueryFeedbackExportsArgs, 'apiKey' | 'take'>>;
@@ -1321,6 +1416,7 @@ export type Resolvers<ContextType = FeedbackContext> = {
   ContactItem?: ContactItemResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   ExportJob?: ExportJobResolvers<ContextType>;
+  FeedbackAlert?: FeedbackAlertResolvers<ContextType>;
   FeedbackChange?: FeedbackChangeResolvers<ContextType>;
   FeedbackChangeList?: FeedbackChangeListResolvers<ContextType>;
   FeedbackInsights?: FeedbackInsightsResolvers<ContextType>;

@@ -29,6 +29,38 @@ export function sendSigned(
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<SendResult> {
+  const now = new Date();
+  const signature = target.secrets
+    .map((secret) => new Webhook(secret).sign(message.id, now, message.payload))
+    .join(' ');
+  return postJson(
+    target.url,
+    message.payload,
+    {
+      'user-agent': 'FeedbackIntelligence-Webhooks/1',
+      'webhook-id': message.id,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': signature,
+    },
+    policy,
+    timeoutMs,
+    signal,
+  );
+}
+
+/**
+ * POSTs a JSON body to a URL under the target policy (webhooks, and other outgoing posts a customer points
+ * at a URL, such as a Slack incoming webhook): the connection goes to the address the policy checked (see
+ * `checkedLookup`); redirects are not followed (a 3xx is a failure): following one would bypass the policy.
+ */
+export function postJson(
+  target: string,
+  payload: string,
+  headers: Record<string, string>,
+  policy: TargetPolicy,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<SendResult> {
   const started = Date.now();
   const done = (statusCode: number | null, error: string | null): SendResult => ({
     ok: statusCode !== null && statusCode >= 200 && statusCode < 300,
@@ -38,18 +70,14 @@ export function sendSigned(
   });
   let url: URL;
   try {
-    url = checkUrlForm(target.url, policy);
+    url = checkUrlForm(target, policy);
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     const refusal = isIP(literal) ? refusalOf(literal, policy) : null;
     if (refusal) return Promise.resolve(done(null, `refused: ${refusal}`));
   } catch (error) {
     return Promise.resolve(done(null, `refused: ${(error as Error).message}`));
   }
-  const now = new Date();
-  const signature = target.secrets
-    .map((secret) => new Webhook(secret).sign(message.id, now, message.payload))
-    .join(' ');
-  const body = Buffer.from(message.payload);
+  const body = Buffer.from(payload);
   return new Promise<SendResult>((resolve) => {
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(
@@ -60,14 +88,7 @@ export function sendSigned(
         lookup: checkedLookup(policy),
         timeout: timeoutMs,
         signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-        headers: {
-          'content-type': 'application/json',
-          'content-length': body.length,
-          'user-agent': 'FeedbackIntelligence-Webhooks/1',
-          'webhook-id': message.id,
-          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-          'webhook-signature': signature,
-        },
+        headers: { 'content-type': 'application/json', 'content-length': body.length, ...headers },
       },
       (response) => {
         let read = 0;

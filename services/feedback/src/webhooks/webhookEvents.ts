@@ -1,9 +1,10 @@
 import { newObjectIdHex } from '@fi/shared/database';
 import { ITEM_EVENT_TYPES, type ServiceEvent } from '../core';
+import { ALERT_EVENT_TYPES } from '../alerts';
 import { EXPORT_EVENT_TYPES } from '../export';
 
-/** The events an endpoint may subscribe to: items' changes and exports' ends. */
-export const EVENT_TYPES = [...ITEM_EVENT_TYPES, ...EXPORT_EVENT_TYPES] as const;
+/** The events an endpoint may subscribe to: items' changes, exports' ends, alerts opened and closed. */
+export const EVENT_TYPES = [...ITEM_EVENT_TYPES, ...EXPORT_EVENT_TYPES, ...ALERT_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const isEventType = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);

@@ -11,7 +11,14 @@ export interface Member {
   name: string;
   role: Role;
   createdAt: Date;
+  /** Opted in to alert emails (see the feedback service's alerts); absent: not. */
+  alertEmails?: boolean;
+  /** Opted in to the weekly digest email; absent: not. */
+  digestEmails?: boolean;
 }
+
+/** The mails a member may opt in to. */
+export type MailList = 'alerts' | 'digest';
 
 interface MemberDocument extends Omit<Member, 'id'> {
   _id: string;
@@ -27,11 +34,15 @@ const memberSchema = new Schema<MemberDocument>(
     role: { type: String, required: true },
     passwordHash: { type: String, required: true },
     createdAt: { type: Date, required: true },
+    alertEmails: Boolean,
+    digestEmails: Boolean,
   },
   { collection: 'members', versionKey: false },
 );
 
 const toMember = ({ _id, passwordHash: _hash, ...rest }: MemberDocument): Member => ({ id: _id, ...rest });
+
+const LIST_FIELDS: Record<MailList, 'alertEmails' | 'digestEmails'> = { alerts: 'alertEmails', digest: 'digestEmails' };
 
 export class MemberRepository {
   private readonly model: Model<MemberDocument>;
@@ -49,7 +60,7 @@ export class MemberRepository {
    * person deactivated by provisioning and made active again keeps the id the provider knows).
    */
   async create(
-    input: Omit<Member, 'id' | 'createdAt'> & { passwordHash: string },
+    input: Omit<Member, 'id' | 'createdAt' | 'alertEmails' | 'digestEmails'> & { passwordHash: string },
     restore?: { id: string; createdAt: Date },
   ): Promise<Member | null> {
     const doc: MemberDocument = {
@@ -113,6 +124,28 @@ export class MemberRepository {
       if ((error as { code?: number }).code === 11000) return 'taken';
       throw error;
     }
+  }
+
+  /** Sets the member's own mail opt-ins (those given); null when no member of the organization has this id. */
+  async setMailOptIns(
+    orgId: string,
+    id: string,
+    optIns: Partial<Pick<Member, 'alertEmails' | 'digestEmails'>>,
+  ): Promise<Member | null> {
+    const doc = await this.model
+      .findOneAndUpdate({ _id: id, orgId }, { $set: optIns }, { new: true })
+      .lean<MemberDocument>();
+    return doc ? toMember(doc) : null;
+  }
+
+  /** The organization's members who opted in to a list: their address and name only. */
+  async optedIn(orgId: string, list: MailList): Promise<Array<{ email: string; name: string }>> {
+    const docs = await this.model
+      .find({ orgId, [LIST_FIELDS[list]]: true }, { _id: 0, email: 1, name: 1 })
+      .sort({ createdAt: 1 })
+      .limit(1_000)
+      .lean<Array<{ email: string; name: string }>>();
+    return docs.map(({ email, name }) => ({ email, name }));
   }
 
   async countWithRole(orgId: string, role: Role): Promise<number> {

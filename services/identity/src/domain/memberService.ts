@@ -73,6 +73,19 @@ export class MemberService {
     return this.repositories.members.list(actor.member.orgId);
   }
 
+  /** The signed-in member's own mail opt-ins; every role may choose what it receives. */
+  async setMailOptIns(
+    actor: Actor & { kind: 'member' },
+    optIns: { alertEmails?: boolean | null; digestEmails?: boolean | null },
+  ): Promise<Member> {
+    const changes = Object.fromEntries(
+      Object.entries(optIns).filter(([, value]) => typeof value === 'boolean'),
+    ) as Partial<Pick<Member, 'alertEmails' | 'digestEmails'>>;
+    const member = await this.repositories.members.setMailOptIns(actor.member.orgId, actor.member.id, changes);
+    if (!member) throw notFound('Member not found');
+    return member;
+  }
+
   async changeRole(actor: Actor & { kind: 'member' }, memberId: string, role: Role): Promise<Member> {
     return this.oneChangeAtATime(actor, async (current) => {
       const target = await this.findInOrg(current, memberId);

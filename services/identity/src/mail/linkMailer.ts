@@ -1,5 +1,5 @@
-import nodemailer from 'nodemailer';
 import type { Logger } from '@fi/shared';
+import { createMailTransport } from '@fi/shared/mail';
 import type { LinkMailer } from '../domain/accountLinks';
 
 /**
@@ -11,14 +11,8 @@ export function createLinkMailer(
   options: { smtpUrl: string; from: string; production: boolean },
   logger: Logger,
 ): LinkMailer | null {
-  if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
-    return {
-      async send({ to, subject, text }) {
-        await transport.sendMail({ from: options.from, to, subject, text });
-      },
-    };
-  }
+  const transport = createMailTransport({ smtpUrl: options.smtpUrl, from: options.from });
+  if (transport) return { send: ({ to, subject, text }) => transport.send({ to, subject, text }) };
   if (options.production) return null;
   return {
     async send({ to, link, purpose }) {

@@ -189,6 +189,16 @@ export class ThemeStore {
     return (await this.cells.daysChangedSince(orgId, since, 1)).length > 0;
   }
 
+  /**
+   * Whether the organization's kept theme figures agree with its items' themes: counted once, and no day
+   * marked by a computation that changed its items' themes (between its writes and its count of their days,
+   * a day's items would be themed while its figures are not yet).
+   */
+  async figuresSettled(orgId: string): Promise<boolean> {
+    const run = await this.run(orgId);
+    return changedSince(run) !== null && !(await this.days.hasMarked(orgId));
+  }
+
   /** Records how far the theme figures were counted: every day once, and the days changed up to `checkedAt`. */
   async counted(orgId: string, checkedAt: Date): Promise<void> {
     await this.runs.updateOne(
@@ -350,6 +360,16 @@ export class ThemeStore {
       { $set: { label, summary, named: true, updatedAt: now } },
     );
     return result.modifiedCount === 1;
+  }
+
+  /** Ids of the organization's active suggestions a computation first found in [since, until]. */
+  async suggestedSince(orgId: string, since: Date, until: Date): Promise<string[]> {
+    const docs = await this.themes
+      .find({ orgId, active: true, curated: { $ne: true }, createdAt: { $gte: since, $lte: until } }, { _id: 1 })
+      .limit(1_000)
+      .maxTimeMS(DEFAULT_MAX_TIME_MS)
+      .lean<Array<{ _id: string }>>();
+    return docs.map((doc) => doc._id);
   }
 
   async rename(orgId: string, id: string, label: string, now = new Date()): Promise<Theme | null> {

@@ -1,0 +1,3 @@
+export { feedbackPort, type FeedbackPort, type NewItem } from './feedbackPort';
+export { directoryPort, type DirectoryPort, type DirectoryService } from './directoryPort';
+export { Refused, Unavailable, type ServiceCallOptions } from './serviceCall';
