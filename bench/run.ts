@@ -11,6 +11,7 @@ import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFe
 import { KeyService, MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import { IDENTITY_HEADER, parseSigningKeys, signIdentity } from '@fi/shared';
 import { PrivateRedis, redisAnswers } from '../test/helpers/privateRedis';
+import { runAlertsBench } from './alerts';
 import { runIntelligenceBench } from './intelligence';
 import { load, type LoadRequest, type LoadSettings } from './load';
 import { summarizeProfileDir } from './profileSummary';
@@ -139,6 +140,7 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       'cpu-prof': { type: 'boolean' },
       intelligence: { type: 'boolean' },
+      alerts: { type: 'boolean' },
       scale: { type: 'boolean' },
       clone: { type: 'boolean' },
       startup: { type: 'boolean' },
@@ -165,6 +167,11 @@ async function main(): Promise<void> {
   try {
     const { uri, kind, pid: databasePid } = await database(work, cleanups);
     const redisUrl = await redis(cleanups);
+    if (values.alerts) {
+      // Alerts alone (docs/alerts.md): false alerts on simulated streams, detection delay on a real stack.
+      await runAlertsBench(uri, redisUrl, say);
+      return;
+    }
     if (values.intelligence) {
       // Themes and similar items alone (docs/intelligence.md): no gateway comparison.
       await runIntelligenceBench(uri, redisUrl, say);

@@ -16,6 +16,7 @@ export const GENERATED_RESOLVERS = {
   'feedback-admin': 'services/feedback/src/generated/adminResolvers.ts',
   'contacts-admin': 'services/contacts/src/generated/adminResolvers.ts',
   'accounts-admin': 'services/accounts/src/generated/adminResolvers.ts',
+  'integrations-admin': 'services/integrations/src/generated/adminResolvers.ts',
 } as const;
 
 export type SchemaName = keyof typeof GENERATED_RESOLVERS;
@@ -132,6 +133,10 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
   'accounts-admin': {
     contextType: '@fi/shared#SubgraphContext',
     mappers: { Account: '../data/accountRepository#AccountItem' },
+  },
+  'integrations-admin': {
+    contextType: '@fi/shared#SubgraphContext',
+    mappers: { IntegrationEvent: '../model/inboxEvent#InboxEvent' },
   },
 };
 

@@ -1,13 +1,13 @@
-import { AlertStore, feedbackImporter, type FeedbackRecord, type Signal } from '@fi/feedback';
+import { AlertStore, feedbackImporter, type Signal } from '@fi/feedback';
 import { MemberService, OPERATOR, openRepositories } from '@fi/identity';
 import { AdminBrowser } from './helpers/adminBrowser';
 import { eventually } from './helpers/processes';
-import { SmtpReceiver } from './helpers/smtpReceiver';
+import { decodedText, SmtpReceiver } from './helpers/smtpReceiver';
+import { alertClock, BILLING, DAY_MS, history, HISTORY_BILLING, record } from './helpers/alertHistory';
 import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
 import { WebhookReceiver } from './helpers/webhookReceiver';
 import { ADD_ENDPOINT, FAST_WEBHOOKS } from './helpers/webhookQueries';
 
-const DAY_MS = 86_400_000;
 const CREATE_THEME = `mutation($k: String!, $input: FeedbackThemeInput!) { createFeedbackTheme(apiKey: $k, input: $input) { id } }`;
 const THEMES = `query($k: String!) { feedbackThemes(apiKey: $k, take: 100) { computedAt items { id label count } } }`;
 const ALERT_FIELDS = `id kind status label count total baseline p openedAt closedAt acknowledgedAt theme { id label } examples(take: 2) { id title }`;
@@ -28,53 +28,7 @@ interface AlertOut {
   examples: Array<{ id: string; title: string }>;
 }
 
-const NOISE: Array<[string, string]> = [
-  ['Gantt colours', 'Could the Gantt chart use the project colour?'],
-  ['Calendar sync', 'The calendar sync with Outlook works well.'],
-  ['Mobile app', 'The mobile app opens the project list quickly.'],
-  ['Search filters', 'Saved search filters would help our team.'],
-];
-const BILLING: Array<[string, string]> = [
-  ['Invoice VAT', 'Our invoice lacks the VAT number.'],
-  ['Invoice address', 'The invoice shows our old billing address.'],
-  ['Invoice copy', 'Where do I download a copy of the invoice?'],
-];
-
-/**
- * The detector's clock: noon of the day before yesterday (UTC), moving with real time, plus `shift`. A fixed
- * day keeps the test away from midnight, and lets the test move to later days without waiting.
- */
-const anchor = Math.floor(Date.now() / DAY_MS) * DAY_MS - 2 * DAY_MS + 12 * 3_600_000;
-const started = Date.now();
-let shift = 0;
-const clock = () => new Date(anchor + (Date.now() - started) + shift);
-
-const record = ([title, content]: [string, string], at: number, n: number): FeedbackRecord => ({
-  source: 'api',
-  title,
-  content: `${content} (${n})`,
-  sentiment: 'neutral',
-  status: 'unread',
-  publishedDate: new Date(at),
-  createdAt: new Date(at),
-});
-
-/**
- * 28 days of history before the clock's day: each day 1 or 2 billing items (1.5 a day) and the four noise
- * items, then the clock's day so far: `billingToday` billing items and the four noise items.
- */
-function history(billingToday: number): FeedbackRecord[] {
-  const dayStart = Math.floor(anchor / DAY_MS) * DAY_MS;
-  const records: FeedbackRecord[] = [];
-  for (let day = 1; day <= 28; day += 1) {
-    const start = dayStart - day * DAY_MS;
-    for (let i = 0; i < 1 + (day % 2); i += 1) records.push(record(BILLING[i % 3], start + 3_600_000 * (9 + i), day));
-    NOISE.forEach((text, i) => records.push(record(text, start + 3_600_000 * (10 + i), day)));
-  }
-  for (let i = 0; i < billingToday; i += 1) records.push(record(BILLING[i % 3], anchor - 60_000 * (i + 1), 100 + i));
-  NOISE.forEach((text, i) => records.push(record(text, anchor - 3_600_000 * (i + 1), 100)));
-  return records;
-}
+const clock = alertClock();
 
 let stack: Stack;
 let receiver: WebhookReceiver;
@@ -91,10 +45,11 @@ beforeAll(async () => {
       ...FAST_WEBHOOKS,
       THEMES_INTERVAL_MS: '200',
       ALERTS_INTERVAL_MS: '300',
+      DIGEST_INTERVAL_MS: '300',
       SMTP_URL: smtp.url,
       PUBLIC_URL: 'http://app.example.test',
     },
-    { databases: { feedback: ownDatabaseName('alerts') }, clock },
+    { databases: { feedback: ownDatabaseName('alerts') }, clock: clock.now },
   );
   importFeedback = await feedbackImporter(await stack.connect('feedback'), () => undefined);
   members = new MemberService(await openRepositories(await stack.connect('identity')));
@@ -105,7 +60,7 @@ afterAll(async () => {
 });
 
 const SET_RULES = `mutation($input: FeedbackAlertRulesInput!) { setFeedbackAlertRules(input: $input) { slackUrlHint minRatio timeZone } }`;
-const OPT_IN = `mutation { setMailOptIns(alertEmails: true) { alertEmails digestEmails } }`;
+const OPT_IN = `mutation { setMailOptIns(alertEmails: true, digestEmails: true) { alertEmails digestEmails } }`;
 
 /** The organization's owner, signed in to the web application, who set Slack and opted in to alert emails. */
 async function owner(orgId: string) {
@@ -119,7 +74,7 @@ async function owner(orgId: string) {
   });
   expect(rules.errors).toBeUndefined();
   expect(rules.data!.setFeedbackAlertRules.slackUrlHint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/services\/T0…$/);
-  expect((await browser.gql(OPT_IN)).data).toEqual({ setMailOptIns: { alertEmails: true, digestEmails: false } });
+  expect((await browser.gql(OPT_IN)).data).toEqual({ setMailOptIns: { alertEmails: true, digestEmails: true } });
   return { email, browser };
 }
 
@@ -144,13 +99,13 @@ async function organization(billingToday: number) {
   ).createFeedbackTheme;
   // Subscribed before any alert can open.
   await ok(ADD_ENDPOINT, { k: key, url: receiver.url, events: ['alert.triggered', 'alert.resolved'] });
-  await importFeedback(orgId, history(billingToday));
+  await importFeedback(orgId, history(clock.anchor, billingToday));
   // Themed: every billing item of the 28 days and of today counted in the curated theme.
   await eventually(
     async () => {
       const themes = (await ok<{ feedbackThemes: { items: Array<{ id: string; count: number }> } }>(THEMES, { k: key }))
         .feedbackThemes.items;
-      return themes.find((t) => t.id === theme.id)?.count === 42 + billingToday;
+      return themes.find((t) => t.id === theme.id)?.count === HISTORY_BILLING + billingToday;
     },
     60_000,
     'the history themed',
@@ -158,14 +113,14 @@ async function organization(billingToday: number) {
   return { key, orgId, themeId: theme.id, email };
 }
 
-describe('alerts', () => {
-  let spiking: Awaited<ReturnType<typeof organization>>;
-  let steady: Awaited<ReturnType<typeof organization>>;
-  beforeAll(async () => {
-    spiking = await organization(12);
-    steady = await organization(2);
-  });
+let spiking: Awaited<ReturnType<typeof organization>>;
+let steady: Awaited<ReturnType<typeof organization>>;
+beforeAll(async () => {
+  spiking = await organization(12);
+  steady = await organization(2);
+});
 
+describe('alerts', () => {
   test('when a curated theme spikes against its 28-day history, then exactly one alert names it, delivered by webhook; a steady organization gets none', async () => {
     await eventually(async () => (await alertsOf(spiking.key)).length > 0, 60_000, 'an alert');
     const [alert] = await alertsOf(spiking.key);
@@ -183,13 +138,13 @@ describe('alerts', () => {
     expect(delivered.alert).toMatchObject({ id: alert.id, theme: { label: 'Billing' }, count: 12 });
 
     // The spike grows: the same alert grows with it (passes ran since it opened, over both organizations).
-    const now = clock().getTime();
+    const now = clock.now().getTime();
     await importFeedback(
       spiking.orgId,
       [0, 1, 2].map((i) => record(BILLING[i], now - 1_000 * (i + 1), 200 + i)),
     );
     await eventually(async () => (await alertsOf(spiking.key))[0]?.count === 15, 60_000, 'the alert to grow');
-    await importFeedback(spiking.orgId, [record(BILLING[0], clock().getTime() - 1_000, 300)]);
+    await importFeedback(spiking.orgId, [record(BILLING[0], clock.now().getTime() - 1_000, 300)]);
     await eventually(async () => (await alertsOf(spiking.key))[0]?.count === 16, 60_000, 'the alert to grow again');
 
     const alerts = await alertsOf(spiking.key);
@@ -211,14 +166,16 @@ describe('alerts', () => {
     const button = message.blocks.find((block) => block.type === 'actions')!.elements![0];
     expect(button.url).toBe(`http://app.example.test/feedback?theme=${spiking.themeId}`);
 
-    await eventually(() => smtp.mails.some((mail) => mail.to.includes(spiking.email)), 30_000, 'the alert email');
-    const mails = smtp.mails.filter((mail) => mail.to.includes(spiking.email));
+    const alertMails = (email: string) =>
+      smtp.mails.filter((mail) => mail.to.includes(email) && /Subject: \[Feedback\] Alert/.test(mail.raw));
+    await eventually(() => alertMails(spiking.email).length > 0, 30_000, 'the alert email');
+    const mails = alertMails(spiking.email);
     expect(mails).toHaveLength(1);
     expect(mails[0].raw).toMatch(/Subject: \[Feedback\] Alert: Billing/);
     expect(mails[0].raw).toMatch(/text\/plain/);
     expect(mails[0].raw).toMatch(/text\/html/);
-    // The steady organization's owner opted in too, and got nothing.
-    expect(smtp.mails.some((mail) => mail.to.includes(steady.email))).toBe(false);
+    // The steady organization's owner opted in too, and got no alert.
+    expect(alertMails(steady.email)).toEqual([]);
     expect(slack.received).toHaveLength(1);
   });
 
@@ -239,7 +196,7 @@ describe('alerts', () => {
 
   test('when the spike has passed (two days later), then the alert closes once and alert.resolved is delivered', async () => {
     const [alert] = await alertsOf(spiking.key);
-    shift = 2 * DAY_MS;
+    clock.shift(2 * DAY_MS);
     await eventually(async () => (await alertsOf(spiking.key, 'closed')).length === 1, 60_000, 'the alert to close');
     const [closed] = await alertsOf(spiking.key, 'closed');
     expect(closed).toMatchObject({ id: alert.id, status: 'closed' });
@@ -250,6 +207,29 @@ describe('alerts', () => {
     expect(await alertsOf(spiking.key)).toHaveLength(1);
     await eventually(() => slack.received.length === 2, 30_000, 'the resolved Slack message');
     expect((slack.received[1].json as unknown as { text: string }).text).toMatch(/^Resolved: Billing/);
+  });
+});
+
+describe('the weekly digest', () => {
+  test('when members opted in, then each organization gets one digest of last week with its volume, sentiment, top themes and quotes, in text and HTML', async () => {
+    const digests = (email: string) =>
+      smtp.mails.filter((mail) => mail.to.includes(email) && /Subject: \[Feedback\] Weekly digest/.test(mail.raw));
+    await eventually(
+      () => digests(spiking.email).length > 0 && digests(steady.email).length > 0,
+      60_000,
+      'both digests',
+    );
+    for (const email of [spiking.email, steady.email]) {
+      const subjects = digests(email).map((mail) => /Subject: (.*)/.exec(mail.raw)![1]);
+      expect(new Set(subjects).size).toBe(subjects.length);
+    }
+    const text = decodedText(digests(spiking.email)[0]);
+    expect(text).toMatch(/text\/plain/);
+    expect(text).toMatch(/text\/html/);
+    expect(text).toMatch(/Volume: \d+ items/);
+    expect(text).toMatch(/Sentiment: 0% negative/);
+    expect(text).toMatch(/Top themes\n- Billing: \d+ items/);
+    expect(text).toMatch(/ {2}> Invoice/);
   });
 });
 

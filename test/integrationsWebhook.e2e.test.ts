@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { loadIntegrationsWorkerConfig, startIntegrationsWorker } from '@fi/integrations';
+import { createLogger } from '@fi/shared';
 import { Webhook } from 'standardwebhooks';
 import { addConnection, itemsOf, listIntegrations, post } from './helpers/integrations';
 import { eventually } from './helpers/processes';
@@ -33,13 +35,13 @@ describe('generic webhook connections (Standard Webhooks)', () => {
     await stack.close();
   });
 
-  test('when a signed event arrives, then it is acknowledged 202 and becomes one item with the platform as source', async () => {
+  test('when a signed event arrives, then it is acknowledged 200 and becomes one item with the platform as source', async () => {
     const { key, orgId } = await stack.createKey();
     const hook = await addConnection(stack, orgId, { kind: 'webhook', name: 'Support portal' });
     expect(hook.secret).toMatch(/^whsec_/);
     const body = feedback('req-1');
     const answer = await post(hook.hookUrl!, body, signed(hook.secret!, body));
-    expect(answer.status).toBe(202);
+    expect(answer.status).toBe(200);
     await eventually(async () => (await itemsOf(stack, key, 'webhook')).total === 1, 20_000, 'the item');
     const [item] = (await itemsOf(stack, key, 'webhook')).items;
     expect(item).toMatchObject({
@@ -68,13 +70,13 @@ describe('generic webhook connections (Standard Webhooks)', () => {
     const hook = await addConnection(stack, orgId, { kind: 'webhook' });
     const body = feedback('req-dup');
     const headers = signed(hook.secret!, body);
-    expect((await post(hook.hookUrl!, body, headers)).status).toBe(202);
+    expect((await post(hook.hookUrl!, body, headers)).status).toBe(200);
     const again = await post(hook.hookUrl!, body, headers);
-    expect(again).toMatchObject({ status: 202, body: { stored: 0 } });
+    expect(again).toMatchObject({ status: 200, body: { stored: 0 } });
     const burst = await Promise.all(
       Array.from({ length: 6 }, () => post(hook.hookUrl!, body, signed(hook.secret!, body))),
     );
-    expect(burst.map((answer) => answer.status)).toEqual(Array(6).fill(202));
+    expect(burst.map((answer) => answer.status)).toEqual(Array(6).fill(200));
     await eventually(async () => (await itemsOf(stack, key, 'webhook')).total >= 1, 20_000, 'the item');
     // Every stored event is worked on (7 distinct message ids); each converges on the one item.
     const connection = await stack.connect('integrations');
@@ -128,7 +130,7 @@ describe('generic webhook connections (Standard Webhooks)', () => {
     const { key, orgId } = await stack.createKey();
     const hook = await addConnection(stack, orgId, { kind: 'webhook' });
     const body = JSON.stringify({ content: 'No title here', externalId: 'req-untitled' });
-    expect((await post(hook.hookUrl!, body, signed(hook.secret!, body))).status).toBe(202);
+    expect((await post(hook.hookUrl!, body, signed(hook.secret!, body))).status).toBe(200);
     await eventually(async () => (await listIntegrations(stack, key))[0]?.lastError !== null, 20_000, 'the error');
     const [listed] = await listIntegrations(stack, key);
     expect(listed.lastError).toMatch(/title/);
@@ -164,5 +166,32 @@ describe('generic webhook connections (Standard Webhooks)', () => {
     const ids = new Set(answers.map((answer) => answer.body.data?.addFeedbackItem.id));
     expect(ids.size).toBe(1);
     expect((await itemsOf(stack, key, 'webhook')).total).toBe(1);
+  });
+
+  // Last: it stops this stack's worker.
+  test('when no worker runs after the 200, then the event waits in the inbox and a worker started later makes its item', async () => {
+    const { key, orgId } = await stack.createKey();
+    const hook = await addConnection(stack, orgId, { kind: 'webhook' });
+    await stack.integrationsWorker.close(1_000);
+    const body = feedback('after-crash');
+    expect((await post(hook.hookUrl!, body, signed(hook.secret!, body))).status).toBe(200);
+    const inbox = (await stack.connect('integrations')).collection('inbox_events');
+    expect(await inbox.countDocuments({ connectionId: hook.integration.id, outcome: 'pending' })).toBe(1);
+    expect((await itemsOf(stack, key, 'webhook')).total).toBe(0);
+    const worker = await startIntegrationsWorker(
+      loadIntegrationsWorkerConfig({
+        ...process.env,
+        PORT: '0',
+        FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
+        INTEGRATIONS_INBOX_POLL_MS: '100',
+      }),
+      createLogger('test', 'silent'),
+    );
+    try {
+      await eventually(async () => (await itemsOf(stack, key, 'webhook')).total === 1, 20_000, 'the item');
+      expect(await inbox.countDocuments({ connectionId: hook.integration.id, outcome: 'done' })).toBe(1);
+    } finally {
+      await worker.close(1_000);
+    }
   });
 });

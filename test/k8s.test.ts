@@ -518,6 +518,8 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
       'integrations-worker -> feedback:4001',
       'integrations-worker -> contacts:4002',
       'integrations-worker -> accounts:4003',
+      // Changes of connections into the audit log, which the identity service keeps.
+      'integrations -> identity:4004',
       'mongo -> mongo:27017',
       'mongo-init -> mongo:27017',
       // Webhook deliveries, sent by the worker: public addresses on 443 only.

@@ -1,4 +1,5 @@
-import { integrationParts, loadIntegrationsConfig } from '@fi/integrations';
+import { identityAudit, integrationParts, loadIntegrationsConfig } from '@fi/integrations';
+import { createLogger } from '@fi/shared';
 import type { Stack } from './stack';
 
 export const INTEGRATION_FIELDS = 'id kind name status itemsReceived lastEventAt lastError';
@@ -14,7 +15,7 @@ export interface IntegrationView {
 }
 
 /**
- * Adds a connection through the service's own rules (as the CLI does), and gives its URL on this stack's
+ * Adds a connection through the service's own rules, as an operator's CLI does, and gives its URL on this stack's
  * receiver (the URL the service shows names INTEGRATIONS_PUBLIC_URL's origin).
  */
 export async function addConnection(
@@ -23,8 +24,13 @@ export async function addConnection(
   input: { kind: string; name?: string; secret?: string; token?: string; subdomain?: string },
 ) {
   const connection = await stack.connect('integrations');
-  const { connections } = integrationParts(connection, loadIntegrationsConfig({ ...process.env, PORT: '0' }));
-  const created = await connections.add(orgId, input);
+  const { connections } = integrationParts(
+    connection,
+    loadIntegrationsConfig({ ...process.env, PORT: '0' }),
+    identityAudit(stack.identity.url, 5_000),
+    createLogger('test', 'silent'),
+  );
+  const created = await connections.add(orgId, { memberId: null }, input);
   const hookUrl = created.url ? `${stack.integrationsReceiver.url}${new URL(created.url).pathname}` : null;
   return { ...created, hookUrl };
 }

@@ -42,3 +42,12 @@ export class SmtpReceiver {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }
+
+/** A mail's raw text with quoted-printable undone (soft line breaks joined, =XX bytes decoded), to read its parts. */
+export function decodedText(mail: ReceivedMail): string {
+  const joined = mail.raw.replace(/\r\n/g, '\n').replace(/=\n/g, '');
+  return Buffer.from(
+    joined.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
+}

@@ -120,7 +120,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   const databases = options.databases ?? {};
   const own = (service: keyof typeof databases) =>
     databases[service] ? { ...base, MONGODB_DB: databases[service] } : base;
-  // First: the feedback worker asks it who opted in to alert emails.
+  // First: the feedback worker asks it who opted in to alert emails, the integrations service records audit entries.
   const identity = await startIdentityService(loadIdentityConfig(base), logger);
   const feedback = await startFeedbackService(loadFeedbackConfig(own('feedback')), logger);
   const worker =
@@ -141,7 +141,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     ACCOUNTS_URL: `${accounts.url}/graphql`,
   };
   const integrations = await startIntegrationsService(
-    loadIntegrationsConfig({ ...own('integrations'), ...serviceUrls }),
+    loadIntegrationsConfig({ ...own('integrations'), ...serviceUrls, IDENTITY_URL: identity.url }),
     logger,
   );
   const integrationsReceiver = await startIntegrationsReceiver(

@@ -136,6 +136,7 @@ async function main(): Promise<void> {
       ...(config.integrationsMongodbUri ? { MONGODB_URI: config.integrationsMongodbUri } : {}),
       ...serviceUrls,
       ...developmentIntegrationsEnv(),
+      IDENTITY_URL: identityUrl,
       INTEGRATIONS_PUBLIC_URL: process.env.INTEGRATIONS_PUBLIC_URL || hooksOrigin,
     };
     const integrations = supervise(

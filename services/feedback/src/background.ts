@@ -3,7 +3,7 @@ import { startWorker, type Connection } from '@fi/shared/database';
 import type { Registry } from 'prom-client';
 import { startModelFeature } from './ai';
 import { alertChannels } from './alertChannels';
-import { alertDeliverer, alertSources, AlertStore, startAlertDetector } from './alerts';
+import { alertDeliverer, alertSources, AlertStore, startAlertDetector, startDigestWorker } from './alerts';
 import { changeStream, ChangeEvidenceStore, ChangeOutbox, ChangeVerdicts, startChangeRelay } from './changes';
 import type { FeedbackWorkerConfig } from './config';
 import { CountStore, FeedbackRepository, FeedbackTombstones, IdempotencyStore } from './core';
@@ -115,16 +115,27 @@ async function startBackgroundWork(
     config,
     logger,
   );
+  const sources = alertSources(themes, new InsightsStore(connection));
+  const clock = options.clock ?? (() => new Date());
   const alertDetector =
     config.alertsIntervalMs > 0
       ? startAlertDetector(
           {
             store: alerts,
-            sources: alertSources(themes, new InsightsStore(connection)),
+            sources,
             deliver: alertDeliverer(alerts, delivery.channels, logger),
-            clock: options.clock ?? (() => new Date()),
+            clock,
           },
           config.alertsIntervalMs,
+          logger,
+        )
+      : null;
+  const { transport, recipients } = delivery.mail;
+  const digests =
+    config.digestIntervalMs > 0 && transport && recipients
+      ? startDigestWorker(
+          { store: alerts, sources, items: repository, transport, recipients, publicUrl: config.publicUrl, clock },
+          config.digestIntervalMs,
           logger,
         )
       : null;
@@ -136,7 +147,7 @@ async function startBackgroundWork(
   return {
     close: async () => {
       clearInterval(purgeTimer);
-      await Promise.all([exportWorker.close(), model.close(), alertDetector?.close()]);
+      await Promise.all([exportWorker.close(), model.close(), alertDetector?.close(), digests?.close()]);
       await announcements.settle();
       await Promise.all([relay.close(), themeWorker?.close(), searchIndexer?.close()]);
       await dispatcher.close();

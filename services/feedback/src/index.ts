@@ -43,5 +43,14 @@ export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export';
 export { SearchIndexStore } from './searchIndex';
 export { backfillTimes, indexOrganization, startSearchIndexer } from './search';
 export { AiStore, modelThemesOf, monthlyTokens, startModelFeature } from './ai';
-export { AlertStore, binomialUpperTail, poissonRateTest, shareTest, signalsOf, decide, DEFAULT_RULES } from './alerts';
+export {
+  AlertStore,
+  BASELINE_DAYS,
+  binomialUpperTail,
+  poissonRateTest,
+  shareTest,
+  signalsOf,
+  decide,
+  DEFAULT_RULES,
+} from './alerts';
 export type { Alert, Signal, AlertRules } from './alerts';

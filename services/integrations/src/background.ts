@@ -29,6 +29,7 @@ export function startIntegrationsWorker(config: IntegrationsWorkerConfig, logger
             connections,
             box: new SecretBox(config.integrationsSecretKey, 'INTEGRATIONS_SECRET_KEY'),
             feedback: feedbackPort(config.feedbackUrl, calls),
+            apis: { slackApiUrl: config.slackApiUrl, timeoutMs: config.serviceCallTimeoutMs },
             logger,
           },
           {

@@ -41,8 +41,26 @@ const addresses = {
   },
 };
 
-/** The API process (src/main.ts): the subgraph the gateway calls. */
-export const integrationsConfigSchema = { ...service, ...secretKey, ...addresses };
+/**
+ * The API process (src/main.ts): the subgraph the gateway calls. Changes of connections are recorded in
+ * the audit log, which the identity service keeps.
+ */
+export const integrationsConfigSchema = {
+  ...service,
+  ...secretKey,
+  ...addresses,
+  identityUrl: url(
+    'IDENTITY_URL',
+    'the identity service, which records changes of connections in the audit log',
+    'http://localhost:4004',
+  ),
+  identityTimeoutMs: {
+    env: 'IDENTITY_TIMEOUT_MS',
+    doc: 'longest wait for the identity service to record an audit entry',
+    default: 3_000,
+    parse: parse.int(100, 60_000),
+  },
+};
 
 export type IntegrationsConfig = ConfigOf<typeof integrationsConfigSchema>;
 
@@ -97,9 +115,14 @@ export const integrationsWorkerConfigSchema = {
     'GraphQL URL of the accounts service (its admin schema is at the same origin)',
     'http://localhost:4003/graphql',
   ),
+  slackApiUrl: url(
+    'SLACK_API_URL',
+    "base URL of Slack's Web API (users.info, for the authors of messages when a bot token is given)",
+    'https://slack.com/api',
+  ),
   serviceCallTimeoutMs: {
     env: 'INTEGRATIONS_CALL_TIMEOUT_MS',
-    doc: 'longest wait for one call to the feedback, contacts or accounts service',
+    doc: "longest wait for one call to the feedback, contacts or accounts service, or to a platform's API",
     default: 10_000,
     parse: parse.int(100, 120_000),
   },

@@ -15,3 +15,5 @@ export { INTEGRATIONS_SCHEMA_PATH, integrationParts, startIntegrationsService } 
 export { startIntegrationsReceiver } from './receiver';
 export { startIntegrationsWorker } from './background';
 export { KINDS, type Kind, type PublicConnection } from './model/connection';
+export { identityAudit } from './ports';
+export type { AuditPort, ChangeActor } from './domain/auditTrail';

@@ -1,18 +1,24 @@
 import path from 'node:path';
 import { SecretBox, type Logger } from '@fi/shared';
+import { createIntegrationAdminResolvers } from './adminResolvers';
 import { startSubgraph, type RunningSubgraph } from '@fi/shared/database';
 import type { IntegrationsConfig } from './config';
 import { ConnectionStore } from './data/connectionStore';
 import { InboxStore } from './data/inboxStore';
 import { Connections } from './domain/connections';
+import type { AuditPort } from './domain/auditTrail';
+import { identityAudit } from './ports';
 import { createResolvers } from './resolvers';
 
 export const INTEGRATIONS_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
+export const INTEGRATIONS_ADMIN_SCHEMA_PATH = path.join(__dirname, 'admin.graphql');
 
 /** The stores and rules both the API process and the CLI use. */
 export function integrationParts(
   connection: RunningSubgraph['connection'],
   config: Pick<IntegrationsConfig, 'integrationsSecretKey' | 'hookPublicUrl' | 'inboundMailDomain'>,
+  audit: AuditPort,
+  logger: Logger,
 ) {
   const store = new ConnectionStore(connection);
   const inbox = new InboxStore(connection);
@@ -23,6 +29,8 @@ export function integrationParts(
     box,
     hookPublicUrl: config.hookPublicUrl,
     inboundMailDomain: config.inboundMailDomain,
+    audit,
+    logger,
   });
   return {
     store,
@@ -44,9 +52,16 @@ export function startIntegrationsService(config: IntegrationsConfig, logger: Log
       name: 'integrations',
       schemaPath: INTEGRATIONS_SCHEMA_PATH,
       async setUp(connection) {
-        const parts = integrationParts(connection, config);
+        const audit = identityAudit(config.identityUrl, config.identityTimeoutMs);
+        const parts = integrationParts(connection, config, audit, logger);
         await parts.ensureIndexes();
-        return { resolvers: createResolvers(parts.connections) };
+        return {
+          resolvers: createResolvers(parts.connections),
+          admin: {
+            schemaPath: INTEGRATIONS_ADMIN_SCHEMA_PATH,
+            resolvers: createIntegrationAdminResolvers(parts.connections),
+          },
+        };
       },
     },
     config,

@@ -22,4 +22,6 @@ export const EVENTS = [
   { type: 'feedback.deleted', label: 'Feedback deleted' },
   { type: 'export.completed', label: 'Export completed' },
   { type: 'export.failed', label: 'Export failed' },
+  { type: 'alert.triggered', label: 'Alert opened' },
+  { type: 'alert.resolved', label: 'Alert closed' },
 ] as const;

@@ -18,15 +18,15 @@ export const alertLink = (publicUrl: string, alert: Alert) =>
 
 const round = (n: number) => (n >= 10 ? Math.round(n).toString() : n.toFixed(1));
 
-/** The alert in one sentence: what, how much, against what. */
-export function alertSummary(alert: Alert): string {
+/** The alert in one sentence: what, how much, against what (`day`: "today", or the day it opened on). */
+export function alertSummary(alert: Alert, day = 'today'): string {
   switch (alert.kind) {
     case 'theme_spike':
-      return `${alert.count} items about "${alert.label}" today, against ${round(alert.baseline)} a day over the last 28 days (${alert.baseline > 0 ? `${round(alert.count / alert.baseline)}x` : 'none before'}).`;
+      return `${alert.count} items about "${alert.label}" ${day}, against ${round(alert.baseline)} a day over the last 28 days (${alert.baseline > 0 ? `${round(alert.count / alert.baseline)}x` : 'none before'}).`;
     case 'new_theme':
-      return `A new theme, "${alert.label}", with ${alert.count} items today.`;
+      return `A new theme, "${alert.label}", with ${alert.count} items ${day}.`;
     case 'negative_share':
-      return `${alert.count} of today's ${alert.total} items are negative (${Math.round((alert.count / Math.max(alert.total, 1)) * 100)}%), against ${Math.round(alert.baseline * 100)}% over the last 28 days.`;
+      return `${alert.count} of ${alert.total} items ${day} are negative (${Math.round((alert.count / Math.max(alert.total, 1)) * 100)}%), against ${Math.round(alert.baseline * 100)}% over the last 28 days.`;
     case 'platform_silent':
       return `${alert.label} sent no feedback for 24 hours.`;
   }
@@ -40,7 +40,9 @@ export function slackMessage(alert: Alert, type: AlertEventType, examples: Feedb
   const link = alertLink(publicUrl, alert);
   const heading = title(alert, type);
   const summary =
-    type === 'alert.resolved' ? `Back to normal. At its peak: ${alertSummary(alert)}` : alertSummary(alert);
+    type === 'alert.resolved'
+      ? `Back to normal. At its peak: ${alertSummary(alert, `on ${alert.window}`)}`
+      : alertSummary(alert);
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return {
     text: `${heading}: ${summary}`,
@@ -80,7 +82,9 @@ export function alertMail(alert: Alert, type: AlertEventType, examples: Feedback
   const link = alertLink(publicUrl, alert);
   const heading = title(alert, type);
   const summary =
-    type === 'alert.resolved' ? `Back to normal. At its peak: ${alertSummary(alert)}` : alertSummary(alert);
+    type === 'alert.resolved'
+      ? `Back to normal. At its peak: ${alertSummary(alert, `on ${alert.window}`)}`
+      : alertSummary(alert);
   const quotes = type === 'alert.triggered' ? examples.slice(0, 2).map(quote) : [];
   const text = [
     heading,

@@ -20,9 +20,10 @@ export interface AlertSources {
   newSuggestions(orgId: string, since: Date, until: Date): Promise<Set<string>>;
   /**
    * False while a theme computation's changes are not counted in the kept figures yet (a pass then would
-   * see today's items themed and their baseline days not: a spike that is not one).
+   * see today's items themed and their baseline days not: a spike that is not one); `current`: and themed
+   * up to the newest item (a digest waits for it; alerts need not: new items are only counted later).
    */
-  settled(orgId: string): Promise<boolean>;
+  settled(orgId: string, current?: boolean): Promise<boolean>;
   /** Items and negative items in each window. */
   sentiment(orgId: string, windows: Window[]): Promise<SentimentWindow[]>;
 }
@@ -45,7 +46,7 @@ export function alertSources(themes: ThemeStore, insights: InsightsStore): Alert
     async newSuggestions(orgId, since, until) {
       return new Set(await themes.suggestedSince(orgId, since, until));
     },
-    settled: (orgId) => themes.figuresSettled(orgId),
+    settled: (orgId, current) => themes.figuresSettled(orgId, current),
     async sentiment(orgId, windows) {
       if (windows.length === 0) return [];
       const figures = await periodFigures(insights, orgId, { ...windows[0], interval: 'month' }, windows);

@@ -21,3 +21,4 @@ export { alertMail, slackMessage } from './alertMessages';
 export { binomialUpperTail, poissonRateTest, shareTest } from './alertStatistics';
 export { BASELINE_DAYS, decide, signalsOf, subjectKey } from './spikeDetection';
 export { orgDay } from './orgDay';
+export { digestMail, sendDigest, startDigestWorker, weeklyDigest, weekOf, type Digest } from './weeklyDigest';

@@ -36,17 +36,25 @@ export interface NegativeWindows {
 
 export const subjectKey = (alert: Pick<Alert | Signal, 'kind' | 'subject'>) => `${alert.kind}:${alert.subject}`;
 
-/** Whether a count against its baseline is a spike by the rules: large (ratio, items) and significant (p). */
-function themeTest(count: number, baseline: number, rules: AlertRules) {
+/** Whether a count against its baseline is a spike by the rules: large (ratio, items) and significant (p < `alpha`). */
+function themeTest(count: number, baseline: number, rules: AlertRules, alpha: number) {
   const test = poissonRateTest(count, baseline, BASELINE_DAYS);
-  return { ...test, spike: count >= rules.minItems && test.ratio >= rules.minRatio && test.p < rules.maxP };
+  return { ...test, spike: count >= rules.minItems && test.ratio >= rules.minRatio && test.p < alpha };
 }
 
-function negativeTest(window: SentimentWindow, baseline: SentimentWindow, rules: AlertRules) {
-  const test = shareTest(window.negative, window.total, baseline.negative, baseline.total);
+/**
+ * The negative share's spike: the share rose by minShareRise (large), the share is significant against the
+ * baseline share (binomial), and so is the count of negative items against their daily rate (the share of a
+ * few items early in the day swings: the count only grows, so looking every minute does not add false alerts).
+ */
+function negativeTest(window: SentimentWindow, baseline: SentimentWindow, rules: AlertRules, alpha: number) {
+  const share = shareTest(window.negative, window.total, baseline.negative, baseline.total);
+  const count = poissonRateTest(window.negative, baseline.negative, BASELINE_DAYS);
+  const p = Math.max(share.p, count.p);
   return {
-    ...test,
-    spike: window.negative >= rules.minItems && test.p < rules.maxP && test.share - test.baseline >= rules.minShareRise,
+    ...share,
+    p,
+    spike: window.negative >= rules.minItems && p < alpha && share.share - share.baseline >= rules.minShareRise,
   };
 }
 
@@ -57,9 +65,12 @@ function negativeTest(window: SentimentWindow, baseline: SentimentWindow, rules:
  */
 export function signalsOf(rules: AlertRules, themes: ThemeWindows[], negative: NegativeWindows): Signal[] {
   const muted = new Set(rules.mutedThemeIds);
+  const tested = themes.filter((theme) => !muted.has(theme.id));
+  // maxP holds for the organization's day, not each of its subjects: with 20 themes tested at 0.01 each, a
+  // steady organization would see a false alert every few days (Bonferroni over the subjects tested).
+  const alpha = rules.maxP / (tested.filter((theme) => !theme.isNew).length + 1);
   const signals: Signal[] = [];
-  for (const theme of themes) {
-    if (muted.has(theme.id)) continue;
+  for (const theme of tested) {
     const common = { subject: theme.id, themeId: theme.id, label: theme.label, count: theme.today, total: theme.today };
     if (theme.isNew) {
       const fires = theme.today >= rules.newThemeMinItems;
@@ -73,8 +84,8 @@ export function signalsOf(rules: AlertRules, themes: ThemeWindows[], negative: N
       });
       continue;
     }
-    const today = themeTest(theme.today, theme.baseline, rules);
-    const day = themeTest(theme.last24h, theme.baseline, rules);
+    const today = themeTest(theme.today, theme.baseline, rules, alpha);
+    const day = themeTest(theme.last24h, theme.baseline, rules, alpha);
     signals.push({
       ...common,
       kind: 'theme_spike',
@@ -84,8 +95,8 @@ export function signalsOf(rules: AlertRules, themes: ThemeWindows[], negative: N
       holds: today.spike || day.spike,
     });
   }
-  const today = negativeTest(negative.today, negative.baseline, rules);
-  const day = negativeTest(negative.last24h, negative.baseline, rules);
+  const today = negativeTest(negative.today, negative.baseline, rules, alpha);
+  const day = negativeTest(negative.last24h, negative.baseline, rules, alpha);
   signals.push({
     kind: 'negative_share',
     subject: 'negative',

@@ -42,6 +42,12 @@ export const AUDIT_ACTIONS = [
   'two_factor.failed',
   'two_factor.recovery_code_used',
   'two_factor.required_changed',
+  // Connected platforms, recorded by the integrations service (see domain/serviceAudit.ts).
+  'integration.added',
+  'integration.paused',
+  'integration.resumed',
+  'integration.secret_rotated',
+  'integration.removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { isPlainObject } from '@fi/shared';
 import type { Connection, Credentials } from '../model/connection';
 import type { InboxEvent, ReceivedEvent } from '../model/inboxEvent';
 import type { NewItem } from '../ports';
@@ -30,9 +31,34 @@ export interface PushConnector {
 /** The item an event becomes, or why nothing is made of it. */
 export type ItemOrIgnored = { item: NewItem } | { ignored: string };
 
+/** Where the worker reaches platforms' APIs (configurable, so tests use local servers speaking them). */
+export interface PlatformApis {
+  slackApiUrl: string;
+  timeoutMs: number;
+}
+
+export interface MakerContext {
+  connection: Connection;
+  credentials: Credentials;
+  apis: PlatformApis;
+}
+
 /** The making half: turns a stored event into an item (the worker runs it, after the 2xx). */
 export interface ItemMaker {
-  toItem(event: InboxEvent, context: { connection: Connection; credentials: Credentials }): Promise<ItemOrIgnored>;
+  toItem(event: InboxEvent, context: MakerContext): Promise<ItemOrIgnored>;
+}
+
+/** An object's field when it is an object, else an empty one: platforms' payloads are read defensively. */
+export function objectAt(value: unknown, key: string): Record<string, unknown> {
+  const field = isPlainObject(value) ? value[key] : undefined;
+  return isPlainObject(field) ? field : {};
+}
+
+/** An object's field when it is a non-blank string (a number is taken as its digits: platforms' ids). */
+export function textAt(value: unknown, key: string): string | undefined {
+  const field = isPlainObject(value) ? value[key] : undefined;
+  if (typeof field === 'number' && Number.isFinite(field)) return String(field);
+  return typeof field === 'string' && field.trim() !== '' ? field : undefined;
 }
 
 /** A header's single value (the first when repeated). */

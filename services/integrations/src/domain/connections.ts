@@ -1,8 +1,9 @@
-import { badRequest, newSigningSecret, notFound, type SealedSecret, type SecretBox } from '@fi/shared';
+import { badRequest, newSigningSecret, notFound, type Logger, type SealedSecret, type SecretBox } from '@fi/shared';
 import { newObjectIdHex } from '@fi/shared/database';
 import type { ConnectionStore } from '../data/connectionStore';
 import type { InboxStore } from '../data/inboxStore';
 import { KINDS, publicConnection, type Credentials, type Kind, type PublicConnection } from '../model/connection';
+import type { AuditPort, ChangeActor, IntegrationAuditAction } from './auditTrail';
 import { newConnectionToken, tokenHash } from './connectionTokens';
 
 export interface NewConnectionInput {
@@ -101,10 +102,25 @@ export class Connections {
       box: SecretBox;
       hookPublicUrl: string;
       inboundMailDomain: string;
+      audit: AuditPort;
+      logger: Logger;
     },
   ) {}
 
-  async add(orgId: string, input: NewConnectionInput): Promise<CreatedConnection> {
+  /**
+   * Every change goes into the organization's audit log. The change is made first: a log that cannot be
+   * written (the identity service down) is reported as an error, and the change stands (adding shows a
+   * secret only once: failing the answer would lose it).
+   */
+  private async audited(orgId: string, actor: ChangeActor, action: IntegrationAuditAction, target: string) {
+    try {
+      await this.deps.audit.record(orgId, actor, action, target);
+    } catch (error) {
+      this.deps.logger.error({ err: error, orgId, action, integrationId: target }, 'audit entry not recorded');
+    }
+  }
+
+  async add(orgId: string, actor: ChangeActor, input: NewConnectionInput): Promise<CreatedConnection> {
     const kind = parseKind(input.kind);
     const name = text('name', input.name, MAX.name) ?? LABELS[kind];
     const subdomain = text('subdomain', input.subdomain, 63);
@@ -130,6 +146,7 @@ export class Connections {
       tokenHash: tokenHash(token),
       createdAt: new Date(),
     });
+    await this.audited(orgId, actor, 'integration.added', id);
     return {
       integration: publicConnection(stored),
       url: kind === 'email' ? null : `${this.deps.hookPublicUrl.replace(/\/$/, '')}/hooks/${token}`,
@@ -142,12 +159,22 @@ export class Connections {
     return (await this.deps.store.list(orgId)).map(publicConnection);
   }
 
-  async pause(orgId: string, id: string): Promise<PublicConnection> {
-    return this.found(await this.deps.store.setStatus(orgId, id, 'paused'));
+  async pause(orgId: string, actor: ChangeActor, id: string): Promise<PublicConnection> {
+    const paused = this.found(await this.deps.store.setStatus(orgId, id, 'paused'));
+    await this.audited(orgId, actor, 'integration.paused', id);
+    return paused;
   }
 
-  async resume(orgId: string, id: string): Promise<PublicConnection> {
-    return this.found(await this.deps.store.setStatus(orgId, id, 'active'));
+  async resume(orgId: string, actor: ChangeActor, id: string): Promise<PublicConnection> {
+    const resumed = this.found(await this.deps.store.setStatus(orgId, id, 'active'));
+    await this.audited(orgId, actor, 'integration.resumed', id);
+    return resumed;
+  }
+
+  /** The connection's latest events with their outcome, newest first. */
+  async recentEvents(orgId: string, id: string, take: number) {
+    if (!(await this.deps.store.get(orgId, id))) throw notFound(CONNECTION_NOT_FOUND);
+    return this.deps.inbox.recent(orgId, id, take);
   }
 
   /**
@@ -156,6 +183,7 @@ export class Connections {
    */
   async rotateSecret(
     orgId: string,
+    actor: ChangeActor,
     id: string,
     secret?: string | null,
   ): Promise<{ integration: PublicConnection; secret: string | null }> {
@@ -176,14 +204,17 @@ export class Connections {
     }
     const sealed = this.deps.box.seal(JSON.stringify({ ...current, secret: next }), id);
     const updated = this.found(await this.deps.store.setCredentials(orgId, id, sealed));
+    await this.audited(orgId, actor, 'integration.secret_rotated', id);
     return { integration: updated, secret: connection.kind === 'webhook' ? next : null };
   }
 
   /** Removes the connection, its sealed credentials and its events; false when it was not the organization's. */
-  async remove(orgId: string, id: string): Promise<boolean> {
+  async remove(orgId: string, actor: ChangeActor, id: string): Promise<boolean> {
     const removed = await this.deps.store.remove(orgId, id);
-    if (removed) await this.deps.inbox.removeConnection(id);
-    return removed;
+    if (!removed) return false;
+    await this.deps.inbox.removeConnection(id);
+    await this.audited(orgId, actor, 'integration.removed', id);
+    return true;
   }
 
   private found(connection: Parameters<typeof publicConnection>[0] | null): PublicConnection {

@@ -1,5 +1,5 @@
 import type { Logger, SecretBox } from '@fi/shared';
-import { ITEM_MAKERS } from '../connectors';
+import { ITEM_MAKERS, type PlatformApis } from '../connectors';
 import type { ConnectionStore } from '../data/connectionStore';
 import type { InboxStore } from '../data/inboxStore';
 import { openCredentials } from '../domain/connections';
@@ -11,6 +11,7 @@ export interface InboxWorkerDeps {
   connections: ConnectionStore;
   box: SecretBox;
   feedback: FeedbackPort;
+  apis: PlatformApis;
   logger: Logger;
 }
 
@@ -37,7 +38,8 @@ export async function processEvent(deps: InboxWorkerDeps, event: InboxEvent, max
   const maker = ITEM_MAKERS[connection.kind];
   if (!maker) return deps.inbox.finish(event.id, 'ignored', { detail: `nothing is made of ${connection.kind} events` });
   try {
-    const made = await maker.toItem(event, { connection, credentials: openCredentials(deps.box, connection) });
+    const credentials = openCredentials(deps.box, connection);
+    const made = await maker.toItem(event, { connection, credentials, apis: deps.apis });
     if ('ignored' in made) return await deps.inbox.finish(event.id, 'ignored', { detail: made.ignored });
     const { itemId } = await deps.feedback.addItem(connection, made.item);
     await deps.inbox.finish(event.id, 'done', { itemId });

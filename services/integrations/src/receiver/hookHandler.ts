@@ -67,6 +67,6 @@ export function hookHandler(deps: {
       if ((await deps.inbox.store(connection, event, request.now)).stored) stored += 1;
     if (received.events.length > 0) await deps.connections.recordEvent(connection.id, request.now);
     if (received.answer !== undefined) send(res, 200, received.answer);
-    else send(res, 202, { received: received.events.length, stored });
+    else send(res, 200, { received: received.events.length, stored });
   };
 }

@@ -109,6 +109,26 @@ const claimSchema = new Schema<ClaimDocument>(
   { collection: 'feedback_alert_claims', versionKey: false },
 );
 
+/** A week's digest of an organization, taken by inserting it: it is sent once, whichever instance sends it. */
+interface DigestDocument {
+  _id: string;
+  orgId: string;
+  week: string;
+  sentAt: Date;
+  recipients: number;
+}
+
+const digestSchema = new Schema<DigestDocument>(
+  {
+    _id: { type: String, required: true },
+    orgId: { type: String, required: true },
+    week: { type: String, required: true },
+    sentAt: { type: Date, required: true },
+    recipients: { type: Number, required: true },
+  },
+  { collection: 'feedback_digests', versionKey: false },
+);
+
 const toAlert = (doc: AlertDocument): Alert => ({
   id: doc._id,
   orgId: doc.orgId,
@@ -150,8 +170,10 @@ export class AlertStore {
   private readonly rulesModel: Model<RulesDocument>;
   private readonly claims: Model<ClaimDocument>;
   private readonly items: Model<FeedbackDocument>;
+  private readonly digests: Model<DigestDocument>;
 
   constructor(connection: Connection) {
+    this.digests = connection.models.FeedbackDigest ?? connection.model<DigestDocument>('FeedbackDigest', digestSchema);
     this.alerts = connection.models.FeedbackAlert ?? connection.model<AlertDocument>('FeedbackAlert', alertSchema);
     this.rulesModel =
       connection.models.FeedbackAlertRules ?? connection.model<RulesDocument>('FeedbackAlertRules', rulesSchema);
@@ -161,7 +183,12 @@ export class AlertStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    await Promise.all([buildIndexes(this.alerts), buildIndexes(this.rulesModel), buildIndexes(this.claims)]);
+    await Promise.all([
+      buildIndexes(this.alerts),
+      buildIndexes(this.rulesModel),
+      buildIndexes(this.claims),
+      buildIndexes(this.digests),
+    ]);
   }
 
   /**
@@ -184,6 +211,22 @@ export class AlertStore {
 
   async release(orgId: string, holder: string): Promise<void> {
     await this.claims.deleteOne({ _id: orgId, holder });
+  }
+
+  /** Whether the organization's digest of `week` was sent (or is being sent). */
+  async digestSent(orgId: string, week: string): Promise<boolean> {
+    return (await this.digests.exists({ _id: `${orgId}:${week}` })) !== null;
+  }
+
+  /** Takes the organization's digest of `week` (an insert: once); false when it was taken already. */
+  async takeDigest(orgId: string, week: string, recipients: number, now: Date): Promise<boolean> {
+    try {
+      await this.digests.create({ _id: `${orgId}:${week}`, orgId, week, sentAt: now, recipients });
+      return true;
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) return false;
+      throw error;
+    }
   }
 
   /** The organization's rules (the defaults for what it never set) and its sealed Slack URL. */

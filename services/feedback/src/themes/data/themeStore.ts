@@ -192,11 +192,14 @@ export class ThemeStore {
   /**
    * Whether the organization's kept theme figures agree with its items' themes: counted once, and no day
    * marked by a computation that changed its items' themes (between its writes and its count of their days,
-   * a day's items would be themed while its figures are not yet).
+   * a day's items would be themed while its figures are not yet); `current`: and computed since the newest
+   * item was added.
    */
-  async figuresSettled(orgId: string): Promise<boolean> {
+  async figuresSettled(orgId: string, current = false): Promise<boolean> {
     const run = await this.run(orgId);
-    return changedSince(run) !== null && !(await this.days.hasMarked(orgId));
+    if (changedSince(run) === null || (await this.days.hasMarked(orgId))) return false;
+    // Current: computed since the newest item too (not only counted as far as it was computed).
+    return !current || run?.fingerprint === (await this.fingerprint(orgId, run));
   }
 
   /** Records how far the theme figures were counted: every day once, and the days changed up to `checkedAt`. */
