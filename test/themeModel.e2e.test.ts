@@ -250,7 +250,8 @@ test("when two organizations have the same items, then each has its own named su
   }
   const named = async (apiKey: string) =>
     (await suggestionsOf(apiKey)).find((theme) => theme.label.startsWith('Model: ') && theme.count === 4);
-  await eventually(async () => Boolean((await named(one.key)) && (await named(two.key))), 30_000, 'both named');
+  await eventually(async () => Boolean((await named(one.key)) && (await named(two.key))), 60_000, 'both named');
+
   const [themeOne, themeTwo] = [(await named(one.key))!, (await named(two.key))!];
   expect(themeOne.id).not.toBe(themeTwo.id);
   const other = await stack.gql<{ feedbackTheme: unknown }>(THEME, { apiKey: one.key, id: themeTwo.id });

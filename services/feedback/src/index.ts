@@ -31,11 +31,18 @@ export {
 export { feedbackImporter } from './feedbackImporter';
 export { recountOrganization, recountOrganizations } from './recount';
 export { webhookConfigSchema, webhookEndpoints } from './webhooks';
-export { computeThemes, curateDemoTaxonomy, recomputeThemes, ThemeStore } from './themes';
+export {
+  computeThemes,
+  computeVectorThemes,
+  curateDemoTaxonomy,
+  recomputeThemes,
+  themeComputationModel,
+  ThemeStore,
+} from './themes';
 export { FEEDBACK_EXPORT_COLUMNS, feedbackExportSource } from './export';
 export { SearchIndexStore } from './searchIndex';
 export { backfillTimes, indexOrganization, startSearchIndexer } from './search';
-export { AiStore, monthlyTokens, startModelFeature } from './ai';
+export { AiStore, modelThemesOf, monthlyTokens, startModelFeature } from './ai';
 export {
   AlertStore,
   BASELINE_DAYS,

@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client';
 import { setModelSentiment, type SentimentDeps } from '../core';
 import type { AiConfig } from './aiConfig';
 import { createAiMetrics } from './aiMetrics';
-import { aiSettingsOf } from './aiSettings';
+import { aiSettingsOf, type AiSettings } from './aiSettings';
 import { AiStore } from './data/aiStore';
 import { noItemVectors, type ItemVectors } from './itemVectors';
 import { noModelThemes, type ModelThemes } from './modelThemes';
@@ -25,6 +25,38 @@ export function similarVectors(connection: Connection, config: AiConfig): ItemVe
   return storedItemVectors(new AiStore(connection), settings.embeddingModel, null);
 }
 
+const clientOf = (settings: AiSettings, store: AiStore, registry: Registry) =>
+  new ModelClient({
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    timeoutMs: settings.timeoutMs,
+    embeddingBatch: settings.embeddingBatch,
+    budget: settings.monthlyTokens > 0 ? monthlyTokens(store, settings.monthlyTokens) : unlimitedTokens,
+    metrics: createAiMetrics(registry),
+  });
+
+/** The uses of the models the theme computation may make, as AI_FEATURES allows. */
+const themesOf = (settings: AiSettings, vectors: ItemVectors, client: ModelClient): ModelThemes => ({
+  assignment: settings.embeddingModel && settings.uses.has('assignment') ? vectors : null,
+  clustering: settings.embeddingModel && settings.uses.has('themes') ? vectors : null,
+  names: settings.chatModel && settings.uses.has('theme-names') ? chatThemeNamer(client, settings.chatModel) : null,
+});
+
+const vectorsOf = (settings: AiSettings, store: AiStore, client: ModelClient) =>
+  settings.embeddingModel ? storedItemVectors(store, settings.embeddingModel, client) : noItemVectors;
+
+/**
+ * What the theme computation may ask of the configured models, for a process that computes themes without
+ * the model's background work (`npm run bench`); nothing without OPENAI_BASE_URL and OPENAI_API_KEY.
+ */
+export function modelThemesOf(connection: Connection, config: AiConfig, registry: Registry): ModelThemes {
+  const settings = aiSettingsOf(config);
+  if (!settings) return noModelThemes;
+  const store = new AiStore(connection);
+  const client = clientOf(settings, store, registry);
+  return themesOf(settings, vectorsOf(settings, store, client), client);
+}
+
 /**
  * The background work of the model (ai/modelWork.ts), when one is configured: nothing starts, and no
  * request ever leaves, without OPENAI_BASE_URL and OPENAI_API_KEY. Returns the vectors with a client,
@@ -41,14 +73,7 @@ export async function startModelFeature(
   if (!settings) return { vectors: noItemVectors, themes: noModelThemes, close: () => Promise.resolve() };
   const store = new AiStore(connection);
   await store.ensureIndexes();
-  const client = new ModelClient({
-    baseUrl: settings.baseUrl,
-    apiKey: settings.apiKey,
-    timeoutMs: settings.timeoutMs,
-    embeddingBatch: settings.embeddingBatch,
-    budget: settings.monthlyTokens > 0 ? monthlyTokens(store, settings.monthlyTokens) : unlimitedTokens,
-    metrics: createAiMetrics(registry),
-  });
+  const client = clientOf(settings, store, registry);
   const work = startModelWork(
     store,
     client,
@@ -56,11 +81,6 @@ export async function startModelFeature(
     (orgId, itemId, value) => setModelSentiment(sentiment, orgId, itemId, value),
     logger,
   );
-  const vectors = settings.embeddingModel ? storedItemVectors(store, settings.embeddingModel, client) : noItemVectors;
-  const themes: ModelThemes = {
-    assignment: settings.embeddingModel && settings.uses.has('assignment') ? vectors : null,
-    clustering: settings.embeddingModel && settings.uses.has('themes') ? vectors : null,
-    names: settings.chatModel && settings.uses.has('theme-names') ? chatThemeNamer(client, settings.chatModel) : null,
-  };
-  return { vectors, themes, close: async () => work?.close() };
+  const vectors = vectorsOf(settings, store, client);
+  return { vectors, themes: themesOf(settings, vectors, client), close: async () => work?.close() };
 }

@@ -13,6 +13,8 @@ const MAX_ORGANIZATIONS = 20;
 interface OrgEntry {
   /** Vectors of length 1, so a dot product is their cosine. */
   vectors: Map<string, Float32Array>;
+  /** When each held vector was stored (ms), so a refresh reads only the vectors stored since. */
+  storedAt: Map<string, number>;
   newest: Date | null;
   refreshedAt: number;
   refreshing?: Promise<void>;
@@ -47,10 +49,18 @@ export function storedItemVectors(
 
   const refresh = async (orgId: string, entry: OrgEntry) => {
     const startedAt = clock();
-    const since = entry.newest ? new Date(entry.newest.getTime() - OVERLAP_MS) : null;
-    for (const { id, vector, at } of await store.vectorsSince(orgId, model, since)) {
+    const keep = ({ id, vector, at }: { id: string; vector: Float32Array; at: Date }) => {
       entry.vectors.set(id, unit(vector));
+      entry.storedAt.set(id, at.getTime());
       if (!entry.newest || at > entry.newest) entry.newest = at;
+    };
+    if (!entry.newest) for (const stored of await store.allVectors(orgId, model)) keep(stored);
+    else {
+      // The overlap holds every vector of a bulk import's last seconds: their times are read, and only the
+      // vectors not held yet (or stored again since) are, instead of thousands of vectors every 2 s.
+      const times = await store.vectorTimesSince(orgId, model, new Date(entry.newest.getTime() - OVERLAP_MS));
+      const wanted = times.filter(({ id, at }) => (entry.storedAt.get(id) ?? -1) < at.getTime()).map(({ id }) => id);
+      if (wanted.length > 0) for (const stored of await store.vectorsWithTimes(orgId, model, wanted)) keep(stored);
     }
     entry.refreshedAt = startedAt;
   };
@@ -58,7 +68,7 @@ export function storedItemVectors(
   const entryOf = async (orgId: string, maxAgeMs = REFRESH_AFTER_MS) => {
     let entry = entries.get(orgId);
     if (entry) entries.delete(orgId);
-    else entry = { vectors: new Map(), newest: null, refreshedAt: -Infinity };
+    else entry = { vectors: new Map(), storedAt: new Map(), newest: null, refreshedAt: -Infinity };
     entries.set(orgId, entry);
     if (entries.size > MAX_ORGANIZATIONS) entries.delete(entries.keys().next().value!);
     if (clock() - entry.refreshedAt >= maxAgeMs) {

@@ -15,7 +15,8 @@ export { createThemeLoaders, type ThemeLoaders, type ThemesContext } from './the
 export { createThemeResolvers, themeFigureFields } from './themeResolvers';
 export { createCuratedAdminResolvers, createCuratedResolvers, curatedThemeFields } from './curatedResolvers';
 export { computeThemes } from './themeClustering';
-export { recomputeThemes, refreshThemeDays, startThemeWorker } from './themeWorker';
+export { computeVectorThemes } from './vectorClustering';
+export { recomputeThemes, refreshThemeDays, startThemeWorker, themeComputationModel } from './themeWorker';
 export { curateDemoTaxonomy, DEMO_TAXONOMY } from './demoTaxonomy';
 export { themeDayTally } from './themeRecount';
 export {

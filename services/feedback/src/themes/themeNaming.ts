@@ -49,29 +49,46 @@ export function themeNaming(
     }
   };
 
-  return {
-    /** Asks for names of these themes in the background, unless the organization's are being asked or wait after a failure. */
-    request(orgId: string, themes: readonly UnnamedTheme[]): void {
-      const wanted = themes.filter((theme) => !unusable.has(theme.id)).slice(0, MAX_NAMED_PER_COMPUTATION);
-      const lastFailure = failedAt.get(orgId);
-      if (wanted.length === 0 || asking.has(orgId) || (lastFailure !== undefined && clock() - lastFailure < retryMs))
-        return;
-      asking.add(orgId);
-      run(orgId, wanted)
-        .then(() => {
-          failedAt.delete(orgId);
-          // More themes than one computation names: the next computation asks for the rest.
-          if (themes.length > wanted.length) ready(orgId);
-        })
-        .catch((error: unknown) => {
-          failedAt.set(orgId, clock());
-          setTimeout(() => ready(orgId), retryMs).unref();
-          if (!(error instanceof ModelUnavailable))
-            logger.warn({ err: error, orgId }, 'naming themes failed: their local labels stay, asked again later');
-        })
-        .finally(() => asking.delete(orgId));
-    },
+  // The newest request of an organization whose names are being asked: done once they are in.
+  const waiting = new Map<string, readonly UnnamedTheme[]>();
+
+  const request = (orgId: string, themes: readonly UnnamedTheme[]): void => {
+    if (asking.has(orgId)) {
+      waiting.set(orgId, themes);
+      return;
+    }
+    const wanted = themes.filter((theme) => !unusable.has(theme.id)).slice(0, MAX_NAMED_PER_COMPUTATION);
+    const lastFailure = failedAt.get(orgId);
+    if (wanted.length === 0 || (lastFailure !== undefined && clock() - lastFailure < retryMs)) return;
+    asking.add(orgId);
+    run(orgId, wanted)
+      .then(() => {
+        failedAt.delete(orgId);
+        // More themes than one computation names: the next computation asks for the rest.
+        if (themes.length > wanted.length) ready(orgId);
+      })
+      .catch((error: unknown) => {
+        failedAt.set(orgId, clock());
+        setTimeout(() => ready(orgId), retryMs).unref();
+        if (!(error instanceof ModelUnavailable))
+          logger.warn({ err: error, orgId }, 'naming themes failed: their local labels stay, asked again later');
+      })
+      .finally(() => {
+        asking.delete(orgId);
+        const next = waiting.get(orgId);
+        waiting.delete(orgId);
+        // Themes this run just asked about are not asked again.
+        const asked = new Set(wanted.map((theme) => theme.id));
+        if (next)
+          request(
+            orgId,
+            next.filter((theme) => !asked.has(theme.id)),
+          );
+      });
   };
+
+  /** Asks for names of these themes in the background (after the names being asked, if any), unless they wait after a failure. */
+  return { request };
 }
 
 export type ThemeNaming = ReturnType<typeof themeNaming>;

@@ -97,6 +97,12 @@ const toBuffer = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byt
 const toVector = (stored: Buffer | mongo.Binary) =>
   new Float32Array(Uint8Array.from(stored instanceof mongo.Binary ? stored.buffer : stored).buffer);
 
+const storedVectorOf = (doc: VectorDocument) => ({
+  id: doc._id.toHexString(),
+  vector: toVector(doc.vector),
+  at: doc.at,
+});
+
 /**
  * The model feature's store: the items' vectors under the embedding model that made them, how far each
  * pass over the items got, the items a failure left to do again, and the organizations' monthly tokens.
@@ -131,17 +137,10 @@ export class AiStore {
     return new Map(docs.map((doc) => [doc._id.toHexString(), toVector(doc.vector)]));
   }
 
-  /** The organization's vectors under `model` stored at or after `since` (all of them when null), with their time. */
-  async vectorsSince(
-    orgId: string,
-    model: string,
-    since: Date | null,
-  ): Promise<Array<{ id: string; vector: Float32Array; at: Date }>> {
-    const docs = await this.vectors
-      .find({ orgId, model, ...(since ? { at: { $gte: since } } : {}) })
-      .maxTimeMS(DEFAULT_MAX_TIME_MS)
-      .lean<VectorDocument[]>();
-    return docs.map((doc) => ({ id: doc._id.toHexString(), vector: toVector(doc.vector), at: doc.at }));
+  /** Every vector of the organization under `model`, with its time. */
+  async allVectors(orgId: string, model: string): Promise<Array<{ id: string; vector: Float32Array; at: Date }>> {
+    const docs = await this.vectors.find({ orgId, model }).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<VectorDocument[]>();
+    return docs.map(storedVectorOf);
   }
 
   /** How many vectors of `model` the organization has, and when the newest was stored (index-served). */
@@ -155,6 +154,28 @@ export class AiStore {
         .lean<Pick<VectorDocument, 'at'>>(),
     ]);
     return { count, newest: newest?.at ?? null };
+  }
+
+  /** Ids and times of the organization's vectors under `model` stored at or after `since` (no vectors: a light read). */
+  async vectorTimesSince(orgId: string, model: string, since: Date): Promise<Array<{ id: string; at: Date }>> {
+    const docs = await this.vectors
+      .find({ orgId, model, at: { $gte: since } }, { at: 1 })
+      .maxTimeMS(DEFAULT_MAX_TIME_MS)
+      .lean<Array<Pick<VectorDocument, '_id' | 'at'>>>();
+    return docs.map((doc) => ({ id: doc._id.toHexString(), at: doc.at }));
+  }
+
+  /** Vectors of these items under `model`, with their times (items without one are absent). */
+  async vectorsWithTimes(
+    orgId: string,
+    model: string,
+    itemIds: readonly string[],
+  ): Promise<Array<{ id: string; vector: Float32Array; at: Date }>> {
+    const docs = await this.vectors
+      .find({ _id: { $in: itemIds.map((id) => new Types.ObjectId(id)) }, orgId, model })
+      .maxTimeMS(DEFAULT_MAX_TIME_MS)
+      .lean<VectorDocument[]>();
+    return docs.map(storedVectorOf);
   }
 
   async putVectors(orgId: string, model: string, vectors: Array<{ id: string; vector: Float32Array }>): Promise<void> {

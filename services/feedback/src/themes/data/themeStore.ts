@@ -353,16 +353,6 @@ export class ThemeStore {
     return ids.map((id) => found.get(id)).filter((theme): theme is Theme => theme !== undefined);
   }
 
-  /** Ids of the organization's active suggestions a computation first found in [since, until]. */
-  async suggestedSince(orgId: string, since: Date, until: Date): Promise<string[]> {
-    const docs = await this.themes
-      .find({ orgId, active: true, curated: { $ne: true }, createdAt: { $gte: since, $lte: until } }, { _id: 1 })
-      .limit(1_000)
-      .maxTimeMS(DEFAULT_MAX_TIME_MS)
-      .lean<Array<{ _id: string }>>();
-    return docs.map((doc) => doc._id);
-  }
-
   /**
    * Gives an automatic theme the chat model's label and summary, unless a person renamed it or it is curated
    * or gone meanwhile; true when written.
@@ -373,6 +363,16 @@ export class ThemeStore {
       { $set: { label, summary, named: true, updatedAt: now } },
     );
     return result.modifiedCount === 1;
+  }
+
+  /** Ids of the organization's active suggestions a computation first found in [since, until]. */
+  async suggestedSince(orgId: string, since: Date, until: Date): Promise<string[]> {
+    const docs = await this.themes
+      .find({ orgId, active: true, curated: { $ne: true }, createdAt: { $gte: since, $lte: until } }, { _id: 1 })
+      .limit(1_000)
+      .maxTimeMS(DEFAULT_MAX_TIME_MS)
+      .lean<Array<{ _id: string }>>();
+    return docs.map((doc) => doc._id);
   }
 
   async rename(orgId: string, id: string, label: string, now = new Date()): Promise<Theme | null> {
