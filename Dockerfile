@@ -15,6 +15,7 @@ COPY services/feedback/package.json services/feedback/
 COPY services/contacts/package.json services/contacts/
 COPY services/accounts/package.json services/accounts/
 COPY services/identity/package.json services/identity/
+COPY services/integrations/package.json services/integrations/
 COPY gateway/package.json gateway/
 COPY cli/package.json cli/
 COPY dashboard/package.json dashboard/
@@ -49,6 +50,7 @@ COPY --from=build /app/services/feedback/dist services/feedback/dist
 COPY --from=build /app/services/contacts/dist services/contacts/dist
 COPY --from=build /app/services/accounts/dist services/accounts/dist
 COPY --from=build /app/services/identity/dist services/identity/dist
+COPY --from=build /app/services/integrations/dist services/integrations/dist
 COPY --from=build /app/gateway/dist gateway/dist
 COPY --from=build /app/cli/dist cli/dist
 COPY --from=build /app/dashboard/dist dashboard/dist

@@ -2,7 +2,20 @@
 // ts-jest transpiles each file on its own (tsconfig has isolatedModules): type errors are
 // `npm run typecheck`'s job, so tests start fast and never wait on a whole-program check.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }];
-const common = { rootDir: __dirname, testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest } };
+// openid-client and the two packages it builds on, and the hashing and base32 packages otplib builds on, ship
+// only ES modules, which Jest's CommonJS module registry cannot load on Node 20 (Node itself can: the services
+// require them natively); ts-jest compiles those files to CommonJS for the tests.
+const ESM_ONLY = ['openid-client', 'oauth4webapi', 'jose', '@scure/base', '@noble/hashes'];
+const esmToCommonJs = [
+  'ts-jest',
+  { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', isolatedModules: true } },
+];
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': tsJest, [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: esmToCommonJs },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
+};
 const packages = '<rootDir>/{services,gateway,shared,cli}/**/test/**';
 
 module.exports = {

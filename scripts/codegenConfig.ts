@@ -12,9 +12,11 @@ export const GENERATED_RESOLVERS = {
   contacts: 'services/contacts/src/generated/resolvers.ts',
   accounts: 'services/accounts/src/generated/resolvers.ts',
   identity: 'services/identity/src/generated/resolvers.ts',
+  integrations: 'services/integrations/src/generated/resolvers.ts',
   'feedback-admin': 'services/feedback/src/generated/adminResolvers.ts',
   'contacts-admin': 'services/contacts/src/generated/adminResolvers.ts',
   'accounts-admin': 'services/accounts/src/generated/adminResolvers.ts',
+  'integrations-admin': 'services/integrations/src/generated/adminResolvers.ts',
 } as const;
 
 export type SchemaName = keyof typeof GENERATED_RESOLVERS;
@@ -104,7 +106,12 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
       Member: '../data/memberRepository#Member',
       ApiKey: '../data/apiKeyRepository#ApiKeyRecord',
       CreatedApiKey: '../resolvers#CreatedKey',
+      ScimToken: '../scim#ScimTokenRecord',
     },
+  },
+  integrations: {
+    contextType: '@fi/shared#SubgraphContext',
+    mappers: {},
   },
   // Admin schemas: the context holds the signed-in member; records are the repositories' own items.
   'feedback-admin': {
@@ -126,6 +133,10 @@ const SERVICE_TYPES: Record<SchemaName, { contextType: string; mappers: Record<s
   'accounts-admin': {
     contextType: '@fi/shared#SubgraphContext',
     mappers: { Account: '../data/accountRepository#AccountItem' },
+  },
+  'integrations-admin': {
+    contextType: '@fi/shared#SubgraphContext',
+    mappers: { IntegrationEvent: '../model/inboxEvent#InboxEvent' },
   },
 };
 

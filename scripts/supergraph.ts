@@ -13,6 +13,11 @@ export const SUBGRAPHS = [
   { name: 'feedback', url: 'http://localhost:4001/graphql', schema: 'services/feedback/src/schema.graphql' },
   { name: 'contacts', url: 'http://localhost:4002/graphql', schema: 'services/contacts/src/schema.graphql' },
   { name: 'accounts', url: 'http://localhost:4003/graphql', schema: 'services/accounts/src/schema.graphql' },
+  {
+    name: 'integrations',
+    url: 'http://localhost:4006/graphql',
+    schema: 'services/integrations/src/schema.graphql',
+  },
 ] as const;
 
 /**
@@ -28,6 +33,11 @@ export const ADMIN_SUBGRAPHS = [
   { name: 'feedback', url: 'http://localhost:4001/admin/graphql', schema: 'services/feedback/src/admin.graphql' },
   { name: 'contacts', url: 'http://localhost:4002/admin/graphql', schema: 'services/contacts/src/admin.graphql' },
   { name: 'accounts', url: 'http://localhost:4003/admin/graphql', schema: 'services/accounts/src/admin.graphql' },
+  {
+    name: 'integrations',
+    url: 'http://localhost:4006/admin/graphql',
+    schema: 'services/integrations/src/admin.graphql',
+  },
 ] as const;
 
 type SubgraphList = ReadonlyArray<{ name: string; url: string; schema: string }>;

@@ -56,6 +56,7 @@ function rawEnvironmentOf(name: string): Record<string, string> {
 /** Secrets compose refuses to start without (`${VAR:?message}`): the operator sets them in the shell. */
 const OPERATOR_SECRETS: Record<string, string> = {
   WEBHOOK_SECRET_KEY: '5e'.repeat(32),
+  INTEGRATIONS_SECRET_KEY: '6f'.repeat(32),
   IDENTITY_SIGNING_KEYS: `k1:${'5e'.repeat(32)}`,
 };
 
@@ -182,6 +183,7 @@ describe('docker-compose.yml', () => {
       'contacts',
       'feedback',
       'identity',
+      'integrations',
       'redis',
     ]);
     for (const name of WITH_DATABASE) expect(Object.keys(service(name).depends_on ?? {})).toContain('mongo');
@@ -203,10 +205,14 @@ describe('docker-compose.yml', () => {
       expect(JSON.stringify(service(name).healthcheck?.test)).toContain('/health');
   });
 
-  test('when the stack is up, then only the gateway publishes a port, and it is 4000; optional tools publish on loopback only', () => {
+  test('when the stack is up, then only the gateway (4000) and the integrations receiver (4007) publish a port; optional tools publish on loopback only', () => {
     const published = Object.entries(compose.services).filter(([, { ports }]) => ports && ports.length > 0);
-    expect(published.filter(([, { profiles }]) => !profiles).map(([name]) => name)).toEqual(['gateway']);
+    expect(published.filter(([, { profiles }]) => !profiles).map(([name]) => name)).toEqual([
+      'integrations-receiver',
+      'gateway',
+    ]);
     expect(service('gateway').ports?.map(String)).toEqual(['4000:4000']);
+    expect(service('integrations-receiver').ports?.map(String)).toEqual(['4007:4007']);
     for (const [name, { ports, profiles }] of published.filter(([, { profiles }]) => profiles)) {
       expect({ name, profiles, ports: ports?.map(String) }).toEqual({
         name,

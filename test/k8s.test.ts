@@ -4,7 +4,14 @@ import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { ensureKustomize, kustomizeBuild } from '../scripts/kustomize';
 import { compiledEntry } from './helpers/processes';
-import { APP_SERVICES, environmentProblems, fieldByEnv, SUBGRAPHS, WITH_DATABASE } from './helpers/deployment';
+import {
+  APP_SERVICES,
+  environmentProblems,
+  fieldByEnv,
+  PUBLIC_RECEIVERS,
+  SUBGRAPHS,
+  WITH_DATABASE,
+} from './helpers/deployment';
 import {
   reachability,
   selects,
@@ -247,6 +254,8 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
       'feedback',
       'gateway',
       'identity',
+      'integrations',
+      'integrations-receiver',
       'mongo',
       'redis',
     ]);
@@ -494,13 +503,23 @@ describe.each(Object.keys(RENDERINGS) as RenderingName[])('deploy/k8s rendered a
     ]);
     const expected = [
       ...clients.map((client) => `${client} -> gateway:4000`),
+      ...clients.map((client) => `${client} -> integrations-receiver:4007`),
       'gateway -> feedback:4001',
       'gateway -> contacts:4002',
       'gateway -> accounts:4003',
       'gateway -> identity:4004',
+      'gateway -> integrations:4006',
       'gateway -> redis:6379',
       ...WITH_DATABASE.map((name) => `${name} -> mongo:27017`),
       'feedback-worker -> mongo:27017',
+      'integrations-worker -> mongo:27017',
+      'integrations-receiver -> mongo:27017',
+      // Items and records of connected platforms, through the services' own APIs.
+      'integrations-worker -> feedback:4001',
+      'integrations-worker -> contacts:4002',
+      'integrations-worker -> accounts:4003',
+      // Changes of connections into the audit log, which the identity service keeps.
+      'integrations -> identity:4004',
       'mongo -> mongo:27017',
       'mongo-init -> mongo:27017',
       // Webhook deliveries, sent by the worker: public addresses on 443 only.
@@ -592,7 +611,10 @@ describe('subgraphs are never exposed', () => {
       const backends = ingresses.flatMap((ingress) =>
         (ingress.spec.rules ?? []).flatMap((rule) => (rule.http?.paths ?? []).map((p) => p.backend.service?.name)),
       );
-      expect(backends.filter((backend) => backend !== 'gateway')).toEqual([]);
+      // The integrations receiver is public by design: it verifies every event's signature itself.
+      expect(backends.filter((backend) => backend !== 'gateway' && !PUBLIC_RECEIVERS.includes(backend ?? ''))).toEqual(
+        [],
+      );
     },
   );
 });

@@ -1,6 +1,7 @@
 import { MemberService, openRepositories, openScimTokens, OPERATOR, type ScimTokenService } from '@fi/identity';
 import type { Role } from '@fi/shared';
 import type { Connection } from 'mongoose';
+import { cli } from './helpers/cli';
 import { eventually } from './helpers/processes';
 import { startStack, type Stack } from './helpers/stack';
 
@@ -64,23 +65,26 @@ async function addMember(orgId: string, role: Role) {
 
 /** A page of the web application signed in as `email`: its session cookie, and the admin API through it. */
 async function signIn(email: string, password: string) {
-  const post = async (query: string, variables: Record<string, unknown>, cookie?: string) => {
+  const held: { cookie?: string; csrf?: string } = {};
+  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
     const response = await fetch(`${stack.gateway.url}/admin/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(held.cookie ? { cookie: held.cookie } : {}),
+        ...(held.csrf ? { 'x-csrf-token': held.csrf } : {}),
+      },
       body: JSON.stringify({ query, variables }),
     });
-    return { setCookie: response.headers.get('set-cookie'), body: (await response.json()) as Json };
+    held.cookie = response.headers.get('set-cookie')?.split(';')[0] ?? held.cookie;
+    return (await response.json()) as Json;
   };
-  const answer = await post('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { csrfToken } }', {
+  const answer = await gql('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { csrfToken } }', {
     e: email,
     p: password,
   });
-  const cookie = answer.setCookie?.split(';')[0];
-  return {
-    answer: answer.body,
-    me: async () => (await post('{ me { member { email } } }', {}, cookie)).body.data?.me ?? null,
-  };
+  held.csrf = answer.data?.signIn?.csrfToken;
+  return { answer, gql, me: async () => (await gql('{ me { member { email } } }')).data?.me ?? null };
 }
 
 // Okta's provisioning requests, as its SCIM 2.0 guide writes them.
@@ -158,6 +162,58 @@ describe('tokens', () => {
     // Only the hash is stored.
     const stored = await identityDb.collection('scim_tokens').findOne({ _id: record.id as never });
     expect(JSON.stringify(stored)).not.toContain(token);
+  });
+});
+
+describe('the CLI', () => {
+  test('when an operator makes a SCIM token, then stdout holds only the token, it works, and scim revoke stops it', async () => {
+    const { orgId } = await stack.createKey();
+    const made = await cli('scim', 'token', '--org', orgId, '--name', 'okta');
+    expect(made.code).toBe(0);
+    expect(made.stdout).toEqual([expect.stringMatching(/^fis_[A-Za-z0-9_-]{43}$/)]);
+    const [token] = made.stdout;
+    expect((await scim(token, 'GET', '/Users')).status).toBe(200);
+    const listed = await cli('scim', 'tokens', '--org', orgId);
+    expect(listed.stdout).toHaveLength(1);
+    expect(listed.stdout[0]).not.toContain(token.slice(8));
+    const id = listed.stdout[0].split('\t')[0];
+    expect((await cli('scim', 'revoke', id, '--org', orgId)).code).toBe(0);
+    expect((await scim(token, 'GET', '/Users')).status).toBe(401);
+    expect(await cli('scim', 'token', '--org', `${orgId}-missing`)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('not found'),
+    });
+    expect((await cli('scim', 'token')).code).toBe(2);
+  });
+});
+
+describe('Settings, SCIM tokens (the admin API)', () => {
+  test('when an owner creates, lists and revokes a token, then it works until revoked; a member may not', async () => {
+    const { orgId, owner } = await newOrganization();
+    const page = await signIn(owner.email, owner.password);
+    const created = await page.gql(
+      'mutation { createScimToken(name: "Okta") { token scimToken { id name hint role createdBy } } }',
+    );
+    const { token, scimToken } = created.data.createScimToken;
+    expect(scimToken).toMatchObject({ name: 'Okta', hint: token.slice(0, 8), role: 'owner', createdBy: owner.email });
+    expect((await scim(token, 'GET', '/Users')).status).toBe(200);
+    const listed = await page.gql('{ scimTokens { id revokedAt } }');
+    expect(listed.data.scimTokens.map((listedToken: Json) => listedToken.id)).toContain(scimToken.id);
+    expect(JSON.stringify(listed)).not.toContain(token);
+
+    const person = await addMember(orgId, 'member');
+    const memberPage = await signIn(person.email, person.password);
+    const refused = await memberPage.gql('mutation { createScimToken(name: "mine") { token } }');
+    expect(refused.errors[0]).toMatchObject({
+      message: 'Only owners and admins can manage SCIM tokens',
+      extensions: { code: 'FORBIDDEN' },
+    });
+
+    const revoked = await page.gql('mutation($id: ID!) { revokeScimToken(id: $id) { revokedAt } }', {
+      id: scimToken.id,
+    });
+    expect(revoked.data.revokeScimToken.revokedAt).toEqual(expect.any(String));
+    expect((await scim(token, 'GET', '/Users')).status).toBe(401);
   });
 });
 

@@ -67,6 +67,9 @@ describe('npm start', () => {
     ACCOUNTS_PORT: String(await freePort()),
     IDENTITY_PORT: String(await freePort()),
     FEEDBACK_WORKER_PORT: String(await freePort()),
+    INTEGRATIONS_PORT: String(await freePort()),
+    INTEGRATIONS_RECEIVER_PORT: String(await freePort()),
+    INTEGRATIONS_WORKER_PORT: String(await freePort()),
   });
   const serviceOf = (stackPid: number, name: string, entry = 'main.ts') =>
     childrenOf(stackPid).find((pid) => commandOf(pid).includes(`services/${name}/src/${entry}`));

@@ -319,7 +319,8 @@ describe('outbound webhooks', () => {
     ['no events', 'http://127.0.0.1:9/x', [], /events must name at least one event/],
     ['an unknown event', 'http://127.0.0.1:9/x', ['feedback.exploded'], /events must be among feedback.created/],
     ['an overlong event name', 'http://127.0.0.1:9/x', ['x'.repeat(101)], /at most 100 characters/],
-    ['too many events', 'http://127.0.0.1:9/x', Array(15).fill('feedback.created'), /at most 14 entries/],
+    // Twice the event types is the limit (repeats allowed, so a generated list may repeat some).
+    ['too many events', 'http://127.0.0.1:9/x', Array(100).fill('feedback.created'), /at most \d+ entries \(got 100\)/],
     ['an overlong url', `http://127.0.0.1:9/${'x'.repeat(2048)}`, ALL_EVENTS, /url must be at most 2048 characters/],
     ['a relative url', '/hooks', ALL_EVENTS, /url must be an absolute URL/],
     ['an ftp url', 'ftp://127.0.0.1/x', ALL_EVENTS, /url must use https or http/],

@@ -5,7 +5,9 @@ import { linksCommand } from './commands/links';
 import { countsCommand } from './commands/counts';
 import { webhooksCommand } from './commands/webhooks';
 import { parseCount, seedOrganization } from './commands/seed';
+import { scimCommand } from './commands/scim';
 import { sentimentCommand } from './commands/sentiment';
+import { ssoCommand } from './commands/sso';
 import { openDatabases } from './databases';
 import { consoleOutput, UsageError, type Output } from './output';
 
@@ -20,6 +22,12 @@ export const USAGE = `Usage: npm run cli -- <command>
   keys migrate                     move the keys of the old shared store (AUTH_MONGODB_URI,
                                    AUTH_MONGODB_DB, default: auth) into the identity service,
                                    once; they keep working unchanged
+  scim token --org ORG [--name NAME]
+                                   create a token for the organization's identity provider to
+                                   provision people with (SCIM 2.0 at the gateway's /scim/v2);
+                                   prints only the token, once; it acts as an owner's
+  scim tokens --org ORG            list the organization's SCIM tokens (never the secret)
+  scim revoke ID --org ORG         revoke a SCIM token (its listed id); it stops at once
   import contacts|accounts|feedback FILE --org ORG [--skip-invalid]
                                    import a JSON array or NDJSON file; all or nothing,
                                    or with --skip-invalid exactly the valid records
@@ -37,6 +45,11 @@ export const USAGE = `Usage: npm run cli -- <command>
   links backfill [--org ORG] [--batch N]
                                    give records stored before links existed their match keys
                                    (all organizations unless --org; resumable; never overwrites)
+  sso set --org ORG --issuer URL --client-id ID --client-secret SECRET --domain DOMAIN [--default-role ROLE]
+                                   connect an organization to its OpenID Provider; the domain is
+                                   marked verified (owners prove theirs by DNS in the web application)
+  sso show --org ORG               the organization's single sign-on (never the client secret)
+  sso remove --org ORG             remove it and its domains (passwords work again for everyone)
   counts recount --org ORG         count an organization's feedback from its items and repair the
                                    kept figures (totals, contact and account figures, insights)
 
@@ -64,6 +77,11 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         skip: { type: 'string' },
         take: { type: 'string' },
         batch: { type: 'string' },
+        issuer: { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        domain: { type: 'string' },
+        'default-role': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -77,7 +95,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
     out.info(USAGE);
     return values.help ? 0 : 2;
   }
-  if (!['keys', 'import', 'seed', 'webhooks', 'sentiment', 'links', 'counts'].includes(command)) {
+  if (!['keys', 'scim', 'import', 'seed', 'webhooks', 'sentiment', 'links', 'counts', 'sso'].includes(command)) {
     out.info(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
@@ -104,6 +122,8 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         db,
         out,
       );
+    } else if (command === 'scim') {
+      await scimCommand(rest[0], rest.slice(1), { org: values.org, name: values.name }, db, out);
     } else if (command === 'webhooks') {
       await webhooksCommand(
         rest[0],
@@ -118,6 +138,20 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
       await sentimentCommand(rest[0], values.org, values.batch, db, out);
     } else if (command === 'links') {
       await linksCommand(rest[0], values.org, values.batch, db, out);
+    } else if (command === 'sso') {
+      await ssoCommand(
+        rest[0],
+        {
+          org: values.org,
+          issuer: values.issuer,
+          clientId: values['client-id'],
+          clientSecret: values['client-secret'],
+          domain: values.domain,
+          defaultRole: values['default-role'],
+        },
+        db,
+        out,
+      );
     } else if (command === 'counts') {
       await countsCommand(rest[0], values.org, db, out);
     } else {

@@ -16,7 +16,11 @@ import { AppLayout, NotFoundPage } from './features/layout/AppLayout';
 import { ApiKeysSection } from './features/settings/ApiKeysSection';
 import { AuditLogSection } from './features/settings/AuditLogSection';
 import { MembersSection } from './features/settings/MembersSection';
+import { ScimTokensSection } from './features/scim/ScimTokensSection';
 import { SettingsPage } from './features/settings/SettingsPage';
+import { OidcCallbackPage } from './features/sso/OidcCallbackPage';
+import { SingleSignOnSection } from './features/sso/SingleSignOnSection';
+import { SsoSignInPage } from './features/sso/SsoSignInPage';
 import { ThemesPage } from './features/themes/ThemesPage';
 import { WebhooksPage } from './features/webhooks/WebhooksPage';
 import { adminClient } from './lib/adminClient';
@@ -28,6 +32,8 @@ export function App() {
         <BrowserRouter>
           <Routes>
             <Route path="/sign-in" element={<SignInPage />} />
+            <Route path="/sign-in/sso" element={<SsoSignInPage />} />
+            <Route path="/auth/oidc/callback" element={<OidcCallbackPage />} />
             <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
             <Route path="/reset-password" element={<ResetPasswordPage />} />
             <Route
@@ -51,6 +57,8 @@ export function App() {
                 <Route path="api-keys" element={<ApiKeysSection />} />
                 <Route path="members" element={<MembersSection />} />
                 <Route path="audit-log" element={<AuditLogSection />} />
+                <Route path="scim" element={<ScimTokensSection />} />
+                <Route path="single-sign-on" element={<SingleSignOnSection />} />
                 <Route path="alerts" element={<AlertRulesSection />} />
                 <Route path="profile" element={<MailOptInsSection />} />
               </Route>

@@ -25,7 +25,7 @@ secret() { # name, then key=value pairs
 
 # The replica set members' shared key: base64 text, 6 to 1024 characters.
 secret fi-mongodb-admin username=root "password=$(password)" "keyfile=$(head -c 756 /dev/urandom | base64 | tr -d '\n')"
-for service in feedback contacts accounts identity; do
+for service in feedback contacts accounts identity integrations; do
   pw="$(password)"
   secret "fi-mongodb-$service" "password=$pw" "uri=mongodb://$service:$pw@$hosts/?replicaSet=rs0&authSource=admin"
 done
@@ -33,6 +33,8 @@ pw="$(password)"
 secret fi-redis "password=$pw" "url=redis://:$pw@redis:6379"
 # Encrypts webhook signing secrets (32 bytes as hex). Keep it: a new key makes stored secrets unreadable.
 secret fi-webhooks "secret-key=$(password)"
+# Encrypts connected platforms' secrets and tokens (32 bytes as hex). Keep it, as the webhooks' key.
+secret fi-integrations "secret-key=$(password)"
 # Signs the identity the gateway sends the subgraphs: KEY_ID:SECRET, the key id dated so a rotation
 # (docs/identity.md) can list the next key beside it.
 secret fi-identity-signing "keys=k$(date +%Y%m%d):$(password)"

@@ -199,6 +199,10 @@ export const gatewayConfigSchema = {
   feedbackUrl: optionalUrl('FEEDBACK_URL', 'GraphQL URL of the feedback subgraph (default: the one in the supergraph)'),
   contactsUrl: optionalUrl('CONTACTS_URL', 'GraphQL URL of the contacts subgraph (default: the one in the supergraph)'),
   accountsUrl: optionalUrl('ACCOUNTS_URL', 'GraphQL URL of the accounts subgraph (default: the one in the supergraph)'),
+  integrationsUrl: optionalUrl(
+    'INTEGRATIONS_URL',
+    'GraphQL URL of the integrations subgraph (default: the one in the supergraph)',
+  ),
   subgraphTimeoutMs: {
     env: 'SUBGRAPH_TIMEOUT_MS',
     doc: 'longest wait for one subgraph call: for its answer to start, then for each further part of it',

@@ -51,6 +51,7 @@ function subgraphUrlOverrides(config: GatewayConfig): Record<string, string> {
     feedback: config.feedbackUrl,
     contacts: config.contactsUrl,
     accounts: config.accountsUrl,
+    integrations: config.integrationsUrl,
   };
   return Object.fromEntries(Object.entries(overrides).filter(([, url]) => url !== ''));
 }

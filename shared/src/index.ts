@@ -35,6 +35,9 @@ export {
 export { createLogger, type Logger } from './logger';
 export { runService } from './main';
 
+// Secrets sealed at rest
+export { newSigningSecret, parseSecretKey, SecretBox, type SealedSecret } from './secrets/secretBox';
+
 // Callers: API keys, the identity the gateway signs, members' roles
 export { generateApiKey, hashApiKey, hashesEqual, isWellFormedApiKey, TIERS, type Tier } from './auth/apiKey';
 export {
@@ -70,7 +73,8 @@ export {
   type RunningHttpServer,
 } from './http/graphqlHttpServer';
 export { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from './http/headers';
-export { HttpError, MAX_BODY_DEPTH, readJsonBody } from './http/body';
+export { checkReadiness, type ReadinessCheck } from './http/readiness';
+export { HttpError, jsonNestsDeeperThan, MAX_BODY_DEPTH, readJsonBody } from './http/body';
 export { subgraphSchema, type ServiceConfig, type SubgraphContext } from './subgraph';
 export { Bulkhead, BulkheadRefused } from './bulkhead';
 export { runPasses, type BackgroundWorker, type WakeableWorker } from './backgroundPasses';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IDENTITY_HEADER, parseSigningKeys, signIdentity, type Principal, type Role } from '@fi/shared';
-import type { GraphQLResponse } from './stack';
+import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
+import type { GraphQLResponse, Stack } from './stack';
 
 /** A signed-in member as the gateway would sign them for a service's admin schema. */
 export function memberPrincipal(orgId: string, role: Role, ref = `member-${randomUUID()}`): Principal {
@@ -63,3 +64,37 @@ export const ADMIN = {
   importAccounts:
     'mutation($csv: String!, $dryRun: Boolean) { importAccounts(csv: $csv, dryRun: $dryRun) { rows imported problems { row field message } } }',
 };
+
+/**
+ * A new member of `orgId` with `role`, signed in at the gateway's POST /admin/graphql as the web application
+ * does (session cookie, CSRF token); `send` posts as them. Their email is their audit log actor.
+ */
+export async function signInMember(stack: Stack, orgId: string, role: Role) {
+  const members = new MemberService(await openRepositories(await stack.connect('identity')));
+  const email = `${role}-${randomUUID()}@example.com`;
+  const password = 'correct horse battery staple';
+  const member = await members.add(OPERATOR, orgId, { email, name: role, role, password });
+  const post = async <T>(query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${stack.gateway.url}/admin/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query, variables }),
+    });
+    return {
+      setCookie: response.headers.get('set-cookie'),
+      body: (await response.json()) as GraphQLResponse<T>['body'],
+    };
+  };
+  const signedIn = await post<{ signIn: { csrfToken: string } }>(
+    'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { csrfToken } }',
+    { e: email, p: password },
+  );
+  const cookie = signedIn.setCookie!.split(';')[0];
+  const csrf = signedIn.body.data!.signIn.csrfToken;
+  return {
+    id: member.id,
+    email,
+    send: async <T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}) =>
+      (await post<T>(query, variables, { cookie, 'x-csrf-token': csrf })).body,
+  };
+}

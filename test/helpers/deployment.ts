@@ -4,6 +4,11 @@ import { contactsConfigSchema } from '@fi/contacts';
 import { feedbackConfigSchema, feedbackWorkerConfigSchema } from '@fi/feedback';
 import { gatewayConfigSchema } from '@fi/gateway';
 import { identityConfigSchema } from '@fi/identity';
+import {
+  integrationsConfigSchema,
+  integrationsReceiverConfigSchema,
+  integrationsWorkerConfigSchema,
+} from '@fi/integrations';
 
 /** What the deployment tests (docker compose, Kubernetes) know of each app service. */
 
@@ -15,9 +20,17 @@ export const APP_SERVICES: Record<string, { schema: Schema; entry: string }> = {
   contacts: { schema: contactsConfigSchema, entry: 'services/contacts/src/main.ts' },
   accounts: { schema: accountsConfigSchema, entry: 'services/accounts/src/main.ts' },
   identity: { schema: identityConfigSchema, entry: 'services/identity/src/main.ts' },
+  integrations: { schema: integrationsConfigSchema, entry: 'services/integrations/src/main.ts' },
+  'integrations-receiver': {
+    schema: integrationsReceiverConfigSchema,
+    entry: 'services/integrations/src/receiverMain.ts',
+  },
+  'integrations-worker': { schema: integrationsWorkerConfigSchema, entry: 'services/integrations/src/worker.ts' },
   gateway: { schema: gatewayConfigSchema, entry: 'gateway/src/main.ts' },
 };
-export const SUBGRAPHS = ['feedback', 'contacts', 'accounts'];
+export const SUBGRAPHS = ['feedback', 'contacts', 'accounts', 'integrations'];
+/** What platforms reach from the internet: the integrations receiver, besides the gateway. */
+export const PUBLIC_RECEIVERS = ['integrations-receiver'];
 /** The services with a database of their own (the gateway has none: it asks the identity service). */
 export const WITH_DATABASE = [...SUBGRAPHS, 'identity'];
 

@@ -6,6 +6,14 @@ import { loadFeedbackConfig, loadFeedbackWorkerConfig, startFeedbackService, sta
 import { loadGatewayConfig, startGateway } from '@fi/gateway';
 import { CLI_MAX_TIME_MS } from '@fi/cli';
 import { loadIdentityConfig, startIdentityService, type RunningIdentityService } from '@fi/identity';
+import {
+  loadIntegrationsConfig,
+  loadIntegrationsReceiverConfig,
+  loadIntegrationsWorkerConfig,
+  startIntegrationsReceiver,
+  startIntegrationsService,
+  startIntegrationsWorker,
+} from '@fi/integrations';
 import { createLogger, type RunningHttpServer } from '@fi/shared';
 import { type Connection, connectMongo } from '@fi/shared/database';
 import { createKeyIn, type NewKey } from './keys';
@@ -22,7 +30,15 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
 
 export interface Stack {
   gatewayUrl: string;
-  subgraphs: { feedback: RunningHttpServer; contacts: RunningHttpServer; accounts: RunningHttpServer };
+  subgraphs: {
+    feedback: RunningHttpServer;
+    contacts: RunningHttpServer;
+    accounts: RunningHttpServer;
+    integrations: RunningHttpServer;
+  };
+  /** The integrations service's receiver (platforms' events) and worker (makes their items). */
+  integrationsReceiver: RunningHttpServer;
+  integrationsWorker: RunningHttpServer;
   /** The feedback service's worker (its background work), apart from the subgraph as in production; null when the test runs its own. */
   worker: RunningHttpServer | null;
   gateway: RunningHttpServer;
@@ -40,7 +56,7 @@ export interface Stack {
   ): Promise<GraphQLResponse<T>>;
   /** Creates a key (enterprise unless told) for a fresh organization (or `orgId`); returns the secret and the org. */
   createKey(options?: NewKey): Promise<{ key: string; orgId: string; id: string }>;
-  connect(database: 'feedback' | 'contacts' | 'accounts' | 'identity'): Promise<Connection>;
+  connect(database: 'feedback' | 'contacts' | 'accounts' | 'identity' | 'integrations'): Promise<Connection>;
   close(): Promise<void>;
 }
 
@@ -54,7 +70,7 @@ export interface StackOptions {
   /** Receives every service's JSON log lines (at info level), for tests that read the logs. */
   logSink?: Writable;
   /** Databases of this stack's own instead of the shared ones (`connect` follows), e.g. for background work. */
-  databases?: Partial<Record<'feedback' | 'contacts' | 'accounts', string>>;
+  databases?: Partial<Record<'feedback' | 'contacts' | 'accounts' | 'integrations', string>>;
   /** The gateway's port, when a test must know its address before the services start (export links). */
   gatewayPort?: number;
   /** False: no feedback worker in this process (the test runs one as a process of its own). */
@@ -76,6 +92,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     PORT: '0',
     AUTH_CACHE_TTL_MS: '0',
     WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY,
+    INTEGRATIONS_SECRET_KEY: process.env.INTEGRATIONS_SECRET_KEY,
     IDENTITY_SIGNING_KEYS: process.env.IDENTITY_SIGNING_KEYS,
     REDIS_URL: process.env.REDIS_URL,
     RATE_LIMIT_REDIS_PREFIX: `fi-test:${randomUUID()}`,
@@ -103,7 +120,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   const databases = options.databases ?? {};
   const own = (service: keyof typeof databases) =>
     databases[service] ? { ...base, MONGODB_DB: databases[service] } : base;
-  // First: the feedback worker asks it who opted in to alert emails.
+  // First: the feedback worker asks it who opted in to alert emails, the integrations service records audit entries.
   const identity = await startIdentityService(loadIdentityConfig(base), logger);
   const feedback = await startFeedbackService(loadFeedbackConfig(own('feedback')), logger);
   const worker =
@@ -118,15 +135,31 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
         );
   const contacts = await startContactsService(loadContactsConfig(own('contacts')), logger);
   const accounts = await startAccountsService(loadAccountsConfig(own('accounts')), logger);
+  const serviceUrls = {
+    FEEDBACK_URL: `${feedback.url}/graphql`,
+    CONTACTS_URL: `${contacts.url}/graphql`,
+    ACCOUNTS_URL: `${accounts.url}/graphql`,
+  };
+  const integrations = await startIntegrationsService(
+    loadIntegrationsConfig({ ...own('integrations'), ...serviceUrls, IDENTITY_URL: identity.url }),
+    logger,
+  );
+  const integrationsReceiver = await startIntegrationsReceiver(
+    loadIntegrationsReceiverConfig(own('integrations')),
+    logger,
+  );
+  const integrationsWorker = await startIntegrationsWorker(
+    loadIntegrationsWorkerConfig({ ...own('integrations'), ...serviceUrls, INTEGRATIONS_INBOX_POLL_MS: '100' }),
+    logger,
+  );
   const identityEnv = { IDENTITY_URL: identity.url, IDENTITY_SIGNING_KEYS: base.IDENTITY_SIGNING_KEYS };
   const gateway = await startGateway(
     loadGatewayConfig({
       ...base,
       ...identityEnv,
       ...(options.gatewayPort ? { PORT: String(options.gatewayPort) } : {}),
-      FEEDBACK_URL: `${feedback.url}/graphql`,
-      CONTACTS_URL: `${contacts.url}/graphql`,
-      ACCOUNTS_URL: `${accounts.url}/graphql`,
+      ...serviceUrls,
+      INTEGRATIONS_URL: `${integrations.url}/graphql`,
     }),
     logger,
   );
@@ -143,7 +176,9 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
 
   return {
     gatewayUrl: `${gateway.url}/graphql`,
-    subgraphs: { feedback, contacts, accounts },
+    subgraphs: { feedback, contacts, accounts, integrations },
+    integrationsReceiver,
+    integrationsWorker,
     worker,
     gateway,
     identity,
@@ -177,6 +212,9 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
         worker?.close(1_000),
         contacts.close(1_000),
         accounts.close(1_000),
+        integrations.close(1_000),
+        integrationsReceiver.close(1_000),
+        integrationsWorker.close(1_000),
         identity.close(1_000),
       ]);
       await Promise.all(connections.map((connection) => connection.close()));

@@ -16,6 +16,7 @@ const MACHINE_REDIS = { host: '127.0.0.1', port: 6379 };
 export default async function globalSetup(): Promise<void> {
   // The feedback service requires a key for webhook secrets; every service a test starts inherits it.
   process.env.WEBHOOK_SECRET_KEY ??= randomBytes(32).toString('hex');
+  process.env.INTEGRATIONS_SECRET_KEY ??= randomBytes(32).toString('hex');
   // The gateway signs the identity subgraphs trust with it; every service a test starts inherits it.
   process.env.IDENTITY_SIGNING_KEYS ??= `test:${randomBytes(32).toString('base64url')}`;
   if (!process.env.REDIS_URL) {

@@ -26,7 +26,7 @@ export interface KeysOptions {
 }
 
 /** The identity service's refusals of bad input are usage errors here (exit 2), in its own words. */
-const CLIENT_CODES: unknown[] = [ErrorCode.BAD_REQUEST, ErrorCode.NOT_FOUND, ErrorCode.FORBIDDEN];
+export const CLIENT_CODES: unknown[] = [ErrorCode.BAD_REQUEST, ErrorCode.NOT_FOUND, ErrorCode.FORBIDDEN];
 
 /**
  * `keys create|list|revoke|set-limit|migrate`, through the identity service's own rules as an operator.

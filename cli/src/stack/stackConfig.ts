@@ -17,6 +17,17 @@ export const stackConfigSchema = {
   accountsPort: port('ACCOUNTS_PORT', 4003, 'the accounts subgraph'),
   identityPort: port('IDENTITY_PORT', 4004, 'the identity service'),
   feedbackWorkerPort: port('FEEDBACK_WORKER_PORT', 4005, "the feedback worker's health, readiness and metrics"),
+  integrationsPort: port('INTEGRATIONS_PORT', 4006, 'the integrations subgraph'),
+  integrationsReceiverPort: port(
+    'INTEGRATIONS_RECEIVER_PORT',
+    4007,
+    "the integrations receiver (platforms' events: POST /hooks/<token>)",
+  ),
+  integrationsWorkerPort: port(
+    'INTEGRATIONS_WORKER_PORT',
+    4008,
+    "the integrations worker's health, readiness and metrics",
+  ),
   embeddedDbPort: port('EMBEDDED_DB_PORT', 27117, 'the embedded database (when MONGODB_URI is unset)'),
   mongodbUri: {
     env: 'MONGODB_URI',
@@ -27,6 +38,11 @@ export const stackConfigSchema = {
   contactsMongodbUri: { env: 'CONTACTS_MONGODB_URI', doc: 'MongoDB of the contacts service only', ...mongoUrl },
   accountsMongodbUri: { env: 'ACCOUNTS_MONGODB_URI', doc: 'MongoDB of the accounts service only', ...mongoUrl },
   identityMongodbUri: { env: 'IDENTITY_MONGODB_URI', doc: 'MongoDB of the identity service only', ...mongoUrl },
+  integrationsMongodbUri: {
+    env: 'INTEGRATIONS_MONGODB_URI',
+    doc: 'MongoDB of the integrations service only',
+    ...mongoUrl,
+  },
   identitySigningKeys: {
     env: 'IDENTITY_SIGNING_KEYS',
     doc: 'keys the gateway signs identities for the subgraphs with (KEY_ID:SECRET,...); unset: a fresh key for this run',

@@ -11,7 +11,8 @@ export interface StackFile {
   mongodbUri: string;
   redisUrl?: string;
   gatewayUrl: string;
-  subgraphUrls: { feedback: string; contacts: string; accounts: string };
+  /** `integrations` is absent in the file of a stack started before the service existed. */
+  subgraphUrls: { feedback: string; contacts: string; accounts: string; integrations?: string };
 }
 
 export function writeStackFile(stack: StackFile): void {

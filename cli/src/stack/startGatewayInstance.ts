@@ -13,6 +13,7 @@ if (stack) {
     FEEDBACK_URL: stack.subgraphUrls.feedback,
     CONTACTS_URL: stack.subgraphUrls.contacts,
     ACCOUNTS_URL: stack.subgraphUrls.accounts,
+    INTEGRATIONS_URL: stack.subgraphUrls.integrations,
   };
   for (const [name, value] of Object.entries(fromStack)) {
     if (value && !process.env[name]) process.env[name] = value;

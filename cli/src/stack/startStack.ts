@@ -8,13 +8,17 @@ import { requireFreePorts } from '../embedded/freePort';
 import { consoleOutput as out } from '../output';
 import { buildDashboardIfStale } from './dashboardBuild';
 import { curlExample, DEMO_ORG, ensureDemo } from './demo';
-import { developmentWebhookEnv } from './developmentWebhooks';
+import { developmentSsoEnv } from './developmentSso';
+import { developmentIntegrationsEnv, developmentWebhookEnv } from './developmentWebhooks';
 import { spawnService, waitUntilReady } from './serviceProcess';
 import { SupervisedService, type SupervisorEvents } from './supervisor';
 import { loadStackConfig } from './stackConfig';
 import { DATA_DIR, readRunningStack, removeStackFile, writeStackFile } from './stackFile';
 
 const READY_TIMEOUT_MS = 60_000;
+
+/** Development only (`npm start`); production sets its own TWO_FACTOR_SECRET_KEY. */
+const DEVELOPMENT_TWO_FACTOR_SECRET_KEY = '2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e';
 
 /**
  * `npm start`: the whole stack on one machine with nothing installed. Each service runs as its own
@@ -50,6 +54,9 @@ async function main(): Promise<void> {
       'accounts subgraph': config.accountsPort,
       'identity service': config.identityPort,
       'feedback worker': config.feedbackWorkerPort,
+      'integrations subgraph': config.integrationsPort,
+      'integrations receiver': config.integrationsReceiverPort,
+      'integrations worker': config.integrationsWorkerPort,
       ...(config.mongodbUri ? {} : { 'embedded database': config.embeddedDbPort }),
     });
     const dashboardDir = await buildDashboardIfStale(out.info);
@@ -106,6 +113,9 @@ async function main(): Promise<void> {
       ...(config.identityMongodbUri ? { MONGODB_URI: config.identityMongodbUri } : {}),
       COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
       PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
+      ...developmentSsoEnv(),
+      // A fixed development key seals the TOTP secrets, so two-factor set up once keeps working across runs.
+      TWO_FACTOR_SECRET_KEY: process.env.TWO_FACTOR_SECRET_KEY || DEVELOPMENT_TWO_FACTOR_SECRET_KEY,
     };
     services.push(supervise('identity', 'services/identity/src/main.ts', config.identityPort, identityEnv));
     const subgraphUrls = {
@@ -114,15 +124,37 @@ async function main(): Promise<void> {
       accounts: `${services[2].current.url}/graphql`,
     };
     const identityUrl = services[3].current.url;
-    const gatewayEnv = {
-      ...common,
+    // The integrations service makes items and records through the other services' own APIs.
+    const serviceUrls = {
       FEEDBACK_URL: subgraphUrls.feedback,
       CONTACTS_URL: subgraphUrls.contacts,
       ACCOUNTS_URL: subgraphUrls.accounts,
+    };
+    const hooksOrigin = `http://localhost:${config.integrationsReceiverPort}`;
+    const integrationsEnv = {
+      ...common,
+      ...(config.integrationsMongodbUri ? { MONGODB_URI: config.integrationsMongodbUri } : {}),
+      ...serviceUrls,
+      ...developmentIntegrationsEnv(),
+      IDENTITY_URL: identityUrl,
+      INTEGRATIONS_PUBLIC_URL: process.env.INTEGRATIONS_PUBLIC_URL || hooksOrigin,
+    };
+    const integrations = supervise(
+      'integrations',
+      'services/integrations/src/main.ts',
+      config.integrationsPort,
+      integrationsEnv,
+    );
+    services.push(integrations);
+    const gatewayEnv = {
+      ...common,
+      ...serviceUrls,
+      INTEGRATIONS_URL: graphqlUrlOf(integrations),
       IDENTITY_URL: identityUrl,
       DASHBOARD_DIR: dashboardDir,
     };
-    services.push(supervise('gateway', 'gateway/src/main.ts', config.gatewayPort, gatewayEnv));
+    const gateway = supervise('gateway', 'gateway/src/main.ts', config.gatewayPort, gatewayEnv);
+    services.push(gateway);
 
     const demo = database
       ? await withDatabases(mongodbUri, (db) => ensureDemo(db, out, { ...process.env, MONGODB_URI: mongodbUri }))
@@ -140,18 +172,43 @@ async function main(): Promise<void> {
       PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
       MAIL_DIR: process.env.MAIL_DIR || path.join(DATA_DIR, 'mail'),
     });
-    services.push(worker);
-    await waitUntilReady(worker.current, READY_TIMEOUT_MS);
-    const gatewayUrl = `${services[4].current.url}/graphql`;
-    writeStackFile({ pid: process.pid, mongodbUri, redisUrl: config.redisUrl || undefined, gatewayUrl, subgraphUrls });
+    // The integrations service's receiver (what platforms reach) and worker (which makes the items) start
+    // then too, for the same reason.
+    const receiver = supervise(
+      'integrations-receiver',
+      'services/integrations/src/receiverMain.ts',
+      config.integrationsReceiverPort,
+      integrationsEnv,
+    );
+    const integrationsWorker = supervise(
+      'integrations-worker',
+      'services/integrations/src/worker.ts',
+      config.integrationsWorkerPort,
+      integrationsEnv,
+    );
+    services.push(worker, receiver, integrationsWorker);
+    await Promise.all(
+      [worker, receiver, integrationsWorker].map((started) => waitUntilReady(started.current, READY_TIMEOUT_MS)),
+    );
+    const gatewayUrl = `${gateway.current.url}/graphql`;
+    const allSubgraphUrls = { ...subgraphUrls, integrations: graphqlUrlOf(integrations) };
+    writeStackFile({
+      pid: process.pid,
+      mongodbUri,
+      redisUrl: config.redisUrl || undefined,
+      gatewayUrl,
+      subgraphUrls: allSubgraphUrls,
+    });
 
     out.info(`
 Feedback Intelligence API is up (${((Date.now() - started) / 1000).toFixed(1)} s).
-  Dashboard: ${services[4].current.url}/
+  Dashboard: ${gateway.current.url}/
   GraphQL:   ${gatewayUrl}  (POST only)
-  Admin API: ${services[4].current.url}/admin/graphql  (session cookie; see docs/identity.md)
-  Subgraphs: ${Object.values(subgraphUrls).join('  ')}  Identity: ${identityUrl}
+  Admin API: ${gateway.current.url}/admin/graphql  (session cookie; see docs/identity.md)
+  Subgraphs: ${Object.values(allSubgraphUrls).join('  ')}  Identity: ${identityUrl}
   Worker:    feedback-worker (pid ${worker.current.child.pid}): background work; health and metrics on ${worker.current.url}
+  Worker:    integrations-worker (pid ${integrationsWorker.current.child.pid}): items of connected platforms; health and metrics on ${integrationsWorker.current.url}
+  Hooks:     ${integrationsEnv.INTEGRATIONS_PUBLIC_URL}/hooks/<token>  (integrations-receiver, pid ${receiver.current.child.pid}; connections: npm run cli -- integrations --help)
   Database:  ${database ? `${database.kind} at ${mongodbUri} (data in ${DATA_DIR})` : mongodbUri.replace(/\/\/[^@/]*@/, '//***@')}
   Logs:      ${logDir}/*.log
   CLI:       npm run cli -- --help
@@ -162,6 +219,8 @@ Press Ctrl-C to stop.`);
     await stop(1);
   }
 }
+
+const graphqlUrlOf = (service: SupervisedService) => `${service.current.url}/graphql`;
 
 async function withDatabases<T>(
   mongodbUri: string,

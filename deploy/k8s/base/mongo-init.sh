@@ -28,6 +28,7 @@ until mongosh "mongodb://$hosts/admin?replicaSet=rs0" "${auth[@]}" --eval "
     feedback: ['feedback'],
     contacts: ['contacts'],
     accounts: ['accounts'],
+    integrations: ['integrations'],
   };
   const admin = db.getSiblingDB('admin');
   for (const [user, names] of Object.entries(databases)) {

@@ -74,6 +74,7 @@ export async function startAdminApi(deps: {
     feedback: config.feedbackUrl,
     contacts: config.contactsUrl,
     accounts: config.accountsUrl,
+    integrations: config.integrationsUrl,
   };
   const members = memberCaller(config.identitySigningKeys, config.identityTokenTtlMs);
   const dataSources: Array<SubgraphDataSource<AdminContext>> = [];

@@ -7,7 +7,8 @@
  * no curated theme (target 60%).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { curatedAssignment, type MatchText, type Theme } from '../src/themes';
+import { modelText } from '../src/ai/modelWork';
+import { curatedAssignment, themeProfileText, type MatchText, type Theme } from '../src/themes';
 
 export interface ThemedText {
   id: number;
@@ -34,8 +35,17 @@ export const EXAMPLES_PER_THEME = 3;
 
 export const taxonomyPath = (setPath: string) => setPath.replace(/\.jsonl$/, '.taxonomy.json');
 
-/** The set's curated figures, with the examples or without (label, sentence and keywords only); null without a taxonomy file. */
-export function scoreCurated(setPath: string, items: ThemedText[], withExamples: boolean): CuratedScore | null {
+/**
+ * The set's curated figures, with the examples or without (label, sentence and keywords only); null without a
+ * taxonomy file. With `embed`, an embedding model's vectors of what it is sent (an item's title and text, a
+ * theme's label, description and keywords) assign every item, as when a model is configured.
+ */
+export function scoreCurated(
+  setPath: string,
+  items: ThemedText[],
+  withExamples: boolean,
+  embed?: (text: string) => Float32Array,
+): CuratedScore | null {
   const path = taxonomyPath(setPath);
   if (!existsSync(path)) return null;
   const written = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Written>;
@@ -61,7 +71,13 @@ export function scoreCurated(setPath: string, items: ThemedText[], withExamples:
     parentId: null,
     exampleIds: examples.get(name)!,
   }));
-  const assignment = curatedAssignment(taxonomy, [], new Map(texts.map((text) => [text.id, text])), texts);
+  const model = embed && {
+    items: new Map(
+      items.map((item) => [String(item.id), embed(modelText({ title: item.title, content: item.content }))]),
+    ),
+    profiles: new Map(taxonomy.map((theme) => [theme.id, embed(themeProfileText(theme))])),
+  };
+  const assignment = curatedAssignment(taxonomy, [], new Map(texts.map((text) => [text.id, text])), texts, model);
   const given = new Set([...examples.values()].flat());
   const score: CuratedScore = { known: 0, knownRight: 0, singles: 0, singlesNone: 0 };
   items.forEach((item, i) => {

@@ -9,7 +9,9 @@
  * `npm run eval:intelligence -- --duplicates path.jsonl` scores only that duplicates file (same format as
  * duplicates.jsonl), printing figures only.
  * Every run ends with the curated themes' figures on every themes set under eval/ that has a taxonomy
- * (curatedFigures.ts); `-- --curated` prints only those.
+ * (curatedFigures.ts); `-- --curated` prints only those. `-- --curated --test-vectors` assigns them by the
+ * vectors of the test model server (test/helpers/modelServer.ts, a hashed bag of words, not a language
+ * model), to exercise and tune the assignment by a model's vectors where no model runs.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +20,7 @@ import { givenPath } from './givenPath';
 import { SimilarityIndex } from '../src/similarity/similarityIndex';
 import { MIN_SIMILARITY } from '../src/similarity/similarFeedback';
 import { computeThemes } from '../src/themes/themeClustering';
+import { testVector } from '../../../test/helpers/modelServer';
 
 interface ThemeExample {
   id: number;
@@ -169,19 +172,24 @@ function themeSets(): Array<{ path: string; name: string; tune: boolean }> {
   return sets.sort((a, b) => Number(b.tune) - Number(a.tune) || a.name.localeCompare(b.name));
 }
 
+const embed = process.argv.includes('--test-vectors')
+  ? (text: string) => Float32Array.from(testVector(text))
+  : undefined;
+
 /** The curated themes' figures on every set with a taxonomy, with and without examples. */
 function curated(): void {
   const share = (n: number, of: number) => (of === 0 ? '-' : pct(n / of));
   const totals = { tune: [0, 0, 0, 0, 0, 0, 0, 0], heldOut: [0, 0, 0, 0, 0, 0, 0, 0] };
   console.log("Curated themes: first curated theme right on the known themes' other items (target 85%), unrelated");
-  console.log('singles with no curated theme (target 60%); label, sentence, keywords, and 3 examples or none.\n');
+  console.log('singles with no curated theme (target 60%); label, sentence, keywords, and 3 examples or none.');
+  console.log(embed ? "Assigned by the test model server's vectors.\n" : '');
   console.log(
     '| Set | Known right, 3 examples | Singles none, 3 examples | Known right, no examples | Singles none, no examples |',
   );
   console.log('|---|---:|---:|---:|---:|');
   for (const set of themeSets()) {
     const items = readSet<ThemeExample>(set.name, set.path);
-    const scores = [scoreCurated(set.path, items, true), scoreCurated(set.path, items, false)];
+    const scores = [scoreCurated(set.path, items, true, embed), scoreCurated(set.path, items, false, embed)];
     if (!scores[0] || !scores[1]) continue;
     const [a, b] = scores as CuratedScore[];
     const sum = set.tune ? totals.tune : totals.heldOut;

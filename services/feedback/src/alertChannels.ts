@@ -1,4 +1,4 @@
-import { badRequest, type Logger } from '@fi/shared';
+import { badRequest, SecretBox, type Logger } from '@fi/shared';
 import { createMailTransport } from '@fi/shared/mail';
 import {
   alertEvent,
@@ -13,14 +13,14 @@ import {
 } from './alerts';
 import type { FeedbackWorkerConfig } from './config';
 import type { Announcement } from './core';
-import { checkTarget, postJson, SecretBox, TargetRefused, type WebhookConfig } from './webhooks';
+import { checkTarget, postJson, TargetRefused, type WebhookConfig } from './webhooks';
 
 /**
  * Slack URLs under the webhooks' rules: the same target policy (https, public addresses; `npm start` and
  * tests allow http and loopback as they do for webhooks) and the same key sealing secrets at rest.
  */
 export function slackUrls(config: WebhookConfig): SlackUrls {
-  const box = new SecretBox(config.webhookSecretKey);
+  const box = new SecretBox(config.webhookSecretKey, 'WEBHOOK_SECRET_KEY');
   const policy = { allowHttp: config.webhookAllowHttp, privateTargets: config.webhookPrivateTargets };
   return {
     async check(raw) {

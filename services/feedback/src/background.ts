@@ -108,7 +108,8 @@ async function startBackgroundWork(
     { items: repository, events: announcements },
     logger,
   );
-  const themeWorker = config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger) : null;
+  const themeWorker =
+    config.themesIntervalMs > 0 ? startThemeWorker(themes, config.themesIntervalMs, logger, model.themes) : null;
   const delivery = alertChannels(
     { store: alerts, items: repository, announce: announcements.announce },
     config,

@@ -17,6 +17,7 @@ import {
   type FeedbackItem,
   type FeedbackRepository,
   type FeedbackTombstones,
+  type ExternalIdStore,
   type IdempotencyStore,
   type SearchAnswers,
 } from './core';
@@ -49,6 +50,7 @@ export interface FeedbackParts {
   repository: FeedbackRepository;
   tombstones: FeedbackTombstones;
   idempotency: IdempotencyStore;
+  externalIds: ExternalIdStore;
   events: ChangeEvents;
   search: SearchAnswers;
   insights: InsightsStore;
@@ -63,7 +65,7 @@ export interface FeedbackParts {
 }
 
 export function createResolvers(parts: FeedbackParts): Resolvers {
-  const { repository: items, tombstones, idempotency, events, themes, exportJobs, changes } = parts;
+  const { repository: items, tombstones, idempotency, externalIds, events, themes, exportJobs, changes } = parts;
   const webhooks = createWebhookResolvers(parts.webhooks);
   const themed = createThemeResolvers(themes);
   const curated = createCuratedResolvers(themes);
@@ -106,7 +108,12 @@ export function createResolvers(parts: FeedbackParts): Resolvers {
       addFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
         const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKeyHeader);
-        const item = await addFeedback({ items, idempotency, events }, caller.orgId, args.input, idempotencyKey);
+        const item = await addFeedback(
+          { items, idempotency, externalIds, events },
+          caller.orgId,
+          args.input,
+          idempotencyKey,
+        );
         ctx.logger.info({ feedbackId: item.id, orgId: caller.orgId }, 'feedback created');
         return item;
       },

@@ -9,7 +9,7 @@ import { AlertStore } from './alerts';
 import { changeStream, ChangeOutbox } from './changes';
 import { feedbackChangeFeed } from './changesFeed';
 import type { FeedbackConfig } from './config';
-import { CountStore, FeedbackRepository, FeedbackTombstones, IdempotencyStore } from './core';
+import { CountStore, ExternalIdStore, FeedbackRepository, FeedbackTombstones, IdempotencyStore } from './core';
 import { feedbackExports } from './export';
 import type { FeedbackContext } from './feedbackContext';
 import { InsightsStore } from './insights';
@@ -68,6 +68,7 @@ export function startFeedbackService(config: FeedbackConfig, logger: Logger) {
           repository,
           tombstones,
           idempotency,
+          externalIds: new ExternalIdStore(connection),
           events,
           search: searchAnswers(index, repository, tombstones, createSearchMetrics(registry)),
           insights: new InsightsStore(connection),

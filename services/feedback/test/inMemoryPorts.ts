@@ -8,6 +8,7 @@ import type {
   FeedbackQuery,
   FeedbackRecord,
   FeedbackStatus,
+  ExternalIds,
   IdempotencyKeys,
   ItemForChange,
   ItemLists,
@@ -152,6 +153,25 @@ export class MemoryIdempotency implements IdempotencyKeys {
 
   async complete(orgId: string, key: string, item: FeedbackItem): Promise<void> {
     this.claims.get(`${orgId}\u0000${key}`)!.item = item;
+  }
+}
+
+/** External ids in memory: the first claim of an organization's source and id wins for good. */
+export class MemoryExternalIds implements ExternalIds {
+  private readonly claims = new Map<string, { itemId: string; item: FeedbackItem | null }>();
+  private next = 0;
+
+  async claim(orgId: string, source: string, externalId: string): Promise<Claim> {
+    const id = [orgId, source, externalId].join('\u0000');
+    const existing = this.claims.get(id);
+    if (existing) return { ...existing };
+    const itemId = (0xb00000 + (this.next += 1)).toString(16).padStart(24, '0');
+    this.claims.set(id, { itemId, item: null });
+    return { itemId, item: null };
+  }
+
+  async complete(orgId: string, source: string, externalId: string, item: FeedbackItem): Promise<void> {
+    this.claims.get([orgId, source, externalId].join('\u0000'))!.item = item;
   }
 }
 

@@ -14,7 +14,7 @@ import {
   type FeedbackRecord,
   type SearchAnswers,
 } from '../src/core';
-import { MemoryIdempotency, MemoryItems, MemoryTombstones, RecordingEvents } from './inMemoryPorts';
+import { MemoryExternalIds, MemoryIdempotency, MemoryItems, MemoryTombstones, RecordingEvents } from './inMemoryPorts';
 
 /**
  * The core's use cases over its ports in memory: what each rule records on the change stream, in which
@@ -54,6 +54,7 @@ function setUp() {
   const items = new MemoryItems();
   const tombstones = new MemoryTombstones();
   const idempotency = new MemoryIdempotency();
+  const externalIds = new MemoryExternalIds();
   const events = new RecordingEvents();
   const store = (orgId = ORG, overrides: Partial<FeedbackRecord> = {}): FeedbackItem => {
     const id = newId();
@@ -61,7 +62,7 @@ function setUp() {
     items.stored.set(id, { item, changeIds: [`evt_${id}_created`] });
     return item;
   };
-  return { items, tombstones, idempotency, events, store };
+  return { items, tombstones, idempotency, externalIds, events, store };
 }
 
 /** What a change does to the kept counts, as `cell: status:sentiment n` lines. */
@@ -72,9 +73,9 @@ const deltaLines = (change: { delta: Array<{ cell: { scope: string; key: string 
 
 describe('adding an item', () => {
   test('when an item is added, then its change is recorded before it is written, named in its write, and counted once written', async () => {
-    const { items, idempotency, events } = setUp();
+    const { items, idempotency, externalIds, events } = setUp();
     const item = await addFeedback(
-      { items, idempotency, events },
+      { items, idempotency, externalIds, events },
       ORG,
       { source: 'api', title: 'Hi', content: 'Great app!' },
       undefined,
@@ -92,24 +93,50 @@ describe('adding an item', () => {
   });
 
   test('when a request is replayed with its idempotency key, then the first item answers and nothing more is recorded; another input under the key is refused', async () => {
-    const { items, idempotency, events } = setUp();
+    const { items, idempotency, externalIds, events } = setUp();
     const input = { source: 'api', title: 'Once', content: 'Only once.' };
-    const first = await addFeedback({ items, idempotency, events }, ORG, input, 'key-1');
-    const again = await addFeedback({ items, idempotency, events }, ORG, input, 'key-1');
+    const first = await addFeedback({ items, idempotency, externalIds, events }, ORG, input, 'key-1');
+    const again = await addFeedback({ items, idempotency, externalIds, events }, ORG, input, 'key-1');
     expect(again).toEqual(first);
     expect(items.stored.size).toBe(1);
     expect(events.counted).toHaveLength(1);
     const error = await rejected(() =>
-      addFeedback({ items, idempotency, events }, ORG, { ...input, title: 'Other' }, 'key-1'),
+      addFeedback({ items, idempotency, externalIds, events }, ORG, { ...input, title: 'Other' }, 'key-1'),
     );
     expect(error.extensions.code).toBe('BAD_REQUEST');
     expect(error.message).toMatch(/already used with a different input/);
   });
 
+  test('when an item with an external id is added again, then the first item answers whatever the input, per organization and source', async () => {
+    const { items, idempotency, externalIds, events } = setUp();
+    const deps = { items, idempotency, externalIds, events };
+    const input = {
+      source: 'zendesk',
+      title: 'Ticket 7',
+      content: 'Export fails.',
+      externalId: '7',
+      publishedDate: '2026-10-01T08:00:00.000Z',
+    };
+    const first = await addFeedback(deps, ORG, input, undefined);
+    expect(first).toMatchObject({ externalId: '7', publishedDate: new Date('2026-10-01T08:00:00.000Z') });
+    const again = await addFeedback(deps, ORG, { ...input, title: 'Ticket 7 (edited)' }, undefined);
+    expect(again).toEqual(first);
+    expect(events.counted).toHaveLength(1);
+    const otherSource = await addFeedback(deps, ORG, { ...input, source: 'intercom' }, undefined);
+    const otherOrg = await addFeedback(deps, 'org-other', input, undefined);
+    expect(new Set([first.id, otherSource.id, otherOrg.id]).size).toBe(3);
+    expect(items.stored.size).toBe(3);
+  });
+
   test('when the input breaks a rule, then BAD_REQUEST names the field and nothing is recorded', async () => {
-    const { items, idempotency, events } = setUp();
+    const { items, idempotency, externalIds, events } = setUp();
     const error = await rejected(() =>
-      addFeedback({ items, idempotency, events }, ORG, { source: 'api', title: ' ', content: 'x' }, undefined),
+      addFeedback(
+        { items, idempotency, externalIds, events },
+        ORG,
+        { source: 'api', title: ' ', content: 'x' },
+        undefined,
+      ),
     );
     expect(error.extensions).toMatchObject({ code: 'BAD_REQUEST', argument: 'title' });
     expect(events.log).toEqual([]);

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { ChangeVerdicts } from '../src/changes/changeVerdicts';
 import { nextAttemptAt, retryDelayMs } from '../src/webhooks/retrySchedule';
-import { newSigningSecret, parseSecretKey, SecretBox } from '../src/webhooks/secretBox';
+import { newSigningSecret, parseSecretKey, SecretBox } from '@fi/shared';
 import { checkTarget, refusalOf } from '../src/webhooks/targetPolicy';
 
 const refuse = { allowHttp: false, privateTargets: 'refuse' as const };
@@ -101,13 +101,13 @@ describe('SecretBox', () => {
 
   test('when a secret is sealed, then only the same key and endpoint open it, and it signs what standardwebhooks verifies', () => {
     const secret = newSigningSecret();
-    const sealed = new SecretBox(key).seal(secret, 'endpoint-1');
+    const sealed = new SecretBox(key, 'WEBHOOK_SECRET_KEY').seal(secret, 'endpoint-1');
     expect(JSON.stringify(sealed)).not.toContain(secret.slice(6));
     expect(new SecretBox(key).open(sealed, 'endpoint-1')).toBe(secret);
     expect(() => new SecretBox(key).open(sealed, 'endpoint-2')).toThrow();
-    expect(() => new SecretBox(parseSecretKey('cd'.repeat(32))).open(sealed, 'endpoint-1')).toThrow(
-      /sealed with another WEBHOOK_SECRET_KEY/,
-    );
+    expect(() =>
+      new SecretBox(parseSecretKey('cd'.repeat(32)), 'WEBHOOK_SECRET_KEY').open(sealed, 'endpoint-1'),
+    ).toThrow(/sealed with another WEBHOOK_SECRET_KEY/);
     const webhook = new Webhook(secret);
     const when = new Date();
     const headers = {

@@ -1,4 +1,6 @@
 import { commonConfigSchema, loadConfig, mongoClientConfigSchema, parse } from '@fi/shared';
+import { ssoConfigSchema } from './sso';
+import { twoFactorConfigSchema } from './twoFactor';
 
 export const identityConfigSchema = {
   port: { env: 'PORT', doc: 'HTTP port of the identity service', default: 4004, parse: parse.port },
@@ -88,6 +90,8 @@ export const identityConfigSchema = {
     default: 'development',
     parse: parse.string,
   },
+  ...ssoConfigSchema,
+  ...twoFactorConfigSchema,
   ...mongoClientConfigSchema,
   ...commonConfigSchema,
 };

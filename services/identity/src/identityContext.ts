@@ -14,6 +14,8 @@ export interface IdentityContext {
   session: ActiveSession | null;
   /** The x-csrf-token header matches the session's token. */
   csrfValid: boolean;
+  /** The single sign-on binding cookie as sent (the browser that started a sign-in finishes it). */
+  ssoBinding: string | undefined;
   /** Set-Cookie of this response (a new session, or the cookie cleared). */
   setCookie: string | undefined;
 }

@@ -9,6 +9,7 @@ import type { SessionService } from './domain/sessionService';
 import type { Resolvers } from './generated/resolvers';
 import { clearedSessionCookie, sessionCookie } from './http';
 import { memberActor } from './identityContext';
+import { createSsoResolvers, type SsoServices } from './sso';
 
 export interface CreatedKey {
   key: string;
@@ -22,13 +23,16 @@ export interface IdentityServices {
   members: MemberService;
   sessions: SessionService;
   cookieSecure: boolean;
+  sso: SsoServices;
 }
 
 /** Thin: each field names the actor and calls the rule that owns the change. */
 export function createIdentityResolvers(services: IdentityServices): Resolvers {
   const { keys, members, sessions, links, repositories, cookieSecure } = services;
+  const sso = createSsoResolvers(services.sso);
   return {
     Query: {
+      ...sso.Query,
       me: (_, __, ctx) => ctx.session,
       members: (_, __, ctx) => members.list(memberActor(ctx)),
       apiKeys: (_, __, ctx) => keys.list(memberActor(ctx), ''),
@@ -38,6 +42,7 @@ export function createIdentityResolvers(services: IdentityServices): Resolvers {
       invitations: (_, __, ctx) => links.invitations(memberActor(ctx)),
     },
     Mutation: {
+      ...sso.Mutation,
       signIn: async (_, args, ctx) => {
         const { token, session } = await sessions.signIn(args.email, args.password, ctx.address, ctx.sessionToken);
         ctx.setCookie = sessionCookie(token, session.expiresAt, cookieSecure);

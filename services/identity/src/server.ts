@@ -7,6 +7,7 @@ import {
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   createFormatError,
+  SecretBox,
   createGraphQLHttpHandler,
   createRegistry,
   listenHttp,
@@ -29,6 +30,8 @@ import { SessionService } from './domain/sessionService';
 import { SignInThrottle } from './domain/signInThrottle';
 import {
   csrfMatches,
+  AUDIT_PATH,
+  auditRoute,
   KEY_LIVE_PATH,
   MAIL_RECIPIENTS_PATH,
   mailRecipientsRoute,
@@ -41,9 +44,12 @@ import {
   verifySessionRoute,
 } from './http';
 import { createLinkMailer } from './mail';
-import { openScim } from './scim';
+import { openScim, scimResolvers } from './scim';
+import { openTwoFactor, twoFactorResolvers } from './twoFactor';
+import type { Resolvers } from './generated/resolvers';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
+import { openSsoRepositories, ssoBindingOf, ssoPasswordPolicy, SsoSettings, SsoSignIn } from './sso';
 
 export const IDENTITY_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
 const PURGE_INTERVAL_MS = 10 * 60_000;
@@ -56,6 +62,7 @@ export interface RunningIdentityService extends RunningHttpServer {
 export async function startIdentityService(config: IdentityConfig, logger: Logger): Promise<RunningIdentityService> {
   const connection = await connectMongo(config.mongodbUri, config.mongodbDb, mongoClientOptions(config));
   const repositories = await openRepositories(connection);
+  const sso = await openSsoRepositories(connection);
   const keys = new KeyService(repositories);
   const throttle = new SignInThrottle(repositories.signInFailures, {
     perAccount: config.signInLimitPerAccount,
@@ -63,9 +70,27 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     windowMs: config.signInWindowMinutes * 60_000,
     checksPerAddress: config.signInChecksPerAddress,
   });
-  const sessions = new SessionService(repositories, throttle, {
-    idleMs: config.sessionIdleMinutes * 60_000,
-    absoluteMs: config.sessionAbsoluteHours * 3_600_000,
+  const twoFactor = await openTwoFactor(connection, repositories, throttle, {
+    secretKey: config.twoFactorSecretKey,
+    challengeMinutes: config.twoFactorChallengeMinutes,
+    // Over every address a member's codes get twice what one address gets (SIGN_IN_LIMIT_PER_ACCOUNT).
+    perMemberLimit: config.signInLimitPerAccount * 2,
+  });
+  const sessions = new SessionService(
+    repositories,
+    throttle,
+    { idleMs: config.sessionIdleMinutes * 60_000, absoluteMs: config.sessionAbsoluteHours * 3_600_000 },
+    ssoPasswordPolicy(repositories, sso),
+    twoFactor.service,
+  );
+  const ssoSecrets = config.ssoSecretKey ? new SecretBox(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
+  const ssoSignIn = new SsoSignIn(repositories, sso, sessions, ssoSecrets, {
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    allowLoopbackHttp: config.ssoAllowLoopbackHttp,
+  });
+  const ssoSettings = new SsoSettings(repositories, sso, ssoSecrets, {
+    allowLoopbackHttp: config.ssoAllowLoopbackHttp,
+    dnsServers: config.ssoDnsServers,
   });
   const members = new MemberService(repositories);
   const mailer = createLinkMailer(
@@ -96,7 +121,19 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     // A federation subgraph schema: the gateway composes it with the services' admin schemas (docs/identity.md).
     schema: subgraphSchema(
       IDENTITY_SCHEMA_PATH,
-      createIdentityResolvers({ repositories, keys, members, sessions, links, cookieSecure: config.cookieSecure }),
+      withFeatures(
+        createIdentityResolvers({
+          repositories,
+          keys,
+          members,
+          sessions,
+          links,
+          cookieSecure: config.cookieSecure,
+          sso: { settings: ssoSettings, signIn: ssoSignIn, cookieSecure: config.cookieSecure },
+        }),
+        scimResolvers(scim.tokens),
+        twoFactorResolvers({ twoFactor: twoFactor.service, sessions, repositories, cookieSecure: config.cookieSecure }),
+      ),
     ),
     formatError: createFormatError({
       debug: config.debugErrors,
@@ -126,6 +163,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       [VERIFY_SESSION_PATH]: verifySessionRoute(sessions),
       [KEY_LIVE_PATH]: keyLiveRoute(keys),
       [MAIL_RECIPIENTS_PATH]: mailRecipientsRoute(repositories.members),
+      [AUDIT_PATH]: auditRoute(repositories),
     },
     prefixRoutes: scim.routes,
     buildContext: async ({ requestId, headers, logger: requestLogger, outcome, remoteAddress }) => {
@@ -139,6 +177,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
         sessionToken,
         session,
         csrfValid: csrfMatches(headers, session),
+        ssoBinding: ssoBindingOf(headers),
         setCookie: undefined,
       };
     },
@@ -147,8 +186,8 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   const http = await listenHttp(handler, config.port, config.host);
   logger.info({ url: `${http.url}/graphql` }, 'identity service listening');
   const sweeper = setInterval(() => {
-    purgeExpired(repositories).catch((error: unknown) =>
-      logger.warn({ err: error }, 'could not purge expired sessions and links'),
+    Promise.all([purgeExpired(repositories), sso.attempts.purgeExpired(new Date()), twoFactor.purge(new Date())]).catch(
+      (error: unknown) => logger.warn({ err: error }, 'could not purge expired sessions and links'),
     );
   }, PURGE_INTERVAL_MS);
   sweeper.unref();
@@ -162,6 +201,18 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       await connection.close();
     },
   };
+}
+
+/** The service's resolvers with its features' fields added to the root types. */
+function withFeatures(base: Resolvers, ...features: Array<Pick<Resolvers, 'Query' | 'Mutation'>>): Resolvers {
+  return features.reduce<Resolvers>(
+    (all, feature) => ({
+      ...all,
+      Query: { ...all.Query, ...feature.Query },
+      Mutation: { ...all.Mutation, ...feature.Mutation },
+    }),
+    base,
+  );
 }
 
 /** The identity service is reached only through the gateway, which appends the client's address. */

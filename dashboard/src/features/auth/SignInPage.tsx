@@ -70,6 +70,7 @@ export function SignInPage() {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
         <Link to="/reset-password">Forgot your password?</Link>
+        <Link to="/sign-in/sso">Sign in with SSO</Link>
       </form>
     </main>
   );

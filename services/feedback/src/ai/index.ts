@@ -7,6 +7,7 @@ export { ModelUnavailable, type ModelFailureReason } from './modelFailure';
 export { createAiMetrics, type AiMetrics } from './aiMetrics';
 export { unlimitedTokens, type TokenBudget } from './tokenBudget';
 export { cosine, noItemVectors, type ItemVectors } from './itemVectors';
+export { noModelThemes, type ModelThemes } from './modelThemes';
 export { similarVectors, startModelFeature } from './modelFeature';
 export { AiStore } from './data/aiStore';
 export { monthlyTokens } from './monthlyTokens';

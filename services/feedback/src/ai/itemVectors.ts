@@ -7,6 +7,10 @@ export interface ItemVectors {
   readonly model: string | null;
   /** The stored vectors of these items of the organization under the current model; items not embedded yet are absent. */
   of(orgId: string, itemIds: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** Every stored vector of the organization under the current model (of length 1), kept in memory and refreshed with those stored since. */
+  all(orgId: string): Promise<ReadonlyMap<string, Float32Array>>;
+  /** A short text that changes whenever a vector of the organization is stored (the theme computation then runs again). */
+  stamp(orgId: string): Promise<string>;
   /** Vectors of free texts (e.g. a curated theme's label, description and keywords), or null when no model answers now. */
   embedTexts(orgId: string, texts: readonly string[]): Promise<Float32Array[] | null>;
   /**
@@ -25,6 +29,8 @@ export interface ItemVectors {
 export const noItemVectors: ItemVectors = {
   model: null,
   of: () => Promise.resolve(new Map()),
+  all: () => Promise.resolve(new Map()),
+  stamp: () => Promise.resolve(''),
   embedTexts: () => Promise.resolve(null),
   nearest: () => Promise.resolve(null),
 };

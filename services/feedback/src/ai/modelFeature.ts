@@ -7,6 +7,7 @@ import { createAiMetrics } from './aiMetrics';
 import { aiSettingsOf } from './aiSettings';
 import { AiStore } from './data/aiStore';
 import { noItemVectors, type ItemVectors } from './itemVectors';
+import { noModelThemes, type ModelThemes } from './modelThemes';
 import { ModelClient } from './modelClient';
 import { startModelWork } from './modelWork';
 import { monthlyTokens } from './monthlyTokens';
@@ -26,7 +27,7 @@ export function similarVectors(connection: Connection, config: AiConfig): ItemVe
 /**
  * The background work of the model (ai/modelWork.ts), when one is configured: nothing starts, and no
  * request ever leaves, without OPENAI_BASE_URL and OPENAI_API_KEY. Returns the vectors with a client,
- * for the background work that also embeds free texts (the assignment to curated themes).
+ * and what the theme computation may ask of the models (each use as AI_FEATURES allows).
  */
 export async function startModelFeature(
   connection: Connection,
@@ -34,9 +35,9 @@ export async function startModelFeature(
   registry: Registry,
   sentiment: SentimentDeps,
   logger: Logger,
-): Promise<{ vectors: ItemVectors; close: () => Promise<void> }> {
+): Promise<{ vectors: ItemVectors; themes: ModelThemes; close: () => Promise<void> }> {
   const settings = aiSettingsOf(config);
-  if (!settings) return { vectors: noItemVectors, close: () => Promise.resolve() };
+  if (!settings) return { vectors: noItemVectors, themes: noModelThemes, close: () => Promise.resolve() };
   const store = new AiStore(connection);
   await store.ensureIndexes();
   const client = new ModelClient({
@@ -55,5 +56,8 @@ export async function startModelFeature(
     logger,
   );
   const vectors = settings.embeddingModel ? storedItemVectors(store, settings.embeddingModel, client) : noItemVectors;
-  return { vectors, close: async () => work?.close() };
+  const themes: ModelThemes = {
+    assignment: settings.embeddingModel && settings.uses.has('assignment') ? vectors : null,
+  };
+  return { vectors, themes, close: async () => work?.close() };
 }

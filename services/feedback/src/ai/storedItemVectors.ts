@@ -55,23 +55,29 @@ export function storedItemVectors(
     entry.refreshedAt = startedAt;
   };
 
-  const vectorsOf = async (orgId: string) => {
+  const entryOf = async (orgId: string, maxAgeMs = REFRESH_AFTER_MS) => {
     let entry = entries.get(orgId);
     if (entry) entries.delete(orgId);
     else entry = { vectors: new Map(), newest: null, refreshedAt: -Infinity };
     entries.set(orgId, entry);
     if (entries.size > MAX_ORGANIZATIONS) entries.delete(entries.keys().next().value!);
-    if (clock() - entry.refreshedAt >= REFRESH_AFTER_MS) {
+    if (clock() - entry.refreshedAt >= maxAgeMs) {
       const current = entry;
       current.refreshing ??= refresh(orgId, current).finally(() => (current.refreshing = undefined));
       await current.refreshing;
     }
-    return entry.vectors;
+    return entry;
   };
 
   return {
     model,
     of: (orgId, itemIds) => store.vectorsOf(orgId, model, itemIds),
+    // Read up to now: the caller computes from the vectors its stamp counted.
+    all: async (orgId) => (await entryOf(orgId, 0)).vectors,
+    async stamp(orgId) {
+      const { count, newest } = await store.vectorStamp(orgId, model);
+      return `${model}:${count}:${newest?.getTime() ?? 0}`;
+    },
     async embedTexts(orgId, texts) {
       if (!client || texts.length === 0) return client ? [] : null;
       try {
@@ -82,7 +88,7 @@ export function storedItemVectors(
       }
     },
     async nearest(orgId, itemId, take, minScore) {
-      const vectors = await vectorsOf(orgId);
+      const { vectors } = await entryOf(orgId);
       const own = vectors.get(itemId);
       if (!own) return null;
       const found: Array<{ id: string; score: number }> = [];

@@ -8,7 +8,7 @@ export * from './model/cursor';
 export * from './model/feedbackQuery';
 
 export type { ChangeEvents } from './domain/changeEvents';
-export type { IdempotencyKeys, ItemLists, ItemStore, RemovedItems, SearchAnswers } from './domain/ports';
+export type { ExternalIds, IdempotencyKeys, ItemLists, ItemStore, RemovedItems, SearchAnswers } from './domain/ports';
 export { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
 export {
   changeStatus,
@@ -49,6 +49,7 @@ export { FeedbackRepository } from './data/feedbackRepository';
 export { CountStore, cellCount, type CellDocument } from './data/countStore';
 export { FeedbackTombstones } from './data/feedbackTombstones';
 export { IDEMPOTENCY_WINDOW_MS, IdempotencyStore } from './data/idempotencyStore';
+export { ExternalIdStore } from './data/externalIdStore';
 export { SentimentBackfillStore, type ComputedSentiment } from './data/sentimentBackfillStore';
 export { feedbackKeyBackfill } from './data/feedbackKeyBackfill';
 export { organizationsWithItems, recountCells, type RecountReport } from './data/recount';

@@ -116,6 +116,8 @@ export type FeedbackItem = {
   /** The items merged into this one, oldest merge first. */
   duplicates: Array<FeedbackItem>;
   email: Maybe<Scalars['String']['output']>;
+  /** The item's id on the platform it came from; null when it has none. */
+  externalId: Maybe<Scalars['String']['output']>;
   id: Scalars['String']['output'];
   language: Maybe<Scalars['String']['output']>;
   metadata: Maybe<Scalars['JSON']['output']>;
@@ -763,6 +765,7 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   duplicateOf?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   duplicates?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   language?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;

@@ -214,6 +214,8 @@ export type FeedbackItem = {
   /** The items merged into this one, oldest merge first (at most 100). */
   duplicates: Array<FeedbackItem>;
   email: Maybe<Scalars['String']['output']>;
+  /** The item's id on the platform it came from (e.g. a Zendesk ticket id); unique per organization and source. Null when it has none. */
+  externalId: Maybe<Scalars['String']['output']>;
   id: Scalars['String']['output'];
   /**
    * ISO 639-1 code of the language of title and content (en, de, fr, ...); null when the service is unsure
@@ -345,7 +347,7 @@ export type FeedbackThemeAssignedBy =
   | 'examples'
   /** The theme's label, description and keywords, when it has no close enough example. */
   | 'keywords'
-  /** A language model (reserved: not used without a model server). */
+  /** Likeness by the embedding model's vectors, when the service has a model server (see docs/ai.md). */
   | 'model'
   /** A person (assignFeedbackTheme): kept through every later assignment. */
   | 'person';
@@ -674,7 +676,14 @@ export type NewFeedbackInput = {
   author?: InputMaybe<Scalars['String']['input']>;
   content: Scalars['String']['input'];
   email?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * The item's id on the platform it came from, at most 255 characters: one item per organization, source and
+   * id, so adding it again (a redelivery, a retry, a re-sync) returns the item first created and adds nothing.
+   */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   metadata?: InputMaybe<Scalars['JSON']['input']>;
+  /** When the feedback was written on its platform; now when absent. */
+  publishedDate?: InputMaybe<Scalars['DateTime']['input']>;
   /** Pre-computed sentiment: positive, neutral or negative. When absent, the service computes one from title and content. */
   sentiment?: InputMaybe<Scalars['String']['input']>;
   /** Source identifier, e.g. api, webhook, custom. */
@@ -1200,6 +1209,7 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   duplicateOf?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   duplicates?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   language?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;

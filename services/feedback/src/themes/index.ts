@@ -29,5 +29,6 @@ export {
 export { curatedAssignment, repeatedSuggestions } from './curatedAssignment';
 export { checkPlacement, composeThemeIds, correctMatches, parseThemeInput, MAX_LEVELS } from './taxonomy';
 export { themeMatcher, MATCH_SETTINGS, type MatchText, type ThemeSpec } from './themeMatching';
+export { themeProfileText, vectorMatcher, VECTOR_MATCH_SETTINGS } from './vectorMatching';
 export type { Correction, ItemThemes } from './data/taxonomyStore';
 export type { Theme } from './data/themeModel';

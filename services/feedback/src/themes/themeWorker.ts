@@ -1,8 +1,16 @@
 import { runPasses, type BackgroundWorker, type Logger } from '@fi/shared';
 import { newObjectIdHex } from '@fi/shared/database';
+import { noModelThemes, type ItemVectors, type ModelThemes } from '../ai';
 import { DAY_MS, type ThemeMatch } from '../core';
 import { changedSince, MAX_THEMED_ITEMS, type ThemedItem, type ThemeStore } from './data/themeStore';
-import { curatedAssignment, neededTexts, repeatedSuggestions, type CuratedAssignment } from './curatedAssignment';
+import {
+  curatedAssignment,
+  neededTexts,
+  repeatedSuggestions,
+  type CuratedAssignment,
+  type ModelVectors,
+} from './curatedAssignment';
+import { themeProfiles, type ThemeProfiles } from './themeProfiles';
 import { writeCorrection } from './curatedThemes';
 import { composeThemeIds } from './taxonomy';
 import type { MatchText } from './themeMatching';
@@ -89,16 +97,58 @@ function changeOf(item: ThemedItem, matches: ThemeMatch[], suggested: string[], 
   return changed ? { id: item.id, after, matches, day: item.day, source: item.source } : null;
 }
 
+/** The models a computation reads (see ModelThemes), with the vectors of the curated themes' profiles. */
+export interface ThemeComputationModel {
+  assignment: { vectors: ItemVectors; profiles: ThemeProfiles } | null;
+}
+
+export const localThemeComputation: ThemeComputationModel = { assignment: null };
+
+/**
+ * The models of a theme worker: `ready` is called when something the model was asked for in the background
+ * came in (the organization is then computed again), and a failed request is not repeated before `retryMs`.
+ */
+export function themeComputationModel(
+  model: ModelThemes,
+  ready: (orgId: string) => void,
+  retryMs: number,
+): ThemeComputationModel {
+  return {
+    assignment: model.assignment
+      ? { vectors: model.assignment, profiles: themeProfiles(model.assignment, ready, retryMs) }
+      : null,
+  };
+}
+
+/**
+ * What the items and the taxonomy looked like (see ThemeStore.fingerprint), and, with a model, the
+ * organization's vectors: an item's vector coming in has its themes computed again (from its vector).
+ */
+async function fingerprintOf(store: ThemeStore, orgId: string, model: ThemeComputationModel, run?: ThemeRunOf) {
+  const [base, stamp] = await Promise.all([store.fingerprint(orgId, run), model.assignment?.vectors.stamp(orgId)]);
+  return stamp === undefined ? base : `${base}|${stamp}`;
+}
+
+type ThemeRunOf = Awaited<ReturnType<ThemeStore['run']>>;
+
 /**
  * Computes one organization's themes now and stores them, with the theme figures of the days they changed;
  * returns how many suggested themes it has. Every item gets its curated themes (curatedAssignment.ts): the
  * newest MAX_THEMED_ITEMS with the suggestions computed from them, older ones in batches of
  * OLDER_ITEMS_BATCH keeping their suggestions. Suggestions that repeat a curated theme are left out. A
  * correction made during the computation is written again after it, so it holds whatever was read before.
+ * With an embedding model (`model.assignment`), the items it embedded are assigned by their vectors once
+ * every curated theme's profile has its vector (asked for in the background: until then, by terms).
  */
-export async function recomputeThemes(store: ThemeStore, orgId: string, now = new Date()): Promise<number> {
+export async function recomputeThemes(
+  store: ThemeStore,
+  orgId: string,
+  now = new Date(),
+  model: ThemeComputationModel = localThemeComputation,
+): Promise<number> {
   const started = new Date();
-  const fingerprint = await store.fingerprint(orgId);
+  const fingerprint = await fingerprintOf(store, orgId, model);
+  const vectors = model.assignment ? await model.assignment.vectors.all(orgId) : null;
   const [taxonomy, corrections] = await Promise.all([
     store.taxonomy.curated(orgId),
     store.taxonomy.correctionsOf(orgId),
@@ -107,7 +157,9 @@ export async function recomputeThemes(store: ThemeStore, orgId: string, now = ne
   const byId = new Map<string, MatchText>(items.map((item) => [item.id, item]));
   const missing = neededTexts(taxonomy, corrections).filter((id) => !byId.has(id));
   for (const [id, text] of await store.taxonomy.texts(orgId, missing)) byId.set(id, { id, ...text });
-  const curated = curatedAssignment(taxonomy, corrections, byId, items);
+  const profiles = vectors && taxonomy.length > 0 ? model.assignment!.profiles.of(orgId, taxonomy) : null;
+  const byModel: ModelVectors | undefined = vectors && profiles ? { items: vectors, profiles } : undefined;
+  const curated = curatedAssignment(taxonomy, corrections, byId, items, byModel);
   const matches = new Map(items.map((item) => [item.id, curated.matches(item)]));
 
   const previous = await store.previous(orgId, items);
@@ -151,6 +203,9 @@ async function assignOlder(store: ThemeStore, orgId: string, olderThan: string, 
   }
 }
 
+/** After a failed request to the model, it is not asked again for that organization before this many passes. */
+const MODEL_RETRY_PASSES = 6;
+
 /**
  * Keeps every organization's themes current in the background: every `intervalMs`, each organization
  * whose items changed since its last computation (count or newest id) is recomputed by whichever
@@ -158,17 +213,26 @@ async function assignOlder(store: ThemeStore, orgId: string, olderThan: string, 
  * theme figures of the changed days counted again. With the default interval, an item is in the
  * themes, and a change in the theme figures of whole days, within about a minute.
  */
-export function startThemeWorker(store: ThemeStore, intervalMs: number, logger: Logger): BackgroundWorker {
+export function startThemeWorker(
+  store: ThemeStore,
+  intervalMs: number,
+  logger: Logger,
+  models: ModelThemes = noModelThemes,
+): BackgroundWorker {
+  // Organizations for which a model's answer came in since their last computation.
+  const again = new Set<string>();
+  const model = themeComputationModel(models, (orgId) => again.add(orgId), MODEL_RETRY_PASSES * intervalMs);
   const pass = async (closed: () => boolean) => {
     for (const orgId of await store.organizations()) {
       if (closed()) return;
       const run = await store.run(orgId);
-      const themesStale = run?.fingerprint !== (await store.fingerprint(orgId, run));
+      const themesStale = again.has(orgId) || run?.fingerprint !== (await fingerprintOf(store, orgId, model, run));
       if (!themesStale && !(await store.countsStale(orgId, run))) continue;
       if (!(await store.lease(orgId, LEASE_MS))) continue;
       const started = Date.now();
       if (themesStale) {
-        const count = await recomputeThemes(store, orgId);
+        again.delete(orgId);
+        const count = await recomputeThemes(store, orgId, new Date(), model);
         logger.info({ orgId, themes: count, ms: Date.now() - started }, 'feedback themes computed');
       } else {
         const days = await refreshThemeDays(store, orgId).finally(() => store.release(orgId));

@@ -5,7 +5,7 @@ import type { WebhookDeliveryStore, QueuedDelivery } from './data/webhookDeliver
 import type { EndpointForDelivery, WebhookEndpointStore } from './data/webhookEndpointStore';
 import { EndpointRotation } from './endpointRotation';
 import { nextAttemptAt, type RetrySchedule } from './retrySchedule';
-import type { SecretBox } from './secretBox';
+import type { SecretBox } from '@fi/shared';
 import { sendSigned } from './sender';
 import type { TargetPolicy } from './targetPolicy';
 import type { WebhookMetrics } from './webhookMetrics';

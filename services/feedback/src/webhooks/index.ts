@@ -4,6 +4,5 @@ export { webhookConfigSchema, type WebhookConfig } from './webhookConfig';
 export { webhookEndpoints, webhookListener, startWebhookDispatcher } from './webhooks';
 export { createWebhookResolvers, toGraphQL, webhookChanges } from './webhookResolvers';
 export type { WebhookEndpoints } from './webhookEndpoints';
-export { SecretBox } from './secretBox';
 export { postJson, type SendResult } from './sender';
 export { checkTarget, TargetRefused, type TargetPolicy } from './targetPolicy';

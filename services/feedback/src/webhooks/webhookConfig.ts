@@ -1,5 +1,4 @@
-import { parse, type ConfigField, type ConfigOf } from '@fi/shared';
-import { parseSecretKey } from './secretBox';
+import { parse, parseSecretKey, type ConfigField, type ConfigOf } from '@fi/shared';
 
 /**
  * Webhook settings of the feedback service. The defaults are the production ones (https only, no

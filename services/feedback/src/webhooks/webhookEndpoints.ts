@@ -2,7 +2,7 @@ import { badRequest, notFound, type Page, type PageResult } from '@fi/shared';
 import { deliveryIdOf, type WebhookDeliveryStore, type WebhookDelivery } from './data/webhookDeliveryStore';
 import type { WebhookEndpointStore, WebhookEndpoint } from './data/webhookEndpointStore';
 import { EVENT_TYPES, testEvent, type EventType } from './webhookEvents';
-import { newSigningSecret, type SecretBox } from './secretBox';
+import { newSigningSecret, type SecretBox } from '@fi/shared';
 import { checkTarget, MAX_URL_LENGTH, TargetRefused, type TargetPolicy } from './targetPolicy';
 
 export const MAX_ENDPOINTS_PER_ORG = 20;

@@ -5,7 +5,7 @@ import type { ChangeListener, RecordedChange } from '../changes';
 import { WebhookDeliveryStore } from './data/webhookDeliveryStore';
 import { WebhookEndpointStore } from './data/webhookEndpointStore';
 import { WebhookDispatcher, type ChangeBacklog } from './dispatcher';
-import { SecretBox } from './secretBox';
+import { SecretBox } from '@fi/shared';
 import { SubscriberCache } from './subscriberCache';
 import type { WebhookConfig } from './webhookConfig';
 import { WebhookEndpoints } from './webhookEndpoints';
@@ -27,7 +27,7 @@ const ENDPOINTS_KEPT_MS = 1_000;
 export function webhookEndpoints(connection: Connection, config: WebhookConfig, queued?: () => void) {
   const endpoints = new WebhookEndpointStore(connection);
   const deliveries = new WebhookDeliveryStore(connection);
-  const box = new SecretBox(config.webhookSecretKey);
+  const box = new SecretBox(config.webhookSecretKey, 'WEBHOOK_SECRET_KEY');
   const subscribers = new SubscriberCache(endpoints);
   const management = new WebhookEndpoints(
     endpoints,

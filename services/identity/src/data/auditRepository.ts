@@ -24,6 +24,30 @@ export const AUDIT_ACTIONS = [
   'member.reactivated',
   'scim.token_created',
   'scim.token_revoked',
+  // Single sign-on (src/sso): its settings, sign-ins through it, and every refusal with its reason.
+  'sso.connection_set',
+  'sso.connection_removed',
+  'sso.domain_added',
+  'sso.domain_verified',
+  'sso.domain_removed',
+  'sso.required_changed',
+  'sso.signed_in',
+  'sso.member_provisioned',
+  'sso.sign_in_refused',
+  'sso.password_refused',
+  'sso.break_glass_sign_in',
+  // Two-factor sign-in.
+  'two_factor.enabled',
+  'two_factor.disabled',
+  'two_factor.failed',
+  'two_factor.recovery_code_used',
+  'two_factor.required_changed',
+  // Connected platforms, recorded by the integrations service (see domain/serviceAudit.ts).
+  'integration.added',
+  'integration.paused',
+  'integration.resumed',
+  'integration.secret_rotated',
+  'integration.removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

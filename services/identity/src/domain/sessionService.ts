@@ -5,12 +5,16 @@ import type { Organization } from '../data/organizationRepository';
 import type { IdentityRepositories } from '../data/repositories';
 import { invalidCredentials } from './identityErrors';
 import { decoyPasswordHash, verifyPassword } from './passwords';
+import { NO_SECOND_FACTOR, type SecondFactorGate } from './secondFactor';
 import type { SignInThrottle } from './signInThrottle';
 
 export interface SessionPolicy {
   idleMs: number;
   absoluteMs: number;
 }
+
+/** Refuses (throws) a password sign-in its rules forbid, e.g. single sign-on required for the member's domain. */
+export type PasswordSignInRule = (member: Member, address: string) => Promise<void>;
 
 /** A session in use: the member it belongs to, and the CSRF token every state-changing request must send. */
 export interface ActiveSession {
@@ -42,7 +46,7 @@ export function memberPrincipal(session: ActiveSession): MemberPrincipal {
 const TOUCH_RESOLUTION_MS = 60_000;
 const MAX_EMAIL_LENGTH = 320;
 
-const sessionId = (token: string) => createHash('sha256').update(token).digest('hex');
+export const sessionId = (token: string) => createHash('sha256').update(token).digest('hex');
 /** Derived from the session's secret: nothing more to store, and useless without the cookie beside it. */
 const csrfTokenOf = (token: string) => createHmac('sha256', token).update('csrf').digest('base64url');
 
@@ -61,6 +65,8 @@ export class SessionService {
     private readonly repositories: IdentityRepositories,
     private readonly throttle: SignInThrottle,
     private readonly policy: SessionPolicy,
+    private readonly passwordRule: PasswordSignInRule = async () => undefined,
+    private readonly secondFactor: SecondFactorGate = NO_SECOND_FACTOR,
   ) {}
 
   /**
@@ -96,6 +102,7 @@ export class SessionService {
       });
       throw invalidCredentials();
     }
+    await this.passwordRule(credentials.member, address);
     if (previousToken) await this.repositories.sessions.revoke(sessionId(previousToken));
     const result = await this.start(credentials.member, organization);
     await this.repositories.audit.record({
@@ -108,8 +115,17 @@ export class SessionService {
     return result;
   }
 
-  /** Opens a session for a member who just proved who they are (signed in, or accepted an invitation). */
-  async start(member: Member, organization: Organization): Promise<{ token: string; session: ActiveSession }> {
+  /**
+   * Opens a session for a member who just proved who they are (signed in, or accepted an invitation), once
+   * the second factor is passed: unless `secondFactor` says it just was, the gate may stop here with the
+   * second step's challenge (two-factor sign-in on for the member, or required by their organization).
+   */
+  async start(
+    member: Member,
+    organization: Organization,
+    secondFactor: 'check' | 'passed' = 'check',
+  ): Promise<{ token: string; session: ActiveSession }> {
+    if (secondFactor === 'check') await this.secondFactor.require(member, organization);
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.policy.absoluteMs);

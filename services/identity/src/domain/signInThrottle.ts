@@ -35,7 +35,13 @@ export class SignInThrottle {
    * account's count at that address back in full (as documented: a success clears it) and the address's
    * own count for this attempt.
    */
-  async attempt<T extends { matches: boolean }>(email: string, address: string, check: () => Promise<T>): Promise<T> {
+  async attempt<T extends { matches: boolean }>(
+    email: string,
+    address: string,
+    check: () => Promise<T>,
+    /** Further counts the attempt takes a slot of (e.g. one account's over every address); a match gives its slots back. */
+    extra: ReadonlyArray<{ subject: string; limit: number }> = [],
+  ): Promise<T> {
     const running = this.checksInFlight.get(address) ?? 0;
     if (running >= this.limits.checksPerAddress) throw tooManySignInsAtOnce();
     this.checksInFlight.set(address, running + 1);
@@ -46,6 +52,7 @@ export class SignInThrottle {
         [
           { subject: account, limit: this.limits.perAccount },
           { subject: addressSubject(address), limit: this.limits.perAddress },
+          ...extra,
         ],
         now,
         this.limits.windowMs,
@@ -55,8 +62,8 @@ export class SignInThrottle {
       const checked = await check();
       // A success is no failure: its slot of the address's count is given back, and the account's count
       // at that address is cleared.
-      const [, addressSlot] = taken.slots;
-      if (checked.matches) await Promise.all([this.failures.clear(account), this.failures.release([addressSlot])]);
+      const [, ...ownSlots] = taken.slots;
+      if (checked.matches) await Promise.all([this.failures.clear(account), this.failures.release(ownSlots)]);
       return checked;
     } finally {
       const left = (this.checksInFlight.get(address) ?? 1) - 1;

@@ -5,9 +5,11 @@ import type { ActiveSession as ActiveSessionModel } from '../domain/sessionServi
 import type { Member as MemberModel } from '../data/memberRepository';
 import type { ApiKeyRecord as ApiKeyRecordModel } from '../data/apiKeyRepository';
 import type { CreatedKey as CreatedKeyModel } from '../resolvers';
+import type { ScimTokenRecord as ScimTokenRecordModel } from '../scim';
 import type { IdentityContext } from '../identityContext';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -59,6 +61,13 @@ export type CreatedApiKey = {
   key: Scalars['String']['output'];
 };
 
+/** A new SCIM token: the secret is shown this once and never again. */
+export type CreatedScimToken = {
+  __typename?: 'CreatedScimToken';
+  scimToken: ScimToken;
+  token: Scalars['String']['output'];
+};
+
 /**
  * An invitation sent: the link goes to the email and works once until expiresAt, while the member who sent
  * it may still invite that role (removing them, or demoting them below it, ends it).
@@ -91,25 +100,69 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** With the token of an invitation link: creates the member and signs them in. */
   acceptInvitation: Session;
+  /** Owners only. Claims a domain; verifySsoDomain proves it with a DNS TXT record. */
+  addSsoDomain: SsoDomain;
   /** Owners and admins; only an owner cancels an invitation to the owner role. Its link stops working at once. */
   cancelInvitation: Scalars['Boolean']['output'];
   /** Owners and admins; only an owner grants or takes away the owner role. */
   changeRole: Member;
+  /** The first code from the app turns two-factor sign-in on. */
+  confirmTwoFactorSetup: TwoFactorEnabled;
   /** Owners and admins only. */
   createApiKey: CreatedApiKey;
+  /** Owners and admins only; the token is in the answer this once. */
+  createScimToken: CreatedScimToken;
+  /** Takes a current code or a recovery code; refused while the organization requires two-factor sign-in. */
+  disableTwoFactor: Scalars['Boolean']['output'];
+  /** With the query string the identity provider sent to /auth/oidc/callback: checks it and signs the person in. */
+  finishOidcSignIn: Session;
+  /** The setup's first code: two-factor sign-in is on and the session opens. */
+  finishTwoFactorEnrollment: TwoFactorSignIn;
   /** Owners and admins; only an owner invites an owner. Mails a single-use link (logged instead in development). */
   inviteMember: Invitation;
   removeMember: Scalars['Boolean']['output'];
+  /** Owners only. Removes the connection and every domain of it (password sign-in works again for all). */
+  removeSsoConnection: Scalars['Boolean']['output'];
+  /** Owners only. */
+  removeSsoDomain: Scalars['Boolean']['output'];
   /** Always true, whether or not the email has an account; mails a single-use link when it has. */
   requestPasswordReset: Scalars['Boolean']['output'];
+  /** Owners only: members without two-factor sign-in are asked to set it up at their next sign-in. */
+  requireTwoFactor: Scalars['Boolean']['output'];
   /** With the token of a reset link: sets the password and ends every session of the account. */
   resetPassword: Scalars['Boolean']['output'];
   /** Owners and admins only; the key stops working within the gateway's AUTH_CACHE_TTL_MS. */
   revokeApiKey: ApiKey;
+  /** Owners and admins only; the token stops working at once. */
+  revokeScimToken: ScimToken;
   /** The signed-in member's own mail opt-ins (alert emails, the weekly digest); a field left out stays. Every role. */
   setMailOptIns: Member;
+  /**
+   * Owners only. Sets (or replaces) the OIDC connection after reading the issuer's discovery document;
+   * clientSecret may be left out to keep the stored one. defaultRole: not owner.
+   */
+  setOidcConnection: SsoConnection;
+  /** Owners only. A verified domain with a connection: password sign-in refused for its people, owners excepted. */
+  setSsoRequired: SsoDomain;
   signIn: Session;
   signOut: Scalars['Boolean']['output'];
+  /** Anyone: the identity provider's address for this email's organization (its domain verified, a connection set). */
+  startSsoSignIn: SsoRedirect;
+  /** With the challenge of a sign-in answered TWO_FACTOR_ENROLLMENT_REQUIRED: the setup, as in Settings. */
+  startTwoFactorEnrollment: TwoFactorSetup;
+  /**
+   * The signed-in member starts setting up two-factor sign-in (replacing a setup not yet confirmed); refused
+   * while it is on.
+   */
+  startTwoFactorSetup: TwoFactorSetup;
+  /** Owners only. Looks up the domain's TXT record; verified when it holds the token (and no other organization verified it). */
+  verifySsoDomain: SsoDomain;
+  /**
+   * The second step of a sign-in: signIn (or single sign-on, or accepting an invitation) answered UNAUTHENTICATED
+   * with extensions.reason TWO_FACTOR_REQUIRED and a challenge; this sends it back with a code from the app or a
+   * recovery code, and opens the session.
+   */
+  verifyTwoFactor: Session;
 };
 
 
@@ -117,6 +170,11 @@ export type MutationAcceptInvitationArgs = {
   name: Scalars['String']['input'];
   password: Scalars['String']['input'];
   token: Scalars['String']['input'];
+};
+
+
+export type MutationAddSsoDomainArgs = {
+  domain: Scalars['String']['input'];
 };
 
 
@@ -131,10 +189,36 @@ export type MutationChangeRoleArgs = {
 };
 
 
+export type MutationConfirmTwoFactorSetupArgs = {
+  code: Scalars['String']['input'];
+};
+
+
 export type MutationCreateApiKeyArgs = {
   name: Scalars['String']['input'];
   rateLimitPerMinute?: InputMaybe<Scalars['Int']['input']>;
   readOnly?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationCreateScimTokenArgs = {
+  name: Scalars['String']['input'];
+};
+
+
+export type MutationDisableTwoFactorArgs = {
+  code: Scalars['String']['input'];
+};
+
+
+export type MutationFinishOidcSignInArgs = {
+  callbackQuery: Scalars['String']['input'];
+};
+
+
+export type MutationFinishTwoFactorEnrollmentArgs = {
+  challenge: Scalars['String']['input'];
+  code: Scalars['String']['input'];
 };
 
 
@@ -149,8 +233,18 @@ export type MutationRemoveMemberArgs = {
 };
 
 
+export type MutationRemoveSsoDomainArgs = {
+  domain: Scalars['String']['input'];
+};
+
+
 export type MutationRequestPasswordResetArgs = {
   email: Scalars['String']['input'];
+};
+
+
+export type MutationRequireTwoFactorArgs = {
+  required: Scalars['Boolean']['input'];
 };
 
 
@@ -165,15 +259,55 @@ export type MutationRevokeApiKeyArgs = {
 };
 
 
+export type MutationRevokeScimTokenArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationSetMailOptInsArgs = {
   alertEmails?: InputMaybe<Scalars['Boolean']['input']>;
   digestEmails?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
+export type MutationSetOidcConnectionArgs = {
+  clientId: Scalars['String']['input'];
+  clientSecret?: InputMaybe<Scalars['String']['input']>;
+  defaultRole?: InputMaybe<Role>;
+  issuer: Scalars['String']['input'];
+};
+
+
+export type MutationSetSsoRequiredArgs = {
+  domain: Scalars['String']['input'];
+  required: Scalars['Boolean']['input'];
+};
+
+
 export type MutationSignInArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
+};
+
+
+export type MutationStartSsoSignInArgs = {
+  email: Scalars['String']['input'];
+};
+
+
+export type MutationStartTwoFactorEnrollmentArgs = {
+  challenge: Scalars['String']['input'];
+};
+
+
+export type MutationVerifySsoDomainArgs = {
+  domain: Scalars['String']['input'];
+};
+
+
+export type MutationVerifyTwoFactorArgs = {
+  challenge: Scalars['String']['input'];
+  code: Scalars['String']['input'];
 };
 
 export type Organization = {
@@ -200,6 +334,14 @@ export type Query = {
   /** The current session, or null when signed out. */
   me: Maybe<Session>;
   members: Array<Member>;
+  /** The organization's SCIM tokens, revoked ones included; owners and admins only. */
+  scimTokens: Array<ScimToken>;
+  /** The single sign-on connection, null when none is set; owners only. */
+  ssoConnection: Maybe<SsoConnection>;
+  /** The email domains of single sign-on, verified or not; owners only. */
+  ssoDomains: Array<SsoDomain>;
+  /** The signed-in member's two-factor sign-in. */
+  twoFactor: TwoFactorStatus;
 };
 
 
@@ -218,6 +360,23 @@ export type Role =
   | 'owner'
   | 'viewer';
 
+/**
+ * A token the organization's identity provider provisions people with (SCIM 2.0 at the gateway's /scim/v2):
+ * never the secret, only its first characters (hint). It acts with its creator's role: an owner's token
+ * manages owners too, an admin's everyone else.
+ */
+export type ScimToken = {
+  __typename?: 'ScimToken';
+  createdAt: Scalars['DateTime']['output'];
+  createdBy: Scalars['String']['output'];
+  hint: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  lastUsedAt: Maybe<Scalars['DateTime']['output']>;
+  name: Scalars['String']['output'];
+  revokedAt: Maybe<Scalars['DateTime']['output']>;
+  role: Role;
+};
+
 /** The signed-in member's session; csrfToken goes in the x-csrf-token header of every mutation. */
 export type Session = {
   __typename?: 'Session';
@@ -227,10 +386,79 @@ export type Session = {
   organization: Organization;
 };
 
+/**
+ * The organization's single sign-on connection (OIDC; the client secret is never shown). Give the identity
+ * provider redirectUri as the sign-in redirect (callback) address.
+ */
+export type SsoConnection = {
+  __typename?: 'SsoConnection';
+  clientId: Maybe<Scalars['String']['output']>;
+  /** The role of a person who signs in for the first time. */
+  defaultRole: Role;
+  issuer: Maybe<Scalars['String']['output']>;
+  /** oidc or saml */
+  protocol: Scalars['String']['output'];
+  redirectUri: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+  /** The email of the member (or cli) who set it. */
+  updatedBy: Scalars['String']['output'];
+};
+
+/** An email domain of the organization's single sign-on; its people sign in through the connection once it is verified. */
+export type SsoDomain = {
+  __typename?: 'SsoDomain';
+  domain: Scalars['String']['output'];
+  /** Password sign-in refused for the domain's people (owners keep theirs: the break-glass way in). */
+  ssoRequired: Scalars['Boolean']['output'];
+  /** Publish a TXT record of this name holding verificationValue, then call verifySsoDomain. */
+  verificationName: Scalars['String']['output'];
+  verificationValue: Scalars['String']['output'];
+  verified: Scalars['Boolean']['output'];
+};
+
+/** Where the browser goes next to sign in with the organization's identity provider. */
+export type SsoRedirect = {
+  __typename?: 'SsoRedirect';
+  url: Scalars['String']['output'];
+};
+
 export type Tier =
   | 'enterprise'
   | 'free'
   | 'pro';
+
+/** Two-factor sign-in is on: ten single-use recovery codes, shown this once. */
+export type TwoFactorEnabled = {
+  __typename?: 'TwoFactorEnabled';
+  recoveryCodes: Array<Scalars['String']['output']>;
+};
+
+/**
+ * A TOTP secret (RFC 6238) for an authenticator app: scan qrCode (an SVG data URL) or type secret. Shown this
+ * once; nothing is asked at sign-in until the first code confirms it.
+ */
+export type TwoFactorSetup = {
+  __typename?: 'TwoFactorSetup';
+  otpauthUrl: Scalars['String']['output'];
+  qrCode: Scalars['String']['output'];
+  secret: Scalars['String']['output'];
+};
+
+/** A sign-in finished by setting two-factor up: the session, and the recovery codes shown this once. */
+export type TwoFactorSignIn = {
+  __typename?: 'TwoFactorSignIn';
+  recoveryCodes: Array<Scalars['String']['output']>;
+  session: Session;
+};
+
+/** The signed-in member's two-factor sign-in, and whether their organization requires it. */
+export type TwoFactorStatus = {
+  __typename?: 'TwoFactorStatus';
+  enabled: Scalars['Boolean']['output'];
+  /** Recovery codes not used yet. */
+  recoveryCodesLeft: Scalars['Int']['output'];
+  required: Scalars['Boolean']['output'];
+};
 
 
 
@@ -313,6 +541,7 @@ export type ResolversTypes = {
   AuditEntry: ResolverTypeWrapper<AuditEntry>;
   AuditPage: ResolverTypeWrapper<AuditPage>;
   CreatedApiKey: ResolverTypeWrapper<CreatedKeyModel>;
+  CreatedScimToken: ResolverTypeWrapper<Omit<CreatedScimToken, 'scimToken'> & { scimToken: ResolversTypes['ScimToken'] }>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Invitation: ResolverTypeWrapper<Invitation>;
   Member: ResolverTypeWrapper<MemberModel>;
@@ -320,8 +549,16 @@ export type ResolversTypes = {
   Organization: ResolverTypeWrapper<Organization>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Role: Role;
+  ScimToken: ResolverTypeWrapper<ScimTokenRecordModel>;
   Session: ResolverTypeWrapper<ActiveSessionModel>;
+  SsoConnection: ResolverTypeWrapper<SsoConnection>;
+  SsoDomain: ResolverTypeWrapper<SsoDomain>;
+  SsoRedirect: ResolverTypeWrapper<SsoRedirect>;
   Tier: Tier;
+  TwoFactorEnabled: ResolverTypeWrapper<TwoFactorEnabled>;
+  TwoFactorSetup: ResolverTypeWrapper<TwoFactorSetup>;
+  TwoFactorSignIn: ResolverTypeWrapper<Omit<TwoFactorSignIn, 'session'> & { session: ResolversTypes['Session'] }>;
+  TwoFactorStatus: ResolverTypeWrapper<TwoFactorStatus>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -334,13 +571,22 @@ export type ResolversParentTypes = {
   AuditEntry: AuditEntry;
   AuditPage: AuditPage;
   CreatedApiKey: CreatedKeyModel;
+  CreatedScimToken: Omit<CreatedScimToken, 'scimToken'> & { scimToken: ResolversParentTypes['ScimToken'] };
   DateTime: Scalars['DateTime']['output'];
   Invitation: Invitation;
   Member: MemberModel;
   Mutation: Record<PropertyKey, never>;
   Organization: Organization;
   Query: Record<PropertyKey, never>;
+  ScimToken: ScimTokenRecordModel;
   Session: ActiveSessionModel;
+  SsoConnection: SsoConnection;
+  SsoDomain: SsoDomain;
+  SsoRedirect: SsoRedirect;
+  TwoFactorEnabled: TwoFactorEnabled;
+  TwoFactorSetup: TwoFactorSetup;
+  TwoFactorSignIn: Omit<TwoFactorSignIn, 'session'> & { session: ResolversParentTypes['Session'] };
+  TwoFactorStatus: TwoFactorStatus;
 };
 
 export type ApiKeyResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
@@ -374,6 +620,11 @@ export type CreatedApiKeyResolvers<ContextType = IdentityContext, ParentType ext
   key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type CreatedScimTokenResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['CreatedScimToken'] = ResolversParentTypes['CreatedScimToken']> = {
+  scimToken?: Resolver<ResolversTypes['ScimToken'], ParentType, ContextType>;
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
@@ -398,17 +649,34 @@ export type MemberResolvers<ContextType = IdentityContext, ParentType extends Re
 
 export type MutationResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   acceptInvitation?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationAcceptInvitationArgs, 'name' | 'password' | 'token'>>;
+  addSsoDomain?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationAddSsoDomainArgs, 'domain'>>;
   cancelInvitation?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationCancelInvitationArgs, 'id'>>;
   changeRole?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationChangeRoleArgs, 'memberId' | 'role'>>;
+  confirmTwoFactorSetup?: Resolver<ResolversTypes['TwoFactorEnabled'], ParentType, ContextType, RequireFields<MutationConfirmTwoFactorSetupArgs, 'code'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'readOnly'>>;
+  createScimToken?: Resolver<ResolversTypes['CreatedScimToken'], ParentType, ContextType, RequireFields<MutationCreateScimTokenArgs, 'name'>>;
+  disableTwoFactor?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDisableTwoFactorArgs, 'code'>>;
+  finishOidcSignIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationFinishOidcSignInArgs, 'callbackQuery'>>;
+  finishTwoFactorEnrollment?: Resolver<ResolversTypes['TwoFactorSignIn'], ParentType, ContextType, RequireFields<MutationFinishTwoFactorEnrollmentArgs, 'challenge' | 'code'>>;
   inviteMember?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationInviteMemberArgs, 'email' | 'role'>>;
   removeMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveMemberArgs, 'memberId'>>;
+  removeSsoConnection?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  removeSsoDomain?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveSsoDomainArgs, 'domain'>>;
   requestPasswordReset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
+  requireTwoFactor?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequireTwoFactorArgs, 'required'>>;
   resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  revokeScimToken?: Resolver<ResolversTypes['ScimToken'], ParentType, ContextType, RequireFields<MutationRevokeScimTokenArgs, 'id'>>;
   setMailOptIns?: Resolver<ResolversTypes['Member'], ParentType, ContextType, Partial<MutationSetMailOptInsArgs>>;
+  setOidcConnection?: Resolver<ResolversTypes['SsoConnection'], ParentType, ContextType, RequireFields<MutationSetOidcConnectionArgs, 'clientId' | 'defaultRole' | 'issuer'>>;
+  setSsoRequired?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationSetSsoRequiredArgs, 'domain' | 'required'>>;
   signIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'email' | 'password'>>;
   signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startSsoSignIn?: Resolver<ResolversTypes['SsoRedirect'], ParentType, ContextType, RequireFields<MutationStartSsoSignInArgs, 'email'>>;
+  startTwoFactorEnrollment?: Resolver<ResolversTypes['TwoFactorSetup'], ParentType, ContextType, RequireFields<MutationStartTwoFactorEnrollmentArgs, 'challenge'>>;
+  startTwoFactorSetup?: Resolver<ResolversTypes['TwoFactorSetup'], ParentType, ContextType>;
+  verifySsoDomain?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationVerifySsoDomainArgs, 'domain'>>;
+  verifyTwoFactor?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationVerifyTwoFactorArgs, 'challenge' | 'code'>>;
 };
 
 export type OrganizationResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Organization'] = ResolversParentTypes['Organization']> = {
@@ -425,6 +693,21 @@ export type QueryResolvers<ContextType = IdentityContext, ParentType extends Res
   invitations?: Resolver<Array<ResolversTypes['Invitation']>, ParentType, ContextType>;
   me?: Resolver<Maybe<ResolversTypes['Session']>, ParentType, ContextType>;
   members?: Resolver<Array<ResolversTypes['Member']>, ParentType, ContextType>;
+  scimTokens?: Resolver<Array<ResolversTypes['ScimToken']>, ParentType, ContextType>;
+  ssoConnection?: Resolver<Maybe<ResolversTypes['SsoConnection']>, ParentType, ContextType>;
+  ssoDomains?: Resolver<Array<ResolversTypes['SsoDomain']>, ParentType, ContextType>;
+  twoFactor?: Resolver<ResolversTypes['TwoFactorStatus'], ParentType, ContextType>;
+};
+
+export type ScimTokenResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['ScimToken'] = ResolversParentTypes['ScimToken']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  hint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  role?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
 };
 
 export type SessionResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['Session'] = ResolversParentTypes['Session']> = {
@@ -434,17 +717,69 @@ export type SessionResolvers<ContextType = IdentityContext, ParentType extends R
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
 };
 
+export type SsoConnectionResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['SsoConnection'] = ResolversParentTypes['SsoConnection']> = {
+  clientId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  defaultRole?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
+  issuer?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  redirectUri?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  updatedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SsoDomainResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['SsoDomain'] = ResolversParentTypes['SsoDomain']> = {
+  domain?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ssoRequired?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  verificationName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  verificationValue?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  verified?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type SsoRedirectResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['SsoRedirect'] = ResolversParentTypes['SsoRedirect']> = {
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TwoFactorEnabledResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorEnabled'] = ResolversParentTypes['TwoFactorEnabled']> = {
+  recoveryCodes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type TwoFactorSetupResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorSetup'] = ResolversParentTypes['TwoFactorSetup']> = {
+  otpauthUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  qrCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TwoFactorSignInResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorSignIn'] = ResolversParentTypes['TwoFactorSignIn']> = {
+  recoveryCodes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  session?: Resolver<ResolversTypes['Session'], ParentType, ContextType>;
+};
+
+export type TwoFactorStatusResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['TwoFactorStatus'] = ResolversParentTypes['TwoFactorStatus']> = {
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  recoveryCodesLeft?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  required?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = IdentityContext> = {
   ApiKey?: ApiKeyResolvers<ContextType>;
   AuditEntry?: AuditEntryResolvers<ContextType>;
   AuditPage?: AuditPageResolvers<ContextType>;
   CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
+  CreatedScimToken?: CreatedScimTokenResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Invitation?: InvitationResolvers<ContextType>;
   Member?: MemberResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  ScimToken?: ScimTokenResolvers<ContextType>;
   Session?: SessionResolvers<ContextType>;
+  SsoConnection?: SsoConnectionResolvers<ContextType>;
+  SsoDomain?: SsoDomainResolvers<ContextType>;
+  SsoRedirect?: SsoRedirectResolvers<ContextType>;
+  TwoFactorEnabled?: TwoFactorEnabledResolvers<ContextType>;
+  TwoFactorSetup?: TwoFactorSetupResolvers<ContextType>;
+  TwoFactorSignIn?: TwoFactorSignInResolvers<ContextType>;
+  TwoFactorStatus?: TwoFactorStatusResolvers<ContextType>;
 };
 

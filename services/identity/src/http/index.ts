@@ -1,6 +1,7 @@
 // The identity service's HTTP edge: the session cookie and CSRF header, the session protection of its
 // schema, and the internal routes the gateway verifies keys, sessions and what keys made with.
-export { clearedSessionCookie, csrfMatches, sessionCookie, sessionTokenOf } from './sessionCookie';
+export { clearedSessionCookie, cookieValue, csrfMatches, sessionCookie, sessionTokenOf } from './sessionCookie';
+export { AUDIT_PATH, auditRoute } from './auditRoute';
 export { KEY_LIVE_PATH, keyLiveRoute } from './keyLiveRoute';
 export { MAIL_RECIPIENTS_PATH, mailRecipientsRoute } from './mailRecipientsRoute';
 export { useSessionProtection } from './useSessionProtection';

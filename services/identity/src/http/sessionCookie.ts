@@ -4,14 +4,18 @@ import type { IncomingHttpHeaders } from 'node:http';
 export const SESSION_COOKIE = 'fi_session';
 export const CSRF_HEADER = 'x-csrf-token';
 
-/** The session token from the Cookie header, if any. */
-export function sessionTokenOf(headers: IncomingHttpHeaders): string | undefined {
+/** The value of the cookie `cookieName` from the Cookie header, if any. */
+export function cookieValue(headers: IncomingHttpHeaders, cookieName: string): string | undefined {
   for (const part of (headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return value.join('=') || undefined;
+    if (name === cookieName) return value.join('=') || undefined;
   }
   return undefined;
 }
+
+/** The session token from the Cookie header, if any. */
+export const sessionTokenOf = (headers: IncomingHttpHeaders): string | undefined =>
+  cookieValue(headers, SESSION_COOKIE);
 
 /**
  * Whether the request's x-csrf-token is the session's CSRF token (compared in constant time): only a page

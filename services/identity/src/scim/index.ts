@@ -12,6 +12,7 @@ import { ScimTokenService } from './scimTokens';
 import { ScimUsers } from './scimUsers';
 
 export { SCIM_PATH } from './scimRoute';
+export { scimResolvers } from './scimResolvers';
 export { ScimTokenService } from './scimTokens';
 export type { ScimTokenRecord } from './data';
 

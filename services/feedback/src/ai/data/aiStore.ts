@@ -144,6 +144,19 @@ export class AiStore {
     return docs.map((doc) => ({ id: doc._id.toHexString(), vector: toVector(doc.vector), at: doc.at }));
   }
 
+  /** How many vectors of `model` the organization has, and when the newest was stored (index-served). */
+  async vectorStamp(orgId: string, model: string): Promise<{ count: number; newest: Date | null }> {
+    const [count, newest] = await Promise.all([
+      this.vectors.countDocuments({ orgId, model }).maxTimeMS(DEFAULT_MAX_TIME_MS),
+      this.vectors
+        .findOne({ orgId, model }, { at: 1 })
+        .sort({ at: -1 })
+        .maxTimeMS(DEFAULT_MAX_TIME_MS)
+        .lean<Pick<VectorDocument, 'at'>>(),
+    ]);
+    return { count, newest: newest?.at ?? null };
+  }
+
   async putVectors(orgId: string, model: string, vectors: Array<{ id: string; vector: Float32Array }>): Promise<void> {
     if (vectors.length === 0) return;
     const at = new Date();

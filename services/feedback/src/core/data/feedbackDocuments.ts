@@ -21,6 +21,7 @@ export function toItem(doc: FeedbackDocument): FeedbackItem {
     ...(doc.themeIds ? { themeIds: doc.themeIds } : {}),
     ...(doc.themeMatches?.length ? { themeMatches: doc.themeMatches } : {}),
     metadata: doc.metadata ?? null,
+    ...(doc.externalId !== undefined ? { externalId: doc.externalId } : {}),
     publishedDate: doc.publishedDate,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt ?? doc.createdAt,

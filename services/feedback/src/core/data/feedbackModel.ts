@@ -29,6 +29,8 @@ export interface FeedbackDocument {
   /** Raised by every write of the item's themes, so that a person's correction read then written is atomic. */
   themeRev?: number;
   metadata?: Record<string, unknown>;
+  /** The item's id on its platform; unique per organization and source through ExternalIdStore's claims. */
+  externalId?: string;
   publishedDate: Date;
   createdAt: Date;
   /** Time of the last status change; absent on items stored before it existed (then createdAt). */
@@ -63,6 +65,7 @@ const feedbackSchema = new Schema<FeedbackDocument>(
     },
     themeRev: Number,
     metadata: { type: Schema.Types.Mixed },
+    externalId: String,
     publishedDate: { type: Date, required: true },
     createdAt: { type: Date, required: true },
     updatedAt: Date,

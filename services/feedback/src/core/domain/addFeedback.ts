@@ -6,7 +6,7 @@ import { newEvent } from './itemEvents';
 import { countedOf, itemOf, type FeedbackItem } from '../model/feedbackItem';
 import { writeWithEvent, type ChangeEvents } from './changeEvents';
 import { fingerprint } from './fingerprint';
-import type { IdempotencyKeys, ItemStore } from './ports';
+import type { ExternalIds, IdempotencyKeys, ItemStore } from './ports';
 import { withSentiment } from './sentiment';
 import { validateNewFeedback, type NewFeedbackInput } from './newFeedback';
 
@@ -20,22 +20,34 @@ export function parseIdempotencyKey(value: string | string[] | undefined): strin
 }
 
 /**
- * Creates an item; its status is always unread and its publishedDate is now. With an idempotency key,
- * a replay with the same input returns the original item (even under concurrent replays or after a
- * crash between the two writes), and a replay with a different input is refused. The
+ * Creates an item; its status is always unread and its publishedDate is now unless given. With an
+ * `externalId` (the item's id on its platform), any later add of the same organization, source and id
+ * returns the item first created, whatever it carries (a redelivery, a retry, a re-sync); otherwise, with
+ * an idempotency key, a replay with the same input returns the original item (even under concurrent
+ * replays or after a crash between the two writes), and a replay with a different input is refused. The
  * `feedback.created` event is recorded before the item is written and named in the item's own write
  * (see the change stream), so a crash at any point neither loses nor invents it.
  */
 export async function addFeedback(
-  deps: { items: ItemStore; idempotency: IdempotencyKeys; events: ChangeEvents },
+  deps: { items: ItemStore; idempotency: IdempotencyKeys; externalIds: ExternalIds; events: ChangeEvents },
   orgId: string,
   input: NewFeedbackInput,
   idempotencyKey: string | undefined,
 ): Promise<FeedbackItem> {
-  const valid = validateNewFeedback(input);
+  const { publishedDate, ...valid } = validateNewFeedback(input);
   const now = new Date();
-  const record = withSentiment({ ...valid, status: 'unread' as const, publishedDate: now, createdAt: now });
-  const claim = idempotencyKey ? await deps.idempotency.claim(orgId, idempotencyKey, fingerprint(valid), now) : null;
+  const record = withSentiment({
+    ...valid,
+    status: 'unread' as const,
+    publishedDate: publishedDate ?? now,
+    createdAt: now,
+  });
+  const { externalId, source } = valid;
+  const claim = externalId
+    ? await deps.externalIds.claim(orgId, source, externalId, now)
+    : idempotencyKey
+      ? await deps.idempotency.claim(orgId, idempotencyKey, fingerprint(valid), now)
+      : null;
   // Items stored before FeedbackItem had orgId lack it; the key is the organization's, so it is this one.
   if (claim?.item) return { ...claim.item, orgId };
   const id = claim?.itemId ?? newObjectIdHex();
@@ -48,6 +60,7 @@ export async function addFeedback(
     item = stored.item;
     return stored.created ? stored.item : null;
   });
-  if (idempotencyKey) await deps.idempotency.complete(orgId, idempotencyKey, item);
+  if (externalId) await deps.externalIds.complete(orgId, source, externalId, item);
+  else if (idempotencyKey) await deps.idempotency.complete(orgId, idempotencyKey, item);
   return item;
 }

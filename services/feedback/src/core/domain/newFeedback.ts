@@ -11,10 +11,14 @@ export interface NewFeedbackInput {
   email?: string | null;
   sentiment?: string | null;
   metadata?: Record<string, unknown> | null;
+  /** The item's id on the platform it came from: one item per organization, source and id. */
+  externalId?: string | null;
+  /** When it was written on that platform; now when absent. */
+  publishedDate?: Date | string | null;
 }
 
-/** A new item's own fields; the service adds status and dates. */
-export type ValidFeedback = Omit<FeedbackRecord, 'status' | 'publishedDate' | 'createdAt'>;
+/** A new item's own fields; the service adds status and dates (publishedDate when not given). */
+export type ValidFeedback = Omit<FeedbackRecord, 'status' | 'publishedDate' | 'createdAt'> & { publishedDate?: Date };
 
 /** Longest accepted text per field, in characters; documented in docs/limits.md. */
 export const FEEDBACK_LIMITS = {
@@ -22,6 +26,7 @@ export const FEEDBACK_LIMITS = {
   title: 500,
   author: 200,
   content: 65_536,
+  externalId: 255,
 } as const;
 
 const NEW_FEEDBACK_FIELDS = ['source', 'title', 'content', 'author', 'email', 'sentiment', 'metadata'] as const;
@@ -40,10 +45,16 @@ function readNewFeedback(rules: RecordRules): () => ValidFeedback {
   return () => withoutAbsent({ ...fields, source: fields.source!, title: fields.title!, content: fields.content! });
 }
 
-/** Every problem of a new item (API input or imported record), or the item ready to store. */
+/**
+ * Every problem of a new item of the API, or the item ready to store. Only the API takes `externalId`
+ * (its uniqueness is claimed as the item is added) and a `publishedDate` without the rest of an import.
+ */
 export function checkNewFeedback(input: unknown): Checked<ValidFeedback> {
   const rules = new RecordRules(input);
-  return rules.result(readNewFeedback(rules));
+  const feedback = readNewFeedback(rules);
+  const externalId = rules.text('externalId', { max: FEEDBACK_LIMITS.externalId });
+  const publishedDate = rules.date('publishedDate');
+  return rules.result(() => withoutAbsent({ ...feedback(), externalId, publishedDate }));
 }
 
 /** The API's rules for a new item: BAD_REQUEST naming the first problem's field. */

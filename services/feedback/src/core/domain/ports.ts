@@ -62,6 +62,15 @@ export interface IdempotencyKeys {
   complete(orgId: string, key: string, item: FeedbackItem): Promise<void>;
 }
 
+/**
+ * Items' ids on their platforms (`externalId`): the first claim of an organization's source and id fixes the
+ * item's id for good, so a redelivery converges on the item as first created.
+ */
+export interface ExternalIds {
+  claim(orgId: string, source: string, externalId: string, now?: Date): Promise<Claim>;
+  complete(orgId: string, source: string, externalId: string, item: FeedbackItem): Promise<void>;
+}
+
 /** A list of items: filters, a page, a total. */
 export interface ItemLists {
   list(orgId: string, query: FeedbackQuery): Promise<FeedbackPage>;

@@ -47,6 +47,8 @@ export interface FeedbackItem {
   /** Why it has its curated themes (the themes feature's), best first; absent when it has none. */
   themeMatches?: ThemeMatch[];
   metadata: Record<string, unknown> | null;
+  /** The item's id on the platform it came from (absent when it has none). */
+  externalId?: string;
   publishedDate: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -64,6 +66,7 @@ export interface FeedbackRecord {
   sentimentSource?: string;
   language?: string | null;
   metadata?: Record<string, unknown>;
+  externalId?: string;
   status: FeedbackStatus;
   publishedDate: Date;
   createdAt: Date;
@@ -135,6 +138,7 @@ export const itemOf = (id: string, orgId: string, record: FeedbackRecord): Feedb
   ...(record.language !== undefined ? { language: record.language } : {}),
   status: record.status,
   metadata: record.metadata ?? null,
+  ...(record.externalId !== undefined ? { externalId: record.externalId } : {}),
   publishedDate: record.publishedDate,
   createdAt: record.createdAt,
   updatedAt: record.createdAt,

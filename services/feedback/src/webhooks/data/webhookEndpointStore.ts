@@ -1,14 +1,6 @@
 import { Types, type Collection, type Connection } from 'mongoose';
+import type { SealedSecret } from '@fi/shared';
 import { INDEX_BUILD_TIME_LIMIT, newObjectIdHex, objectIdOrNull } from '@fi/shared/database';
-
-/** A signing secret as stored: AES-256-GCM under WEBHOOK_SECRET_KEY, bound to its endpoint. */
-export interface SealedSecret {
-  /** First hex digits of SHA-256 of the key that sealed it, to name a wrong key clearly. */
-  keyId: string;
-  iv: string;
-  tag: string;
-  data: string;
-}
 
 interface EndpointDocument {
   _id: Types.ObjectId;

@@ -1,9 +1,17 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { SealedSecret } from './data/webhookEndpointStore';
 
 const KEY_BYTES = 32;
 
-/** WEBHOOK_SECRET_KEY: 32 bytes, as 64 hex digits or base64. */
+/** A secret as stored: AES-256-GCM under a service's sealing key, bound to the record it belongs to. */
+export interface SealedSecret {
+  /** First hex digits of SHA-256 of the key that sealed it, to name a wrong key clearly. */
+  keyId: string;
+  iv: string;
+  tag: string;
+  data: string;
+}
+
+/** A sealing key (WEBHOOK_SECRET_KEY, INTEGRATIONS_SECRET_KEY): 32 bytes, as 64 hex digits or base64. */
 export function parseSecretKey(raw: string): Buffer {
   const trimmed = raw.trim();
   const key = /^[0-9a-f]{64}$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
@@ -23,21 +31,25 @@ export function newSigningSecret(): string {
 }
 
 /**
- * Encrypts signing secrets, so that a database dump alone cannot sign events: the key lives in the
- * service's configuration, never in the database. The endpoint id is authenticated data, so a sealed
- * secret copied onto another endpoint does not open.
+ * Encrypts secrets (webhook signing secrets, connected platforms' credentials), so that a database dump
+ * alone cannot use them: the key lives in the service's configuration, never in the database. The
+ * record's id is authenticated data, so a sealed secret copied onto another record does not open.
  */
 export class SecretBox {
   private readonly keyId: string;
 
-  constructor(private readonly key: Buffer) {
+  /** `keyName` names the key's variable in errors (e.g. WEBHOOK_SECRET_KEY). */
+  constructor(
+    private readonly key: Buffer,
+    private readonly keyName = 'sealing key',
+  ) {
     this.keyId = keyIdOf(key);
   }
 
-  seal(secret: string, endpointId: string): SealedSecret {
+  seal(secret: string, recordId: string): SealedSecret {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    cipher.setAAD(Buffer.from(endpointId));
+    cipher.setAAD(Buffer.from(recordId));
     const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
     return {
       keyId: this.keyId,
@@ -47,14 +59,14 @@ export class SecretBox {
     };
   }
 
-  open(sealed: SealedSecret, endpointId: string): string {
+  open(sealed: SealedSecret, recordId: string): string {
     if (sealed.keyId !== this.keyId) {
       throw new Error(
-        `the signing secret of endpoint ${endpointId} was sealed with another WEBHOOK_SECRET_KEY (key id ${sealed.keyId}, configured ${this.keyId})`,
+        `the secret of ${recordId} was sealed with another ${this.keyName} (key id ${sealed.keyId}, configured ${this.keyId})`,
       );
     }
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(sealed.iv, 'base64'));
-    decipher.setAAD(Buffer.from(endpointId));
+    decipher.setAAD(Buffer.from(recordId));
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]).toString('utf8');
   }

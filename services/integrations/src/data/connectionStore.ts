@@ -1,0 +1,171 @@
+import { Types, type Collection, type Connection as MongoConnection } from 'mongoose';
+import type { SealedSecret } from '@fi/shared';
+import { INDEX_BUILD_TIME_LIMIT, objectIdOrNull } from '@fi/shared/database';
+import type { Connection, ConnectionStatus, Kind } from '../model/connection';
+
+interface ConnectionDocument {
+  _id: Types.ObjectId;
+  orgId: string;
+  kind: Kind;
+  name: string;
+  status: ConnectionStatus;
+  /** SHA-256 of the token in the connection's URL or address: the token itself is shown once, never stored. */
+  tokenHash: string;
+  settings: Record<string, unknown>;
+  credentials: SealedSecret | null;
+  cursors: Record<string, string>;
+  itemsReceived: number;
+  lastEventAt: Date | null;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  createdAt: Date;
+}
+
+export type NewConnection = Omit<
+  Connection,
+  'cursors' | 'itemsReceived' | 'lastEventAt' | 'lastError' | 'lastErrorAt'
+> & {
+  tokenHash: string;
+};
+
+const toConnection = (doc: ConnectionDocument): Connection => ({
+  id: doc._id.toHexString(),
+  orgId: doc.orgId,
+  kind: doc.kind,
+  name: doc.name,
+  status: doc.status,
+  settings: doc.settings ?? {},
+  credentials: doc.credentials ?? null,
+  cursors: doc.cursors ?? {},
+  itemsReceived: doc.itemsReceived ?? 0,
+  lastEventAt: doc.lastEventAt ?? null,
+  lastError: doc.lastError ?? null,
+  lastErrorAt: doc.lastErrorAt ?? null,
+  createdAt: doc.createdAt,
+});
+
+/** The longest last error kept: enough for a refusal's reason, never a whole payload. */
+const MAX_ERROR_LENGTH = 500;
+
+/**
+ * Connections (`connections`): a few per organization. Each write is one single-document write; the
+ * counters move with `$inc`, so concurrent events never lose a count.
+ */
+export class ConnectionStore {
+  private readonly collection: Collection<ConnectionDocument>;
+
+  constructor(connection: MongoConnection) {
+    this.collection = connection.collection<ConnectionDocument>('connections');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await Promise.all([
+      this.collection.createIndex({ tokenHash: 1 }, { unique: true, ...INDEX_BUILD_TIME_LIMIT }),
+      this.collection.createIndex({ orgId: 1, createdAt: 1 }, INDEX_BUILD_TIME_LIMIT),
+      this.collection.createIndex({ kind: 1, status: 1 }, INDEX_BUILD_TIME_LIMIT),
+    ]);
+  }
+
+  async insert(connection: NewConnection): Promise<Connection> {
+    const { id, tokenHash, ...rest } = connection;
+    const doc: ConnectionDocument = {
+      _id: new Types.ObjectId(id),
+      ...rest,
+      tokenHash,
+      cursors: {},
+      itemsReceived: 0,
+      lastEventAt: null,
+      lastError: null,
+      lastErrorAt: null,
+    };
+    await this.collection.insertOne(doc);
+    return toConnection(doc);
+  }
+
+  /** The connection whose URL or address carries the token of this hash, whatever its organization. */
+  async findByTokenHash(tokenHash: string): Promise<Connection | null> {
+    const doc = await this.collection.findOne({ tokenHash });
+    return doc ? toConnection(doc) : null;
+  }
+
+  async findById(id: string): Promise<Connection | null> {
+    const _id = objectIdOrNull(id);
+    const doc = _id ? await this.collection.findOne({ _id }) : null;
+    return doc ? toConnection(doc) : null;
+  }
+
+  async get(orgId: string, id: string): Promise<Connection | null> {
+    const _id = objectIdOrNull(id);
+    const doc = _id ? await this.collection.findOne({ _id, orgId }) : null;
+    return doc ? toConnection(doc) : null;
+  }
+
+  /** The organization's connections, oldest first. */
+  async list(orgId: string): Promise<Connection[]> {
+    const docs = await this.collection.find({ orgId }).sort({ createdAt: 1, _id: 1 }).limit(1_000).toArray();
+    return docs.map(toConnection);
+  }
+
+  /** Active connections of a kind, for the pull workers. */
+  async listActive(kind: Kind): Promise<Connection[]> {
+    const docs = await this.collection
+      .find({ kind, status: { $ne: 'paused' } })
+      .limit(10_000)
+      .toArray();
+    return docs.map(toConnection);
+  }
+
+  async setStatus(orgId: string, id: string, status: ConnectionStatus): Promise<Connection | null> {
+    return this.update({ orgId, id }, { $set: { status } });
+  }
+
+  async setCredentials(orgId: string, id: string, credentials: SealedSecret): Promise<Connection | null> {
+    return this.update({ orgId, id }, { $set: { credentials } });
+  }
+
+  /** Deletes the connection with its sealed credentials; false when it was not the organization's. */
+  async remove(orgId: string, id: string): Promise<boolean> {
+    const _id = objectIdOrNull(id);
+    if (!_id) return false;
+    return (await this.collection.deleteOne({ _id, orgId })).deletedCount === 1;
+  }
+
+  /** An item was made of an event: counted, and a failing connection is working again. */
+  async recordItem(id: string, at: Date): Promise<void> {
+    const _id = objectIdOrNull(id);
+    if (!_id) return;
+    await this.collection.updateOne({ _id }, { $inc: { itemsReceived: 1 }, $max: { lastEventAt: at } });
+    await this.collection.updateOne({ _id, status: 'failing' }, { $set: { status: 'active' } });
+  }
+
+  /** An event arrived (whatever becomes of it). */
+  async recordEvent(id: string, at: Date): Promise<void> {
+    const _id = objectIdOrNull(id);
+    if (_id) await this.collection.updateOne({ _id }, { $max: { lastEventAt: at } });
+  }
+
+  /** What went wrong last, with its reason (an item the feedback service refused, a platform's refusal). */
+  async recordError(id: string, message: string, at: Date, options: { failing?: boolean } = {}): Promise<void> {
+    const _id = objectIdOrNull(id);
+    if (!_id) return;
+    const lastError = message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH - 1)}…` : message;
+    await this.collection.updateOne({ _id }, { $set: { lastError, lastErrorAt: at } });
+    if (options.failing) await this.collection.updateOne({ _id, status: 'active' }, { $set: { status: 'failing' } });
+  }
+
+  /** Where the pull stream `stream` continues; saved after each page. */
+  async saveCursor(id: string, stream: string, cursor: string): Promise<void> {
+    const _id = objectIdOrNull(id);
+    if (_id) await this.collection.updateOne({ _id }, { $set: { [`cursors.${stream}`]: cursor } });
+  }
+
+  private async update(
+    { orgId, id }: { orgId: string; id: string },
+    change: Record<string, unknown>,
+  ): Promise<Connection | null> {
+    const _id = objectIdOrNull(id);
+    if (!_id) return null;
+    const doc = await this.collection.findOneAndUpdate({ _id, orgId }, change, { returnDocument: 'after' });
+    return doc ? toConnection(doc) : null;
+  }
+}

@@ -1,0 +1,1 @@
+export { processEvent, startInboxWorker, type InboxWorkerDeps, type InboxWorkerOptions } from './inboxWorker';

@@ -1,0 +1,6 @@
+import './telemetry';
+import { runService } from '@fi/shared';
+import { loadIntegrationsConfig } from './config';
+import { startIntegrationsService } from './server';
+
+runService('integrations', () => loadIntegrationsConfig(), startIntegrationsService);

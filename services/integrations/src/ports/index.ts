@@ -1,0 +1,4 @@
+export { feedbackPort, type FeedbackPort, type NewItem } from './feedbackPort';
+export { directoryPort, type DirectoryPort, type DirectoryService } from './directoryPort';
+export { Refused, Unavailable, type ServiceCallOptions } from './serviceCall';
+export { identityAudit } from './auditPort';

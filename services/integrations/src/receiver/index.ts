@@ -1,0 +1,1 @@
+export { startIntegrationsReceiver } from './startReceiver';
