@@ -39,6 +39,7 @@ export { AiStore, monthlyTokens, startModelFeature } from './ai';
 export {
   AlertStore,
   BASELINE_DAYS,
+  platformSignals,
   binomialUpperTail,
   poissonRateTest,
   shareTest,
