@@ -844,6 +844,69 @@ test('an owner adds a webhook endpoint (its secret shown once), sees a status ch
   }
 });
 
+test('an owner connects a webhook (its URL and secret shown once), sees the event it sent become an item, pauses it and removes it; a member is told who manages integrations', async () => {
+  const owner = await addMember('owner');
+  const page = await newPage();
+  await signIn(page, owner);
+  await page.getByRole('link', { name: 'Integrations' }).click();
+  await page.getByRole('button', { name: 'Add integration' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Platform').selectOption('webhook');
+  await dialog.getByLabel('Name').fill('Support portal');
+  await dialog.getByRole('button', { name: 'Add integration' }).click();
+  const url = await dialog.getByLabel('URL to give the platform').inputValue();
+  const secret = await dialog.getByLabel('Signing secret').inputValue();
+  expect(url).toMatch(/\/hooks\/[0-9a-f]{40}$/);
+  expect(secret).toMatch(/^whsec_/);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const row = page.getByRole('row').filter({ hasText: 'Support portal' });
+  await row.getByText('active').waitFor();
+
+  const body = JSON.stringify({
+    title: `Portal ${Date.now()}`,
+    content: 'Sent from the portal',
+    externalId: 'portal-1',
+  });
+  const at = new Date();
+  const id = `msg_${Date.now()}`;
+  const sent = await fetch(`${stack.integrationsReceiver.url}${new URL(url).pathname}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign(id, at, body),
+    },
+    body,
+  });
+  expect(sent.status).toBe(200);
+  await row.getByRole('link', { name: 'Events of Support portal' }).click();
+  const events = page.getByRole('region', { name: 'Events of Support portal' });
+  await eventually(
+    async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return (await events.getByRole('link', { name: 'Item made' }).count()) === 1;
+    },
+    20_000,
+    'the event made into an item',
+  );
+  await row.getByRole('cell', { name: '1', exact: true }).waitFor();
+  await screenshot(page, 'integrations');
+
+  await row.getByRole('button', { name: 'Pause' }).click();
+  await row.getByText('paused').waitFor();
+  await row.getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+  await row.waitFor({ state: 'detached' });
+
+  const member = await addMember('member');
+  const memberPage = await newPage();
+  await signIn(memberPage, member);
+  await memberPage.getByRole('link', { name: 'Integrations' }).click();
+  await memberPage.getByText('Owners and admins connect platforms').waitFor();
+  expect(await memberPage.getByRole('button', { name: 'Add integration' }).count()).toBe(0);
+});
+
 test('an owner generates a key and finds it in the audit log filtered by that action and actor, the filters kept in the address', async () => {
   const owner = await addMember('owner');
   const page = await newPage();

@@ -27,7 +27,7 @@ test('when an organization is seeded, then the printed demo query shows feedback
   await seedOrganization(
     orgId,
     { feedback: 200, contacts: 30, accounts: 6 },
-    { feedback, contacts, accounts, identity: feedback, close: async () => undefined },
+    { feedback, contacts, accounts, identity: feedback, integrations: feedback, close: async () => undefined },
     quiet,
   );
 

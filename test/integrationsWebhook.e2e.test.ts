@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { loadIntegrationsWorkerConfig, startIntegrationsWorker } from '@fi/integrations';
+import { createLogger } from '@fi/shared';
 import { Webhook } from 'standardwebhooks';
 import { addConnection, itemsOf, listIntegrations, post } from './helpers/integrations';
 import { eventually } from './helpers/processes';
@@ -164,5 +166,32 @@ describe('generic webhook connections (Standard Webhooks)', () => {
     const ids = new Set(answers.map((answer) => answer.body.data?.addFeedbackItem.id));
     expect(ids.size).toBe(1);
     expect((await itemsOf(stack, key, 'webhook')).total).toBe(1);
+  });
+
+  // Last: it stops this stack's worker.
+  test('when no worker runs after the 200, then the event waits in the inbox and a worker started later makes its item', async () => {
+    const { key, orgId } = await stack.createKey();
+    const hook = await addConnection(stack, orgId, { kind: 'webhook' });
+    await stack.integrationsWorker.close(1_000);
+    const body = feedback('after-crash');
+    expect((await post(hook.hookUrl!, body, signed(hook.secret!, body))).status).toBe(200);
+    const inbox = (await stack.connect('integrations')).collection('inbox_events');
+    expect(await inbox.countDocuments({ connectionId: hook.integration.id, outcome: 'pending' })).toBe(1);
+    expect((await itemsOf(stack, key, 'webhook')).total).toBe(0);
+    const worker = await startIntegrationsWorker(
+      loadIntegrationsWorkerConfig({
+        ...process.env,
+        PORT: '0',
+        FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
+        INTEGRATIONS_INBOX_POLL_MS: '100',
+      }),
+      createLogger('test', 'silent'),
+    );
+    try {
+      await eventually(async () => (await itemsOf(stack, key, 'webhook')).total === 1, 20_000, 'the item');
+      expect(await inbox.countDocuments({ connectionId: hook.integration.id, outcome: 'done' })).toBe(1);
+    } finally {
+      await worker.close(1_000);
+    }
   });
 });

@@ -19,6 +19,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 let people = 0;
@@ -529,5 +530,34 @@ describe('groups are the roles', () => {
       .toArray();
     expect(changes.map((entry) => entry.actor)).toEqual(['scim', 'scim', 'scim', 'scim']);
     expect((await scim(token, 'POST', '/Groups', { displayName: 'admin' })).status).toBe(409);
+  });
+
+  test('when a group change has one bad part, then none of it is made; an owner swap by PUT passes and keeps an owner', async () => {
+    const { orgId, owner, token } = await newOrganization();
+    const { id } = (await scim(token, 'POST', '/Users', oktaUser(uniqueEmail('swap')))).body;
+    const halfBad = await scim(token, 'PATCH', '/Groups/admin', {
+      schemas: [PATCH_OP],
+      Operations: [
+        { op: 'add', path: 'members', value: [{ value: id }] },
+        { op: 'add', path: 'members', value: [{ value: 'mem_nobody' }] },
+      ],
+    });
+    expect(halfBad.body).toMatchObject({ status: '400', scimType: 'invalidValue' });
+    expect(await identityDb.collection('members').findOne({ _id: id as never })).toMatchObject({ role: 'member' });
+
+    expect((await scim(token, 'PUT', '/Groups/owner', { displayName: 'owner', members: [] })).body).toMatchObject({
+      status: '400',
+      detail: 'An organization keeps at least one owner',
+    });
+    const swapped = await scim(token, 'PUT', '/Groups/owner', {
+      schemas: [GROUP],
+      displayName: 'owner',
+      members: [{ value: id }],
+    });
+    expect(swapped.body.members.map((member: Json) => member.value)).toEqual([id]);
+    expect(await identityDb.collection('members').findOne({ _id: owner.id as never })).toMatchObject({
+      role: 'viewer',
+    });
+    expect(await identityDb.collection('members').countDocuments({ orgId, role: 'owner' })).toBe(1);
   });
 });

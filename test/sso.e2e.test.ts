@@ -1,117 +1,39 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  loadIdentityConfig,
-  MemberService,
-  openRepositories,
-  openSsoRepositories,
-  OPERATOR,
-  SsoSettings,
-  startIdentityService,
-  type IdentityRepositories,
-  type RunningIdentityService,
-} from '@fi/identity';
-import { createLogger } from '@fi/shared';
+import { MemberService, OPERATOR } from '@fi/identity';
+import { generate } from 'otplib';
 import { cli } from './helpers/cli';
-import { LocalOidcProvider } from './helpers/oidc/localOidcProvider';
-import { newOrgId, ownDatabaseName } from './helpers/stack';
+import { LocalOidcProvider } from './helpers/sso/localOidcProvider';
+import {
+  newDomain,
+  PASSWORD,
+  PUBLIC_URL,
+  SESSION,
+  SIGN_IN,
+  START,
+  startSsoIdentity,
+  type IdentityPage,
+  type SessionAnswer,
+} from './helpers/sso/ssoIdentity';
+import { newOrgId } from './helpers/stack';
 
-/** Where the identity service sends people back; nothing listens there: the test reads the redirect. */
-const PUBLIC_URL = 'http://127.0.0.1:9';
 const CALLBACK = `${PUBLIC_URL}/auth/oidc/callback`;
-const PASSWORD = 'correct horse battery staple';
+const FINISH = `mutation($q: String!) { finishOidcSignIn(callbackQuery: $q) { ${SESSION} } }`;
 
 let provider: LocalOidcProvider;
-let identity: RunningIdentityService;
-let repositories: IdentityRepositories;
-let settings: SsoSettings;
+let sso: Awaited<ReturnType<typeof startSsoIdentity>>;
 
 beforeAll(async () => {
   provider = await LocalOidcProvider.start([CALLBACK]);
-  // The CLI of this file works on the same database with the same key, as an operator's would.
-  Object.assign(process.env, {
-    IDENTITY_MONGODB_DB: ownDatabaseName('identity_sso'),
-    SSO_SECRET_KEY: randomBytes(32).toString('hex'),
-    SSO_ALLOW_LOOPBACK_HTTP: 'true',
-    PUBLIC_URL,
-  });
-  identity = await startIdentityService(
-    loadIdentityConfig({
-      MONGODB_URI: process.env.MONGODB_URI,
-      MONGODB_DB: process.env.IDENTITY_MONGODB_DB,
-      PORT: '0',
-      PUBLIC_URL,
-      SSO_SECRET_KEY: process.env.SSO_SECRET_KEY,
-      SSO_ALLOW_LOOPBACK_HTTP: 'true',
-      COOKIE_SECURE: 'false',
-      MONGODB_MAX_TIME_MS: '25000',
-    }),
-    createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
-  );
-  repositories = await openRepositories(identity.connection);
-  settings = new SsoSettings(repositories, await openSsoRepositories(identity.connection), null, {
-    allowLoopbackHttp: true,
-    dnsServers: [],
-  });
+  sso = await startSsoIdentity();
 });
 afterAll(async () => {
-  await identity?.close();
+  await sso?.identity.close();
   await provider?.stop();
 });
 afterEach(() => provider.setMode('normal'));
 
-interface Answer<T> {
-  data?: T | null;
-  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
-}
-
-/** A browser talking to the identity service: keeps its cookies (session and SSO binding), sends its CSRF token. */
-class Page {
-  private readonly cookies = new Map<string, string>();
-  csrf = '';
-
-  async gql<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}): Promise<Answer<T>> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    if (this.csrf) headers['x-csrf-token'] = this.csrf;
-    const response = await fetch(`${identity.url}/graphql`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ query, variables }),
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const [name, ...value] = header.split(';')[0].split('=');
-      this.cookies.set(name, value.join('='));
-    }
-    const body = (await response.json()) as Answer<T>;
-    const session = Object.values(body.data ?? {})[0] as { csrfToken?: string } | null;
-    if (session?.csrfToken) this.csrf = session.csrfToken;
-    return body;
-  }
-}
-
-const SESSION = 'csrfToken member { email role } organization { id }';
-const START = 'mutation($e: String!) { startSsoSignIn(email: $e) { url } }';
-const FINISH = `mutation($q: String!) { finishOidcSignIn(callbackQuery: $q) { ${SESSION} } }`;
-const SIGN_IN = `mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { ${SESSION} } }`;
-type FinishAnswer = Answer<{
-  finishOidcSignIn: { member: { email: string; role: string }; organization: { id: string } };
-}>;
-
-const newDomain = () => `${randomUUID().slice(0, 8)}.example.com`;
-
 /** An organization whose owner set the local provider as its OIDC connection, with `domain` (verified unless told). */
 async function organizationWithSso(domain: string, { verified = true } = {}) {
-  const orgId = newOrgId();
-  await repositories.organizations.findOrCreate(orgId, { name: orgId, tier: 'pro' });
-  const ownerEmail = `owner@${domain}`;
-  await new MemberService(repositories).add(OPERATOR, orgId, {
-    email: ownerEmail,
-    name: 'Owner',
-    role: 'owner',
-    password: PASSWORD,
-  });
-  const owner = new Page();
-  expect((await owner.gql(SIGN_IN, { e: ownerEmail, p: PASSWORD })).errors).toBeUndefined();
+  const { orgId, owner, ownerEmail } = await sso.organizationWithOwner(domain);
   const set = await owner.gql<{ setOidcConnection: Record<string, unknown> }>(
     'mutation($i: String!, $c: String!, $s: String) { setOidcConnection(issuer: $i, clientId: $c, clientSecret: $s, defaultRole: member) { protocol issuer clientId defaultRole redirectUri } }',
     { i: provider.issuer, c: provider.clientId, s: provider.clientSecret },
@@ -124,15 +46,12 @@ async function organizationWithSso(domain: string, { verified = true } = {}) {
     defaultRole: 'member',
     redirectUri: CALLBACK,
   });
-  expect(
-    (await owner.gql('mutation($d: String!) { addSsoDomain(domain: $d) { domain } }', { d: domain })).errors,
-  ).toBeUndefined();
-  if (verified) await settings.verifyDomain(OPERATOR, orgId, domain, true);
+  await sso.addDomain(orgId, owner, domain, verified);
   return { orgId, owner, ownerEmail };
 }
 
 /** Starts a sign-in for `email` in `page`, lets the provider log in `login` (the email, unless told), returns the callback. */
-async function throughProvider(page: Page, email: string, login = email): Promise<URL> {
+async function throughProvider(page: IdentityPage, email: string, login = email): Promise<URL> {
   const started = await page.gql<{ startSsoSignIn: { url: string } }>(START, { e: email });
   expect(started.errors).toBeUndefined();
   const url = new URL(started.data!.startSsoSignIn.url);
@@ -142,18 +61,15 @@ async function throughProvider(page: Page, email: string, login = email): Promis
   return provider.authorize(url.toString(), CALLBACK);
 }
 
-const finish = (page: Page, callback: URL) => page.gql(FINISH, { q: callback.search }) as Promise<FinishAnswer>;
-
-async function refusals(orgId: string) {
-  const page = await repositories.audit.page(orgId, { action: 'sso.sign_in_refused' }, 0, 50);
-  return page.items.map((entry) => entry.target ?? '');
-}
+const finish = (page: IdentityPage, callback: URL) =>
+  page.gql(FINISH, { q: callback.search }) as Promise<SessionAnswer<'finishOidcSignIn'>>;
+const refusals = (orgId: string) => sso.refusals(orgId);
 
 describe('signing in with OIDC through a real OpenID Provider', () => {
   test('when a new person of a verified domain signs in, then they land with a session as a member of the default role', async () => {
     const domain = newDomain();
     const { orgId } = await organizationWithSso(domain);
-    const page = new Page();
+    const page = sso.page();
     const answer = await finish(page, await throughProvider(page, `ada@${domain}`));
     expect(answer.errors).toBeUndefined();
     expect(answer.data?.finishOidcSignIn).toMatchObject({
@@ -164,22 +80,22 @@ describe('signing in with OIDC through a real OpenID Provider', () => {
     expect((await page.gql<{ me: { member: { email: string } } }>(`{ me { ${SESSION} } }`)).data?.me.member.email).toBe(
       `ada@${domain}`,
     );
-    const audit = await repositories.audit.page(orgId, {}, 0, 50);
+    const audit = await sso.repositories.audit.page(orgId, {}, 0, 50);
     expect(audit.items.map((entry) => entry.action)).toEqual(
       expect.arrayContaining(['sso.member_provisioned', 'sso.signed_in']),
     );
     // A second sign-in finds the member again.
-    const again = new Page();
+    const again = sso.page();
     expect(
       (await finish(again, await throughProvider(again, `ada@${domain}`))).data?.finishOidcSignIn.member.role,
     ).toBe('member');
-    expect((await repositories.members.list(orgId)).filter((m) => m.email === `ada@${domain}`)).toHaveLength(1);
+    expect((await sso.repositories.members.list(orgId)).filter((m) => m.email === `ada@${domain}`)).toHaveLength(1);
   });
 
   test('when the client secret is stored, then it is sealed and never answered', async () => {
     const { orgId, owner } = await organizationWithSso(newDomain());
     const stored = JSON.stringify(
-      await identity.connection.db!.collection('sso_connections').findOne({ _id: orgId as never }),
+      await sso.identity.connection.db!.collection('sso_connections').findOne({ _id: orgId as never }),
     );
     expect(stored).not.toContain(provider.clientSecret);
     const shown = await owner.gql('{ ssoConnection { protocol issuer clientId defaultRole redirectUri updatedBy } }');
@@ -195,7 +111,7 @@ describe('signing in with OIDC through a real OpenID Provider', () => {
     async (mode, pattern) => {
       const domain = newDomain();
       const { orgId } = await organizationWithSso(domain);
-      const page = new Page();
+      const page = sso.page();
       const callback = await throughProvider(page, `grace@${domain}`);
       await provider.setMode(mode);
       const answer = await finish(page, callback);
@@ -203,14 +119,14 @@ describe('signing in with OIDC through a real OpenID Provider', () => {
       expect(answer.errors?.[0].message).toMatch(pattern);
       expect(answer.errors?.[0].extensions).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'TOKEN_REJECTED' });
       expect(await refusals(orgId)).toEqual([expect.stringMatching(/^TOKEN_REJECTED: /)]);
-      expect((await repositories.members.list(orgId)).map((m) => m.email)).not.toContain(`grace@${domain}`);
+      expect((await sso.repositories.members.list(orgId)).map((m) => m.email)).not.toContain(`grace@${domain}`);
     },
   );
 
   test('when one answer is sent twice at once, then exactly one signs in and the other is refused as replayed', async () => {
     const domain = newDomain();
     const { orgId } = await organizationWithSso(domain);
-    const page = new Page();
+    const page = sso.page();
     const callback = await throughProvider(page, `lin@${domain}`);
     const answers = await Promise.all([finish(page, callback), finish(page, callback)]);
     expect(answers.filter((answer) => answer.data?.finishOidcSignIn)).toHaveLength(1);
@@ -227,8 +143,8 @@ describe('signing in with OIDC through a real OpenID Provider', () => {
   test('when the answer comes back to another browser, then it is refused', async () => {
     const domain = newDomain();
     const { orgId } = await organizationWithSso(domain);
-    const callback = await throughProvider(new Page(), `mo@${domain}`);
-    const answer = await finish(new Page(), callback);
+    const callback = await throughProvider(sso.page(), `mo@${domain}`);
+    const answer = await finish(sso.page(), callback);
     expect(answer.errors?.[0].extensions?.reason).toBe('OTHER_BROWSER');
     expect(await refusals(orgId)).toEqual([expect.stringMatching(/^OTHER_BROWSER/)]);
   });
@@ -236,7 +152,7 @@ describe('signing in with OIDC through a real OpenID Provider', () => {
   test('when the domain is not verified, then the sign-in does not start and the claiming organization sees why', async () => {
     const domain = newDomain();
     const { orgId } = await organizationWithSso(domain, { verified: false });
-    const answer = await new Page().gql(START, { e: `kim@${domain}` });
+    const answer = await sso.page().gql(START, { e: `kim@${domain}` });
     expect(answer.errors?.[0]).toMatchObject({
       message: `Single sign-on is not set up for ${domain}: no organization has verified this domain`,
       extensions: { code: 'UNAUTHENTICATED', reason: 'DOMAIN_NOT_VERIFIED' },
@@ -249,20 +165,20 @@ describe('signing in with OIDC through a real OpenID Provider', () => {
     const theirs = newDomain();
     const { orgId } = await organizationWithSso(ours);
     const other = await organizationWithSso(theirs);
-    const page = new Page();
+    const page = sso.page();
     const answer = await finish(page, await throughProvider(page, `eve@${ours}`, `boss@${theirs}`));
     expect(answer.errors?.[0]).toMatchObject({
       message: `${theirs} is not a verified domain of this organization: its identity provider cannot sign in boss@${theirs}`,
       extensions: { reason: 'FOREIGN_DOMAIN' },
     });
     expect(await refusals(orgId)).toEqual([expect.stringMatching(/^FOREIGN_DOMAIN/)]);
-    expect((await repositories.members.list(other.orgId)).map((m) => m.email)).toEqual([other.ownerEmail]);
+    expect((await sso.repositories.members.list(other.orgId)).map((m) => m.email)).toEqual([other.ownerEmail]);
   });
 
   test('when the provider has not verified the email, then it is refused', async () => {
     const domain = newDomain();
     const { orgId } = await organizationWithSso(domain);
-    const page = new Page();
+    const page = sso.page();
     const answer = await finish(page, await throughProvider(page, `unverified.joe@${domain}`));
     expect(answer.errors?.[0].extensions?.reason).toBe('EMAIL_NOT_VERIFIED');
     expect(await refusals(orgId)).toEqual([expect.stringMatching(/^EMAIL_NOT_VERIFIED/)]);
@@ -271,7 +187,7 @@ describe('signing in with OIDC through a real OpenID Provider', () => {
   test("when SSO is required for a domain, then its people's passwords are refused and an owner's still opens (break glass)", async () => {
     const domain = newDomain();
     const { orgId, owner, ownerEmail } = await organizationWithSso(domain);
-    await new MemberService(repositories).add(OPERATOR, orgId, {
+    await new MemberService(sso.repositories).add(OPERATOR, orgId, {
       email: `pat@${domain}`,
       name: 'Pat',
       role: 'admin',
@@ -284,13 +200,13 @@ describe('signing in with OIDC through a real OpenID Provider', () => {
       },
     );
     expect(required.data).toEqual({ setSsoRequired: { domain, ssoRequired: true, verified: true } });
-    const refused = await new Page().gql(SIGN_IN, { e: `pat@${domain}`, p: PASSWORD });
+    const refused = await sso.page().gql(SIGN_IN, { e: `pat@${domain}`, p: PASSWORD });
     expect(refused.errors?.[0]).toMatchObject({
       message: `People of ${domain} sign in with single sign-on: use "Sign in with SSO"`,
       extensions: { code: 'FORBIDDEN' },
     });
-    expect((await new Page().gql(SIGN_IN, { e: ownerEmail, p: PASSWORD })).errors).toBeUndefined();
-    const audit = await repositories.audit.page(orgId, {}, 0, 50);
+    expect((await sso.page().gql(SIGN_IN, { e: ownerEmail, p: PASSWORD })).errors).toBeUndefined();
+    const audit = await sso.repositories.audit.page(orgId, {}, 0, 50);
     expect(audit.items.map((entry) => entry.action)).toEqual(
       expect.arrayContaining(['sso.password_refused', 'sso.break_glass_sign_in', 'sso.required_changed']),
     );
@@ -301,7 +217,7 @@ describe('the CLI sets, shows and removes single sign-on through the same rules'
   test('when an operator sets a connection with a domain, then its people sign in with the default role, show never prints the secret, and remove ends it', async () => {
     const domain = newDomain();
     const orgId = newOrgId();
-    await repositories.organizations.findOrCreate(orgId, { name: orgId, tier: 'pro' });
+    await sso.repositories.organizations.findOrCreate(orgId, { name: orgId, tier: 'pro' });
     const set = await cli(
       'sso',
       'set',
@@ -321,7 +237,7 @@ describe('the CLI sets, shows and removes single sign-on through the same rules'
     expect(set).toMatchObject({ code: 0, stderr: expect.stringContaining(`${domain} (verified)`) });
     expect(set.stderr).toContain(CALLBACK);
 
-    const page = new Page();
+    const page = sso.page();
     const answer = await finish(page, await throughProvider(page, `ola@${domain}`));
     expect(answer.data?.finishOidcSignIn.member).toEqual({ email: `ola@${domain}`, role: 'viewer' });
 
@@ -335,7 +251,7 @@ describe('the CLI sets, shows and removes single sign-on through the same rules'
       ]),
     );
     expect(shown.stdout.join('\n')).not.toContain(provider.clientSecret);
-    const audit = await repositories.audit.page(orgId, { actor: 'cli' }, 0, 10);
+    const audit = await sso.repositories.audit.page(orgId, { actor: 'cli' }, 0, 10);
     expect(audit.items.map((entry) => entry.action).sort()).toEqual([
       'sso.connection_set',
       'sso.domain_added',
@@ -343,7 +259,7 @@ describe('the CLI sets, shows and removes single sign-on through the same rules'
     ]);
 
     expect(await cli('sso', 'remove', '--org', orgId)).toMatchObject({ code: 0 });
-    expect((await new Page().gql(START, { e: `ola@${domain}` })).errors?.[0].extensions?.reason).toBe(
+    expect((await sso.page().gql(START, { e: `ola@${domain}` })).errors?.[0].extensions?.reason).toBe(
       'DOMAIN_NOT_VERIFIED',
     );
   });
@@ -354,7 +270,7 @@ describe('the CLI sets, shows and removes single sign-on through the same rules'
     [['--domain', 'not a domain'], '"not a domain" is not a domain name (e.g. example.com)'],
   ])('when sso set is given %j, then it exits 2 naming the problem', async (change, message) => {
     const orgId = newOrgId();
-    await repositories.organizations.findOrCreate(orgId, { name: orgId, tier: 'pro' });
+    await sso.repositories.organizations.findOrCreate(orgId, { name: orgId, tier: 'pro' });
     const args = {
       '--issuer': provider.issuer,
       '--client-id': provider.clientId,
@@ -365,5 +281,41 @@ describe('the CLI sets, shows and removes single sign-on through the same rules'
     };
     const result = await cli('sso', 'set', '--org', orgId, ...Object.entries(args).flat());
     expect(result).toMatchObject({ code: 2, stderr: message });
+  });
+});
+
+describe('single sign-on then the second factor', () => {
+  test("when the organization requires two-factor, then the provider's answer opens no session until the member sets it up, and the next sign-in asks for the code", async () => {
+    const domain = newDomain();
+    const { owner } = await organizationWithSso(domain);
+    expect((await owner.gql('mutation { requireTwoFactor(required: true) }')).errors).toBeUndefined();
+
+    const page = sso.page();
+    const halfway = await finish(page, await throughProvider(page, `kai@${domain}`));
+    expect(halfway.errors?.[0]).toMatchObject({
+      extensions: { code: 'UNAUTHENTICATED', reason: 'TWO_FACTOR_ENROLLMENT_REQUIRED' },
+    });
+    expect((await page.gql('{ me { csrfToken } }')).data?.me).toBeNull();
+    const challenge = halfway.errors?.[0].extensions?.challenge as string;
+    const setup = await page.gql<{ startTwoFactorEnrollment: { secret: string } }>(
+      'mutation($c: String!) { startTwoFactorEnrollment(challenge: $c) { secret } }',
+      { c: challenge },
+    );
+    const secret = setup.data!.startTwoFactorEnrollment.secret;
+    const epoch = Math.floor(Date.now() / 1000);
+    const enrolled = await page.gql<{ finishTwoFactorEnrollment: { session: { member: { email: string } } } }>(
+      `mutation($ch: String!, $c: String!) { finishTwoFactorEnrollment(challenge: $ch, code: $c) { session { ${SESSION} } recoveryCodes } }`,
+      { ch: challenge, c: await generate({ secret, epoch }) },
+    );
+    expect(enrolled.data?.finishTwoFactorEnrollment.session.member.email).toBe(`kai@${domain}`);
+
+    const next = sso.page();
+    const asked = await finish(next, await throughProvider(next, `kai@${domain}`));
+    expect(asked.errors?.[0].extensions?.reason).toBe('TWO_FACTOR_REQUIRED');
+    const verified = await next.gql<{ verifyTwoFactor: { member: { email: string } } }>(
+      `mutation($ch: String!, $c: String!) { verifyTwoFactor(challenge: $ch, code: $c) { ${SESSION} } }`,
+      { ch: asked.errors?.[0].extensions?.challenge, c: await generate({ secret, epoch: epoch + 30 }) },
+    );
+    expect(verified.data?.verifyTwoFactor.member.email).toBe(`kai@${domain}`);
   });
 });

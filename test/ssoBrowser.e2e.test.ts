@@ -5,7 +5,7 @@ import { freePort } from '@fi/cli/embedded';
 import { MemberService, openRepositories, OPERATOR, type IdentityRepositories } from '@fi/identity';
 import { buildDashboardForTest, launchChromium } from './helpers/browser';
 import { cli } from './helpers/cli';
-import { LocalOidcProvider } from './helpers/oidc/localOidcProvider';
+import { LocalOidcProvider } from './helpers/sso/localOidcProvider';
 import { startStack, type Stack } from './helpers/stack';
 
 // A person signs in through a real OpenID Provider on loopback in headless Chromium, as they would with
@@ -106,4 +106,17 @@ test('when a new person signs in with SSO, then the provider sends them back sig
   await owner.getByLabel(`SSO required for ${domain}`).click();
   await owner.getByRole('checkbox', { name: `SSO required for ${domain}`, checked: true }).waitFor();
   await owner.screenshot({ path: path.join(SCREENSHOTS, 'single-sign-on.png'), fullPage: true });
+});
+
+test('when an identity provider reads our SAML metadata at the web origin, then the gateway passes on the identity service answer', async () => {
+  const response = await fetch(`${origin}/auth/saml/metadata`);
+  expect(response.status).toBe(200);
+  expect(await response.text()).toContain(`entityID="${origin}/auth/saml/metadata"`);
+  // The assertion consumer takes a form only: anything else is refused, not served the application.
+  const json = await fetch(`${origin}/auth/saml/acs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(json.status).toBe(415);
 });

@@ -1,4 +1,4 @@
-import { ModelServer } from './helpers/modelServer';
+import { ModelServer, testThemeName, type ModelFault } from './helpers/modelServer';
 import { eventually } from './helpers/processes';
 import { ownDatabaseName, startStack, type Stack } from './helpers/stack';
 
@@ -6,6 +6,8 @@ const ADD = `mutation($apiKey: String!, $input: NewFeedbackInput!) { addFeedback
 const CREATE = `mutation($apiKey: String!, $input: FeedbackThemeInput!) { createFeedbackTheme(apiKey: $apiKey, input: $input) { id } }`;
 const ITEM_FIELDS = `id themes { id } themeMatches { theme { id } confidence assignedBy }`;
 const ITEM = `query($apiKey: String!, $id: String!) { feedbackItem(apiKey: $apiKey, id: $id) { ${ITEM_FIELDS} } }`;
+const SUGGESTIONS = `query($apiKey: String!) { feedbackThemes(apiKey: $apiKey, take: 100) { items { id label summary curated count } } }`;
+const THEME = `query($apiKey: String!, $id: String!) { feedbackTheme(apiKey: $apiKey, id: $id) { id label } }`;
 const UNASSIGN = `mutation($apiKey: String!, $itemId: String!, $themeId: String!) { unassignFeedbackTheme(apiKey: $apiKey, itemId: $itemId, themeId: $themeId) { ${ITEM_FIELDS} } }`;
 
 interface ItemOut {
@@ -33,7 +35,7 @@ beforeAll(async () => {
       OPENAI_BASE_URL: model.url,
       OPENAI_API_KEY: 'test-key',
       AI_EMBEDDING_MODEL: 'embed-a',
-      AI_FEATURES: 'similar,assignment',
+      AI_CHAT_MODEL: 'chat-a',
       AI_INTERVAL_MS: '100',
       AI_TIMEOUT_MS: '1000',
       THEMES_INTERVAL_MS: '200',
@@ -137,4 +139,120 @@ test("when two organizations have the same theme and texts, then each item gets 
   expect(matchesOf(await itemOf(two.key, itemTwo))).toEqual([`${themeTwo}:model`]);
   const other = await stack.gql(ITEM, { apiKey: one.key, id: itemTwo });
   expect(other.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+});
+
+interface Suggestion {
+  id: string;
+  label: string;
+  summary: string | null;
+  curated: boolean;
+  count: number;
+}
+
+const suggestionsOf = async (apiKey: string) =>
+  (await ok<{ feedbackThemes: { items: Suggestion[] } }>(SUGGESTIONS, { apiKey })).feedbackThemes.items;
+
+/**
+ * Four items on one subject that share no word two by two beyond it in other words: the test model server
+ * reads "blick" as "zorp" and "quell" as "frim", so only its vectors gather them (the local method needs a
+ * word in three items).
+ */
+const RESTATEMENTS: Array<[string, string]> = [
+  ['Zorp frims', 'Every zorp frims after lunch.'],
+  ['Blick quells', 'The blick quells twice daily.'],
+  ['Blick quelling again', 'Our blick quells at noon.'],
+  ['Zorp frimming', 'Each zorp frims at night.'],
+];
+
+/** The chat requests that asked for a theme's name about this text. */
+const namingsAbout = (text: string) =>
+  model
+    .requestsTo('chat/completions')
+    .filter(
+      (request) =>
+        (request.body.response_format as { json_schema?: { name?: string } }).json_schema?.name ===
+          'feedback_theme_name' && JSON.stringify(request.body.messages).includes(text),
+    );
+
+test('when items restate one subject in other words, then the model gathers them into a suggestion that the chat model names', async () => {
+  const { key } = await stack.createKey();
+  const ids = [];
+  for (const text of RESTATEMENTS) ids.push(await add(key, text));
+  const name = testThemeName(RESTATEMENTS.map(([title, text]) => `${title}\n\n${text}`).join('\n'));
+  let found: Suggestion | undefined;
+  await eventually(
+    async () => {
+      found = (await suggestionsOf(key)).find((theme) => theme.label === name.label);
+      return found?.count === RESTATEMENTS.length;
+    },
+    30_000,
+    'a named suggestion of the four items',
+  );
+  expect(found).toMatchObject({ curated: false, summary: name.summary });
+  // What was sent to name it: the items' titles and texts.
+  const sent = JSON.stringify(namingsAbout('Every zorp frims')[0].body.messages);
+  for (const [title] of RESTATEMENTS) expect(sent).toContain(title);
+});
+
+test.each([
+  ['429 with Retry-After', { kind: 'rate-limited', retryAfterSeconds: 1 }, 'wibble'],
+  ['500', { kind: 'server-error' }, 'wobble'],
+  ['a hang', { kind: 'hang' }, 'wubble'],
+  ['malformed JSON', { kind: 'malformed' }, 'webble'],
+] as Array<[string, ModelFault, string]>)(
+  'when the chat model answers %s, then the suggestion keeps its local label and is named once it answers, nothing lost',
+  async (_name, fault, word) => {
+    const { key } = await stack.createKey();
+    model.fail([], { always: fault, about: `${word} export`, to: 'chat/completions' });
+    for (const n of [1, 2, 3, 4])
+      await add(key, [`The ${word} export fails`, `Our ${word} export fails on sheet ${n}.`]);
+    await eventually(
+      async () => namingsAbout(`${word} export`).length > 0 && (await suggestionsOf(key)).some((t) => t.count === 4),
+      30_000,
+      'a naming tried and the four items in a suggestion',
+    );
+    const local = (await suggestionsOf(key)).find((theme) => theme.count === 4);
+    expect(local).toMatchObject({ summary: null });
+    expect(local!.label).not.toMatch(/^Model: /);
+    model.heal();
+    await eventually(
+      async () => (await suggestionsOf(key)).some((theme) => theme.label.startsWith('Model: ') && theme.count === 4),
+      60_000,
+      'named once the model answers',
+    );
+    const named = (await suggestionsOf(key)).find((theme) => theme.count === 4)!;
+    expect(named.id).toBe(local!.id);
+    expect(named.summary).toMatch(/^Customers report /);
+  },
+);
+
+test('when the reply lacks the name, then the local label stays and the theme is not asked about again', async () => {
+  const { key } = await stack.createKey();
+  model.fail([], { always: { kind: 'no-field' }, about: 'zabble export', to: 'chat/completions' });
+  for (const n of [1, 2, 3, 4]) await add(key, [`The zabble export fails`, `Our zabble export fails on sheet ${n}.`]);
+  await eventually(() => namingsAbout('zabble export').length > 0, 30_000, 'a naming asked');
+  // A later item of the theme has it computed again; the theme is not asked about again.
+  await add(key, ['The zabble export fails again', 'Our zabble export fails on sheet 5.']);
+  await eventually(async () => (await suggestionsOf(key)).some((theme) => theme.count === 5), 30_000, 'recomputed');
+  model.heal();
+  const theme = (await suggestionsOf(key)).find((t) => t.count === 5)!;
+  expect(theme).toMatchObject({ summary: null });
+  expect(theme.label).not.toMatch(/^Model: /);
+  expect(namingsAbout('zabble export')).toHaveLength(1);
+});
+
+test("when two organizations have the same items, then each has its own named suggestion and cannot read the other's", async () => {
+  const one = await stack.createKey();
+  const two = await stack.createKey();
+  for (const text of RESTATEMENTS) {
+    await add(one.key, text);
+    await add(two.key, text);
+  }
+  const named = async (apiKey: string) =>
+    (await suggestionsOf(apiKey)).find((theme) => theme.label.startsWith('Model: ') && theme.count === 4);
+  await eventually(async () => Boolean((await named(one.key)) && (await named(two.key))), 30_000, 'both named');
+  const [themeOne, themeTwo] = [(await named(one.key))!, (await named(two.key))!];
+  expect(themeOne.id).not.toBe(themeTwo.id);
+  const other = await stack.gql<{ feedbackTheme: unknown }>(THEME, { apiKey: one.key, id: themeTwo.id });
+  expect(other.body.data?.feedbackTheme ?? null).toBeNull();
 });

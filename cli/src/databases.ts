@@ -2,6 +2,7 @@ import { accountsConfigSchema } from '@fi/accounts';
 import { contactsConfigSchema } from '@fi/contacts';
 import { feedbackConfigSchema } from '@fi/feedback';
 import { identityConfigSchema } from '@fi/identity';
+import { integrationsConfigSchema } from '@fi/integrations';
 import { connectMongo, connectSibling, type Connection } from '@fi/shared/database';
 import { readRunningStack } from './stack/stackFile';
 
@@ -10,6 +11,7 @@ export interface Databases {
   contacts: Connection;
   accounts: Connection;
   identity: Connection;
+  integrations: Connection;
   close(): Promise<void>;
 }
 
@@ -45,12 +47,21 @@ export async function openDatabases(env: NodeJS.ProcessEnv = process.env): Promi
       maxTimeMs: CLI_MAX_TIME_MS,
     },
   );
+  const integrations = await connectSibling(
+    feedback,
+    uri,
+    env.INTEGRATIONS_MONGODB_URI ?? '',
+    env.INTEGRATIONS_MONGODB_DB ?? integrationsConfigSchema.mongodbDb.default,
+    { maxTimeMs: CLI_MAX_TIME_MS },
+  );
   return {
     feedback,
     contacts,
     accounts,
     identity,
+    integrations,
     close: async () => {
+      await integrations.close();
       await identity.close();
       await feedback.close();
     },

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { importCommand } from './commands/import';
+import { integrationsCommand } from './commands/integrations';
 import { keysCommand } from './commands/keys';
 import { linksCommand } from './commands/links';
 import { countsCommand } from './commands/counts';
@@ -39,6 +40,14 @@ export const USAGE = `Usage: npm run cli -- <command>
   webhooks remove ID --org ORG     remove an endpoint and its delivery history
   webhooks deliveries ID --org ORG [--skip N] [--take N]
                                    an endpoint's deliveries, newest first, with their last attempt
+  integrations add --org ORG --kind webhook|intercom|slack|zendesk|email|hubspot [--name NAME]
+               [--secret S] [--token T] [--subdomain D]
+                                   connect a platform; prints one JSON object: id, kind, url (or
+                                   address for email) and the secret when it is generated, once.
+                                   --secret takes the platform's (Intercom client secret, Slack
+                                   signing secret, Zendesk webhook secret), --token its API token
+  integrations list --org ORG      the organization's connections (never a secret)
+  integrations remove ID --org ORG remove a connection, its credentials and its received events
   sentiment backfill --org ORG [--batch N]
                                    compute the sentiment of items that have none (resumable;
                                    never overwrites a provided one)
@@ -46,8 +55,10 @@ export const USAGE = `Usage: npm run cli -- <command>
                                    give records stored before links existed their match keys
                                    (all organizations unless --org; resumable; never overwrites)
   sso set --org ORG --issuer URL --client-id ID --client-secret SECRET --domain DOMAIN [--default-role ROLE]
-                                   connect an organization to its OpenID Provider; the domain is
-                                   marked verified (owners prove theirs by DNS in the web application)
+  sso set --org ORG --saml-metadata FILE --domain DOMAIN [--default-role ROLE]
+                                   connect an organization to its OpenID Provider (or SAML identity
+                                   provider); the domain is marked verified (owners prove theirs by
+                                   DNS in the web application)
   sso show --org ORG               the organization's single sign-on (never the client secret)
   sso remove --org ORG             remove it and its domains (passwords work again for everyone)
   counts recount --org ORG         count an organization's feedback from its items and repair the
@@ -82,6 +93,11 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         'client-secret': { type: 'string' },
         domain: { type: 'string' },
         'default-role': { type: 'string' },
+        'saml-metadata': { type: 'string' },
+        kind: { type: 'string' },
+        secret: { type: 'string' },
+        token: { type: 'string' },
+        subdomain: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -95,7 +111,11 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
     out.info(USAGE);
     return values.help ? 0 : 2;
   }
-  if (!['keys', 'scim', 'import', 'seed', 'webhooks', 'sentiment', 'links', 'counts', 'sso'].includes(command)) {
+  if (
+    !['keys', 'scim', 'import', 'seed', 'webhooks', 'integrations', 'sentiment', 'links', 'counts', 'sso'].includes(
+      command,
+    )
+  ) {
     out.info(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
@@ -132,6 +152,21 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         db,
         out,
       );
+    } else if (command === 'integrations') {
+      await integrationsCommand(
+        rest[0],
+        rest.slice(1),
+        {
+          org: values.org,
+          kind: values.kind,
+          name: values.name,
+          secret: values.secret,
+          token: values.token,
+          subdomain: values.subdomain,
+        },
+        db,
+        out,
+      );
     } else if (command === 'import') {
       await importCommand(rest[0], rest[1], { org: values.org, skipInvalid: values['skip-invalid'] }, db, out);
     } else if (command === 'sentiment') {
@@ -148,6 +183,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
           clientSecret: values['client-secret'],
           domain: values.domain,
           defaultRole: values['default-role'],
+          samlMetadata: values['saml-metadata'],
         },
         db,
         out,

@@ -17,12 +17,14 @@ import { ApiKeysSection } from './features/settings/ApiKeysSection';
 import { AuditLogSection } from './features/settings/AuditLogSection';
 import { MembersSection } from './features/settings/MembersSection';
 import { ScimTokensSection } from './features/scim/ScimTokensSection';
+import { TwoFactorSection } from './features/twoFactor/TwoFactorSection';
 import { SettingsPage } from './features/settings/SettingsPage';
-import { OidcCallbackPage } from './features/sso/OidcCallbackPage';
+import { SsoFinishPage } from './features/sso/SsoFinishPage';
 import { SingleSignOnSection } from './features/sso/SingleSignOnSection';
 import { SsoSignInPage } from './features/sso/SsoSignInPage';
 import { ThemesPage } from './features/themes/ThemesPage';
 import { WebhooksPage } from './features/webhooks/WebhooksPage';
+import { IntegrationsPage } from './features/integrations/IntegrationsPage';
 import { adminClient } from './lib/adminClient';
 
 export function App() {
@@ -33,7 +35,8 @@ export function App() {
           <Routes>
             <Route path="/sign-in" element={<SignInPage />} />
             <Route path="/sign-in/sso" element={<SsoSignInPage />} />
-            <Route path="/auth/oidc/callback" element={<OidcCallbackPage />} />
+            <Route path="/auth/oidc/callback" element={<SsoFinishPage protocol="oidc" />} />
+            <Route path="/auth/saml/complete" element={<SsoFinishPage protocol="saml" />} />
             <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
             <Route path="/reset-password" element={<ResetPasswordPage />} />
             <Route
@@ -50,6 +53,7 @@ export function App() {
               <Route path="themes" element={<ThemesPage />} />
               <Route path="alerts" element={<AlertsPage />} />
               <Route path="webhooks" element={<WebhooksPage />} />
+              <Route path="integrations" element={<IntegrationsPage />} />
               <Route path="contacts" element={<ContactsPage />} />
               <Route path="accounts" element={<AccountsPage />} />
               <Route path="settings" element={<SettingsPage />}>
@@ -58,6 +62,7 @@ export function App() {
                 <Route path="members" element={<MembersSection />} />
                 <Route path="audit-log" element={<AuditLogSection />} />
                 <Route path="scim" element={<ScimTokensSection />} />
+                <Route path="two-factor" element={<TwoFactorSection />} />
                 <Route path="single-sign-on" element={<SingleSignOnSection />} />
                 <Route path="alerts" element={<AlertRulesSection />} />
                 <Route path="profile" element={<MailOptInsSection />} />

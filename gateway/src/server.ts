@@ -43,6 +43,7 @@ import { connectRedis } from './rateLimit/redisClient';
 import { WindowCounter } from './rateLimit/windowCounter';
 import { createRequestGate } from './requestGate';
 import { scimProxyRoutes } from './scim/scimProxy';
+import { samlProxyRoutes } from './sso/samlProxy';
 import { SubgraphDataSource } from './subgraphDataSource';
 import { SupergraphSource } from './supergraph/supergraphSource';
 
@@ -181,6 +182,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const pointsBudget = new PointsBudget(counter, keyLimits, config.costPointsPerRequest, config.rateLimitWindowSeconds);
   const admin = await startAdminApi({ config, identity, metrics, limits, pointsBudget, logger });
 
+  const saml = samlProxyRoutes({
+    identityUrl: config.identityUrl,
+    timeoutMs: config.identityTimeoutMs,
+    trustProxy: config.trustProxy,
+    logger,
+  });
   const handler = createGraphQLHttpHandler<GatewayContext>({
     apollo,
     logger,
@@ -197,7 +204,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     routes: {
       '/metrics': metricsRoute(registry),
       ...exportDownloadRoutes(subgraphUrls, config.subgraphTimeoutMs, identity, logger),
+      ...saml.get,
     },
+    postRoutes: saml.post,
     graphqlRoutes: { [ADMIN_GRAPHQL_PATH]: admin.endpoint },
     prefixRoutes: scimProxyRoutes({
       identityUrl: config.identityUrl,

@@ -13,7 +13,7 @@ export interface ModelRequest {
 
 /**
  * How the server answers the next requests instead of its normal reply: 429 with a Retry-After (seconds),
- * 500, never (a hang), a body that is not JSON, or a chat reply whose object lacks `sentiment`.
+ * 500, never (a hang), a body that is not JSON, or a chat reply whose object lacks the field asked for.
  */
 export type ModelFault =
   | { kind: 'rate-limited'; retryAfterSeconds: number }
@@ -75,9 +75,24 @@ export function testSentiment(text: string): 'positive' | 'neutral' | 'negative'
 }
 
 /**
+ * The name the test chat model gives a theme from its items (the last message): the concept of its most
+ * frequent word of five letters or more, so tests can tell it from a local label.
+ */
+export function testThemeName(text: string): { label: string; summary: string } {
+  const counts = new Map<string, number>();
+  for (const word of wordsOf(text).filter((w) => w.length >= 4 && w !== 'item')) {
+    const concept = CONCEPTS[word] ?? CONCEPTS[word.replace(/s$/, '')] ?? word.replace(/s$/, '');
+    counts.set(concept, (counts.get(concept) ?? 0) + 1);
+  }
+  const [top] = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0] ?? ['feedback'];
+  return { label: `Model: ${top} trouble`, summary: `Customers report ${top} trouble.` };
+}
+
+/**
  * A model server of our own on 127.0.0.1 speaking the OpenAI wire format, as Ollama, vLLM or OpenAI do:
  * `POST {url}/embeddings` answers `testVector` of each input, `POST {url}/chat/completions` a JSON object
- * `{"sentiment": ...}` read by `testSentiment` from the last message, both with a `usage`. It records
+ * `{"sentiment": ...}` read by `testSentiment` from the last message (or, asked for a theme's name by its
+ * schema's name, `{"label", "summary"}` by `testThemeName`), both with a `usage`. It records
  * every request, and answers the next ones with the faults a test sets. Hanging requests are let go
  * when the server closes.
  */
@@ -174,7 +189,13 @@ export class ModelServer {
     if (path.endsWith('/chat/completions')) {
       const messages = Array.isArray(body.messages) ? (body.messages as Array<{ content?: unknown }>) : [];
       const last = String(messages.at(-1)?.content ?? '');
-      const reply = fault?.kind === 'no-field' ? { mood: 'grumpy' } : { sentiment: testSentiment(last) };
+      const format = body.response_format as { json_schema?: { name?: string } } | undefined;
+      const reply =
+        fault?.kind === 'no-field'
+          ? { mood: 'grumpy' }
+          : format?.json_schema?.name === 'feedback_theme_name'
+            ? testThemeName(last)
+            : { sentiment: testSentiment(last) };
       const prompt = messages.reduce((sum, message) => sum + wordsOf(String(message.content ?? '')).length, 0);
       return json(200, {
         object: 'chat.completion',

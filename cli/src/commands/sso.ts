@@ -1,13 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { GraphQLError } from 'graphql';
 import { loadConfig, ROLES, SecretBox, type Role } from '@fi/shared';
 import {
   checkDomain,
+  OIDC_CALLBACK_PATH,
   openRepositories,
   openSsoRepositories,
   OPERATOR,
+  SAML_ACS_PATH,
+  SAML_METADATA_PATH,
   ssoConfigSchema,
   SsoSettings,
 } from '@fi/identity';
+
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
 import { developmentSsoEnv } from '../stack/developmentSso';
@@ -21,14 +26,30 @@ export interface SsoOptions {
   clientSecret?: string;
   domain?: string;
   defaultRole?: string;
+  samlMetadata?: string;
+}
+
+function readMetadataFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--saml-metadata ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
 }
 
 /** The identity service's own settings: against a running `npm start`, its development defaults. */
 function ssoSettings(env: NodeJS.ProcessEnv) {
   const stack = !env.MONGODB_URI ? readRunningStack() : null;
   const config = loadConfig(ssoConfigSchema, { ...env, ...(stack ? developmentSsoEnv(env) : {}) });
-  const webOrigin = env.PUBLIC_URL || (stack ? new URL(stack.gatewayUrl).origin : 'PUBLIC_URL');
-  return { config, redirectUri: `${webOrigin.replace(/\/+$/, '')}/auth/oidc/callback` };
+  const web = (env.PUBLIC_URL || (stack ? new URL(stack.gatewayUrl).origin : 'PUBLIC_URL')).replace(/\/+$/, '');
+  return {
+    config,
+    addresses: {
+      oidcCallback: `${web}${OIDC_CALLBACK_PATH}`,
+      acsUrl: `${web}${SAML_ACS_PATH}`,
+      entityId: `${web}${SAML_METADATA_PATH}`,
+    },
+  };
 }
 
 function parseRole(value: string | undefined): Role {
@@ -69,7 +90,7 @@ async function runSso(
   if (!['set', 'show', 'remove'].includes(action ?? '')) throw new UsageError('sso needs set, show or remove');
   if (!options.org) throw new UsageError(`sso ${action} needs --org ORG`);
   const orgId = options.org;
-  const { config, redirectUri } = ssoSettings(env);
+  const { config, addresses } = ssoSettings(env);
   const secrets = config.ssoSecretKey ? new SecretBox(config.ssoSecretKey, 'SSO_SECRET_KEY') : null;
   const settings = new SsoSettings(
     await openRepositories(db.identity),
@@ -78,23 +99,33 @@ async function runSso(
     { allowLoopbackHttp: config.ssoAllowLoopbackHttp, dnsServers: config.ssoDnsServers },
   );
   if (action === 'set') {
-    if (!options.issuer || !options.clientId || !options.clientSecret || !options.domain)
+    const saml = options.samlMetadata !== undefined;
+    if (!options.domain || (!saml && (!options.issuer || !options.clientId || !options.clientSecret)))
       throw new UsageError(
-        'sso set needs --org ORG --issuer URL --client-id ID --client-secret SECRET --domain DOMAIN',
+        'sso set needs --org ORG --issuer URL --client-id ID --client-secret SECRET --domain DOMAIN (or --saml-metadata FILE --domain DOMAIN)',
       );
     // Every argument checked before anything is written.
     const domain = checkDomain(options.domain);
-    await settings.setOidc(OPERATOR, orgId, {
-      issuer: options.issuer,
-      clientId: options.clientId,
-      clientSecret: options.clientSecret,
-      defaultRole: parseRole(options.defaultRole),
-    });
+    const defaultRole = parseRole(options.defaultRole);
+    if (saml)
+      await settings.setSaml(OPERATOR, orgId, {
+        metadataXml: readMetadataFile(options.samlMetadata as string),
+        metadataUrl: null,
+        defaultRole,
+      });
+    else
+      await settings.setOidc(OPERATOR, orgId, {
+        issuer: options.issuer as string,
+        clientId: options.clientId as string,
+        clientSecret: options.clientSecret as string,
+        defaultRole,
+      });
     const added = await settings.addDomain(OPERATOR, orgId, domain);
     await settings.verifyDomain(OPERATOR, orgId, added.domain, true);
-    out.info(
-      `Single sign-on set for ${orgId}: ${added.domain} (verified). Give the provider the redirect URI ${redirectUri}.`,
-    );
+    const back = saml
+      ? `the ACS URL ${addresses.acsUrl} and the entity id ${addresses.entityId}`
+      : `the redirect URI ${addresses.oidcCallback}`;
+    out.info(`Single sign-on set for ${orgId}: ${added.domain} (verified). Give the provider ${back}.`);
     return;
   }
   if (action === 'remove') {
@@ -115,8 +146,12 @@ async function runSso(
     out.result(`issuer\t${connection.oidc.issuer}`);
     out.result(`client id\t${connection.oidc.clientId}`);
   }
+  if (connection.saml) {
+    out.result(`idp entity id\t${connection.saml.entityId}`);
+    out.result(`acs url\t${addresses.acsUrl}`);
+    out.result(`sp entity id\t${addresses.entityId}`);
+  } else out.result(`redirect uri\t${addresses.oidcCallback}`);
   out.result(`default role\t${connection.defaultRole}`);
-  out.result(`redirect uri\t${redirectUri}`);
   out.result(`updated\t${connection.updatedAt.toISOString()} by ${connection.updatedBy}`);
   for (const domain of await settings.domains(OPERATOR, orgId))
     out.result(

@@ -67,6 +67,7 @@ export function scoreCurated(
     label: theme.label,
     description: theme.description,
     keywords: theme.keywords,
+    summary: null,
     curated: true,
     parentId: null,
     exampleIds: examples.get(name)!,

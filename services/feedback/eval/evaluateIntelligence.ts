@@ -9,9 +9,10 @@
  * `npm run eval:intelligence -- --duplicates path.jsonl` scores only that duplicates file (same format as
  * duplicates.jsonl), printing figures only.
  * Every run ends with the curated themes' figures on every themes set under eval/ that has a taxonomy
- * (curatedFigures.ts); `-- --curated` prints only those. `-- --curated --test-vectors` assigns them by the
- * vectors of the test model server (test/helpers/modelServer.ts, a hashed bag of words, not a language
- * model), to exercise and tune the assignment by a model's vectors where no model runs.
+ * (curatedFigures.ts); `-- --curated` prints only those. `-- --test-vectors` computes the automatic themes
+ * and the curated assignment from the vectors of the test model server (test/helpers/modelServer.ts, a
+ * hashed bag of words, not a language model), to exercise and tune the methods by a model's vectors
+ * where no model runs.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,9 @@ import { scoreCurated, type CuratedScore } from './curatedFigures';
 import { givenPath } from './givenPath';
 import { SimilarityIndex } from '../src/similarity/similarityIndex';
 import { MIN_SIMILARITY } from '../src/similarity/similarFeedback';
+import { modelText } from '../src/ai/modelWork';
 import { computeThemes } from '../src/themes/themeClustering';
+import { computeVectorThemes } from '../src/themes/vectorClustering';
 import { testVector } from '../../../test/helpers/modelServer';
 
 interface ThemeExample {
@@ -61,15 +64,20 @@ const extraDuplicatesPath = extraDuplicates && givenPath(extraDuplicates);
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
+const embed = process.argv.includes('--test-vectors')
+  ? (text: string) => Float32Array.from(testVector(text))
+  : undefined;
+
 function themes(file: string, path?: string): void {
   const examples = readSet<ThemeExample>(file, path);
   const started = performance.now();
   let n = 0;
-  const { themes: found, assignments } = computeThemes(
-    examples.map((e) => ({ id: String(e.id), title: e.title, text: e.content })),
-    [],
-    () => `t${(n += 1)}`,
-  );
+  const inputs = examples.map((e) => ({ id: String(e.id), title: e.title, text: e.content }));
+  const vectors =
+    embed && new Map(examples.map((e) => [String(e.id), embed(modelText({ title: e.title, content: e.content }))]));
+  const { themes: found, assignments } =
+    (vectors && computeVectorThemes(inputs, vectors, [], () => `t${(n += 1)}`)) ||
+    computeThemes(inputs, [], () => `t${(n += 1)}`);
   const ms = performance.now() - started;
   const known = new Map(examples.map((e) => [String(e.id), e.theme]));
   console.log(
@@ -171,10 +179,6 @@ function themeSets(): Array<{ path: string; name: string; tune: boolean }> {
       });
   return sets.sort((a, b) => Number(b.tune) - Number(a.tune) || a.name.localeCompare(b.name));
 }
-
-const embed = process.argv.includes('--test-vectors')
-  ? (text: string) => Float32Array.from(testVector(text))
-  : undefined;
 
 /** The curated themes' figures on every set with a taxonomy, with and without examples. */
 function curated(): void {

@@ -47,6 +47,7 @@ class MemoryTaxonomy implements Taxonomy {
       orgId,
       label,
       keywords: [],
+      summary: null,
       curated: false,
       description: null,
       parentId: null,
@@ -75,7 +76,7 @@ class MemoryTaxonomy implements Taxonomy {
     return new Set(ids.filter((id) => this.items.get(id)?.orgId === orgId));
   }
   async insert(orgId: string, fields: Parameters<Taxonomy['insert']>[1]) {
-    const theme: Theme = { id: `th_${(this.next += 1)}`, orgId, curated: true, ...fields };
+    const theme: Theme = { id: `th_${(this.next += 1)}`, orgId, curated: true, summary: null, ...fields };
     this.themes.set(theme.id, theme);
     return theme;
   }
@@ -300,6 +301,7 @@ const theme = (id: string, label: string, fields: Partial<Theme> = {}): Theme =>
   orgId: 'org1',
   label,
   keywords: [],
+  summary: null,
   curated: true,
   description: null,
   parentId: null,

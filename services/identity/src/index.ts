@@ -11,6 +11,15 @@ export { recordServiceAudit, SERVICE_AUDIT_ACTIONS, type ServiceAuditEntry } fro
 export { VERIFY_KEY_PATH } from './http';
 export { migrateLegacyKeys, type MigrationReport } from './domain/keyMigration';
 export { openScimTokens, SCIM_PATH, ScimTokenService, type ScimTokenRecord } from './scim';
-export { checkDomain, openSsoRepositories, ssoConfigSchema, SsoSettings, type SsoRepositories } from './sso';
+export {
+  checkDomain,
+  OIDC_CALLBACK_PATH,
+  SAML_ACS_PATH,
+  SAML_METADATA_PATH,
+  openSsoRepositories,
+  ssoConfigSchema,
+  SsoSettings,
+  type SsoRepositories,
+} from './sso';
 export { SignInThrottle } from './domain/signInThrottle';
 export { openTwoFactor, TwoFactorService } from './twoFactor';

@@ -49,7 +49,7 @@ import { openTwoFactor, twoFactorResolvers } from './twoFactor';
 import type { Resolvers } from './generated/resolvers';
 import type { IdentityContext } from './identityContext';
 import { createIdentityResolvers } from './resolvers';
-import { openSsoRepositories, ssoBindingOf, ssoPasswordPolicy, SsoSettings, SsoSignIn } from './sso';
+import { openSsoRepositories, samlRoutes, ssoBindingOf, ssoPasswordPolicy, SsoSettings, SsoSignIn } from './sso';
 
 export const IDENTITY_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
 const PURGE_INTERVAL_MS = 10 * 60_000;
@@ -114,6 +114,9 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     addressOf: (req) => clientAddress(req.headers, req.socket.remoteAddress ?? ''),
     logger,
   });
+  const saml = samlRoutes(ssoSignIn, config.publicUrl.replace(/\/+$/, ''), (req) =>
+    clientAddress(req.headers, req.socket.remoteAddress ?? ''),
+  );
   const registry = createRegistry('identity');
   watchMongoPool(connection, registry);
 
@@ -157,11 +160,12 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     apollo,
     logger,
     readinessChecks: { database: () => pingMongo(connection) },
-    routes: { '/metrics': metricsRoute(registry) },
+    routes: { '/metrics': metricsRoute(registry), ...saml.get },
     postRoutes: {
       [VERIFY_KEY_PATH]: verifyKeyRoute(keys),
       [VERIFY_SESSION_PATH]: verifySessionRoute(sessions),
       [KEY_LIVE_PATH]: keyLiveRoute(keys),
+      ...saml.post,
       [MAIL_RECIPIENTS_PATH]: mailRecipientsRoute(repositories.members),
       [AUDIT_PATH]: auditRoute(repositories),
     },

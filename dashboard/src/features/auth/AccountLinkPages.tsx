@@ -4,6 +4,8 @@ import type { AnyVariables, TypedDocumentNode } from '@urql/core';
 import { adminClient } from '../../lib/adminClient';
 import { ErrorLine } from '../../lib/ErrorLine';
 import { errorInWords } from '../../lib/errorInWords';
+import { SecondStepForm } from '../twoFactor/SecondStepForm';
+import { secondStepOf, type SecondStep } from '../twoFactor/twoFactorQueries';
 import { useSession } from './SessionProvider';
 import { ACCEPT_INVITATION, REQUEST_PASSWORD_RESET, RESET_PASSWORD } from './sessionQueries';
 
@@ -40,7 +42,23 @@ export function AcceptInvitationPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [joined, setJoined] = useState(false);
+  const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   if (joined) return <Navigate to="/" replace />;
+  if (secondStep)
+    return (
+      <main className="sign-in">
+        <h1>Feedback Intelligence</h1>
+        <div className="card">
+          <SecondStepForm
+            step={secondStep}
+            onSignedIn={(session) => {
+              adopt(session);
+              setJoined(true);
+            }}
+          />
+        </div>
+      </main>
+    );
   if (!token)
     return (
       <LinkPage title="Accept an invitation">
@@ -50,8 +68,16 @@ export function AcceptInvitationPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    const data = await send(ACCEPT_INVITATION, { token, name: name.trim(), password }, setError);
+    const result = await adminClient.mutation(ACCEPT_INVITATION, { token, name: name.trim(), password }).toPromise();
     setBusy(false);
+    // The organization requires two-factor sign-in: the new member sets it up before their session opens.
+    const step = secondStepOf(result.error);
+    if (step) {
+      setSecondStep(step);
+      return;
+    }
+    setError(result.error ? errorInWords(result.error) : null);
+    const data = result.error ? null : (result.data ?? null);
     if (data) {
       adopt(data.acceptInvitation);
       setJoined(true);

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { adminClient, setCsrfToken } from '../../lib/adminClient';
 import { errorInWords } from '../../lib/errorInWords';
+import { secondStepOf, type SecondStep } from '../twoFactor/twoFactorQueries';
 import { ME_QUERY, SIGN_IN_MUTATION, SIGN_OUT_MUTATION, type Session } from './sessionQueries';
 
 type SessionState =
@@ -8,8 +9,8 @@ type SessionState =
 
 interface SessionApi {
   state: SessionState;
-  /** Resolves to an error in words, or null once signed in. */
-  signIn(email: string, password: string): Promise<string | null>;
+  /** Resolves to an error in words, the second step two-factor sign-in asks for, or null once signed in. */
+  signIn(email: string, password: string): Promise<string | SecondStep | null>;
   signOut(): Promise<string | null>;
   /** Asks the service again, e.g. after an answer said the session has ended. */
   refresh(): void;
@@ -46,6 +47,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       adopt,
       async signIn(email, password) {
         const result = await adminClient.mutation(SIGN_IN_MUTATION, { email, password }).toPromise();
+        const secondStep = secondStepOf(result.error);
+        if (secondStep) return secondStep;
         if (result.error || !result.data)
           return result.error ? errorInWords(result.error) : 'Sign-in failed. Please try again.';
         adopt(result.data.signIn);

@@ -2,6 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { ErrorLine } from '../../lib/ErrorLine';
 import { StatusMessage } from '../layout/StatusMessage';
+import { SecondStepForm } from '../twoFactor/SecondStepForm';
+import type { SecondStep } from '../twoFactor/twoFactorQueries';
 import { useSession } from './SessionProvider';
 
 /**
@@ -21,7 +23,8 @@ function safeNext(next: string | null): string {
 }
 
 export function SignInPage() {
-  const { state, signIn } = useSession();
+  const { state, signIn, adopt } = useSession();
+  const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   const [params] = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -33,9 +36,21 @@ export function SignInPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    setError(await signIn(email.trim(), password));
+    const answer = await signIn(email.trim(), password);
+    if (typeof answer === 'string' || answer === null) setError(answer);
+    else setSecondStep(answer);
     setBusy(false);
   };
+
+  if (secondStep)
+    return (
+      <main className="sign-in">
+        <h1>Feedback Intelligence</h1>
+        <div className="card">
+          <SecondStepForm step={secondStep} onSignedIn={adopt} />
+        </div>
+      </main>
+    );
 
   return (
     <main className="sign-in">

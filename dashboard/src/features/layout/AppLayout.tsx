@@ -9,6 +9,7 @@ const AREAS = [
   { to: '/themes', label: 'Themes' },
   { to: '/alerts', label: 'Alerts' },
   { to: '/webhooks', label: 'Webhooks' },
+  { to: '/integrations', label: 'Integrations' },
   { to: '/contacts', label: 'Contacts' },
   { to: '/accounts', label: 'Accounts' },
   { to: '/settings', label: 'Settings' },

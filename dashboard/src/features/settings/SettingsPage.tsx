@@ -12,6 +12,7 @@ export function SettingsPage() {
         <NavLink to="/settings/members">Members</NavLink>
         <NavLink to="/settings/audit-log">Audit log</NavLink>
         <NavLink to="/settings/scim">SCIM tokens</NavLink>
+        <NavLink to="/settings/two-factor">Two-factor sign-in</NavLink>
         {session.member.role === 'owner' && <NavLink to="/settings/single-sign-on">Single sign-on</NavLink>}
         <NavLink to="/settings/alerts">Alerts</NavLink>
         <NavLink to="/settings/profile">Your emails</NavLink>

@@ -12,6 +12,7 @@ import {
   REMOVE_SSO_CONNECTION,
   REMOVE_SSO_DOMAIN,
   SET_OIDC_CONNECTION,
+  SET_SAML_CONNECTION,
   SET_SSO_REQUIRED,
   SSO_SETTINGS,
   VERIFY_SSO_DOMAIN,
@@ -47,7 +48,7 @@ export function SingleSignOnSection() {
       {!data && fetching && <StatusMessage>Loading single sign-on…</StatusMessage>}
       {data && (
         <>
-          <ConnectionForm connection={data.ssoConnection ?? null} onSaved={reload} />
+          <Connection connection={data.ssoConnection ?? null} onSaved={reload} />
           <Domains domains={data.ssoDomains} hasConnection={Boolean(data.ssoConnection)} onChanged={reload} />
         </>
       )}
@@ -55,7 +56,108 @@ export function SingleSignOnSection() {
   );
 }
 
-function ConnectionForm({ connection, onSaved }: { connection: SsoConnection | null; onSaved: () => void }) {
+/** The connection: OpenID Connect or SAML 2.0 (one at a time), and its removal. */
+function Connection({ connection, onSaved }: { connection: SsoConnection | null; onSaved: () => void }) {
+  const [protocol, setProtocol] = useState(connection?.protocol ?? 'oidc');
+  const [removing, setRemoving] = useState(false);
+  return (
+    <section className="card" aria-labelledby="sso-connection-title">
+      <h3 id="sso-connection-title">Connection</h3>
+      {connection && (
+        <p className="hint">
+          {connection.protocol === 'saml' ? 'SAML 2.0' : 'OpenID Connect'}, set by {connection.updatedBy} on{' '}
+          {formatTime(connection.updatedAt)}.
+        </p>
+      )}
+      <fieldset className="inline-form">
+        <legend>Protocol</legend>
+        <label>
+          <input type="radio" name="protocol" checked={protocol === 'oidc'} onChange={() => setProtocol('oidc')} />
+          OpenID Connect
+        </label>
+        <label>
+          <input type="radio" name="protocol" checked={protocol === 'saml'} onChange={() => setProtocol('saml')} />
+          SAML 2.0
+        </label>
+      </fieldset>
+      {protocol === 'saml' ? (
+        <SamlForm connection={connection?.protocol === 'saml' ? connection : null} onSaved={onSaved} />
+      ) : (
+        <OidcForm connection={connection?.protocol === 'oidc' ? connection : null} onSaved={onSaved} />
+      )}
+      {connection && (
+        <button type="button" className="danger" onClick={() => setRemoving(true)}>
+          Remove single sign-on
+        </button>
+      )}
+      {removing && <RemoveConnectionDialog onDone={onSaved} onClose={() => setRemoving(false)} />}
+    </section>
+  );
+}
+
+function SamlForm({ connection, onSaved }: { connection: SsoConnection | null; onSaved: () => void }) {
+  const [{ fetching }, save] = useMutation(SET_SAML_CONNECTION);
+  const [metadataUrl, setMetadataUrl] = useState(connection?.idpMetadataUrl ?? '');
+  const [metadataXml, setMetadataXml] = useState('');
+  const [defaultRole, setDefaultRole] = useState<Role>(connection?.defaultRole ?? 'member');
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const origin = window.location.origin;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await save({
+      metadataXml: metadataXml.trim() || null,
+      metadataUrl: metadataXml.trim() ? null : metadataUrl.trim() || null,
+      defaultRole,
+    });
+    setError(result.error ? errorInWords(result.error) : null);
+    setSaved(!result.error);
+    if (!result.error) onSaved();
+  };
+
+  return (
+    <form onSubmit={submit} aria-label="SAML 2.0">
+      <p className="hint">
+        At your identity provider, add a SAML application with the ACS URL <code>{`${origin}/auth/saml/acs`}</code> and
+        the entity id (audience) <code>{connection?.spEntityId ?? `${origin}/auth/saml/metadata`}</code>; sign the
+        assertions and send the email as the NameID. Then give its metadata here.
+      </p>
+      {connection?.idpEntityId && <p className="hint">Identity provider: {connection.idpEntityId}</p>}
+      <label>
+        Metadata URL
+        <input type="url" value={metadataUrl} onChange={(e) => setMetadataUrl(e.target.value)} />
+      </label>
+      <label>
+        Or the metadata XML
+        <textarea rows={4} value={metadataXml} onChange={(e) => setMetadataXml(e.target.value)} />
+      </label>
+      <RoleChoice role={defaultRole} onChange={setDefaultRole} />
+      <ErrorLine error={error} />
+      {saved && <p role="status">Single sign-on saved.</p>}
+      <button type="submit" className="primary" disabled={fetching}>
+        Save SAML connection
+      </button>
+    </form>
+  );
+}
+
+function RoleChoice({ role, onChange }: { role: Role; onChange: (role: Role) => void }) {
+  return (
+    <label>
+      Role of people who sign in for the first time
+      <select value={role} onChange={(e) => onChange(e.target.value as Role)}>
+        {JOIN_ROLES.map((choice) => (
+          <option key={choice} value={choice}>
+            {choice}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function OidcForm({ connection, onSaved }: { connection: SsoConnection | null; onSaved: () => void }) {
   const [{ fetching }, save] = useMutation(SET_OIDC_CONNECTION);
   const [issuer, setIssuer] = useState(connection?.issuer ?? '');
   const [clientId, setClientId] = useState(connection?.clientId ?? '');
@@ -63,7 +165,6 @@ function ConnectionForm({ connection, onSaved }: { connection: SsoConnection | n
   const [defaultRole, setDefaultRole] = useState<Role>(connection?.defaultRole ?? 'member');
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const [removing, setRemoving] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -82,19 +183,11 @@ function ConnectionForm({ connection, onSaved }: { connection: SsoConnection | n
   };
 
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="sso-connection-title">
-      <h3 id="sso-connection-title">OpenID Connect</h3>
-      {connection ? (
-        <p className="hint">
-          Set by {connection.updatedBy} on {formatTime(connection.updatedAt)}. Give your identity provider the sign-in
-          redirect address <code>{connection.redirectUri}</code>.
-        </p>
-      ) : (
-        <p className="hint">
-          Register an application (web, authorization code) at your identity provider with the sign-in redirect address{' '}
-          <code>{`${window.location.origin}/auth/oidc/callback`}</code>, then fill this in.
-        </p>
-      )}
+    <form onSubmit={submit} aria-label="OpenID Connect">
+      <p className="hint">
+        Register an application (web, authorization code) at your identity provider with the sign-in redirect address{' '}
+        <code>{connection?.redirectUri ?? `${window.location.origin}/auth/oidc/callback`}</code>, then fill this in.
+      </p>
       <label>
         Issuer
         <input
@@ -120,29 +213,12 @@ function ConnectionForm({ connection, onSaved }: { connection: SsoConnection | n
           onChange={(e) => setClientSecret(e.target.value)}
         />
       </label>
-      <label>
-        Role of people who sign in for the first time
-        <select value={defaultRole} onChange={(e) => setDefaultRole(e.target.value as Role)}>
-          {JOIN_ROLES.map((role) => (
-            <option key={role} value={role}>
-              {role}
-            </option>
-          ))}
-        </select>
-      </label>
+      <RoleChoice role={defaultRole} onChange={setDefaultRole} />
       <ErrorLine error={error} />
       {saved && <p role="status">Single sign-on saved.</p>}
-      <div className="actions">
-        <button type="submit" className="primary" disabled={fetching}>
-          Save connection
-        </button>
-        {connection && (
-          <button type="button" className="danger" onClick={() => setRemoving(true)}>
-            Remove single sign-on
-          </button>
-        )}
-      </div>
-      {removing && <RemoveConnectionDialog onDone={onSaved} onClose={() => setRemoving(false)} />}
+      <button type="submit" className="primary" disabled={fetching}>
+        Save connection
+      </button>
     </form>
   );
 }

@@ -4,9 +4,11 @@ import type { SsoDomainFieldsFragment, SsoSettingsQuery } from '../../generated/
 export {
   AddSsoDomainDocument as ADD_SSO_DOMAIN,
   FinishOidcSignInDocument as FINISH_OIDC_SIGN_IN,
+  FinishSamlSignInDocument as FINISH_SAML_SIGN_IN,
   RemoveSsoConnectionDocument as REMOVE_SSO_CONNECTION,
   RemoveSsoDomainDocument as REMOVE_SSO_DOMAIN,
   SetOidcConnectionDocument as SET_OIDC_CONNECTION,
+  SetSamlConnectionDocument as SET_SAML_CONNECTION,
   SetSsoRequiredDocument as SET_SSO_REQUIRED,
   SsoSettingsDocument as SSO_SETTINGS,
   StartSsoSignInDocument as START_SSO_SIGN_IN,

@@ -8,6 +8,8 @@ export { createAiMetrics, type AiMetrics } from './aiMetrics';
 export { unlimitedTokens, type TokenBudget } from './tokenBudget';
 export { cosine, noItemVectors, type ItemVectors } from './itemVectors';
 export { noModelThemes, type ModelThemes } from './modelThemes';
+export { MAX_MODEL_LABEL, type ThemeName, type ThemeNamer } from './themeNames';
 export { similarVectors, startModelFeature } from './modelFeature';
 export { AiStore } from './data/aiStore';
+export { modelText } from './modelWork';
 export { monthlyTokens } from './monthlyTokens';

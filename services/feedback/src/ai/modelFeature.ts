@@ -8,6 +8,7 @@ import { aiSettingsOf } from './aiSettings';
 import { AiStore } from './data/aiStore';
 import { noItemVectors, type ItemVectors } from './itemVectors';
 import { noModelThemes, type ModelThemes } from './modelThemes';
+import { chatThemeNamer } from './themeNames';
 import { ModelClient } from './modelClient';
 import { startModelWork } from './modelWork';
 import { monthlyTokens } from './monthlyTokens';
@@ -58,6 +59,8 @@ export async function startModelFeature(
   const vectors = settings.embeddingModel ? storedItemVectors(store, settings.embeddingModel, client) : noItemVectors;
   const themes: ModelThemes = {
     assignment: settings.embeddingModel && settings.uses.has('assignment') ? vectors : null,
+    clustering: settings.embeddingModel && settings.uses.has('themes') ? vectors : null,
+    names: settings.chatModel && settings.uses.has('theme-names') ? chatThemeNamer(client, settings.chatModel) : null,
   };
   return { vectors, themes, close: async () => work?.close() };
 }

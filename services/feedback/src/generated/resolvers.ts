@@ -330,6 +330,8 @@ export type FeedbackTheme = {
   parent: Maybe<FeedbackTheme>;
   /** Items of the theme in the period of equal length before the range (0 outside feedbackThemes or without from). */
   previousCount: Scalars['Int']['output'];
+  /** A one-line summary of a suggestion, written with its label by the chat model when the service has one (see docs/ai.md); null otherwise. */
+  summary: Maybe<Scalars['String']['output']>;
 };
 
 
@@ -1265,6 +1267,7 @@ export type FeedbackThemeResolvers<ContextType = FeedbackContext, ParentType ext
   negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   parent?: Resolver<Maybe<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   previousCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  summary?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type FeedbackThemeListResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackThemeList'] = ResolversParentTypes['FeedbackThemeList']> = {

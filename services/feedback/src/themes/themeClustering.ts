@@ -1,6 +1,6 @@
 import { contentWords, spellingOf, Spellings } from '../terms';
 import type { PreviousTheme } from './data/themeStore';
-import { foldMerged } from './mergedThemes';
+import { continuedThemes } from './themeContinuity';
 
 export interface ThemeInput {
   id: string;
@@ -314,30 +314,7 @@ export function computeThemes(
   for (const [id, scores] of relevance) for (const { draft } of scores) members.get(draft)!.push(id);
   const kept = drafts.filter((draft) => members.get(draft)!.length >= settings.minThemeSize);
 
-  // Ids: a previous theme persists in the new one that shares most of its items.
-  const pairs: Array<{ draft: Draft; old: PreviousTheme; jaccard: number }> = [];
-  for (const draft of kept) {
-    const mine = new Set(members.get(draft));
-    for (const old of previous) {
-      let shared = 0;
-      for (const id of old.members) if (mine.has(id)) shared += 1;
-      const jaccard = shared / (mine.size + old.members.length - shared || 1);
-      if (jaccard >= settings.sameThemeJaccard) pairs.push({ draft, old, jaccard });
-    }
-  }
-  pairs.sort((a, b) => b.jaccard - a.jaccard || (a.old.id < b.old.id ? -1 : 1));
-  const matched = new Map<Draft, PreviousTheme>();
-  const taken = new Set<string>();
-  for (const { draft, old } of pairs) {
-    if (matched.has(draft) || taken.has(old.id)) continue;
-    matched.set(draft, old);
-    taken.add(old.id);
-  }
-  const folded = foldMerged(kept, matched, previous, (draft) => members.get(draft)!, settings.mergedShare);
-  for (const [draft, into] of folded) {
-    const held = new Set(members.get(into));
-    members.get(into)!.push(...members.get(draft)!.filter((id) => !held.has(id)));
-  }
+  const { matched, folded } = continuedThemes(kept, (draft) => members.get(draft)!, previous, settings);
 
   const themes = new Map<Draft, ComputedTheme>();
   const labels = new Set<string>();
@@ -350,6 +327,7 @@ export function computeThemes(
     const keepOld =
       old &&
       (old.renamed ||
+        old.named ||
         old.keywords.some(
           (keyword) => shown.includes(keyword) && keyword.charAt(0).toUpperCase() + keyword.slice(1) === old.label,
         ));

@@ -2,7 +2,13 @@ import { runPasses, type BackgroundWorker, type Logger } from '@fi/shared';
 import { newObjectIdHex } from '@fi/shared/database';
 import { noModelThemes, type ItemVectors, type ModelThemes } from '../ai';
 import { DAY_MS, type ThemeMatch } from '../core';
-import { changedSince, MAX_THEMED_ITEMS, type ThemedItem, type ThemeStore } from './data/themeStore';
+import {
+  changedSince,
+  MAX_THEMED_ITEMS,
+  type PreviousTheme,
+  type ThemedItem,
+  type ThemeStore,
+} from './data/themeStore';
 import {
   curatedAssignment,
   neededTexts,
@@ -10,7 +16,9 @@ import {
   type CuratedAssignment,
   type ModelVectors,
 } from './curatedAssignment';
+import { themeNaming, NAMING_ITEMS, type ThemeNaming, type UnnamedTheme } from './themeNaming';
 import { themeProfiles, type ThemeProfiles } from './themeProfiles';
+import { computeVectorThemes } from './vectorClustering';
 import { writeCorrection } from './curatedThemes';
 import { composeThemeIds } from './taxonomy';
 import type { MatchText } from './themeMatching';
@@ -97,26 +105,42 @@ function changeOf(item: ThemedItem, matches: ThemeMatch[], suggested: string[], 
   return changed ? { id: item.id, after, matches, day: item.day, source: item.source } : null;
 }
 
-/** The models a computation reads (see ModelThemes), with the vectors of the curated themes' profiles. */
+/**
+ * The models a computation reads (see ModelThemes): the embedding model's vectors (when the assignment or
+ * the automatic themes use them), the vectors of the curated themes' profiles (assignment), whether the
+ * automatic themes come from the vectors, and the chat model naming them.
+ */
 export interface ThemeComputationModel {
-  assignment: { vectors: ItemVectors; profiles: ThemeProfiles } | null;
+  vectors: ItemVectors | null;
+  profiles: ThemeProfiles | null;
+  clustering: boolean;
+  naming: ThemeNaming | null;
 }
 
-export const localThemeComputation: ThemeComputationModel = { assignment: null };
+export const localThemeComputation: ThemeComputationModel = {
+  vectors: null,
+  profiles: null,
+  clustering: false,
+  naming: null,
+};
 
 /**
  * The models of a theme worker: `ready` is called when something the model was asked for in the background
- * came in (the organization is then computed again), and a failed request is not repeated before `retryMs`.
+ * came in or may be asked again (the organization is then computed again), and a failed request is not
+ * repeated before `retryMs`.
  */
 export function themeComputationModel(
-  model: ModelThemes,
+  models: ModelThemes,
+  store: ThemeStore,
   ready: (orgId: string) => void,
   retryMs: number,
+  logger: Logger,
 ): ThemeComputationModel {
   return {
-    assignment: model.assignment
-      ? { vectors: model.assignment, profiles: themeProfiles(model.assignment, ready, retryMs) }
-      : null,
+    vectors: models.assignment ?? models.clustering,
+    profiles: models.assignment ? themeProfiles(models.assignment, ready, retryMs) : null,
+    clustering: models.clustering !== null,
+    naming: models.names ? themeNaming(models.names, store, ready, retryMs, logger) : null,
   };
 }
 
@@ -125,7 +149,7 @@ export function themeComputationModel(
  * organization's vectors: an item's vector coming in has its themes computed again (from its vector).
  */
 async function fingerprintOf(store: ThemeStore, orgId: string, model: ThemeComputationModel, run?: ThemeRunOf) {
-  const [base, stamp] = await Promise.all([store.fingerprint(orgId, run), model.assignment?.vectors.stamp(orgId)]);
+  const [base, stamp] = await Promise.all([store.fingerprint(orgId, run), model.vectors?.stamp(orgId)]);
   return stamp === undefined ? base : `${base}|${stamp}`;
 }
 
@@ -148,7 +172,7 @@ export async function recomputeThemes(
 ): Promise<number> {
   const started = new Date();
   const fingerprint = await fingerprintOf(store, orgId, model);
-  const vectors = model.assignment ? await model.assignment.vectors.all(orgId) : null;
+  const vectors = model.vectors ? await model.vectors.all(orgId) : null;
   const [taxonomy, corrections] = await Promise.all([
     store.taxonomy.curated(orgId),
     store.taxonomy.correctionsOf(orgId),
@@ -157,13 +181,16 @@ export async function recomputeThemes(
   const byId = new Map<string, MatchText>(items.map((item) => [item.id, item]));
   const missing = neededTexts(taxonomy, corrections).filter((id) => !byId.has(id));
   for (const [id, text] of await store.taxonomy.texts(orgId, missing)) byId.set(id, { id, ...text });
-  const profiles = vectors && taxonomy.length > 0 ? model.assignment!.profiles.of(orgId, taxonomy) : null;
+  const profiles = vectors && model.profiles && taxonomy.length > 0 ? model.profiles.of(orgId, taxonomy) : null;
   const byModel: ModelVectors | undefined = vectors && profiles ? { items: vectors, profiles } : undefined;
   const curated = curatedAssignment(taxonomy, corrections, byId, items, byModel);
   const matches = new Map(items.map((item) => [item.id, curated.matches(item)]));
 
   const previous = await store.previous(orgId, items);
-  const computed = computeThemes(items, previous, () => `th_${newObjectIdHex()}`);
+  const newId = () => `th_${newObjectIdHex()}`;
+  const computed =
+    (model.clustering && vectors && computeVectorThemes(items, vectors, previous, newId)) ||
+    computeThemes(items, previous, newId);
   const repeated = repeatedSuggestions(computed.assignments, (id) => matches.get(id) ?? [], REPEATED_SHARE);
   const themes = computed.themes.filter((theme) => !repeated.has(theme.id));
   const changes = items
@@ -177,6 +204,7 @@ export async function recomputeThemes(
     )
     .filter((change) => change !== null);
   await store.save(orgId, themes, changes, now);
+  if (model.naming) model.naming.request(orgId, unnamed(themes, previous, computed.assignments, items));
   if (items.length === MAX_THEMED_ITEMS) await assignOlder(store, orgId, items[items.length - 1].id, curated);
   // A correction made after the items were read may have been written over: written again.
   for (const correction of await store.taxonomy.correctionsOf(orgId, started))
@@ -184,6 +212,23 @@ export async function recomputeThemes(
   await refreshThemeDays(store, orgId, now);
   await store.finish(orgId, fingerprint, now);
   return themes.length;
+}
+
+/** The computed themes neither a person nor the chat model named yet, with their items, newest first. */
+function unnamed(
+  themes: ReadonlyArray<{ id: string }>,
+  previous: readonly PreviousTheme[],
+  assignments: ReadonlyMap<string, readonly string[]>,
+  items: readonly ThemedItem[],
+): UnnamedTheme[] {
+  const named = new Set(previous.filter((old) => old.named || old.renamed).map((old) => old.id));
+  const itemsOf = new Map<string, ThemedItem[]>(themes.filter((t) => !named.has(t.id)).map((t) => [t.id, []]));
+  for (const item of items)
+    for (const id of assignments.get(item.id) ?? []) {
+      const members = itemsOf.get(id);
+      if (members && members.length < NAMING_ITEMS) members.push(item);
+    }
+  return [...itemsOf].map(([id, members]) => ({ id, items: members }));
 }
 
 /** The curated themes of the items older than `olderThan`, in batches; their suggestions stay as they are. */
@@ -221,7 +266,13 @@ export function startThemeWorker(
 ): BackgroundWorker {
   // Organizations for which a model's answer came in since their last computation.
   const again = new Set<string>();
-  const model = themeComputationModel(models, (orgId) => again.add(orgId), MODEL_RETRY_PASSES * intervalMs);
+  const model = themeComputationModel(
+    models,
+    store,
+    (orgId) => again.add(orgId),
+    MODEL_RETRY_PASSES * intervalMs,
+    logger,
+  );
   const pass = async (closed: () => boolean) => {
     for (const orgId of await store.organizations()) {
       if (closed()) return;

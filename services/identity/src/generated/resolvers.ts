@@ -116,6 +116,8 @@ export type Mutation = {
   disableTwoFactor: Scalars['Boolean']['output'];
   /** With the query string the identity provider sent to /auth/oidc/callback: checks it and signs the person in. */
   finishOidcSignIn: Session;
+  /** With the ticket of /auth/saml/complete (where the assertion consumer sends the browser): the session, or the refusal. */
+  finishSamlSignIn: Session;
   /** The setup's first code: two-factor sign-in is on and the session opens. */
   finishTwoFactorEnrollment: TwoFactorSignIn;
   /** Owners and admins; only an owner invites an owner. Mails a single-use link (logged instead in development). */
@@ -142,6 +144,8 @@ export type Mutation = {
    * clientSecret may be left out to keep the stored one. defaultRole: not owner.
    */
   setOidcConnection: SsoConnection;
+  /** Owners only. Sets (or replaces) a SAML 2.0 connection from the provider's metadata: its XML, or a URL read now. */
+  setSamlConnection: SsoConnection;
   /** Owners only. A verified domain with a connection: password sign-in refused for its people, owners excepted. */
   setSsoRequired: SsoDomain;
   signIn: Session;
@@ -216,6 +220,11 @@ export type MutationFinishOidcSignInArgs = {
 };
 
 
+export type MutationFinishSamlSignInArgs = {
+  ticket: Scalars['String']['input'];
+};
+
+
 export type MutationFinishTwoFactorEnrollmentArgs = {
   challenge: Scalars['String']['input'];
   code: Scalars['String']['input'];
@@ -275,6 +284,13 @@ export type MutationSetOidcConnectionArgs = {
   clientSecret?: InputMaybe<Scalars['String']['input']>;
   defaultRole?: InputMaybe<Role>;
   issuer: Scalars['String']['input'];
+};
+
+
+export type MutationSetSamlConnectionArgs = {
+  defaultRole?: InputMaybe<Role>;
+  metadataUrl?: InputMaybe<Scalars['String']['input']>;
+  metadataXml?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -388,17 +404,24 @@ export type Session = {
 
 /**
  * The organization's single sign-on connection (OIDC; the client secret is never shown). Give the identity
- * provider redirectUri as the sign-in redirect (callback) address.
+ * provider redirectUri as the sign-in redirect (callback) address: the OIDC callback, or the SAML assertion
+ * consumer service (ACS) URL.
  */
 export type SsoConnection = {
   __typename?: 'SsoConnection';
   clientId: Maybe<Scalars['String']['output']>;
   /** The role of a person who signs in for the first time. */
   defaultRole: Role;
+  /** SAML: the identity provider's entity id, and the URL its metadata was read from (null when given as XML). */
+  idpEntityId: Maybe<Scalars['String']['output']>;
+  idpMetadataUrl: Maybe<Scalars['String']['output']>;
+  /** OIDC: the issuer and the client id. */
   issuer: Maybe<Scalars['String']['output']>;
   /** oidc or saml */
   protocol: Scalars['String']['output'];
   redirectUri: Scalars['String']['output'];
+  /** SAML: our entity id (audience), where our metadata is published. */
+  spEntityId: Scalars['String']['output'];
   updatedAt: Scalars['DateTime']['output'];
   /** The email of the member (or cli) who set it. */
   updatedBy: Scalars['String']['output'];
@@ -657,6 +680,7 @@ export type MutationResolvers<ContextType = IdentityContext, ParentType extends 
   createScimToken?: Resolver<ResolversTypes['CreatedScimToken'], ParentType, ContextType, RequireFields<MutationCreateScimTokenArgs, 'name'>>;
   disableTwoFactor?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDisableTwoFactorArgs, 'code'>>;
   finishOidcSignIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationFinishOidcSignInArgs, 'callbackQuery'>>;
+  finishSamlSignIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationFinishSamlSignInArgs, 'ticket'>>;
   finishTwoFactorEnrollment?: Resolver<ResolversTypes['TwoFactorSignIn'], ParentType, ContextType, RequireFields<MutationFinishTwoFactorEnrollmentArgs, 'challenge' | 'code'>>;
   inviteMember?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationInviteMemberArgs, 'email' | 'role'>>;
   removeMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveMemberArgs, 'memberId'>>;
@@ -669,6 +693,7 @@ export type MutationResolvers<ContextType = IdentityContext, ParentType extends 
   revokeScimToken?: Resolver<ResolversTypes['ScimToken'], ParentType, ContextType, RequireFields<MutationRevokeScimTokenArgs, 'id'>>;
   setMailOptIns?: Resolver<ResolversTypes['Member'], ParentType, ContextType, Partial<MutationSetMailOptInsArgs>>;
   setOidcConnection?: Resolver<ResolversTypes['SsoConnection'], ParentType, ContextType, RequireFields<MutationSetOidcConnectionArgs, 'clientId' | 'defaultRole' | 'issuer'>>;
+  setSamlConnection?: Resolver<ResolversTypes['SsoConnection'], ParentType, ContextType, RequireFields<MutationSetSamlConnectionArgs, 'defaultRole'>>;
   setSsoRequired?: Resolver<ResolversTypes['SsoDomain'], ParentType, ContextType, RequireFields<MutationSetSsoRequiredArgs, 'domain' | 'required'>>;
   signIn?: Resolver<ResolversTypes['Session'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'email' | 'password'>>;
   signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -720,9 +745,12 @@ export type SessionResolvers<ContextType = IdentityContext, ParentType extends R
 export type SsoConnectionResolvers<ContextType = IdentityContext, ParentType extends ResolversParentTypes['SsoConnection'] = ResolversParentTypes['SsoConnection']> = {
   clientId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   defaultRole?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
+  idpEntityId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  idpMetadataUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   issuer?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   protocol?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   redirectUri?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  spEntityId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   updatedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };

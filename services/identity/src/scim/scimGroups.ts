@@ -49,16 +49,18 @@ export class ScimGroups {
     return { total: roles.length, skip, items };
   }
 
-  /** Adds or takes people out of the role's group (Okta's and Entra's PatchOp shapes). */
+  /** Adds or takes people out of the role's group (Okta's and Entra's PatchOp shapes), all or nothing. */
   async patch(caller: ScimCaller, id: string, operations: PatchOperation[]): Promise<ScimGroup> {
     if (!isRole(id)) throw groupNotFound(id);
     await this.members.inTurn(caller.token.orgId, async () => {
+      const current = await this.idsWithRole(caller, id);
+      let wanted = new Set(current);
       for (const { op, path, value } of operations) {
         const single = path ? MEMBER_PATH.exec(path) : null;
         if (single) {
           if (op !== 'remove')
             throw new ScimError(400, `${op} with a filtered members path is not supported`, 'invalidPath');
-          await this.leave(caller, id, [single[1]]);
+          wanted.delete(single[1]);
         } else if (path === null || path.toLowerCase() === 'members') {
           if (path === null) {
             // Okta sends {"op":"replace","value":{"id":...,"displayName":...}} when it pushes a group's name.
@@ -66,17 +68,21 @@ export class ScimGroups {
             requireSameName(id, value.displayName);
             if (value.members === undefined) continue;
           }
-          const ids = memberIds(path === null && isPlainObject(value) ? value.members : value);
-          if (op === 'add') await this.join(caller, id, ids);
+          const ids =
+            op === 'remove' && value === undefined
+              ? []
+              : memberIds(path === null && isPlainObject(value) ? value.members : value);
+          if (op === 'add') ids.forEach((memberId) => wanted.add(memberId));
           else if (op === 'remove')
-            await this.leave(caller, id, ids.length > 0 ? ids : await this.idsWithRole(caller, id));
-          else await this.replaceMembers(caller, id, ids);
+            wanted = ids.length > 0 ? new Set([...wanted].filter((memberId) => !ids.includes(memberId))) : new Set();
+          else wanted = new Set(ids);
         } else if (path.toLowerCase() === 'displayname') {
           requireSameName(id, value);
         } else if (!path.toLowerCase().startsWith('externalid')) {
           throw new ScimError(400, `Unknown attribute ${path}`, 'invalidPath');
         }
       }
+      await this.apply(caller, id, current, [...wanted]);
     });
     return this.get(caller, id);
   }
@@ -87,37 +93,42 @@ export class ScimGroups {
     if (!isPlainObject(body)) throw invalidSyntax('The body must be a Group resource (a JSON object)');
     requireSameName(id, body.displayName);
     const ids = memberIds(body.members ?? []);
-    await this.members.inTurn(caller.token.orgId, () => this.replaceMembers(caller, id, ids));
+    await this.members.inTurn(caller.token.orgId, async () =>
+      this.apply(caller, id, await this.idsWithRole(caller, id), ids),
+    );
     return this.get(caller, id);
-  }
-
-  private async replaceMembers(caller: ScimCaller, role: Role, ids: string[]): Promise<void> {
-    const leaving = (await this.idsWithRole(caller, role)).filter((id) => !ids.includes(id));
-    await this.leave(caller, role, leaving);
-    await this.join(caller, role, ids);
   }
 
   private async idsWithRole(caller: ScimCaller, role: Role): Promise<string[]> {
     return (await this.repositories.members.listWithRole(caller.token.orgId, role)).map((member) => member.id);
   }
 
-  private async join(caller: ScimCaller, role: Role, ids: string[]): Promise<void> {
-    for (const id of ids) await this.assign(caller, id, role);
-  }
-
-  private async leave(caller: ScimCaller, role: Role, ids: string[]): Promise<void> {
-    for (const id of ids) {
-      const member = await this.memberOf(caller, id);
-      if (member.role === role && role !== FALLBACK_ROLE) await this.assign(caller, id, FALLBACK_ROLE);
-    }
-  }
-
-  /** The token acts with its creator's role: only an owner's token grants or takes away the owner role. */
-  private async assign(caller: ScimCaller, id: string, role: Role): Promise<void> {
-    const member = await this.memberOf(caller, id);
-    if (member.role === role) return;
-    requireCanAssign(caller.token.role, member.role, role);
-    await this.members.giveRole(member, role, { actor: SCIM_ACTOR, address: caller.address });
+  /**
+   * Makes `wanted` the role's members, all or nothing: every change is checked first (each person a member
+   * of this organization, the token allowed to make the change, an owner left), then made, people becoming
+   * owners before owners leave, so a swap of owners passes.
+   */
+  private async apply(caller: ScimCaller, role: Role, current: string[], wanted: string[]): Promise<void> {
+    const joining = wanted.filter((memberId) => !current.includes(memberId));
+    const leaving = role === FALLBACK_ROLE ? [] : current.filter((memberId) => !wanted.includes(memberId));
+    const changes = [
+      ...(await Promise.all(
+        joining.map(async (memberId) => ({ member: await this.memberOf(caller, memberId), to: role })),
+      )),
+      ...(await Promise.all(
+        leaving.map(async (memberId) => ({ member: await this.memberOf(caller, memberId), to: FALLBACK_ROLE })),
+      )),
+    ];
+    for (const { member, to } of changes) requireCanAssign(caller.token.role, member.role, to);
+    const owners = await this.repositories.members.countWithRole(caller.token.orgId, 'owner');
+    const ownersAfter =
+      owners +
+      changes.filter(({ member, to }) => to === 'owner' && member.role !== 'owner').length -
+      changes.filter(({ member, to }) => member.role === 'owner' && to !== 'owner').length;
+    if (ownersAfter < 1) throw invalidValue('An organization keeps at least one owner');
+    changes.sort((a, b) => Number(b.to === 'owner') - Number(a.to === 'owner'));
+    for (const { member, to } of changes)
+      await this.members.giveRole(member, to, { actor: SCIM_ACTOR, address: caller.address });
   }
 
   private async memberOf(caller: ScimCaller, id: string): Promise<Member> {

@@ -7,4 +7,5 @@ export { ssoPasswordPolicy } from './passwordPolicy';
 export { ssoConfigSchema } from './ssoConfig';
 export { createSsoResolvers, type SsoServices } from './ssoResolvers';
 export { connectionView, domainView, SsoSettings, type OidcInput, type SsoDomainView } from './ssoSettings';
-export { OIDC_CALLBACK_PATH, SsoSignIn } from './ssoSignIn';
+export { samlRoutes } from './samlRoutes';
+export { OIDC_CALLBACK_PATH, SAML_ACS_PATH, SAML_METADATA_PATH, SsoSignIn } from './ssoSignIn';

@@ -23,6 +23,8 @@ type SsoMutations = Pick<
   | 'setSsoRequired'
   | 'startSsoSignIn'
   | 'finishOidcSignIn'
+  | 'setSamlConnection'
+  | 'finishSamlSignIn'
 >;
 
 /** Thin, as the service's other fields: the signed-in owner's organization, the rule that owns the change. */
@@ -39,7 +41,7 @@ export function createSsoResolvers({ settings, signIn, cookieSecure }: SsoServic
       ssoConnection: async (_, __, ctx) => {
         const { actor, orgId } = owner(ctx);
         const connection = await settings.connection(actor, orgId);
-        return connection ? connectionView(connection, signIn.redirectUri) : null;
+        return connection ? connectionView(connection, signIn.addresses) : null;
       },
       ssoDomains: (_, __, ctx) => {
         const { actor, orgId } = owner(ctx);
@@ -55,7 +57,16 @@ export function createSsoResolvers({ settings, signIn, cookieSecure }: SsoServic
           clientSecret: args.clientSecret ?? null,
           defaultRole: checkRole(args.defaultRole ?? 'member'),
         });
-        return connectionView(connection, signIn.redirectUri);
+        return connectionView(connection, signIn.addresses);
+      },
+      setSamlConnection: async (_, args, ctx) => {
+        const { actor, orgId } = owner(ctx);
+        const connection = await settings.setSaml(actor, orgId, {
+          metadataXml: args.metadataXml ?? null,
+          metadataUrl: args.metadataUrl ?? null,
+          defaultRole: checkRole(args.defaultRole ?? 'member'),
+        });
+        return connectionView(connection, signIn.addresses);
       },
       removeSsoConnection: (_, __, ctx) => {
         const { actor, orgId } = owner(ctx);
@@ -89,6 +100,11 @@ export function createSsoResolvers({ settings, signIn, cookieSecure }: SsoServic
           ctx.address,
           ctx.sessionToken,
         );
+        ctx.setCookie = sessionCookie(token, session.expiresAt, cookieSecure);
+        return session;
+      },
+      finishSamlSignIn: async (_, args, ctx) => {
+        const { token, session } = await signIn.finishSaml(args.ticket, ctx.ssoBinding, ctx.address, ctx.sessionToken);
         ctx.setCookie = sessionCookie(token, session.expiresAt, cookieSecure);
         return session;
       },

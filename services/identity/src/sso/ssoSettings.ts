@@ -8,9 +8,17 @@ import { domainProven, verificationRecord } from './domainProof';
 import { checkDomain } from './emailDomain';
 import { checkProviderUrl, isPlainHttp } from './issuerUrl';
 import { discover } from './oidcClient';
+import { readIdpMetadata } from './samlMetadata';
 import { requireOwner, ssoNotConfigured } from './ssoErrors';
 
 const MAX_CLIENT_FIELD = 1_000;
+
+export interface SamlInput {
+  /** The identity provider's metadata XML, or null to fetch it from metadataUrl. */
+  metadataXml: string | null;
+  metadataUrl: string | null;
+  defaultRole: Role;
+}
 
 export interface OidcInput {
   issuer: string;
@@ -40,13 +48,22 @@ export const domainView = (domain: SsoDomain): SsoDomainView => {
   };
 };
 
-/** A connection as the API and the CLI show it: never the client secret. */
-export const connectionView = (connection: SsoConnection, redirectUri: string) => ({
+/**
+ * A connection as the API and the CLI show it (never the client secret), with the address the identity
+ * provider sends people back to: the OIDC callback, or the SAML assertion consumer.
+ */
+export const connectionView = (
+  connection: SsoConnection,
+  sp: { oidcCallback: string; acsUrl: string; entityId: string },
+) => ({
   protocol: connection.protocol,
   issuer: connection.oidc?.issuer ?? null,
   clientId: connection.oidc?.clientId ?? null,
+  idpEntityId: connection.saml?.entityId ?? null,
+  idpMetadataUrl: connection.saml?.metadataUrl ?? null,
+  spEntityId: sp.entityId,
   defaultRole: connection.defaultRole,
-  redirectUri,
+  redirectUri: connection.saml ? sp.acsUrl : sp.oidcCallback,
   updatedAt: connection.updatedAt,
   updatedBy: connection.updatedBy,
 });
@@ -83,8 +100,7 @@ export class SsoSettings {
     const clientId = input.clientId.trim();
     if (!clientId || clientId.length > MAX_CLIENT_FIELD)
       throw badRequest(`The client id must have 1 to ${MAX_CLIENT_FIELD} characters`, { argument: 'clientId' });
-    if (input.defaultRole === 'owner')
-      throw badRequest('The default role cannot be owner: make owners by hand', { argument: 'defaultRole' });
+    this.checkDefaultRole(input.defaultRole);
     const existing = await this.sso.connections.find(orgId);
     const secret =
       input.clientSecret ??
@@ -113,6 +129,37 @@ export class SsoSettings {
     await this.sso.connections.save(connection);
     await this.audit(actor, orgId, 'sso.connection_set', `oidc ${connection.oidc?.issuer} (${clientId})`);
     return connection;
+  }
+
+  /** Sets (or replaces) a SAML connection from the provider's metadata (given, or fetched from its URL now). */
+  async setSaml(actor: Actor, orgId: string, input: SamlInput): Promise<SsoConnection> {
+    this.allowed(actor);
+    if (!(await this.repositories.organizations.findById(orgId))) throw notFound(`Organization ${orgId} not found`);
+    this.checkDefaultRole(input.defaultRole);
+    const metadataUrl = input.metadataUrl
+      ? checkProviderUrl(input.metadataUrl, this.options.allowLoopbackHttp, 'metadataUrl')
+      : null;
+    if (!input.metadataXml && !metadataUrl)
+      throw badRequest('Give the SAML metadata XML or its URL', { argument: 'metadataXml' });
+    const metadataXml = input.metadataXml ?? (await fetchMetadata(metadataUrl as URL));
+    const idp = await readIdpMetadata(metadataXml);
+    const connection: SsoConnection = {
+      orgId,
+      protocol: 'saml',
+      oidc: null,
+      saml: { metadataXml, metadataUrl: metadataUrl?.toString() ?? null, entityId: idp.entityId },
+      defaultRole: input.defaultRole,
+      updatedAt: new Date(),
+      updatedBy: actorName(actor),
+    };
+    await this.sso.connections.save(connection);
+    await this.audit(actor, orgId, 'sso.connection_set', `saml ${idp.entityId}`);
+    return connection;
+  }
+
+  private checkDefaultRole(role: Role): void {
+    if (role === 'owner')
+      throw badRequest('The default role cannot be owner: make owners by hand', { argument: 'defaultRole' });
   }
 
   /** Removes the connection and its domains: nobody is left refused a password with no other way in. */
@@ -199,4 +246,28 @@ export class SsoSettings {
       address: actorAddress(actor),
     });
   }
+}
+
+const METADATA_TIMEOUT_MS = 10_000;
+const MAX_METADATA_BYTES = 500_000;
+
+/** The provider's metadata from its URL, bounded in time and size; BAD_REQUEST saying why it could not be read. */
+async function fetchMetadata(url: URL): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(METADATA_TIMEOUT_MS), redirect: 'error' });
+  } catch (error) {
+    throw badRequest(`The SAML metadata at ${url.origin} could not be read: ${(error as Error).message}`, {
+      argument: 'metadataUrl',
+    });
+  }
+  const text = await response.text();
+  if (!response.ok || text.length > MAX_METADATA_BYTES)
+    throw badRequest(
+      `The SAML metadata at ${url.toString()} answered ${response.status}${response.ok ? ' (too large)' : ''}`,
+      {
+        argument: 'metadataUrl',
+      },
+    );
+  return text;
 }

@@ -10,11 +10,15 @@ import type { SsoConnection, SsoRepositories } from './data';
 import { domainOf } from './emailDomain';
 import { checkProviderUrl, isPlainHttp } from './issuerUrl';
 import { authorizationUrl, discover, exchangeCode, newChecks, providerRefusal, type OidcPerson } from './oidcClient';
+import { acceptSamlResponse, samlClient, type SamlPerson, type SamlSp } from './samlClient';
+import { readIdpMetadata } from './samlMetadata';
 import { ssoNotConfigured, ssoRefusal, type SsoRefusalReason } from './ssoErrors';
 
 /** How long a sign-in sent to the identity provider may take to come back. */
 export const SSO_ATTEMPT_TTL_MS = 10 * 60_000;
 export const OIDC_CALLBACK_PATH = '/auth/oidc/callback';
+export const SAML_ACS_PATH = '/auth/saml/acs';
+export const SAML_METADATA_PATH = '/auth/saml/metadata';
 
 export interface SsoSignInOptions {
   /** The web application's origin, where the provider sends the browser back. */
@@ -62,7 +66,7 @@ export class SsoSignIn {
       throw refusals[0];
     }
     const connection = await this.sso.connections.find(orgId);
-    if (!connection?.oidc)
+    if (!connection?.oidc && !connection?.saml)
       throw await this.refuse(
         orgId,
         email,
@@ -70,20 +74,193 @@ export class SsoSignIn {
         'NO_CONNECTION',
         `The organization of ${domain} has no single sign-on connection; sign in with your password`,
       );
-    const config = await this.discover(connection, email, address);
-    const checks = newChecks();
     const binding = randomBytes(32).toString('base64url');
-    await this.sso.attempts.create({
-      id: sha256(checks.state),
+    const attempt = {
       orgId,
-      protocol: 'oidc',
       email,
-      codeVerifier: checks.codeVerifier,
-      nonce: checks.nonce,
       bindingHash: sha256(binding),
       expiresAt: new Date(Date.now() + SSO_ATTEMPT_TTL_MS),
+    };
+    if (connection.saml) {
+      // RelayState names the attempt; the AuthnRequest's id, which the answer must be InResponseTo, is kept.
+      const relayState = randomBytes(32).toString('base64url');
+      let requestId = '';
+      const saml = samlClient(
+        await readIdpMetadata(connection.saml.metadataXml),
+        this.sp,
+        {
+          saveAsync: async (id, value) => {
+            requestId = id;
+            return { value, createdAt: Date.now() };
+          },
+          getAsync: async () => null,
+          removeAsync: async () => null,
+        },
+        SSO_ATTEMPT_TTL_MS,
+      );
+      const url = await saml.getAuthorizeUrlAsync(relayState, undefined, {});
+      await this.sso.attempts.create({
+        ...attempt,
+        id: sha256(relayState),
+        protocol: 'saml',
+        codeVerifier: '',
+        nonce: '',
+        requestId,
+      });
+      return { url, binding };
+    }
+    const config = await this.discover(connection, email, address);
+    const checks = newChecks();
+    await this.sso.attempts.create({
+      ...attempt,
+      id: sha256(checks.state),
+      protocol: 'oidc',
+      codeVerifier: checks.codeVerifier,
+      nonce: checks.nonce,
+      requestId: '',
     });
     return { url: await authorizationUrl(config, this.redirectUri, checks, email), binding };
+  }
+
+  /** Where identity providers send people back, as owners configure them. */
+  get addresses() {
+    return { oidcCallback: this.redirectUri, ...this.sp };
+  }
+
+  /** Our SAML service provider: entity id (where our metadata is) and assertion consumer, on the web origin. */
+  get sp(): SamlSp {
+    return {
+      entityId: `${this.options.publicUrl}${SAML_METADATA_PATH}`,
+      acsUrl: `${this.options.publicUrl}${SAML_ACS_PATH}`,
+    };
+  }
+
+  /**
+   * The identity provider's POST to our assertion consumer (SAMLResponse and RelayState), checked now:
+   * the attempt it answers (once), signature, issuer, audience, recipient, timestamps, InResponseTo, and
+   * the assertion's id never seen before. Returns the completion page's ticket: the browser that started
+   * the sign-in finishes it there (finishSaml), where its binding cookie comes along.
+   */
+  async acceptSaml(form: URLSearchParams, address: string): Promise<string> {
+    const ticket = randomBytes(32).toString('base64url');
+    const outcome = await this.samlOutcome(form, address);
+    await this.sso.attempts.saveOutcome({
+      id: sha256(ticket),
+      ...outcome,
+      expiresAt: new Date(Date.now() + SSO_ATTEMPT_TTL_MS),
+    });
+    return ticket;
+  }
+
+  private async samlOutcome(form: URLSearchParams, address: string) {
+    const relayState = form.get('RelayState') ?? '';
+    const attempt = relayState ? await this.sso.attempts.find(sha256(relayState)) : null;
+    const refused = async (orgId: string | null, email: string, reason: SsoRefusalReason, message: string) => {
+      await this.refuse(orgId, email, address, reason, message);
+      return { attemptId: attempt?.id ?? null, orgId, email: null, name: null, refusal: { reason, message } };
+    };
+    if (!attempt || attempt.protocol !== 'saml')
+      return refused(
+        null,
+        'anonymous',
+        'UNKNOWN_ATTEMPT',
+        'This sign-in answer matches no sign-in started here; start again with "Sign in with SSO"',
+      );
+    const { orgId, email } = attempt;
+    if (attempt.expiresAt.getTime() <= Date.now())
+      return refused(orgId, email, 'EXPIRED_ATTEMPT', 'This sign-in took too long; start again');
+    if (!(await this.sso.attempts.firstUse(`saml:${attempt.id}`, attempt.expiresAt)))
+      return refused(
+        orgId,
+        email,
+        'REPLAYED',
+        'This sign-in answer was already used; start again with "Sign in with SSO"',
+      );
+    const connection = await this.sso.connections.find(orgId);
+    if (!connection?.saml) return refused(orgId, email, 'NO_CONNECTION', 'Single sign-on was removed meanwhile');
+    const requestIds = {
+      saveAsync: async () => null,
+      // The library reads the value as the request's creation time.
+      getAsync: async (id: string) =>
+        id === attempt.requestId ? new Date(attempt.expiresAt.getTime() - SSO_ATTEMPT_TTL_MS).toISOString() : null,
+      removeAsync: async () => null,
+    };
+    let person: SamlPerson;
+    try {
+      const saml = samlClient(
+        await readIdpMetadata(connection.saml.metadataXml),
+        this.sp,
+        requestIds,
+        SSO_ATTEMPT_TTL_MS,
+      );
+      person = await acceptSamlResponse(saml, form.get('SAMLResponse') ?? '');
+    } catch (error) {
+      return refused(orgId, email, 'TOKEN_REJECTED', `The identity provider's answer was refused: ${describe(error)}`);
+    }
+    if (person.recipient !== this.sp.acsUrl)
+      return refused(
+        orgId,
+        email,
+        'TOKEN_REJECTED',
+        `The identity provider's answer was refused: its Recipient is not ${this.sp.acsUrl}`,
+      );
+    // A unique insert of the assertion's id: the same assertion is accepted once, however it comes back.
+    if (
+      !(await this.sso.attempts.firstUse(
+        `saml-assertion:${connection.saml.entityId}:${person.assertionId}`,
+        new Date(Date.now() + 24 * 3_600_000),
+      ))
+    )
+      return refused(orgId, email, 'REPLAYED', 'This assertion was already used; start again with "Sign in with SSO"');
+    if (!person.email) return refused(orgId, email, 'NO_EMAIL', 'The identity provider gave no email for you');
+    return { attemptId: attempt.id, orgId, email: person.email, name: person.name, refusal: null };
+  }
+
+  /** The completion page's ticket, by the browser that started: the session, or the refusal found at the ACS. */
+  async finishSaml(
+    ticket: string,
+    binding: string | undefined,
+    address: string,
+    previousToken: string | undefined,
+  ): Promise<{ token: string; session: ActiveSession }> {
+    const id = sha256(ticket);
+    const outcome = await this.sso.attempts.findOutcome(id);
+    if (
+      !outcome ||
+      outcome.expiresAt.getTime() <= Date.now() ||
+      !(await this.sso.attempts.firstUse(`saml-ticket:${id}`, outcome.expiresAt))
+    )
+      throw await this.refuse(
+        outcome?.orgId ?? null,
+        'anonymous',
+        address,
+        'UNKNOWN_ATTEMPT',
+        'This sign-in link is unknown, used or expired; start again with "Sign in with SSO"',
+      );
+    const attempt = outcome.attemptId ? await this.sso.attempts.find(outcome.attemptId) : null;
+    if (attempt && (!binding || sha256(binding) !== attempt.bindingHash))
+      throw await this.refuse(
+        outcome.orgId,
+        attempt.email,
+        address,
+        'OTHER_BROWSER',
+        'This sign-in was started in another browser (or its cookie is gone); start again here',
+      );
+    // Recorded in the audit log when the answer came in.
+    if (outcome.refusal || !attempt || !outcome.email) {
+      const refusal = outcome.refusal ?? { reason: 'UNKNOWN_ATTEMPT', message: 'This sign-in failed; start again' };
+      throw ssoRefusal(refusal.reason as SsoRefusalReason, refusal.message);
+    }
+    const connection = await this.sso.connections.find(attempt.orgId);
+    if (!connection?.saml)
+      throw await this.refuse(
+        attempt.orgId,
+        attempt.email,
+        address,
+        'NO_CONNECTION',
+        'Single sign-on was removed meanwhile',
+      );
+    return this.complete(connection, outcome.email, outcome.name, 'saml', address, previousToken);
   }
 
   /** The provider's answer (the callback's query string), checked; a session for the person it names. */
@@ -95,7 +272,8 @@ export class SsoSignIn {
   ): Promise<{ token: string; session: ActiveSession }> {
     const params = new URLSearchParams(callbackQuery.replace(/^\?/, ''));
     const state = params.get('state') ?? '';
-    const attempt = state ? await this.sso.attempts.find(sha256(state)) : null;
+    const found = state ? await this.sso.attempts.find(sha256(state)) : null;
+    const attempt = found?.protocol === 'oidc' ? found : null;
     if (!attempt)
       throw await this.refuse(
         null,
@@ -189,8 +367,9 @@ export class SsoSignIn {
       );
     const organization = await this.repositories.organizations.findById(orgId);
     if (!organization) throw ssoNotConfigured();
-    if (previousToken) await this.repositories.sessions.revoke(sessionId(previousToken));
+    // Through the same gate as a password sign-in (a second factor, when the organization asks for one).
     const result = await this.sessions.start(member, organization);
+    if (previousToken) await this.repositories.sessions.revoke(sessionId(previousToken));
     await this.audit(orgId, 'sso.signed_in', email, protocol, address);
     return result;
   }

@@ -7,6 +7,10 @@ export interface ThemeDocument {
   label: string;
   /** True once a person renamed it: recomputations keep the label. */
   renamed: boolean;
+  /** True once the chat model named it (with `summary`): recomputations keep the label while it persists. */
+  named?: boolean;
+  /** A one-line summary of an automatic theme by the chat model. */
+  summary?: string;
   keywords: string[];
   /** False once a recomputation no longer finds it (kept so that a rename is not lost while it is gone). */
   active: boolean;
@@ -31,6 +35,8 @@ export interface Theme {
   orgId: string;
   label: string;
   keywords: string[];
+  /** The chat model's one-line summary of an automatic theme; null without one. */
+  summary: string | null;
   /** The theme a person merged it into: it is listed until the next computation folds it in. */
   mergedInto?: string;
   curated: boolean;
@@ -46,6 +52,8 @@ const themeSchema = new Schema<ThemeDocument>(
     orgId: { type: String, required: true },
     label: { type: String, required: true },
     renamed: { type: Boolean, required: true },
+    named: Boolean,
+    summary: String,
     keywords: { type: [String], default: [] },
     active: { type: Boolean, required: true },
     mergedInto: String,
@@ -71,6 +79,7 @@ export const toTheme = (doc: ThemeDocument): Theme => ({
   orgId: doc.orgId,
   label: doc.label,
   keywords: doc.keywords,
+  summary: doc.summary ?? null,
   ...(doc.mergedInto ? { mergedInto: doc.mergedInto } : {}),
   curated: doc.curated === true,
   description: doc.description ?? null,

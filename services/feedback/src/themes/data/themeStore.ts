@@ -21,6 +21,8 @@ export interface PreviousTheme {
   id: string;
   label: string;
   renamed: boolean;
+  /** True when the chat model named it: its label stays while it persists, as a person's does. */
+  named?: boolean;
   keywords: string[];
   /** Items that had it. */
   members: string[];
@@ -259,6 +261,7 @@ export class ThemeStore {
       id: doc._id,
       label: doc.label,
       renamed: doc.renamed,
+      ...(doc.named ? { named: true } : {}),
       keywords: doc.keywords,
       members: members.get(doc._id) ?? (doc.mergedInto ? [] : (doc.formerMembers ?? [])),
       ...(doc.mergedInto ? { mergedInto: doc.mergedInto } : {}),
@@ -296,7 +299,10 @@ export class ThemeStore {
       );
       await this.themes.bulkWrite(
         themes.map((theme) => ({
-          updateOne: { filter: { _id: theme.id, orgId, renamed: false }, update: { $set: { label: theme.label } } },
+          updateOne: {
+            filter: { _id: theme.id, orgId, renamed: false, named: { $ne: true } },
+            update: { $set: { label: theme.label } },
+          },
         })),
         { ordered: false },
       );
@@ -355,6 +361,18 @@ export class ThemeStore {
       .maxTimeMS(DEFAULT_MAX_TIME_MS)
       .lean<Array<{ _id: string }>>();
     return docs.map((doc) => doc._id);
+  }
+
+  /**
+   * Gives an automatic theme the chat model's label and summary, unless a person renamed it or it is curated
+   * or gone meanwhile; true when written.
+   */
+  async nameByModel(orgId: string, id: string, label: string, summary: string, now = new Date()): Promise<boolean> {
+    const result = await this.themes.updateOne(
+      { _id: id, orgId, active: true, renamed: false, curated: { $ne: true } },
+      { $set: { label, summary, named: true, updatedAt: now } },
+    );
+    return result.modifiedCount === 1;
   }
 
   async rename(orgId: string, id: string, label: string, now = new Date()): Promise<Theme | null> {

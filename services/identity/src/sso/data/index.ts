@@ -3,7 +3,7 @@ import { SsoAttemptRepository } from './ssoAttemptRepository';
 import { SsoConnectionRepository } from './ssoConnectionRepository';
 import { SsoDomainRepository } from './ssoDomainRepository';
 
-export type { SsoAttempt } from './ssoAttemptRepository';
+export type { SamlOutcome, SsoAttempt } from './ssoAttemptRepository';
 export type { OidcSettings, SamlSettings, SsoConnection } from './ssoConnectionRepository';
 export type { SsoDomain } from './ssoDomainRepository';
 

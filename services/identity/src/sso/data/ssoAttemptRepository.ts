@@ -12,12 +12,35 @@ export interface SsoAttempt {
   /** OIDC: the PKCE verifier and the nonce the ID token must carry; empty for SAML. */
   codeVerifier: string;
   nonce: string;
+  /** SAML: the id of our AuthnRequest, which the answer's InResponseTo must name; empty for OIDC. */
+  requestId: string;
   /** SHA-256 of the browser's binding cookie: the answer must come back to the browser that started. */
   bindingHash: string;
   expiresAt: Date;
 }
 
 interface AttemptDocument extends Omit<SsoAttempt, 'id'> {
+  _id: string;
+}
+
+/**
+ * What the SAML assertion consumer found, kept for the browser it redirects to the completion page (which
+ * can show the session or the refusal only to the browser that started: the binding cookie is not sent
+ * with the identity provider's cross-site POST).
+ */
+export interface SamlOutcome {
+  /** The SHA-256 of the completion page's ticket. */
+  id: string;
+  /** The attempt the answer belonged to; null when it matched none. */
+  attemptId: string | null;
+  orgId: string | null;
+  email: string | null;
+  name: string | null;
+  refusal: { reason: string; message: string } | null;
+  expiresAt: Date;
+}
+
+interface OutcomeDocument extends Omit<SamlOutcome, 'id'> {
   _id: string;
 }
 
@@ -34,6 +57,7 @@ const attemptSchema = new Schema<AttemptDocument>(
     email: { type: String, required: true },
     codeVerifier: { type: String, default: '' },
     nonce: { type: String, default: '' },
+    requestId: { type: String, default: '' },
     bindingHash: { type: String, required: true },
     expiresAt: { type: Date, required: true, index: true },
   },
@@ -48,20 +72,49 @@ const useSchema = new Schema<UseDocument>(
   { collection: 'sso_used', versionKey: false },
 );
 
+const outcomeSchema = new Schema<OutcomeDocument>(
+  {
+    _id: { type: String, required: true },
+    attemptId: { type: String, default: null },
+    orgId: { type: String, default: null },
+    email: { type: String, default: null },
+    name: { type: String, default: null },
+    refusal: { type: Schema.Types.Mixed, default: null },
+    expiresAt: { type: Date, required: true, index: true },
+  },
+  { collection: 'sso_saml_outcomes', versionKey: false },
+);
+
 const toAttempt = ({ _id, ...rest }: AttemptDocument): SsoAttempt => ({ id: _id, ...rest });
 
 export class SsoAttemptRepository {
   private readonly attempts: Model<AttemptDocument>;
   private readonly uses: Model<UseDocument>;
+  private readonly outcomes: Model<OutcomeDocument>;
 
   constructor(connection: Connection) {
     this.attempts = connection.models.SsoAttempt ?? connection.model<AttemptDocument>('SsoAttempt', attemptSchema);
     this.uses = connection.models.SsoUse ?? connection.model<UseDocument>('SsoUse', useSchema);
+    this.outcomes =
+      connection.models.SsoSamlOutcome ?? connection.model<OutcomeDocument>('SsoSamlOutcome', outcomeSchema);
   }
 
   async ensureIndexes(): Promise<void> {
     await buildIndexes(this.attempts);
     await buildIndexes(this.uses);
+    await buildIndexes(this.outcomes);
+  }
+
+  async saveOutcome(outcome: SamlOutcome): Promise<void> {
+    const { id, ...rest } = outcome;
+    await this.outcomes.create({ _id: id, ...rest });
+  }
+
+  async findOutcome(id: string): Promise<SamlOutcome | null> {
+    const doc = await this.outcomes.findById(id).lean<OutcomeDocument>();
+    if (!doc) return null;
+    const { _id, ...rest } = doc;
+    return { id: _id, ...rest, refusal: rest.refusal ?? null };
   }
 
   async create(attempt: SsoAttempt): Promise<void> {
@@ -93,5 +146,6 @@ export class SsoAttemptRepository {
   async purgeExpired(now: Date): Promise<void> {
     await this.attempts.deleteMany({ expiresAt: { $lte: now } });
     await this.uses.deleteMany({ expiresAt: { $lte: now } });
+    await this.outcomes.deleteMany({ expiresAt: { $lte: now } });
   }
 }

@@ -9,9 +9,10 @@ export interface OidcSettings {
 }
 
 export interface SamlSettings {
-  /** The identity provider's metadata XML as given (or as fetched from its URL). */
+  /** The identity provider's metadata XML as given (or as fetched from its URL when it was set). */
   metadataXml: string;
   metadataUrl: string | null;
+  /** The provider's entity id, read from the metadata. */
   entityId: string;
 }
 

@@ -5,7 +5,7 @@ import { TwoFactorPolicyRepository } from './twoFactorPolicyRepository';
 import { TwoFactorRepository } from './twoFactorRepository';
 import { TwoFactorUseRepository } from './twoFactorUseRepository';
 
-export type { StoredSecret, TwoFactorRecord } from './twoFactorRepository';
+export type { TwoFactorRecord } from './twoFactorRepository';
 export type { TwoFactorChallenge } from './twoFactorChallengeRepository';
 export type { TwoFactorRepository, TwoFactorUseRepository, TwoFactorChallengeRepository, TwoFactorPolicyRepository };
 

@@ -1,19 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { SealedSecret } from '@fi/shared';
 import { buildIndexes } from '@fi/shared/database';
-
-/** A TOTP secret as stored: AES-256-GCM under TWO_FACTOR_SECRET_KEY (see SecretBox). */
-export interface StoredSecret {
-  keyId: string;
-  iv: string;
-  tag: string;
-  data: string;
-}
 
 /** A member's two-factor setup: the sealed TOTP secret, on once confirmed by a first code; recovery codes' hashes. */
 export interface TwoFactorRecord {
   memberId: string;
   orgId: string;
-  secret: StoredSecret;
+  /** Sealed under TWO_FACTOR_SECRET_KEY (SecretBox), bound to the member's id. */
+  secret: SealedSecret;
   /** Null while the setup waits for its first code: sign-in does not ask for it yet. */
   confirmedAt: Date | null;
   /** Names this set of recovery codes: a code's use is recorded under it, and a new set starts clean. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ROOT, spawnEntry, eventually, PROCESS_START_MS, type Spawned } from '../processes';
 
-/** The local OpenID Provider of test/helpers/oidc/oidcProviderMain.ts, as its own process on loopback. */
+/** The local OpenID Provider of test/helpers/sso/oidcProviderMain.ts, as its own process on loopback. */
 export class LocalOidcProvider {
   private constructor(
     private readonly process: Spawned,

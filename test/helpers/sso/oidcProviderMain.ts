@@ -1,6 +1,6 @@
 /**
  * A real OpenID Provider (the `oidc-provider` package) on loopback, run as its own process by
- * test/helpers/oidc/localOidcProvider.ts (the package is an ES module the test runner cannot load).
+ * test/helpers/sso/localOidcProvider.ts (the package is an ES module the test runner cannot load).
  * Logins need no form: the account is the authorization request's login_hint (its email), verified unless
  * the email's local part says "unverified", and consent is granted at once. A test may switch how the
  * next ID tokens are spoiled (POST /test/mode): re-signed with a wrong audience or as expired, or tampered

@@ -1,0 +1,132 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation } from 'urql';
+import { Dialog } from '../../lib/Dialog';
+import { ErrorLine } from '../../lib/ErrorLine';
+import { errorInWords } from '../../lib/errorInWords';
+import { ADD_INTEGRATION, KINDS, kindLabel } from './integrationQueries';
+
+interface Connected {
+  kind: string;
+  url: string | null;
+  address: string | null;
+  secret: string | null;
+}
+
+/** Where the platform sends, and our secret, shown this once in read-only fields. */
+function ConnectedDialog({ connected, onClose }: { connected: Connected; onClose: () => void }) {
+  const where = connected.url ?? connected.address ?? '';
+  return (
+    <Dialog title={`${kindLabel(connected.kind)} connected`} onClose={onClose}>
+      <p>Copy these now and keep them somewhere safe: they are shown only this once.</p>
+      <label>
+        {connected.address ? 'Address to forward feedback to' : 'URL to give the platform'}
+        <input readOnly value={where} className="secret" onFocus={(e) => e.target.select()} />
+      </label>
+      {connected.secret && (
+        <label>
+          Signing secret
+          <input readOnly value={connected.secret} className="secret" onFocus={(e) => e.target.select()} />
+        </label>
+      )}
+      <p className="hint">
+        Step by step for each platform: docs/integrations.md. Events arrive as feedback items a few seconds after the
+        platform sends them.
+      </p>
+      <div className="actions">
+        <button type="button" className="primary" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Asks for the platform and what it needs (its secret, a token), then shows the URL and secret this once. */
+export function AddIntegrationDialog({ onAdded, onClose }: { onAdded: () => void; onClose: () => void }) {
+  const [kind, setKind] = useState<string>('webhook');
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState('');
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [connected, setConnected] = useState<Connected | null>(null);
+  const [{ fetching }, add] = useMutation(ADD_INTEGRATION);
+  const asks = KINDS.find((entry) => entry.kind === kind) ?? KINDS[0];
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    const input = {
+      kind,
+      ...(name.trim() ? { name: name.trim() } : {}),
+      ...(asks.secret && secret.trim() ? { secret: secret.trim() } : {}),
+      ...(asks.token && token.trim() ? { token: token.trim() } : {}),
+    };
+    const result = await add({ input });
+    if (result.error || !result.data) {
+      setError(result.error ? errorInWords(result.error) : 'The integration was not added. Please try again.');
+      return;
+    }
+    const { url, address, secret: generated } = result.data.addIntegration;
+    setConnected({ kind, url: url ?? null, address: address ?? null, secret: generated ?? null });
+    onAdded();
+  };
+
+  if (connected) return <ConnectedDialog connected={connected} onClose={onClose} />;
+  return (
+    <Dialog title="Add integration" onClose={onClose}>
+      <form onSubmit={submit}>
+        <label>
+          Platform
+          <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)}>
+            {KINDS.map((entry) => (
+              <option key={entry.kind} value={entry.kind}>
+                {entry.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Name
+          <input name="name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        {asks.secret && (
+          <label>
+            {asks.secret}
+            <input
+              name="secret"
+              type="password"
+              autoComplete="off"
+              required
+              maxLength={500}
+              value={secret}
+              onChange={(e) => setSecret(e.target.value)}
+            />
+          </label>
+        )}
+        {asks.token && (
+          <label>
+            {asks.token}
+            <input
+              name="token"
+              type="password"
+              autoComplete="off"
+              maxLength={4000}
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+            />
+          </label>
+        )}
+        <p className="hint">Secrets and tokens are stored encrypted and never shown again.</p>
+        <ErrorLine error={error} />
+        <div className="actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={fetching}>
+            Add integration
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
