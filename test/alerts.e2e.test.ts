@@ -1,6 +1,9 @@
 import { AlertStore, feedbackImporter, type Signal } from '@fi/feedback';
 import { MemberService, OPERATOR, openRepositories } from '@fi/identity';
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { AdminBrowser } from './helpers/adminBrowser';
+import { addConnection, listIntegrations, post } from './helpers/integrations';
 import { eventually } from './helpers/processes';
 import { decodedText, SmtpReceiver } from './helpers/smtpReceiver';
 import { alertClock, BILLING, DAY_MS, history, HISTORY_BILLING, record } from './helpers/alertHistory';
@@ -258,5 +261,35 @@ describe('alerts under simultaneous instances', () => {
 
     const holders = await Promise.all(Array.from({ length: 10 }, () => store.claim('org_simultaneous', now, 60_000)));
     expect(holders.filter((holder) => holder !== null)).toHaveLength(1);
+  });
+});
+
+describe('a connected platform gone silent', () => {
+  test('when a platform that sends 4 or more items a day sent nothing for 48 hours, then a platform_silent alert names it', async () => {
+    const { key, orgId } = await stack.createKey();
+    // "Usually sends" from 4 items a day: the platform's items are made one by one, at their own pace.
+    const { browser } = await owner(orgId);
+    expect((await browser.gql(SET_RULES, { input: { minItems: 4 } })).errors).toBeUndefined();
+    const hook = await addConnection(stack, orgId, { kind: 'webhook', name: 'Support portal' });
+    for (let i = 0; i < 12; i += 1) {
+      const body = JSON.stringify({ title: `Request ${i}`, content: `Question number ${i} about our account.` });
+      const id = `msg_${randomUUID()}`;
+      const at = new Date();
+      const headers = {
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(hook.secret!).sign(id, at, body),
+      };
+      expect((await post(hook.hookUrl!, body, headers)).status).toBe(200);
+    }
+    await eventually(async () => (await listIntegrations(stack, key))[0]?.itemsReceived >= 9, 90_000, 'the items made');
+    // Two days on for the detector: the connection is two days old (4 or more a day) and silent for two days.
+    clock.moveTo(Date.now() + 2 * DAY_MS + 60_000);
+    const silent = async () => (await alertsOf(key)).find((alert) => alert.kind === 'platform_silent');
+    await eventually(async () => (await silent()) !== undefined, 60_000, 'the silent platform alert');
+    expect(await silent()).toMatchObject({ label: 'Support portal (webhook)', status: 'open', count: 0, theme: null });
+    expect((await silent())!.baseline).toBeGreaterThanOrEqual(4);
+    // 12 events sent over a connection two days old: at most 6 a day.
+    expect((await silent())!.baseline).toBeLessThanOrEqual(6.01);
   });
 });

@@ -16,6 +16,10 @@ export function alertClock() {
     shift(ms: number) {
       shift = ms;
     },
+    /** Moves the clock so that it reads `at` now. */
+    moveTo(at: number) {
+      shift = at - (anchor + (Date.now() - started));
+    },
   };
 }
 

@@ -131,16 +131,6 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
   // First: the feedback worker asks it who opted in to alert emails, the integrations service records audit entries.
   const identity = await startIdentityService(loadIdentityConfig(base), logger);
   const feedback = await startFeedbackService(loadFeedbackConfig(own('feedback')), logger);
-  const worker =
-    options.worker === false
-      ? null
-      : await startFeedbackWorker(
-          loadFeedbackWorkerConfig({ IDENTITY_URL: identity.url, ...own('feedback') }),
-          logger,
-          {
-            clock: options.clock,
-          },
-        );
   const contacts = await startContactsService(loadContactsConfig(own('contacts')), logger);
   const accounts = await startAccountsService(loadAccountsConfig(own('accounts')), logger);
   const serviceUrls = {
@@ -152,6 +142,19 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, options: StackOpti
     loadIntegrationsConfig({ ...own('integrations'), ...serviceUrls, IDENTITY_URL: identity.url }),
     logger,
   );
+  // After the integrations service: its alerts ask it how the connected platforms send.
+  const worker =
+    options.worker === false
+      ? null
+      : await startFeedbackWorker(
+          loadFeedbackWorkerConfig({
+            IDENTITY_URL: identity.url,
+            INTEGRATIONS_URL: integrations.url,
+            ...own('feedback'),
+          }),
+          logger,
+          { clock: options.clock },
+        );
   const integrationsReceiver = await startIntegrationsReceiver(
     loadIntegrationsReceiverConfig(own('integrations')),
     logger,

@@ -171,6 +171,7 @@ async function main(): Promise<void> {
     const worker = supervise('feedback-worker', 'services/feedback/src/worker.ts', config.feedbackWorkerPort, {
       ...feedbackEnv,
       IDENTITY_URL: identityUrl,
+      INTEGRATIONS_URL: integrations.current.url,
       PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
       MAIL_DIR: process.env.MAIL_DIR || path.join(DATA_DIR, 'mail'),
     });

@@ -3,7 +3,14 @@ import { startWorker, type Connection } from '@fi/shared/database';
 import type { Registry } from 'prom-client';
 import { startModelFeature } from './ai';
 import { alertChannels } from './alertChannels';
-import { alertDeliverer, alertSources, AlertStore, startAlertDetector, startDigestWorker } from './alerts';
+import {
+  alertDeliverer,
+  alertSources,
+  AlertStore,
+  integrationsActivity,
+  startAlertDetector,
+  startDigestWorker,
+} from './alerts';
 import { changeStream, ChangeEvidenceStore, ChangeOutbox, ChangeVerdicts, startChangeRelay } from './changes';
 import type { FeedbackWorkerConfig } from './config';
 import { CountStore, FeedbackRepository, FeedbackTombstones, IdempotencyStore } from './core';
@@ -124,6 +131,14 @@ async function startBackgroundWork(
             store: alerts,
             sources,
             deliver: alertDeliverer(alerts, delivery.channels, logger),
+            ...(config.integrationsUrl
+              ? {
+                  silentPlatforms: integrationsActivity(
+                    config.integrationsUrl,
+                    async (orgId) => (await alerts.rules(orgId)).rules,
+                  ),
+                }
+              : {}),
             clock,
           },
           config.alertsIntervalMs,

@@ -42,6 +42,12 @@ export const alertDeliveryConfigSchema = {
     default: '',
     parse: parse.url('http:', 'https:'),
   },
+  integrationsUrl: {
+    env: 'INTEGRATIONS_URL',
+    doc: 'base URL of the integrations service, which the worker asks how connected platforms send (a platform silent for 24 hours alerts; unset: not checked)',
+    default: '',
+    parse: parse.url('http:', 'https:'),
+  },
   publicUrl: {
     env: 'PUBLIC_URL',
     doc: 'address of the web application, where the links of alerts (Slack, email) point',

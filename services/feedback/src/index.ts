@@ -46,6 +46,7 @@ export { AiStore, modelThemesOf, monthlyTokens, startModelFeature } from './ai';
 export {
   AlertStore,
   BASELINE_DAYS,
+  platformSignals,
   binomialUpperTail,
   poissonRateTest,
   shareTest,

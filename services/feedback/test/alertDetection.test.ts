@@ -1,4 +1,12 @@
-import { binomialUpperTail, decide, DEFAULT_RULES, poissonRateTest, shareTest, signalsOf } from '@fi/feedback';
+import {
+  binomialUpperTail,
+  decide,
+  DEFAULT_RULES,
+  platformSignals,
+  poissonRateTest,
+  shareTest,
+  signalsOf,
+} from '@fi/feedback';
 
 const quiet = { total: 100, negative: 20 };
 const negative = {
@@ -89,5 +97,32 @@ describe('spike detection', () => {
     expect(decide([signal], [], new Map(), DEFAULT_RULES, kinds, now).open).toEqual([signal]);
     const [passed] = signalsOf(DEFAULT_RULES, [theme(0, 42, 0)], negative);
     expect(decide([passed], [alert], new Map(), DEFAULT_RULES, kinds, now).close).toEqual([alert]);
+  });
+});
+
+describe('silent platforms', () => {
+  const now = new Date('2026-01-10T12:00:00Z');
+  const platform = (itemsReceived: number, lastEventAt: string | null, status = 'active') => ({
+    id: 'c1',
+    kind: 'zendesk',
+    name: 'Support',
+    status,
+    itemsReceived,
+    lastEventAt: lastEventAt ? new Date(lastEventAt) : null,
+    createdAt: new Date('2026-01-01T12:00:00Z'),
+  });
+
+  test('when a platform that sends 10 a day is silent for 30 hours, then it fires; one that sends 1 a day, or is paused, does not', () => {
+    expect(platformSignals([platform(90, '2026-01-09T06:00:00Z')], DEFAULT_RULES, now)[0]).toMatchObject({
+      kind: 'platform_silent',
+      fires: true,
+      holds: true,
+    });
+    expect(platformSignals([platform(9, '2026-01-09T06:00:00Z')], DEFAULT_RULES, now)[0].fires).toBe(false);
+    expect(platformSignals([platform(90, '2026-01-09T06:00:00Z', 'paused')], DEFAULT_RULES, now)).toEqual([]);
+    expect(platformSignals([platform(90, '2026-01-10T06:00:00Z')], DEFAULT_RULES, now)[0]).toMatchObject({
+      fires: false,
+      holds: false,
+    });
   });
 });

@@ -10,6 +10,7 @@ import type { AuditPort } from './domain/auditTrail';
 import { identityAudit } from './ports';
 import { SyncStateStore } from './pull';
 import { createResolvers } from './resolvers';
+import { PLATFORM_ACTIVITY_PATH, platformActivityRoute } from './http';
 
 export const INTEGRATIONS_SCHEMA_PATH = path.join(__dirname, 'schema.graphql');
 export const INTEGRATIONS_ADMIN_SCHEMA_PATH = path.join(__dirname, 'admin.graphql');
@@ -64,6 +65,8 @@ export function startIntegrationsService(config: IntegrationsConfig, logger: Log
             schemaPath: INTEGRATIONS_ADMIN_SCHEMA_PATH,
             resolvers: createIntegrationAdminResolvers(parts.connections),
           },
+          // The feedback service's alerts ask how each platform sends (a platform gone silent).
+          routes: { [PLATFORM_ACTIVITY_PATH]: platformActivityRoute(parts.connections) },
         };
       },
     },

@@ -15,9 +15,9 @@ const CLAIM_MS = 5 * 60_000;
 export const EXAMPLES = 5;
 
 /**
- * The seam for platforms that go quiet: signals of kind `platform_silent` (subject: the source) for the
- * connected platforms that sent nothing for 24 hours while they usually send. Platforms are connected by
- * the integrations service; until it offers what they usually send, no pass asks (see docs/alerts.md).
+ * Platforms that went quiet: signals of kind `platform_silent` (subject: the connection) for the connected
+ * platforms that sent nothing for 24 hours while they usually send (see silentPlatforms.ts: the
+ * integrations service tells how each sends).
  */
 export interface SilentPlatforms {
   signals(orgId: string, now: Date): Promise<Signal[]>;
@@ -80,8 +80,13 @@ export async function detectOrganization(deps: DetectorDeps, orgId: string, now:
   });
   const kinds: AlertKind[] = ['theme_spike', 'new_theme', 'negative_share'];
   if (deps.silentPlatforms) {
-    signals.push(...(await deps.silentPlatforms.signals(orgId, now)));
-    kinds.push('platform_silent');
+    // The integrations service unreachable: this pass leaves platforms (and their open alerts) as they are,
+    // and still looks at the themes.
+    const platforms = await deps.silentPlatforms.signals(orgId, now).catch(() => null);
+    if (platforms) {
+      signals.push(...platforms);
+      kinds.push('platform_silent');
+    }
   }
   const [active, closed] = await Promise.all([
     store.active(orgId),

@@ -28,7 +28,7 @@ export function alertSummary(alert: Alert, day = 'today'): string {
     case 'negative_share':
       return `${alert.count} of ${alert.total} items ${day} are negative (${Math.round((alert.count / Math.max(alert.total, 1)) * 100)}%), against ${Math.round(alert.baseline * 100)}% over the last 28 days.`;
     case 'platform_silent':
-      return `${alert.label} sent no feedback for 24 hours.`;
+      return `${alert.label} sent nothing for 24 hours; it usually sends ${round(alert.baseline)} a day.`;
   }
 }
 

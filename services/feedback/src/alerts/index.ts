@@ -22,3 +22,4 @@ export { binomialUpperTail, poissonRateTest, shareTest } from './alertStatistics
 export { BASELINE_DAYS, decide, signalsOf, subjectKey } from './spikeDetection';
 export { orgDay } from './orgDay';
 export { digestMail, sendDigest, startDigestWorker, weeklyDigest, weekOf, type Digest } from './weeklyDigest';
+export { integrationsActivity, platformSignals, type PlatformActivity } from './silentPlatforms';
