@@ -111,6 +111,7 @@ describe('a genuinely slow query', () => {
         FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
         CONTACTS_URL: `${contacts.url}/graphql`,
         ACCOUNTS_URL: `${stack.subgraphs.accounts.url}/graphql`,
+        INTEGRATIONS_URL: `${stack.subgraphs.integrations.url}/graphql`,
       }),
       logger,
     );

@@ -47,7 +47,7 @@ describe('the production build', () => {
         }).toEqual({ workspace, target: target.production, exists: true });
       }
     }
-    for (const name of ['feedback', 'contacts', 'accounts', 'identity'])
+    for (const name of ['feedback', 'contacts', 'accounts', 'identity', 'integrations'])
       expect(existsSync(path.join(ROOT, `services/${name}/dist/schema.graphql`))).toBe(true);
   });
 
@@ -59,7 +59,7 @@ describe('the production build', () => {
     const urls: Record<string, string> = {};
     const feedbackDatabase = ownDatabaseName('build_feedback');
     // The feedback worker is the same image with another command, on the feedback service's database.
-    for (const name of ['feedback', 'feedback-worker', 'contacts', 'accounts', 'identity'] as const) {
+    for (const name of ['feedback', 'feedback-worker', 'contacts', 'accounts', 'identity', 'integrations'] as const) {
       const port = await freePort();
       urls[name] = `http://127.0.0.1:${port}`;
       const database =
@@ -84,6 +84,7 @@ describe('the production build', () => {
       FEEDBACK_URL: `${urls.feedback}/graphql`,
       CONTACTS_URL: `${urls.contacts}/graphql`,
       ACCOUNTS_URL: `${urls.accounts}/graphql`,
+      INTEGRATIONS_URL: `${urls.integrations}/graphql`,
       IDENTITY_URL: urls.identity,
     };
     processes.push(spawnEntry(APP_SERVICES.gateway.entry, gatewayEnv, { compiled: true }));

@@ -157,6 +157,7 @@ describe('raw API keys stay in the gateway', () => {
         FEEDBACK_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/graphql`,
         CONTACTS_URL: `${stack.subgraphs.contacts.url}/graphql`,
         ACCOUNTS_URL: `${stack.subgraphs.accounts.url}/graphql`,
+        INTEGRATIONS_URL: `${stack.subgraphs.integrations.url}/graphql`,
       }),
       createLogger('gateway', 'silent'),
     );
@@ -847,6 +848,7 @@ describe('revocation delay', () => {
         FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
         CONTACTS_URL: `${stack.subgraphs.contacts.url}/graphql`,
         ACCOUNTS_URL: `${stack.subgraphs.accounts.url}/graphql`,
+        INTEGRATIONS_URL: `${stack.subgraphs.integrations.url}/graphql`,
       }),
       createLogger('gateway', 'silent'),
     );

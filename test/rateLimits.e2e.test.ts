@@ -243,6 +243,7 @@ describe('two gateway processes on one Redis', () => {
           FEEDBACK_URL: `${stack.subgraphs.feedback.url}/graphql`,
           CONTACTS_URL: `${stack.subgraphs.contacts.url}/graphql`,
           ACCOUNTS_URL: `${stack.subgraphs.accounts.url}/graphql`,
+          INTEGRATIONS_URL: `${stack.subgraphs.integrations.url}/graphql`,
           LOG_LEVEL: 'warn',
         }),
       );
