@@ -89,6 +89,15 @@ describe('integrations in the CLI', () => {
       [['integrations', 'add', '--org', orgId, '--kind', 'intercom'], /secret is required/],
       [['integrations', 'add', '--org', orgId, '--kind', 'zendesk', '--token', 't'], /subdomain is required/],
       [['integrations', 'add', '--kind', 'webhook'], /needs --org ORG/],
+      [['integrations', 'add', '--org', orgId, '--kind', 'webhook', '--backfill-days', '7'], /for zendesk and hubspot/],
+      [
+        ['integrations', 'add', '--org', orgId, '--kind', 'hubspot', '--token', 't', '--backfill-days', '400'],
+        /backfillDays must be a whole number of days from 0 to 365/,
+      ],
+      [
+        ['integrations', 'add', '--org', orgId, '--kind', 'hubspot', '--token', 't', '--backfill-days', 'x'],
+        /whole number/,
+      ],
       [['integrations', 'rename', '--org', orgId], /needs add, list or remove/],
     ];
     for (const [args, message] of cases) {
@@ -97,5 +106,25 @@ describe('integrations in the CLI', () => {
       expect(run.stderr).toMatch(message);
     }
     expect((await cli('integrations', 'list', '--org', orgId)).stdout).toEqual([]);
+  });
+
+  test("when an operator chooses a pull's backfill window, then the connection keeps it for its first sync", async () => {
+    const { orgId } = await stack.createKey();
+    const added = await cli(
+      'integrations',
+      'add',
+      '--org',
+      orgId,
+      '--kind',
+      'hubspot',
+      '--token',
+      't',
+      '--backfill-days',
+      '7',
+    );
+    expect(added.code).toBe(0);
+    const { id } = JSON.parse(added.stdout[0]) as { id: string };
+    const stored = await (await stack.connect('integrations')).collection('connections').findOne({ orgId });
+    expect({ id: String(stored?._id), settings: stored?.settings }).toEqual({ id, settings: { backfillDays: 7 } });
   });
 });

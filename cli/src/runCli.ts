@@ -41,11 +41,12 @@ export const USAGE = `Usage: npm run cli -- <command>
   webhooks deliveries ID --org ORG [--skip N] [--take N]
                                    an endpoint's deliveries, newest first, with their last attempt
   integrations add --org ORG --kind webhook|intercom|slack|zendesk|email|hubspot [--name NAME]
-               [--secret S] [--token T] [--subdomain D]
+               [--secret S] [--token T] [--subdomain D] [--backfill-days N]
                                    connect a platform; prints one JSON object: id, kind, url (or
                                    address for email) and the secret when it is generated, once.
                                    --secret takes the platform's (Intercom client secret, Slack
-                                   signing secret, Zendesk webhook secret), --token its API token
+                                   signing secret, Zendesk webhook secret), --token its API token;
+                                   --backfill-days: how far a pull's first sync goes back (30)
   integrations list --org ORG      the organization's connections (never a secret)
   integrations remove ID --org ORG remove a connection, its credentials and its received events
   sentiment backfill --org ORG [--batch N]
@@ -98,6 +99,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
         secret: { type: 'string' },
         token: { type: 'string' },
         subdomain: { type: 'string' },
+        'backfill-days': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -163,6 +165,7 @@ export async function runCli(argv: string[], out: Output = consoleOutput): Promi
           secret: values.secret,
           token: values.token,
           subdomain: values.subdomain,
+          backfillDays: values['backfill-days'],
         },
         db,
         out,

@@ -4,6 +4,7 @@ import { integrationParts, integrationsConfigSchema, KINDS, type AuditPort } fro
 import { createLogger, loadConfig } from '@fi/shared';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
+import { parseCount } from './seed';
 import { developmentIntegrationsEnv } from '../stack/developmentWebhooks';
 import { readRunningStack } from '../stack/stackFile';
 
@@ -14,6 +15,7 @@ export interface IntegrationsOptions {
   secret?: string;
   token?: string;
   subdomain?: string;
+  backfillDays?: string;
 }
 
 /** What the CLI needs of the service's settings: its sealing key and where connections are reached. */
@@ -74,6 +76,8 @@ export async function integrationsCommand(
           secret: options.secret,
           token: options.token,
           subdomain: options.subdomain,
+          backfillDays:
+            options.backfillDays === undefined ? undefined : parseCount('backfill-days', options.backfillDays, 0),
         });
         out.result(
           JSON.stringify({

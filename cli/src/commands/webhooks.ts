@@ -3,6 +3,7 @@ import { loadConfig, type Page } from '@fi/shared';
 import { webhookConfigSchema, webhookEndpoints } from '@fi/feedback';
 import type { Databases } from '../databases';
 import { UsageError, type Output } from '../output';
+import { parseCount } from './seed';
 import { developmentWebhookEnv } from '../stack/developmentWebhooks';
 import { readRunningStack } from '../stack/stackFile';
 
@@ -18,12 +19,6 @@ export interface WebhooksOptions {
 function webhookSettings(env: NodeJS.ProcessEnv) {
   const development = !env.MONGODB_URI && readRunningStack() ? developmentWebhookEnv(env) : {};
   return loadConfig(webhookConfigSchema, { ...env, ...development });
-}
-
-function count(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
-  return Number(value);
 }
 
 /**
@@ -71,7 +66,7 @@ export async function webhooksCommand(
         return;
       case 'deliveries': {
         if (!args[0]) throw new UsageError('webhooks deliveries needs the endpoint id');
-        const page: Page = { skip: count('skip', options.skip) ?? 0, take: count('take', options.take) ?? 20 };
+        const page: Page = { skip: parseCount('skip', options.skip, 0), take: parseCount('take', options.take, 20) };
         const { items, total } = await management.deliveriesOf(options.org, args[0], page);
         for (const delivery of items) {
           const last = delivery.attempts.at(-1);

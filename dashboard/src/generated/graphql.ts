@@ -56,6 +56,8 @@ export type FeedbackThemeInput = {
 };
 
 export type IntegrationInput = {
+  /** Zendesk and HubSpot pulls: whole days the first sync goes back, 0 to 365 (30 when absent). */
+  backfillDays?: number | null | undefined;
   /** webhook, intercom, slack, zendesk, email or hubspot. */
   kind: string;
   /** At most 100 characters; the platform's name when absent. */

@@ -15,6 +15,25 @@ export interface NewConnectionInput {
   token?: string | null;
   /** Zendesk's subdomain (<subdomain>.zendesk.com), for its pull. */
   subdomain?: string | null;
+  /** Whole days a pull's first sync goes back (zendesk and hubspot; 30 when absent). */
+  backfillDays?: number | null;
+}
+
+/** The longest window a first sync may go back: a year. */
+export const MAX_BACKFILL_DAYS = 365;
+
+/** The backfill window as asked: whole days, 0 to a year, for the connections that pull. */
+function backfillDaysOf(kind: Kind, value: number | null | undefined): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (kind !== 'zendesk' && kind !== 'hubspot')
+    throw badRequest('backfillDays is for zendesk and hubspot connections only', { argument: 'backfillDays' });
+  if (!Number.isInteger(value) || value < 0 || value > MAX_BACKFILL_DAYS)
+    throw badRequest(`backfillDays must be a whole number of days from 0 to ${MAX_BACKFILL_DAYS} (got ${value})`, {
+      argument: 'backfillDays',
+      min: 0,
+      max: MAX_BACKFILL_DAYS,
+    });
+  return value;
 }
 
 /** What adding a connection shows once: where the platform sends, and the secret when we made it. */
@@ -132,6 +151,7 @@ export class Connections {
       });
     if (subdomain !== undefined && kind !== 'zendesk')
       throw badRequest('subdomain is for zendesk connections only', { argument: 'subdomain' });
+    const backfillDays = backfillDaysOf(kind, input.backfillDays);
     const { credentials, generated } = credentialsFor(kind, input);
     if (kind === 'zendesk' && credentials.token && !subdomain)
       throw required('subdomain', 'the Zendesk subdomain the token belongs to');
@@ -143,7 +163,10 @@ export class Connections {
       kind,
       name,
       status: 'active',
-      settings: subdomain ? { subdomain: subdomain.toLowerCase() } : {},
+      settings: {
+        ...(subdomain ? { subdomain: subdomain.toLowerCase() } : {}),
+        ...(backfillDays !== undefined ? { backfillDays } : {}),
+      },
       credentials: Object.keys(credentials).length > 0 ? this.deps.box.seal(JSON.stringify(credentials), id) : null,
       tokenHash: tokenHash(token),
       createdAt: new Date(),

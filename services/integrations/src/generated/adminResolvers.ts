@@ -61,6 +61,8 @@ export type IntegrationEvent = {
 };
 
 export type IntegrationInput = {
+  /** Zendesk and HubSpot pulls: whole days the first sync goes back, 0 to 365 (30 when absent). */
+  backfillDays?: InputMaybe<Scalars['Int']['input']>;
   /** webhook, intercom, slack, zendesk, email or hubspot. */
   kind: Scalars['String']['input'];
   /** At most 100 characters; the platform's name when absent. */
