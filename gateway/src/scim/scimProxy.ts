@@ -1,18 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { request } from 'undici';
 import type { Logger, RouteHandler } from '@fi/shared';
-import { clientAddress } from '../auth/clientAddress';
+import { identityPassThrough } from '../auth/identityPassThrough';
 
 /** The public SCIM base: an organization's identity provider is given `{this gateway's origin}/scim/v2`. */
 export const SCIM_PATH = '/scim/v2';
 
-const PASSED_REQUEST_HEADERS = ['authorization', 'content-type', 'content-length', 'accept'];
-const PASSED_RESPONSE_HEADERS = ['content-type', 'location', 'www-authenticate', 'retry-after', 'cache-control'];
-
 /**
  * Forwards SCIM requests to the identity service, which owns the people and the tokens and answers in SCIM's
  * own form (the gateway's GraphQL error form would mean nothing to Okta or Entra). The token goes through
- * untouched, checked there on every request; the client's address is appended, as for the admin API.
+ * untouched, checked there on every request.
  */
 export function scimProxyRoutes(options: {
   identityUrl: string;
@@ -20,25 +15,11 @@ export function scimProxyRoutes(options: {
   trustProxy: boolean;
   logger: Logger;
 }): Record<string, RouteHandler> {
-  const route = async (req: IncomingMessage, res: ServerResponse) => {
-    const headers: Record<string, string> = {
-      'x-forwarded-for': clientAddress(req.headers, req.socket.remoteAddress ?? '', options.trustProxy),
-    };
-    for (const name of PASSED_REQUEST_HEADERS) {
-      const value = req.headers[name];
-      if (typeof value === 'string') headers[name] = value;
-    }
-    const method = req.method ?? 'GET';
-    let answer;
-    try {
-      answer = await request(new URL(req.url ?? SCIM_PATH, options.identityUrl), {
-        method: method as 'GET',
-        headers,
-        body: method === 'GET' || method === 'HEAD' ? undefined : req,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-      });
-    } catch (error) {
+  const route = identityPassThrough({
+    ...options,
+    requestHeaders: ['authorization', 'content-type', 'content-length', 'accept'],
+    responseHeaders: ['content-type', 'location', 'www-authenticate', 'retry-after', 'cache-control'],
+    unavailable: (res, error) => {
       options.logger.warn({ err: error }, 'SCIM: the identity service did not answer');
       res.writeHead(503, { 'content-type': 'application/scim+json; charset=utf-8', 'retry-after': '1' });
       res.end(
@@ -48,15 +29,7 @@ export function scimProxyRoutes(options: {
           detail: 'The identity service is unavailable; retry shortly',
         }),
       );
-      return;
-    }
-    const passed: Record<string, string> = {};
-    for (const name of PASSED_RESPONSE_HEADERS) {
-      const value = answer.headers[name];
-      if (typeof value === 'string') passed[name] = value;
-    }
-    res.writeHead(answer.statusCode, passed);
-    res.end(Buffer.from(await answer.body.arrayBuffer()));
-  };
+    },
+  });
   return { [SCIM_PATH]: route };
 }
