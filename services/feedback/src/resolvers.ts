@@ -2,6 +2,7 @@ import { forbidden, type ChangeFeed } from '@fi/shared';
 import { type ServiceExports } from '@fi/shared/database';
 import {
   addFeedback,
+  addFeedbackBatch,
   changeStatus,
   changeStatuses,
   FEEDBACK_NOT_FOUND,
@@ -116,6 +117,14 @@ export function createResolvers(parts: FeedbackParts): Resolvers {
         );
         ctx.logger.info({ feedbackId: item.id, orgId: caller.orgId }, 'feedback created');
         return item;
+      },
+      addFeedbackItems: async (_, args, ctx) => {
+        const caller = await ctx.auth.requireWriter(args.apiKey, NOT_AUTHORIZED_TO_CREATE);
+        const outcomes = await addFeedbackBatch({ items, idempotency, externalIds, events }, caller.orgId, args.inputs);
+        ctx.logger.info({ orgId: caller.orgId, inputs: outcomes.length }, 'feedback batch added');
+        return outcomes.map((outcome) =>
+          'item' in outcome ? { item: outcome.item, refused: null } : { item: null, refused: outcome.refused },
+        );
       },
       removeFeedbackItem: async (_, args, ctx) => {
         const caller = await ctx.auth.require(args.apiKey);

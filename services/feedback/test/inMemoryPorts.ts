@@ -60,9 +60,9 @@ export class MemoryItems implements ItemStore, ItemLists {
     return { item: { ...item }, created: true };
   }
 
-  async insertBatch(orgId: string, ids: string[], records: FeedbackRecord[]): Promise<number> {
+  async insertBatch(orgId: string, ids: string[], records: FeedbackRecord[], changeIds?: string[]): Promise<number> {
     records.forEach((record, i) =>
-      this.stored.set(ids[i], { item: itemOf(ids[i], orgId, record), changeIds: undefined }),
+      this.stored.set(ids[i], { item: itemOf(ids[i], orgId, record), changeIds: changeIds && [changeIds[i]] }),
     );
     return records.length;
   }
@@ -161,13 +161,13 @@ export class MemoryExternalIds implements ExternalIds {
   private readonly claims = new Map<string, { itemId: string; item: FeedbackItem | null }>();
   private next = 0;
 
-  async claim(orgId: string, source: string, externalId: string): Promise<Claim> {
+  async claim(orgId: string, source: string, externalId: string): Promise<Claim & { fresh: boolean }> {
     const id = [orgId, source, externalId].join('\u0000');
     const existing = this.claims.get(id);
-    if (existing) return { ...existing };
+    if (existing) return { ...existing, fresh: false };
     const itemId = (0xb00000 + (this.next += 1)).toString(16).padStart(24, '0');
     this.claims.set(id, { itemId, item: null });
-    return { itemId, item: null };
+    return { itemId, item: null, fresh: true };
   }
 
   async complete(orgId: string, source: string, externalId: string, item: FeedbackItem): Promise<void> {

@@ -1,6 +1,7 @@
 import type { GraphQLError } from 'graphql';
 import {
   addFeedback,
+  addFeedbackBatch,
   changeStatus,
   changeStatuses,
   findFeedback,
@@ -139,6 +140,77 @@ describe('adding an item', () => {
       ),
     );
     expect(error.extensions).toMatchObject({ code: 'BAD_REQUEST', argument: 'title' });
+    expect(events.log).toEqual([]);
+  });
+});
+
+describe('adding a batch', () => {
+  const ticket = (n: number, overrides: Record<string, unknown> = {}) => ({
+    source: 'zendesk',
+    title: `Ticket ${n}`,
+    content: 'The export fails.',
+    email: 'ada@example.com',
+    externalId: String(n),
+    ...overrides,
+  });
+
+  test('when a batch is added, then each new item has its own created event named in its write, and their counts go in one change written after the events were recorded', async () => {
+    const { items, idempotency, externalIds, events } = setUp();
+    const outcomes = await addFeedbackBatch({ items, idempotency, externalIds, events }, ORG, [ticket(1), ticket(2)]);
+    const ids = outcomes.map((outcome) => ('item' in outcome ? outcome.item.id : null));
+    expect(ids.every((id) => id !== null && items.stored.has(id))).toBe(true);
+    const [created1, created2] = ids.map((id) => `evt_${id}_created`);
+    expect(items.stored.get(ids[0]!)!.changeIds).toEqual([created1]);
+    const counted = events.recorded.find((change) => change.type === 'feedback.imported')!;
+    expect(counted).toMatchObject({ orgId: ORG, itemIds: ids, itemId: ids[1] });
+    expect(deltaLines(counted)).toContain('source:zendesk unread:negative 2');
+    // The created events carry no counts (the batch's change does), and are recorded before the write.
+    expect(
+      events.recorded.filter((change) => change.type === 'feedback.created').map((change) => change.delta),
+    ).toEqual([[], []]);
+    expect(events.log.slice(0, 3).map(([step]) => step)).toEqual(['record', 'record', 'record']);
+    expect(
+      events.log
+        .slice(3)
+        .map(([step, id]) => `${step} ${id}`)
+        .sort(),
+    ).toEqual([`written ${counted.id}`, `written ${created1}`, `written ${created2}`].sort());
+  });
+
+  test('when inputs break a rule, repeat an external id or were added before, then each answers alone: refused with its reason, or the item first made', async () => {
+    const { items, idempotency, externalIds, events } = setUp();
+    const deps = { items, idempotency, externalIds, events };
+    const [earlier] = await addFeedbackBatch(deps, ORG, [ticket(1)]);
+    const outcomes = await addFeedbackBatch(deps, ORG, [
+      ticket(1, { title: 'Ticket 1 again' }),
+      ticket(2, { title: ' ' }),
+      ticket(3),
+      ticket(3, { title: 'Ticket 3 again' }),
+    ]);
+    expect(outcomes[0]).toEqual(earlier);
+    expect(outcomes[1]).toEqual({ refused: expect.stringMatching(/title/) });
+    expect(outcomes[3]).toEqual(outcomes[2]);
+    expect(items.stored.size).toBe(2);
+    const counted = events.recorded.filter((change) => change.type === 'feedback.imported');
+    expect(counted.map((change) => change.itemIds)).toEqual([
+      ['item' in earlier ? earlier.item.id : ''],
+      ['item' in outcomes[2] ? outcomes[2].item.id : ''],
+    ]);
+  });
+
+  test('when an external id was claimed by an add that died before its item, then the batch finishes that add under the claimed id', async () => {
+    const { items, idempotency, externalIds, events } = setUp();
+    const claim = await externalIds.claim(ORG, 'zendesk', '9');
+    const [outcome] = await addFeedbackBatch({ items, idempotency, externalIds, events }, ORG, [ticket(9)]);
+    expect(outcome).toEqual({ item: expect.objectContaining({ id: claim.itemId, externalId: '9' }) });
+    expect(events.recorded.map((change) => change.type)).toEqual(['feedback.created']);
+  });
+
+  test('when a batch has more than 100 inputs, then BAD_REQUEST names the argument and nothing is recorded', async () => {
+    const { items, idempotency, externalIds, events } = setUp();
+    const inputs = Array.from({ length: 101 }, (_, n) => ticket(n));
+    const error = await rejected(() => addFeedbackBatch({ items, idempotency, externalIds, events }, ORG, inputs));
+    expect(error.extensions).toMatchObject({ code: 'BAD_REQUEST', argument: 'inputs' });
     expect(events.log).toEqual([]);
   });
 });

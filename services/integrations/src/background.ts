@@ -39,6 +39,7 @@ export function startIntegrationsWorker(config: IntegrationsWorkerConfig, logger
             leaseMs: config.inboxLeaseMs,
             maxAttempts: config.inboxMaxAttempts,
             concurrency: config.inboxConcurrency,
+            batchSize: config.inboxBatch,
           },
         );
         // Zendesk tickets and HubSpot records, read on a schedule: tickets become inbox events like pushed ones.

@@ -165,9 +165,15 @@ export const integrationsWorkerConfigSchema = {
   },
   inboxConcurrency: {
     env: 'INTEGRATIONS_INBOX_CONCURRENCY',
-    doc: 'received events each worker turns into items at once',
+    doc: 'batches of received events each worker turns into items at once',
     default: 4,
     parse: parse.int(1, 64),
+  },
+  inboxBatch: {
+    env: 'INTEGRATIONS_INBOX_BATCH',
+    doc: "received events taken at once; each connection's among them become items in one call to the feedback service",
+    default: 50,
+    parse: parse.int(1, 100),
   },
   inboxMaxAttempts: {
     env: 'INTEGRATIONS_INBOX_MAX_ATTEMPTS',

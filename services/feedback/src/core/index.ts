@@ -10,6 +10,7 @@ export * from './model/feedbackQuery';
 export type { ChangeEvents } from './domain/changeEvents';
 export type { ExternalIds, IdempotencyKeys, ItemLists, ItemStore, RemovedItems, SearchAnswers } from './domain/ports';
 export { addFeedback, parseIdempotencyKey } from './domain/addFeedback';
+export { addFeedbackBatch, MAX_BATCH_INPUTS, type BatchOutcome } from './domain/addFeedbackBatch';
 export {
   changeStatus,
   changeStatuses,

@@ -265,6 +265,15 @@ export type FeedbackItemSimilarArgs = {
   take?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** Internal: what became of one input of addFeedbackItems. */
+export type FeedbackItemAdded = {
+  __typename?: 'FeedbackItemAdded';
+  /** The item made (or first made, for an externalId added before); null when the input was refused. */
+  item: Maybe<FeedbackItem>;
+  /** Why the input was refused (addFeedbackItem's BAD_REQUEST message); null when it was not. */
+  refused: Maybe<Scalars['String']['output']>;
+};
+
 export type FeedbackItemList = {
   __typename?: 'FeedbackItemList';
   items: Array<FeedbackItem>;
@@ -413,6 +422,12 @@ export type Mutation = {
   /** Creates a feedback item; its status is always unread and its publishedDate is the time of creation. */
   addFeedbackItem: FeedbackItem;
   /**
+   * Internal (the integrations service's, not in the public API): up to 100 items at once, each by
+   * addFeedbackItem's rules, in the inputs' order. An input that breaks a rule is refused alone; an externalId
+   * added before answers the item first created.
+   */
+  addFeedbackItems: Array<FeedbackItemAdded>;
+  /**
    * Adds an endpoint that receives signed events (Standard Webhooks). The answer is the only time
    * `secret` is shown. `url`: https (at most 2048 characters) resolving to public addresses only;
    * `events`: any of feedback.created, feedback.status_changed, feedback.deleted.
@@ -535,6 +550,12 @@ export type MutationAcknowledgeFeedbackAlertArgs = {
 export type MutationAddFeedbackItemArgs = {
   apiKey: Scalars['String']['input'];
   input: NewFeedbackInput;
+};
+
+
+export type MutationAddFeedbackItemsArgs = {
+  apiKey: Scalars['String']['input'];
+  inputs: Array<NewFeedbackInput>;
 };
 
 
@@ -1058,6 +1079,7 @@ export type ResolversTypes = {
   FeedbackExportFilter: FeedbackExportFilter;
   FeedbackInsights: ResolverTypeWrapper<FeedbackInsightsModel>;
   FeedbackItem: ResolverTypeWrapper<FeedbackItemModel>;
+  FeedbackItemAdded: ResolverTypeWrapper<Omit<FeedbackItemAdded, 'item'> & { item?: Maybe<ResolversTypes['FeedbackItem']> }>;
   FeedbackItemList: ResolverTypeWrapper<Omit<FeedbackItemList, 'items'> & { items: Array<ResolversTypes['FeedbackItem']> }>;
   FeedbackPeriod: ResolverTypeWrapper<FeedbackPeriod>;
   FeedbackSummary: ResolverTypeWrapper<FeedbackSummary>;
@@ -1100,6 +1122,7 @@ export type ResolversParentTypes = {
   FeedbackExportFilter: FeedbackExportFilter;
   FeedbackInsights: FeedbackInsightsModel;
   FeedbackItem: FeedbackItemModel;
+  FeedbackItemAdded: Omit<FeedbackItemAdded, 'item'> & { item?: Maybe<ResolversParentTypes['FeedbackItem']> };
   FeedbackItemList: Omit<FeedbackItemList, 'items'> & { items: Array<ResolversParentTypes['FeedbackItem']> };
   FeedbackPeriod: FeedbackPeriod;
   FeedbackSummary: FeedbackSummary;
@@ -1229,6 +1252,11 @@ export type FeedbackItemResolvers<ContextType = FeedbackContext, ParentType exte
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
+export type FeedbackItemAddedResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackItemAdded'] = ResolversParentTypes['FeedbackItemAdded']> = {
+  item?: Resolver<Maybe<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
+  refused?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type FeedbackItemListResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackItemList'] = ResolversParentTypes['FeedbackItemList']> = {
   items?: Resolver<Array<ResolversTypes['FeedbackItem']>, ParentType, ContextType>;
   nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1298,6 +1326,7 @@ export type MutationResolvers<ContextType = FeedbackContext, ParentType extends 
   acceptFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationAcceptFeedbackThemeArgs, 'apiKey' | 'id'>>;
   acknowledgeFeedbackAlert?: Resolver<ResolversTypes['FeedbackAlert'], ParentType, ContextType, RequireFields<MutationAcknowledgeFeedbackAlertArgs, 'apiKey' | 'id'>>;
   addFeedbackItem?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAddFeedbackItemArgs, 'apiKey' | 'input'>>;
+  addFeedbackItems?: Resolver<Array<ResolversTypes['FeedbackItemAdded']>, ParentType, ContextType, RequireFields<MutationAddFeedbackItemsArgs, 'apiKey' | 'inputs'>>;
   addWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationAddWebhookEndpointArgs, 'apiKey' | 'events' | 'url'>>;
   assignFeedbackTheme?: Resolver<ResolversTypes['FeedbackItem'], ParentType, ContextType, RequireFields<MutationAssignFeedbackThemeArgs, 'apiKey' | 'itemId' | 'themeId'>>;
   createFeedbackTheme?: Resolver<ResolversTypes['FeedbackTheme'], ParentType, ContextType, RequireFields<MutationCreateFeedbackThemeArgs, 'apiKey' | 'input'>>;
@@ -1421,6 +1450,7 @@ export type Resolvers<ContextType = FeedbackContext> = {
   FeedbackChangeList?: FeedbackChangeListResolvers<ContextType>;
   FeedbackInsights?: FeedbackInsightsResolvers<ContextType>;
   FeedbackItem?: FeedbackItemResolvers<ContextType>;
+  FeedbackItemAdded?: FeedbackItemAddedResolvers<ContextType>;
   FeedbackItemList?: FeedbackItemListResolvers<ContextType>;
   FeedbackPeriod?: FeedbackPeriodResolvers<ContextType>;
   FeedbackSummary?: FeedbackSummaryResolvers<ContextType>;

@@ -2,6 +2,7 @@ import { Types, type Collection, type Connection as MongoConnection } from 'mong
 import type { SealedSecret } from '@fi/shared';
 import { INDEX_BUILD_TIME_LIMIT, objectIdOrNull } from '@fi/shared/database';
 import type { Connection, ConnectionStatus, Kind } from '../model/connection';
+import { insertNew } from './insertNew';
 
 interface ConnectionDocument {
   _id: Types.ObjectId;
@@ -138,19 +139,20 @@ export class ConnectionStore {
   }
 
   /**
-   * An item was made of an event: counted once per item (a unique slot per connection and item, so an item
-   * returned again for a retry under another delivery id is not counted twice), and a failing connection is
-   * working again. The counter's writes run one at a time per connection in this process: FerretDB v1 does
-   * not make concurrent updates of one document atomic, and the worker makes several items at once.
+   * Items were made of events: each counted once (a unique slot per connection and item, so an item
+   * returned again for a retry or a redelivery is not counted twice), and a failing connection is working
+   * again. The counter's writes run one at a time per connection in this process: FerretDB v1 does not make
+   * concurrent updates of one document atomic.
    */
-  async recordItem(id: string, itemId: string, at: Date): Promise<void> {
+  async recordItems(id: string, itemIds: string[], at: Date): Promise<void> {
     const _id = objectIdOrNull(id);
-    if (!_id) return;
-    const first = await this.claimItem(id, itemId);
+    if (!_id || itemIds.length === 0) return;
+    const slots = [...new Set(itemIds)].map((itemId) => ({ _id: `${id}:${itemId}`, connectionId: id }));
+    const fresh = await insertNew(this.items, slots);
     await this.serially(id, () =>
       this.collection.updateOne(
         { _id },
-        { ...(first ? { $inc: { itemsReceived: 1 } } : {}), $max: { lastEventAt: at } },
+        { ...(fresh > 0 ? { $inc: { itemsReceived: fresh } } : {}), $max: { lastEventAt: at } },
       ),
     );
     await this.collection.updateOne({ _id, status: 'failing' }, { $set: { status: 'active' } });
@@ -181,17 +183,6 @@ export class ConnectionStore {
   async saveCursor(id: string, stream: string, cursor: string): Promise<void> {
     const _id = objectIdOrNull(id);
     if (_id) await this.collection.updateOne({ _id }, { $set: { [`cursors.${stream}`]: cursor } });
-  }
-
-  /** Whether this is the first time the item is recorded for the connection. */
-  private async claimItem(connectionId: string, itemId: string): Promise<boolean> {
-    try {
-      await this.items.insertOne({ _id: `${connectionId}:${itemId}`, connectionId });
-      return true;
-    } catch (error) {
-      if ((error as { code?: number }).code === 11000) return false;
-      throw error;
-    }
   }
 
   /** Runs `write` after the writes of the same key this process started before it. */

@@ -1,1 +1,1 @@
-export { processEvent, startInboxWorker, type InboxWorkerDeps, type InboxWorkerOptions } from './inboxWorker';
+export { processEvents, startInboxWorker, type InboxWorkerDeps, type InboxWorkerOptions } from './inboxWorker';

@@ -17,27 +17,40 @@ export interface NewItem {
   metadata?: Record<string, unknown>;
 }
 
+/** What the feedback service made of one item: the item's id, or why its rules refused it. */
+export type AddedItem = { itemId: string } | { refused: string };
+
 export interface FeedbackPort {
-  /** Creates the item through the feedback service's rules; a redelivery returns the item first made. */
-  addItem(connection: { id: string; orgId: string }, item: NewItem): Promise<{ itemId: string }>;
+  /**
+   * Creates the items through the feedback service's rules, in one call (at most MAX_ITEMS_PER_CALL); an
+   * item added before (its externalId) answers the item first made. In the items' order.
+   */
+  addItems(connection: { id: string; orgId: string }, items: NewItem[]): Promise<AddedItem[]>;
 }
 
-const ADD_ITEM =
-  'mutation($k: String!, $input: NewFeedbackInput!) { addFeedbackItem(apiKey: $k, input: $input) { id } }';
+/** The feedback service's limit per call of addFeedbackItems. */
+export const MAX_ITEMS_PER_CALL = 100;
 
-/** The feedback service's own `addFeedbackItem`, called as the connection (see serviceCall.ts). */
+const ADD_ITEMS =
+  'mutation($k: String!, $inputs: [NewFeedbackInput!]!) { addFeedbackItems(apiKey: $k, inputs: $inputs) { item { id } refused } }';
+
+/** The feedback service's own `addFeedbackItems` (its internal batch of addFeedbackItem), called as the connection (see serviceCall.ts). */
 export function feedbackPort(feedbackUrl: string, options: ServiceCallOptions): FeedbackPort {
   return {
-    async addItem(connection, item) {
+    async addItems(connection, items) {
       const principal = connectionPrincipal(connection, 'key');
-      const data = await callService<{ addFeedbackItem: { id: string } }>(options, feedbackUrl, principal, ADD_ITEM, {
+      const data = await callService<{
+        addFeedbackItems: Array<{ item: { id: string } | null; refused: string | null }>;
+      }>(options, feedbackUrl, principal, ADD_ITEMS, {
         k: principal.ref,
-        input: {
+        inputs: items.map((item) => ({
           ...item,
           publishedDate: item.publishedDate instanceof Date ? item.publishedDate.toISOString() : item.publishedDate,
-        },
+        })),
       });
-      return { itemId: data.addFeedbackItem.id };
+      return data.addFeedbackItems.map((added) =>
+        added.item ? { itemId: added.item.id } : { refused: added.refused ?? 'refused' },
+      );
     },
   };
 }

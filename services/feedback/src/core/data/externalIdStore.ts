@@ -31,18 +31,23 @@ export class ExternalIdStore {
     this.collection = connection.collection<ExternalIdDocument>('external_ids');
   }
 
-  async claim(orgId: string, source: string, externalId: string, now = new Date()): Promise<Claim> {
+  async claim(
+    orgId: string,
+    source: string,
+    externalId: string,
+    now = new Date(),
+  ): Promise<Claim & { fresh: boolean }> {
     const _id = idOf(orgId, source, externalId);
     const itemId = new Types.ObjectId();
     try {
       await this.collection.insertOne({ _id, itemId, createdAt: now });
-      return { itemId: itemId.toHexString(), item: null };
+      return { itemId: itemId.toHexString(), item: null, fresh: true };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
     const existing = await this.collection.findOne({ _id });
     if (!existing) throw new Error('an external id claim vanished');
-    return { itemId: existing.itemId.toHexString(), item: existing.item ?? null };
+    return { itemId: existing.itemId.toHexString(), item: existing.item ?? null, fresh: false };
   }
 
   async complete(orgId: string, source: string, externalId: string, item: FeedbackItem): Promise<void> {

@@ -184,7 +184,7 @@ export class FeedbackRepository {
    * Writes a batch under chosen ids, in order (so the presence of the last proves the whole batch);
    * returns how many were written.
    */
-  async insertBatch(orgId: string, ids: string[], records: FeedbackRecord[]): Promise<number> {
+  async insertBatch(orgId: string, ids: string[], records: FeedbackRecord[], changeIds?: string[]): Promise<number> {
     if (records.length === 0) return 0;
     const stamp = createdStamp();
     const docs = records.map((record, i) => ({
@@ -192,6 +192,7 @@ export class FeedbackRepository {
       orgId,
       ...storedFields(record),
       ...stamp,
+      ...(changeIds ? { webhookEventIds: [changeIds[i]] } : {}),
     }));
     const result = await this.model.collection.insertMany(docs, { ordered: true });
     return result.insertedCount;

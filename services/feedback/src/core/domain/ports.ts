@@ -30,8 +30,11 @@ export interface ItemStore {
     record: FeedbackRecord,
     changeIds: string[],
   ): Promise<{ item: FeedbackItem; created: boolean }>;
-  /** Writes a batch under chosen ids, in order (the presence of the last proves the whole batch); returns how many. */
-  insertBatch(orgId: string, ids: string[], records: FeedbackRecord[]): Promise<number>;
+  /**
+   * Writes a batch under chosen ids, in order (the presence of the last proves the whole batch); returns how
+   * many. `changeIds`, when given, names each item's own change in its write (as createOnce does).
+   */
+  insertBatch(orgId: string, ids: string[], records: FeedbackRecord[], changeIds?: string[]): Promise<number>;
   /**
    * Sets the status of a stored item if it still has the status it was read with; null when it was
    * deleted or changed meanwhile (read it again). `changeId` names the change in the same write.
@@ -67,7 +70,8 @@ export interface IdempotencyKeys {
  * item's id for good, so a redelivery converges on the item as first created.
  */
 export interface ExternalIds {
-  claim(orgId: string, source: string, externalId: string, now?: Date): Promise<Claim>;
+  /** `fresh`: this call made the claim (no earlier add of the id got as far as claiming it). */
+  claim(orgId: string, source: string, externalId: string, now?: Date): Promise<Claim & { fresh: boolean }>;
   complete(orgId: string, source: string, externalId: string, item: FeedbackItem): Promise<void>;
 }
 

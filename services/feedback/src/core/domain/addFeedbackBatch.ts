@@ -1,0 +1,126 @@
+import { badRequest } from '@fi/shared';
+import { newObjectIdHex } from '@fi/shared/database';
+import { changeOf, type Change } from '../model/change';
+import { sumOf } from '../model/countDelta';
+import { countedOf, itemOf, type FeedbackItem, type FeedbackRecord } from '../model/feedbackItem';
+import { addFeedback } from './addFeedback';
+import { writeWithEvent, type ChangeEvents } from './changeEvents';
+import { newEvent } from './itemEvents';
+import { validateNewFeedback, type NewFeedbackInput } from './newFeedback';
+import type { ExternalIds, IdempotencyKeys, ItemStore } from './ports';
+import { withSentiment } from './sentiment';
+
+/** Inputs per batch: a connected platform's events are handed over in batches of this many at most. */
+export const MAX_BATCH_INPUTS = 100;
+
+/** How long the batch's writer may take per item to write and count it before the relay counts for it. */
+const WRITER_MS_PER_ITEM = 10;
+
+/** What became of one input of a batch: its item (the one first created, for an externalId added before), or why it was refused. */
+export type BatchOutcome = { item: FeedbackItem } | { refused: string };
+
+interface Accepted {
+  index: number;
+  record: FeedbackRecord;
+  source: string;
+  externalId?: string;
+}
+
+const isBadRequest = (error: unknown) =>
+  (error as { extensions?: { code?: string } }).extensions?.code === 'BAD_REQUEST';
+
+/**
+ * Creates many items of one organization at once (a connected platform's events, see the integrations
+ * service), each by addFeedback's rules: an input that breaks one is refused alone, with the message
+ * addFeedbackItem would give; an `externalId` already added answers the item first created (within the
+ * batch too). Each new item has its own `feedback.created` event, recorded before the write and named in
+ * the item's own document, as addFeedback's; their counts go in one change (an import's: one write of the
+ * kept counts for the batch instead of one per item, which is what limits how fast items can be added).
+ * An externalId whose earlier add died between its claim and its item goes through addFeedback, which
+ * finishes that add. Resolves in the inputs' order.
+ */
+export async function addFeedbackBatch(
+  deps: { items: ItemStore; idempotency: IdempotencyKeys; externalIds: ExternalIds; events: ChangeEvents },
+  orgId: string,
+  inputs: NewFeedbackInput[],
+): Promise<BatchOutcome[]> {
+  if (inputs.length > MAX_BATCH_INPUTS)
+    throw badRequest(`At most ${MAX_BATCH_INPUTS} inputs per batch`, { argument: 'inputs', max: MAX_BATCH_INPUTS });
+  const now = new Date();
+  const outcomes: Array<BatchOutcome | undefined> = new Array(inputs.length);
+  // A repeated externalId within the batch answers as its first input does.
+  const firstOf = new Map<string, number>();
+  const repeats: Array<[number, number]> = [];
+  const accepted: Accepted[] = [];
+  inputs.forEach((input, index) => {
+    try {
+      const { publishedDate, ...valid } = validateNewFeedback(input);
+      const record = withSentiment({
+        ...valid,
+        status: 'unread' as const,
+        publishedDate: publishedDate ?? now,
+        createdAt: now,
+      });
+      if (valid.externalId) {
+        const key = `${valid.source}\u0000${valid.externalId}`;
+        const first = firstOf.get(key);
+        if (first !== undefined) return repeats.push([index, first]);
+        firstOf.set(key, index);
+      }
+      accepted.push({ index, record, source: valid.source, externalId: valid.externalId });
+    } catch (error) {
+      if (!isBadRequest(error)) throw error;
+      outcomes[index] = { refused: (error as Error).message };
+    }
+  });
+
+  const claims = await Promise.all(
+    accepted.map((one) => (one.externalId ? deps.externalIds.claim(orgId, one.source, one.externalId, now) : null)),
+  );
+  const fresh: Array<Accepted & { id: string }> = [];
+  const unfinished: Accepted[] = [];
+  accepted.forEach((one, i) => {
+    const claim = claims[i];
+    if (claim?.item) outcomes[one.index] = { item: { ...claim.item, orgId } };
+    else if (claim && !claim.fresh) unfinished.push(one);
+    else fresh.push({ ...one, id: claim?.itemId ?? newObjectIdHex() });
+  });
+
+  if (fresh.length > 0) {
+    const items = fresh.map((one) => itemOf(one.id, orgId, one.record));
+    const created = items.map((item) => changeOf(newEvent('feedback.created', item, undefined, now), []));
+    const counted: Change = {
+      id: `imp_${newObjectIdHex()}`,
+      type: 'feedback.imported',
+      orgId,
+      itemId: items[items.length - 1].id,
+      occurredAt: now,
+      heldUntil: new Date(now.getTime() + items.length * WRITER_MS_PER_ITEM),
+      delta: sumOf(items.map((item) => [null, countedOf(item)])),
+      itemIds: items.map((item) => item.id),
+    };
+    await Promise.all(created.map((change) => deps.events.record(change)));
+    await writeWithEvent(deps.events, counted, () =>
+      deps.items.insertBatch(
+        orgId,
+        items.map((item) => item.id),
+        fresh.map((one) => one.record),
+        created.map((change) => change.id),
+      ),
+    );
+    await Promise.all(created.map((change) => deps.events.written(change)));
+    await Promise.all(
+      fresh.map((one, i) =>
+        one.externalId ? deps.externalIds.complete(orgId, one.source, one.externalId, items[i]) : undefined,
+      ),
+    );
+    fresh.forEach((one, i) => (outcomes[one.index] = { item: items[i] }));
+  }
+  for (const one of unfinished) {
+    outcomes[one.index] = { item: await addFeedback(deps, orgId, inputs[one.index], undefined) };
+  }
+  for (const [index, first] of repeats) {
+    outcomes[index] = outcomes[first];
+  }
+  return outcomes as BatchOutcome[];
+}
