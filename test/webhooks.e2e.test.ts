@@ -154,8 +154,10 @@ describe('outbound webhooks', () => {
       { k: key, id: second },
     );
 
-    await eventually(() => hooks.received.length >= 3, 20_000, 'three status events');
-    const changes = hooks.received.map((r) => [
+    // Delivery is at least once: a retry after a slow answer on a loaded machine repeats an event (same id).
+    const events = () => [...new Map(hooks.received.map((r) => [r.json.id, r])).values()];
+    await eventually(() => events().length >= 3, 20_000, 'three status events');
+    const changes = events().map((r) => [
       r.json.type,
       r.json.data.item.id,
       r.json.data.previous?.status,
@@ -168,8 +170,8 @@ describe('outbound webhooks', () => {
         ['feedback.status_changed', second, 'unread', 'archived'],
       ].sort(),
     );
-    expect(new Set(hooks.received.map((r) => r.json.id)).size).toBe(3);
-    expect(hooks.received[0].json.data.previous).toEqual({ status: 'unread', updatedAt: expect.any(String) });
+    expect(events()).toHaveLength(3);
+    expect(events()[0].json.data.previous).toEqual({ status: 'unread', updatedAt: expect.any(String) });
     expect((await deliveries(key, (await endpoints(key))[0].id)).length).toBe(3);
   });
 

@@ -170,8 +170,16 @@ export class MemoryExternalIds implements ExternalIds {
     return { itemId, item: null, fresh: true };
   }
 
+  async claimAll(orgId: string, keys: Array<{ source: string; externalId: string }>) {
+    return Promise.all(keys.map(({ source, externalId }) => this.claim(orgId, source, externalId)));
+  }
+
   async complete(orgId: string, source: string, externalId: string, item: FeedbackItem): Promise<void> {
     this.claims.get([orgId, source, externalId].join('\u0000'))!.item = item;
+  }
+
+  async completeAll(orgId: string, done: Array<{ source: string; externalId: string; item: FeedbackItem }>) {
+    for (const { source, externalId, item } of done) await this.complete(orgId, source, externalId, item);
   }
 }
 
@@ -186,6 +194,10 @@ export class RecordingEvents implements ChangeEvents {
   async record(change: Change): Promise<void> {
     this.log.push(['record', change.id]);
     this.recorded.push(change);
+  }
+
+  async recordAll(changes: Change[]): Promise<void> {
+    for (const change of changes) await this.record(change);
   }
 
   async markApplied(changeIds: string[]): Promise<void> {

@@ -14,7 +14,7 @@ export interface ChangeListener {
 /** The stores the stream writes: the outbox of intents, the kept counts, and the items (a contact's newest after a removal). */
 export interface StreamStores {
   outbox: {
-    record(change: StreamChange, deliver: boolean): Promise<void>;
+    recordAll(changes: Array<{ change: StreamChange; deliver: boolean }>): Promise<void>;
     markApplied(ids: string[]): Promise<void>;
     markCounted(id: string, delta?: CountDelta): Promise<void>;
     markReleased(id: string): Promise<void>;
@@ -91,11 +91,16 @@ export function changeStream(
     if (deliver) options.wake?.();
   };
 
-  const record = async (change: StreamChange) => {
-    const wanted = await Promise.all(listeners.map((listener) => listener.wants(change)));
-    const deliver = wanted.some(Boolean);
-    delivered.set(change, deliver);
-    await outbox.record(change, deliver);
+  const record = async (changes: StreamChange[]) => {
+    const recorded = await Promise.all(
+      changes.map(async (change) => {
+        const wanted = await Promise.all(listeners.map((listener) => listener.wants(change)));
+        const deliver = wanted.some(Boolean);
+        delivered.set(change, deliver);
+        return { change, deliver };
+      }),
+    );
+    await outbox.recordAll(recorded);
   };
 
   const written = async (change: StreamChange) => {
@@ -115,12 +120,13 @@ export function changeStream(
   };
 
   return {
-    record: (change: Change) => record(change),
+    record: (change: Change) => record([change]),
+    recordAll: (changes: Change[]) => record(changes),
     markApplied: (ids) => outbox.markApplied(ids),
     written: (change: Change) => written(change),
     async announce(event) {
       const change: StreamChange = { ...event, delta: [] };
-      await record(change);
+      await record([change]);
       await written(change);
     },
     async settle() {

@@ -90,24 +90,30 @@ export class ChangeOutbox {
     await this.collection.createIndex({ doneAt: 1, heldUntil: 1, occurredAt: 1, _id: 1 }, INDEX_BUILD_TIME_LIMIT);
   }
 
-  /** Writes the change durably before it is applied; a repeat of the same id is a no-op. */
-  async record(change: StreamChange, deliver: boolean): Promise<void> {
+  /**
+   * Writes changes durably before they are applied, in one round trip; a repeat of an id is a no-op
+   * (unordered: it stops nothing else).
+   */
+  async recordAll(changes: Array<{ change: StreamChange; deliver: boolean }>): Promise<void> {
+    if (changes.length === 0) return;
+    const docs = changes.map(({ change, deliver }) => ({
+      _id: change.id,
+      orgId: change.orgId,
+      itemId: change.itemId,
+      type: change.type,
+      occurredAt: change.occurredAt,
+      ...(change.data ? { data: change.data } : {}),
+      deliver,
+      delta: change.delta,
+      ...(change.itemIds ? { itemIds: change.itemIds } : {}),
+      ...(change.heldUntil ? { heldUntil: change.heldUntil } : {}),
+      doneAt: null,
+    }));
     try {
-      await this.collection.insertOne({
-        _id: change.id,
-        orgId: change.orgId,
-        itemId: change.itemId,
-        type: change.type,
-        occurredAt: change.occurredAt,
-        ...(change.data ? { data: change.data } : {}),
-        deliver,
-        delta: change.delta,
-        ...(change.itemIds ? { itemIds: change.itemIds } : {}),
-        ...(change.heldUntil ? { heldUntil: change.heldUntil } : {}),
-        doneAt: null,
-      });
+      await this.collection.insertMany(docs, { ordered: false });
     } catch (error) {
-      if ((error as { code?: number }).code !== 11000) throw error;
+      const failures = [(error as { writeErrors?: unknown }).writeErrors ?? []].flat() as Array<{ code?: number }>;
+      if (failures.length === 0 || failures.some((failure) => failure.code !== 11000)) throw error;
     }
   }
 

@@ -12,8 +12,6 @@ interface ExternalIdDocument {
   createdAt: Date;
 }
 
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
-
 const idOf = (orgId: string, source: string, externalId: string) =>
   createHash('sha256').update(`${orgId}\u0000${source}\u0000${externalId}`).digest('hex');
 
@@ -37,20 +35,58 @@ export class ExternalIdStore {
     externalId: string,
     now = new Date(),
   ): Promise<Claim & { fresh: boolean }> {
-    const _id = idOf(orgId, source, externalId);
-    const itemId = new Types.ObjectId();
+    return (await this.claimAll(orgId, [{ source, externalId }], now))[0];
+  }
+
+  /** Claims many in two round trips at most: one unordered insert, then a read of the keys already taken. */
+  async claimAll(
+    orgId: string,
+    keys: Array<{ source: string; externalId: string }>,
+    now = new Date(),
+  ): Promise<Array<Claim & { fresh: boolean }>> {
+    if (keys.length === 0) return [];
+    const docs = keys.map(({ source, externalId }) => ({
+      _id: idOf(orgId, source, externalId),
+      itemId: new Types.ObjectId(),
+      createdAt: now,
+    }));
+    const taken = new Set<number>();
     try {
-      await this.collection.insertOne({ _id, itemId, createdAt: now });
-      return { itemId: itemId.toHexString(), item: null, fresh: true };
+      await this.collection.insertMany(docs, { ordered: false });
     } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
+      const failures = [(error as { writeErrors?: unknown }).writeErrors ?? []].flat() as Array<{
+        code?: number;
+        index?: number;
+      }>;
+      if (failures.length === 0 || failures.some((failure) => failure.code !== 11000 || failure.index === undefined))
+        throw error;
+      for (const failure of failures) taken.add(failure.index!);
     }
-    const existing = await this.collection.findOne({ _id });
-    if (!existing) throw new Error('an external id claim vanished');
-    return { itemId: existing.itemId.toHexString(), item: existing.item ?? null, fresh: false };
+    const existing = new Map<string, ExternalIdDocument>();
+    if (taken.size > 0) {
+      const ids = [...taken].map((index) => docs[index]._id);
+      for (const doc of await this.collection.find({ _id: { $in: ids } }).toArray()) existing.set(doc._id, doc);
+    }
+    return docs.map((doc, index) => {
+      if (!taken.has(index)) return { itemId: doc.itemId.toHexString(), item: null, fresh: true };
+      const found = existing.get(doc._id);
+      if (!found) throw new Error('an external id claim vanished');
+      return { itemId: found.itemId.toHexString(), item: found.item ?? null, fresh: false };
+    });
   }
 
   async complete(orgId: string, source: string, externalId: string, item: FeedbackItem): Promise<void> {
-    await this.collection.updateOne({ _id: idOf(orgId, source, externalId) }, { $set: { item } });
+    await this.completeAll(orgId, [{ source, externalId, item }]);
+  }
+
+  /** Keeps each claim's item as first created, in one round trip. */
+  async completeAll(orgId: string, done: Array<{ source: string; externalId: string; item: FeedbackItem }>) {
+    if (done.length === 0) return;
+    await this.collection.bulkWrite(
+      done.map(({ source, externalId, item }) => ({
+        updateOne: { filter: { _id: idOf(orgId, source, externalId) }, update: { $set: { item } } },
+      })),
+      { ordered: false },
+    );
   }
 }

@@ -74,9 +74,14 @@ export async function addFeedbackBatch(
     }
   });
 
-  const claims = await Promise.all(
-    accepted.map((one) => (one.externalId ? deps.externalIds.claim(orgId, one.source, one.externalId, now) : null)),
+  const keyed = accepted.filter((one) => one.externalId !== undefined);
+  const claimed = await deps.externalIds.claimAll(
+    orgId,
+    keyed.map((one) => ({ source: one.source, externalId: one.externalId! })),
+    now,
   );
+  const claimOf = new Map(keyed.map((one, i) => [one.index, claimed[i]]));
+  const claims = accepted.map((one) => claimOf.get(one.index) ?? null);
   const fresh: Array<Accepted & { id: string }> = [];
   const unfinished: Accepted[] = [];
   accepted.forEach((one, i) => {
@@ -99,7 +104,7 @@ export async function addFeedbackBatch(
       delta: sumOf(items.map((item) => [null, countedOf(item)])),
       itemIds: items.map((item) => item.id),
     };
-    await Promise.all(created.map((change) => deps.events.record(change)));
+    await deps.events.recordAll(created);
     await writeWithEvent(deps.events, counted, () =>
       deps.items.insertBatch(
         orgId,
@@ -109,9 +114,10 @@ export async function addFeedbackBatch(
       ),
     );
     await Promise.all(created.map((change) => deps.events.written(change)));
-    await Promise.all(
-      fresh.map((one, i) =>
-        one.externalId ? deps.externalIds.complete(orgId, one.source, one.externalId, items[i]) : undefined,
+    await deps.externalIds.completeAll(
+      orgId,
+      fresh.flatMap((one, i) =>
+        one.externalId ? [{ source: one.source, externalId: one.externalId, item: items[i] }] : [],
       ),
     );
     fresh.forEach((one, i) => (outcomes[one.index] = { item: items[i] }));

@@ -7,6 +7,8 @@ import type { Change } from '../model/change';
 export interface ChangeEvents {
   /** Durably records the change; must complete before the change is written. */
   record(change: Change): Promise<void>;
+  /** Records many changes at once (a batch's), as record does each. */
+  recordAll(changes: Change[]): Promise<void>;
   /** Changes whose proof is about to go with their document (a removal): they are kept as applied. */
   markApplied(changeIds: string[]): Promise<void>;
   /**

@@ -72,7 +72,14 @@ export interface IdempotencyKeys {
 export interface ExternalIds {
   /** `fresh`: this call made the claim (no earlier add of the id got as far as claiming it). */
   claim(orgId: string, source: string, externalId: string, now?: Date): Promise<Claim & { fresh: boolean }>;
+  /** Claims many at once (a batch's), each as claim does, in their order. */
+  claimAll(
+    orgId: string,
+    keys: Array<{ source: string; externalId: string }>,
+    now?: Date,
+  ): Promise<Array<Claim & { fresh: boolean }>>;
   complete(orgId: string, source: string, externalId: string, item: FeedbackItem): Promise<void>;
+  completeAll(orgId: string, done: Array<{ source: string; externalId: string; item: FeedbackItem }>): Promise<void>;
 }
 
 /** A list of items: filters, a page, a total. */
