@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { addConnection } from '../test/helpers/integrations';
 import { ownDatabaseName, startStack, type Stack } from '../test/helpers/stack';
 import { ZendeskServer } from '../test/helpers/zendeskServer';
+import { cpuMs } from './targets';
 
 /** How much each path is sent: pushes and mails through the receiver, tickets pulled from Zendesk. */
 export interface IntegrationsBenchSize {
@@ -21,12 +22,17 @@ export interface IntegrationsBenchSize {
   itemsWaitMs: number;
 }
 
+/** What a path's run measured; the CPU per item is added around it. */
+type Made = Omit<PathFigures, 'cpuPerItem'>;
+
 interface PathFigures {
   path: string;
   sent: number;
   acceptedPerSecond: number;
   itemsMade: number;
   itemsPerSecond: number;
+  /** CPU time per item made: this process (the whole API) and the database, in ms (independent of the machine's load). */
+  cpuPerItem: { api: number; database: number | null };
   note: string;
 }
 
@@ -71,7 +77,7 @@ async function organizations(stack: Stack, count: number) {
 }
 
 /** Standard Webhooks requests, each a new item of its own id, spread over the organizations' connections. */
-async function pushBench(stack: Stack, size: IntegrationsBenchSize): Promise<PathFigures> {
+async function pushBench(stack: Stack, size: IntegrationsBenchSize): Promise<Made> {
   const orgs = await organizations(stack, size.organizations);
   const hooks = await Promise.all(orgs.map(({ orgId }) => addConnection(stack, orgId, { kind: 'webhook' })));
   const started = Date.now();
@@ -119,7 +125,7 @@ async function pushBench(stack: Stack, size: IntegrationsBenchSize): Promise<Pat
 }
 
 /** Mails to the organizations' addresses over a pool of SMTP connections. */
-async function mailBench(stack: Stack, size: IntegrationsBenchSize): Promise<PathFigures> {
+async function mailBench(stack: Stack, size: IntegrationsBenchSize): Promise<Made> {
   const orgs = await organizations(stack, size.organizations);
   const addresses = await Promise.all(orgs.map(({ orgId }) => addConnection(stack, orgId, { kind: 'email' })));
   const port = Number(new URL(stack.integrationsReceiver.mailUrl as string).port);
@@ -163,7 +169,7 @@ async function mailBench(stack: Stack, size: IntegrationsBenchSize): Promise<Pat
 }
 
 /** One Zendesk connection's first sync of `tickets` tickets from the local Zendesk-speaking server. */
-async function pullBench(stack: Stack, zendesk: ZendeskServer, size: IntegrationsBenchSize): Promise<PathFigures> {
+async function pullBench(stack: Stack, zendesk: ZendeskServer, size: IntegrationsBenchSize): Promise<Made> {
   const [org] = await organizations(stack, 1);
   const subdomain = `bench${randomBytes(3).toString('hex')}`;
   const token = randomBytes(16).toString('hex');
@@ -200,6 +206,8 @@ export async function runIntegrationsBench(
   redisUrl: string,
   size: IntegrationsBenchSize,
   machineLine: string,
+  /** The bench's database process (its CPU time per item is reported); null when it is not ours. */
+  databasePid: number | null,
 ) {
   const loadBefore = os.loadavg();
   const zendesk = await ZendeskServer.start();
@@ -232,7 +240,15 @@ export async function runIntegrationsBench(
       ['pull', () => pullBench(stack, zendesk, size)],
     ] as const) {
       say(`integrations bench: ${name}...`);
-      const result = await run();
+      const cpuBefore = { api: process.cpuUsage(), database: databasePid ? cpuMs(databasePid) : null };
+      const made = await run();
+      const apiMs = (process.cpuUsage(cpuBefore.api).user + process.cpuUsage(cpuBefore.api).system) / 1000;
+      const databaseMs = databasePid && cpuBefore.database !== null ? cpuMs(databasePid)! - cpuBefore.database : null;
+      const perItem = (ms: number) => ms / Math.max(1, made.itemsMade);
+      const result: PathFigures = {
+        ...made,
+        cpuPerItem: { api: perItem(apiMs), database: databaseMs === null ? null : perItem(databaseMs) },
+      };
       say(JSON.stringify(result));
       figures.push(result);
     }
@@ -242,7 +258,7 @@ export async function runIntegrationsBench(
   }
   const rows = figures.map(
     (f) =>
-      `| ${f.path} | ${f.sent.toLocaleString('en')} | ${f.acceptedPerSecond.toFixed(0)} | ${f.itemsMade.toLocaleString('en')} | ${f.itemsPerSecond.toFixed(1)} | ${f.note} |`,
+      `| ${f.path} | ${f.sent.toLocaleString('en')} | ${f.acceptedPerSecond.toFixed(0)} | ${f.itemsMade.toLocaleString('en')} | ${f.itemsPerSecond.toFixed(1)} | ${f.cpuPerItem.api.toFixed(1)} / ${f.cpuPerItem.database?.toFixed(1) ?? '-'} | ${f.note} |`,
   );
   const table = [
     `Measured ${new Date().toISOString()}; ${machineLine}; load average at the start ${loadBefore
@@ -252,10 +268,10 @@ export async function runIntegrationsBench(
       .map((l) => l.toFixed(1))
       .join(' ')}.`,
     '',
-    "Each path alone, on the whole API in one process (gateway, subgraphs, integrations API, receiver and worker with its defaults: 4 events at once) and the bench's database. Accepted: answered 2xx / 250 (pushes, mails), or stored in the durable inbox with the cursor saved (pull), per second. Items: made by the worker through the feedback service's API, per second from the first request until the last item (or until the wait ran out: then over what was made).",
+    "Each path alone, on the whole API in one process (gateway, subgraphs, integrations API, receiver and worker with its defaults: 4 batches of up to 50 events at once) and the bench's database. Accepted: answered 2xx / 250 (pushes, mails), or stored in the durable inbox with the cursor saved (pull), per second. Items: made by the worker through the feedback service's API, per second from the first request until the last item (or until the wait ran out: then over what was made). CPU per item: the CPU time this process (the whole API, the senders included) and the database used during the path, over the items made: unlike the rates, it does not depend on what else the machine runs.",
     '',
-    '| Path | Sent | Accepted/s | Items made | Items/s | Notes |',
-    '|---|---:|---:|---:|---:|---|',
+    '| Path | Sent | Accepted/s | Items made | Items/s | CPU ms per item (API / database) | Notes |',
+    '|---|---:|---:|---:|---:|---:|---|',
     ...rows,
   ].join('\n');
   mkdirSync(path.join(__dirname, 'results'), { recursive: true });

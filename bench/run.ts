@@ -189,6 +189,7 @@ async function main(): Promise<void> {
               itemsWaitMs: 180_000,
             },
         machineLine,
+        databasePid,
       );
       return;
     }
