@@ -28,6 +28,7 @@ import {
   startCeiling,
   startHiveGateway,
   startIdentity,
+  startIntegrations,
   startOurGateway,
   startPassThrough,
   startSubgraphs,
@@ -129,6 +130,7 @@ const BENCH_DATABASES = {
   CONTACTS_MONGODB_DB: 'bench_contacts',
   ACCOUNTS_MONGODB_DB: 'bench_accounts',
   IDENTITY_MONGODB_DB: 'bench_identity',
+  INTEGRATIONS_MONGODB_DB: 'bench_integrations',
 };
 /** One signing key for the run, given to every service; Hive's requests carry identities signed with it. */
 const SIGNING_KEYS = `bench:${randomBytes(32).toString('base64url')}`;
@@ -235,7 +237,17 @@ async function main(): Promise<void> {
     cleanups.push(() => Promise.all(Object.values(subgraphs).map((s) => s.stop())).then(() => undefined));
     const identity = await startIdentity({ ...env, MONGODB_DB: BENCH_DATABASES.IDENTITY_MONGODB_DB }, logDir);
     cleanups.push(() => identity.stop());
-    const gatewayEnv = { ...env, IDENTITY_URL: identity.url.replace(/\/graphql$/, '') };
+    const identityUrl = identity.url.replace(/\/graphql$/, '');
+    const integrations = await startIntegrations(
+      {
+        ...env,
+        MONGODB_DB: BENCH_DATABASES.INTEGRATIONS_MONGODB_DB,
+        IDENTITY_URL: identityUrl,
+      },
+      logDir,
+    );
+    cleanups.push(() => integrations.stop());
+    const gatewayEnv = { ...env, IDENTITY_URL: identityUrl, INTEGRATIONS_URL: integrations.url };
     let ours = await startOurGateway(gatewayEnv, subgraphs, logDir);
     cleanups.push(() => ours.stop());
     if (values.scale) {

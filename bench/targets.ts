@@ -53,6 +53,19 @@ export function startIdentity(env: NodeJS.ProcessEnv, logDir: string): Promise<R
   return startService('identity', 'services/identity/src/main.ts', env, logDir);
 }
 
+/**
+ * The integrations subgraph, which the gateway's readiness waits for (a supergraph member): the bench
+ * sends it nothing. A fresh key for connections' secrets, which it requires.
+ */
+export function startIntegrations(env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
+  return startService(
+    'integrations',
+    'services/integrations/src/main.ts',
+    { INTEGRATIONS_SECRET_KEY: randomBytes(32).toString('hex'), ...env },
+    logDir,
+  );
+}
+
 export async function startOurGateway(
   env: NodeJS.ProcessEnv,
   subgraphs: Record<SubgraphName, Running>,
