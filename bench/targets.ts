@@ -33,7 +33,11 @@ async function startService(name: string, entry: string, env: NodeJS.ProcessEnv,
   // A fresh key for webhook secrets (required by the feedback service): the benchmark adds no endpoints.
   const production = { NODE_ENV: 'production', LOG_LEVEL: 'warn', WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex') };
   const service = spawnService(name, entry, await freePort(), { ...production, ...env }, logDir);
-  await waitUntilReady(service, READY_TIMEOUT_MS);
+  // A service that never got ready is stopped here: the run's cleanups only know the ones that started.
+  await waitUntilReady(service, READY_TIMEOUT_MS).catch(async (error: unknown) => {
+    await service.stop();
+    throw error;
+  });
   return asRunning(service);
 }
 
