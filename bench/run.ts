@@ -26,8 +26,10 @@ import {
   HIVE_GATEWAY_VERSION,
   peakRssMiB,
   startCeiling,
+  startFeedbackWorker,
   startHiveGateway,
   startIdentity,
+  startIntegrations,
   startOurGateway,
   startPassThrough,
   startSubgraphs,
@@ -40,9 +42,11 @@ import {
  * on the same supergraph and subgraphs, and a bare node:http server replaying a recorded answer, under
  * the same load, alternated round by round; then scenario 1 as the data grows. `--scale`: an
  * organization's reads at 10,000 and 100,000 items (bench/scale.ts; with `--clone` the 100,000 are copies of
- * the seeded 10,000, quicker than seeding them). `--startup`: the gateway run from
+ * the seeded 10,000, quicker than seeding them; `--sizes 100000`: those sizes, the first seeded at once;
+ * the feedback worker runs beside). `--startup`: the gateway run from
  * its sources and compiled, started in turn: start-up time, memory, throughput (bench/startup.ts).
- * `--fair-share`: a victim's reads while three free keys send the attack of issue 21 (bench/fairShare.ts).
+ * `--fair-share`: a victim's reads while three free keys send the attack of issue 21, then while two
+ * members of another organization send the heavy admin query of issue 36 (bench/fairShare.ts).
  */
 
 interface Profile {
@@ -129,6 +133,7 @@ const BENCH_DATABASES = {
   CONTACTS_MONGODB_DB: 'bench_contacts',
   ACCOUNTS_MONGODB_DB: 'bench_accounts',
   IDENTITY_MONGODB_DB: 'bench_identity',
+  INTEGRATIONS_MONGODB_DB: 'bench_integrations',
 };
 /** One signing key for the run, given to every service; Hive's requests carry identities signed with it. */
 const SIGNING_KEYS = `bench:${randomBytes(32).toString('base64url')}`;
@@ -145,6 +150,7 @@ async function main(): Promise<void> {
       alerts: { type: 'boolean' },
       scale: { type: 'boolean' },
       clone: { type: 'boolean' },
+      sizes: { type: 'string' },
       startup: { type: 'boolean' },
       'fair-share': { type: 'boolean' },
       rounds: { type: 'string' },
@@ -236,12 +242,38 @@ async function main(): Promise<void> {
     cleanups.push(() => Promise.all(Object.values(subgraphs).map((s) => s.stop())).then(() => undefined));
     const identity = await startIdentity({ ...env, MONGODB_DB: BENCH_DATABASES.IDENTITY_MONGODB_DB }, logDir);
     cleanups.push(() => identity.stop());
-    const gatewayEnv = { ...env, IDENTITY_URL: identity.url.replace(/\/graphql$/, '') };
+    const identityUrl = identity.url.replace(/\/graphql$/, '');
+    const integrations = await startIntegrations(
+      {
+        ...env,
+        MONGODB_DB: BENCH_DATABASES.INTEGRATIONS_MONGODB_DB,
+        IDENTITY_URL: identityUrl,
+      },
+      logDir,
+    );
+    cleanups.push(() => integrations.stop());
+    const gatewayEnv = { ...env, IDENTITY_URL: identityUrl, INTEGRATIONS_URL: integrations.url };
     let ours = await startOurGateway(gatewayEnv, subgraphs, logDir);
     cleanups.push(() => ours.stop());
     if (values.scale) {
-      // Only the reads of a growing organization, through our gateway (see bench/scale.ts).
-      const sizes = values.quick ? [1_000, 10_000] : [10_000, 100_000];
+      // Only the reads of a growing organization, through our gateway (see bench/scale.ts), with the
+      // feedback worker, whose themes and search index the reads after each seed wait for.
+      const worker = await startFeedbackWorker(
+        {
+          ...env,
+          MONGODB_DB: BENCH_DATABASES.FEEDBACK_MONGODB_DB,
+          IDENTITY_URL: identityUrl,
+          INTEGRATIONS_URL: integrations.url.replace(/\/graphql$/, ''),
+        },
+        logDir,
+      );
+      cleanups.push(() => worker.stop());
+      // --sizes 100000: straight to the largest (one seed), for the reads right after it and once caught up.
+      const sizes = values.sizes
+        ? values.sizes.split(',').map((size) => itemCount('--sizes', size))
+        : values.quick
+          ? [1_000, 10_000]
+          : [10_000, 100_000];
       const scale = await scaleBench(
         ours.url,
         db,
@@ -265,7 +297,7 @@ async function main(): Promise<void> {
         path.join(
           __dirname,
           'results',
-          `latest-scale${values.quick ? '-quick' : ''}${values.clone ? '-clone' : ''}.md`,
+          `latest-scale${values.quick ? '-quick' : ''}${values.clone ? '-clone' : ''}${values.sizes ? `-${sizes.join('-')}` : ''}.md`,
         ),
         `${table}\n`,
       );
@@ -779,6 +811,14 @@ async function timeScenarioOne(url: string, apiKey: string, items: number, reque
     say(`s1 at ${items.toLocaleString('en')} items, ${label}: ${times.join(', ')} ms`);
   }
   return points;
+}
+
+/** A size given on the command line: a whole number of items from 1,000 to 1,000,000. */
+function itemCount(option: string, text: string): number {
+  const value = Number(text.trim());
+  if (!Number.isInteger(value) || value < 1_000 || value > 1_000_000)
+    throw new Error(`${option} takes sizes from 1000 to 1000000 items, comma-separated (got ${text})`);
+  return value;
 }
 
 function withRounds(profile: Profile, rounds: string | undefined, seconds: string | undefined): Profile {

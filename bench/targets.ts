@@ -33,7 +33,11 @@ async function startService(name: string, entry: string, env: NodeJS.ProcessEnv,
   // A fresh key for webhook secrets (required by the feedback service): the benchmark adds no endpoints.
   const production = { NODE_ENV: 'production', LOG_LEVEL: 'warn', WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex') };
   const service = spawnService(name, entry, await freePort(), { ...production, ...env }, logDir);
-  await waitUntilReady(service, READY_TIMEOUT_MS);
+  // A service that never got ready is stopped here: the run's cleanups only know the ones that started.
+  await waitUntilReady(service, READY_TIMEOUT_MS).catch(async (error: unknown) => {
+    await service.stop();
+    throw error;
+  });
   return asRunning(service);
 }
 
@@ -51,6 +55,27 @@ export async function startSubgraphs(
 
 export function startIdentity(env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
   return startService('identity', 'services/identity/src/main.ts', env, logDir);
+}
+
+/**
+ * The integrations subgraph, which the gateway's readiness waits for (a supergraph member): the bench
+ * sends it nothing. A fresh key for connections' secrets, which it requires.
+ */
+export function startIntegrations(env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
+  return startService(
+    'integrations',
+    'services/integrations/src/main.ts',
+    { INTEGRATIONS_SECRET_KEY: randomBytes(32).toString('hex'), ...env },
+    logDir,
+  );
+}
+
+/**
+ * The feedback service's worker process (themes and their day figures, the search index, the change relay):
+ * what `--scale` waits for after each seed, as a reader waits for it after an import.
+ */
+export function startFeedbackWorker(env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
+  return startService('feedback-worker', 'services/feedback/src/worker.ts', env, logDir);
 }
 
 export async function startOurGateway(

@@ -35,6 +35,29 @@ describe('a bulkhead per organization in each subgraph', () => {
     }
   });
 
+  test('when a subgraph refused a whole request for its organization, then that key is refused at the gateway until its Retry-After, and another key of the organization is served', async () => {
+    const { key: heavy, orgId } = await stack.createKey();
+    const { key: sibling } = await stack.createKey({ orgId });
+
+    const attack = await stack.gql(aliased(3), { k: heavy });
+    expect(attack.status).toBe(429);
+    expect(attack.body.errors?.[0].extensions).toMatchObject({ code: 'RATE_LIMITED', service: 'feedback' });
+    const [again, other] = await Promise.all([stack.gql(COUNT, { k: heavy }), stack.gql(COUNT, { k: sibling })]);
+
+    // Sent at once after the refusal (well within its 1 s): answered by the gateway, no subgraph asked.
+    expect(again.status).toBe(429);
+    expect(again.headers.get('retry-after')).toBe('1');
+    expect(again.body.errors).toEqual([
+      {
+        message:
+          'Your last request was refused because this organization had too many operations in progress; retry in 1 s',
+        extensions: { code: 'RATE_LIMITED', retryAfter: 1 },
+      },
+    ]);
+    expect(other.body.errors).toBeUndefined();
+    expect(other.body.data).toEqual({ feedbackItems: { total: 0 } });
+  });
+
   test('when a page nests a read per item (similar), then each nested read takes a place of the organization too', async () => {
     const { key } = await stack.createKey();
     const add =

@@ -24,6 +24,7 @@ import type { GatewayContext } from './context';
 import type { GatewayMetrics } from './metrics/gatewayMetrics';
 import { mostConstrained, rateLimitExtension, rateLimitHeaders, type RateLimitDecision } from './rateLimit/decision';
 import { operationCost } from './cost/operationCost';
+import { type BusyBackoff, callerIds, stillBusy } from './rateLimit/busyBackoff';
 import type { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { costExtension, leastPointsLeft, type CostDecision, type PointsBudget } from './rateLimit/pointsBudget';
 import type { KeyRateLimits } from './rateLimit/keyRateLimits';
@@ -34,6 +35,8 @@ export interface RequestGateDeps {
   /** The API schema the costs are computed on; null until the supergraph has loaded. */
   schema: () => GraphQLSchema | null;
   pointsBudget: PointsBudget;
+  /** Keys a subgraph has just refused for their organization's share, until their Retry-After. */
+  busyBackoff: BusyBackoff;
   /** Requests of one key in flight at once (KEY_CONCURRENCY), queued a short while beyond. */
   keyConcurrency: Bulkhead;
   identity: IdentityClient;
@@ -45,7 +48,8 @@ export interface RequestGateDeps {
 
 /**
  * Everything the gateway decides before planning a query, in order: is the client address blocked for
- * invalid keys, are all keys valid (if not: is the address now over its limit), is every key within its
+ * invalid keys, are all keys valid (if not: is the address now over its limit), is a key still within the
+ * wait a subgraph gave it for its organization's share (BusyBackoff), is every key within its
  * requests and its points per window (the request's cost, docs/limits.md), is there a place for it among
  * the key's requests in flight. A refusal ends the request here: no subgraph is called and nothing is
  * written.
@@ -57,6 +61,8 @@ export function createRequestGate(deps: RequestGateDeps) {
     try {
       const address = clientAddress(info.headers, info.remoteAddress, deps.trustProxy);
       const authenticated = await authenticate(deps, request, address);
+      const busyFor = deps.busyBackoff.retryAfter(callerIds(authenticated.principals));
+      if (busyFor !== null) throw stillBusy(busyFor);
       const decisions = await deps.keyLimits.consume(authenticated.callers);
       const refused = decisions.filter((decision) => !decision.allowed);
       if (refused.length > 0) throw overLimit(refused);

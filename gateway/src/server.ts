@@ -39,6 +39,7 @@ import { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { KeyRateLimits } from './rateLimit/keyRateLimits';
 import { PointsBudget } from './rateLimit/pointsBudget';
 import { LiveInstances } from './rateLimit/liveInstances';
+import { BusyBackoff, callerIds, useBusyBackoff } from './rateLimit/busyBackoff';
 import { connectRedis } from './rateLimit/redisClient';
 import { WindowCounter } from './rateLimit/windowCounter';
 import { createRequestGate } from './requestGate';
@@ -143,6 +144,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     schema = apiSchema;
   });
 
+  // Keys and members a subgraph has just refused for their organization's share (both APIs).
+  const busyBackoff = new BusyBackoff();
   const limits = hostileQueryLimits({
     maxDepth: config.maxDepth,
     maxAliases: config.maxAliases,
@@ -167,6 +170,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       useRequestOutcome<GatewayContext>(),
       useResponseReport(),
       useFailureStatus<GatewayContext>(),
+      useBusyBackoff<GatewayContext>(busyBackoff, (context) => Promise.resolve(callerIds(context.principals))),
       useLimitErrors<GatewayContext>(),
       useErrorReporting<GatewayContext>(),
     ],
@@ -180,7 +184,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   });
   await apollo.start();
   const pointsBudget = new PointsBudget(counter, keyLimits, config.costPointsPerRequest, config.rateLimitWindowSeconds);
-  const admin = await startAdminApi({ config, identity, metrics, limits, pointsBudget, logger });
+  const admin = await startAdminApi({ config, identity, metrics, limits, pointsBudget, busyBackoff, logger });
 
   const saml = samlProxyRoutes({
     identityUrl: config.identityUrl,
@@ -221,6 +225,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       keyedFields: () => keyedFields,
       schema: () => schema,
       pointsBudget,
+      busyBackoff,
       keyConcurrency: new Bulkhead({
         concurrency: config.keyConcurrency,
         queue: config.keyQueue,

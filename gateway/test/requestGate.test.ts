@@ -6,6 +6,7 @@ import { IdentityClient } from '../src/auth/identityClient';
 import { DocumentCache } from '../src/auth/documentCache';
 import { keyedRootFields } from '../src/auth/keyedRootFields';
 import { GatewayMetrics } from '../src/metrics/gatewayMetrics';
+import { BusyBackoff } from '../src/rateLimit/busyBackoff';
 import { InvalidKeyGuard } from '../src/rateLimit/invalidKeyGuard';
 import { KeyRateLimits } from '../src/rateLimit/keyRateLimits';
 import { PointsBudget } from '../src/rateLimit/pointsBudget';
@@ -42,6 +43,7 @@ function gateWithCountingIdentity(invalidKeyLimit: number) {
     keyedFields: () => keyedRootFields(schema),
     schema: () => schema,
     pointsBudget: new PointsBudget(counter, keyLimits, 10, 60),
+    busyBackoff: new BusyBackoff(),
     keyConcurrency: new Bulkhead({ concurrency: 10, queue: 10, maxWaitMs: 1_000 }),
     identity,
     keyLimits,

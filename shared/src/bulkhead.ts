@@ -1,3 +1,5 @@
+import { withoutStack } from './errors';
+
 /**
  * What a bulkhead says when a task would wait longer than the bound (refused at once), waited that long,
  * or found its lane's queue at its memory cap.
@@ -8,6 +10,9 @@ export class BulkheadRefused extends Error {
     super(reason);
   }
 }
+
+/** A refusal is an answer under load, not a fault: no stack (see withoutStack). */
+const refused = (reason: BulkheadRefused['reason']) => withoutStack(() => new BulkheadRefused(reason));
 
 export interface BulkheadOptions {
   /** Tasks of one lane running at once. */
@@ -99,7 +104,7 @@ export class Bulkhead {
           : null;
     if (refusal) {
       if (current.active === 0 && current.waiting.length === 0) this.lanes.delete(name);
-      return Promise.reject(new BulkheadRefused(refusal));
+      return Promise.reject(refused(refusal));
     }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
@@ -112,7 +117,7 @@ export class Bulkhead {
       const timer = setTimeout(() => {
         current.waiting.splice(current.waiting.indexOf(waiter), 1);
         if (current.active === 0 && current.waiting.length === 0) this.lanes.delete(name);
-        reject(new BulkheadRefused('waited too long'));
+        reject(refused('waited too long'));
       }, this.options.maxWaitMs);
       current.waiting.push(waiter);
     });

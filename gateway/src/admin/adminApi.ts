@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
@@ -31,6 +32,7 @@ import { useFailureStatus } from '../plugins/useFailureStatus';
 import { useLimitErrors } from '../plugins/useLimitErrors';
 import { useOperationChoice } from '../plugins/useOperationChoice';
 import { operationCost } from '../cost/operationCost';
+import { type BusyBackoff, callerIds, stillBusy, useBusyBackoff } from '../rateLimit/busyBackoff';
 import type { PointsBudget } from '../rateLimit/pointsBudget';
 import { overPoints } from '../requestGate';
 import { SubgraphDataSource } from '../subgraphDataSource';
@@ -65,9 +67,11 @@ export async function startAdminApi(deps: {
   limits: ReturnType<typeof hostileQueryLimits>;
   /** The public API's points, charged here to the signed-in member (docs/limits.md, Cost). */
   pointsBudget: PointsBudget;
+  /** Members a subgraph has just refused for their organization's share, until their Retry-After. */
+  busyBackoff: BusyBackoff;
   logger: Logger;
 }): Promise<{ endpoint: GraphQLEndpoint; close(): Promise<void> }> {
-  const { config, identity, metrics, limits, pointsBudget, logger } = deps;
+  const { config, identity, metrics, limits, pointsBudget, busyBackoff, logger } = deps;
   // Each admin schema is served at the origin of its service's configured URL, at the path composed in.
   const origins: Record<string, string> = {
     identity: config.identityUrl,
@@ -108,9 +112,10 @@ export async function startAdminApi(deps: {
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       useSessionProtection(),
-      useMemberBudget(pointsBudget),
+      useMemberBudget(pointsBudget, busyBackoff),
       useRequestOutcome<AdminContext>(),
       useFailureStatus<AdminContext>(),
+      useBusyBackoff<AdminContext>(busyBackoff, signedInCaller),
       useLimitErrors<AdminContext>(),
       useErrorReporting<AdminContext>(),
     ],
@@ -198,17 +203,22 @@ function useSessionProtection(): ApolloServerPlugin<AdminContext> {
  * can send the database work the public API refuses (a page of 100 items each with 20 similar items,
  * each with 20 more: 46,202 points). Without a session nothing is priced: nothing of the services runs.
  */
-function useMemberBudget(pointsBudget: PointsBudget): ApolloServerPlugin<AdminContext> {
+function useMemberBudget(pointsBudget: PointsBudget, busyBackoff: BusyBackoff): ApolloServerPlugin<AdminContext> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, document, request, schema, contextValue }) {
           if (!operation || !contextValue.hasSessionCookie) return;
+          // By the cookies first: a member looping on a refused request costs the identity service nothing.
+          const cookiesBusyFor = busyBackoff.retryAfter([cookiesCaller(contextValue)]);
+          if (cookiesBusyFor !== null) throw stillBusy(cookiesBusyFor);
           const { principal } = await sessionOrUnavailable(contextValue);
           if (!principal) return;
+          const busyFor = busyBackoff.retryAfter(callerIds([principal]));
+          if (busyFor !== null) throw stillBusy(busyFor);
           const requested = operationCost(schema, { document, operation, variables: request.variables ?? {} });
-          const { ref, orgId, tier, readOnly, rateLimitPerMinute } = principal;
-          const member = { keyId: `member:${ref}`, orgId, tier, readOnly, rateLimitPerMinute };
+          const { orgId, tier, readOnly, rateLimitPerMinute } = principal;
+          const member = { keyId: callerIds([principal])[0], orgId, tier, readOnly, rateLimitPerMinute };
           const refused = (await pointsBudget.charge([member], requested)).filter((decision) => !decision.allowed);
           if (refused.length > 0) throw overPoints(refused, 'this member');
         },
@@ -216,6 +226,21 @@ function useMemberBudget(pointsBudget: PointsBudget): ApolloServerPlugin<AdminCo
     },
   };
 }
+
+/**
+ * The signed-in member of a request, as the points budget and BusyBackoff name callers, and the request's
+ * cookies (a digest: the session's secret is not kept); none without a session.
+ */
+async function signedInCaller(context: AdminContext): Promise<string[]> {
+  if (!context.hasSessionCookie) return [];
+  const { principal } = await context.session().catch(() => ({ principal: null }));
+  return principal ? [...callerIds([principal]), cookiesCaller(context)] : [];
+}
+
+const cookiesCaller = (context: AdminContext) =>
+  `cookies:${createHash('sha256')
+    .update(context.pageHeaders.cookie ?? '')
+    .digest('base64url')}`;
 
 async function sessionOrUnavailable(context: AdminContext): Promise<SessionCheck> {
   try {

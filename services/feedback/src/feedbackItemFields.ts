@@ -4,7 +4,7 @@ import { similarFeedback, type OrgSimilarity } from './similarity';
 /** The computed fields of a feedback item, the same in the public and the admin schema. */
 export function feedbackItemFields(deps: {
   similarity: OrgSimilarity;
-  items: { findById(orgId: string, id: string): Promise<FeedbackItem | null> };
+  items: { findAmong(orgId: string, ids: string[]): Promise<FeedbackItem[]> };
 }) {
   return {
     // Idempotent replays answer with the item as first stored, which may predate updatedAt.
