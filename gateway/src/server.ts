@@ -4,7 +4,6 @@ import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
 } from '@apollo/server/plugin/disabled';
-import type { GraphQLSchema } from 'graphql';
 import type Redis from 'ioredis';
 import {
   Bulkhead,
@@ -29,6 +28,8 @@ import type { KeyedRootFields } from './auth/extractApiKeys';
 import { keyedRootFields } from './auth/keyedRootFields';
 import type { GatewayConfig } from './config';
 import type { GatewayContext } from './context';
+import { readCostDirectives } from './cost/costDirectives';
+import type { PricedSchema } from './cost/operationCost';
 import { GatewayMetrics } from './metrics/gatewayMetrics';
 import { hostileQueryLimits } from './plugins/hostileQueryLimits';
 import { useLimitErrors } from './plugins/useLimitErrors';
@@ -137,10 +138,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     logger,
   });
   let keyedFields: KeyedRootFields = new Map();
-  let schema: GraphQLSchema | null = null;
-  gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
+  let pricedSchema: PricedSchema | null = null;
+  gateway.onSchemaLoadOrUpdate(({ apiSchema, coreSupergraphSdl }) => {
     keyedFields = keyedRootFields(apiSchema);
-    schema = apiSchema;
+    pricedSchema = { schema: apiSchema, directives: readCostDirectives(coreSupergraphSdl) };
   });
 
   const limits = hostileQueryLimits({
@@ -219,7 +220,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     buildContext: createRequestGate({
       documents: new DocumentCache(limits.parseOptions),
       keyedFields: () => keyedFields,
-      schema: () => schema,
+      pricedSchema: () => pricedSchema,
       pointsBudget,
       keyConcurrency: new Bulkhead({
         concurrency: config.keyConcurrency,

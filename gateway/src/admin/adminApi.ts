@@ -30,6 +30,7 @@ import type { hostileQueryLimits } from '../plugins/hostileQueryLimits';
 import { useFailureStatus } from '../plugins/useFailureStatus';
 import { useLimitErrors } from '../plugins/useLimitErrors';
 import { useOperationChoice } from '../plugins/useOperationChoice';
+import { readCostDirectives, type CostDirectives } from '../cost/costDirectives';
 import { operationCost } from '../cost/operationCost';
 import type { PointsBudget } from '../rateLimit/pointsBudget';
 import { overPoints } from '../requestGate';
@@ -78,8 +79,9 @@ export async function startAdminApi(deps: {
   };
   const members = memberCaller(config.identitySigningKeys, config.identityTokenTtlMs);
   const dataSources: Array<SubgraphDataSource<AdminContext>> = [];
+  const supergraphSdl = readFileSync(ADMIN_SUPERGRAPH_PATH, 'utf8');
   const gateway = new ApolloGateway({
-    supergraphSdl: readFileSync(ADMIN_SUPERGRAPH_PATH, 'utf8'),
+    supergraphSdl,
     buildService: ({ name, url = '' }) => {
       const composed = new URL(url);
       const source = new SubgraphDataSource<AdminContext>({
@@ -108,7 +110,7 @@ export async function startAdminApi(deps: {
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       useSessionProtection(),
-      useMemberBudget(pointsBudget),
+      useMemberBudget(pointsBudget, readCostDirectives(supergraphSdl)),
       useRequestOutcome<AdminContext>(),
       useFailureStatus<AdminContext>(),
       useLimitErrors<AdminContext>(),
@@ -198,7 +200,7 @@ function useSessionProtection(): ApolloServerPlugin<AdminContext> {
  * can send the database work the public API refuses (a page of 100 items each with 20 similar items,
  * each with 20 more: 46,202 points). Without a session nothing is priced: nothing of the services runs.
  */
-function useMemberBudget(pointsBudget: PointsBudget): ApolloServerPlugin<AdminContext> {
+function useMemberBudget(pointsBudget: PointsBudget, directives: CostDirectives): ApolloServerPlugin<AdminContext> {
   return {
     async requestDidStart() {
       return {
@@ -206,7 +208,10 @@ function useMemberBudget(pointsBudget: PointsBudget): ApolloServerPlugin<AdminCo
           if (!operation || !contextValue.hasSessionCookie) return;
           const { principal } = await sessionOrUnavailable(contextValue);
           if (!principal) return;
-          const requested = operationCost(schema, { document, operation, variables: request.variables ?? {} });
+          const requested = operationCost(
+            { schema, directives },
+            { document, operation, variables: request.variables ?? {} },
+          );
           const { ref, orgId, tier, readOnly, rateLimitPerMinute } = principal;
           const member = { keyId: `member:${ref}`, orgId, tier, readOnly, rateLimitPerMinute };
           const refused = (await pointsBudget.charge([member], requested)).filter((decision) => !decision.allowed);
