@@ -167,8 +167,11 @@ export async function startAdminApi(deps: {
 /**
  * CSRF protection of every state-changing request made with a session cookie, whichever service owns the
  * operation: a mutation sent with a live session must carry that session's CSRF token, which a page of
- * another origin cannot read (the identity service tells whether it does). Every answer is uncacheable and
- * carries the Set-Cookie of a sign-in or sign-out.
+ * another origin cannot read (the identity service tells whether it does). This is the only CSRF check:
+ * a browser reaches the admin schemas only here, the other services never see the cookie, and the
+ * identity service is reached only from the gateway (its network policy), so a check of its own would
+ * repeat this one for its operations. Every answer is uncacheable and carries the Set-Cookie of a
+ * sign-in or sign-out.
  */
 function useSessionProtection(): ApolloServerPlugin<AdminContext> {
   return {
