@@ -4,6 +4,7 @@ import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
 } from '@apollo/server/plugin/disabled';
+import { NoSchemaIntrospectionCustomRule, specifiedRules, validate } from 'graphql';
 import type Redis from 'ioredis';
 import {
   Bulkhead,
@@ -35,6 +36,7 @@ import { hostileQueryLimits } from './plugins/hostileQueryLimits';
 import { useLimitErrors } from './plugins/useLimitErrors';
 import { useFailureStatus } from './plugins/useFailureStatus';
 import { useOperationChoice } from './plugins/useOperationChoice';
+import { useParseCount } from './plugins/useParseCount';
 import { useResponseReport } from './plugins/useResponseReport';
 import { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { KeyRateLimits } from './rateLimit/keyRateLimits';
@@ -151,6 +153,13 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     maxTokens: config.maxTokens,
     maxCost: config.maxCost,
   });
+  const documents = new DocumentCache(limits.parseOptions, () => metrics.documentParses.inc({ by: 'gate' }));
+  // The rules Apollo validates with (NoIntrospection is its own when introspection is off; only validity matters here).
+  const validationRules = [
+    ...specifiedRules,
+    ...(config.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+    ...limits.validationRules,
+  ];
   const apollo = new ApolloServer<GatewayContext>({
     gateway: config.dedupeQueries ? dedupeInflightQueries(gateway) : gateway,
     introspection: config.introspection,
@@ -159,8 +168,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     persistedQueries: false,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
+    // The document the request gate parsed, not a second parse (validated once per schema).
+    documentStore: documents.documentStore(
+      () => pricedSchema?.schema ?? null,
+      (schema, document) => validate(schema, document, validationRules).length === 0,
+    ),
     plugins: [
       ...limits.plugins,
+      useParseCount<GatewayContext>(() => metrics.documentParses.inc({ by: 'apollo' })),
       useOperationChoice<GatewayContext>(),
       ApolloServerPluginInlineTraceDisabled(),
       // No @cacheControl anywhere: the default cache-control plugin would only cost time per request.
@@ -218,7 +233,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     ...(dashboard ? { getFallback: dashboard } : {}),
     observe: (outcome, seconds) => metrics.observeRequest(outcome.operation, outcome.code, seconds),
     buildContext: createRequestGate({
-      documents: new DocumentCache(limits.parseOptions),
+      documents,
       keyedFields: () => keyedFields,
       pricedSchema: () => pricedSchema,
       pointsBudget,
