@@ -1,4 +1,4 @@
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError } from 'graphql';
 import {
   appError,
   badRequest,
@@ -23,7 +23,7 @@ import { readOperation, type OperationRequest } from './auth/readOperation';
 import type { GatewayContext } from './context';
 import type { GatewayMetrics } from './metrics/gatewayMetrics';
 import { mostConstrained, rateLimitExtension, rateLimitHeaders, type RateLimitDecision } from './rateLimit/decision';
-import { operationCost } from './cost/operationCost';
+import { operationCost, type PricedSchema } from './cost/operationCost';
 import { type BusyBackoff, callerIds, stillBusy } from './rateLimit/busyBackoff';
 import type { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { costExtension, leastPointsLeft, type CostDecision, type PointsBudget } from './rateLimit/pointsBudget';
@@ -32,8 +32,8 @@ import type { KeyRateLimits } from './rateLimit/keyRateLimits';
 export interface RequestGateDeps {
   documents: DocumentCache;
   keyedFields: () => KeyedRootFields;
-  /** The API schema the costs are computed on; null until the supergraph has loaded. */
-  schema: () => GraphQLSchema | null;
+  /** The API schema and cost directives the costs are computed on; null until the supergraph has loaded. */
+  pricedSchema: () => PricedSchema | null;
   pointsBudget: PointsBudget;
   /** Keys a subgraph has just refused for their organization's share, until their Retry-After. */
   busyBackoff: BusyBackoff;
@@ -66,8 +66,8 @@ export function createRequestGate(deps: RequestGateDeps) {
       const decisions = await deps.keyLimits.consume(authenticated.callers);
       const refused = decisions.filter((decision) => !decision.allowed);
       if (refused.length > 0) throw overLimit(refused);
-      const schema = deps.schema();
-      const requested = request && schema ? operationCost(schema, request) : 0;
+      const priced = deps.pricedSchema();
+      const requested = request && priced ? operationCost(priced, request) : 0;
       const charged = await deps.pointsBudget.charge(authenticated.callers, requested);
       const overBudget = charged.filter((decision) => !decision.allowed);
       if (overBudget.length > 0) throw overPoints(overBudget);

@@ -4,7 +4,7 @@ import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
 } from '@apollo/server/plugin/disabled';
-import type { GraphQLSchema } from 'graphql';
+import { NoSchemaIntrospectionCustomRule, specifiedRules, validate } from 'graphql';
 import type Redis from 'ioredis';
 import {
   Bulkhead,
@@ -29,11 +29,14 @@ import type { KeyedRootFields } from './auth/extractApiKeys';
 import { keyedRootFields } from './auth/keyedRootFields';
 import type { GatewayConfig } from './config';
 import type { GatewayContext } from './context';
+import { readCostDirectives } from './cost/costDirectives';
+import type { PricedSchema } from './cost/operationCost';
 import { GatewayMetrics } from './metrics/gatewayMetrics';
 import { hostileQueryLimits } from './plugins/hostileQueryLimits';
 import { useLimitErrors } from './plugins/useLimitErrors';
 import { useFailureStatus } from './plugins/useFailureStatus';
 import { useOperationChoice } from './plugins/useOperationChoice';
+import { useParseCount } from './plugins/useParseCount';
 import { useResponseReport } from './plugins/useResponseReport';
 import { InvalidKeyGuard } from './rateLimit/invalidKeyGuard';
 import { KeyRateLimits } from './rateLimit/keyRateLimits';
@@ -138,10 +141,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     logger,
   });
   let keyedFields: KeyedRootFields = new Map();
-  let schema: GraphQLSchema | null = null;
-  gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
+  let pricedSchema: PricedSchema | null = null;
+  gateway.onSchemaLoadOrUpdate(({ apiSchema, coreSupergraphSdl }) => {
     keyedFields = keyedRootFields(apiSchema);
-    schema = apiSchema;
+    pricedSchema = { schema: apiSchema, directives: readCostDirectives(coreSupergraphSdl) };
   });
 
   // Keys and members a subgraph has just refused for their organization's share (both APIs).
@@ -153,6 +156,13 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     maxTokens: config.maxTokens,
     maxCost: config.maxCost,
   });
+  const documents = new DocumentCache(limits.parseOptions, () => metrics.documentParses.inc({ by: 'gate' }));
+  // The rules Apollo validates with (NoIntrospection is its own when introspection is off; only validity matters here).
+  const validationRules = [
+    ...specifiedRules,
+    ...(config.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+    ...limits.validationRules,
+  ];
   const apollo = new ApolloServer<GatewayContext>({
     gateway: config.dedupeQueries ? dedupeInflightQueries(gateway) : gateway,
     introspection: config.introspection,
@@ -161,8 +171,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     persistedQueries: false,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
+    // The document the request gate parsed, not a second parse (validated once per schema).
+    documentStore: documents.documentStore(
+      () => pricedSchema?.schema ?? null,
+      (schema, document) => validate(schema, document, validationRules).length === 0,
+    ),
     plugins: [
       ...limits.plugins,
+      useParseCount<GatewayContext>(() => metrics.documentParses.inc({ by: 'apollo' })),
       useOperationChoice<GatewayContext>(),
       ApolloServerPluginInlineTraceDisabled(),
       // No @cacheControl anywhere: the default cache-control plugin would only cost time per request.
@@ -221,9 +237,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     ...(dashboard ? { getFallback: dashboard } : {}),
     observe: (outcome, seconds) => metrics.observeRequest(outcome.operation, outcome.code, seconds),
     buildContext: createRequestGate({
-      documents: new DocumentCache(limits.parseOptions),
+      documents,
       keyedFields: () => keyedFields,
-      schema: () => schema,
+      pricedSchema: () => pricedSchema,
       pointsBudget,
       busyBackoff,
       keyConcurrency: new Bulkhead({

@@ -2,18 +2,19 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Supergraph } from '@apollo/federation-internals';
 import type { OperationRequest } from '../src/auth/readOperation';
+import { readCostDirectives } from '../src/cost/costDirectives';
 import { COST, operationCost } from '../src/cost/operationCost';
 import { readOperation } from '../src/auth/readOperation';
 import { DocumentCache } from '../src/auth/documentCache';
 
-const schema = Supergraph.build(readFileSync(path.resolve(__dirname, '../../supergraph.graphql'), 'utf8'))
-  .apiSchema()
-  .toGraphQLJSSchema();
+const supergraphSdl = readFileSync(path.resolve(__dirname, '../../supergraph.graphql'), 'utf8');
+const schema = Supergraph.build(supergraphSdl).apiSchema().toGraphQLJSSchema();
+const directives = readCostDirectives(supergraphSdl);
 const documents = new DocumentCache();
 const cost = (query: string, variables: Record<string, unknown> = {}) => {
   const request = readOperation({ query, variables }, documents) as OperationRequest;
   expect(request).not.toBeNull();
-  return operationCost(schema, request);
+  return operationCost({ schema, directives }, request);
 };
 const aliases = (count: number, field: (i: number) => string) =>
   Array.from({ length: count }, (_, i) => field(i)).join(' ');

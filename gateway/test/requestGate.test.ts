@@ -41,7 +41,7 @@ function gateWithCountingIdentity(invalidKeyLimit: number) {
   const gate = createRequestGate({
     documents: new DocumentCache(),
     keyedFields: () => keyedRootFields(schema),
-    schema: () => schema,
+    pricedSchema: () => ({ schema, directives: { weights: new Map(), listSizes: new Map() } }),
     pointsBudget: new PointsBudget(counter, keyLimits, 10, 60),
     busyBackoff: new BusyBackoff(),
     keyConcurrency: new Bulkhead({ concurrency: 10, queue: 10, maxWaitMs: 1_000 }),

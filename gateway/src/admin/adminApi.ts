@@ -31,6 +31,7 @@ import type { hostileQueryLimits } from '../plugins/hostileQueryLimits';
 import { useFailureStatus } from '../plugins/useFailureStatus';
 import { useLimitErrors } from '../plugins/useLimitErrors';
 import { useOperationChoice } from '../plugins/useOperationChoice';
+import { readCostDirectives, type CostDirectives } from '../cost/costDirectives';
 import { operationCost } from '../cost/operationCost';
 import { type BusyBackoff, callerIds, stillBusy, useBusyBackoff } from '../rateLimit/busyBackoff';
 import type { PointsBudget } from '../rateLimit/pointsBudget';
@@ -82,8 +83,9 @@ export async function startAdminApi(deps: {
   };
   const members = memberCaller(config.identitySigningKeys, config.identityTokenTtlMs);
   const dataSources: Array<SubgraphDataSource<AdminContext>> = [];
+  const supergraphSdl = readFileSync(ADMIN_SUPERGRAPH_PATH, 'utf8');
   const gateway = new ApolloGateway({
-    supergraphSdl: readFileSync(ADMIN_SUPERGRAPH_PATH, 'utf8'),
+    supergraphSdl,
     buildService: ({ name, url = '' }) => {
       const composed = new URL(url);
       const source = new SubgraphDataSource<AdminContext>({
@@ -112,7 +114,7 @@ export async function startAdminApi(deps: {
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       useSessionProtection(),
-      useMemberBudget(pointsBudget, busyBackoff),
+      useMemberBudget(pointsBudget, busyBackoff, readCostDirectives(supergraphSdl)),
       useRequestOutcome<AdminContext>(),
       useFailureStatus<AdminContext>(),
       useBusyBackoff<AdminContext>(busyBackoff, signedInCaller),
@@ -170,8 +172,11 @@ export async function startAdminApi(deps: {
 /**
  * CSRF protection of every state-changing request made with a session cookie, whichever service owns the
  * operation: a mutation sent with a live session must carry that session's CSRF token, which a page of
- * another origin cannot read (the identity service tells whether it does). Every answer is uncacheable and
- * carries the Set-Cookie of a sign-in or sign-out.
+ * another origin cannot read (the identity service tells whether it does). This is the only CSRF check:
+ * a browser reaches the admin schemas only here, the other services never see the cookie, and the
+ * identity service is reached only from the gateway (its network policy), so a check of its own would
+ * repeat this one for its operations. Every answer is uncacheable and carries the Set-Cookie of a
+ * sign-in or sign-out.
  */
 function useSessionProtection(): ApolloServerPlugin<AdminContext> {
   return {
@@ -203,7 +208,11 @@ function useSessionProtection(): ApolloServerPlugin<AdminContext> {
  * can send the database work the public API refuses (a page of 100 items each with 20 similar items,
  * each with 20 more: 46,202 points). Without a session nothing is priced: nothing of the services runs.
  */
-function useMemberBudget(pointsBudget: PointsBudget, busyBackoff: BusyBackoff): ApolloServerPlugin<AdminContext> {
+function useMemberBudget(
+  pointsBudget: PointsBudget,
+  busyBackoff: BusyBackoff,
+  directives: CostDirectives,
+): ApolloServerPlugin<AdminContext> {
   return {
     async requestDidStart() {
       return {
@@ -216,7 +225,10 @@ function useMemberBudget(pointsBudget: PointsBudget, busyBackoff: BusyBackoff): 
           if (!principal) return;
           const busyFor = busyBackoff.retryAfter(callerIds([principal]));
           if (busyFor !== null) throw stillBusy(busyFor);
-          const requested = operationCost(schema, { document, operation, variables: request.variables ?? {} });
+          const requested = operationCost(
+            { schema, directives },
+            { document, operation, variables: request.variables ?? {} },
+          );
           const { orgId, tier, readOnly, rateLimitPerMinute } = principal;
           const member = { keyId: callerIds([principal])[0], orgId, tier, readOnly, rateLimitPerMinute };
           const refused = (await pointsBudget.charge([member], requested)).filter((decision) => !decision.allowed);

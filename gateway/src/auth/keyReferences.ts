@@ -1,5 +1,3 @@
-import { Kind, parse, print, visit } from 'graphql';
-
 export interface SubgraphOperation {
   query: string;
   variables: Record<string, unknown> | undefined;
@@ -7,11 +5,10 @@ export interface SubgraphOperation {
 
 /**
  * The operation a subgraph receives, with every verified API key replaced by its id: subgraphs learn
- * who is calling from the signed identity, so the secret never travels past the gateway. Keys passed
- * as variables (the usual case) cost a look at each variable (any variable holding exactly a verified
- * key is replaced: a secret has no business reaching a subgraph under another name either); a key
- * written inline in the document costs a parse of the subgraph's query, and only `apiKey` arguments
- * are rewritten.
+ * who is calling from the signed identity, so the secret never travels past the gateway. Any variable or
+ * string literal holding exactly a verified key is replaced (a secret has no business reaching a subgraph
+ * under another name either). A literal is found in the subgraph's query text as printed (GraphQL escapes
+ * a string as JSON does; a key is `fik_` and base64url characters, which need none): no parse.
  */
 export function withKeyReferences(operation: SubgraphOperation, keyRefs: Map<string, string>): SubgraphOperation {
   if (keyRefs.size === 0) return operation;
@@ -23,14 +20,10 @@ export function withKeyReferences(operation: SubgraphOperation, keyRefs: Map<str
         ]),
       )
     : undefined;
-  const inline = [...keyRefs.keys()].some((key) => operation.query.includes(key));
-  if (!inline) return { query: operation.query, variables };
-  const document = visit(parse(operation.query), {
-    Argument(node) {
-      if (node.name.value !== 'apiKey' || node.value.kind !== Kind.STRING) return undefined;
-      const ref = keyRefs.get(node.value.value);
-      return ref === undefined ? undefined : { ...node, value: { ...node.value, value: ref } };
-    },
-  });
-  return { query: print(document), variables };
+  let query = operation.query;
+  for (const [key, ref] of keyRefs) {
+    const literal = JSON.stringify(key);
+    if (query.includes(literal)) query = query.split(literal).join(JSON.stringify(ref));
+  }
+  return { query, variables };
 }

@@ -1,8 +1,6 @@
 import {
   getNamedType,
-  getNullableType,
   isLeafType,
-  isListType,
   isObjectType,
   Kind,
   valueFromAST,
@@ -16,51 +14,67 @@ import {
 import { MAX_TAKE } from '@fi/shared';
 import type { OperationRequest } from '../auth/readOperation';
 import { collectFields, fragmentsOf } from './collectFields';
+import type { CostDirectives, ListSize } from './costDirectives';
 
 /**
  * The points of the cost formula (docs/limits.md): what a request can make the databases do, priced
- * before it runs.
+ * before it runs. The schemas state each field's points with `@cost` and `@listSize`; these are the
+ * defaults where they state none, and the page's weight they give every page.
  */
 export const COST = {
-  /** A page of a list (a field with `take`): one read for the page, one count for `total`. */
+  /** A page (`@cost(weight: 2)` on a field with `take`): one read for the page, one count for `total`. */
   page: 2,
-  /** Anything else that is an object: a read of one record, a link to another service's entity, a summary. */
+  /** An object without `@cost`: a read of one record, a link to another service's entity, a summary. */
   object: 1,
-  /** Each record a mutation can write. */
+  /** A mutation field without `@cost`: the record it writes (Apollo's demand control's default too). */
   write: 10,
 } as const;
 
-/**
- * Object fields read in the same query as the record that holds them: a changes feed's entry comes with
- * the record as it is now, so its `item` costs only what it selects, like a page's `items`.
- */
-const READ_WITH_PARENT = new Set(['FeedbackChange.item', 'ContactChange.item', 'AccountChange.item']);
+/** The API schema a request runs on, with the cost directives of the supergraph it came from. */
+export interface PricedSchema {
+  schema: GraphQLSchema;
+  directives: CostDirectives;
+}
 
 type Variables = Record<string, unknown>;
 type ArgumentNodes = readonly { name: { value: string }; value: ValueNode }[];
 
+/** A field's price before its list size is known: `weight + size x perElement`. */
+interface FieldPrice {
+  weight: number;
+  perElement: number;
+  /** The list size the field gives itself; its parent's slice instead when it is one of the parent's `sizedFields`. */
+  size: number;
+}
+
 /**
- * The cost of an operation, from its document, variables and the API schema alone:
- * - a leaf (scalar, enum) costs nothing; introspection (`__schema`, `__typename`) costs nothing;
- * - a field with a `take` argument is a page: `page + take x (the cost of what each item selects)`,
- *   take as given (default from the schema, at most 100), so nested pages multiply;
- * - a list without `take` (a page's `items`) costs what its elements select: they came with the page;
- *   so does a changes feed entry's `item` (READ_WITH_PARENT);
- * - any other object field costs `object` plus what it selects (for an item, each link is one more read);
- * - a mutation field costs `write` for each record it can write (each id of its id list, else one)
- *   plus what its result selects.
+ * The cost of an operation, from its document, variables and the API schema's cost directives alone
+ * (IBM's GraphQL Cost Directives, as composed by Federation):
+ * - a field costs its weight, plus its arguments' weights, plus its list size x what each element selects;
+ * - its weight is its `@cost`, else its type's `@cost`, else 0 for a leaf (scalar, enum) and 1 for an
+ *   object; a mutation's root field without `@cost` weighs 10; introspection (`__schema`, `__typename`)
+ *   costs nothing. The weight is paid once per field: a page is one read, however long;
+ * - an argument with `@cost` adds its weight, once per element of a list (at least once: `ids`);
+ * - the list size: `@listSize(slicingArguments:)` takes the argument's value (default from the schema; a
+ *   value outside 0..100, which the subgraph refuses, counts as 100); with `sizedFields` that size is the
+ *   length of those child fields (a page's `items`) instead; else `assumedSize`, else 1 (the elements
+ *   come with their parent, in the same read), so nested pages multiply.
  * Fragments are expanded as execution expands them: in place, a fragment spread again in the same
  * selection set once (collectFields). Fields the schema does not know cost nothing (validation refuses
  * them). @skip and @include are not evaluated: the cost is what the document can ask for at most.
  */
-export function operationCost(schema: GraphQLSchema, { document, operation, variables }: OperationRequest): number {
+export function operationCost(
+  { schema, directives }: PricedSchema,
+  { document, operation, variables }: OperationRequest,
+): number {
   const fragments = fragmentsOf(document);
   const fragment = (name: string) => fragments.get(name);
-  // A field's cost depends only on its node and the type it is read on: each is priced once, so a
+  const mutationType = schema.getMutationType();
+  // A field's price depends only on its node and the type it is read on: each is priced once, so a
   // document spreading fragments many times is priced in time linear in its size.
-  const priced = new Map<FieldNode, Map<GraphQLObjectType, number>>();
+  const priced = new Map<FieldNode, Map<GraphQLObjectType, FieldPrice>>();
 
-  const selectionCost = (type: GraphQLObjectType, selectionSet: SelectionSetNode, root: boolean): number => {
+  const selectionCost = (type: GraphQLObjectType, selectionSet: SelectionSetNode, sized?: Sized): number => {
     let total = 0;
     for (const { field: node, typeCondition } of collectFields(selectionSet, fragment)) {
       const condition = typeCondition ? schema.getType(typeCondition) : type;
@@ -69,43 +83,58 @@ export function operationCost(schema: GraphQLSchema, { document, operation, vari
       const parent = isObjectType(condition) ? condition : type;
       const field = parent.getFields()[node.name.value];
       if (!field) continue;
-      if (root) {
-        total += fieldCost(parent, field, node, root);
-        continue;
-      }
       let byType = priced.get(node);
       if (!byType) priced.set(node, (byType = new Map()));
-      let cost = byType.get(parent);
-      if (cost === undefined) {
-        // Zero while it is priced: a fragment cycle (refused by validation) ends here.
-        byType.set(parent, 0);
-        byType.set(parent, (cost = fieldCost(parent, field, node, root)));
+      let price = byType.get(parent);
+      if (!price) {
+        // Nothing while it is priced: a fragment cycle (refused by validation) ends here.
+        byType.set(parent, NOTHING);
+        byType.set(parent, (price = fieldPrice(parent, field, node)));
       }
-      total += cost;
+      const size = sized?.fields.includes(field.name) ? sized.size : price.size;
+      total += price.weight + size * price.perElement;
     }
     return total;
   };
 
-  const fieldCost = (
+  const fieldPrice = (
     parent: GraphQLObjectType,
     field: GraphQLField<unknown, unknown>,
     node: FieldNode,
-    root: boolean,
-  ): number => {
-    if (field.name.startsWith('__')) return 0;
+  ): FieldPrice => {
+    if (field.name.startsWith('__')) return NOTHING;
+    const coordinate = `${parent.name}.${field.name}`;
     const args = node.arguments ?? [];
     const named = getNamedType(field.type);
-    const below = node.selectionSet && isObjectType(named) ? selectionCost(named, node.selectionSet, false) : 0;
-    if (root && operation.operation === 'mutation') return COST.write * writesOf(field, args, variables) + below;
-    if (isLeafType(named)) return 0;
-    if (field.args.some((arg) => arg.name === 'take')) return COST.page + takeOf(field, args, variables) * below;
-    if ((isListType(getNullableType(field.type)) && !root) || READ_WITH_PARENT.has(`${parent.name}.${field.name}`))
-      return below;
-    return COST.object + below;
+    const listSize = directives.listSizes.get(coordinate);
+    const slicedSize = listSize?.slicingArguments.length ? sliceOf(field, args, listSize, variables) : undefined;
+    // With sizedFields the slice is the length of those child fields; the field itself is one object.
+    const sized = listSize?.sizedFields.length && slicedSize !== undefined;
+    const perElement =
+      node.selectionSet && isObjectType(named)
+        ? selectionCost(
+            named,
+            node.selectionSet,
+            sized ? { fields: listSize.sizedFields, size: slicedSize } : undefined,
+          )
+        : 0;
+    const defaultWeight = parent === mutationType ? COST.write : isLeafType(named) ? 0 : COST.object;
+    const weight =
+      (directives.weights.get(coordinate) ?? directives.weights.get(named.name) ?? defaultWeight) +
+      argumentsCost(coordinate, field, args, directives, variables);
+    const size = sized ? 1 : (slicedSize ?? listSize?.assumedSize ?? 1);
+    return { weight, perElement, size };
   };
 
   const rootType = schema.getRootType(operation.operation);
-  return rootType ? selectionCost(rootType, operation.selectionSet, true) : 0;
+  return rootType ? selectionCost(rootType, operation.selectionSet) : 0;
+}
+
+const NOTHING: FieldPrice = { weight: 0, perElement: 0, size: 0 };
+
+interface Sized {
+  fields: readonly string[];
+  size: number;
 }
 
 function argumentValue(
@@ -122,17 +151,36 @@ function argumentValue(
   return valueFromAST(node, definition.type, variables);
 }
 
-/** The page size asked for, within 0..100; a value the subgraph will refuse costs as the largest page. */
-function takeOf(field: GraphQLField<unknown, unknown>, args: ArgumentNodes, variables: Variables): number {
-  const take = argumentValue(field, args, 'take', variables);
-  return typeof take === 'number' && Number.isInteger(take) && take >= 0 && take <= MAX_TAKE ? take : MAX_TAKE;
+/** The list length the slicing arguments ask for, each within 0..100; a value the subgraph will refuse counts as 100. */
+function sliceOf(
+  field: GraphQLField<unknown, unknown>,
+  args: ArgumentNodes,
+  listSize: ListSize,
+  variables: Variables,
+): number {
+  let size = 0;
+  for (const name of listSize.slicingArguments) {
+    const value = argumentValue(field, args, name, variables);
+    const valid = typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_TAKE;
+    size = Math.max(size, valid ? value : MAX_TAKE);
+  }
+  return size;
 }
 
-/** The list arguments whose ids a mutation writes (updateFeedbackItemsStatus, mergeFeedbackItems). */
-const WRITTEN_ID_LISTS = ['ids', 'duplicateIds'];
-
-/** Records a mutation field can write: one per id of its id list, else one. */
-function writesOf(field: GraphQLField<unknown, unknown>, args: ArgumentNodes, variables: Variables): number {
-  const ids = WRITTEN_ID_LISTS.map((name) => argumentValue(field, args, name, variables)).find(Array.isArray);
-  return ids ? Math.max(1, ids.length) : 1;
+/** The `@cost` of the field's arguments: once each, or once per element of a list (at least once). */
+function argumentsCost(
+  coordinate: string,
+  field: GraphQLField<unknown, unknown>,
+  args: ArgumentNodes,
+  directives: CostDirectives,
+  variables: Variables,
+): number {
+  let total = 0;
+  for (const definition of field.args) {
+    const weight = directives.weights.get(`${coordinate}(${definition.name}:)`);
+    if (weight === undefined) continue;
+    const value = argumentValue(field, args, definition.name, variables);
+    total += weight * (Array.isArray(value) ? Math.max(1, value.length) : 1);
+  }
+  return total;
 }

@@ -15,6 +15,7 @@ export class GatewayMetrics {
   readonly authFailures: Counter;
   readonly insuranceMode: Gauge;
   readonly supergraphReloads: Counter<'outcome'>;
+  readonly documentParses: Counter<'by'>;
   /** Labelled series by label values, so a request does not hash its labels again (both are bounded). */
   private readonly requestSeries = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
 
@@ -55,6 +56,12 @@ export class GatewayMetrics {
     this.authFailures = new Counter({
       name: 'fi_gateway_auth_failures_total',
       help: 'Requests refused with UNAUTHENTICATED (missing, malformed, unknown or revoked key)',
+      registers,
+    });
+    this.documentParses = new Counter({
+      name: 'fi_gateway_document_parses_total',
+      help: 'GraphQL documents parsed: by the request gate (once per new document), by apollo (a document the gate does not hold, or not valid)',
+      labelNames: ['by'],
       registers,
     });
     this.insuranceMode = new Gauge({

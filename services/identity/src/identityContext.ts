@@ -12,8 +12,6 @@ export interface IdentityContext {
   /** The session cookie's token as sent, valid or not (a new sign-in ends the session it names). */
   sessionToken: string | undefined;
   session: ActiveSession | null;
-  /** The x-csrf-token header matches the session's token. */
-  csrfValid: boolean;
   /** The single sign-on binding cookie as sent (the browser that started a sign-in finishes it). */
   ssoBinding: string | undefined;
   /** Set-Cookie of this response (a new session, or the cookie cleared). */

@@ -29,7 +29,6 @@ import { ResetRequestLimit } from './domain/resetRequestLimit';
 import { SessionService } from './domain/sessionService';
 import { SignInThrottle } from './domain/signInThrottle';
 import {
-  csrfMatches,
   AUDIT_PATH,
   auditRoute,
   KEY_LIVE_PATH,
@@ -37,7 +36,7 @@ import {
   mailRecipientsRoute,
   keyLiveRoute,
   sessionTokenOf,
-  useSessionProtection,
+  useSessionCookie,
   VERIFY_KEY_PATH,
   verifyKeyRoute,
   VERIFY_SESSION_PATH,
@@ -147,7 +146,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     plugins: [
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginCacheControlDisabled(),
-      useSessionProtection(),
+      useSessionCookie(),
       useRequestOutcome<IdentityContext>(),
       useErrorReporting<IdentityContext>(),
     ],
@@ -180,7 +179,6 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
         address: clientAddress(headers, remoteAddress),
         sessionToken,
         session,
-        csrfValid: csrfMatches(headers, session),
         ssoBinding: ssoBindingOf(headers),
         setCookie: undefined,
       };
