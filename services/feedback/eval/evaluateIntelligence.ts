@@ -9,7 +9,8 @@
  * `npm run eval:intelligence -- --duplicates path.jsonl` scores only that duplicates file (same format as
  * duplicates.jsonl), printing figures only.
  * Every run ends with the curated themes' figures on every themes set under eval/ that has a taxonomy
- * (curatedFigures.ts); `-- --curated` prints only those. `-- --test-vectors` computes the automatic themes
+ * (curatedFigures.ts), then how far a person's corrections improve the other items (scoreCorrected);
+ * `-- --curated` prints only those. `-- --test-vectors` computes the automatic themes
  * and the curated assignment from the vectors of the test model server (test/helpers/modelServer.ts, a
  * hashed bag of words, not a language model), to exercise and tune the methods by a model's vectors
  * where no model runs.
