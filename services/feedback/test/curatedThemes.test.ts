@@ -344,6 +344,30 @@ describe('curated assignment', () => {
     for (const text of texts) expect(assignment.matches(text).map((m) => m.themeId)).not.toContain('guarded');
   });
 
+  test('when most of a theme’s items say one thing, then an item that says only its keyword still gets it', () => {
+    const many = [
+      ...Array.from({ length: 20 }, (_, i) => ({
+        id: `v${i}`,
+        title: 'Invoice VAT',
+        text: 'Our invoice lacks the VAT number.',
+      })),
+      ...Array.from({ length: 20 }, (_, i) => ({
+        id: `a${i}`,
+        title: 'Invoice address',
+        text: 'The invoice shows our old billing address.',
+      })),
+      { id: 'copy', title: 'Invoice copy', text: 'Where do I download a copy of the invoice?' },
+      // As many items of other subjects, as an organization has.
+      ...Array.from({ length: 8 }, (_, i) =>
+        texts.filter((text) => !/^(b|n1)/.test(text.id)).map((text) => ({ ...text, id: `${text.id}-${i}` })),
+      ).flat(),
+    ];
+    const billing = theme('billing', 'Billing', { keywords: ['invoice'] });
+    const assignment = curatedAssignment([billing], [], new Map(many.map((text) => [text.id, text])), many);
+    expect(assignment.matches(many.find((text) => text.id === 'copy')!)[0]?.themeId).toBe('billing');
+    expect(assignment.matches(byId.get('d1')!)).toEqual([]);
+  });
+
   test('when a person corrected an item, then the correction holds over the matcher', () => {
     const corrections: Correction[] = [
       { itemId: 'n1', themeId: 'billing', assigned: false, at: new Date(1) },
