@@ -9,14 +9,15 @@
  * `npm run eval:intelligence -- --duplicates path.jsonl` scores only that duplicates file (same format as
  * duplicates.jsonl), printing figures only.
  * Every run ends with the curated themes' figures on every themes set under eval/ that has a taxonomy
- * (curatedFigures.ts); `-- --curated` prints only those. `-- --test-vectors` computes the automatic themes
+ * (curatedFigures.ts), then how far a person's corrections improve the other items (scoreCorrected);
+ * `-- --curated` prints only those. `-- --test-vectors` computes the automatic themes
  * and the curated assignment from the vectors of the test model server (test/helpers/modelServer.ts, a
  * hashed bag of words, not a language model), to exercise and tune the methods by a model's vectors
  * where no model runs.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scoreCurated, type CuratedScore } from './curatedFigures';
+import { scoreCorrected, scoreCurated, type CuratedScore } from './curatedFigures';
 import { givenPath } from './givenPath';
 import { SimilarityIndex } from '../src/similarity/similarityIndex';
 import { MIN_SIMILARITY } from '../src/similarity/similarFeedback';
@@ -214,8 +215,52 @@ function curated(): void {
   console.log('');
 }
 
+/** How many wrong items a person corrects in the simulation of corrections. */
+const CORRECTIONS = [5, 10, 20];
+
+/**
+ * How far an organization's corrections improve its own results (curatedFigures.ts, scoreCorrected): with
+ * three examples per theme, a person corrects the first 5, 10 or 20 wrong items; the figures are those of
+ * the items they did not read, before and after the corrections teach the assignment.
+ */
+function corrected(): void {
+  const share = (n: number, of: number) => (of === 0 ? '-' : pct(n / of));
+  console.log('Corrections: a person corrects the first N wrong items (3 examples per theme); known right and');
+  console.log('singles none on the items they did not read, before -> after the corrections teach the assignment.\n');
+  console.log(
+    `| Set | ${CORRECTIONS.map((n) => `${n} corrected: items read, known right, singles none`).join(' | ')} |`,
+  );
+  console.log(`|---|${CORRECTIONS.map(() => '---:|').join('')}`);
+  const zero = () => CORRECTIONS.map(() => [0, 0, 0, 0, 0, 0]);
+  const totals = { tune: zero(), heldOut: zero() };
+  for (const set of themeSets()) {
+    const items = readSet<ThemeExample>(set.name, set.path);
+    const cells: string[] = [];
+    for (const [j, n] of CORRECTIONS.entries()) {
+      const result = scoreCorrected(set.path, items, true, n, embed);
+      if (!result) break;
+      const { before: b, after: a } = result;
+      const sum = (set.tune ? totals.tune : totals.heldOut)[j];
+      [b.knownRight, a.knownRight, b.known, b.singlesNone, a.singlesNone, b.singles].forEach((v, i) => (sum[i] += v));
+      cells.push(
+        `${result.read}, ${share(b.knownRight, b.known)} -> ${share(a.knownRight, a.known)}, ${share(b.singlesNone, b.singles)} -> ${share(a.singlesNone, a.singles)}`,
+      );
+    }
+    if (cells.length > 0) console.log(`| ${set.name}${set.tune ? ' (tuning)' : ''} | ${cells.join(' | ')} |`);
+  }
+  for (const [name, t] of [
+    ['all tuning sets', totals.tune],
+    ['all held-out sets', totals.heldOut],
+  ] as const)
+    console.log(
+      `| **${name}** | ${t.map((s) => `${share(s[0], s[2])} -> ${share(s[1], s[2])}, ${share(s[3], s[5])} -> ${share(s[4], s[5])}`).join(' | ')} |`,
+    );
+  console.log('');
+}
+
 if (process.argv.includes('--curated')) {
   curated();
+  corrected();
 } else if (extraThemesPath || extraDuplicatesPath) {
   if (extraThemesPath) themes(extraThemesPath, extraThemesPath);
   if (extraDuplicatesPath) duplicates(extraDuplicatesPath, extraDuplicatesPath);
@@ -227,4 +272,5 @@ if (process.argv.includes('--curated')) {
   for (const file of tuning ? ['duplicates-tune.jsonl', 'duplicates-tune-b.jsonl'] : ['duplicates.jsonl'])
     duplicates(file);
   curated();
+  corrected();
 }

@@ -337,6 +337,37 @@ describe('curated assignment', () => {
     expect(assignment.matches(byId.get('x1')!)).toEqual([]);
   });
 
+  test('when a theme’s words are in no item, then no item gets it, however many items the other themes have', () => {
+    const billing = theme('billing', 'Billing', { keywords: ['invoice', 'charged', 'receipt'] });
+    const assignment = curatedAssignment([billing, theme('guarded', 'Guarded')], [], byId, texts);
+    expect(assignment.matches(byId.get('n1')!)[0]?.themeId).toBe('billing');
+    for (const text of texts) expect(assignment.matches(text).map((m) => m.themeId)).not.toContain('guarded');
+  });
+
+  test('when most of a theme’s items say one thing, then an item that says only its keyword still gets it', () => {
+    const many = [
+      ...Array.from({ length: 20 }, (_, i) => ({
+        id: `v${i}`,
+        title: 'Invoice VAT',
+        text: 'Our invoice lacks the VAT number.',
+      })),
+      ...Array.from({ length: 20 }, (_, i) => ({
+        id: `a${i}`,
+        title: 'Invoice address',
+        text: 'The invoice shows our old billing address.',
+      })),
+      { id: 'copy', title: 'Invoice copy', text: 'Where do I download a copy of the invoice?' },
+      // As many items of other subjects, as an organization has.
+      ...Array.from({ length: 8 }, (_, i) =>
+        texts.filter((text) => !/^(b|n1)/.test(text.id)).map((text) => ({ ...text, id: `${text.id}-${i}` })),
+      ).flat(),
+    ];
+    const billing = theme('billing', 'Billing', { keywords: ['invoice'] });
+    const assignment = curatedAssignment([billing], [], new Map(many.map((text) => [text.id, text])), many);
+    expect(assignment.matches(many.find((text) => text.id === 'copy')!)[0]?.themeId).toBe('billing');
+    expect(assignment.matches(byId.get('d1')!)).toEqual([]);
+  });
+
   test('when a person corrected an item, then the correction holds over the matcher', () => {
     const corrections: Correction[] = [
       { itemId: 'n1', themeId: 'billing', assigned: false, at: new Date(1) },
@@ -345,6 +376,28 @@ describe('curated assignment', () => {
     const assignment = curatedAssignment(taxonomy, corrections, byId, texts);
     expect(assignment.matches(byId.get('n1')!).map((m) => m.themeId)).not.toContain('billing');
     expect(assignment.matches(byId.get('x1')!)[0]).toEqual({ themeId: 'dark', confidence: 1, assignedBy: 'person' });
+  });
+
+  test('when a person assigns an item, then an item like it gets the theme too; when one is taken, an item like it is less sure of it', () => {
+    const more = [
+      ...texts,
+      { id: 'g1', title: 'Gantt colours', text: 'Gantt chart bars ignore the project colour we picked.' },
+      { id: 'a1', title: 'Billing address', text: 'Our old address is printed as the billing address on invoices.' },
+    ];
+    const all = new Map(more.map((text) => [text.id, text]));
+    const charts = theme('charts', 'Timeline view', { keywords: ['timeline'] });
+    const before = curatedAssignment([...taxonomy, charts], [], all, more);
+    expect(before.matches(all.get('g1')!).map((m) => m.themeId)).not.toContain('charts');
+    const billing = (assignment: typeof before) =>
+      assignment.matches(all.get('a1')!).find((match) => match.themeId === 'billing')?.confidence ?? 0;
+    expect(before.matches(all.get('a1')!)[0]?.themeId).toBe('billing');
+    const corrections: Correction[] = [
+      { itemId: 'x1', themeId: 'charts', assigned: true, at: new Date(1) },
+      { itemId: 'n1', themeId: 'billing', assigned: false, at: new Date(2) },
+    ];
+    const after = curatedAssignment([...taxonomy, charts], corrections, all, more);
+    expect(after.matches(all.get('g1')!)[0]).toMatchObject({ themeId: 'charts', assignedBy: 'examples' });
+    expect(billing(after)).toBeLessThan(billing(before));
   });
 
   test('when a theme has only a label and keywords, then items saying them get it by keywords', () => {

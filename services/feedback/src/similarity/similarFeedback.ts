@@ -4,7 +4,7 @@ import type { OrgSimilarity } from './orgSimilarity';
 
 export const MAX_SIMILAR = 20;
 /** Below this cosine similarity two items share little more than a common word: not worth proposing. */
-export const MIN_SIMILARITY = 0.12;
+export const MIN_SIMILARITY = 0.08;
 /** Below this cosine similarity of two embedding vectors, items are on different subjects (see docs/ai.md). */
 export const MIN_VECTOR_SIMILARITY = 0.3;
 
