@@ -132,6 +132,40 @@ describe('curated themes', () => {
     ).toBeNull();
   });
 
+  test('when a theme is updated without exampleIds, then its examples are kept; with a list, they are replaced', async () => {
+    // The API does not list a theme's example ids: they are read where the service keeps them.
+    const themes = (await stack.connect('feedback')).collection<{ _id: string; exampleIds?: string[] }>(
+      'feedback_themes',
+    );
+    const examplesOf = async (id: string) => (await themes.findOne({ _id: id }))?.exampleIds;
+    const { id } = (
+      await ok<{ createFeedbackTheme: ThemeOut }>(CREATE, {
+        apiKey: key,
+        input: { label: 'Invoices kept', exampleIds: billing.slice(0, 2) },
+      })
+    ).createFeedbackTheme;
+    expect(await examplesOf(id)).toEqual(billing.slice(0, 2));
+    const update = async (input: Record<string, unknown>) =>
+      (await ok<{ updateFeedbackTheme: ThemeOut }>(UPDATE, { apiKey: key, id, input })).updateFeedbackTheme;
+    expect(await update({ label: 'Invoices', description: 'Invoices and receipts.' })).toMatchObject({
+      label: 'Invoices',
+      description: 'Invoices and receipts.',
+    });
+    expect(await examplesOf(id)).toEqual(billing.slice(0, 2));
+    await update({ label: 'Invoices', exampleIds: null });
+    expect(await examplesOf(id)).toEqual(billing.slice(0, 2));
+    await update({ label: 'Invoices', exampleIds: [billing[3]] });
+    expect(await examplesOf(id)).toEqual([billing[3]]);
+    await update({ label: 'Invoices', exampleIds: [] });
+    expect(await examplesOf(id)).toEqual([]);
+    // The checks of given examples hold in an update too.
+    expect(
+      await codeOf(UPDATE, { apiKey: key, id, input: { label: 'Invoices', exampleIds: [dark[0], 'nope'] } }),
+    ).toEqual({ code: 'BAD_REQUEST', argument: 'input.exampleIds' });
+    expect(await examplesOf(id)).toEqual([]);
+    await ok(REMOVE, { apiKey: key, id });
+  });
+
   test('when two themes are moved under each other by simultaneous requests, then one is refused and no cycle is stored', async () => {
     const create = async (label: string) =>
       (await ok<{ createFeedbackTheme: ThemeOut }>(CREATE, { apiKey: key, input: { label } })).createFeedbackTheme;

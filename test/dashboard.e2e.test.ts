@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loggedLink, LogSink } from './helpers/logSink';
 import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
+import { ThemeStore } from '@fi/feedback';
 import type { Role } from '@fi/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
@@ -660,6 +661,17 @@ test('a member curates themes on the Themes page: adds one, nests another under 
     60_000,
     'the walrus items in a suggested theme',
   );
+  // The chat model's name of the suggestion, as its naming writes it (this stack has no model): the label
+  // stays, the one-line summary shows under it.
+  const summary = 'Customers report that the walrus printer jams, prints blank pages and goes offline.';
+  expect(
+    await new ThemeStore(await stack.connect('feedback')).nameByModel(
+      orgId,
+      suggestion!.id,
+      suggestion!.label,
+      summary,
+    ),
+  ).toBe(true);
 
   const page = await newPage();
   await signIn(page, member);
@@ -675,10 +687,9 @@ test('a member curates themes on the Themes page: adds one, nests another under 
   await addForm.getByRole('button', { name: 'Add theme' }).click();
   await taxonomy.getByRole('button', { name: 'Narwhal reminders', exact: true }).waitFor();
 
-  await page
-    .getByRole('region', { name: 'Suggestions' })
-    .getByRole('button', { name: `Accept ${suggestion!.label}` })
-    .click();
+  const suggestions = page.getByRole('region', { name: 'Suggestions' });
+  await suggestions.getByRole('listitem').filter({ hasText: suggestion!.label }).getByText(summary).waitFor();
+  await suggestions.getByRole('button', { name: `Accept ${suggestion!.label}` }).click();
   await taxonomy.getByRole('button', { name: suggestion!.label, exact: true }).waitFor();
   const accepted = await gql<{ feedbackTheme: { id: string; curated: boolean } }>(CURATED_THEME, {
     id: suggestion!.id,

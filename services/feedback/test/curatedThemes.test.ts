@@ -76,14 +76,21 @@ class MemoryTaxonomy implements Taxonomy {
     return new Set(ids.filter((id) => this.items.get(id)?.orgId === orgId));
   }
   async insert(orgId: string, fields: Parameters<Taxonomy['insert']>[1]) {
-    const theme: Theme = { id: `th_${(this.next += 1)}`, orgId, curated: true, summary: null, ...fields };
+    const theme: Theme = {
+      id: `th_${(this.next += 1)}`,
+      orgId,
+      curated: true,
+      summary: null,
+      ...fields,
+      exampleIds: fields.exampleIds ?? [],
+    };
     this.themes.set(theme.id, theme);
     return theme;
   }
   async replace(orgId: string, id: string, fields: Parameters<Taxonomy['replace']>[2]) {
     const theme = await this.find(orgId, id);
     if (!theme?.curated) return null;
-    const changed = { ...theme, ...fields };
+    const changed = { ...theme, ...fields, exampleIds: fields.exampleIds ?? theme.exampleIds };
     this.themes.set(id, changed);
     return changed;
   }
@@ -142,6 +149,12 @@ describe('curated theme input', () => {
         exampleIds: ['a', 'a'],
       }),
     ).toEqual({ label: 'Billing', description: null, keywords: ['invoice'], exampleIds: ['a'], parentId: null });
+  });
+
+  test('when the input has no exampleIds, then it says none were given (an update keeps the theme’s)', () => {
+    expect(parseThemeInput({ label: 'Billing' }).exampleIds).toBeNull();
+    expect(parseThemeInput({ label: 'Billing', exampleIds: null }).exampleIds).toBeNull();
+    expect(parseThemeInput({ label: 'Billing', exampleIds: [] }).exampleIds).toEqual([]);
   });
 
   test.each([

@@ -96,6 +96,7 @@ export function ThemesPage() {
                   Accept
                 </button>
               )}
+              {theme.summary && <p className="theme-summary">{theme.summary}</p>}
             </li>
           ))}
         </ul>

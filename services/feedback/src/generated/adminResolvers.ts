@@ -176,6 +176,8 @@ export type FeedbackTheme = {
   parent: Maybe<FeedbackTheme>;
   /** Items of the theme in the period of equal length before the range. */
   previousCount: Scalars['Int']['output'];
+  /** A suggestion's one-line summary, written with its label by the chat model when the service has one; null otherwise. */
+  summary: Maybe<Scalars['String']['output']>;
 };
 
 /** Who or what gave an item a curated theme (see the public schema). */
@@ -283,7 +285,10 @@ export type Mutation = {
   unmergeFeedbackItem: FeedbackItem;
   /** Separates the themes merged into the theme `id`, with the public unmergeFeedbackThemes' rules. Owners, admins and members. */
   unmergeFeedbackThemes: FeedbackTheme;
-  /** Changes a curated theme, with the public updateFeedbackTheme's rules. Owners, admins and members. */
+  /**
+   * Changes a curated theme, with the public updateFeedbackTheme's rules (exampleIds null or absent keeps its
+   * examples, a list replaces them). Owners, admins and members.
+   */
   updateFeedbackTheme: FeedbackTheme;
 };
 
@@ -808,6 +813,7 @@ export type FeedbackThemeResolvers<ContextType = FeedbackContext, ParentType ext
   negative?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   parent?: Resolver<Maybe<ResolversTypes['FeedbackTheme']>, ParentType, ContextType>;
   previousCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  summary?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type FeedbackThemeListResolvers<ContextType = FeedbackContext, ParentType extends ResolversParentTypes['FeedbackThemeList'] = ResolversParentTypes['FeedbackThemeList']> = {

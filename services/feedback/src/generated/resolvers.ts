@@ -367,7 +367,10 @@ export type FeedbackThemeAssignedBy =
 export type FeedbackThemeInput = {
   /** One or two sentences saying what belongs to the theme (at most 500 characters); it guides the assignment. */
   description?: InputMaybe<Scalars['String']['input']>;
-  /** Items of the organization that belong to it (0 to 20); they guide the assignment most. */
+  /**
+   * Items of the organization that belong to it (0 to 20); they guide the assignment most. In
+   * updateFeedbackTheme, null or absent keeps the theme's examples, a list (even empty) replaces them.
+   */
   exampleIds?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Words and phrases its items use (0 to 20, 1 to 60 characters each); they guide the assignment. */
   keywords?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -527,9 +530,11 @@ export type Mutation = {
    */
   updateFeedbackItemsStatus: Scalars['Int']['output'];
   /**
-   * Replaces a curated theme's label, description, keywords, examples and parent (writers only), with the
-   * rules of createFeedbackTheme, and no cycle (a theme under itself or one of its children). NOT_FOUND for
-   * an id that is not a curated theme of the organization. Items are assigned again within about a minute.
+   * Replaces a curated theme's label, description, keywords and parent with the input's (writers only; an
+   * absent description or parent is removed), with the rules of createFeedbackTheme, and no cycle (a theme
+   * under itself or one of its children). Its examples are replaced by input.exampleIds when given (an empty
+   * list removes them) and kept as they are when exampleIds is null or absent. NOT_FOUND for an id that is not
+   * a curated theme of the organization. Items are assigned again within about a minute.
    */
   updateFeedbackTheme: FeedbackTheme;
 };

@@ -43,7 +43,8 @@ async function checked(ports: CuratedPorts, orgId: string, id: string | null, in
   const curated = await ports.taxonomy.curated(orgId);
   if (id === null && curated.length >= MAX_CURATED_THEMES) throw tooMany();
   checkPlacement(curated, id, fields.parentId);
-  checkExamples(fields.exampleIds, await ports.taxonomy.existingItems(orgId, fields.exampleIds));
+  const exampleIds = fields.exampleIds ?? [];
+  checkExamples(exampleIds, await ports.taxonomy.existingItems(orgId, exampleIds));
   return fields;
 }
 
@@ -58,7 +59,7 @@ export async function createCuratedTheme(ports: CuratedPorts, orgId: string, inp
   return view(theme);
 }
 
-/** Replaces a curated theme's fields (see updateFeedbackTheme). */
+/** Replaces a curated theme's fields, its examples only when the input has some (see updateFeedbackTheme). */
 export async function updateCuratedTheme(
   ports: CuratedPorts,
   orgId: string,

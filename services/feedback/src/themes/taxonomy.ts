@@ -14,7 +14,8 @@ export interface CuratedFields {
   label: string;
   description: string | null;
   keywords: string[];
-  exampleIds: string[];
+  /** Null when the input has none (null or absent): a new theme has no examples, a changed one keeps its own. */
+  exampleIds: string[] | null;
   parentId: string | null;
 }
 
@@ -43,8 +44,8 @@ export function parseThemeInput(input: ThemeInput): CuratedFields {
   const wrong = keywords.find((keyword) => keyword.length === 0 || keyword.length > MAX_KEYWORD_LENGTH);
   if (wrong !== undefined)
     throw invalid('keywords', `must each be 1 to ${MAX_KEYWORD_LENGTH} characters (got "${wrong}")`);
-  const exampleIds = [...new Set(input.exampleIds ?? [])];
-  if (exampleIds.length > MAX_EXAMPLE_IDS)
+  const exampleIds = input.exampleIds ? [...new Set(input.exampleIds)] : null;
+  if (exampleIds && exampleIds.length > MAX_EXAMPLE_IDS)
     throw invalid('exampleIds', `must be at most ${MAX_EXAMPLE_IDS} (got ${exampleIds.length})`);
   return { label, description, keywords, exampleIds, parentId: input.parentId || null };
 }

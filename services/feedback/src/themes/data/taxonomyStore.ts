@@ -76,7 +76,8 @@ export interface CuratedWrite {
   label: string;
   description: string | null;
   keywords: string[];
-  exampleIds: string[];
+  /** Null: none for a new theme, and a replaced one keeps those it has. */
+  exampleIds: string[] | null;
   parentId: string | null;
 }
 
@@ -214,6 +215,7 @@ export class TaxonomyStore {
       active: true,
       curated: true,
       ...documentFields(fields),
+      exampleIds: fields.exampleIds ?? [],
       createdAt: now,
       updatedAt: now,
     };
@@ -221,7 +223,10 @@ export class TaxonomyStore {
     return toTheme(doc);
   }
 
-  /** Replaces a curated theme's fields; null when it is not a curated theme of the organization. */
+  /**
+   * Replaces a curated theme's fields, its examples only when `fields` has them (else it keeps its own); null
+   * when it is not a curated theme of the organization.
+   */
   async replace(orgId: string, id: string, fields: CuratedWrite, now = new Date()): Promise<Theme | null> {
     const { description, parentId, ...set } = documentFields(fields);
     const doc = await this.themes
@@ -366,7 +371,7 @@ export class TaxonomyStore {
 const documentFields = (fields: CuratedWrite) => ({
   label: fields.label,
   keywords: fields.keywords,
-  exampleIds: fields.exampleIds,
+  ...(fields.exampleIds ? { exampleIds: fields.exampleIds } : {}),
   ...(fields.description ? { description: fields.description } : {}),
   ...(fields.parentId ? { parentId: fields.parentId } : {}),
 });
