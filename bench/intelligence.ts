@@ -93,6 +93,7 @@ async function measure(
     THEMES_INTERVAL_MS: '0',
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
     IDENTITY_SIGNING_KEYS: `bench:${randomBytes(32).toString('base64url')}`,
+    INTEGRATIONS_SECRET_KEY: randomBytes(32).toString('hex'),
     ...(variant.model ? modelEnv(variant.model) : {}),
   };
   const stack = await startStack(env, { databases: { feedback: database } });
@@ -169,21 +170,28 @@ async function measure(
     );
     // A changed taxonomy applied to every item: the demo's six curated themes written, then the computation
     // that assigns them (and the suggestions) to all 10,000 items, as the worker's next pass does.
-    // With a model, the first computation after the change assigns by terms and has the themes' profiles
-    // embedded in the background; the next one, once they are in, assigns by the vectors: both are timed.
+    // With a model, that computation has the themes' profiles embedded and waits for them (up to
+    // PROFILE_WAIT_MS): when they came later, it assigned by terms, and the next one, once they are in,
+    // assigns by the vectors: both are then timed.
     const curatedThemes = await curateDemoTaxonomy(db.feedback, big.orgId);
+    const items = db.feedback.collection('feedback_items');
+    const byModelCount = () => items.countDocuments({ orgId: big.orgId, 'themeMatches.assignedBy': 'model' });
     started = performance.now();
     await recomputeThemes(store, big.orgId, new Date(), computation);
-    if (computation) {
+    let curatedMs = performance.now() - started;
+    let computations = 1;
+    if (computation && (await byModelCount()) === 0) {
+      // The wait for the profiles is part of the time; the count above is not.
+      started = performance.now();
       while (!ready.has(big.orgId)) await new Promise((resolve) => setTimeout(resolve, 50));
       await recomputeThemes(store, big.orgId, new Date(), computation);
+      curatedMs += performance.now() - started;
+      computations += 1;
     }
-    const curatedMs = performance.now() - started;
-    const items = db.feedback.collection('feedback_items');
     const assigned = await items.countDocuments({ orgId: big.orgId, 'themeMatches.0': { $exists: true } });
-    const byModel = await items.countDocuments({ orgId: big.orgId, 'themeMatches.assignedBy': 'model' });
+    const byModel = await byModelCount();
     say(
-      `Curated taxonomy of ${curatedThemes} themes applied to ${THEMED_ITEMS.toLocaleString('en')} items with writes: ${(curatedMs / 1000).toFixed(1)} s (goal 60 s), ${assigned.toLocaleString('en')} items with a curated theme (${byModel.toLocaleString('en')} by the model)`,
+      `Curated taxonomy of ${curatedThemes} themes applied to ${THEMED_ITEMS.toLocaleString('en')} items with writes: ${(curatedMs / 1000).toFixed(1)} s in ${computations} computation(s) (goal 60 s), ${assigned.toLocaleString('en')} items with a curated theme (${byModel.toLocaleString('en')} by the model)`,
     );
 
     const idsOf = async (orgId: string) =>
@@ -238,6 +246,7 @@ async function measure(
           curatedThemes,
           itemsWithCuratedTheme: assigned,
           itemsAssignedByModel: byModel,
+          computations,
           seconds: curatedMs / 1000,
           goalSeconds: 60,
         },

@@ -23,6 +23,8 @@ export interface ItemVectors {
     take: number,
     minScore: number,
   ): Promise<Array<{ id: string; score: number }> | null>;
+  /** The items among `itemIds` whose vectors the organization's last `nearest` compared (from memory, no read). */
+  compared(orgId: string, itemIds: readonly string[]): Set<string>;
 }
 
 /** No embedding model: no vectors, and no request ever leaves the service. */
@@ -33,6 +35,7 @@ export const noItemVectors: ItemVectors = {
   stamp: () => Promise.resolve(''),
   embedTexts: () => Promise.resolve(null),
   nearest: () => Promise.resolve(null),
+  compared: () => new Set(),
 };
 
 /** Cosine similarity of two vectors of one model (0 when either is all zeros). */

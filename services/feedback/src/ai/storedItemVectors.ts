@@ -27,6 +27,10 @@ const unit = (vector: Float32Array) => {
   return norm === 0 ? vector : vector.map((x) => x / norm);
 };
 
+/** Whether a found item goes before another: higher score first, then lower id (as `nearest` answers). */
+const before = (a: { id: string; score: number }, b: { id: string; score: number }) =>
+  a.score > b.score || (a.score === b.score && a.id < b.id);
+
 const dot = (a: Float32Array, b: Float32Array) => {
   let sum = 0;
   for (let i = 0; i < a.length; i += 1) sum += a[i] * b[i];
@@ -101,13 +105,27 @@ export function storedItemVectors(
       const { vectors } = await entryOf(orgId);
       const own = vectors.get(itemId);
       if (!own) return null;
-      const found: Array<{ id: string; score: number }> = [];
+      if (take <= 0) return [];
+      // The best `take` kept as the scan goes (thousands may clear minScore: sorting them all cost more than the products).
+      const best: Array<{ id: string; score: number }> = [];
       for (const [id, vector] of vectors) {
         if (id === itemId || vector.length !== own.length) continue;
-        const score = dot(own, vector);
-        if (score >= minScore) found.push({ id, score: Math.min(1, Math.round(score * 1000) / 1000) });
+        const raw = dot(own, vector);
+        if (raw < minScore) continue;
+        const score = Math.min(1, Math.round(raw * 1000) / 1000);
+        if (best.length === take && !before({ id, score }, best[take - 1])) continue;
+        let at = best.length === take ? take - 1 : best.length;
+        while (at > 0 && before({ id, score }, best[at - 1])) {
+          best[at] = best[at - 1];
+          at -= 1;
+        }
+        best[at] = { id, score };
       }
-      return found.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, take);
+      return best;
+    },
+    compared(orgId, itemIds) {
+      const vectors = entries.get(orgId)?.vectors;
+      return new Set(vectors ? itemIds.filter((id) => vectors.has(id)) : []);
     },
   };
 }

@@ -44,6 +44,7 @@ export async function similarFeedback(
 /**
  * With an embedding model, the items closest by their vectors, then those the model has not embedded yet
  * as the local method finds them; without one (or before the item itself is embedded), the local method.
+ * The local index is only built and refreshed when the vectors do not answer enough.
  */
 async function candidates(
   similarity: OrgSimilarity,
@@ -51,11 +52,12 @@ async function candidates(
   take: number,
 ): Promise<Array<{ id: string; score: number }>> {
   const byVectors = await similarity.vectors.nearest(item.orgId, item.id, take, MIN_VECTOR_SIMILARITY);
+  if (byVectors && byVectors.length >= take) return byVectors;
   const index = await similarity.indexOf(item.orgId);
   if (!byVectors) return index.similar(item, take, MIN_SIMILARITY);
-  if (byVectors.length >= take) return byVectors;
   const local = index.similar(item, take, MIN_SIMILARITY, new Set(byVectors.map(({ id }) => id)));
-  const embedded = await similarity.vectors.of(
+  // Items whose vectors `nearest` compared are not proposed again by their terms.
+  const embedded = similarity.vectors.compared(
     item.orgId,
     local.map(({ id }) => id),
   );

@@ -50,17 +50,21 @@ export function curatedAssignment(
     );
     return { theme, examples: [...new Set(examples)], taken: [...taken] };
   });
-  const matcher = themeMatcher(
-    specs.map(({ theme, examples, taken }) => ({
-      id: theme.id,
-      label: theme.label,
-      description: theme.description,
-      keywords: theme.keywords,
-      examples: textsOf(examples),
-      counterExamples: textsOf(taken),
-    })),
-    corpus,
-  );
+  // Built on the first item matched by its terms: with a model that embedded every item, never (it reads
+  // every item's terms, and learns from the corpus, for nothing).
+  let matcher: ReturnType<typeof themeMatcher> | undefined;
+  const byTerms = () =>
+    (matcher ??= themeMatcher(
+      specs.map(({ theme, examples, taken }) => ({
+        id: theme.id,
+        label: theme.label,
+        description: theme.description,
+        keywords: theme.keywords,
+        examples: textsOf(examples),
+        counterExamples: textsOf(taken),
+      })),
+      corpus,
+    ));
   const vectorsOf = (ids: readonly string[]) =>
     ids.map((id) => model!.items.get(id)).filter((vector): vector is Float32Array => vector !== undefined);
   const byVector =
@@ -81,7 +85,7 @@ export function curatedAssignment(
     matches(item) {
       if (taxonomy.length === 0) return [];
       const vector = byVector ? model!.items.get(item.id) : undefined;
-      let matches: ThemeMatch[] = vector ? byVector!.match(vector) : matcher.match(item);
+      let matches: ThemeMatch[] = vector ? byVector!.match(vector) : byTerms().match(item);
       // Oldest first, so the newest assignment ends up first.
       for (const correction of byItem.get(item.id) ?? [])
         matches = correctMatches(matches, correction.themeId, correction.assigned);

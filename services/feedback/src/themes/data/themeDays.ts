@@ -1,4 +1,4 @@
-import type { Collection, Connection, Model } from 'mongoose';
+import type { Collection, Connection, Model, Types } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
 import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared/database';
 import { cellKey, CountStore, DAY_MS, utcDay } from '../../core';
@@ -235,6 +235,40 @@ export class ThemeDayStore {
         source: doc.source as string,
         day: utcDay(doc.publishedDate as Date),
       };
+  }
+
+  /**
+   * Every item of the organization as a count of theme figures reads it, newest first, in `_id` pages of
+   * `pageSize` (each page its own index-served read, within its time limit).
+   */
+  async *everyItem(orgId: string, pageSize = 5_000): AsyncGenerator<ThemedItem> {
+    for (let before: Types.ObjectId | null = null; ;) {
+      const docs = await this.items.collection
+        .find(
+          { orgId, ...(before ? { _id: { $lt: before } } : {}) },
+          {
+            projection: { themeIds: 1, sentiment: 1, source: 1, publishedDate: 1 },
+            sort: { _id: -1 },
+            limit: pageSize,
+            maxTimeMS: DEFAULT_MAX_TIME_MS,
+          },
+        )
+        .toArray();
+      for (const doc of docs)
+        yield {
+          themeIds: (doc.themeIds as string[] | undefined) ?? [],
+          sentiment: doc.sentiment as string | null | undefined,
+          source: doc.source as string,
+          day: utcDay(doc.publishedDate as Date),
+        };
+      if (docs.length < pageSize) return;
+      before = docs[docs.length - 1]._id as Types.ObjectId;
+    }
+  }
+
+  /** How many days (of a source) of the organization have theme figures kept or marked. */
+  async dayCount(orgId: string): Promise<number> {
+    return this.days.countDocuments({ orgId }, { maxTimeMS: DEFAULT_MAX_TIME_MS });
   }
 
   /**
