@@ -1,3 +1,4 @@
+import { MemberService, openRepositories, OPERATOR } from '@fi/identity';
 import { startStack, type GraphQLResponse, type Stack } from './helpers/stack';
 
 /** No organization takes more than its share of a service's database work; no key more than its share of the gateway. */
@@ -56,6 +57,52 @@ describe('a bulkhead per organization in each subgraph', () => {
     ]);
     expect(other.body.errors).toBeUndefined();
     expect(other.body.data).toEqual({ feedbackItems: { total: 0 } });
+  });
+
+  test("when a subgraph refused a signed-in member's whole request, then that member is refused at the gateway until its Retry-After, and another member of the organization is served", async () => {
+    const { orgId } = await stack.createKey({ tier: 'enterprise' });
+    const members = new MemberService(await openRepositories(await stack.connect('identity')));
+    const adminUrl = stack.gatewayUrl.replace(/\/graphql$/, '/admin/graphql');
+    const signIn = async (name: string) => {
+      const email = `${name}-${Date.now()}@example.com`;
+      await members.add(OPERATOR, orgId, { email, name, role: 'viewer', password: `${name} password 1234` });
+      const response = await fetch(adminUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { csrfToken } }',
+          variables: { e: email, p: `${name} password 1234` },
+        }),
+      });
+      return (response.headers.get('set-cookie') ?? '').split(';')[0];
+    };
+    const [heavy, other] = [await signIn('heavy'), await signIn('other')];
+    const ask = (cookie: string, query: string) =>
+      fetch(adminUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ query }),
+      }).then(async (response) => ({
+        status: response.status,
+        body: (await response.json()) as GraphQLResponse['body'],
+      }));
+    const three = `{ ${['a', 'b', 'c'].map((alias) => `${alias}: feedbackItems(take: 0) { total }`).join(' ')} }`;
+
+    const attack = await ask(heavy, three);
+    expect(attack.status).toBe(429);
+    expect(attack.body.errors?.[0].extensions).toMatchObject({ code: 'RATE_LIMITED', service: 'feedback' });
+    const [again, served] = await Promise.all([
+      ask(heavy, '{ feedbackItems(take: 0) { total } }'),
+      ask(other, '{ feedbackItems(take: 0) { total } }'),
+    ]);
+
+    expect(again.status).toBe(429);
+    expect(again.body.errors?.[0]).toEqual({
+      message:
+        'Your last request was refused because this organization had too many operations in progress; retry in 1 s',
+      extensions: { code: 'RATE_LIMITED', retryAfter: 1 },
+    });
+    expect(served.body).toEqual({ data: { feedbackItems: { total: 0 } } });
   });
 
   test('when a page nests a read per item (similar), then each nested read takes a place of the organization too', async () => {
