@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  Kind,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -31,7 +37,7 @@ import { useFailureStatus } from '../plugins/useFailureStatus';
 import { useLimitErrors } from '../plugins/useLimitErrors';
 import { useOperationChoice } from '../plugins/useOperationChoice';
 import { readCostDirectives, type CostDirectives } from '../cost/costDirectives';
-import { operationCost } from '../cost/operationCost';
+import { operationCost, type PricedSchema } from '../cost/operationCost';
 import type { PointsBudget } from '../rateLimit/pointsBudget';
 import { overPoints } from '../requestGate';
 import { SubgraphDataSource } from '../subgraphDataSource';
@@ -204,6 +210,8 @@ function useSessionProtection(): ApolloServerPlugin<AdminContext> {
  * each with 20 more: 46,202 points). Without a session nothing is priced: nothing of the services runs.
  */
 function useMemberBudget(pointsBudget: PointsBudget, directives: CostDirectives): ApolloServerPlugin<AdminContext> {
+  // One per schema, so a cost no variable decides is computed once (operationCost).
+  const pricedSchemas = new WeakMap<GraphQLSchema, PricedSchema>();
   return {
     async requestDidStart() {
       return {
@@ -211,10 +219,9 @@ function useMemberBudget(pointsBudget: PointsBudget, directives: CostDirectives)
           if (!operation || !contextValue.hasSessionCookie) return;
           const { principal } = await sessionOrUnavailable(contextValue);
           if (!principal) return;
-          const requested = operationCost(
-            { schema, directives },
-            { document, operation, variables: request.variables ?? {} },
-          );
+          let priced = pricedSchemas.get(schema);
+          if (!priced) pricedSchemas.set(schema, (priced = { schema, directives }));
+          const requested = operationCost(priced, { document, operation, variables: request.variables ?? {} });
           const { ref, orgId, tier, readOnly, rateLimitPerMinute } = principal;
           const member = { keyId: `member:${ref}`, orgId, tier, readOnly, rateLimitPerMinute };
           const refused = (await pointsBudget.charge([member], requested)).filter((decision) => !decision.allowed);
