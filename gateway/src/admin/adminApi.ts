@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  Kind,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -32,7 +38,7 @@ import { useFailureStatus } from '../plugins/useFailureStatus';
 import { useLimitErrors } from '../plugins/useLimitErrors';
 import { useOperationChoice } from '../plugins/useOperationChoice';
 import { readCostDirectives, type CostDirectives } from '../cost/costDirectives';
-import { operationCost } from '../cost/operationCost';
+import { operationCost, type PricedSchema } from '../cost/operationCost';
 import { type BusyBackoff, callerIds, stillBusy, useBusyBackoff } from '../rateLimit/busyBackoff';
 import type { PointsBudget } from '../rateLimit/pointsBudget';
 import { overPoints } from '../requestGate';
@@ -213,6 +219,8 @@ function useMemberBudget(
   busyBackoff: BusyBackoff,
   directives: CostDirectives,
 ): ApolloServerPlugin<AdminContext> {
+  // One per schema, so a cost no variable decides is computed once (operationCost).
+  const pricedSchemas = new WeakMap<GraphQLSchema, PricedSchema>();
   return {
     async requestDidStart() {
       return {
@@ -225,10 +233,9 @@ function useMemberBudget(
           if (!principal) return;
           const busyFor = busyBackoff.retryAfter(callerIds([principal]));
           if (busyFor !== null) throw stillBusy(busyFor);
-          const requested = operationCost(
-            { schema, directives },
-            { document, operation, variables: request.variables ?? {} },
-          );
+          let priced = pricedSchemas.get(schema);
+          if (!priced) pricedSchemas.set(schema, (priced = { schema, directives }));
+          const requested = operationCost(priced, { document, operation, variables: request.variables ?? {} });
           const { orgId, tier, readOnly, rateLimitPerMinute } = principal;
           const member = { keyId: callerIds([principal])[0], orgId, tier, readOnly, rateLimitPerMinute };
           const refused = (await pointsBudget.charge([member], requested)).filter((decision) => !decision.allowed);

@@ -8,6 +8,7 @@ import {
   type GraphQLField,
   type GraphQLObjectType,
   type GraphQLSchema,
+  type OperationDefinitionNode,
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
@@ -63,10 +64,31 @@ interface FieldPrice {
  * selection set once (collectFields). Fields the schema does not know cost nothing (validation refuses
  * them). @skip and @include are not evaluated: the cost is what the document can ask for at most.
  */
-export function operationCost(
+export function operationCost(priced: PricedSchema, request: OperationRequest): number {
+  const known = constantCosts.get(priced)?.get(request.operation);
+  if (known !== undefined) return known;
+  const { cost, readsVariables } = priceOperation(priced, request);
+  // A cost no variable decides is the same for every request of this operation: priced once per schema.
+  if (!readsVariables) {
+    let byOperation = constantCosts.get(priced);
+    if (!byOperation) constantCosts.set(priced, (byOperation = new WeakMap()));
+    byOperation.set(request.operation, cost);
+  }
+  return cost;
+}
+
+const constantCosts = new WeakMap<PricedSchema, WeakMap<OperationDefinitionNode, number>>();
+
+function priceOperation(
   { schema, directives }: PricedSchema,
   { document, operation, variables }: OperationRequest,
-): number {
+): { cost: number; readsVariables: boolean } {
+  let readsVariables = false;
+  const valueOf = (field: GraphQLField<unknown, unknown>, args: ArgumentNodes, name: string): unknown => {
+    const node = args.find((arg) => arg.name.value === name)?.value;
+    if (node && hasVariable(node)) readsVariables = true;
+    return argumentValue(field, node, name, variables);
+  };
   const fragments = fragmentsOf(document);
   const fragment = (name: string) => fragments.get(name);
   const mutationType = schema.getMutationType();
@@ -107,7 +129,7 @@ export function operationCost(
     const args = node.arguments ?? [];
     const named = getNamedType(field.type);
     const listSize = directives.listSizes.get(coordinate);
-    const slicedSize = listSize?.slicingArguments.length ? sliceOf(field, args, listSize, variables) : undefined;
+    const slicedSize = listSize?.slicingArguments.length ? sliceOf(field, args, listSize, valueOf) : undefined;
     // With sizedFields the slice is the length of those child fields; the field itself is one object.
     const sized = listSize?.sizedFields.length && slicedSize !== undefined;
     const perElement =
@@ -121,13 +143,20 @@ export function operationCost(
     const defaultWeight = parent === mutationType ? COST.write : isLeafType(named) ? 0 : COST.object;
     const weight =
       (directives.weights.get(coordinate) ?? directives.weights.get(named.name) ?? defaultWeight) +
-      argumentsCost(coordinate, field, args, directives, variables);
+      argumentsCost(coordinate, field, args, directives, valueOf);
     const size = sized ? 1 : (slicedSize ?? listSize?.assumedSize ?? 1);
     return { weight, perElement, size };
   };
 
   const rootType = schema.getRootType(operation.operation);
-  return rootType ? selectionCost(rootType, operation.selectionSet) : 0;
+  return { cost: rootType ? selectionCost(rootType, operation.selectionSet) : 0, readsVariables };
+}
+
+function hasVariable(node: ValueNode): boolean {
+  if (node.kind === Kind.VARIABLE) return true;
+  if (node.kind === Kind.LIST) return node.values.some(hasVariable);
+  if (node.kind === Kind.OBJECT) return node.fields.some((field) => hasVariable(field.value));
+  return false;
 }
 
 const NOTHING: FieldPrice = { weight: 0, perElement: 0, size: 0 };
@@ -139,28 +168,30 @@ interface Sized {
 
 function argumentValue(
   field: GraphQLField<unknown, unknown>,
-  args: ArgumentNodes,
+  node: ValueNode | undefined,
   name: string,
   variables: Variables,
 ): unknown {
   const definition = field.args.find((arg) => arg.name === name);
-  const node = args.find((arg) => arg.name.value === name)?.value;
   if (!definition) return undefined;
   if (!node) return definition.defaultValue;
   if (node.kind === Kind.VARIABLE) return variables[node.name.value] ?? definition.defaultValue;
   return valueFromAST(node, definition.type, variables);
 }
 
+/** An argument's value as the request gives it (`priceOperation` notes whether a variable decided it). */
+type ValueOf = (field: GraphQLField<unknown, unknown>, args: ArgumentNodes, name: string) => unknown;
+
 /** The list length the slicing arguments ask for, each within 0..100; a value the subgraph will refuse counts as 100. */
 function sliceOf(
   field: GraphQLField<unknown, unknown>,
   args: ArgumentNodes,
   listSize: ListSize,
-  variables: Variables,
+  valueOf: ValueOf,
 ): number {
   let size = 0;
   for (const name of listSize.slicingArguments) {
-    const value = argumentValue(field, args, name, variables);
+    const value = valueOf(field, args, name);
     const valid = typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_TAKE;
     size = Math.max(size, valid ? value : MAX_TAKE);
   }
@@ -173,13 +204,13 @@ function argumentsCost(
   field: GraphQLField<unknown, unknown>,
   args: ArgumentNodes,
   directives: CostDirectives,
-  variables: Variables,
+  valueOf: ValueOf,
 ): number {
   let total = 0;
   for (const definition of field.args) {
     const weight = directives.weights.get(`${coordinate}(${definition.name}:)`);
     if (weight === undefined) continue;
-    const value = argumentValue(field, args, definition.name, variables);
+    const value = valueOf(field, args, definition.name);
     total += weight * (Array.isArray(value) ? Math.max(1, value.length) : 1);
   }
   return total;
