@@ -30,6 +30,7 @@ import {
   startIdentity,
   startOurGateway,
   startPassThrough,
+  startIntegrations,
   startSubgraphs,
   writeBenchSupergraph,
   type Running,
@@ -235,7 +236,13 @@ async function main(): Promise<void> {
     cleanups.push(() => Promise.all(Object.values(subgraphs).map((s) => s.stop())).then(() => undefined));
     const identity = await startIdentity({ ...env, MONGODB_DB: BENCH_DATABASES.IDENTITY_MONGODB_DB }, logDir);
     cleanups.push(() => identity.stop());
-    const gatewayEnv = { ...env, IDENTITY_URL: identity.url.replace(/\/graphql$/, '') };
+    const identityUrl = identity.url.replace(/\/graphql$/, '');
+    const integrations = await startIntegrations(
+      { ...env, MONGODB_DB: 'bench_integrations', IDENTITY_URL: identityUrl },
+      logDir,
+    );
+    cleanups.push(() => integrations.stop());
+    const gatewayEnv = { ...env, IDENTITY_URL: identityUrl, INTEGRATIONS_URL: integrations.url };
     let ours = await startOurGateway(gatewayEnv, subgraphs, logDir);
     cleanups.push(() => ours.stop());
     if (values.scale) {

@@ -53,6 +53,19 @@ export function startIdentity(env: NodeJS.ProcessEnv, logDir: string): Promise<R
   return startService('identity', 'services/identity/src/main.ts', env, logDir);
 }
 
+/**
+ * The integrations subgraph: no scenario reads it, but it is part of the supergraph, and our gateway is
+ * ready only when every subgraph of its supergraph answers.
+ */
+export function startIntegrations(env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
+  return startService(
+    'integrations',
+    'services/integrations/src/main.ts',
+    { INTEGRATIONS_SECRET_KEY: randomBytes(32).toString('hex'), ...env },
+    logDir,
+  );
+}
+
 export async function startOurGateway(
   env: NodeJS.ProcessEnv,
   subgraphs: Record<SubgraphName, Running>,
