@@ -27,6 +27,7 @@ import {
   peakRssMiB,
   startCeiling,
   startHiveGateway,
+  startFeedbackWorker,
   startIdentity,
   startOurGateway,
   startPassThrough,
@@ -242,6 +243,17 @@ async function main(): Promise<void> {
       logDir,
     );
     cleanups.push(() => integrations.stop());
+    // Exports are the worker's to run (the API only queues them).
+    const worker = await startFeedbackWorker(
+      {
+        ...env,
+        MONGODB_DB: BENCH_DATABASES.FEEDBACK_MONGODB_DB,
+        IDENTITY_URL: identityUrl,
+        INTEGRATIONS_URL: integrations.url,
+      },
+      logDir,
+    );
+    cleanups.push(() => worker.stop());
     const gatewayEnv = { ...env, IDENTITY_URL: identityUrl, INTEGRATIONS_URL: integrations.url };
     let ours = await startOurGateway(gatewayEnv, subgraphs, logDir);
     cleanups.push(() => ours.stop());

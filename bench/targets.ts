@@ -66,6 +66,11 @@ export function startIntegrations(env: NodeJS.ProcessEnv, logDir: string): Promi
   );
 }
 
+/** The feedback service's background work (exports among it), in its own process as in production. */
+export function startFeedbackWorker(env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
+  return startService('feedback-worker', 'services/feedback/src/worker.ts', env, logDir);
+}
+
 export async function startOurGateway(
   env: NodeJS.ProcessEnv,
   subgraphs: Record<SubgraphName, Running>,
