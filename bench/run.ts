@@ -252,22 +252,23 @@ async function main(): Promise<void> {
       logDir,
     );
     cleanups.push(() => integrations.stop());
+    // The feedback worker, as in production: exports are its work (the API only queues them), and the
+    // reads after each --scale seed wait for its themes and search index.
+    const worker = await startFeedbackWorker(
+      {
+        ...env,
+        MONGODB_DB: BENCH_DATABASES.FEEDBACK_MONGODB_DB,
+        IDENTITY_URL: identityUrl,
+        INTEGRATIONS_URL: integrations.url.replace(/\/graphql$/, ''),
+      },
+      logDir,
+    );
+    cleanups.push(() => worker.stop());
     const gatewayEnv = { ...env, IDENTITY_URL: identityUrl, INTEGRATIONS_URL: integrations.url };
     let ours = await startOurGateway(gatewayEnv, subgraphs, logDir);
     cleanups.push(() => ours.stop());
     if (values.scale) {
-      // Only the reads of a growing organization, through our gateway (see bench/scale.ts), with the
-      // feedback worker, whose themes and search index the reads after each seed wait for.
-      const worker = await startFeedbackWorker(
-        {
-          ...env,
-          MONGODB_DB: BENCH_DATABASES.FEEDBACK_MONGODB_DB,
-          IDENTITY_URL: identityUrl,
-          INTEGRATIONS_URL: integrations.url.replace(/\/graphql$/, ''),
-        },
-        logDir,
-      );
-      cleanups.push(() => worker.stop());
+      // Only the reads of a growing organization, through our gateway (see bench/scale.ts).
       // --sizes 100000: straight to the largest (one seed), for the reads right after it and once caught up.
       const sizes = values.sizes
         ? values.sizes.split(',').map((size) => itemCount('--sizes', size))

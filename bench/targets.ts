@@ -71,8 +71,8 @@ export function startIntegrations(env: NodeJS.ProcessEnv, logDir: string): Promi
 }
 
 /**
- * The feedback service's worker process (themes and their day figures, the search index, the change relay):
- * what `--scale` waits for after each seed, as a reader waits for it after an import.
+ * The feedback service's worker process (themes and their day figures, the search index, the change relay,
+ * exports): what `--scale` waits for after each seed, as a reader waits for it after an import.
  */
 export function startFeedbackWorker(env: NodeJS.ProcessEnv, logDir: string): Promise<Running> {
   return startService('feedback-worker', 'services/feedback/src/worker.ts', env, logDir);
