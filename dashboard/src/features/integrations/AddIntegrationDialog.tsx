@@ -10,11 +10,28 @@ interface Connected {
   url: string | null;
   address: string | null;
   secret: string | null;
+  /** A pull's first sync window, in days; null for a platform that sends. */
+  backfillDays: number | null;
 }
 
-/** Where the platform sends, and our secret, shown this once in read-only fields. */
+/** Where the platform sends, and our secret, shown this once in read-only fields; or when a pull starts. */
 function ConnectedDialog({ connected, onClose }: { connected: Connected; onClose: () => void }) {
   const where = connected.url ?? connected.address ?? '';
+  if (connected.backfillDays !== null) {
+    return (
+      <Dialog title={`${kindLabel(connected.kind)} connected`} onClose={onClose}>
+        <p>
+          The first sync starts within a minute and reads the last {connected.backfillDays}{' '}
+          {connected.backfillDays === 1 ? 'day' : 'days'}; after that, what changed is read every few minutes.
+        </p>
+        <div className="actions">
+          <button type="button" className="primary" onClick={onClose}>
+            Done
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
   return (
     <Dialog title={`${kindLabel(connected.kind)} connected`} onClose={onClose}>
       <p>Copy these now and keep them somewhere safe: they are shown only this once.</p>
@@ -41,25 +58,37 @@ function ConnectedDialog({ connected, onClose }: { connected: Connected; onClose
   );
 }
 
-/** Asks for the platform and what it needs (its secret, a token), then shows the URL and secret this once. */
+/** The first sync's window when none is chosen: the service's default. */
+const DEFAULT_BACKFILL_DAYS = 30;
+
+/**
+ * Asks for the platform and what it needs (its secret, a token; for a pull, the Zendesk subdomain and how
+ * far back the first sync goes), then shows the URL and secret this once.
+ */
 export function AddIntegrationDialog({ onAdded, onClose }: { onAdded: () => void; onClose: () => void }) {
-  const [kind, setKind] = useState<string>('webhook');
+  const [choice, setChoice] = useState<string>('webhook');
   const [name, setName] = useState('');
   const [secret, setSecret] = useState('');
   const [token, setToken] = useState('');
+  const [subdomain, setSubdomain] = useState('');
+  const [backfillDays, setBackfillDays] = useState(String(DEFAULT_BACKFILL_DAYS));
   const [error, setError] = useState<string | null>(null);
   const [connected, setConnected] = useState<Connected | null>(null);
   const [{ fetching }, add] = useMutation(ADD_INTEGRATION);
-  const asks = KINDS.find((entry) => entry.kind === kind) ?? KINDS[0];
+  const asks = KINDS.find((entry) => entry.id === choice) ?? KINDS[0];
+  const { kind } = asks;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
+    const days = Number(backfillDays);
     const input = {
       kind,
       ...(name.trim() ? { name: name.trim() } : {}),
       ...(asks.secret && secret.trim() ? { secret: secret.trim() } : {}),
       ...(asks.token && token.trim() ? { token: token.trim() } : {}),
+      ...(asks.id === 'zendesk-pull' && subdomain.trim() ? { subdomain: subdomain.trim() } : {}),
+      ...(asks.pull ? { backfillDays: days } : {}),
     };
     const result = await add({ input });
     if (result.error || !result.data) {
@@ -67,7 +96,13 @@ export function AddIntegrationDialog({ onAdded, onClose }: { onAdded: () => void
       return;
     }
     const { url, address, secret: generated } = result.data.addIntegration;
-    setConnected({ kind, url: url ?? null, address: address ?? null, secret: generated ?? null });
+    setConnected({
+      kind,
+      url: url ?? null,
+      address: address ?? null,
+      secret: generated ?? null,
+      backfillDays: asks.pull ? days : null,
+    });
     onAdded();
   };
 
@@ -77,9 +112,9 @@ export function AddIntegrationDialog({ onAdded, onClose }: { onAdded: () => void
       <form onSubmit={submit}>
         <label>
           Platform
-          <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)}>
+          <select name="kind" value={choice} onChange={(e) => setChoice(e.target.value)}>
             {KINDS.map((entry) => (
-              <option key={entry.kind} value={entry.kind}>
+              <option key={entry.id} value={entry.id}>
                 {entry.label}
               </option>
             ))}
@@ -103,6 +138,19 @@ export function AddIntegrationDialog({ onAdded, onClose }: { onAdded: () => void
             />
           </label>
         )}
+        {asks.id === 'zendesk-pull' && (
+          <label>
+            Zendesk subdomain (the part before .zendesk.com)
+            <input
+              name="subdomain"
+              required
+              maxLength={63}
+              pattern="[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+              value={subdomain}
+              onChange={(e) => setSubdomain(e.target.value)}
+            />
+          </label>
+        )}
         {asks.token && (
           <label>
             {asks.token}
@@ -110,9 +158,25 @@ export function AddIntegrationDialog({ onAdded, onClose }: { onAdded: () => void
               name="token"
               type="password"
               autoComplete="off"
+              required={asks.pull}
               maxLength={4000}
               value={token}
               onChange={(e) => setToken(e.target.value)}
+            />
+          </label>
+        )}
+        {asks.pull && (
+          <label>
+            Days the first sync goes back (0 to 365)
+            <input
+              name="backfillDays"
+              type="number"
+              required
+              min={0}
+              max={365}
+              step={1}
+              value={backfillDays}
+              onChange={(e) => setBackfillDays(e.target.value)}
             />
           </label>
         )}
