@@ -135,6 +135,39 @@ describe('feedbackInsights', () => {
     });
   });
 
+  test('when a partial day holds more items than a page of its read, with many at the same instant, then each is counted once', async () => {
+    const { key, orgId } = await stack.createKey();
+    // 2,101 items at three instants (pages of 2,000 end inside a group of equal dates), one before the range.
+    const instants = [10, 11, 12].map((hour) => new Date(Date.UTC(2026, 2, 5, hour)));
+    const dates = [...Array.from({ length: 2_101 }, (_, i) => instants[i % 3]), new Date(Date.UTC(2026, 2, 5, 9))];
+    await (await stack.connect('feedback')).collection('feedback_items').insertMany(
+      dates.map((date, i) => ({
+        _id: new Types.ObjectId(),
+        orgId,
+        source: i % 2 ? 'api' : 'email',
+        title: `Item ${i}`,
+        content: 'Paged',
+        sentiment: i % 4 === 0 ? 'negative' : 'positive',
+        status: 'unread',
+        publishedDate: date,
+        createdAt: date,
+      })),
+    );
+
+    const response = await insights(key, { from: '2026-03-05T09:30:00.000Z', to: '2026-03-06T00:00:00.000Z' });
+
+    expect(response.body.errors).toBeUndefined();
+    expect(response.body.data!.feedbackInsights).toMatchObject({
+      total: 2_101,
+      bySentiment: { negative: 526, positive: 1_575 },
+      bySource: [
+        { source: 'email', count: 1_051 },
+        { source: 'api', count: 1_050 },
+      ],
+      series: [{ start: '2026-03-05T09:30:00.000Z', count: 2_101, negative: 526, positive: 1_575 }],
+    });
+  });
+
   test('when the interval is month, then points start on the same day of each calendar month (the last day when shorter)', async () => {
     const { key, orgId } = await stack.createKey();
     await seeded(orgId);

@@ -1,4 +1,4 @@
-import type { Connection, Model } from 'mongoose';
+import type { Connection, Model, Types } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
 import { CountStore, type CellDocument, type Sentiment } from '../../core';
 import { ANY_SENTIMENT, ANY_STATUS, feedbackModel, type FeedbackDocument } from '../../core/data';
@@ -21,7 +21,11 @@ export class InsightsStore {
   private readonly model: Model<FeedbackDocument>;
   private readonly counts: CountStore;
 
-  constructor(connection: Connection) {
+  constructor(
+    connection: Connection,
+    /** Items per read of a range (see itemsIn). */
+    private readonly pageSize = 2_000,
+  ) {
     this.model = feedbackModel(connection);
     this.counts = new CountStore(connection);
   }
@@ -42,14 +46,42 @@ export class InsightsStore {
     return this.counts.find(orgId, 'day', { from: first, to: last });
   }
 
-  /** The items published in the range (what each figure needs of them), streamed a cursor's batch at a time. */
-  itemsIn(orgId: string, range: InsightsRange): AsyncIterable<CountedFields> {
-    return this.model
-      .find(this.match(orgId, range), { _id: 0, publishedDate: 1, source: 1, status: 1, sentiment: 1 })
-      .lean<CountedFields>()
-      .maxTimeMS(DEFAULT_MAX_TIME_MS)
-      .batchSize(5_000)
-      .cursor();
+  /**
+   * The items published in the range (what each figure needs of them), newest first, `pageSize` at a time,
+   * each page after the last one's (publishedDate, _id). Sorted and limited, a page is one range of the
+   * (organization, status, sentiment, publishedDate) index on every engine; the embedded engine read the
+   * same filter unsorted as every item of the organization (a partial day of a year's insights: 0.1-0.8 s
+   * at 10,000 items on a busy machine, against 3-40 ms as pages).
+   */
+  async *itemsIn(orgId: string, range: InsightsRange): AsyncIterable<CountedFields> {
+    const filter = this.match(orgId, range);
+    let after: { publishedDate: Date; _id: Types.ObjectId } | null = null;
+    for (;;) {
+      const page: Array<CountedFields & { _id: Types.ObjectId }> = await this.model
+        .find(
+          after
+            ? {
+                $and: [
+                  filter,
+                  {
+                    $or: [
+                      { publishedDate: { $lt: after.publishedDate } },
+                      { publishedDate: after.publishedDate, _id: { $lt: after._id } },
+                    ],
+                  },
+                ],
+              }
+            : filter,
+          { publishedDate: 1, source: 1, status: 1, sentiment: 1 },
+        )
+        .sort({ publishedDate: -1, _id: -1 })
+        .limit(this.pageSize)
+        .lean<Array<CountedFields & { _id: Types.ObjectId }>>()
+        .maxTimeMS(DEFAULT_MAX_TIME_MS);
+      yield* page;
+      if (page.length < this.pageSize) return;
+      after = page[page.length - 1];
+    }
   }
 
   /** The texts of the newest `limit` negative items of the range, streamed, through an index that serves that order. */
