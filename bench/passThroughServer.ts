@@ -12,11 +12,17 @@ const upstream = new URL(process.env.UPSTREAM_URL as string);
 const pool = new Pool(upstream.origin, { connections: 128, keepAliveTimeout: 30_000 });
 const upstreamPath = `${upstream.pathname}${upstream.search}`;
 
-async function forward(body: Buffer, res: http.ServerResponse): Promise<void> {
+/**
+ * The client signs the identity itself (as for Hive Gateway): without it the subgraph would only refuse.
+ * @fi/shared's IDENTITY_HEADER, not imported: this bare server loads nothing of the project.
+ */
+const IDENTITY_HEADER = 'x-fi-identity';
+
+async function forward(body: Buffer, identity: string | undefined, res: http.ServerResponse): Promise<void> {
   const answer = await pool.request({
     path: upstreamPath,
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(identity ? { [IDENTITY_HEADER]: identity } : {}) },
     body,
   });
   const text = await answer.body.text();
@@ -31,7 +37,8 @@ const server = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    forward(Buffer.concat(chunks), res).catch((error: unknown) => {
+    const identity = req.headers[IDENTITY_HEADER];
+    forward(Buffer.concat(chunks), Array.isArray(identity) ? identity[0] : identity, res).catch((error: unknown) => {
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`pass-through: ${(error as Error).message}`);
     });
