@@ -44,7 +44,10 @@ type ArgumentNodes = readonly { name: { value: string }; value: ValueNode }[];
 interface FieldPrice {
   weight: number;
   perElement: number;
-  /** The list size the field gives itself; its parent's slice instead when it is one of the parent's `sizedFields`. */
+  /**
+   * The list size the field gives itself; its parent's slice instead when it is one of the parent's
+   * `sizedFields`.
+   */
   size: number;
 }
 
@@ -182,7 +185,10 @@ function argumentValue(
 /** An argument's value as the request gives it (`priceOperation` notes whether a variable decided it). */
 type ValueOf = (field: GraphQLField<unknown, unknown>, args: ArgumentNodes, name: string) => unknown;
 
-/** The list length the slicing arguments ask for, each within 0..100; a value the subgraph will refuse counts as 100. */
+/**
+ * The list length the slicing arguments ask for, each within 0..100; a value the subgraph will refuse
+ * counts as 100.
+ */
 function sliceOf(
   field: GraphQLField<unknown, unknown>,
   args: ArgumentNodes,
