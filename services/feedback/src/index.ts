@@ -35,6 +35,7 @@ export {
   computeThemes,
   computeVectorThemes,
   curateDemoTaxonomy,
+  DEMO_TAXONOMY,
   recomputeThemes,
   themeComputationModel,
   ThemeStore,
