@@ -530,6 +530,42 @@ test('when an organization has new items only behind an import batch still being
   }
 });
 
+test('when an import stored more than 1,000 items within one second, then a search right after it still reads the newest 1,000', async () => {
+  const { key, orgId } = await stack.createKey();
+  const second = Math.floor(Date.now() / 1_000) - 50_000;
+  const createdAt = new Date(second * 1_000);
+  // Ids of one second, in the order made (their counter grows), every 100th item holding "export".
+  const docs = Array.from({ length: 1_500 }, (_, i) => ({
+    _id: new Types.ObjectId(`${second.toString(16)}${new Types.ObjectId().toHexString().slice(8)}`),
+    orgId,
+    source: 'api',
+    title: (i + 1) % 100 === 0 ? `Export ${i + 1}` : `Item ${i + 1}`,
+    content: 'Text',
+    sentiment: 'neutral',
+    status: 'unread',
+    publishedDate: createdAt,
+    createdAt,
+  }));
+  await feedback.collection('feedback_items').insertMany(docs);
+  await recountOrganization(feedback, orgId);
+
+  const answer = await stack.gql<{
+    feedbackItems: { total: number; items: Array<{ title: string }>; searchReach: unknown };
+  }>(
+    'query($k: String!) { feedbackItems(apiKey: $k, search: "export") { total items { title } searchReach { indexed newest notSearched } } }',
+    { k: key },
+  );
+
+  expect(answer.body.errors).toBeUndefined();
+  expect(answer.body.data!.feedbackItems).toMatchObject({
+    total: 10,
+    searchReach: { indexed: 0, newest: 1_000, notSearched: 500 },
+  });
+  expect(answer.body.data!.feedbackItems.items.map((item) => item.title)).toEqual(
+    Array.from({ length: 10 }, (_, i) => `Export ${1_500 - 100 * i}`),
+  );
+});
+
 test('when the index lags by more than 1,000 items (a large import), then a search reads the index and the newest 1,000 and says how far it reached', async () => {
   const { key, orgId } = await stack.createKey();
   const first = Math.floor(Date.now() / 1_000) - 100_000;

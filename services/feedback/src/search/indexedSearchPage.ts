@@ -16,9 +16,8 @@ export interface IndexedItemReads {
   /** How many items the organization has (kept counts). */
   total(orgId: string): Promise<number>;
   countAfterId(orgId: string, after: string): Promise<number>;
-  /** The organization's newest and oldest item ids (hex), or null when it has none. */
-  newestId(orgId: string): Promise<string | null>;
-  oldestId(orgId: string): Promise<string | null>;
+  /** The ids (hex) of the organization's newest `limit` items after `after` (null: any), newest first. */
+  newestIdsAfter(orgId: string, after: string | null, limit: number): Promise<string[]>;
   newestAfterId(
     orgId: string,
     query: FeedbackQuery,
@@ -42,21 +41,12 @@ export const searchOnly = (query: FeedbackQuery) =>
   !query.publishedBefore;
 
 /**
- * The unindexed items a search reads one by one (by regex) at most, about. Right after a large import the
- * index lags by up to the whole import, and reading it all took seconds (a time-out at 100,000 items; the
+ * The unindexed items a search reads one by one (by regex) at most. Right after a large import the index
+ * lags by up to the whole import, and reading it all took seconds (a time-out at 100,000 items; the
  * embedded engine matches a regex at about 0.4 ms an item): a search then reads the index and only the
  * newest of the tail, and says how far it reached.
  */
 export const TAIL_SEARCHED_AT_MOST = 1_000;
-/** The longest stretch of storing times the search for the tail's start looks through (about 194 days). */
-const TAIL_SPAN_SECONDS = 2 ** 24;
-
-/** The largest id of the second before `seconds`: items after it were stored at `seconds` or later. */
-const idBeforeSecond = (seconds: number) =>
-  `${Math.max(0, seconds - 1)
-    .toString(16)
-    .padStart(8, '0')}${'f'.repeat(16)}`;
-const secondOf = (id: string) => parseInt(id.slice(0, 8), 16);
 
 /** The items not in the index: how many, and from which id on a search reads them (null: every item). */
 export interface SearchTail {
@@ -71,10 +61,10 @@ export interface SearchTail {
 
 /**
  * The tail after `watermark` (null: nothing indexed yet). When it holds more than TAIL_SEARCHED_AT_MOST
- * items, the search reads only those stored from the latest second from which at most that many were:
- * found by halving the stretch of storing seconds (ids begin with theirs) with counts of an id range,
- * which every engine answers from the `_id` index (the embedded engine without reading the items; a read
- * skipping the newest items read each of them: 2-10 s for 1,000 to 5,000 on a busy machine).
+ * items, the search reads only the newest TAIL_SEARCHED_AT_MOST: their start is the id of the next newer
+ * one, read with them in one range of the (organization, `_id`) index cut at the limit. (Halving the
+ * stretch of storing seconds with counts found no start when one second held more than the bound, as an
+ * import's batch does: such a search then read none of the tail.)
  */
 export async function searchTail(
   items: IndexedItemReads,
@@ -86,25 +76,15 @@ export async function searchTail(
     watermark ? items.countAfterId(orgId, watermark) : null,
   ]);
   const notIndexed = behind ?? live;
-  const [newest, oldest] =
-    notIndexed > TAIL_SEARCHED_AT_MOST
-      ? await Promise.all([items.newestId(orgId), watermark ?? items.oldestId(orgId)])
-      : [null, null];
-  if (!newest || !oldest) return { live, notIndexed, after: watermark };
-  let high = secondOf(newest) + 1;
-  let low = Math.max(secondOf(oldest), high - TAIL_SPAN_SECONDS);
-  let searched = 0;
-  // More than the bound were stored from `low` on (or `low` is as far as it looks), at most it from `high` on.
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    const from = await items.countAfterId(orgId, idBeforeSecond(middle));
-    if (from > TAIL_SEARCHED_AT_MOST) low = middle;
-    else [high, searched] = [middle, from];
-  }
+  if (notIndexed <= TAIL_SEARCHED_AT_MOST) return { live, notIndexed, after: watermark };
+  const newest = await items.newestIdsAfter(orgId, watermark, TAIL_SEARCHED_AT_MOST + 1);
+  // Fewer than counted: items were removed since the count; the whole tail is within the bound.
+  if (newest.length <= TAIL_SEARCHED_AT_MOST) return { live, notIndexed, after: watermark };
+  const searched = TAIL_SEARCHED_AT_MOST;
   return {
     live,
     notIndexed,
-    after: idBeforeSecond(high),
+    after: newest[searched],
     reach: { indexed: live - notIndexed, newest: searched, notSearched: notIndexed - searched },
   };
 }

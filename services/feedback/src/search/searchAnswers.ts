@@ -32,8 +32,7 @@ export function searchAnswers(
   const items: IndexedItemReads = {
     total: (orgId) => repository.total(orgId),
     countAfterId: (orgId, after) => repository.countAfterId(orgId, after),
-    newestId: (orgId) => index.newestId(orgId),
-    oldestId: (orgId) => index.oldestId(orgId),
+    newestIdsAfter: (orgId, after, limit) => index.newestIdsAfter(orgId, after, limit),
     newestAfterId: (orgId, query, after, position, limit) =>
       repository.newestAfterId(orgId, query, after, position, limit),
     countMatchingAfterId: (orgId, query, after) => repository.countMatchingAfterId(orgId, query, after),

@@ -465,20 +465,21 @@ export class IndexStore {
   }
 
   /** The organization's newest item id (the bench waits until the index reaches it). */
-  newestId(orgId: string): Promise<string | null> {
-    return this.endId(orgId, -1);
+  async newestId(orgId: string): Promise<string | null> {
+    return (await this.newestIdsAfter(orgId, null, 1))[0] ?? null;
   }
 
-  oldestId(orgId: string): Promise<string | null> {
-    return this.endId(orgId, 1);
-  }
-
-  private async endId(orgId: string, order: 1 | -1): Promise<string | null> {
-    return (
-      (
-        await this.items.findOne({ orgId }, { _id: 1 }).sort({ _id: order }).lean<{ _id: Types.ObjectId }>()
-      )?._id.toHexString() ?? null
-    );
+  /**
+   * The ids of the organization's newest `limit` items after `after` (null: any), newest first: one range
+   * of the (organization, `_id`) index read in order and cut at the limit, on every engine.
+   */
+  async newestIdsAfter(orgId: string, after: string | null, limit: number): Promise<string[]> {
+    const docs = await this.items
+      .find({ orgId, ...(after ? { _id: { $gt: new Types.ObjectId(after) } } : {}) }, { _id: 1 })
+      .sort({ _id: -1 })
+      .limit(limit)
+      .lean<Array<{ _id: Types.ObjectId }>>();
+    return docs.map((doc) => doc._id.toHexString());
   }
 
   /** Sizes of the organization's index, for the bench: documents and bytes of postings and blocks. */
