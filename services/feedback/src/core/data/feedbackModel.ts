@@ -79,9 +79,10 @@ const feedbackSchema = new Schema<FeedbackDocument>(
 // order, MongoDB merging the few value pairs, with publishedDate last for a date range.
 feedbackSchema.index({ orgId: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1, publishedDate: -1 });
 feedbackSchema.index({ orgId: 1, source: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1, publishedDate: -1 });
-// Date ranges without the list's order: the partial days of a total, insights, topTerms (newest first).
-feedbackSchema.index({ orgId: 1, status: 1, sentiment: 1, publishedDate: -1 });
-feedbackSchema.index({ orgId: 1, source: 1, status: 1, sentiment: 1, publishedDate: -1 });
+// Date ranges without the list's order: the partial days of a total, insights, topTerms (newest first);
+// `_id` last for the insights' keyset pages (after a page's last publishedDate and _id).
+feedbackSchema.index({ orgId: 1, status: 1, sentiment: 1, publishedDate: -1, _id: -1 });
+feedbackSchema.index({ orgId: 1, source: 1, status: 1, sentiment: 1, publishedDate: -1, _id: -1 });
 // A contact's feedback, newest first; a contact's or an account's newest item after a removal.
 feedbackSchema.index({ orgId: 1, emailLower: 1, status: 1, sentiment: 1, createdAt: -1, _id: -1, publishedDate: -1 });
 feedbackSchema.index({ orgId: 1, emailLower: 1, publishedDate: -1 });
