@@ -271,7 +271,7 @@ describe('curated themes', () => {
       async () =>
         (await ok<{ feedbackThemes: { computedAt: string } }>(SUGGESTIONS, { apiKey: key })).feedbackThemes
           .computedAt !== before,
-      60_000,
+      120_000,
       'a computation after the corrections',
     );
     expect((await item(key, billing[3])).themeMatches[0]).toMatchObject({

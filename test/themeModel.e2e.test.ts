@@ -104,7 +104,7 @@ test('when a person takes an item from a theme the model gave it, then the corre
   const restated = await add(key, RESTATED);
   await eventually(
     async () => matchesOf(await itemOf(key, restated)).includes(`${zorp}:model`),
-    30_000,
+    60_000,
     'assigned by the model',
   );
   await ok(UNASSIGN, { apiKey: key, itemId: restated, themeId: zorp });
