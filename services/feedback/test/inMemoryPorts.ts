@@ -60,11 +60,20 @@ export class MemoryItems implements ItemStore, ItemLists {
     return { item: { ...item }, created: true };
   }
 
-  async insertBatch(orgId: string, ids: string[], records: FeedbackRecord[], changeIds?: string[]): Promise<number> {
+  async insertBatch(orgId: string, ids: string[], records: FeedbackRecord[]): Promise<number> {
     records.forEach((record, i) =>
-      this.stored.set(ids[i], { item: itemOf(ids[i], orgId, record), changeIds: changeIds && [changeIds[i]] }),
+      this.stored.set(ids[i], { item: itemOf(ids[i], orgId, record), changeIds: undefined }),
     );
     return records.length;
+  }
+
+  async insertEach(orgId: string, ids: string[], records: FeedbackRecord[], changeIds: string[]): Promise<string[]> {
+    const written = ids.filter((id) => !this.stored.has(id));
+    records.forEach((record, i) => {
+      if (!this.stored.has(ids[i]))
+        this.stored.set(ids[i], { item: itemOf(ids[i], orgId, record), changeIds: [changeIds[i]] });
+    });
+    return written;
   }
 
   async setStatus(

@@ -206,6 +206,22 @@ describe('adding a batch', () => {
     expect(events.recorded.map((change) => change.type)).toEqual(['feedback.created']);
   });
 
+  test('when another add of an external id writes its item first, then the batch answers that item and counts only what it wrote', async () => {
+    const { items, idempotency, externalIds, events } = setUp();
+    const insertEach = items.insertEach.bind(items);
+    // A redelivery of the first ticket, worked on at the same moment, writes its item just before the batch.
+    items.insertEach = async (orgId, ids, records, changeIds) => {
+      await items.createOnce(orgId, ids[0], records[0], [`evt_${ids[0]}_created`]);
+      return insertEach(orgId, ids, records, changeIds);
+    };
+    const outcomes = await addFeedbackBatch({ items, idempotency, externalIds, events }, ORG, [ticket(1), ticket(2)]);
+    expect(outcomes.every((outcome) => 'item' in outcome)).toBe(true);
+    expect(items.stored.size).toBe(2);
+    const counted = events.counted.find((change) => change.type === 'feedback.imported')!;
+    expect(deltaLines(counted)).toContain('source:zendesk unread:negative 1');
+    expect(deltaLines(counted)).not.toContain('source:zendesk unread:negative 2');
+  });
+
   test('when a batch has more than 100 inputs, then BAD_REQUEST names the argument and nothing is recorded', async () => {
     const { items, idempotency, externalIds, events } = setUp();
     const inputs = Array.from({ length: 101 }, (_, n) => ticket(n));

@@ -184,18 +184,42 @@ export class FeedbackRepository {
    * Writes a batch under chosen ids, in order (so the presence of the last proves the whole batch);
    * returns how many were written.
    */
-  async insertBatch(orgId: string, ids: string[], records: FeedbackRecord[], changeIds?: string[]): Promise<number> {
+  async insertBatch(orgId: string, ids: string[], records: FeedbackRecord[]): Promise<number> {
     if (records.length === 0) return 0;
+    const result = await this.model.collection.insertMany(this.newDocuments(orgId, ids, records), { ordered: true });
+    return result.insertedCount;
+  }
+
+  /**
+   * Writes each item under its chosen id, naming its own change (as createOnce does), unless an item has the
+   * id already (another add of the same external id got there first); the ids written. One unordered insert.
+   */
+  async insertEach(orgId: string, ids: string[], records: FeedbackRecord[], changeIds: string[]): Promise<string[]> {
+    if (records.length === 0) return [];
+    const docs = this.newDocuments(orgId, ids, records).map((doc, i) => ({ ...doc, webhookEventIds: [changeIds[i]] }));
+    const taken = new Set<number>();
+    try {
+      await this.model.collection.insertMany(docs, { ordered: false });
+    } catch (error) {
+      const failures = [(error as { writeErrors?: unknown }).writeErrors ?? []].flat() as Array<{
+        code?: number;
+        index?: number;
+      }>;
+      if (failures.length === 0 || failures.some((failure) => failure.code !== 11000 || failure.index === undefined))
+        throw error;
+      for (const failure of failures) taken.add(failure.index!);
+    }
+    return ids.filter((_, i) => !taken.has(i));
+  }
+
+  private newDocuments(orgId: string, ids: string[], records: FeedbackRecord[]) {
     const stamp = createdStamp();
-    const docs = records.map((record, i) => ({
+    return records.map((record, i) => ({
       _id: new Types.ObjectId(ids[i]),
       orgId,
       ...storedFields(record),
       ...stamp,
-      ...(changeIds ? { webhookEventIds: [changeIds[i]] } : {}),
     }));
-    const result = await this.model.collection.insertMany(docs, { ordered: true });
-    return result.insertedCount;
   }
 
   /**

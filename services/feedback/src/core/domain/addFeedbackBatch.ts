@@ -35,9 +35,10 @@ const isBadRequest = (error: unknown) =>
  * addFeedbackItem would give; an `externalId` already added answers the item first created (within the
  * batch too). Each new item has its own `feedback.created` event, recorded before the write and named in
  * the item's own document, as addFeedback's; their counts go in one change (an import's: one write of the
- * kept counts for the batch instead of one per item, which is what limits how fast items can be added).
- * An externalId whose earlier add died between its claim and its item goes through addFeedback, which
- * finishes that add. Resolves in the inputs' order.
+ * kept counts for the batch instead of one per item, which is what limits how fast items can be added),
+ * of the items this batch wrote. An externalId claimed but without its item yet (an earlier add died
+ * between the two, or another is at work on it now) goes through addFeedback, which writes the item under
+ * the claimed id unless it is there. Resolves in the inputs' order.
  */
 export async function addFeedbackBatch(
   deps: { items: ItemStore; idempotency: IdempotencyKeys; externalIds: ExternalIds; events: ChangeEvents },
@@ -105,14 +106,20 @@ export async function addFeedbackBatch(
       itemIds: items.map((item) => item.id),
     };
     await deps.events.recordAll(created);
-    await writeWithEvent(deps.events, counted, () =>
-      deps.items.insertBatch(
-        orgId,
-        items.map((item) => item.id),
-        fresh.map((one) => one.record),
-        created.map((change) => change.id),
-      ),
-    );
+    await writeWithEvent(deps.events, counted, async () => {
+      const written = new Set(
+        await deps.items.insertEach(
+          orgId,
+          items.map((item) => item.id),
+          fresh.map((one) => one.record),
+          created.map((change) => change.id),
+        ),
+      );
+      // An item another add of its external id wrote first (a redelivery worked on at the same moment)
+      // is that add's to count.
+      counted.delta = sumOf(items.filter((item) => written.has(item.id)).map((item) => [null, countedOf(item)]));
+      return written;
+    });
     await Promise.all(created.map((change) => deps.events.written(change)));
     await deps.externalIds.completeAll(
       orgId,

@@ -30,11 +30,13 @@ export interface ItemStore {
     record: FeedbackRecord,
     changeIds: string[],
   ): Promise<{ item: FeedbackItem; created: boolean }>;
+  /** Writes a batch under chosen ids, in order (the presence of the last proves the whole batch); returns how many. */
+  insertBatch(orgId: string, ids: string[], records: FeedbackRecord[]): Promise<number>;
   /**
-   * Writes a batch under chosen ids, in order (the presence of the last proves the whole batch); returns how
-   * many. `changeIds`, when given, names each item's own change in its write (as createOnce does).
+   * Writes each item under its chosen id naming its own change (as createOnce does), unless an item has the
+   * id already (another add got there first); the ids written.
    */
-  insertBatch(orgId: string, ids: string[], records: FeedbackRecord[], changeIds?: string[]): Promise<number>;
+  insertEach(orgId: string, ids: string[], records: FeedbackRecord[], changeIds: string[]): Promise<string[]>;
   /**
    * Sets the status of a stored item if it still has the status it was read with; null when it was
    * deleted or changed meanwhile (read it again). `changeId` names the change in the same write.
