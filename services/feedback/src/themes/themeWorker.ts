@@ -305,13 +305,21 @@ export function startThemeWorker(
       if (!themesStale && !(await store.countsStale(orgId, run))) continue;
       if (!(await store.lease(orgId, LEASE_MS))) continue;
       const started = Date.now();
-      if (themesStale) {
-        again.delete(orgId);
-        const count = await recomputeThemes(store, orgId, new Date(), model);
-        logger.info({ orgId, themes: count, ms: Date.now() - started }, 'feedback themes computed');
-      } else {
-        const days = await refreshThemeDays(store, orgId).finally(() => store.release(orgId));
-        if (days > 0) logger.info({ orgId, days, ms: Date.now() - started }, 'feedback theme figures counted');
+      try {
+        if (themesStale) {
+          again.delete(orgId);
+          const count = await recomputeThemes(store, orgId, new Date(), model);
+          logger.info({ orgId, themes: count, ms: Date.now() - started }, 'feedback themes computed');
+        } else {
+          const days = await refreshThemeDays(store, orgId);
+          await store.release(orgId);
+          if (days > 0) logger.info({ orgId, days, ms: Date.now() - started }, 'feedback theme figures counted');
+        }
+      } catch (error) {
+        // A failed computation (a read past its time limit on a busy database) gives its lease back, so the
+        // next pass tries again, instead of holding the organization for LEASE_MS; the others go on.
+        await store.release(orgId).catch(() => undefined);
+        logger.warn({ err: error, orgId }, 'feedback theme computation failed for an organization; tried again');
       }
     }
   };
