@@ -10,6 +10,7 @@ export { watchMongoPool } from './metrics/mongoPoolMetrics';
 
 // Repositories' helpers
 export { buildIndexes } from './data/buildIndexes';
+export { insertUnordered } from './data/insertUnordered';
 export { newObjectIdHex, objectIdOrNull } from './data/objectId';
 export { OrgScopedRepository } from './data/orgScopedRepository';
 export { Tombstones, type TombstoneDocument } from './data/tombstones';

@@ -1,5 +1,5 @@
 import type { Collection, Connection } from 'mongoose';
-import { INDEX_BUILD_TIME_LIMIT } from '@fi/shared/database';
+import { INDEX_BUILD_TIME_LIMIT, insertUnordered } from '@fi/shared/database';
 import { IDEMPOTENCY_WINDOW_MS, type Change, type CountDelta } from '../../core';
 
 /**
@@ -109,12 +109,7 @@ export class ChangeOutbox {
       ...(change.heldUntil ? { heldUntil: change.heldUntil } : {}),
       doneAt: null,
     }));
-    try {
-      await this.collection.insertMany(docs, { ordered: false });
-    } catch (error) {
-      const failures = [(error as { writeErrors?: unknown }).writeErrors ?? []].flat() as Array<{ code?: number }>;
-      if (failures.length === 0 || failures.some((failure) => failure.code !== 11000)) throw error;
-    }
+    await insertUnordered(this.collection, docs);
   }
 
   /**

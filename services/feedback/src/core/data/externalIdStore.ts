@@ -1,3 +1,4 @@
+import { insertUnordered } from '@fi/shared/database';
 import { createHash } from 'node:crypto';
 import { Types, type Collection, type Connection } from 'mongoose';
 import type { Claim, FeedbackItem } from '../model/feedbackItem';
@@ -50,18 +51,7 @@ export class ExternalIdStore {
       itemId: new Types.ObjectId(),
       createdAt: now,
     }));
-    const taken = new Set<number>();
-    try {
-      await this.collection.insertMany(docs, { ordered: false });
-    } catch (error) {
-      const failures = [(error as { writeErrors?: unknown }).writeErrors ?? []].flat() as Array<{
-        code?: number;
-        index?: number;
-      }>;
-      if (failures.length === 0 || failures.some((failure) => failure.code !== 11000 || failure.index === undefined))
-        throw error;
-      for (const failure of failures) taken.add(failure.index!);
-    }
+    const taken = await insertUnordered(this.collection, docs);
     const existing = new Map<string, ExternalIdDocument>();
     if (taken.size > 0) {
       const ids = [...taken].map((index) => docs[index]._id);

@@ -1,6 +1,6 @@
 import { Types, type Connection } from 'mongoose';
 import { createdStamp, updatedStamp, type ChangeEntry, type ChangePosition } from '@fi/shared';
-import { objectIdOrNull, OrgScopedRepository } from '@fi/shared/database';
+import { insertUnordered, objectIdOrNull, OrgScopedRepository } from '@fi/shared/database';
 import type { CellRef } from '../model/countDelta';
 import type {
   FeedbackItem,
@@ -197,18 +197,7 @@ export class FeedbackRepository {
   async insertEach(orgId: string, ids: string[], records: FeedbackRecord[], changeIds: string[]): Promise<string[]> {
     if (records.length === 0) return [];
     const docs = this.newDocuments(orgId, ids, records).map((doc, i) => ({ ...doc, webhookEventIds: [changeIds[i]] }));
-    const taken = new Set<number>();
-    try {
-      await this.model.collection.insertMany(docs, { ordered: false });
-    } catch (error) {
-      const failures = [(error as { writeErrors?: unknown }).writeErrors ?? []].flat() as Array<{
-        code?: number;
-        index?: number;
-      }>;
-      if (failures.length === 0 || failures.some((failure) => failure.code !== 11000 || failure.index === undefined))
-        throw error;
-      for (const failure of failures) taken.add(failure.index!);
-    }
+    const taken = await insertUnordered(this.model.collection, docs);
     return ids.filter((_, i) => !taken.has(i));
   }
 
