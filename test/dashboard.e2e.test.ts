@@ -11,7 +11,6 @@ import { ADD_FEEDBACK, GET_FEEDBACK, LIST_CONTACTS, LIST_FEEDBACK } from './help
 import { startStack, type Stack } from './helpers/stack';
 import { WebhookReceiver } from './helpers/webhookReceiver';
 import { FAST_WEBHOOKS, LIST_ENDPOINTS } from './helpers/webhookQueries';
-import { ZendeskServer } from './helpers/zendeskServer';
 
 // The web application in Debian's headless Chromium against a whole stack on loopback: the gateway
 // serves the built page on the API's origin. Controls are found by role and label, as people and
@@ -36,11 +35,8 @@ async function mailedLink(email: string, purpose: 'invitation' | 'password reset
   return `${pathname}${search}`;
 }
 
-let zendesk: ZendeskServer;
 beforeAll(async () => {
   build = await buildDashboardForTest();
-  // A local server speaking Zendesk's export API, for the pull connected from the Integrations page.
-  zendesk = await ZendeskServer.start();
   // AUTH_CACHE_TTL_MS=0: a revoked key is refused at once, so the test need not wait out the cache.
   // Webhooks may go to a receiver on loopback (the Webhooks page's test), as the webhook tests allow.
   // The service logs: in development the identity service logs single-use links instead of mailing them.
@@ -51,8 +47,8 @@ beforeAll(async () => {
       COOKIE_SECURE: 'false',
       AUTH_CACHE_TTL_MS: '0',
       THEMES_INTERVAL_MS: '1000',
-      ZENDESK_BASE_URL: zendesk.baseUrl,
-      PULL_POLL_MS: '200',
+      // The Zendesk pull added from the Integrations page asks a local address (nothing answers there).
+      ZENDESK_BASE_URL: 'http://127.0.0.1:9/{subdomain}',
       ...FAST_WEBHOOKS,
     },
     { logSink: logs },
@@ -65,7 +61,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
-  await zendesk?.close();
   build?.remove();
 });
 
@@ -925,12 +920,8 @@ test('an owner connects a webhook (its URL and secret shown once), sees the even
   expect(await memberPage.getByRole('button', { name: 'Add integration' }).count()).toBe(0);
 });
 
-test('an owner connects a Zendesk pull going back a week, and the tickets of that week become items', async () => {
+test('an owner connects a Zendesk pull going back a week from the Integrations page: the service stores its subdomain and window', async () => {
   const owner = await addMember('owner');
-  const day = 86_400_000;
-  zendesk.account('acme-support', 'zendesk-oauth-token');
-  zendesk.addTickets('acme-support', 2, new Date(Date.now() - 20 * day));
-  zendesk.addTickets('acme-support', 3, new Date(Date.now() - 2 * day));
   const page = await newPage();
   await signIn(page, owner);
   await page.getByRole('link', { name: 'Integrations' }).click();
@@ -944,17 +935,14 @@ test('an owner connects a Zendesk pull going back a week, and the tickets of tha
   await dialog.getByRole('button', { name: 'Add integration' }).click();
   await dialog.getByText('reads the last 7 days').waitFor();
   await dialog.getByRole('button', { name: 'Done' }).click();
-  const row = page.getByRole('row').filter({ hasText: 'Acme tickets' });
-  // The three tickets of the last week, not the two of 20 days ago.
-  await eventually(
-    async () => {
-      await page.reload();
-      return (await row.getByRole('cell', { name: '3', exact: true }).count()) === 1;
-    },
-    60_000,
-    'the week of tickets made into items',
-  );
-  expect(zendesk.requestsOf('acme-support').length).toBeGreaterThan(0);
+  await page.getByRole('row').filter({ hasText: 'Acme tickets' }).waitFor();
+  // What the form sent, as the integrations service keeps it (the pull itself: integrationsPull.e2e).
+  const stored = await (
+    await stack.connect('integrations')
+  )
+    .collection('connections')
+    .findOne({ orgId, name: 'Acme tickets' });
+  expect(stored).toMatchObject({ kind: 'zendesk', settings: { subdomain: 'acme-support', backfillDays: 7 } });
 });
 
 test('an owner generates a key and finds it in the audit log filtered by that action and actor, the filters kept in the address', async () => {
