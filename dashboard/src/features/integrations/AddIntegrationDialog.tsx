@@ -17,33 +17,27 @@ interface Connected {
 /** Where the platform sends, and our secret, shown this once in read-only fields; or when a pull starts. */
 function ConnectedDialog({ connected, onClose }: { connected: Connected; onClose: () => void }) {
   const where = connected.url ?? connected.address ?? '';
-  if (connected.backfillDays !== null) {
-    return (
-      <Dialog title={`${kindLabel(connected.kind)} connected`} onClose={onClose}>
+  return (
+    <Dialog title={`${kindLabel(connected.kind)} connected`} onClose={onClose}>
+      {connected.backfillDays !== null ? (
         <p>
           The first sync starts within a minute and reads the last {connected.backfillDays}{' '}
           {connected.backfillDays === 1 ? 'day' : 'days'}; after that, what changed is read every few minutes.
         </p>
-        <div className="actions">
-          <button type="button" className="primary" onClick={onClose}>
-            Done
-          </button>
-        </div>
-      </Dialog>
-    );
-  }
-  return (
-    <Dialog title={`${kindLabel(connected.kind)} connected`} onClose={onClose}>
-      <p>Copy these now and keep them somewhere safe: they are shown only this once.</p>
-      <label>
-        {connected.address ? 'Address to forward feedback to' : 'URL to give the platform'}
-        <input readOnly value={where} className="secret" onFocus={(e) => e.target.select()} />
-      </label>
-      {connected.secret && (
-        <label>
-          Signing secret
-          <input readOnly value={connected.secret} className="secret" onFocus={(e) => e.target.select()} />
-        </label>
+      ) : (
+        <>
+          <p>Copy these now and keep them somewhere safe: they are shown only this once.</p>
+          <label>
+            {connected.address ? 'Address to forward feedback to' : 'URL to give the platform'}
+            <input readOnly value={where} className="secret" onFocus={(e) => e.target.select()} />
+          </label>
+          {connected.secret && (
+            <label>
+              Signing secret
+              <input readOnly value={connected.secret} className="secret" onFocus={(e) => e.target.select()} />
+            </label>
+          )}
+        </>
       )}
       <p className="hint">
         Step by step for each platform: docs/integrations.md. Events arrive as feedback items a few seconds after the
