@@ -47,6 +47,7 @@ export { backfillSentiment, type SentimentBackfill } from './domain/sentiment/ba
 export { rememberRecent } from './domain/sentiment/recentTexts';
 
 export { FeedbackRepository } from './data/feedbackRepository';
+export { afterPositionIn, matchingItems } from './data/feedbackList';
 export { CountStore, cellCount, type CellDocument } from './data/countStore';
 export { FeedbackTombstones } from './data/feedbackTombstones';
 export { IDEMPOTENCY_WINDOW_MS, IdempotencyStore } from './data/idempotencyStore';

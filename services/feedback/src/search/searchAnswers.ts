@@ -32,17 +32,14 @@ export function searchAnswers(
   const items: IndexedItemReads = {
     total: (orgId) => repository.total(orgId),
     countAfterId: (orgId, after) => repository.countAfterId(orgId, after),
-    newestIdsAfter: (orgId, after, limit) => index.newestIdsAfter(orgId, after, limit),
-    newestAfterId: (orgId, query, after, position, limit) =>
-      repository.newestAfterId(orgId, query, after, position, limit),
-    countMatchingAfterId: (orgId, query, after) => repository.countMatchingAfterId(orgId, query, after),
+    newestAfter: (orgId, after, limit) => repository.newestAfter(orgId, after, limit),
     findAmong: (orgId, ids) => repository.findAmong(orgId, ids),
     liveAmong: (orgId, ids) => repository.liveAmong(orgId, ids),
     removedAfter: (orgId, from, before, limit) => tombstones.removedAfter(orgId, from, before, limit),
   };
   /** The items' own answer over the index's matches (`ids`) and the tail it reads. */
   const matches = async (orgId: string, query: FeedbackQuery, ids: string[], tail: SearchTail) => {
-    const page = await repository.listAmong(orgId, query, { ids, after: tail.after ?? NO_ID });
+    const page = await repository.listAmong(orgId, query, { ids, after: tail.after ?? NO_ID, tail: tail.items });
     return tail.reach ? { ...page, searchReach: tail.reach } : page;
   };
   return {

@@ -1,7 +1,8 @@
 import { Types, type FilterQuery, type Model } from 'mongoose';
+import sift from 'sift';
 import { substringPattern } from '@fi/shared';
 import type { CursorPosition } from '../model/cursor';
-import { SENTIMENTS, STATUSES } from '../model/feedbackItem';
+import { SENTIMENTS, STATUSES, type FeedbackItem } from '../model/feedbackItem';
 import { pageOfItems, type FeedbackPage, type FeedbackQuery } from '../model/feedbackQuery';
 import type { CountStore } from './countStore';
 import { toItem } from './feedbackDocuments';
@@ -11,11 +12,14 @@ import { idChunks } from './ferretDbV1';
 
 /**
  * Candidates of a list (a search index's answer, see search/): the items among `ids`, which the list's
- * other filters still select, and every item after the id `after`, which the whole query selects.
+ * other filters still select, and every item after the id `after`, which the whole query selects. When
+ * `tail` is given, it holds the items after `after` as already read (a search's unindexed tail): the list
+ * matches the query against them in process instead of reading them twice more (a page and a count).
  */
 export interface Candidates {
   ids: string[];
   after: string;
+  tail?: FeedbackItem[];
 }
 
 export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
@@ -79,7 +83,7 @@ function candidateParts(
   const parts: Array<FilterQuery<FeedbackDocument>> = [];
   for (const ids of idChunks(candidates.ids.map((id) => new Types.ObjectId(id))))
     parts.push({ ...filtered, _id: { $in: ids } });
-  parts.push(afterIdFilter(orgId, query, candidates.after));
+  if (!candidates.tail) parts.push(afterIdFilter(orgId, query, candidates.after));
   return parts;
 }
 
@@ -89,22 +93,40 @@ export const afterIdFilter = (orgId: string, query: FeedbackQuery, after: string
   _id: { $gt: new Types.ObjectId(after) },
 });
 
-/** The page of `docs` (read one more than `take`, so a next page shows) and its `total`. */
-export const pageOf = (docs: FeedbackDocument[], take: number, total: number): FeedbackPage =>
-  pageOfItems(docs.map(toItem), take, total);
+/** The list's order: createdAt descending, then id descending (hex ids compare as the ObjectIds do). */
+const newestFirst = (a: FeedbackItem, b: FeedbackItem) =>
+  b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
-const newestFirst = (a: FeedbackDocument, b: FeedbackDocument) =>
-  b.createdAt.getTime() - a.createdAt.getTime() || (a._id.toHexString() < b._id.toHexString() ? 1 : -1);
+/**
+ * The items among `items` (already read) that the query selects, in the list's order: the filter the
+ * database reads (feedbackFilter), applied in process, so the two can never disagree.
+ */
+export function matchingItems(orgId: string, query: FeedbackQuery, items: FeedbackItem[]): FeedbackItem[] {
+  return items.filter(sift<FeedbackItem>(feedbackFilter(orgId, query) as never)).sort(newestFirst);
+}
 
-/** The items `skip` to `skip + limit` of the union of disjoint filters, newest first. */
+/** Items (in the list's order) strictly after the cursor's position, as afterPosition reads them. */
+export const afterPositionIn = (items: FeedbackItem[], position: CursorPosition | undefined): FeedbackItem[] =>
+  position
+    ? items.filter(
+        (item) =>
+          item.createdAt.getTime() < position.createdAt.getTime() ||
+          (item.createdAt.getTime() === position.createdAt.getTime() && item.id < position.id),
+      )
+    : items;
+
+/** The items `skip` to `skip + limit` of the union of disjoint filters and items already read (in the list's order), newest first. */
 async function newestOf(
   model: Model<FeedbackDocument>,
   filters: Array<FilterQuery<FeedbackDocument>>,
   skip: number,
   limit: number,
-): Promise<FeedbackDocument[]> {
-  if (filters.length === 1)
-    return model.find(filters[0]).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<FeedbackDocument[]>();
+  read: FeedbackItem[] = [],
+): Promise<FeedbackItem[]> {
+  if (filters.length === 1 && read.length === 0)
+    return (await model.find(filters[0]).sort(NEWEST_FIRST).skip(skip).limit(limit).lean<FeedbackDocument[]>()).map(
+      toItem,
+    );
   const lists = await Promise.all(
     filters.map((filter) =>
       model
@@ -114,10 +136,7 @@ async function newestOf(
         .lean<FeedbackDocument[]>(),
     ),
   );
-  return lists
-    .flat()
-    .sort(newestFirst)
-    .slice(skip, skip + limit);
+  return [...lists.flat().map(toItem), ...read.slice(0, skip + limit)].sort(newestFirst).slice(skip, skip + limit);
 }
 
 /**
@@ -133,15 +152,18 @@ export async function listFeedback(
 ): Promise<FeedbackPage> {
   const filter = feedbackFilter(orgId, query);
   const parts = candidates ? candidateParts(orgId, query, candidates) : [filter];
+  const tail = candidates?.tail ? matchingItems(orgId, query, candidates.tail) : [];
   const { skip, take } = query.page;
   const pageParts = query.after ? parts.map((part) => ({ $and: [part, afterPosition(query.after!)] })) : parts;
-  const [docs, total] = await Promise.all([
-    take === 0 ? Promise.resolve([] as FeedbackDocument[]) : newestOf(model, pageParts, skip, take + 1),
+  const [items, total] = await Promise.all([
+    take === 0
+      ? Promise.resolve([] as FeedbackItem[])
+      : newestOf(model, pageParts, skip, take + 1, afterPositionIn(tail, query.after)),
     candidates
       ? Promise.all(parts.map((part) => model.countDocuments(part))).then((totals) =>
-          totals.reduce((sum, n) => sum + n, 0),
+          totals.reduce((sum, n) => sum + n, tail.length),
         )
       : totalOf(model, counts, orgId, query, filter),
   ]);
-  return pageOf(docs, take, total);
+  return pageOfItems(items, take, total);
 }

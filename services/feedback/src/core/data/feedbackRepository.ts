@@ -12,10 +12,9 @@ import type {
   StatusChange,
 } from '../model/feedbackItem';
 import type { FeedbackPage, FeedbackQuery } from '../model/feedbackQuery';
-import type { CursorPosition } from '../model/cursor';
 import { CountStore } from './countStore';
 import { documentOf, storedFields, toItem } from './feedbackDocuments';
-import { afterIdFilter, afterPosition, listFeedback, NEWEST_FIRST, type Candidates } from './feedbackList';
+import { listFeedback, type Candidates } from './feedbackList';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import { totalOf } from './feedbackTotals';
 import { idChunks, idsFilter, serially } from './ferretDbV1';
@@ -78,26 +77,18 @@ export class FeedbackRepository {
     return this.model.countDocuments({ orgId, _id: { $gt: new Types.ObjectId(after) } });
   }
 
-  /** The newest `limit` items after the id `after` that the query selects (its search by regex), after its cursor `position`. */
-  async newestAfterId(
-    orgId: string,
-    query: FeedbackQuery,
-    after: string,
-    position: CursorPosition | undefined,
-    limit: number,
-  ): Promise<FeedbackItem[]> {
-    const filter = afterIdFilter(orgId, query, after);
+  /**
+   * The organization's newest `limit` items after the id `after` (null: any), newest id first: one range
+   * of the (organization, `_id`) index read in order and cut at the limit, on every engine. A search reads
+   * the items its index does not hold yet this way, once, and matches them in process (see Candidates).
+   */
+  async newestAfter(orgId: string, after: string | null, limit: number): Promise<FeedbackItem[]> {
     const docs = await this.model
-      .find(position ? { $and: [filter, afterPosition(position)] } : filter)
-      .sort(NEWEST_FIRST)
+      .find({ orgId, ...(after ? { _id: { $gt: new Types.ObjectId(after) } } : {}) })
+      .sort({ _id: -1 })
       .limit(limit)
       .lean<FeedbackDocument[]>();
     return docs.map(toItem);
-  }
-
-  /** How many items after the id `after` the query selects. */
-  countMatchingAfterId(orgId: string, query: FeedbackQuery, after: string): Promise<number> {
-    return this.model.countDocuments(afterIdFilter(orgId, query, after));
   }
 
   findById(orgIds: string | Iterable<string>, id: string): Promise<FeedbackItem | null> {
