@@ -21,7 +21,7 @@ export interface ConfigField<T> {
   parse: (raw: string) => T;
 }
 
-type Schema = Record<string, ConfigField<unknown>>;
+export type Schema = Record<string, ConfigField<unknown>>;
 export type ConfigOf<S extends Schema> = { [K in keyof S]: S[K] extends ConfigField<infer T> ? T : never };
 
 export class ConfigError extends Error {

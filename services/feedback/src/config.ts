@@ -1,4 +1,11 @@
-import { ConfigError, loadConfig, parse, serviceConfigSchema, type ConfigOf } from '@fi/shared';
+import {
+  ConfigError,
+  loadConfig,
+  parse,
+  serviceConfigSchema,
+  workerPriorityConfigSchema,
+  type ConfigOf,
+} from '@fi/shared';
 import { aiConfigProblems, aiConfigSchema } from './ai';
 import { webhookConfigSchema } from './webhooks';
 
@@ -96,6 +103,7 @@ const {
  */
 export const feedbackWorkerConfigSchema = {
   ...workerSettings,
+  ...workerPriorityConfigSchema,
   ...alertDeliveryConfigSchema,
   port: {
     ...feedbackConfigSchema.port,

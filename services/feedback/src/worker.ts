@@ -1,6 +1,6 @@
 import './workerTelemetry';
-import { runService } from '@fi/shared';
+import { runWorkerProcess } from '@fi/shared';
 import { startFeedbackWorker } from './background';
 import { loadFeedbackWorkerConfig } from './config';
 
-runService('feedback-worker', () => loadFeedbackWorkerConfig(), startFeedbackWorker);
+runWorkerProcess('feedback-worker', () => loadFeedbackWorkerConfig(), startFeedbackWorker);

@@ -5,6 +5,7 @@ import {
   parse,
   parseSecretKey,
   serviceConfigSchema,
+  workerPriorityConfigSchema,
   type ConfigOf,
 } from '@fi/shared';
 
@@ -123,6 +124,7 @@ export const loadIntegrationsReceiverConfig = (env: NodeJS.ProcessEnv = process.
  */
 export const integrationsWorkerConfigSchema = {
   ...service,
+  ...workerPriorityConfigSchema,
   ...secretKey,
   port: { ...service.port, doc: "HTTP port of the worker's health, readiness and metrics", default: 4008 },
   feedbackUrl: url(

@@ -1,6 +1,6 @@
 import './workerTelemetry';
-import { runService } from '@fi/shared';
+import { runWorkerProcess } from '@fi/shared';
 import { startIntegrationsWorker } from './background';
 import { loadIntegrationsWorkerConfig } from './config';
 
-runService('integrations-worker', () => loadIntegrationsWorkerConfig(), startIntegrationsWorker);
+runWorkerProcess('integrations-worker', () => loadIntegrationsWorkerConfig(), startIntegrationsWorker);
