@@ -13,7 +13,7 @@ describe('API keys in the operation sent to a subgraph', () => {
     expect(JSON.stringify(sent)).not.toContain(key);
   });
 
-  test('when the key is written inline, then only apiKey arguments are rewritten', () => {
+  test('when the key is written inline, then the key itself is replaced by its id and every other value is left as written', () => {
     const sent = withKeyReferences(
       { query: `{ feedbackItems(apiKey: "${key}", search: "other") { total } }`, variables: undefined },
       refs,
