@@ -1,5 +1,5 @@
 import { Types, type FilterQuery, type Model } from 'mongoose';
-import sift from 'sift';
+import sift, { type Query } from 'sift';
 import { substringPattern } from '@fi/shared';
 import type { CursorPosition } from '../model/cursor';
 import { SENTIMENTS, STATUSES, type FeedbackItem } from '../model/feedbackItem';
@@ -102,7 +102,9 @@ const newestFirst = (a: FeedbackItem, b: FeedbackItem) =>
  * database reads (feedbackFilter), applied in process, so the two can never disagree.
  */
 export function matchingItems(orgId: string, query: FeedbackQuery, items: FeedbackItem[]): FeedbackItem[] {
-  return items.filter(sift<FeedbackItem>(feedbackFilter(orgId, query) as never)).sort(newestFirst);
+  // The item's fields that a filter names carry the document's names and values (see toItem).
+  const selects = sift(feedbackFilter(orgId, query) as Query<FeedbackItem>);
+  return items.filter((item) => selects(item)).sort(newestFirst);
 }
 
 /** Items (in the list's order) strictly after the cursor's position, as afterPosition reads them. */
