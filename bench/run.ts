@@ -491,6 +491,8 @@ async function main(): Promise<void> {
       );
       writeFileSync(path.join(outDir, 'latest-cpu-profile.md'), summary);
       say(summary);
+      // The profile is written when its gateway exits: the scaling rows and the exports need a gateway again.
+      ours = await startOurGateway(gatewayEnv, subgraphs, logDir);
     }
 
     for (const stage of profile.stages.filter((count) => count > seeded)) {
