@@ -248,6 +248,10 @@ describe('npm start', () => {
         const worker = serviceOf(stackPid, 'feedback', 'worker.ts');
         expect(worker).toBe(Number(shown?.[1]));
         expect(serviceOf(stackPid, 'feedback')).not.toBe(worker);
+        // On this one machine the worker stands back for the API (WORKER_NICE, 10 under npm start).
+        const niceOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+        expect(niceOf(worker as number)).toBe(10);
+        expect(niceOf(serviceOf(stackPid, 'feedback') as number)).toBe(niceOf(process.pid));
 
         process.kill(worker as number, 'SIGKILL');
         const ask = async (query: string, variables: Record<string, unknown>) => {

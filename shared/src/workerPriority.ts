@@ -8,8 +8,8 @@ import { runService } from './main';
 export const workerPriorityConfigSchema = {
   workerNice: {
     env: 'WORKER_NICE',
-    doc: "the worker process's CPU priority as a nice value, 0 (as the API's) to 19 (the lowest): on a machine it shares with the API, its background passes (themes, indexing, imports) leave the CPU to requests first",
-    default: 10,
+    doc: "the worker process's CPU priority as a nice value, 0 (as the API's) to 19 (the lowest): on a machine it shares with the API, a higher value leaves the CPU to requests first during its background passes (themes, indexing, imports), which then wait under load",
+    default: 0,
     parse: parse.int(0, 19),
   },
 } satisfies Schema;

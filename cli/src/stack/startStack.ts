@@ -16,6 +16,11 @@ import { loadStackConfig } from './stackConfig';
 import { DATA_DIR, readRunningStack, removeStackFile, writeStackFile } from './stackFile';
 
 const READY_TIMEOUT_MS = 60_000;
+/**
+ * The workers' CPU priority under `npm start` (unless WORKER_NICE is set): one machine runs the API and its
+ * background work, so a large import's passes leave the CPU to requests first (docs/scale.md, measured).
+ */
+const STACK_WORKER_NICE = 10;
 
 /** Development only (`npm start`); production sets its own TWO_FACTOR_SECRET_KEY. */
 const DEVELOPMENT_TWO_FACTOR_SECRET_KEY = '2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e2fa0de7e';
@@ -168,8 +173,11 @@ async function main(): Promise<void> {
     // compile beside them (six processes starting at once took over a minute on a busy 2-core machine).
     // Alerts and digests: who opted in is the identity service's to say; without SMTP_URL their mails are
     // written under .data/mail/ (the worker's links point at this stack's web application).
+    // Everything here shares one machine: the workers stand back for the API's requests (WORKER_NICE).
+    const workerNice = process.env.WORKER_NICE || String(STACK_WORKER_NICE);
     const worker = supervise('feedback-worker', 'services/feedback/src/worker.ts', config.feedbackWorkerPort, {
       ...feedbackEnv,
+      WORKER_NICE: workerNice,
       IDENTITY_URL: identityUrl,
       INTEGRATIONS_URL: integrations.current.url,
       PUBLIC_URL: process.env.PUBLIC_URL || gatewayOrigin,
@@ -187,7 +195,7 @@ async function main(): Promise<void> {
       'integrations-worker',
       'services/integrations/src/worker.ts',
       config.integrationsWorkerPort,
-      integrationsEnv,
+      { ...integrationsEnv, WORKER_NICE: workerNice },
     );
     services.push(worker, receiver, integrationsWorker);
     await Promise.all(
