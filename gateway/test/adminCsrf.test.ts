@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { Supergraph } from '@apollo/federation-internals';
 import {
@@ -12,10 +11,9 @@ import {
   type GraphQLField,
   type GraphQLInputType,
 } from 'graphql';
-import { createLogger, csrfRequired, type MemberPrincipal, type RunningHttpServer } from '@fi/shared';
+import { csrfRequired, type MemberPrincipal } from '@fi/shared';
 import { ADMIN_SUPERGRAPH_PATH } from '../src/admin/adminApi';
-import { loadGatewayConfig } from '../src/config';
-import { startGateway } from '../src/server';
+import { gatewayOverStandIn } from './helpers/gatewayOverStandIn';
 
 /**
  * The identity service's session answer and every service the admin API calls, in one stand-in: it
@@ -46,25 +44,7 @@ const services = http.createServer((req, res) => {
   });
 });
 
-let gateway: RunningHttpServer;
-beforeAll(async () => {
-  await new Promise<void>((resolve) => services.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(services.address() as AddressInfo).port}`;
-  const config = loadGatewayConfig({
-    IDENTITY_SIGNING_KEYS: `k1:${'a'.repeat(32)}`,
-    PORT: '0',
-    IDENTITY_URL: url,
-    FEEDBACK_URL: `${url}/graphql`,
-    CONTACTS_URL: `${url}/graphql`,
-    ACCOUNTS_URL: `${url}/graphql`,
-    INTEGRATIONS_URL: `${url}/graphql`,
-  });
-  gateway = await startGateway(config, createLogger('test', 'silent'));
-});
-afterAll(async () => {
-  await gateway?.close(1_000);
-  await new Promise<void>((resolve) => services.close(() => resolve()));
-});
+const gateway = gatewayOverStandIn(services);
 
 /** Every mutation of the admin API, its arguments as variables (the check runs before they are read). */
 const schema = Supergraph.build(readFileSync(ADMIN_SUPERGRAPH_PATH, 'utf8')).apiSchema().toGraphQLJSSchema();
@@ -87,7 +67,7 @@ const sample = (type: GraphQLInputType): unknown => {
 const variablesOf = (field: GraphQLField<unknown, unknown>) =>
   Object.fromEntries(field.args.map((arg) => [arg.name, sample(arg.type)]));
 const send = async (query: string, headers: Record<string, string>, variables = {}) => {
-  const response = await fetch(`${gateway.url}/admin/graphql`, {
+  const response = await fetch(`${gateway().url}/admin/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: 'fi_session=live', ...headers },
     body: JSON.stringify({ query, variables }),

@@ -1,8 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createLogger, type Principal, type RunningHttpServer } from '@fi/shared';
-import { loadGatewayConfig } from '../src/config';
-import { startGateway } from '../src/server';
+import type { Principal } from '@fi/shared';
+import { gatewayOverStandIn } from './helpers/gatewayOverStandIn';
 
 /**
  * The identity service and the feedback subgraph in one stand-in: it knows one key, and answers every
@@ -36,28 +34,10 @@ const services = http.createServer((req, res) => {
   });
 });
 
-let gateway: RunningHttpServer;
-beforeAll(async () => {
-  await new Promise<void>((resolve) => services.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(services.address() as AddressInfo).port}`;
-  const config = loadGatewayConfig({
-    IDENTITY_SIGNING_KEYS: `k1:${'a'.repeat(32)}`,
-    PORT: '0',
-    IDENTITY_URL: url,
-    FEEDBACK_URL: `${url}/graphql`,
-    CONTACTS_URL: `${url}/graphql`,
-    ACCOUNTS_URL: `${url}/graphql`,
-    INTEGRATIONS_URL: `${url}/graphql`,
-  });
-  gateway = await startGateway(config, createLogger('test', 'silent'));
-});
-afterAll(async () => {
-  await gateway?.close(1_000);
-  await new Promise<void>((resolve) => services.close(() => resolve()));
-});
+const gateway = gatewayOverStandIn(services);
 
 const send = async (query: string, variables: Record<string, unknown> = {}) => {
-  const response = await fetch(`${gateway.url}/graphql`, {
+  const response = await fetch(`${gateway().url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query, variables }),
@@ -70,7 +50,7 @@ const send = async (query: string, variables: Record<string, unknown> = {}) => {
 
 /** The gateway's own count of parses, from its /metrics. */
 const parses = async () => {
-  const text = await (await fetch(`${gateway.url}/metrics`)).text();
+  const text = await (await fetch(`${gateway().url}/metrics`)).text();
   const count = (by: string) =>
     Number(new RegExp(`fi_gateway_document_parses_total\\{by="${by}"[^}]*\\} (\\d+)`).exec(text)?.[1] ?? 0);
   return { gate: count('gate'), apollo: count('apollo') };
