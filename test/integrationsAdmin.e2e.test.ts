@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { openRepositories } from '@fi/identity';
-import { Webhook } from 'standardwebhooks';
 import { signInMember } from './helpers/admin';
 import { post } from './helpers/integrations';
 import { eventually } from './helpers/processes';
 import { startStack, type Stack } from './helpers/stack';
+import { signed } from './helpers/signedWebhook';
 
 const FIELDS = 'id kind name status itemsReceived lastEventAt lastError';
 const Q = {
@@ -36,16 +36,6 @@ afterAll(async () => {
 
 /** The receiver's URL for a connection's URL as the service shows it. */
 const onReceiver = (url: string) => `${stack.integrationsReceiver.url}${new URL(url).pathname}`;
-
-function signed(secret: string, body: string) {
-  const id = `msg_${randomUUID()}`;
-  const at = new Date();
-  return {
-    'webhook-id': id,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(id, at, body),
-  };
-}
 
 describe('managing integrations in the admin API', () => {
   test('when an owner adds, pauses, resumes, rotates and removes a webhook connection, then each works and each is in the audit log', async () => {

@@ -1,25 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
 import { addConnection, itemsOf, listIntegrations, post } from './helpers/integrations';
 import { eventually } from './helpers/processes';
 import { startStack, type Stack } from './helpers/stack';
 import { WebhookReceiver } from './helpers/webhookReceiver';
 import { ADD_ENDPOINT, FAST_WEBHOOKS } from './helpers/webhookQueries';
+import { signed } from './helpers/signedWebhook';
 
 /**
  * The integrations worker hands a connection's events to the feedback service in batches
  * (`addFeedbackItems`, internal): what a client sees of each item must be what one addFeedbackItem gives.
  */
-
-function signed(secret: string, body: string) {
-  const id = `msg_${randomUUID()}`;
-  const at = new Date();
-  return {
-    'webhook-id': id,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(id, at, body),
-  };
-}
 
 const feedback = (n: number, title = `Request ${n}`) =>
   JSON.stringify({

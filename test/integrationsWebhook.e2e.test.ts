@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { loadIntegrationsWorkerConfig, startIntegrationsWorker } from '@fi/integrations';
 import { createLogger } from '@fi/shared';
-import { Webhook } from 'standardwebhooks';
 import { addConnection, itemsOf, listIntegrations, post } from './helpers/integrations';
 import { eventually } from './helpers/processes';
 import { startStack, type Stack } from './helpers/stack';
+import { signed } from './helpers/signedWebhook';
 
 /** Standard Webhooks headers for `body`, signed with `secret` at `at` by the reference library. */
-function signed(secret: string, body: string, id = `msg_${randomUUID()}`, at = new Date()) {
-  return {
-    'webhook-id': id,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(id, at, body),
-  };
-}
 
 const feedback = (externalId: string, title = 'Export never finishes') =>
   JSON.stringify({
