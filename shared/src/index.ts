@@ -34,7 +34,7 @@ export {
 } from './config';
 export { createLogger, type Logger } from './logger';
 export { runService } from './main';
-export { lowerPriority, runWorkerProcess, workerPriorityConfigSchema } from './workerPriority';
+export { runWorkerProcess, workerPriorityConfigSchema } from './workerPriority';
 
 // Secrets sealed at rest
 export { newSigningSecret, parseSecretKey, SecretBox, type SealedSecret } from './secrets/secretBox';
