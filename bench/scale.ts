@@ -203,7 +203,7 @@ async function themesSettled(store: ThemeStore, orgId: string): Promise<number> 
   const started = Date.now();
   for (;;) {
     const run = await store.run(orgId);
-    if (run?.fingerprint === (await store.fingerprint(orgId, run)) && !(await store.countsStale(orgId, run)))
+    if (run?.fingerprint === (await store.fingerprint(orgId)) && !(await store.countsStale(orgId, run)))
       return Math.round((Date.now() - started) / 100) / 10;
     if (Date.now() - started > 30 * 60_000)
       throw new Error(`the themes of ${orgId} were not computed within 30 minutes`);

@@ -64,7 +64,9 @@ describe('a bulkhead', () => {
   });
 
   test('when 55 tasks arrive at once and at their pace would all start within the wait, then all run, far past any count of 32', async () => {
-    const bulkhead = new Bulkhead({ concurrency: 4, queue: 2_000, maxWaitMs: 1_000 });
+    // At 5 ms a task, the last of 55 starts after about 70 ms: the wait's bound is far above that, so a
+    // loaded machine (a 5 ms timer firing after 100 ms) does not turn the test into one about refusals.
+    const bulkhead = new Bulkhead({ concurrency: 4, queue: 2_000, maxWaitMs: 10_000 });
     // One finished task tells the bulkhead how long a task holds a place.
     await bulkhead.run('org', () => new Promise((resolve) => setTimeout(resolve, 5)));
     const results = await Promise.allSettled(
@@ -74,14 +76,15 @@ describe('a bulkhead', () => {
   });
 
   test("when tasks would wait longer than the bound at the lane's pace, then they are refused at once, not after the wait", async () => {
-    const bulkhead = new Bulkhead({ concurrency: 1, queue: 2_000, maxWaitMs: 1_000 });
+    const bulkhead = new Bulkhead({ concurrency: 1, queue: 2_000, maxWaitMs: 2_000 });
     await bulkhead.run('org', () => new Promise((resolve) => setTimeout(resolve, 100)));
     const busy = gate();
     const running = bulkhead.run('org', busy.task);
-    // At about 100 ms a task, the first few waiting start well within 1 s; the twentieth would not.
+    // A task held its place at least 100 ms (a timer never fires early), so the 20th waiting would start
+    // after 2 s or later; the first three start within it unless that timer fired after 666 ms.
     const queued = [1, 2, 3].map(() => bulkhead.run('org', () => 'ran'));
     const refused: unknown[] = [];
-    const flood = Array.from({ length: 20 }, () =>
+    const flood = Array.from({ length: 30 }, () =>
       bulkhead.run('org', () => 'late').catch((error: unknown) => void refused.push(error)),
     );
     // A refusal at once settles within this turn of the event loop, long before any task could finish.

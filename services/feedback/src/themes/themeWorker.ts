@@ -168,12 +168,10 @@ export function themeComputationModel(
  * What the items and the taxonomy looked like (see ThemeStore.fingerprint), and, with a model, the
  * organization's vectors: an item's vector coming in has its themes computed again (from its vector).
  */
-async function fingerprintOf(store: ThemeStore, orgId: string, model: ThemeComputationModel, run?: ThemeRunOf) {
-  const [base, stamp] = await Promise.all([store.fingerprint(orgId, run), model.vectors?.stamp(orgId)]);
+async function fingerprintOf(store: ThemeStore, orgId: string, model: ThemeComputationModel) {
+  const [base, stamp] = await Promise.all([store.fingerprint(orgId), model.vectors?.stamp(orgId)]);
   return stamp === undefined ? base : `${base}|${stamp}`;
 }
-
-type ThemeRunOf = Awaited<ReturnType<ThemeStore['run']>>;
 
 /**
  * Computes one organization's themes now and stores them, with the theme figures of the days they changed;
@@ -301,7 +299,7 @@ export function startThemeWorker(
     for (const orgId of await store.organizations()) {
       if (closed()) return;
       const run = await store.run(orgId);
-      const themesStale = again.has(orgId) || run?.fingerprint !== (await fingerprintOf(store, orgId, model, run));
+      const themesStale = again.has(orgId) || run?.fingerprint !== (await fingerprintOf(store, orgId, model));
       if (!themesStale && !(await store.countsStale(orgId, run))) continue;
       if (!(await store.lease(orgId, LEASE_MS))) continue;
       const started = Date.now();

@@ -42,11 +42,19 @@ export interface ThemeRunDocument {
   themeDaysKept?: boolean;
   /** When the theme worker last looked for days whose kept counts changed (see ThemeDayStore). */
   daysCheckedAt?: Date;
-  /**
-   * When a person last changed its themes (a merge or unmerge, the curated taxonomy, a correction): part of
-   * the fingerprint, so that they are computed and assigned again. The name predates the taxonomy.
-   */
-  mergedAt?: Date;
+}
+
+/**
+ * When a person last changed an organization's themes (a merge or unmerge, the curated taxonomy, a
+ * correction): part of the fingerprint, so that they are computed and assigned again. A document apart
+ * from the run, because the API writes it while the worker writes the run: the embedded FerretDB v1 writes
+ * back a whole document it read without isolation, so an edit written into the run beside the worker's
+ * lease and release could put back a lease just given back, and hold the organization's themes for
+ * LEASE_MS (seen in a test: no computation for minutes after a correction). On MongoDB either is atomic.
+ */
+interface ThemeEditDocument {
+  _id: string;
+  editedAt: Date;
 }
 
 export interface ThemeRange {
@@ -63,9 +71,13 @@ const runSchema = new Schema<ThemeRunDocument>(
     leaseUntil: Date,
     themeDaysKept: Boolean,
     daysCheckedAt: Date,
-    mergedAt: Date,
   },
   { collection: 'feedback_theme_runs', versionKey: false },
+);
+
+const editSchema = new Schema<ThemeEditDocument>(
+  { _id: { type: String, required: true }, editedAt: { type: Date, required: true } },
+  { collection: 'feedback_theme_edits', versionKey: false },
 );
 
 /** An item as a theme computation sees it: its title apart, as it names what the item is about. */
@@ -103,6 +115,7 @@ export const MAX_THEMED_ITEMS = 10_000;
 export class ThemeStore {
   readonly themes: Model<ThemeDocument>;
   private readonly runs: Model<ThemeRunDocument>;
+  private readonly edits: Model<ThemeEditDocument>;
   private readonly items: Model<FeedbackDocument>;
   readonly days: ThemeDayStore;
   /** The curated taxonomy and people's corrections. */
@@ -115,6 +128,8 @@ export class ThemeStore {
     this.cells = new CountStore(connection);
     this.themes = themeModel(connection);
     this.runs = connection.models.FeedbackThemeRun ?? connection.model<ThemeRunDocument>('FeedbackThemeRun', runSchema);
+    this.edits =
+      connection.models.FeedbackThemeEdit ?? connection.model<ThemeEditDocument>('FeedbackThemeEdit', editSchema);
     this.items = feedbackModel(connection);
   }
 
@@ -133,20 +148,20 @@ export class ThemeStore {
   }
 
   /**
-   * The organization's item count and newest id, and when its themes were last merged (from its run, read
-   * here unless the caller has it): when they are unchanged, so are its themes.
+   * The organization's item count and newest id, and when a person last changed its themes: when they are
+   * unchanged, so are its themes.
    */
-  async fingerprint(orgId: string, knownRun?: ThemeRunDocument | null): Promise<string> {
-    const [count, newest, run] = await Promise.all([
+  async fingerprint(orgId: string): Promise<string> {
+    const [count, newest, edit] = await Promise.all([
       this.items.countDocuments({ orgId }).maxTimeMS(DEFAULT_MAX_TIME_MS),
       this.items
         .findOne({ orgId }, { _id: 1 })
         .sort({ _id: -1 })
         .maxTimeMS(DEFAULT_MAX_TIME_MS)
         .lean<{ _id: Types.ObjectId }>(),
-      knownRun === undefined ? this.run(orgId) : knownRun,
+      this.edits.findById(orgId).maxTimeMS(DEFAULT_MAX_TIME_MS).lean<ThemeEditDocument>(),
     ]);
-    return `${count}:${newest?._id.toHexString() ?? ''}${run?.mergedAt ? `:${run.mergedAt.getTime()}` : ''}`;
+    return `${count}:${newest?._id.toHexString() ?? ''}${edit ? `:${edit.editedAt.getTime()}` : ''}`;
   }
 
   async run(orgId: string): Promise<ThemeRunDocument | null> {
@@ -199,7 +214,7 @@ export class ThemeStore {
     const run = await this.run(orgId);
     if (changedSince(run) === null || (await this.days.hasMarked(orgId))) return false;
     // Current: computed since the newest item too (not only counted as far as it was computed).
-    return !current || run?.fingerprint === (await this.fingerprint(orgId, run));
+    return !current || run?.fingerprint === (await this.fingerprint(orgId));
   }
 
   /** Records how far the theme figures were counted: every day once, and the days changed up to `checkedAt`. */
@@ -433,11 +448,11 @@ export class ThemeStore {
    * a computation under way, which read the fingerprint before, finishes after this).
    */
   async recomputeSoon(orgId: string, now: Date): Promise<void> {
-    const write = () => this.runs.updateOne({ _id: orgId }, { $set: { mergedAt: now } }, { upsert: true });
+    const write = () => this.edits.updateOne({ _id: orgId }, { $set: { editedAt: now } }, { upsert: true });
     try {
       await write();
     } catch (error) {
-      // The worker's lease created the run document first (a new organization): it is there to update now.
+      // Another edit created the document first (the organization's first edits at once): update it now.
       if ((error as { code?: number }).code !== 11000) throw error;
       await write();
     }

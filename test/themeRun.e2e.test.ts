@@ -1,0 +1,38 @@
+import { ThemeStore } from '@fi/feedback';
+import { connectMongo, type Connection } from '@fi/shared/database';
+import { ownDatabaseName } from './helpers/stack';
+
+/**
+ * The theme worker's run (its lease) and people's edits of the themes are written by two processes at
+ * once: the worker takes and gives back the lease while the API marks an edit. The embedded FerretDB v1
+ * writes back a whole document it read without isolation, so an edit written into the run document could
+ * put back a lease just given back, and no computation would run for the organization until it expired.
+ */
+let connection: Connection;
+let store: ThemeStore;
+beforeAll(async () => {
+  connection = await connectMongo(process.env.MONGODB_URI!, ownDatabaseName('theme_runs'));
+  store = new ThemeStore(connection);
+  await store.ensureIndexes();
+});
+afterAll(() => connection.close());
+
+test('when people edit the themes while the worker takes and gives back its lease, then the lease is given back every time and each edit changes the fingerprint', async () => {
+  const orgId = 'org-theme-run-race';
+  let fingerprint = await store.fingerprint(orgId);
+  for (let round = 0; round < 25; round += 1) {
+    const [taken] = await Promise.all([
+      (async () => {
+        const leased = await store.lease(orgId, 60_000);
+        if (leased) await store.release(orgId);
+        return leased;
+      })(),
+      ...Array.from({ length: 4 }, (_, i) => store.recomputeSoon(orgId, new Date(Date.now() + round * 10 + i))),
+    ]);
+    expect(taken).toBe(true);
+    expect((await store.run(orgId))?.leaseUntil).toBeUndefined();
+    const next = await store.fingerprint(orgId);
+    expect(next).not.toBe(fingerprint);
+    fingerprint = next;
+  }
+});
