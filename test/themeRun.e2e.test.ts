@@ -4,9 +4,10 @@ import { ownDatabaseName } from './helpers/stack';
 
 /**
  * The theme worker's run (its lease) and people's edits of the themes are written by two processes at
- * once: the worker takes and gives back the lease while the API marks an edit. The embedded FerretDB v1
- * writes back a whole document it read without isolation, so an edit written into the run document could
- * put back a lease just given back, and no computation would run for the organization until it expired.
+ * once: the worker takes and gives back the lease while the API marks an edit. On an engine that writes a
+ * document back whole without isolation, an edit written into the run document could put back a lease just
+ * given back, and no computation would run for the organization until it expired (it failed so on the
+ * embedded FerretDB before its write locks).
  */
 let connection: Connection;
 let store: ThemeStore;

@@ -20,6 +20,52 @@ describe('update commands', () => {
   type Doc = { _id: string; n?: number; m?: number; u?: string; tags?: string | string[]; pending?: string[] };
   const inc = (_id: string) => ({ updateOne: { filter: { _id }, update: { $inc: { n: 1 } } } });
 
+  test('when 40 updates of one document arrive at once from two clients, then each is applied (an update is atomic per document)', async () => {
+    const other = await connectMongo(process.env.MONGODB_URI as string, connection.name);
+    try {
+      const docs = connection.collection<Doc>('atomic');
+      await docs.insertOne({ _id: 'cell', n: 0 });
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 ? other : connection).collection<Doc>('atomic').updateOne({ _id: 'cell' }, { $inc: { n: 1 } }),
+        ),
+      );
+      expect(await docs.findOne({ _id: 'cell' })).toEqual({ _id: 'cell', n: 40 });
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('when 20 updates, 20 findOneAndUpdates or 20 updates and deletes conditional on one value arrive at once, then exactly one of each group applies', async () => {
+    const docs = connection.collection<Doc>('conditional');
+    await docs.insertMany([
+      { _id: 'update', u: 'open' },
+      { _id: 'claim', u: 'open' },
+    ]);
+    const updates = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        docs.updateOne({ _id: 'update', u: 'open' }, { $set: { u: 'closed', n: i } }),
+      ),
+    );
+    expect(updates.filter((result) => result.modifiedCount === 1)).toHaveLength(1);
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        docs.findOneAndUpdate({ _id: 'claim', u: 'open' }, { $set: { u: 'taken', n: i } }),
+      ),
+    );
+    expect(claims.filter((claim) => claim !== null)).toHaveLength(1);
+    // A delete conditional on the same value either comes first (nothing left to change) or finds it changed.
+    await docs.insertOne({ _id: 'removal', u: 'open' });
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) =>
+        i % 2
+          ? (await docs.deleteOne({ _id: 'removal', u: 'open' })).deletedCount
+          : (await docs.updateOne({ _id: 'removal', u: 'open' }, { $set: { u: 'closed' } })).modifiedCount,
+      ),
+    );
+    expect(outcomes.filter((n) => n === 1)).toHaveLength(1);
+  });
+
   test('when a bulk write changes one document several times, updates many and filters on what it wrote, then every statement sees the earlier ones', async () => {
     const docs = connection.collection<Doc>('several');
     await docs.insertMany(['a', 'b', 'c'].map((_id) => ({ _id, n: 0 })));

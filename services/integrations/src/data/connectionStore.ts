@@ -52,9 +52,9 @@ const MAX_ERROR_LENGTH = 500;
 /**
  * Connections (`connections`): a few per organization. Each write is one single-document write. The
  * items counter is a document of its own (`connection_counters`), written only by the worker's `$inc`: the
- * receiver, the pulls and the API write the connection's document at any time, and FerretDB v1 writes a
- * whole document back without isolation, so a counter kept in it lost increments beside those writes
- * (measured: 10 counted of 12 items).
+ * receiver, the pulls and the API write the connection's document at any time, and a stock FerretDB v1
+ * writes a whole document back without isolation (the embedded build no longer does), so a counter kept in
+ * it lost increments beside those writes (measured: 10 counted of 12 items).
  */
 export class ConnectionStore {
   private readonly collection: Collection<ConnectionDocument>;
@@ -62,7 +62,6 @@ export class ConnectionStore {
   private readonly items: Collection<{ _id: string; connectionId: string }>;
   /** Items made per connection (`_id`: the connection's id). */
   private readonly counters: Collection<{ _id: string; itemsReceived: number }>;
-  private readonly lanes = new Map<string, Promise<void>>();
 
   constructor(connection: MongoConnection) {
     this.collection = connection.collection<ConnectionDocument>('connections');
@@ -157,18 +156,15 @@ export class ConnectionStore {
   /**
    * Items were made of events: each counted once (a unique slot per connection and item, so an item
    * returned again for a retry or a redelivery is not counted twice), and a failing connection is working
-   * again. The counter's writes run one at a time per connection in this process: FerretDB v1 does not make
-   * concurrent updates of one document atomic (MongoDB does, so several workers count exactly there).
+   * again. The counter is one `$inc`, atomic on MongoDB and on the embedded engine alike, so several workers
+   * count exactly.
    */
   async recordItems(id: string, itemIds: string[], at: Date): Promise<void> {
     const _id = objectIdOrNull(id);
     if (!_id || itemIds.length === 0) return;
     const slots = [...new Set(itemIds)].map((itemId) => ({ _id: `${id}:${itemId}`, connectionId: id }));
     const fresh = await insertNew(this.items, slots);
-    if (fresh > 0)
-      await this.serially(id, () =>
-        this.counters.updateOne({ _id: id }, { $inc: { itemsReceived: fresh } }, { upsert: true }),
-      );
+    if (fresh > 0) await this.counters.updateOne({ _id: id }, { $inc: { itemsReceived: fresh } }, { upsert: true });
     await this.collection.updateOne({ _id }, { $max: { lastEventAt: at } });
     await this.collection.updateOne({ _id, status: 'failing' }, { $set: { status: 'active' } });
   }
@@ -198,20 +194,6 @@ export class ConnectionStore {
   async saveCursor(id: string, stream: string, cursor: string): Promise<void> {
     const _id = objectIdOrNull(id);
     if (_id) await this.collection.updateOne({ _id }, { $set: { [`cursors.${stream}`]: cursor } });
-  }
-
-  /** Runs `write` after the writes of the same key this process started before it. */
-  private serially<T>(key: string, write: () => Promise<T>): Promise<T> {
-    const run = (this.lanes.get(key) ?? Promise.resolve()).then(write, write);
-    const tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.lanes.set(key, tail);
-    void tail.then(() => {
-      if (this.lanes.get(key) === tail) this.lanes.delete(key);
-    });
-    return run;
   }
 
   private async update(

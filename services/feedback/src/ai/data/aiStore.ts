@@ -1,7 +1,7 @@
 import { mongo, Schema, Types, type Connection, type Model } from 'mongoose';
 import { DEFAULT_MAX_TIME_MS } from '@fi/shared';
 import { buildIndexes } from '@fi/shared/database';
-import { feedbackModel, serially, type FeedbackDocument } from '../../core/data';
+import { feedbackModel, type FeedbackDocument } from '../../core/data';
 
 export { idSecondsBefore } from '../../core/data';
 
@@ -114,7 +114,7 @@ export class AiStore {
   private readonly budgets: Model<BudgetDocument>;
   private readonly items: Model<FeedbackDocument>;
 
-  constructor(private readonly connection: Connection) {
+  constructor(connection: Connection) {
     this.vectors = modelOf(connection, 'AiItemVector', vectorSchema);
     this.progress = modelOf(connection, 'AiProgress', progressSchema);
     this.pending = modelOf(connection, 'AiPending', pendingSchema);
@@ -276,25 +276,20 @@ export class AiStore {
 
   /**
    * Adds `tokens` to the organization's month if the month then stays within `limit`; false (nothing
-   * added) when not. A conditional `$inc` is atomic on MongoDB; FerretDB v1 does not apply concurrent
-   * updates of one document atomically (docs/scale.md), so the writes of one process go one at a time,
-   * and two processes at once may pass the limit by at most one call's tokens each (docs/ai.md).
+   * added) when not: one conditional `$inc`, atomic on MongoDB and on the embedded engine alike, so
+   * instances reserving at once never pass the limit together.
    */
-  reserveTokens(orgId: string, month: string, tokens: number, limit: number): Promise<boolean> {
+  async reserveTokens(orgId: string, month: string, tokens: number, limit: number): Promise<boolean> {
     const _id = `${orgId}:${month}`;
-    return serially(this.connection, async () => {
-      await this.budgets.updateOne({ _id }, { $setOnInsert: { orgId, used: 0 } }, { upsert: true });
-      const result = await this.budgets.updateOne({ _id, used: { $lte: limit - tokens } }, { $inc: { used: tokens } });
-      return result.modifiedCount === 1;
-    });
+    await this.budgets.updateOne({ _id }, { $setOnInsert: { orgId, used: 0 } }, { upsert: true });
+    const result = await this.budgets.updateOne({ _id, used: { $lte: limit - tokens } }, { $inc: { used: tokens } });
+    return result.modifiedCount === 1;
   }
 
   /** Adds `tokens` (negative to give back) to the organization's month. */
-  addTokens(orgId: string, month: string, tokens: number): Promise<void> {
-    if (tokens === 0) return Promise.resolve();
-    return serially(this.connection, async () => {
-      await this.budgets.updateOne({ _id: `${orgId}:${month}` }, { $inc: { used: tokens } }, { upsert: true });
-    });
+  async addTokens(orgId: string, month: string, tokens: number): Promise<void> {
+    if (tokens === 0) return;
+    await this.budgets.updateOne({ _id: `${orgId}:${month}` }, { $inc: { used: tokens } }, { upsert: true });
   }
 
   async tokensUsed(orgId: string, month: string): Promise<number> {

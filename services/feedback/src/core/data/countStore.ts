@@ -9,7 +9,7 @@ import {
   type CellScope,
   type CountDelta,
 } from '../model/countDelta';
-import { dayKeys, distinctValues, serially } from './ferretDbV1';
+import { dayKeys, distinctValues } from './ferretDbV1';
 
 /** The collection of the kept counts. */
 const CELLS = 'feedback_counts';
@@ -68,10 +68,6 @@ export class CountStore {
     this.collection = connection.collection<CellDocument>(CELLS);
   }
 
-  private write<T>(operation: () => Promise<T>): Promise<T> {
-    return serially(this.connection, operation);
-  }
-
   async ensureIndexes(): Promise<void> {
     await this.collection.createIndex({ orgId: 1, scope: 1, key: 1 }, INDEX_BUILD_TIME_LIMIT);
     await this.collection.createIndex({ orgId: 1, scope: 1, changedAt: 1 }, INDEX_BUILD_TIME_LIMIT);
@@ -108,40 +104,38 @@ export class CountStore {
     // not matter): each update is still a single-document write that applies the change or not. A day
     // cell's version and time of change tell the features that count days from their items (themes)
     // which days to count again.
-    const clashed = await this.write(async () => {
-      try {
-        await this.collection.bulkWrite(
-          changes.map(({ cell, inc, newest }) => ({
-            updateOne: {
-              filter: { _id: cellKey(cell), pending: { $ne: changeId } },
-              update: {
-                $inc: {
-                  ...Object.fromEntries(
-                    Object.entries(inc).map(([path, n]) => [`c.${splitCountPath(path).join('.')}`, n]),
-                  ),
-                  ...(cell.scope === 'day' ? { v: 1 } : {}),
-                },
-                $push: { pending: changeId },
-                ...(cell.scope === 'day' ? { $set: { changedAt: now } } : {}),
-                $setOnInsert: {
-                  orgId: cell.orgId,
-                  scope: cell.scope,
-                  key: cell.key,
-                  ...(cell.source !== undefined ? { source: cell.source } : {}),
-                },
-                ...(newest ? { $max: { newest } } : {}),
+    let clashed = false;
+    try {
+      await this.collection.bulkWrite(
+        changes.map(({ cell, inc, newest }) => ({
+          updateOne: {
+            filter: { _id: cellKey(cell), pending: { $ne: changeId } },
+            update: {
+              $inc: {
+                ...Object.fromEntries(
+                  Object.entries(inc).map(([path, n]) => [`c.${splitCountPath(path).join('.')}`, n]),
+                ),
+                ...(cell.scope === 'day' ? { v: 1 } : {}),
               },
-              upsert: true,
+              $push: { pending: changeId },
+              ...(cell.scope === 'day' ? { $set: { changedAt: now } } : {}),
+              $setOnInsert: {
+                orgId: cell.orgId,
+                scope: cell.scope,
+                key: cell.key,
+                ...(cell.source !== undefined ? { source: cell.source } : {}),
+              },
+              ...(newest ? { $max: { newest } } : {}),
             },
-          })),
-          { ordered: false },
-        );
-        return false;
-      } catch (error) {
-        if (!onlyDuplicateKeys(error)) throw error;
-        return true;
-      }
-    });
+            upsert: true,
+          },
+        })),
+        { ordered: false },
+      );
+    } catch (error) {
+      if (!onlyDuplicateKeys(error)) throw error;
+      clashed = true;
+    }
     if (!clashed) return [];
     // Which updates were applied is read from the cells, not from the error: FerretDB v1 stops a bulk
     // write at its first failure (ordered or not) and reports it at another position.
@@ -162,13 +156,13 @@ export class CountStore {
   async release(changeId: string, delta: CountDelta): Promise<void> {
     for (const chunk of inChunks(delta)) {
       const ids = chunk.map(({ cell }) => cellKey(cell));
-      await this.write(() => this.collection.updateMany({ _id: { $in: ids } }, { $pull: { pending: changeId } }));
+      await this.collection.updateMany({ _id: { $in: ids } }, { $pull: { pending: changeId } });
     }
   }
 
   /** Sets the newest publishedDate of a cell (after a removal, from the items left). */
   async setNewest(cell: CellRef, newest: Date | null): Promise<void> {
-    await this.write(() => this.collection.updateOne({ _id: cellKey(cell) }, { $set: { newest } }));
+    await this.collection.updateOne({ _id: cellKey(cell) }, { $set: { newest } });
   }
 
   /**
@@ -226,7 +220,7 @@ export class CountStore {
     now = new Date(),
   ): Promise<void> {
     if (figures === null) {
-      await this.write(() => this.collection.deleteOne({ _id: cellKey(cell) }));
+      await this.collection.deleteOne({ _id: cellKey(cell) });
       return;
     }
     const counts: Record<string, number> = {};
@@ -234,22 +228,20 @@ export class CountStore {
       for (const sentiment of Object.keys(bySentiment)) counts[`c.${status}.${sentiment}`] = 0;
     for (const [status, bySentiment] of Object.entries(figures.c))
       for (const [sentiment, n] of Object.entries(bySentiment)) counts[`c.${status}.${sentiment}`] = n;
-    await this.write(() =>
-      this.collection.updateOne(
-        { _id: cellKey(cell) },
-        {
-          $set: { ...counts, newest: figures.newest ?? null, ...(cell.scope === 'day' ? { changedAt: now } : {}) },
-          // A day repaired is a day changed: the features that count days from their items count it again.
-          ...(cell.scope === 'day' ? { $inc: { v: 1 } } : {}),
-          $setOnInsert: {
-            orgId: cell.orgId,
-            scope: cell.scope,
-            key: cell.key,
-            ...(cell.source !== undefined ? { source: cell.source } : {}),
-          },
+    await this.collection.updateOne(
+      { _id: cellKey(cell) },
+      {
+        $set: { ...counts, newest: figures.newest ?? null, ...(cell.scope === 'day' ? { changedAt: now } : {}) },
+        // A day repaired is a day changed: the features that count days from their items count it again.
+        ...(cell.scope === 'day' ? { $inc: { v: 1 } } : {}),
+        $setOnInsert: {
+          orgId: cell.orgId,
+          scope: cell.scope,
+          key: cell.key,
+          ...(cell.source !== undefined ? { source: cell.source } : {}),
         },
-        { upsert: true },
-      ),
+      },
+      { upsert: true },
     );
   }
 }

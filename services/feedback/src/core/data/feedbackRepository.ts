@@ -17,7 +17,7 @@ import { documentOf, storedFields, toItem } from './feedbackDocuments';
 import { listFeedback, type Candidates } from './feedbackList';
 import { feedbackModel, type FeedbackDocument } from './feedbackModel';
 import { totalOf } from './feedbackTotals';
-import { idChunks, idsFilter, serially } from './ferretDbV1';
+import { idChunks, idsFilter } from './ferretDbV1';
 
 /**
  * The item as its change was computed from: its status and sentiment, the two things a change moves
@@ -44,7 +44,7 @@ export class FeedbackRepository {
   private readonly records: OrgScopedRepository<FeedbackDocument, FeedbackItem>;
   private readonly counts: CountStore;
 
-  constructor(private readonly connection: Connection) {
+  constructor(connection: Connection) {
     this.records = new OrgScopedRepository(feedbackModel(connection), toItem);
     this.counts = new CountStore(connection);
   }
@@ -216,15 +216,13 @@ export class FeedbackRepository {
   ): Promise<StatusChange | null> {
     if (current.item.status === status) return { item: current.item, previousStatus: status, changed: false };
     const named = changeId ? { $push: { webhookEventIds: { $each: [changeId], $slice: -MAX_CHANGE_IDS } } } : {};
-    const before = await this.conditionally(current, () =>
-      this.model
-        .findOneAndUpdate(
-          countedAsRead(current),
-          { $set: { status, updatedAt: now, ...updatedStamp() }, ...named },
-          { new: false },
-        )
-        .lean<FeedbackDocument>(),
-    );
+    const before = await this.model
+      .findOneAndUpdate(
+        countedAsRead(current),
+        { $set: { status, updatedAt: now, ...updatedStamp() }, ...named },
+        { new: false },
+      )
+      .lean<FeedbackDocument>();
     if (!before) return null;
     return { item: toItem({ ...before, status, updatedAt: now }), previousStatus: before.status, changed: true };
   }
@@ -241,29 +239,19 @@ export class FeedbackRepository {
     now: Date,
     changeId: string,
   ): Promise<FeedbackItem | null> {
-    const before = await this.conditionally(current, () =>
-      this.model
-        .findOneAndUpdate(
-          { ...countedAsRead(current), sentimentSource: current.item.sentimentSource },
-          {
-            $set: { sentiment, sentimentSource: source, updatedAt: now, ...updatedStamp() },
-            $unset: { sentimentScore: 1 },
-            $push: { webhookEventIds: { $each: [changeId], $slice: -MAX_CHANGE_IDS } },
-          },
-          { new: false },
-        )
-        .lean<FeedbackDocument>(),
-    );
+    const before = await this.model
+      .findOneAndUpdate(
+        { ...countedAsRead(current), sentimentSource: current.item.sentimentSource },
+        {
+          $set: { sentiment, sentimentSource: source, updatedAt: now, ...updatedStamp() },
+          $unset: { sentimentScore: 1 },
+          $push: { webhookEventIds: { $each: [changeId], $slice: -MAX_CHANGE_IDS } },
+        },
+        { new: false },
+      )
+      .lean<FeedbackDocument>();
     if (!before) return null;
     return { ...toItem(before), sentiment, sentimentScore: null, sentimentSource: source, updatedAt: now };
-  }
-
-  /**
-   * A write conditional on the item as read, one at a time per item in this process (the FerretDB v1
-   * adapter's `serially`: that engine applies two writes conditional on one value both).
-   */
-  private conditionally<T>(current: ItemForChange, write: () => Promise<T>): Promise<T> {
-    return serially(this.connection, write, `item:${current.item.id}`);
   }
 
   /**

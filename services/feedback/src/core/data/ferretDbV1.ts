@@ -51,33 +51,6 @@ export async function distinctValues(
   return rows.map((row) => row._id);
 }
 
-/**
- * Writes of one kind of this process, one at a time per database and `lane`: the kept counts' cells (one
- * lane per database), the conditional writes of one item (a lane per item). MongoDB applies each update
- * atomically, a conditional one included, but FerretDB v1 reads, changes and writes a document back without
- * isolation, so two concurrent `$inc` of one cell keep only one of them (measured: 40 concurrent increments
- * of one document left it at 1), and two writes conditional on the value both read both apply (measured:
- * 18 simultaneous sentiments of 3 items left the kept counts 4 off). Serialised here, the counts are exact
- * on both within one process; across processes on the embedded engine (a CLI import beside a running
- * service, the relay counting a dead writer's change beside a live one) `counts recount` repairs what
- * collided.
- */
-const writeQueues = new WeakMap<object, Map<string, Promise<unknown>>>();
-export function serially<T>(connection: Connection, write: () => Promise<T>, lane = ''): Promise<T> {
-  const client = connection.getClient();
-  const queues = writeQueues.get(client) ?? new Map<string, Promise<unknown>>();
-  writeQueues.set(client, queues);
-  const queue = `${connection.name}:${lane}`;
-  const previous = queues.get(queue) ?? Promise.resolve();
-  const next = previous.then(write, write);
-  const settled = next.catch(() => undefined);
-  queues.set(queue, settled);
-  void settled.then(() => {
-    if (queues.get(queue) === settled) queues.delete(queue);
-  });
-  return next;
-}
-
 const DAY_MS = 86_400_000;
 const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
 /** Day ranges up to this long are read as a list of their days (two years and their previous period). */

@@ -4,5 +4,5 @@ export { feedbackModel, type FeedbackDocument } from './feedbackModel';
 export { toItem } from './feedbackDocuments';
 export { ANY_SENTIMENT, ANY_STATUS, feedbackFilter, NEWEST_FIRST } from './feedbackList';
 export { FEEDBACK_TOMBSTONES } from './feedbackTombstones';
-export { dayKeys, idChunks, IDS_PER_QUERY, serially, SMALL_WRITE_BATCH } from './ferretDbV1';
+export { dayKeys, idChunks, IDS_PER_QUERY, SMALL_WRITE_BATCH } from './ferretDbV1';
 export { idSecondsBefore } from './idTimes';

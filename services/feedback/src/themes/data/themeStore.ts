@@ -47,10 +47,10 @@ export interface ThemeRunDocument {
 /**
  * When a person last changed an organization's themes (a merge or unmerge, the curated taxonomy, a
  * correction): part of the fingerprint, so that they are computed and assigned again. A document apart
- * from the run, because the API writes it while the worker writes the run: the embedded FerretDB v1 writes
- * back a whole document it read without isolation, so an edit written into the run beside the worker's
- * lease and release could put back a lease just given back, and hold the organization's themes for
- * LEASE_MS (seen in a test: no computation for minutes after a correction). On MongoDB either is atomic.
+ * from the run, which only the worker writes: on an engine that writes a document back whole without
+ * isolation (a stock FerretDB v1; the embedded build before its write locks), an edit written into the run
+ * beside the worker's release put back the lease just given back, and no computation ran for the
+ * organization for 5 minutes. Two writers, two documents: nothing to race on any engine.
  */
 interface ThemeEditDocument {
   _id: string;
