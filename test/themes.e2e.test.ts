@@ -525,7 +525,7 @@ describe('kept theme figures', () => {
     };
     await eventually(settled, 60_000, 'the writes to be themed');
     // A sentiment changed around the API (as a backfill does), recounted as the backfill does, while the
-    // worker is idle (on the embedded engine two processes writing one cell at once can lose a write).
+    // worker is idle (a recount rewrites cells from what it read, so a write made while it runs is overwritten).
     await db
       .collection('feedback_items')
       .updateOne({ _id: new Types.ObjectId(pick()) }, { $set: { sentiment: 'negative' } });
