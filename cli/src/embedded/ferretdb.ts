@@ -33,6 +33,13 @@ interface SourcePatch {
   to: string;
 }
 
+/** A Go file of ours (beside this one) added to FerretDB's source as `file`. */
+const newGoFile = (file: string, source: string): SourcePatch => ({
+  file,
+  from: '',
+  to: readFileSync(path.join(__dirname, source), 'utf8'),
+});
+
 const SQLITE_COLLECTION = 'internal/backends/sqlite/collection.go';
 /** Query's and Explain's `_id` pushdown under `condition`, as v1.24.2 writes them (Explain's sets its flag first). */
 const idPushdown = (condition: string, firstLine: string) =>
@@ -82,14 +89,9 @@ const MSG_AGGREGATE = 'internal/handler/msg_aggregate.go';
  *   records its documents' kinds in its transaction: computed in Go from the documents, where an insert
  *   trigger read each row's JSON again (it made a seed's inserts 1.3-1.7x slower); updates keep theirs.
  */
-const PUSHDOWN_GO = readFileSync(path.join(__dirname, 'ferretdbPushdown.go'), 'utf8');
 const QUERY_PUSHDOWN: SourcePatch[] = [
-  { file: 'internal/backends/sqlite/fi_pushdown.go', from: '', to: PUSHDOWN_GO },
-  {
-    file: 'internal/backends/sqlite/fi_elements.go',
-    from: '',
-    to: readFileSync(path.join(__dirname, 'ferretdbElements.go'), 'utf8'),
-  },
+  newGoFile('internal/backends/sqlite/fi_pushdown.go', 'ferretdbPushdown.go'),
+  newGoFile('internal/backends/sqlite/fi_elements.go', 'ferretdbElements.go'),
   {
     file: 'internal/backends/collection.go',
     from: 'type QueryParams struct {\n\tFilter *types.Document\n\tSort   *types.Document\n\tLimit  int64\n',
@@ -171,11 +173,7 @@ const QUERY_PUSHDOWN: SourcePatch[] = [
  * those rows already passed.
  */
 const COUNT_PUSHDOWN: SourcePatch[] = [
-  {
-    file: 'internal/handler/fi_count.go',
-    from: '',
-    to: readFileSync(path.join(__dirname, 'ferretdbCount.go'), 'utf8'),
-  },
+  newGoFile('internal/handler/fi_count.go', 'ferretdbCount.go'),
   {
     file: MSG_COUNT,
     from: '\t\tqp.Filter = params.Filter\n',
@@ -229,16 +227,8 @@ const COUNT_PUSHDOWN: SourcePatch[] = [
 const SQLITE_UPDATE_ALL =
   '\terr := db.InTransaction(ctx, func(tx *fsql.Tx) error {\n\t\tfor _, doc := range params.Docs {\n';
 const UPDATE_BATCH: SourcePatch[] = [
-  {
-    file: 'internal/handler/common/fi_update_batch.go',
-    from: '',
-    to: readFileSync(path.join(__dirname, 'ferretdbUpdateBatch.go'), 'utf8'),
-  },
-  {
-    file: 'internal/backends/sqlite/fi_update_inserts.go',
-    from: '',
-    to: readFileSync(path.join(__dirname, 'ferretdbUpdateInserts.go'), 'utf8'),
-  },
+  newGoFile('internal/handler/common/fi_update_batch.go', 'ferretdbUpdateBatch.go'),
+  newGoFile('internal/backends/sqlite/fi_update_inserts.go', 'ferretdbUpdateInserts.go'),
   {
     file: 'internal/backends/collection.go',
     from: 'type UpdateAllParams struct {\n\tDocs []*types.Document\n}\n',
@@ -289,19 +279,12 @@ const UPDATE_BATCH: SourcePatch[] = [
     file: MSG_UPDATE,
     from: '\tmatched, modified, upserted, err := h.updateDocument(connCtx, params)\n',
     to: [
-      '\tunlock, err := lockCollection(connCtx, params.DB, params.Collection)',
-      '\tif err != nil {',
-      '\t\treturn nil, lazyerrors.Error(err)',
-      '\t}',
-      '',
       '\tbatchCtx, batch := common.WithUpdateBatch(connCtx)',
       '\tmatched, modified, upserted, err := h.updateDocument(batchCtx, params)',
       '',
       '\tif ferr := batch.Flush(connCtx); ferr != nil && err == nil {',
       '\t\terr = ferr',
       '\t}',
-      '',
-      '\tunlock()',
       '',
     ].join('\n'),
   },
@@ -326,46 +309,38 @@ const RESOURCE_TRACKING: SourcePatch[] = ['Track', 'Untrack'].map((name) => ({
 
 /**
  * Writes atomic per document, as on MongoDB: `update`, `findAndModify` and `delete` run one at a time per
- * collection, from their read to their last write (`fi_write_locks.go`, new, says why; the update command's
- * lock is taken in UPDATE_BATCH's patch of `MsgUpdate`, around its batch). Measured before: 40 concurrent `$inc` of
- * one document left it at 1; a person's edit of an organization's themes beside the worker's release of its
- * lease put the lease back.
+ * collection, from their read to their last write (`fi_write_locks.go`, new, says why), an update command
+ * with its batch (UPDATE_BATCH). Measured before: 40 concurrent `$inc` of one document left it at 1; a
+ * person's edit of an organization's themes beside the worker's release of its lease put the lease back.
  */
+const underWriteLock = (...lines: string[]) =>
+  [
+    '\tunlock, err := lockCollection(connCtx, params.DB, params.Collection)',
+    '\tif err != nil {',
+    '\t\treturn nil, lazyerrors.Error(err)',
+    '\t}',
+    '',
+    ...lines,
+    '',
+  ].join('\n');
+const BATCH_FLUSHED = '\tif ferr := batch.Flush(connCtx); ferr != nil && err == nil {\n\t\terr = ferr\n\t}\n';
 const WRITE_LOCKS: SourcePatch[] = [
+  newGoFile('internal/handler/fi_write_locks.go', 'ferretdbWriteLocks.go'),
   {
-    file: 'internal/handler/fi_write_locks.go',
-    from: '',
-    to: readFileSync(path.join(__dirname, 'ferretdbWriteLocks.go'), 'utf8'),
+    file: MSG_UPDATE,
+    from: '\tbatchCtx, batch := common.WithUpdateBatch(connCtx)\n',
+    to: underWriteLock('\tbatchCtx, batch := common.WithUpdateBatch(connCtx)'),
   },
+  { file: MSG_UPDATE, from: BATCH_FLUSHED, to: `${BATCH_FLUSHED}\n\tunlock()\n` },
   {
     file: 'internal/handler/msg_findandmodify.go',
     from: '\tres, err := h.findAndModifyDocument(connCtx, params)\n',
-    to: [
-      '\tunlock, err := lockCollection(connCtx, params.DB, params.Collection)',
-      '\tif err != nil {',
-      '\t\treturn nil, lazyerrors.Error(err)',
-      '\t}',
-      '',
-      '\tres, err := h.findAndModifyDocument(connCtx, params)',
-      '\tunlock()',
-      '',
-    ].join('\n'),
+    to: underWriteLock('\tres, err := h.findAndModifyDocument(connCtx, params)', '\tunlock()'),
   },
   {
     file: 'internal/handler/msg_delete.go',
     from: '\tvar deleted int32\n\twriteErrors := types.MakeArray(0)\n',
-    to: [
-      '\tunlock, err := lockCollection(connCtx, params.DB, params.Collection)',
-      '\tif err != nil {',
-      '\t\treturn nil, lazyerrors.Error(err)',
-      '\t}',
-      '',
-      '\tdefer unlock()',
-      '',
-      '\tvar deleted int32',
-      '\twriteErrors := types.MakeArray(0)',
-      '',
-    ].join('\n'),
+    to: underWriteLock('\tdefer unlock()', '', '\tvar deleted int32', '\twriteErrors := types.MakeArray(0)'),
   },
 ];
 
