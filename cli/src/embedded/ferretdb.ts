@@ -320,6 +320,8 @@ const underWriteLock = (...lines: string[]) =>
     '\t\treturn nil, lazyerrors.Error(err)',
     '\t}',
     '',
+    '\tdefer unlock()',
+    '',
     ...lines,
     '',
   ].join('\n');
@@ -340,7 +342,7 @@ const WRITE_LOCKS: SourcePatch[] = [
   {
     file: 'internal/handler/msg_delete.go',
     from: '\tvar deleted int32\n\twriteErrors := types.MakeArray(0)\n',
-    to: underWriteLock('\tdefer unlock()', '', '\tvar deleted int32', '\twriteErrors := types.MakeArray(0)'),
+    to: underWriteLock('\tvar deleted int32', '\twriteErrors := types.MakeArray(0)'),
   },
 ];
 

@@ -18,15 +18,15 @@ import (
 // gone (its connection's context done) stops waiting.
 var writeLocks sync.Map
 
-// lockCollection waits until no other update, findAndModify or delete of the collection runs; call the returned
-// function once done.
+// lockCollection waits until no other update, findAndModify or delete of the collection runs; the returned
+// function gives the lock back, once however often it is called (deferred too, so that a panic gives it back).
 func lockCollection(ctx context.Context, db, collection string) (func(), error) {
 	v, _ := writeLocks.LoadOrStore(db+"."+collection, make(chan struct{}, 1))
 	lock := v.(chan struct{})
 
 	select {
 	case lock <- struct{}{}:
-		return func() { <-lock }, nil
+		return sync.OnceFunc(func() { <-lock }), nil
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
 	}
