@@ -18,6 +18,17 @@ beforeAll(async () => {
 });
 afterAll(() => connection.close());
 
+test('when a person edits the themes, then the worker’s run document is not written: the API and the worker never write one document', async () => {
+  const orgId = 'org-theme-run-apart';
+  expect(await store.lease(orgId, 60_000)).toBe(true);
+  await store.release(orgId);
+  const run = await store.run(orgId);
+  const fingerprint = await store.fingerprint(orgId);
+  await store.recomputeSoon(orgId, new Date());
+  expect(await store.run(orgId)).toEqual(run);
+  expect(await store.fingerprint(orgId)).not.toBe(fingerprint);
+});
+
 test('when people edit the themes while the worker takes and gives back its lease, then the lease is given back every time and each edit changes the fingerprint', async () => {
   const orgId = 'org-theme-run-race';
   let fingerprint = await store.fingerprint(orgId);

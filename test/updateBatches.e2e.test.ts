@@ -5,7 +5,9 @@ import { ownDatabaseName } from './helpers/stack';
  * The embedded build writes the documents an update command modifies or upserts in batches (cli/src/
  * embedded/ferretdbUpdateBatch.go). What an update answers and leaves must stay MongoDB's: each statement
  * reads what the earlier ones wrote, a multi-document update writes every match, an upsert inserts once,
- * and a failure keeps what came before it. Asserted on whichever engine the tests run against (MongoDB gives these answers).
+ * and a failure keeps what came before it. It also runs updates, findAndModify and deletes one at a time per
+ * collection (cli/src/embedded/ferretdbWriteLocks.go), so that concurrent writes of one document are atomic.
+ * Asserted on whichever engine the tests run against (MongoDB gives these answers).
  */
 describe('update commands', () => {
   let connection: Connection;
