@@ -6,6 +6,8 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { type Databases, openDatabases, seedOrganization } from '@fi/cli';
 import { scaleBench, scaleMarkdown, searchPathsOf } from './scale';
+import { atRest, searchSettled, themesSettled } from './settled';
+import { SearchIndexStore, ThemeStore } from '@fi/feedback';
 import { adminFairShareBench, fairShareBench, fairShareMarkdown, signedInMembers } from './fairShare';
 import { type EmbeddedMongo, ensureFerretDb, FERRETDB_VERSION, freePort, startFerretDb } from '@fi/cli/embedded';
 import { KeyService, MemberService, openRepositories, OPERATOR } from '@fi/identity';
@@ -449,6 +451,8 @@ async function main(): Promise<void> {
         'worker processes per gateway': 1,
         keys: `${API_KEYS} enterprise keys of one organization, rotated request by request (unlimited, still counted in Redis)`,
         requests: `${REQUEST_POOL} different requests per scenario (ids, pages, filters, keys), sent in turn`,
+        'back end at rest':
+          "before every scenario the feedback worker's themes and search index caught up with the newest item; before every loaded run of a read, the subgraphs, the worker, identity, integrations and the private database together under 15% of one core for 2 s",
         'CPU ms/req':
           'user + system time (/proc) of the target process, and of the three subgraphs and the private database together, during the measured run, per request',
       },
@@ -473,11 +477,18 @@ async function main(): Promise<void> {
       profiledSince = Date.now() - spawnedAt;
       say(`Profiling our gateway into ${profileDir}`);
     }
+    const backEnd = restingBackEnd(db, [
+      ...backEndPids({ subgraphs, databasePid }),
+      worker.pid,
+      identity.pid,
+      integrations.pid,
+    ]);
     for (const scenario of scenarios) {
       await runScenario(
         scenario,
         inputs,
         { ours, hive, hiveRust, subgraphs, databasePid, work, logDir, profile },
+        backEnd,
         results,
       );
     }
@@ -561,10 +572,33 @@ interface Targets {
   profile: Profile;
 }
 
+interface RestingBackEnd {
+  /** Waits for the worker to catch up with the newest item, then for the back end to rest (see bench/settled.ts). */
+  settle(): Promise<number | null>;
+  /** Waits for the back end's processes to rest; seconds waited, or null when they did not. */
+  atRest(): Promise<number | null>;
+}
+
+function restingBackEnd(db: Databases, pids: number[]): RestingBackEnd {
+  const themes = new ThemeStore(db.feedback);
+  const search = new SearchIndexStore(db.feedback);
+  return {
+    async settle() {
+      const started = Date.now();
+      await themesSettled(themes, ORG);
+      await searchSettled(search, ORG, { items: 0, workMs: 0 });
+      const rested = await atRest(pids);
+      return rested === null ? null : Math.round((Date.now() - started) / 100) / 10;
+    },
+    atRest: () => atRest(pids),
+  };
+}
+
 async function runScenario(
   scenario: Scenario,
   inputs: ScenarioInputs,
   targets: Targets,
+  backEnd: RestingBackEnd,
   results: BenchResults,
 ): Promise<void> {
   const bodies = Array.from({ length: REQUEST_POOL }, (_, n) => scenario.body(inputs, n));
@@ -624,6 +658,12 @@ async function runScenario(
         ? [{ connections: targets.profile.connections[0], list: gateways, variant: 'identical' as const }]
         : []),
     ];
+    const settled = await backEnd.settle();
+    say(
+      settled === null
+        ? `${scenario.id}: the back end was still busy after the worker caught up; measuring anyway`
+        : `${scenario.id}: the worker caught up and the back end rested in ${settled} s`,
+    );
     await warmUp(
       Math.max(...plan.map((run) => run.connections)),
       [...direct, ...gateways, ...hop],
@@ -634,6 +674,10 @@ async function runScenario(
       for (let round = 1; round <= targets.profile.rounds; round += 1) {
         for (const target of inTurn(targetsOfRun, round)) {
           const requests = requestsFor(target.signedByClient, variant === 'identical' ? 1 : REQUEST_POOL);
+          // Reads leave the worker nothing to do: whatever else the back end was busy with would be
+          // counted to this target. Writes leave it their items, so a write run always meets some.
+          if (!scenario.mutation && (await backEnd.atRest()) === null)
+            say(`${scenario.id} ${target.name}: the back end was still busy after 3 minutes; measuring anyway`);
           const meter = cpuMeter(target.pid, backEndPids(targets));
           const result = await load(target.url, requests, { ...targets.profile.load, connections }, meter);
           say(
@@ -741,7 +785,7 @@ const directTarget = (targets: Targets, subgraph: SubgraphName): Target => {
 };
 
 /** What answers behind every gateway alike: the three subgraphs and the private database. */
-const backEndPids = (targets: Targets): number[] => [
+const backEndPids = (targets: Pick<Targets, 'subgraphs' | 'databasePid'>): number[] => [
   ...Object.values(targets.subgraphs).map((s) => s.pid),
   ...(targets.databasePid ? [targets.databasePid] : []),
 ];

@@ -1,6 +1,7 @@
 import { type Databases, seedOrganization } from '@fi/cli';
 import { Types } from 'mongoose';
 import { recountOrganization, SearchIndexStore, ThemeStore } from '@fi/feedback';
+import { searchSettled, themesSettled, type SearchIndexFigures } from './settled';
 import { KeyService, openRepositories, OPERATOR } from '@fi/identity';
 
 /**
@@ -36,17 +37,6 @@ export async function searchPathsOf(feedbackUrl: string): Promise<SearchPaths> {
   const count = (path: string) =>
     Number(new RegExp(`^fi_feedback_searches_total\\{[^}]*path="${path}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   return { index: count('index'), matches: count('matches'), regex: count('regex') };
-}
-
-interface SearchIndexFigures {
-  /** Seconds from the end of seeding until every item was indexed (the newest wait SEARCH_INDEX_GRACE_MS). */
-  seconds: number;
-  /** Items indexed since the previous size, and the indexer's working time for them. */
-  items: number;
-  workMs: number;
-  /** The organization's index: posting documents, and bytes of postings' chunks and of blocks' ids. */
-  postings: number;
-  bytes: number;
 }
 
 const BIG = 'bench-scale';
@@ -194,52 +184,6 @@ const READS: Read[] = [
 
 /** Reads timed right after seeding, before the theme worker and the search indexer have caught up. */
 const FRESH_READS = READS.filter((read) => read.name === SERIES_READ || read.name === SEARCH_READ);
-
-/**
- * Waits until the theme worker has computed the organization's themes from its items as they are and
- * counted every marked day (what a reader sees a minute after a change); returns the seconds it took.
- */
-async function themesSettled(store: ThemeStore, orgId: string): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const run = await store.run(orgId);
-    if (run?.fingerprint === (await store.fingerprint(orgId)) && !(await store.countsStale(orgId, run)))
-      return Math.round((Date.now() - started) / 100) / 10;
-    if (Date.now() - started > 30 * 60_000)
-      throw new Error(`the themes of ${orgId} were not computed within 30 minutes`);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-}
-
-/**
- * Waits until the search indexer has indexed the organization's newest item (every item older than its
- * grace is indexed as soon as the indexer reaches it; the newest wait for the grace), and reads what it
- * took: its working time and the index's size.
- */
-async function searchSettled(
-  store: SearchIndexStore,
-  orgId: string,
-  before: { items: number; workMs: number },
-): Promise<SearchIndexFigures> {
-  const started = Date.now();
-  const newest = await store.newestId(orgId);
-  for (;;) {
-    const state = await store.state(orgId);
-    if (newest && state?.watermark && state.watermark >= newest) {
-      const size = await store.sizeOf(orgId);
-      return {
-        seconds: Math.round((Date.now() - started) / 100) / 10,
-        items: state.next - before.items,
-        workMs: state.workMs - before.workMs,
-        postings: size.postings,
-        bytes: size.postingBytes + size.items * 12,
-      };
-    }
-    if (Date.now() - started > 30 * 60_000)
-      throw new Error(`the search index of ${orgId} did not catch up within 30 minutes`);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-}
 
 /**
  * `--clone`: grows the organization by copying its items (text, dates, sources, status, sentiment,
