@@ -12,6 +12,7 @@ export { watchMongoPool } from './metrics/mongoPoolMetrics';
 export { buildIndexes } from './data/buildIndexes';
 export { insertUnordered } from './data/insertUnordered';
 export { newObjectIdHex, objectIdOrNull } from './data/objectId';
+export { IdReads } from './data/idReads';
 export { OrgScopedRepository } from './data/orgScopedRepository';
 export { Tombstones, type TombstoneDocument } from './data/tombstones';
 export { withChangeStamp } from './data/changeStampSchema';

@@ -4,6 +4,7 @@ import { INDEX_BUILD_TIME_LIMIT } from './mongo';
 import { buildIndexes } from './buildIndexes';
 import { substringPattern } from '../validation';
 import { objectIdOrNull } from './objectId';
+import { IdReads } from './idReads';
 import { createdStamp, updatedStamp, type ChangeStamped } from '../changes/changeStamp';
 import type { ChangeEntry, ChangePosition } from '../changes/changeFeed';
 import type { Tombstones } from './tombstones';
@@ -25,13 +26,23 @@ const idRange = (after: Types.ObjectId | null, upTo: Types.ObjectId) =>
  * Every query carries the organization, so one tenant can never read another's records.
  */
 export class OrgScopedRepository<D extends OrgScopedDocument, T> {
+  private readonly byId: IdReads<D>;
+
   constructor(
     readonly model: Model<D>,
     private readonly toItem: (doc: D) => T,
     private readonly searchFields: ReadonlyArray<keyof D & string> = [],
     /** Fields stored beside each record and computed from it (e.g. lower-cased match keys). */
     private readonly derive: (record: Omit<D, '_id' | 'orgId'>) => Partial<D> = () => ({}),
-  ) {}
+  ) {
+    // The driver's own reads: mongoose's query building (casting, options) costs more client CPU than
+    // the lookup itself, and this runs for every single-record read and entity fetch.
+    this.byId = new IdReads<D>(async (ids) => {
+      if (ids.length > 1) return (await model.collection.find({ _id: { $in: ids } }).toArray()) as unknown as D[];
+      const doc = (await model.collection.findOne({ _id: ids[0] })) as D | null;
+      return doc ? [doc] : [];
+    });
+  }
 
   async ensureIndexes(): Promise<void> {
     await buildIndexes(this.model);
@@ -200,9 +211,7 @@ export class OrgScopedRepository<D extends OrgScopedDocument, T> {
   private async findOwnDocument(orgIds: string | Iterable<string>, id: string): Promise<D | null> {
     const _id = objectIdOrNull(id);
     if (!_id) return null;
-    // The driver's own findOne: mongoose's query building (casting, options) costs more client CPU than
-    // the lookup itself, and this runs for every single-record read and entity fetch.
-    const doc = (await this.model.collection.findOne({ _id })) as D | null;
+    const doc = await this.byId.load(_id);
     if (!doc) return null;
     const allowed = typeof orgIds === 'string' ? doc.orgId === orgIds : new Set(orgIds).has(doc.orgId);
     return allowed ? doc : null;
