@@ -72,6 +72,8 @@ export async function searchSettled(
   }
 }
 
+const add = (sum: number, value: number | null) => (value === null ? null : sum + value);
+
 /** A back end at rest: all its processes together under this share of one core over one window. */
 const REST_SHARE = 0.15;
 const REST_WINDOW_MS = 2_000;
@@ -94,5 +96,3 @@ export async function atRest(pids: number[]): Promise<number | null> {
   }
   return null;
 }
-
-const add = (sum: number, value: number | null) => (value === null ? null : sum + value);

@@ -8,6 +8,9 @@ interface Waiter<D> {
   reject(error: unknown): void;
 }
 
+/** The ids asked for in one turn (each once), with everyone waiting for each. */
+type Batch<D> = Map<string, { id: Types.ObjectId; waiters: Array<Waiter<D>> }>;
+
 /**
  * Reads of records by id asked for in one turn of the event loop, sent to the database together. Under
  * load a subgraph works on many requests at once, most reading one record by id (`contactItem(id)`, an
@@ -17,14 +20,14 @@ interface Waiter<D> {
  * was before. A failed read fails every record asked for in it, as each read would have failed alone.
  */
 export class IdReads<D extends { _id: Types.ObjectId }> {
-  private batch: Map<string, { id: Types.ObjectId; waiters: Array<Waiter<D>> }> | null = null;
+  private batch: Batch<D> | null = null;
 
   constructor(private readonly read: (ids: Types.ObjectId[]) => Promise<D[]>) {}
 
   load(id: Types.ObjectId): Promise<D | null> {
     return new Promise<D | null>((resolve, reject) => {
       if (!this.batch) {
-        const batch = new Map<string, { id: Types.ObjectId; waiters: Array<Waiter<D>> }>();
+        const batch: Batch<D> = new Map();
         this.batch = batch;
         setImmediate(() => this.send(batch));
       }
@@ -36,7 +39,7 @@ export class IdReads<D extends { _id: Types.ObjectId }> {
     });
   }
 
-  private send(batch: NonNullable<IdReads<D>['batch']>): void {
+  private send(batch: Batch<D>): void {
     if (this.batch === batch) this.batch = null;
     if (batch.size === 0) return;
     const entries = [...batch.values()];
